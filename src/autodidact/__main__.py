@@ -1,0 +1,5 @@
+"""``python -m autodidact``."""
+
+from autodidact.cli import main
+
+main()

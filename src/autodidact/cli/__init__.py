@@ -1,0 +1,83 @@
+"""The ``autodidact`` command: parse, call, render. Thin on purpose.
+
+Each ``cli/cmd_*.py`` module defines ``register(app)`` and is discovered here, so every area of
+the program adds its commands without editing a shared file. Expected failures
+(:class:`~autodidact.errors.AutodidactError`) print one line plus a hint and exit with their code;
+anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from typing import Any
+
+import typer
+from typer._click.core import Context as ClickContext  # typer vendors click
+from typer.core import TyperGroup
+
+from autodidact import __version__
+from autodidact.errors import AutodidactError
+
+
+def print_error(exc: AutodidactError) -> None:
+    """One line of error, one line of hint, on stderr."""
+    message = " ".join(str(exc.message).split()) or type(exc).__name__
+    typer.echo(f"error: {message}", err=True)
+    if exc.hint:
+        typer.echo(f"hint: {exc.hint}", err=True)
+
+
+class AppGroup(TyperGroup):
+    """Top-level group that turns expected errors into one line and an exit code."""
+
+    def invoke(self, ctx: ClickContext) -> Any:
+        try:
+            return super().invoke(ctx)
+        except AutodidactError as exc:
+            print_error(exc)
+            raise typer.Exit(exc.exit_code) from None
+
+
+app = typer.Typer(
+    cls=AppGroup,
+    name="autodidact",
+    help=(
+        "Autonomous, resumable, evidence-grounded research over a knowledge-base folder.\n\n"
+        "Runs offline by default (no key, no network): set --model or AUTODIDACT_MODEL to use a model."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"autodidact {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+) -> None:
+    """Autodidact research engine."""
+
+
+def _discover() -> None:
+    package = sys.modules[__name__]
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if info.name.startswith("cmd_"):
+            module = importlib.import_module(f"{__name__}.{info.name}")
+            module.register(app)
+
+
+_discover()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,257 @@
+"""Settings: defaults < user file < knowledge-base file < environment < flags.
+
+Why this shape: a person keeps provider choices in ``~/.config/autodidact/config.toml`` (moved by
+``AUTODIDACT_HOME``), a knowledge base pins its own language and limits in ``autodidact.toml``, CI
+overrides with environment variables, and a flag wins for one run. Secrets are *never* settings:
+they are read from environment variables at the moment a client is built (:func:`secret`), so no
+file this program writes can contain one.
+
+An invalid file or value is a :class:`ConfigError` naming the file, line and key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from autodidact.errors import ConfigError
+
+KB_SETTINGS_FILE = "autodidact.toml"
+
+
+class ModelSettings(BaseModel):
+    """Which model runs and how hard it may be pushed."""
+
+    model_config = ConfigDict(extra="forbid")
+    model: str | None = Field(None, description="provider:name, e.g. openai:gpt-4o-mini; none = offline")
+    base_url: str | None = Field(None, description="override the preset's base URL")
+    concurrency: int = Field(4, ge=1, le=64)
+    timeout: float = Field(120.0, gt=0, description="total seconds per call")
+    connect_timeout: float = Field(10.0, gt=0)
+    max_retries: int = Field(4, ge=0, le=10)
+    temperature: float = Field(0.0, ge=0, le=2)
+    max_tokens: int = Field(4096, ge=1)
+    cache: bool = True
+    prices: dict[str, tuple[float, float]] = Field(
+        default_factory=dict,
+        description="model name -> (USD per 1M input tokens, USD per 1M output tokens)",
+    )
+
+
+class BudgetSettings(BaseModel):
+    """Caps a run stops *before* passing."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_cost: float | None = Field(None, ge=0)
+    max_tokens: int | None = Field(None, ge=0)
+
+
+class FetchSettings(BaseModel):
+    """Guarded fetch limits."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_bytes: int = Field(20_000_000, ge=1)
+    deadline: float = Field(30.0, gt=0)
+    read_timeout: float = Field(10.0, gt=0)
+    max_redirects: int = Field(5, ge=0, le=20)
+    per_host_concurrency: int = Field(2, ge=1)
+    politeness_delay: float = Field(0.0, ge=0)
+    respect_robots: bool = True
+    user_agent: str = "autodidact/0.1 (+https://github.com/autodidact; research bot)"
+    allow_private: list[str] = Field(default_factory=list, description="host:port entries")
+    max_pdf_pages: int = Field(300, ge=1)
+    max_chars: int = Field(2_000_000, ge=1)
+
+
+class SearchSettings(BaseModel):
+    """Which search providers run, in order; local full-text search always runs first."""
+
+    model_config = ConfigDict(extra="forbid")
+    providers: list[str] = Field(default_factory=list, description="searxng, tavily, brave, duckduckgo")
+    searxng_url: str | None = None
+    results_per_query: int = Field(8, ge=1, le=50)
+
+
+class Settings(BaseModel):
+    """All settings in effect for one run."""
+
+    model_config = ConfigDict(extra="forbid")
+    language: Literal["zh", "en"] | None = None
+    llm: ModelSettings = Field(default_factory=ModelSettings)
+    budget: BudgetSettings = Field(default_factory=BudgetSettings)
+    fetch: FetchSettings = Field(default_factory=FetchSettings)
+    search: SearchSettings = Field(default_factory=SearchSettings)
+    sources_origin: dict[str, str] = Field(default_factory=dict, exclude=True)
+
+
+# Environment variables that map to settings (never secrets).
+ENV_MAP: dict[str, tuple[str, ...]] = {
+    "AUTODIDACT_MODEL": ("llm", "model"),
+    "AUTODIDACT_BASE_URL": ("llm", "base_url"),
+    "AUTODIDACT_LANGUAGE": ("language",),
+    "AUTODIDACT_MAX_COST": ("budget", "max_cost"),
+    "AUTODIDACT_MAX_TOKENS": ("budget", "max_tokens"),
+    "AUTODIDACT_SEARCH_PROVIDERS": ("search", "providers"),
+    "AUTODIDACT_SEARXNG_URL": ("search", "searxng_url"),
+    "AUTODIDACT_ALLOW_PRIVATE": ("fetch", "allow_private"),
+    "AUTODIDACT_RESPECT_ROBOTS": ("fetch", "respect_robots"),
+}
+
+SECRET_VARS = (
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "DEEPSEEK_API_KEY",
+    "DASHSCOPE_API_KEY",
+    "OPENROUTER_API_KEY",
+    "TAVILY_API_KEY",
+    "BRAVE_API_KEY",
+)
+
+
+def env(name: str, default: str | None = None) -> str | None:
+    """Read one environment variable. The only place the package reads ``os.environ``."""
+    return os.environ.get(name, default)
+
+
+def secret(name: str) -> str | None:
+    """Read a secret from the environment at the moment it is needed; never stored."""
+    value = os.environ.get(name)
+    return value or None
+
+
+def known_secret_values() -> list[str]:
+    """Every secret currently in the environment, so writers can prove they never leak one."""
+    return [v for v in (os.environ.get(n) for n in SECRET_VARS) if v]
+
+
+def mask(value: str | None) -> str:
+    """Show that a secret is set without showing it."""
+    if not value:
+        return "(not set)"
+    return f"set ({len(value)} chars)"
+
+
+def user_config_path() -> Path:
+    """``$AUTODIDACT_HOME/config.toml``, else ``~/.config/autodidact/config.toml``."""
+    home = env("AUTODIDACT_HOME")
+    base = Path(home) if home else Path.home() / ".config" / "autodidact"
+    return base / "config.toml"
+
+
+def _line_of(text: str, key: str) -> int | None:
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=", re.MULTILINE)
+    match = pattern.search(text)
+    if match is None:
+        return None
+    return text.count("\n", 0, match.start()) + 1
+
+
+def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text", hint="save the file as UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}", hint="fix the line named above") from None
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _set_path(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    node = data
+    for part in path[:-1]:
+        node = node.setdefault(part, {})
+    node[path[-1]] = value
+
+
+def _env_layer() -> dict[str, Any]:
+    layer: dict[str, Any] = {}
+    for var, path in ENV_MAP.items():
+        raw = os.environ.get(var)
+        if raw is None or raw == "":
+            continue
+        value: Any = raw
+        if path[-1] in {"providers", "allow_private"}:
+            value = [p.strip() for p in raw.split(",") if p.strip()]
+        elif path[-1] == "respect_robots":
+            value = raw.strip().lower() not in {"0", "false", "no", "off"}
+        _set_path(layer, path, value)
+    return layer
+
+
+def _validate(data: dict[str, Any], origins: list[tuple[str, dict[str, Any], str]]) -> Settings:
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(str(p) for p in err["loc"])
+        dotted = ".".join(loc)
+        # Name the layer (file and line, or variable) that set the offending key.
+        for name, layer, text in reversed(origins):
+            node: Any = layer
+            found = True
+            for part in loc:
+                if isinstance(node, dict) and part in node:
+                    node = node[part]
+                else:
+                    found = False
+                    break
+            if not found and loc and isinstance(layer, dict):
+                # Unknown key: the parent exists in this layer.
+                parent: Any = layer
+                for part in loc[:-1]:
+                    parent = parent.get(part, {}) if isinstance(parent, dict) else {}
+                found = isinstance(parent, dict) and loc[-1] in parent
+            if found:
+                line = _line_of(text, loc[-1]) if text else None
+                where = f"{name}:{line}" if line else name
+                raise ConfigError(
+                    f"{where}: invalid value for '{dotted}': {err['msg']}",
+                    hint="fix or remove that key; `autodidact doctor` shows the settings in effect",
+                ) from None
+        raise ConfigError(f"invalid setting '{dotted}': {err['msg']}") from None
+
+
+def load_settings(kb_root: Path | None = None, flags: dict[str, Any] | None = None) -> Settings:
+    """Merge every layer and validate once, naming the origin of any bad value."""
+    origins: list[tuple[str, dict[str, Any], str]] = []
+    user_path = user_config_path()
+    if user_path.is_file():
+        data, text = _read_toml(user_path)
+        origins.append((str(user_path), data, text))
+    if kb_root is not None:
+        kb_file = Path(kb_root) / KB_SETTINGS_FILE
+        if kb_file.is_file():
+            data, text = _read_toml(kb_file)
+            origins.append((str(kb_file), data, text))
+    env_layer = _env_layer()
+    if env_layer:
+        origins.append(("environment", env_layer, ""))
+    flag_layer: dict[str, Any] = {}
+    for dotted, value in (flags or {}).items():
+        if value is not None:
+            _set_path(flag_layer, tuple(dotted.split(".")), value)
+    if flag_layer:
+        origins.append(("command-line flag", flag_layer, ""))
+    merged: dict[str, Any] = {}
+    for _, layer, _ in origins:
+        merged = _merge(merged, layer)
+    settings = _validate(merged, origins)
+    return settings

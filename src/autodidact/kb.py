@@ -1,0 +1,214 @@
+"""The knowledge-base folder: the seed layout's paths, ``init`` and ``open``.
+
+Why a facade: every step reads and writes the same handful of paths (seed 001, CONTRACTS §1.1);
+naming them once keeps the layout in one place and keeps every write inside the folder.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from autodidact.config import KB_SETTINGS_FILE, env
+from autodidact.errors import KBError, NotFoundError
+from autodidact.store import atomic
+from autodidact.store.lock import WriterLock
+from autodidact.store.paths import safe_join
+
+CLAUDE_MD_ZH = """# 知识库规则
+
+本知识库由 autodidact 维护。以下规则对人和程序同样有效：
+
+1. `raw/` 中的文件永不修改、永不删除；新来源只会新增文件。
+2. 每个主题一篇文章：`wiki/<主题>.md`。
+3. 每篇文章以 2–4 句摘要开头，然后分节展开。
+4. 文章之间用 `[[主题]]` 互相链接。
+5. 每条陈述都要注明来源原始文件，格式：`（来源：2026-12-01_example.md）`，多个来源用 `、` 分隔。
+6. 来源之间相互矛盾时，标注：`> ⚠️ 待核实: <原因>`。
+7. `wiki/INDEX.md` 列出每篇文章及一句话描述。
+8. `outputs/user_questions.md` 的「## 待处理」下可随时追加问题，下一轮会纳入研究。
+"""
+
+CLAUDE_MD_EN = """# Knowledge base rules
+
+This knowledge base is maintained by autodidact. These rules bind people and the program alike:
+
+1. Files in `raw/` are never modified or deleted; new sources only add files.
+2. One article per topic: `wiki/<topic>.md`.
+3. Each article opens with a 2–4 sentence summary, then sections.
+4. Articles link to each other with `[[topic]]`.
+5. Every statement cites its raw file: `(source: 2026-12-01_example.md)`; several are separated by `, `.
+6. Contradicting sources are marked: `> ⚠️ 待核实: <why>`.
+7. `wiki/INDEX.md` lists every article with a one-line description.
+8. Add questions under "## 待处理" in `outputs/user_questions.md` at any time; the next round takes them.
+"""
+
+SETTINGS_TEMPLATE = """# autodidact settings for this knowledge base.
+# Precedence: command-line flags > environment > this file > ~/.config/autodidact/config.toml.
+# Secrets (API keys) are never read from files: set ANTHROPIC_API_KEY, OPENAI_API_KEY, ... instead.
+
+language = "{lang}"
+
+[llm]
+# model = "openai:gpt-4o-mini"      # provider:name; unset = the offline engine
+# concurrency = 4
+# timeout = 120.0
+# max_retries = 4
+# cache = true
+
+[budget]
+# max_cost = 1.0                     # USD; the run stops cleanly before passing it
+# max_tokens = 2000000
+
+[fetch]
+# max_bytes = 20000000
+# deadline = 30.0
+# respect_robots = true
+# allow_private = []                 # "host:port" entries reachable despite the address guard
+
+[search]
+# providers = []                     # searxng, tavily, brave, duckduckgo (local search always runs)
+# searxng_url = "http://127.0.0.1:8888"
+"""
+
+USER_QUESTIONS_TEMPLATE = "# 用户问题\n\n## 待处理\n\n## 已处理\n"
+
+INDEX_TEMPLATE_ZH = "# 知识库索引\n\n（尚无文章）\n"
+INDEX_TEMPLATE_EN = "# Index\n\n(no articles yet)\n"
+
+
+def detect_language(text: str) -> str:
+    """``zh`` when the text has CJK ideographs, else ``en``."""
+    return "zh" if re.search(r"[\u4e00-\u9fff]", text or "") else "en"
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    """Paths of one knowledge base (seed 001 layout)."""
+
+    root: Path
+
+    @property
+    def raw(self) -> Path:
+        return self.root / "raw"
+
+    @property
+    def source_cache(self) -> Path:
+        return self.root / "source_cache"
+
+    @property
+    def wiki(self) -> Path:
+        return self.root / "wiki"
+
+    @property
+    def outputs(self) -> Path:
+        return self.root / "outputs"
+
+    @property
+    def rounds(self) -> Path:
+        return self.outputs / "rounds"
+
+    @property
+    def reports(self) -> Path:
+        return self.root / "reports"
+
+    @property
+    def debates(self) -> Path:
+        return self.root / "debates"
+
+    @property
+    def internal(self) -> Path:
+        return self.root / ".autodidact"
+
+    @property
+    def state_file(self) -> Path:
+        return self.outputs / "research_state.json"
+
+    @property
+    def user_questions(self) -> Path:
+        return self.outputs / "user_questions.md"
+
+    @property
+    def summary_file(self) -> Path:
+        return self.outputs / "research_summary.md"
+
+    @property
+    def index_db(self) -> Path:
+        return self.internal / "index.sqlite"
+
+    @property
+    def usage_ledger(self) -> Path:
+        return self.internal / "usage_ledger.jsonl"
+
+    def path(self, *parts: str) -> Path:
+        """A path inside the knowledge base; raises if ``parts`` would escape it."""
+        return safe_join(self.root, *parts)
+
+    def lock(self, warn: object = None) -> WriterLock:
+        """The single-writer lock; ``with kb.lock(): ...``."""
+        return WriterLock(self.internal / "lock", warn=warn)  # type: ignore[arg-type]
+
+    def language(self, default: str = "en") -> str:
+        """The language recorded in ``autodidact.toml`` (``zh``/``en``)."""
+        settings = self.root / KB_SETTINGS_FILE
+        if settings.is_file():
+            match = re.search(r'^language\s*=\s*"(zh|en)"', settings.read_text("utf-8"), re.M)
+            if match:
+                return match.group(1)
+        return default
+
+
+def resolve_root(kb: Path | str | None) -> Path:
+    """``--kb`` if given, else ``AUTODIDACT_KB``, else the current folder."""
+    if kb is not None:
+        return Path(kb)
+    from_env = env("AUTODIDACT_KB")
+    return Path(from_env) if from_env else Path.cwd()
+
+
+def is_kb(root: Path) -> bool:
+    """A folder is a knowledge base when it has the seed's marker files."""
+    return (root / "CLAUDE.md").is_file() and (root / "raw").is_dir()
+
+
+def open_kb(kb: Path | str | None = None) -> KnowledgeBase:
+    """Open an existing knowledge base or raise a clear error saying how to create one."""
+    root = resolve_root(kb)
+    if not root.exists():
+        raise NotFoundError(f"knowledge base folder {root} does not exist", hint=f"run: autodidact init {root}")
+    if not is_kb(root):
+        raise KBError(
+            f"{root} is not a knowledge base (no CLAUDE.md and raw/)",
+            hint=f"run: autodidact init {root}",
+            exit_code=2,
+        )
+    return KnowledgeBase(root.resolve())
+
+
+def init_kb(root: Path | str, topic: str | None = None, lang: str | None = None) -> tuple[KnowledgeBase, list[str]]:
+    """Create the layout; keep every existing file. Returns the KB and the paths created."""
+    root = Path(root)
+    if root.exists() and not root.is_dir():
+        raise KBError(f"{root} exists and is not a folder", hint="choose another path", exit_code=2)
+    language = lang or (detect_language(topic) if topic else "en")
+    if language not in {"zh", "en"}:
+        raise KBError(f"unknown language {language!r}", hint="use zh or en", exit_code=2)
+    root.mkdir(parents=True, exist_ok=True)
+    kb = KnowledgeBase(root.resolve())
+    created: list[str] = []
+    for folder in (kb.raw, kb.source_cache, kb.wiki, kb.outputs, kb.rounds, kb.internal):
+        if not folder.exists():
+            folder.mkdir(parents=True)
+            created.append(str(folder.relative_to(kb.root)) + "/")
+    files = {
+        kb.root / "CLAUDE.md": CLAUDE_MD_ZH if language == "zh" else CLAUDE_MD_EN,
+        kb.root / KB_SETTINGS_FILE: SETTINGS_TEMPLATE.format(lang=language),
+        kb.wiki / "INDEX.md": INDEX_TEMPLATE_ZH if language == "zh" else INDEX_TEMPLATE_EN,
+        kb.user_questions: USER_QUESTIONS_TEMPLATE,
+        kb.internal / ".gitignore": "*\n",
+    }
+    for path, text in files.items():
+        if atomic.create_exclusive(path, text.encode("utf-8")):
+            created.append(str(path.relative_to(kb.root)))
+    return kb, created

@@ -1,0 +1,1 @@
+"""Models are replaceable parts: one protocol, many providers, an offline engine."""

@@ -1,0 +1,1 @@
+"""The research loop orchestrator (seed 001)."""

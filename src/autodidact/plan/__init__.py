@@ -1,0 +1,1 @@
+"""Research planning: plan.json (seed 004)."""

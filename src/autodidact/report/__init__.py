@@ -1,0 +1,1 @@
+"""The report pipeline: plan -> evidence per dimension -> report.md."""

@@ -1,0 +1,1 @@
+"""Bytes in, immutable snapshots out: the only way any later step reads a source."""

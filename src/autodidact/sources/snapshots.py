@@ -1,0 +1,255 @@
+"""Immutable, content-addressed source snapshots (CONTRACTS §3.1).
+
+Why: evidence is only as trustworthy as the bytes it quotes. A snapshot is named by the hash of
+its URL and the hash of its text, so the same page read twice is one object, a changed page is a
+new object beside the old one, and nothing is ever overwritten. ``verify`` recomputes both hashes,
+so a tampered file is caught before any quote is checked against it.
+
+Layout: ``source_cache/<url_sha256>/<content_sha256>.md`` plus ``<content_sha256>.meta.json``.
+A ``snapshot_ref`` is ``source_cache/<64 hex>/<64 hex>.md``, relative to the folder that holds the
+cache (a knowledge base or a report folder), so moving that folder breaks nothing.
+
+Local documents get the portable URL ``https://autodidact.invalid/<kind>/<relative path>``:
+``.invalid`` is reserved (RFC 2606) and never resolves, so such a URL can never be fetched, and it
+holds no machine-specific absolute path.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote, urlsplit, urlunsplit
+
+from autodidact.errors import InputError, IntegrityError, PathSafetyError
+from autodidact.store.atomic import create_exclusive
+from autodidact.store.hashing import sha256_text
+
+SCHEMA_VERSION = "1.0"
+CACHE_DIRNAME = "source_cache"
+LOCAL_HOST = "autodidact.invalid"
+REF_RE = re.compile(r"^source_cache/([0-9a-f]{64})/([0-9a-f]{64})\.md$")
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Metadata of one stored snapshot."""
+
+    snapshot_ref: str
+    url_hash: str
+    content_hash: str
+    normalized_url: str
+
+    def meta(self) -> dict[str, str]:
+        """The ``.meta.json`` content (CONTRACTS §3.1)."""
+        return {
+            "content_hash": self.content_hash,
+            "encoding": "utf-8",
+            "media_type": "text/markdown",
+            "normalized_url": self.normalized_url,
+            "schema_version": SCHEMA_VERSION,
+            "url_hash": self.url_hash,
+        }
+
+    def as_dict(self) -> dict[str, str]:
+        """JSON output of the CLI: the ref plus the metadata."""
+        return {"snapshot_ref": self.snapshot_ref, **self.meta()}
+
+
+def normalize_url(url: str) -> str:
+    """Normalise a URL exactly as CONTRACTS §3.1 says, or raise :class:`InputError`."""
+    url = url.strip()
+    if not url:
+        raise InputError("empty URL")
+    if any(ch.isspace() or unicodedata.category(ch) == "Cc" for ch in url):
+        raise InputError(f"URL {url!r} contains whitespace or control characters")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise InputError(f"URL {url!r} is malformed: {exc}") from None
+    scheme = parts.scheme.lower()
+    if scheme not in {"http", "https"}:
+        raise InputError(f"URL {url!r} is not http or https")
+    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        raise InputError(f"URL {url!r} carries user information", hint="remove the user:password@ part")
+    host = parts.hostname or ""
+    if not host:
+        raise InputError(f"URL {url!r} has no host")
+    if ":" in host:  # IPv6 literal
+        host_out = f"[{host.lower()}]"
+    else:
+        try:
+            host_out = host.encode("idna").decode("ascii").lower()
+        except UnicodeError:
+            raise InputError(f"URL {url!r} has a host that is not valid IDNA") from None
+    netloc = host_out
+    if port is not None and not ((scheme == "http" and port == 80) or (scheme == "https" and port == 443)):
+        netloc = f"{host_out}:{port}"
+    path = parts.path or "/"
+    return urlunsplit((scheme, netloc, path, parts.query, ""))
+
+
+def url_hash(url: str) -> str:
+    """sha256 of the normalised URL."""
+    return sha256_text(normalize_url(url))
+
+
+def local_url(kind: str, relative_path: str) -> str:
+    """Portable URL for a local document (``raw``, ``corpus/<name>``...), no absolute path."""
+    rel = relative_path.replace("\\", "/").lstrip("/")
+    if rel.startswith("/") or ".." in rel.split("/"):
+        raise PathSafetyError(f"local document path {relative_path!r} is not relative")
+    return f"https://{LOCAL_HOST}/{quote(kind)}/{quote(rel)}"
+
+
+def is_local_url(url: str) -> bool:
+    """True for the portable URLs of local documents (never fetched)."""
+    try:
+        return (urlsplit(url).hostname or "").lower() == LOCAL_HOST
+    except ValueError:
+        return False
+
+
+def normalize_text(text: str) -> str:
+    """NFC and every whitespace run collapsed to one space: the only quote-matching rule."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def quote_in_text(quote_text: str, snapshot_text: str) -> bool:
+    """A direct quote matches when, normalised, it is a substring of the normalised snapshot."""
+    needle = normalize_text(quote_text)
+    return bool(needle) and needle in normalize_text(snapshot_text)
+
+
+def parse_ref(ref: str) -> tuple[str, str]:
+    """Split a ``snapshot_ref`` into (url_hash, content_hash) or raise :class:`PathSafetyError`."""
+    match = REF_RE.match(ref or "")
+    if match is None:
+        raise PathSafetyError(
+            f"invalid snapshot_ref {ref!r}",
+            hint="expected source_cache/<64 lowercase hex>/<64 lowercase hex>.md",
+        )
+    return match.group(1), match.group(2)
+
+
+class SnapshotStore:
+    """The store rooted at one ``source_cache`` folder."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.cache_dir = Path(cache_dir)
+
+    @classmethod
+    def for_folder(cls, folder: Path) -> SnapshotStore:
+        """The store of a knowledge base or report folder."""
+        return cls(Path(folder) / CACHE_DIRNAME)
+
+    def _check_root(self, create: bool) -> Path:
+        if self.cache_dir.is_symlink():
+            raise PathSafetyError(f"source cache {self.cache_dir} is a symlink", hint="use a real folder")
+        if create:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+        return self.cache_dir.resolve()
+
+    def _paths(self, uhash: str, chash: str) -> tuple[Path, Path]:
+        root = self._check_root(create=False)
+        if not (_HEX64.match(uhash) and _HEX64.match(chash)):
+            raise PathSafetyError("snapshot hashes must be 64 lowercase hex characters")
+        folder = root / uhash
+        if folder.is_symlink():
+            raise PathSafetyError(f"snapshot folder {uhash} is a symlink")
+        return folder / f"{chash}.md", folder / f"{chash}.meta.json"
+
+    def store(self, url: str, text: str) -> tuple[Snapshot, bool]:
+        """Store ``text`` for ``url``; returns the snapshot and whether anything was written."""
+        if "\x00" in text:
+            raise InputError("snapshot text contains a NUL byte")
+        norm = normalize_url(url)
+        snap = Snapshot(
+            snapshot_ref="",
+            url_hash=sha256_text(norm),
+            content_hash=sha256_text(text),
+            normalized_url=norm,
+        )
+        snap = Snapshot(
+            f"{CACHE_DIRNAME}/{snap.url_hash}/{snap.content_hash}.md",
+            snap.url_hash,
+            snap.content_hash,
+            norm,
+        )
+        self._check_root(create=True)
+        md_path, meta_path = self._paths(snap.url_hash, snap.content_hash)
+        body = text.encode("utf-8")
+        meta = (json.dumps(snap.meta(), sort_keys=True, separators=(",", ":")) + "\n").encode()
+        wrote = False
+        for path, data in ((md_path, body), (meta_path, meta)):
+            if create_exclusive(path, data):
+                wrote = True
+            elif path.read_bytes() != data:
+                raise IntegrityError(
+                    f"{path.name} already exists with different bytes; snapshots are never overwritten",
+                    hint="run `autodidact snapshot verify` on it; the cache may have been tampered with",
+                )
+        return snap, wrote
+
+    def verify(self, ref: str, url: str | None = None) -> Snapshot:
+        """Recompute both hashes of ``ref``; raise :class:`IntegrityError` on any mismatch."""
+        uhash, chash = parse_ref(ref)
+        md_path, meta_path = self._paths(uhash, chash)
+        if not md_path.is_file() or not meta_path.is_file():
+            raise IntegrityError(f"snapshot {ref} is missing from {self.cache_dir}")
+        try:
+            text = md_path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            raise IntegrityError(f"snapshot {ref} is not UTF-8") from None
+        if sha256_text(text) != chash:
+            raise IntegrityError(f"snapshot {ref}: content does not match its hash (tampered?)")
+        try:
+            meta = json.loads(meta_path.read_text("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            raise IntegrityError(f"snapshot {ref}: metadata is not valid JSON") from None
+        norm = meta.get("normalized_url") if isinstance(meta, dict) else None
+        expected = Snapshot(ref, uhash, chash, str(norm))
+        if not isinstance(norm, str) or sha256_text(norm) != uhash or meta != expected.meta():
+            raise IntegrityError(f"snapshot {ref}: metadata does not match the snapshot (tampered?)")
+        if url is not None and url_hash(url) != uhash:
+            raise IntegrityError(f"snapshot {ref} belongs to {norm}, not to {normalize_url(url)}")
+        return expected
+
+    def read(self, ref: str, url: str | None = None) -> str:
+        """The verified text of a snapshot."""
+        self.verify(ref, url)
+        uhash, chash = parse_ref(ref)
+        md_path, _ = self._paths(uhash, chash)
+        return md_path.read_bytes().decode("utf-8")
+
+    def lookup(self, url: str, content_hash: str | None = None) -> list[Snapshot]:
+        """Every verified snapshot of ``url`` sorted by content hash; ``[]`` if none."""
+        uhash = url_hash(url)
+        if not self.cache_dir.exists():
+            return []
+        root = self._check_root(create=False)
+        folder = root / uhash
+        if not folder.is_dir():
+            return []
+        found = []
+        for meta_path in sorted(folder.glob("*.meta.json")):
+            chash = meta_path.name.removesuffix(".meta.json")
+            if content_hash is not None and chash != content_hash:
+                continue
+            found.append(self.verify(f"{CACHE_DIRNAME}/{uhash}/{chash}.md", url))
+        return sorted(found, key=lambda s: s.content_hash)
+
+    def iter_all(self) -> list[Snapshot]:
+        """Every snapshot in the store (verified), for index rebuilds."""
+        if not self.cache_dir.exists():
+            return []
+        root = self._check_root(create=False)
+        out = []
+        for meta_path in sorted(root.glob("*/*.meta.json")):
+            ref = f"{CACHE_DIRNAME}/{meta_path.parent.name}/{meta_path.name.removesuffix('.meta.json')}.md"
+            out.append(self.verify(ref))
+        return out

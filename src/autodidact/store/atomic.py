@@ -1,0 +1,99 @@
+"""Atomic file writes: a reader sees the old file or the new one, never half of either.
+
+Why: every step of the loop records its output and then marks itself done; a crash between
+the two must leave a file that is either absent or complete. The recipe is the classic one:
+temp file in the same folder, fsync, ``os.replace``, fsync the folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a directory entry so a rename inside it survives power loss."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def _temp_in(folder: Path, name: str) -> Iterator[tuple[int, Path]]:
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    tmp_path = Path(tmp)
+    try:
+        yield fd, tmp_path
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        with contextlib.suppress(OSError):
+            tmp_path.unlink()
+        raise
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` atomically (creating parent folders)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _temp_in(path.parent, path.name) as (fd, tmp):
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    fsync_dir(path.parent)
+
+
+def write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with UTF-8 ``text`` atomically."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def dumps_json(data: Any) -> str:
+    """The project's JSON style for human-read files: indented, UTF-8, trailing newline."""
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Replace ``path`` with ``data`` as pretty UTF-8 JSON, atomically."""
+    write_text(path, dumps_json(data))
+
+
+def create_exclusive(path: Path, data: bytes) -> bool:
+    """Install ``data`` at ``path`` only if nothing is there; never overwrite.
+
+    Returns True when this call created the file, False when a file already existed. The
+    content is complete before the name appears (temp file + ``os.link``), so a concurrent
+    reader never sees a partial file and two racing writers both succeed with one file.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _temp_in(path.parent, path.name) as (fd, tmp):
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)
+            created = True
+        except FileExistsError:
+            created = False
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+    if created:
+        fsync_dir(path.parent)
+    return created
