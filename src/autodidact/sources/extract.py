@@ -1,0 +1,296 @@
+"""Bytes of a document in, readable UTF-8 text out (HTML, PDF, plain text, markdown).
+
+Why one function: the fetcher, ``autodidact add`` and the raw-file scanner all receive bytes with
+a (possibly wrong) declared type. Everything downstream — snapshots, quotes, search — works on the
+text this returns, so it must be deterministic and honest:
+
+* the content is sniffed over the declared type (a PDF served as ``text/html`` is a PDF);
+* the charset comes from a BOM, the HTTP header, ``<meta charset>``, strict UTF-8, or detection,
+  in that order, so GBK/GB2312/Big5 pages decode to the right characters;
+* HTML becomes markdown-like text via trafilatura (headings kept), with a plain tag-stripping
+  fallback when trafilatura keeps nothing (tiny pages);
+* PDF becomes text with ``[page N]`` markers, via pypdf;
+* an encrypted, corrupt or empty document raises :class:`SourceError` naming the source, so the
+  caller stores nothing.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from autodidact.errors import SourceError
+from autodidact.sources.htmltext import html_to_text
+
+MEDIA_HTML = "text/html"
+MEDIA_PDF = "application/pdf"
+MEDIA_TEXT = "text/plain"
+MEDIA_MARKDOWN = "text/markdown"
+
+_HTML_TYPES = {"text/html", "application/xhtml+xml", "application/xml", "text/xml"}
+_TEXT_TYPES = {"text/plain", "text/markdown", "text/x-markdown", "text/x-rst", "text/csv"}
+_MARKDOWN_EXT = (".md", ".markdown", ".mdown")
+_HTML_EXT = (".html", ".htm", ".xhtml")
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+# Labels browsers treat as supersets (WHATWG encoding standard): decode with the superset.
+_CHARSET_ALIASES = {
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "x-gbk": "gb18030",
+    "gb_2312-80": "gb18030",
+    "big5": "big5hkscs",
+    "x-x-big5": "big5hkscs",
+    "iso-8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "us-ascii": "cp1252",
+    "ascii": "cp1252",
+}
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.I)
+_HTML_SNIFF = re.compile(rb"^\s*(<!doctype\s+html|<html|<head|<body|<\?xml[^>]*>\s*(<!doctype\s+html|<html))", re.I)
+_HTML_TAGS = re.compile(rb"<(html|head|body|title|p|div|h1|h2|article|meta)[\s>/]", re.I)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """Readable text of one document plus what could be learned about it."""
+
+    text: str
+    title: str | None
+    author: str | None
+    date: str | None
+    media_type: str
+
+
+def _source_name(url: str | None, filename: str | None) -> str:
+    return url or filename or "document"
+
+
+def _split_media_type(media_type: str | None) -> tuple[str, str | None]:
+    """``text/html; charset=GBK`` → (``text/html``, ``gbk``)."""
+    if not media_type:
+        return "", None
+    parts = [p.strip() for p in media_type.split(";")]
+    charset = None
+    for part in parts[1:]:
+        key, _, value = part.partition("=")
+        if key.strip().lower() == "charset" and value.strip():
+            charset = value.strip().strip("\"'").lower()
+    return parts[0].lower(), charset
+
+
+def _codec(label: str | None) -> str | None:
+    """A Python codec for a charset label, or None if unknown."""
+    if not label:
+        return None
+    label = label.strip().lower()
+    label = _CHARSET_ALIASES.get(label, label)
+    try:
+        return codecs.lookup(label).name
+    except LookupError:
+        return None
+
+
+def sniff(data: bytes, declared: str, filename: str | None) -> str:
+    """The media type the bytes really are: PDF, HTML, markdown or plain text ('' if binary)."""
+    head = data[:4096]
+    if head.lstrip()[:5] == b"%PDF-":
+        return MEDIA_PDF
+    if any(head.startswith(bom) for bom, _ in _BOMS):
+        stripped = head
+        for bom, enc in _BOMS:
+            if head.startswith(bom):
+                stripped = head[len(bom) :].decode(enc, "ignore").encode("utf-8", "ignore")
+                break
+        head = stripped
+    elif b"\x00" in head:
+        return ""
+    if _HTML_SNIFF.match(head):
+        return MEDIA_HTML
+    name = (filename or "").lower()
+    if declared in _HTML_TYPES or name.endswith(_HTML_EXT):
+        return MEDIA_HTML if _HTML_TAGS.search(head) else MEDIA_TEXT
+    if declared in {"text/markdown", "text/x-markdown"} or name.endswith(_MARKDOWN_EXT):
+        return MEDIA_MARKDOWN
+    if declared == MEDIA_PDF or name.endswith(".pdf"):
+        return MEDIA_PDF  # claims to be a PDF but lacks the header: reported as corrupt
+    if declared and declared not in _TEXT_TYPES and not declared.startswith("text/"):
+        return ""
+    return MEDIA_TEXT
+
+
+def decode_text(data: bytes, header_charset: str | None = None, *, html: bool = False) -> str:
+    """Decode bytes: BOM, then the header charset, then ``<meta charset>``, then UTF-8, then detection."""
+    for bom, enc in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom) :].decode(enc, "replace")
+    candidates: list[str] = []
+    header = _codec(header_charset)
+    if header:
+        candidates.append(header)
+    if html:
+        match = _META_CHARSET.search(data[:8192])
+        meta = _codec(match.group(1).decode("ascii", "ignore")) if match else None
+        if meta and meta not in candidates:
+            candidates.append(meta)
+    for enc in candidates:
+        try:
+            return data.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data).best()
+    if best is not None and best.encoding:
+        enc = _codec(best.encoding) or best.encoding
+        try:
+            return data.decode(enc, "replace")
+        except LookupError:
+            pass
+    if candidates:
+        return data.decode(candidates[0], "replace")
+    return data.decode("utf-8", "replace")
+
+
+def clean_text(text: str) -> str:
+    """NFC, ``\\n`` line ends, no control characters or NUL, no trailing spaces, no blank runs."""
+    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
+    text = _CONTROL.sub("", text)
+    text = "\n".join(line.rstrip() for line in text.split("\n"))
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip()
+
+
+def _cap(text: str, max_chars: int) -> str:
+    if len(text) <= max_chars:
+        return text
+    cut = text.rfind("\n", 0, max_chars)
+    return text[: cut if cut > max_chars // 2 else max_chars].rstrip()
+
+
+def _extract_html(html: str, url: str | None) -> tuple[str, str | None, str | None, str | None]:
+    import trafilatura
+
+    fallback_title, fallback_text = html_to_text(html)
+    try:
+        body = trafilatura.extract(
+            html,
+            url=url,
+            output_format="markdown",
+            include_formatting=True,
+            include_tables=True,
+            include_links=False,
+            include_comments=False,
+            favor_recall=True,
+            deduplicate=False,
+        )
+        meta = trafilatura.extract_metadata(html, default_url=url)
+    except Exception:  # trafilatura/lxml on hostile markup: fall back to the plain parser
+        body, meta = None, None
+    text = clean_text(body or "")
+    fallback = clean_text(fallback_text)
+    # Tiny pages: trafilatura may keep nothing, or much less than the visible text.
+    if not text or (len(text) < 200 and len(text) < len(fallback) // 2):
+        text = fallback
+    title = (getattr(meta, "title", None) or fallback_title or None) if meta or fallback_title else None
+    author = getattr(meta, "author", None) if meta else None
+    date = getattr(meta, "date", None) if meta else None
+    return text, title, author, date
+
+
+def _extract_pdf(data: bytes, name: str, max_pages: int) -> tuple[str, str | None, str | None, str | None]:
+    from pypdf import PdfReader
+
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            try:
+                opened = reader.decrypt("")
+            except Exception:
+                opened = 0
+            if not opened:
+                raise SourceError(
+                    f"{name}: the PDF is encrypted (password-protected)",
+                    hint="save an unencrypted copy of the document and add that",
+                )
+        parts = []
+        for number, page in enumerate(reader.pages, start=1):
+            if number > max_pages:
+                break
+            page_text = clean_text(page.extract_text() or "")
+            parts.append(f"[page {number}]\n{page_text}" if page_text else f"[page {number}]")
+        info = reader.metadata
+        title = str(info.title).strip() if info and info.title else None
+        author = str(info.author).strip() if info and info.author else None
+    except SourceError:
+        raise
+    except Exception as exc:  # pypdf raises many types on damaged files
+        raise SourceError(
+            f"{name}: the PDF is corrupt or unreadable ({type(exc).__name__})",
+            hint="check that the file is a complete PDF",
+        ) from None
+    text = "\n\n".join(parts)
+    if not re.sub(r"\[page \d+\]", "", text).strip():
+        raise SourceError(
+            f"{name}: the PDF has no extractable text (scanned images?)",
+            hint="add a text version of the document instead",
+        )
+    return text, title, author, None
+
+
+def _markdown_title(text: str) -> str | None:
+    for line in text.split("\n")[:30]:
+        match = re.match(r"^#\s+(.+?)\s*#*\s*$", line)
+        if match:
+            return match.group(1)
+    return None
+
+
+def extract_bytes(
+    data: bytes,
+    *,
+    media_type: str | None = None,
+    url: str | None = None,
+    filename: str | None = None,
+    max_chars: int = 2_000_000,
+    max_pages: int = 300,
+) -> Extracted:
+    """Extract readable text from ``data`` or raise :class:`SourceError` naming the source."""
+    name = _source_name(url, filename)
+    if not data or not data.strip():
+        raise SourceError(f"{name}: the document is empty", hint="check the file or URL")
+    declared, charset = _split_media_type(media_type)
+    kind = sniff(data, declared, filename)
+    if not kind:
+        raise SourceError(
+            f"{name}: unsupported content type {declared or 'binary data'}",
+            hint="autodidact reads HTML, PDF, plain text and markdown",
+        )
+    title: str | None
+    author: str | None = None
+    date: str | None = None
+    if kind == MEDIA_PDF:
+        text, title, author, date = _extract_pdf(data, name, max_pages)
+    elif kind == MEDIA_HTML:
+        text, title, author, date = _extract_html(decode_text(data, charset, html=True), url)
+    else:
+        text = clean_text(decode_text(data, charset))
+        title = _markdown_title(text) if kind == MEDIA_MARKDOWN else None
+    text = _cap(text, max_chars)
+    if not text.strip():
+        raise SourceError(f"{name}: no readable text in the document", hint="check the file or URL")
+    return Extracted(text=text, title=(title or None), author=author or None, date=date or None, media_type=kind)
