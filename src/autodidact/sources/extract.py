@@ -218,6 +218,7 @@ def _extract_pdf(data: bytes, name: str, max_pages: int) -> tuple[str, str | Non
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted:
+            opened: object = 0
             try:
                 opened = reader.decrypt("")
             except Exception:
