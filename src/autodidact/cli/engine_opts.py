@@ -1,0 +1,103 @@
+"""Options every model-using command shares, and the one call that turns them into a Runtime.
+
+Why shared: ``--model``, ``--no-cache``, ``--max-cost`` and ``--max-tokens`` must mean the same
+thing in every command, and every command must say on stderr which engine is running. Command
+modules use the option factories in their signatures and call :func:`make_runtime`.
+
+Example::
+
+    @app.command("thing")
+    def thing(kb: Path | None = kb_option(), model: str | None = model_option(),
+              no_cache: bool = no_cache_option(), max_cost: float | None = max_cost_option(),
+              max_tokens: int | None = max_tokens_option()) -> None:
+        runtime = make_runtime(kb_root, model, no_cache, max_cost, max_tokens)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from autodidact.cli.common import console
+
+if TYPE_CHECKING:
+    from autodidact.config import Settings
+    from autodidact.llm.runtime import Runtime
+
+MODEL_HELP = (
+    "Model as provider:name (openai, deepseek, qwen, openrouter, ollama, vllm, llamacpp, anthropic), "
+    "or 'offline'. Default: $AUTODIDACT_MODEL, else settings, else the offline engine."
+)
+
+
+def model_option() -> Any:
+    """``--model provider:name``."""
+    return typer.Option(None, "--model", "-m", help=MODEL_HELP, metavar="PROVIDER:NAME")
+
+
+def no_cache_option() -> Any:
+    """``--no-cache``: bypass the call cache (replies are still recorded in the ledger)."""
+    return typer.Option(False, "--no-cache", help="Call the model even for requests answered before.")
+
+
+def max_cost_option() -> Any:
+    """``--max-cost USD``."""
+    return typer.Option(
+        None, "--max-cost", min=0.0, metavar="USD", help="Stop cleanly before a model call would pass this cost."
+    )
+
+
+def max_tokens_option() -> Any:
+    """``--max-tokens N``."""
+    return typer.Option(
+        None, "--max-tokens", min=0, metavar="N", help="Stop cleanly before a model call would pass this many tokens."
+    )
+
+
+def load_run_settings(
+    kb_root: Path | None,
+    model: str | None = None,
+    max_cost: float | None = None,
+    max_tokens: int | None = None,
+) -> Settings:
+    """Settings in effect with the engine flags applied (flags > env > KB file > user file)."""
+    from autodidact.config import load_settings
+
+    flags: dict[str, Any] = {"llm.model": model, "budget.max_cost": max_cost, "budget.max_tokens": max_tokens}
+    return load_settings(kb_root, flags)
+
+
+def make_runtime(
+    kb_root: Path | None,
+    model: str | None = None,
+    no_cache: bool = False,
+    max_cost: float | None = None,
+    max_tokens: int | None = None,
+    *,
+    settings: Settings | None = None,
+    announce: bool = True,
+) -> Runtime:
+    """Build the runtime for a command and print ``engine: ...`` on stderr.
+
+    ``settings`` (already loaded by the caller) avoids reading the files twice; the engine flags
+    still override it.
+    """
+    from autodidact.llm.registry import build_runtime
+
+    if settings is None:
+        settings = load_run_settings(kb_root, model, max_cost, max_tokens)
+    else:
+        updates: dict[str, Any] = {}
+        if max_cost is not None or max_tokens is not None:
+            budget = settings.budget.model_copy(
+                update={k: v for k, v in {"max_cost": max_cost, "max_tokens": max_tokens}.items() if v is not None}
+            )
+            updates["budget"] = budget
+        if updates:
+            settings = settings.model_copy(update=updates)
+    runtime = build_runtime(settings, kb_root, model=model, no_cache=no_cache)
+    if announce:
+        console.print(f"engine: {runtime.describe()}")
+    return runtime

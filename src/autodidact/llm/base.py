@@ -1,0 +1,139 @@
+"""The model interface: one method, capabilities as data, and the errors adapters translate into.
+
+Why so small: retries, caching, structured-output repair, budgets and the usage ledger wrap a
+model from the outside (``runtime.py``), so a provider adapter only has to turn a
+:class:`Request` into a :class:`Completion` and map its SDK's failures onto the error types below.
+That keeps every adapter short and makes the resilience logic testable once, for all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from autodidact.errors import ModelError
+from autodidact.llm.tasks import Message
+
+
+@dataclass(frozen=True)
+class Request:
+    """One call: the messages, the JSON schema the reply must match (or None), and limits."""
+
+    messages: list[Message]
+    schema: dict[str, Any] | None = None
+    task: str = ""
+    temperature: float = 0.0
+    max_tokens: int = 4096
+    schema_name: str = "output"
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Tokens as reported by the server (0 when it reports nothing)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+@dataclass(frozen=True)
+class Completion:
+    """The model's reply text, its usage and the model name the server answered with."""
+
+    text: str
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+    finish_reason: str | None = None
+
+
+@runtime_checkable
+class Model(Protocol):
+    """Anything that completes a request. Capabilities are read-only data, not hooks."""
+
+    provider: str
+    name: str
+    supports_json_schema: bool
+    context_window: int | None
+    key_env_var: str | None
+
+    async def complete(self, request: Request) -> Completion:
+        """Send one request; raise :class:`TransientModelError` for retryable failures."""
+        ...
+
+
+class TransientModelError(ModelError):
+    """A failure worth retrying (429, 5xx, timeout, dropped connection).
+
+    ``retry_after`` carries the server's ``Retry-After`` in seconds when it sent one; the retry
+    loop never sleeps less than that.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        retry_after: float | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.status = status
+        self.retry_after = retry_after
+
+
+def parse_retry_after(headers: Any) -> float | None:
+    """Seconds from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date), else None."""
+    if headers is None:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return max(0.0, float(ms) / 1000.0)
+        value = headers.get("retry-after")
+    except Exception:
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    from email.utils import parsedate_to_datetime
+
+    try:
+        import time
+
+        when = parsedate_to_datetime(value)
+        return max(0.0, when.timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+CONTEXT_MARKERS = (
+    "context_length_exceeded",
+    "maximum context length",
+    "context length",
+    "context window",
+    "prompt is too long",
+    "too many tokens",
+    "input is too long",
+)
+
+
+def looks_like_context_error(text: str) -> bool:
+    """Servers word this differently; match the phrases OpenAI, vLLM, llama.cpp and Anthropic use."""
+    low = text.lower()
+    return any(marker in low for marker in CONTEXT_MARKERS)
+
+
+def redact(text: str) -> str:
+    """Remove every secret currently in the environment from a server message."""
+    from autodidact.config import known_secret_values
+
+    for value in known_secret_values():
+        if value:
+            text = text.replace(value, "***")
+    return text

@@ -1,0 +1,116 @@
+"""The usage ledger ``.autodidact/usage_ledger.jsonl``: one line per model call, and its totals.
+
+Why a ledger and not a counter: a research run spans processes (crash, resume, several rounds), so
+spending must be durable and attributable — per task and per model — to answer "what did this
+cost and which step spent it". A cached call is recorded with ``cached: true`` and zero tokens and
+cost, because nothing was spent. Cost is estimated from ``[llm] prices`` (USD per 1M tokens);
+an unpriced model costs 0 and says so in ``autodidact usage``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from autodidact.llm.base import Usage
+from autodidact.store import jsonl
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    """One call as recorded in the ledger."""
+
+    task: str
+    provider: str
+    model: str
+    input_tokens: int
+    output_tokens: int
+    cached: bool
+    cost_usd: float
+    seconds: float
+    priced: bool = True
+    ts: str = ""
+
+
+def price_for(prices: dict[str, tuple[float, float]], provider: str, model: str) -> tuple[float, float] | None:
+    """USD per 1M (input, output) tokens for ``provider:model`` or ``model``; None if unpriced."""
+    for key in (f"{provider}:{model}", model):
+        if key in prices:
+            pin, pout = prices[key]
+            return float(pin), float(pout)
+    return None
+
+
+def cost_of(usage: Usage, price: tuple[float, float] | None) -> float:
+    """Estimated USD for a usage at a price (0 when unpriced)."""
+    if price is None:
+        return 0.0
+    return (usage.input_tokens * price[0] + usage.output_tokens * price[1]) / 1_000_000
+
+
+def _bucket() -> dict[str, Any]:
+    return {"calls": 0, "cached_calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "seconds": 0.0}
+
+
+def _add(bucket: dict[str, Any], entry: dict[str, Any]) -> None:
+    bucket["calls"] += 1
+    bucket["cached_calls"] += 1 if entry.get("cached") else 0
+    bucket["input_tokens"] += int(entry.get("input_tokens", 0))
+    bucket["output_tokens"] += int(entry.get("output_tokens", 0))
+    bucket["cost_usd"] = round(bucket["cost_usd"] + float(entry.get("cost_usd", 0.0)), 9)
+    bucket["seconds"] = round(bucket["seconds"] + float(entry.get("seconds", 0.0)), 6)
+
+
+class Totals:
+    """Running totals overall, by task and by ``provider:model``."""
+
+    def __init__(self) -> None:
+        self.overall = _bucket()
+        self.by_task: dict[str, dict[str, Any]] = {}
+        self.by_model: dict[str, dict[str, Any]] = {}
+        self.unpriced: set[str] = set()
+
+    def add(self, entry: dict[str, Any]) -> None:
+        """Count one ledger record."""
+        _add(self.overall, entry)
+        _add(self.by_task.setdefault(str(entry.get("task", "")), _bucket()), entry)
+        model_key = f"{entry.get('provider', '')}:{entry.get('model', '')}"
+        _add(self.by_model.setdefault(model_key, _bucket()), entry)
+        if not entry.get("priced", True) and not entry.get("cached"):
+            self.unpriced.add(model_key)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data for JSON output and ``Runtime.usage_totals()``."""
+        return {
+            **self.overall,
+            "by_task": {k: dict(v) for k, v in sorted(self.by_task.items())},
+            "by_model": {k: dict(v) for k, v in sorted(self.by_model.items())},
+            "unpriced_models": sorted(self.unpriced),
+        }
+
+
+class Ledger:
+    """Appends entries to the JSONL file (when a path is given) and keeps this run's totals."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = Path(path) if path is not None else None
+        self.run_totals = Totals()
+
+    def record(self, entry: LedgerEntry) -> None:
+        """Durably append one call and count it."""
+        data = asdict(entry)
+        if not data["ts"]:
+            data["ts"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        if self.path is not None:
+            jsonl.append(self.path, data)
+        self.run_totals.add(data)
+
+
+def read_totals(path: Path) -> dict[str, Any]:
+    """Totals over every call ever recorded in a ledger file (empty totals if it does not exist)."""
+    totals = Totals()
+    for record in jsonl.read(Path(path)):
+        totals.add(record)
+    return totals.as_dict()
