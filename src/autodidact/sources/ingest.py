@@ -1,0 +1,228 @@
+"""Local documents in: ``autodidact add`` (copy into raw/), raw/ scanning, and read-only corpora.
+
+Why: a person's own files are sources like any fetched page — readable in ``raw/``, snapshotted
+under a portable URL (``https://autodidact.invalid/raw/<file>``, never an absolute path), and
+searchable. Adding only ever creates files: a name already taken gets ``-2``, ``-3``, and a file
+whose text is already there is reported as present. A corpus (a folder of reference documents)
+is snapshotted and indexed in place, never copied into ``raw/``. Every function is idempotent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date as date_cls
+from pathlib import Path
+
+from autodidact.errors import AutodidactError
+from autodidact.kb import KnowledgeBase
+from autodidact.sources.extract import decode_text, extract_bytes
+from autodidact.sources.index import LocalIndex, kind_for_url
+from autodidact.sources.rawfiles import (
+    RawFile,
+    candidate_names,
+    list_raw_files,
+    local_snapshot_ref,
+    parse_raw_file,
+    write_raw_copy,
+)
+from autodidact.sources.snapshots import SnapshotStore, local_url
+from autodidact.store.atomic import create_exclusive
+from autodidact.store.paths import slugify
+
+SUPPORTED = (".md", ".markdown", ".txt", ".html", ".htm", ".pdf")
+_TEXT_SUFFIXES = {".md": ".md", ".markdown": ".md", ".txt": ".txt"}
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class AddedFile:
+    """One ingested document."""
+
+    source: str
+    raw_file: str
+    snapshot_ref: str
+    new: bool
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file that was not ingested, and why."""
+
+    source: str
+    reason: str
+
+
+@dataclass
+class AddReport:
+    """What ``add`` did: ``added`` (new or already present) and ``skipped``."""
+
+    added: list[AddedFile] = field(default_factory=list)
+    skipped: list[SkippedFile] = field(default_factory=list)
+
+
+@dataclass
+class CorpusReport:
+    """What ``index_corpus`` did: newly indexed, already indexed, skipped."""
+
+    added: list[AddedFile] = field(default_factory=list)
+    unchanged: list[AddedFile] = field(default_factory=list)
+    skipped: list[SkippedFile] = field(default_factory=list)
+
+
+def expand_paths(paths: Iterable[Path | str]) -> tuple[list[tuple[Path, Path]], list[SkippedFile]]:
+    """Files to ingest as (file, base folder) pairs, recursive, hidden entries skipped; plus misses."""
+    found: list[tuple[Path, Path]] = []
+    missing: list[SkippedFile] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                rel = child.relative_to(path)
+                if any(part.startswith(".") for part in rel.parts) or not child.is_file():
+                    continue
+                found.append((child, path))
+        elif path.is_file():
+            found.append((path, path.parent))
+        else:
+            missing.append(SkippedFile(str(raw), "not found"))
+    return found, missing
+
+
+def _write_local_raw(raw_dir: Path, stem: str, title: str, text: str) -> tuple[Path, bool]:
+    """A raw file with the header for an extracted (html/pdf) document; same text → existing file."""
+    for name in candidate_names(stem, ".md"):
+        path = raw_dir / name
+        url = local_url("raw", name)
+        if path.exists():
+            try:
+                if parse_raw_file(path).body == text:
+                    return path, False
+            except AutodidactError:
+                pass
+            continue
+        rf = RawFile(
+            filename=name,
+            title=title,
+            url=url,
+            fetched_date=stem[:10],
+            snapshot_ref=local_snapshot_ref(url, text),
+            body=text,
+            user_contributed=True,
+        )
+        if create_exclusive(path, rf.render().encode("utf-8")):
+            return path, True
+    raise AutodidactError(f"too many raw files named {stem}*.md", hint="rename the file")
+
+
+def index_raw_file(kb_root: Path, path: Path, index: LocalIndex) -> tuple[str, bool]:
+    """Snapshot and index one file in raw/ (never modifying it); returns (snapshot_ref, newly indexed)."""
+    rf = parse_raw_file(path)
+    store = SnapshotStore.for_folder(kb_root)
+    text = rf.body
+    if rf.snapshot_ref:
+        try:
+            text = store.read(rf.snapshot_ref, rf.url)  # fetched sources: the snapshot is the truth
+        except AutodidactError:
+            text = rf.body
+    if not text.strip():
+        raise AutodidactError(f"raw file {path.name} has no text", hint="raw files need a body")
+    snap, _ = store.store(rf.url, text)
+    new = index.add_document(snap, text, rf.title, kind_for_url(rf.url), raw_file=rf.filename)
+    return snap.snapshot_ref, new
+
+
+def add_paths(
+    kb: KnowledgeBase, paths: Iterable[Path | str], *, progress: Progress | None = None, date: str | None = None
+) -> AddReport:
+    """Copy files and folders into raw/, snapshot and index them; unsupported files are skipped."""
+    report = AddReport()
+    files, report.skipped = expand_paths(paths)
+    day = date or date_cls.today().isoformat()
+    raw_dir = kb.raw
+    raw_dir.mkdir(parents=True, exist_ok=True)
+    raw_resolved = raw_dir.resolve()
+    with LocalIndex(kb.root) as index:
+        for path, _base in files:
+            shown = str(path)
+            suffix = path.suffix.lower()
+            if suffix not in SUPPORTED:
+                report.skipped.append(SkippedFile(shown, f"unsupported file type {suffix or '(none)'}"))
+                continue
+            try:
+                if path.resolve().parent == raw_resolved:  # already in raw/: index in place
+                    ref, new = index_raw_file(kb.root, path, index)
+                    report.added.append(AddedFile(shown, path.name, ref, new))
+                    continue
+                data = path.read_bytes()
+                extracted = extract_bytes(data, filename=path.name)
+                stem = f"{day}_{slugify(path.stem)}"
+                if suffix in _TEXT_SUFFIXES and extracted.media_type != "application/pdf":
+                    text = decode_text(data).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+                    if "\x00" in text:
+                        raise AutodidactError(f"{path.name} contains NUL bytes", hint="add text files only")
+                    raw_path, _ = write_raw_copy(raw_dir, stem, _TEXT_SUFFIXES[suffix], text)
+                else:
+                    raw_path, _ = _write_local_raw(raw_dir, stem, extracted.title or path.stem, extracted.text)
+                ref, new = index_raw_file(kb.root, raw_path, index)
+            except OSError as exc:
+                report.skipped.append(SkippedFile(shown, f"unreadable: {exc.strerror or exc}"))
+                continue
+            except AutodidactError as exc:
+                report.skipped.append(SkippedFile(shown, exc.message))
+                continue
+            report.added.append(AddedFile(shown, raw_path.name, ref, new))
+            if progress is not None:
+                progress(f"{'added' if new else 'already present'}: {shown} → raw/{raw_path.name}")
+    return report
+
+
+def scan_raw(kb: KnowledgeBase, *, progress: Progress | None = None) -> AddReport:
+    """Snapshot and index every raw/ file not yet indexed (files a person dropped in by hand)."""
+    report = AddReport()
+    with LocalIndex(kb.root) as index:
+        for path in list_raw_files(kb.raw):
+            try:
+                ref, new = index_raw_file(kb.root, path, index)
+            except OSError as exc:
+                report.skipped.append(SkippedFile(path.name, f"unreadable: {exc.strerror or exc}"))
+                continue
+            except AutodidactError as exc:
+                report.skipped.append(SkippedFile(path.name, exc.message))
+                continue
+            report.added.append(AddedFile(path.name, path.name, ref, new))
+            if new and progress is not None:
+                progress(f"indexed raw/{path.name}")
+    return report
+
+
+def index_corpus(
+    root: Path, paths: Iterable[Path | str], *, name: str | None = None, progress: Progress | None = None
+) -> CorpusReport:
+    """Snapshot documents under ``local_url("corpus/<name>", relpath)`` and index them as ``corpus``."""
+    report = CorpusReport()
+    files, report.skipped = expand_paths(paths)
+    store = SnapshotStore.for_folder(Path(root))
+    with LocalIndex(Path(root)) as index:
+        for path, base in files:
+            shown = str(path)
+            if path.suffix.lower() not in SUPPORTED:
+                report.skipped.append(SkippedFile(shown, f"unsupported file type {path.suffix or '(none)'}"))
+                continue
+            try:
+                extracted = extract_bytes(path.read_bytes(), filename=path.name)
+                folder = name or base.name or "corpus"
+                url = local_url(f"corpus/{folder}", path.relative_to(base).as_posix())
+                snap, _ = store.store(url, extracted.text)
+                new = index.add_document(snap, extracted.text, extracted.title or path.stem, "corpus")
+            except OSError as exc:
+                report.skipped.append(SkippedFile(shown, f"unreadable: {exc.strerror or exc}"))
+                continue
+            except AutodidactError as exc:
+                report.skipped.append(SkippedFile(shown, exc.message))
+                continue
+            item = AddedFile(shown, "", snap.snapshot_ref, new)
+            (report.added if new else report.unchanged).append(item)
+            if progress is not None:
+                progress(f"{'indexed' if new else 'unchanged'}: {shown}")
+    return report

@@ -1,0 +1,170 @@
+"""Text → passages, and text → search terms that work for Chinese and English alike.
+
+Why a module of its own: the index stores passage *offsets* into a snapshot (so a hit can be
+quoted and verified against the snapshot), and both the index and the query side must tokenise
+identically. SQLite's ``unicode61`` tokenizer splits Latin text into words but treats a run of
+Chinese characters as one giant token; the ``trigram`` tokenizer cannot match the two-character
+words that make up most Chinese queries. So CJK runs are rewritten into overlapping bigrams in a
+shadow column (``软件包`` → ``软件 件包``) and the query gets the same treatment; Latin words go
+through ``porter unicode61`` unchanged (stemming: "expressions" finds "expression").
+"""
+
+from __future__ import annotations
+
+import re
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ffff"
+CJK_RUN = re.compile(f"[{_CJK}]+")
+_TOKEN = re.compile(f"([{_CJK}]+)|([^\\W_{_CJK}]+)")
+_PARA_BREAK = re.compile(r"\n[ \t]*\n\s*")
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|(?<=[。！？；])|\n")
+STOPWORDS = frozenset(
+    {
+        "a", "an", "and", "are", "as", "at", "be", "by", "do", "does", "for", "from", "how", "in", "is", "it",
+        "of", "on", "or", "that", "the", "this", "to", "was", "what", "when", "where", "which", "who", "why", "with",
+    }
+)  # fmt: skip
+MAX_TERMS = 32
+
+
+def cjk_bigrams(run: str) -> list[str]:
+    """``软件包`` → [``软件``, ``件包``]; a single character stays itself."""
+    if len(run) < 2:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def segment(text: str) -> str:
+    """The shadow text the FTS index sees: CJK runs as space-separated bigrams, the rest as is."""
+    return CJK_RUN.sub(lambda m: " " + " ".join(cjk_bigrams(m.group(0))) + " ", text)
+
+
+def query_terms(query: str) -> list[tuple[str, bool]]:
+    """Search terms of a free-text query as (term, is_cjk); stopwords dropped when others remain."""
+    terms: list[tuple[str, bool]] = []
+    seen: set[str] = set()
+    for match in _TOKEN.finditer(query):
+        cjk, word = match.group(1), match.group(2)
+        new = [(gram, True) for gram in cjk_bigrams(cjk)] if cjk else [(word.lower(), False)]
+        for term in new:
+            if term[0] not in seen:
+                seen.add(term[0])
+                terms.append(term)
+    content = [t for t in terms if t[1] or t[0] not in STOPWORDS]
+    return (content or terms)[:MAX_TERMS]
+
+
+def fts_term(term: str, is_cjk: bool) -> str:
+    """One FTS5 phrase, quoted (so operators and punctuation in queries are inert)."""
+    quoted = '"' + term.replace('"', '""') + '"'
+    return quoted + "*" if is_cjk and len(term) == 1 else quoted
+
+
+def match_expressions(query: str) -> tuple[str | None, str | None]:
+    """(all terms AND-ed, any term OR-ed) as FTS5 MATCH strings; (None, None) if no terms."""
+    terms = [fts_term(t, cjk) for t, cjk in query_terms(query)]
+    if not terms:
+        return None, None
+    return " AND ".join(terms), " OR ".join(terms)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def highlight_spans(text: str, query: str) -> list[tuple[int, int]]:
+    """Merged (start, end) spans of ``text`` that match a query term (case-insensitive)."""
+    patterns = []
+    for term, is_cjk in query_terms(query):
+        if is_cjk:
+            patterns.append(re.escape(term))
+        else:
+            patterns.append(r"(?<![A-Za-z0-9])" + re.escape(_stem(term)) + f"[^\\W{_CJK}]*")
+    if not patterns:
+        return []
+    found = sorted(
+        (m.start(), m.end())
+        for pattern in patterns
+        for m in re.finditer(pattern, text, flags=re.IGNORECASE)
+        if m.end() > m.start()
+    )
+    spans: list[tuple[int, int]] = []
+    for s, e in found:
+        if spans and s <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], e))
+        else:
+            spans.append((s, e))
+    return spans
+
+
+def highlight(text: str, query: str, width: int = 240) -> str:
+    """A one-line snippet around the first matches, each match wrapped in ``**``."""
+    spans = highlight_spans(text, query)
+    start = max(0, spans[0][0] - width // 4) if spans else 0
+    end = min(len(text), start + width)
+    out, pos = [], start
+    for s, e in spans:
+        if e <= start or s >= end:
+            continue
+        s, e = max(s, start), min(e, end)
+        out.append(text[pos:s])
+        out.append(f"**{text[s:e]}**")
+        pos = e
+    out.append(text[pos:end])
+    snippet = " ".join("".join(out).split())
+    return ("…" if start > 0 else "") + snippet + ("…" if end < len(text) else "")
+
+
+def _pieces(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
+    """Split one long paragraph at sentence ends (hard cut as a last resort)."""
+    out: list[tuple[int, int]] = []
+    cur = start
+    while end - cur > max_chars:
+        window_end = cur + max_chars
+        cut = -1
+        for match in _SENTENCE_END.finditer(text, cur + max_chars // 3, window_end):
+            cut = match.end() if match.end() > match.start() else match.start()
+        if cut <= cur:
+            space = text.rfind(" ", cur + max_chars // 2, window_end)
+            cut = space + 1 if space > cur else window_end
+        out.append((cur, cut))
+        cur = cut
+    out.append((cur, end))
+    return [_strip(text, s, e) for s, e in out if text[s:e].strip()]
+
+
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def chunk_spans(text: str, min_chars: int = 300, max_chars: int = 800) -> list[tuple[int, int]]:
+    """Paragraph-ish passages as (start, end) offsets: ~min..max chars, never splitting mid-word if avoidable."""
+    pieces: list[tuple[int, int]] = []
+    pos = 0
+    for brk in [*_PARA_BREAK.finditer(text), None]:
+        para_end = brk.start() if brk else len(text)
+        if text[pos:para_end].strip():
+            s, e = _strip(text, pos, para_end)
+            pieces.extend(_pieces(text, s, e, max_chars) if e - s > max_chars else [(s, e)])
+        pos = brk.end() if brk else len(text)
+    chunks: list[tuple[int, int]] = []
+    for s, e in pieces:
+        if chunks and chunks[-1][1] - chunks[-1][0] < min_chars and e - chunks[-1][0] <= max_chars:
+            chunks[-1] = (chunks[-1][0], e)
+        else:
+            chunks.append((s, e))
+    if (
+        len(chunks) > 1
+        and chunks[-1][1] - chunks[-1][0] < min_chars // 3
+        and chunks[-1][1] - chunks[-2][0] <= max_chars
+    ):
+        last = chunks.pop()
+        chunks[-1] = (chunks[-1][0], last[1])
+    return chunks

@@ -1,0 +1,242 @@
+"""The readable source files in ``raw/`` (CONTRACTS §1.1): write once, parse tolerantly.
+
+Why: ``raw/`` is what a person reads and what every wiki statement cites, so a raw file is plain
+markdown with a small header (title, source URL, date, question ids, quality, snapshot ref) above
+the body. The program only ever *adds* files here: a new name is claimed with an exclusive create,
+so an existing file is never modified, and a name collision with a different URL gets ``-2``,
+``-3``... A person may drop their own md/txt/html/pdf files in too; :func:`parse_raw_file` reads
+those as sources without a header (quality ``待评估``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date as date_cls
+from pathlib import Path
+
+from autodidact.errors import InputError, SourceError
+from autodidact.sources.snapshots import CACHE_DIRNAME, is_local_url, local_url, normalize_url
+from autodidact.store.atomic import create_exclusive
+from autodidact.store.hashing import sha256_text
+from autodidact.store.paths import slugify
+
+QUALITIES = ("高", "中", "低", "待评估")
+RAW_SUFFIXES = (".md", ".txt", ".markdown", ".html", ".htm", ".pdf")
+UNRATED = "待评估"
+_KEYS = {
+    "来源": "url",
+    "抓取日期": "fetched_date",
+    "关联问题": "question_ids",
+    "质量评分": "quality",
+    "质量说明": "quality_note",
+    "快照": "snapshot_ref",
+}
+_HEADER_LINE = re.compile(r"^>\s*(来源|抓取日期|关联问题|质量评分|质量说明|快照)\s*[:：]\s*(.*?)\s*$")
+_DATE_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2})_")
+_MAX_COLLISIONS = 1000
+
+
+@dataclass
+class RawFile:
+    """One source as a person reads it: header fields plus the body text."""
+
+    filename: str
+    title: str
+    url: str
+    fetched_date: str
+    question_ids: list[str] = field(default_factory=list)
+    quality: str = UNRATED
+    quality_note: str = ""
+    snapshot_ref: str = ""
+    body: str = ""
+    user_contributed: bool = False
+
+    def render(self) -> str:
+        """The file text: H1, blockquote header, ``---``, body (CONTRACTS §1.1)."""
+        title = " ".join(self.title.split()) or "untitled"
+        lines = [
+            f"# {title}",
+            "",
+            f"> 来源: {_one_line(self.url)}",
+            f"> 抓取日期: {_one_line(self.fetched_date)}",
+            f"> 关联问题: {', '.join(_one_line(q) for q in self.question_ids)}",
+            f"> 质量评分: {self.quality if self.quality in QUALITIES else UNRATED}",
+            f"> 质量说明: {_one_line(self.quality_note)}",
+            f"> 快照: {_one_line(self.snapshot_ref)}",
+            "",
+            "---",
+            "",
+        ]
+        return "\n".join(line.rstrip() for line in lines) + self.body.rstrip("\n") + "\n"
+
+
+def _one_line(value: str) -> str:
+    return " ".join(str(value).split())
+
+
+def local_snapshot_ref(url: str, text: str) -> str:
+    """The snapshot_ref ``text`` gets when stored under ``url`` (deterministic, no I/O)."""
+    return f"{CACHE_DIRNAME}/{sha256_text(normalize_url(url))}/{sha256_text(text)}.md"
+
+
+def _decode(data: bytes) -> str:
+    from autodidact.sources.extract import decode_text
+
+    return decode_text(data)
+
+
+def parse_raw_text(text: str, filename: str) -> RawFile:
+    """Parse a raw file's text; a file without the header is a user-contributed source."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    lines = text.split("\n")
+    idx = 0
+    while idx < len(lines) and not lines[idx].strip():
+        idx += 1
+    title = ""
+    if idx < len(lines):
+        match = re.match(r"^#\s+(.*?)\s*#*\s*$", lines[idx])
+        if match:
+            title = match.group(1).strip()
+    fields: dict[str, str] = {}
+    body_start = -1
+    if title:
+        j = idx + 1
+        while j < len(lines) and not lines[j].strip():
+            j += 1
+        while j < len(lines):
+            hdr = _HEADER_LINE.match(lines[j])
+            if hdr:
+                fields.setdefault(_KEYS[hdr.group(1)], hdr.group(2))
+            elif lines[j].strip() not in {"", ">"}:
+                break
+            j += 1
+        if fields and j < len(lines) and lines[j].strip() == "---":
+            body_start = j + 1
+    date_match = _DATE_PREFIX.match(filename)
+    if body_start < 0 or "url" not in fields:
+        url = local_url("raw", filename)
+        body = text.strip("\n")
+        return RawFile(
+            filename=filename,
+            title=title or Path(filename).stem,
+            url=url,
+            fetched_date=date_match.group(1) if date_match else "",
+            snapshot_ref=local_snapshot_ref(url, body) if body.strip() and "\x00" not in body else "",
+            body=body,
+            user_contributed=True,
+        )
+    body = "\n".join(lines[body_start:]).strip("\n")
+    quality = fields.get("quality", "").strip()
+    qids = [q.strip() for q in re.split(r"[,，、\s]+", fields.get("question_ids", "")) if q.strip()]
+    url = fields.get("url", "").strip()
+    return RawFile(
+        filename=filename,
+        title=title,
+        url=url,
+        fetched_date=fields.get("fetched_date", "").strip(),
+        question_ids=qids,
+        quality=quality if quality in QUALITIES else UNRATED,
+        quality_note=fields.get("quality_note", "").strip(),
+        snapshot_ref=fields.get("snapshot_ref", "").strip(),
+        body=body,
+        user_contributed=is_local_url(url),
+    )
+
+
+def parse_raw_file(path: Path) -> RawFile:
+    """Read one file in ``raw/``: header-carrying markdown, a person's md/txt, or html/pdf."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read raw file {path.name}: {exc.strerror}") from None
+    if path.suffix.lower() in {".html", ".htm", ".pdf"}:
+        from autodidact.sources.extract import extract_bytes
+
+        extracted = extract_bytes(data, filename=path.name)
+        url = local_url("raw", path.name)
+        date_match = _DATE_PREFIX.match(path.name)
+        return RawFile(
+            filename=path.name,
+            title=extracted.title or path.stem,
+            url=url,
+            fetched_date=date_match.group(1) if date_match else "",
+            snapshot_ref=local_snapshot_ref(url, extracted.text),
+            body=extracted.text,
+            user_contributed=True,
+        )
+    if b"\x00" in data[:8192]:
+        raise SourceError(f"raw file {path.name} is binary, not text", hint="raw/ holds md, txt, html and pdf files")
+    return parse_raw_text(_decode(data), path.name)
+
+
+def list_raw_files(raw_dir: Path) -> list[Path]:
+    """Every source file in ``raw/`` (md, txt, html, pdf; hidden and temp files skipped), sorted."""
+    raw_dir = Path(raw_dir)
+    if not raw_dir.is_dir():
+        return []
+    return sorted(
+        p for p in raw_dir.iterdir() if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in RAW_SUFFIXES
+    )
+
+
+def _same_source(path: Path, url: str) -> bool:
+    try:
+        existing = parse_raw_file(path)
+    except Exception:  # an unreadable file is never "the same": pick another name
+        return False
+    try:
+        return normalize_url(existing.url) == normalize_url(url)
+    except InputError:
+        return existing.url == url
+
+
+def candidate_names(stem: str, suffix: str) -> list[str]:
+    """``stem.md``, ``stem-2.md``, ``stem-3.md`` ... in order."""
+    return [f"{stem}{suffix}"] + [f"{stem}-{n}{suffix}" for n in range(2, _MAX_COLLISIONS + 1)]
+
+
+def write_raw_file(raw_dir: Path, rf: RawFile, date: str | None = None) -> tuple[Path, bool]:
+    """Write ``rf`` as ``raw/YYYY-MM-DD_<slug>.md``; same slug+URL → (existing, False); else ``-2``..."""
+    raw_dir = Path(raw_dir)
+    raw_dir.mkdir(parents=True, exist_ok=True)
+    day = date or rf.fetched_date or date_cls.today().isoformat()
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
+        raise InputError(f"raw file date {day!r} is not YYYY-MM-DD")
+    slug = slugify(rf.title or rf.url)
+    for name in candidate_names(f"{day}_{slug}", ".md"):
+        path = raw_dir / name
+        if path.exists():
+            if _same_source(path, rf.url):
+                return path, False
+            continue
+        rf.filename = name
+        if not rf.fetched_date:
+            rf.fetched_date = day
+        if create_exclusive(path, rf.render().encode("utf-8")):
+            return path, True
+        if _same_source(path, rf.url):  # lost a race to a writer of the same source
+            return path, False
+    raise InputError(f"too many raw files named {day}_{slug}*.md", hint="choose a different title")
+
+
+def write_raw_copy(raw_dir: Path, stem: str, suffix: str, text: str) -> tuple[Path, bool]:
+    """Copy a person's text file into ``raw/`` unchanged: same text already there → (existing, False)."""
+    raw_dir = Path(raw_dir)
+    raw_dir.mkdir(parents=True, exist_ok=True)
+    data = text.encode("utf-8")
+    for name in candidate_names(stem, suffix):
+        path = raw_dir / name
+        if path.exists():
+            try:
+                if path.read_bytes() == data:
+                    return path, False
+            except OSError:
+                pass
+            continue
+        if create_exclusive(path, data):
+            return path, True
+        if path.read_bytes() == data:
+            return path, False
+    raise InputError(f"too many raw files named {stem}*{suffix}", hint="rename the file")
