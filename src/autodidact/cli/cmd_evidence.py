@@ -1,0 +1,142 @@
+"""``autodidact evidence validate`` and ``autodidact gather``: check and produce evidence.json.
+
+Validation prints CONTRACTS §3.3 JSON on stdout (exit 0 valid, 1 invalid, 2 unreadable). Gathering
+runs the research agent on a payload (CONTRACTS §3.4) and reports progress on stderr.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from autodidact.cli.common import console, emit_json, kb_option
+
+
+def _validate(
+    path: Path,
+    source_cache: Path | None,
+    plan_path: Path | None,
+    expected_mode: str | None,
+    require_version: str | None,
+    upstream_paths: list[Path],
+) -> int:
+    from autodidact.errors import AutodidactError
+    from autodidact.evidence.validator import load_upstream, read_json_file, validate_evidence
+
+    try:
+        data = read_json_file(path)
+        plan = read_json_file(plan_path, "plan file") if plan_path is not None else None
+        upstream = load_upstream(upstream_paths)
+    except AutodidactError as exc:
+        emit_json({"ok": False, "errors": [{"rule": "V000", "severity": "error", "message": exc.message}]})
+        return 2
+    if plan is not None and not isinstance(plan, dict):
+        emit_json({"ok": False, "errors": [{"rule": "V000", "severity": "error", "message": "plan is not an object"}]})
+        return 2
+    report = validate_evidence(
+        data,
+        source_cache=source_cache,
+        plan=plan,
+        expected_mode=expected_mode,
+        require_version=require_version,
+        upstream=upstream,
+    )
+    emit_json(report.to_json())
+    if not report.ok:
+        console.print(f"[red]invalid:[/red] {len(report.errors)} error(s): {report.summary(3)}")
+    return 0 if report.ok else 1
+
+
+class _CliReporter:
+    """Renders the agent's progress on stderr."""
+
+    def progress(self, message: str) -> None:
+        console.print(message)
+
+    def warning(self, message: str) -> None:
+        console.print(f"[yellow]warning:[/yellow] {message}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``evidence validate`` and ``gather``."""
+    sub = typer.Typer(help="Check evidence.json files (CONTRACTS §3.3).", no_args_is_help=True)
+    app.add_typer(sub, name="evidence")
+
+    @sub.command("validate")
+    def validate_cmd(
+        path: Path = typer.Argument(..., help="The evidence.json file to check."),
+        source_cache: Path | None = typer.Option(
+            None, "--source-cache", help="The report's source_cache folder (or the folder holding it)."
+        ),
+        plan: Path | None = typer.Option(None, "--plan", help="plan.json: check upstream_usage against it."),
+        expected_mode: str | None = typer.Option(None, "--expected-mode", help="initial, quick or supplement."),
+        require_version: str | None = typer.Option(None, "--require-version", help="e.g. 1.2"),
+        upstream_evidence: list[Path] = typer.Option(
+            [], "--upstream-evidence", help="Upstream dimensions' evidence files (repeat the option)."
+        ),
+    ) -> None:
+        """Validate an evidence.json file; JSON verdict on stdout, exit 0 valid / 1 invalid / 2 unreadable.
+
+        Example: autodidact evidence validate reports/r1/sub_reports/d1.evidence.json
+        --source-cache reports/r1/source_cache --require-version 1.2 --expected-mode initial
+        """
+        code = _validate(path, source_cache, plan, expected_mode, require_version, upstream_evidence)
+        raise typer.Exit(code)
+
+    @app.command("gather")
+    def gather_cmd(
+        payload: Path = typer.Option(..., "--payload", help="Payload JSON (CONTRACTS §3.4)."),
+        kb: Path | None = kb_option(),
+        out: Path | None = typer.Option(None, "--out", help="Output path (default: sub_reports/<dim>.evidence.json)."),
+        engine: str | None = typer.Option(None, "--engine", help="offline or model (default: model if configured)."),
+        model: str | None = typer.Option(None, "--model", help="provider:name, e.g. openai:gpt-4o-mini."),
+        no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse cached model replies."),
+    ) -> None:
+        """Research one dimension and write its evidence.json (validated before it is written).
+
+        Example: autodidact gather --payload reports/r1/payloads/d1.json --kb .
+        """
+        result = _gather(payload, kb, out, engine, model, no_cache)
+        emit_json(
+            {
+                "ok": True,
+                "path": str(result.path),
+                "claims": len(result.evidence["claims"]),
+                "sources": len(result.evidence["sources"]),
+                "dropped": result.dropped,
+            }
+        )
+
+
+def _gather(
+    payload_path: Path, kb: Path | None, out: Path | None, engine: str | None, model: str | None, no_cache: bool
+) -> Any:
+    from autodidact.config import load_settings
+    from autodidact.errors import InputError
+    from autodidact.evidence.agent import gather
+    from autodidact.evidence.payload import load_payload
+    from autodidact.llm.registry import build_runtime
+
+    if engine not in (None, "offline", "model"):
+        raise InputError(f"--engine {engine!r} is not offline or model")
+    payload = load_payload(payload_path)
+    kb_root = Path(kb).resolve() if kb is not None else None
+    flags: dict[str, Any] = {"llm.model": model} if model else {}
+    settings = load_settings(kb_root, flags)
+    if engine == "offline":
+        runtime = build_runtime(
+            settings.model_copy(update={"llm": settings.llm.model_copy(update={"model": None})}),
+            kb_root,
+            no_cache=no_cache,
+        )
+    else:
+        runtime = build_runtime(settings, kb_root, model=model, no_cache=no_cache)
+        if engine == "model" and runtime.is_offline:
+            raise InputError("--engine model needs a model", hint="pass --model provider:name or set AUTODIDACT_MODEL")
+    console.print(f"gather {payload.dimension_id} ({payload.mode}, {payload.depth}) with {runtime.describe()}")
+    return asyncio.run(
+        gather(payload, runtime=runtime, settings=settings, kb_root=kb_root, out=out, reporter=_CliReporter())
+    )

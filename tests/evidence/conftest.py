@@ -1,0 +1,132 @@
+"""Fixtures for the evidence tests: a report folder with real snapshots and a valid evidence file."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autodidact.sources.snapshots import SnapshotStore
+
+PAGE_A = (
+    "Generators\n\nA generator is a function which returns a generator iterator. "
+    "It looks like a normal function except that it contains yield expressions.\n\n"
+    "生成器函数在每次 yield 时暂停执行，并保存局部状态。"
+)
+PAGE_B = "The yield statement is only allowed inside a function body. 2024 年共有 11.7% 的用户使用它。"
+URL_A = "https://docs.python.org/3/glossary.html"
+URL_B = "https://example.org/blog/yield"
+
+
+def build_valid(report_dir: Path) -> dict[str, Any]:
+    """Store two snapshots under ``report_dir`` and return a valid 1.2 evidence dict citing them."""
+    store = SnapshotStore.for_folder(report_dir)
+    snap_a, _ = store.store(URL_A, PAGE_A)
+    snap_b, _ = store.store(URL_B, PAGE_B)
+    return {
+        "schema_version": "1.2",
+        "mode": "initial",
+        "dimension_id": "d1",
+        "upstream_usage": [],
+        "headline": "Generators pause at yield and keep their local state",
+        "key_findings": [
+            {"finding": "A generator function returns an iterator and pauses at yield.", "claim_ids": ["d1.c1"]},
+            {"finding": "yield is restricted to function bodies, per two sources.", "claim_ids": ["d1.c2", "d1.c3"]},
+        ],
+        "claims": [
+            {
+                "id": "d1.c1",
+                "text": "A generator is a function which returns a generator iterator.",
+                "kind": "factual",
+                "polarity": "neutral",
+                "topic_tag": "generator_basics",
+                "answers_key_question": "kq1",
+                "evidence": [
+                    {
+                        "source_id": "python_glossary",
+                        "snippet": "A generator is a function which returns a generator   iterator.",
+                        "quote_type": "direct",
+                        "snapshot_ref": snap_a.snapshot_ref,
+                    }
+                ],
+            },
+            {
+                "id": "d1.c2",
+                "text": "生成器在 yield 处暂停并保存局部状态。",
+                "kind": "interpretive",
+                "polarity": "support",
+                "topic_tag": "yield_semantics",
+                "answers_key_question": "kq2",
+                "evidence": [
+                    {
+                        "source_id": "python_glossary",
+                        "snippet": "生成器函数在每次 yield 时暂停执行，并保存局部状态。",
+                        "quote_type": "direct",
+                        "snapshot_ref": snap_a.snapshot_ref,
+                    },
+                    {
+                        "source_id": "example_blog",
+                        "snippet": "yield is only allowed in function bodies",
+                        "quote_type": "paraphrase",
+                        "snapshot_ref": snap_b.snapshot_ref,
+                    },
+                ],
+            },
+            {
+                "id": "d1.c3",
+                "text": "About 11.7% of users used yield in 2024.",
+                "kind": "projective",
+                "polarity": "neutral",
+                "topic_tag": "usage_share",
+                "answers_key_question": None,
+                "evidence": [
+                    {
+                        "source_id": "example_blog",
+                        "snippet": "11.7%",
+                        "quote_type": "numeric",
+                        "snapshot_ref": snap_b.snapshot_ref,
+                    }
+                ],
+            },
+        ],
+        "sources": [
+            {
+                "id": "python_glossary",
+                "url": URL_A,
+                "title": "Glossary — Python documentation",
+                "quality": "primary",
+                "published_at": "2024-10",
+            },
+            {"id": "example_blog", "url": URL_B, "title": "A blog on yield", "quality": "tertiary"},
+        ],
+        "writing_context": [
+            {
+                "id": "d1.w1",
+                "kind": "availability_gap",
+                "text": "No source gave adoption numbers by country.",
+                "use": "Mark kq3 as not answered; do not infer numbers.",
+                "source_ids": [],
+                "applies_to": ["kq3"],
+            }
+        ],
+    }
+
+
+@pytest.fixture
+def report_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "report"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def valid(report_dir: Path) -> dict[str, Any]:
+    return build_valid(report_dir)
+
+
+@pytest.fixture
+def fresh(valid: dict[str, Any]) -> Any:
+    """A function returning a deep copy of the valid evidence, to mutate."""
+    return lambda: copy.deepcopy(valid)
