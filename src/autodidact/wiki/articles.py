@@ -1,0 +1,235 @@
+"""The article model: parse a ``wiki/<topic>.md`` into parts and render it back byte-stably.
+
+Why a model instead of string edits: an incremental compile must merge new statements into the
+right section of an article a person (or a model) may have edited, and compiling the same files
+twice must change nothing. Parsing into front matter / summary / sections / blocks and rendering
+with one canonical layout makes "no change" a plain string comparison.
+
+The front matter is the small YAML subset Obsidian needs (``title``, ``aliases``, ``sources``,
+``updated``); strings are written JSON-quoted, which is valid YAML, so no YAML library is needed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autodidact.wiki.markdown import MARKER_RE, normalize_key
+
+RELATED_HEADINGS = {"zh": "相关主题", "en": "Related"}
+DEFAULT_SECTION = {"zh": "要点", "en": "Key points"}
+_RELATED_KEYS = {normalize_key(h) for h in (*RELATED_HEADINGS.values(), "相关", "see also", "related topics", "参见")}
+
+
+@dataclass
+class Section:
+    """An H2 section: its heading and its blocks (a bullet item, a paragraph or a ``>`` marker line)."""
+
+    heading: str
+    blocks: list[str] = field(default_factory=list)
+
+    @property
+    def is_related(self) -> bool:
+        return normalize_key(self.heading) in _RELATED_KEYS
+
+
+@dataclass
+class Article:
+    """One wiki article."""
+
+    stem: str
+    title: str
+    aliases: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    updated: str = ""
+    summary: str = ""
+    sections: list[Section] = field(default_factory=list)
+    extra_front: list[str] = field(default_factory=list)
+
+    @property
+    def filename(self) -> str:
+        return f"{self.stem}.md"
+
+    def names(self) -> list[str]:
+        """Title, aliases and stem: every name a link or mention may use."""
+        return [self.title, *self.aliases, self.stem]
+
+    def section(self, heading: str) -> Section | None:
+        key = normalize_key(heading)
+        return next((s for s in self.sections if normalize_key(s.heading) == key), None)
+
+    def body_sections(self) -> list[Section]:
+        return [s for s in self.sections if not s.is_related]
+
+    def text(self) -> str:
+        """All prose (summary and sections) for searching and term detection."""
+        parts = [self.summary]
+        for sec in self.sections:
+            parts.append(sec.heading)
+            parts.extend(sec.blocks)
+        return "\n".join(parts)
+
+
+def _quote(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if value.startswith('"') and value.endswith('"') and len(value) >= 2:
+        try:
+            return str(json.loads(value))
+        except json.JSONDecodeError:
+            return value[1:-1]
+    if value.startswith("'") and value.endswith("'") and len(value) >= 2:
+        return value[1:-1].replace("''", "'")
+    return value
+
+
+def parse_front_matter(text: str) -> tuple[dict[str, str | list[str]], list[str], str]:
+    """``(known keys, other lines, body)``; a file without front matter gives empty dicts."""
+    if not text.startswith("---"):
+        return {}, [], text
+    lines = text.splitlines()
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() in {"---", "..."}), None)
+    if end is None:
+        return {}, [], text
+    data: dict[str, str | list[str]] = {}
+    extra: list[str] = []
+    key: str | None = None
+    for line in lines[1:end]:
+        item = re.match(r"^\s+-\s*(.*)$", line) or re.match(r"^-\s+(.*)$", line)
+        if item and key is not None and isinstance(data.get(key), list):
+            value = data[key]
+            assert isinstance(value, list)
+            value.append(_unquote(item.group(1)))
+            continue
+        pair = re.match(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$", line)
+        if pair and pair.group(1) in {"title", "aliases", "sources", "updated"}:
+            key, raw = pair.group(1), pair.group(2).strip()
+            if raw.startswith("[") and raw.endswith("]"):
+                inner = raw[1:-1].strip()
+                data[key] = [_unquote(v) for v in re.split(r",\s*(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", inner) if v.strip()]
+            elif raw == "" and key in {"aliases", "sources"}:
+                data[key] = []
+            else:
+                data[key] = _unquote(raw)
+            continue
+        key = None
+        extra.append(line)
+    body = "\n".join(lines[end + 1 :])
+    return data, extra, body
+
+
+def _as_list(value: str | list[str] | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value] if value else []
+    return [v for v in value if v]
+
+
+def parse_article(text: str, stem: str) -> Article:
+    """Parse an article (tolerant: no front matter, no H1, prose instead of bullets all work)."""
+    front, extra, body = parse_front_matter(text.replace("\r\n", "\n"))
+    title = front.get("title")
+    article = Article(
+        stem=stem,
+        title=title if isinstance(title, str) and title else stem,
+        aliases=_as_list(front.get("aliases")),
+        sources=_as_list(front.get("sources")),
+        updated=str(front.get("updated") or ""),
+        extra_front=extra,
+    )
+    summary_lines: list[str] = []
+    current: Section | None = None
+    block: list[str] = []
+    saw_h1 = False
+    fence = False
+
+    def flush() -> None:
+        if block and current is not None:
+            current.blocks.append("\n".join(block).strip())
+        block.clear()
+
+    for line in body.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fence = not fence
+        if not fence and re.match(r"^#\s+\S", line) and not saw_h1 and current is None:
+            saw_h1 = True
+            if not isinstance(title, str) or not title:
+                article.title = stripped.lstrip("#").strip()
+            continue
+        heading = None if fence else re.match(r"^#{2,6}\s+(.*?)\s*#*\s*$", line)
+        if heading:
+            flush()
+            current = Section(heading.group(1).strip())
+            article.sections.append(current)
+            continue
+        if current is None:
+            summary_lines.append(line)
+            continue
+        if fence:
+            block.append(line)
+            continue
+        if not stripped:
+            flush()
+        elif re.match(r"^\s{0,3}(?:[-*+]|\d+[.)、])\s+", line) or MARKER_RE.match(line) or stripped.startswith(">"):
+            flush()
+            block.append(stripped if not line.startswith(" ") else line.rstrip())
+        elif line.startswith((" ", "\t")) and block:
+            block.append(line.rstrip())
+        else:
+            if block and (block[0].lstrip().startswith(("-", "*", "+", ">")) or re.match(r"^\d+[.)、]", block[0])):
+                flush()
+            block.append(stripped)
+    if fence or block:
+        flush()
+    article.summary = "\n".join(summary_lines).strip()
+    return article
+
+
+def render_article(article: Article) -> str:
+    """The canonical text of an article (front matter, H1, summary, sections)."""
+    lines = ["---", f"title: {_quote(article.title)}"]
+    lines.append("aliases:" + ("" if article.aliases else " []"))
+    lines.extend(f"  - {_quote(a)}" for a in article.aliases)
+    lines.append("sources:" + ("" if article.sources else " []"))
+    lines.extend(f"  - {_quote(s)}" for s in article.sources)
+    lines.append(f"updated: {_quote(article.updated)}")
+    lines.extend(article.extra_front)
+    lines += ["---", "", f"# {article.title}", ""]
+    if article.summary:
+        lines += [article.summary, ""]
+    for sec in article.sections:
+        if not sec.blocks:
+            continue
+        lines += [f"## {sec.heading}", ""]
+        prev_bullet = False
+        for blk in sec.blocks:
+            is_line_item = blk.startswith(("- ", "* ", "+ ", ">")) and "\n\n" not in blk
+            if lines[-1] != "" and not (prev_bullet and is_line_item):
+                lines.append("")
+            lines.append(blk)
+            prev_bullet = is_line_item
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def load_article(path: Path) -> Article:
+    """Read and parse one article file."""
+    return parse_article(path.read_text("utf-8", errors="replace"), path.stem)
+
+
+def load_wiki(wiki_dir: Path) -> list[Article]:
+    """Every article in ``wiki/`` (INDEX.md excluded), sorted by file name."""
+    if not wiki_dir.is_dir():
+        return []
+    return [
+        load_article(p)
+        for p in sorted(wiki_dir.glob("*.md"))
+        if p.name != "INDEX.md" and not p.name.startswith(".") and p.is_file()
+    ]

@@ -1,0 +1,252 @@
+"""``wiki compile``: fold new raw files into ``wiki/<topic>.md`` and keep ``wiki/INDEX.md`` in step.
+
+Why incremental and idempotent: the loop compiles each round's new files (seed 001 step 3), and a
+resumed round may compile the same files again. A raw file already listed in an article's
+``sources`` is skipped, statements are deduplicated, and an article is rewritten only when its
+rendered text changes (its ``updated`` date moves only then), so compiling the same files twice
+changes no byte. Each article is one task call that sees only that article's relevant sections
+and its new material (CONTRACTS §1.4, ARCHITECTURE principle 6).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autodidact.errors import InputError, NotFoundError
+from autodidact.kb import KnowledgeBase
+from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
+from autodidact.store import atomic
+from autodidact.wiki.articles import Article, Section, load_wiki, render_article
+from autodidact.wiki.compile_task import (
+    ArticleInputs,
+    CompileArticleTask,
+    Material,
+    SectionText,
+    SourceMeta,
+)
+from autodidact.wiki.index_page import render_index
+from autodidact.wiki.linking import relink
+from autodidact.wiki.markdown import article_stem, citations, normalize_key, unlink
+from autodidact.wiki.selection import select_statements
+from autodidact.wiki.topics import TopicMap, clean_title, load_question_texts, topic_for
+
+ARTICLE_CHUNK_CHARS = 8000
+MATERIAL_CHUNK_CHARS = 6000
+MAX_ALIASES = 8
+
+
+@dataclass
+class CompileResult:
+    """What a compile did: article titles created and updated, and raw files still 待评估."""
+
+    new: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    pending_quality: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    compiled: list[str] = field(default_factory=list)
+    paths: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def topics(self) -> list[str]:
+        """New and updated article titles (``wiki_topics_updated`` of the research state)."""
+        return [*self.new, *self.updated]
+
+
+def resolve_files(kb: KnowledgeBase, files: list[str] | None) -> list[Path]:
+    """The raw files to compile: the named ones (``a.md``, ``raw/a.md`` or a path in raw/), or all of raw/."""
+    if files is None:
+        return list_raw_files(kb.raw)
+    paths: list[Path] = []
+    for name in files:
+        name = name.strip()
+        if not name:
+            continue
+        candidate = Path(name)
+        if not candidate.is_absolute():
+            candidate = kb.raw / (name[4:] if name.startswith("raw/") else name)
+        if candidate.resolve().parent != kb.raw.resolve():
+            raise InputError(f"--files entry {name!r} is not a file in {kb.raw}", hint="name files inside raw/")
+        if not candidate.is_file():
+            raise NotFoundError(f"raw file {name!r} does not exist in {kb.raw}", hint="list raw/ for the names")
+        if candidate not in paths:
+            paths.append(candidate)
+    return sorted(paths, key=lambda p: p.name)
+
+
+def compile_wiki(
+    kb: KnowledgeBase, files: list[str] | None = None, runtime: Any = None, *, today: str | None = None
+) -> CompileResult:
+    """Synchronous :func:`compile_wiki_async` (not inside a running event loop)."""
+    return asyncio.run(compile_wiki_async(kb, files, runtime, today=today))
+
+
+async def compile_wiki_async(
+    kb: KnowledgeBase, files: list[str] | None = None, runtime: Any = None, *, today: str | None = None
+) -> CompileResult:
+    """Compile ``files`` (raw file names; None = all of raw/) into the wiki. See the module docstring."""
+    if runtime is None:
+        from autodidact.llm.runtime import Runtime
+
+        runtime = Runtime()
+    lang = kb.language()
+    day = today or dt.datetime.now(dt.UTC).date().isoformat()
+    result = CompileResult()
+    raws: list[RawFile] = [parse_raw_file(p) for p in resolve_files(kb, files)]
+    articles = {a.stem: a for a in load_wiki(kb.wiki)}
+    before = {stem: render_article(a) for stem, a in articles.items()}
+    topics = TopicMap()
+    compiled_sources: set[str] = set()
+    for art in articles.values():
+        topics.add(art.stem, art.names())
+        compiled_sources.update(art.sources)
+    questions = load_question_texts(kb.root)
+
+    groups: dict[str, list[tuple[RawFile, list[str]]]] = {}
+    for rf in raws:
+        if rf.quality == "待评估":
+            result.pending_quality.append(rf.filename)
+        if rf.filename in compiled_sources:
+            result.skipped.append(rf.filename)
+            continue
+        topic, qtexts = topic_for(rf.title, rf.filename, rf.question_ids, questions)
+        cleaned = clean_title(rf.title) if rf.title else ""
+        stem = topics.find(topic, cleaned) if cleaned else topics.find(topic)
+        if stem is None:
+            stem = topics.free_stem(article_stem(topic))
+            articles[stem] = Article(stem=stem, title=topic)
+            topics.add(stem, [topic])
+        art = articles[stem]
+        fresh = cleaned and normalize_key(cleaned) not in {normalize_key(n) for n in art.names()}
+        if fresh and len(art.aliases) < MAX_ALIASES and len(cleaned) <= 60:
+            art.aliases.append(cleaned)
+            topics.add(stem, [cleaned])
+        groups.setdefault(stem, []).append((rf, qtexts))
+
+    task = CompileArticleTask()
+    known = topics.keys()
+    for stem in sorted(groups):
+        art = articles[stem]
+        material: list[Material] = []
+        meta: dict[str, SourceMeta] = {}
+        for rf, qtexts in groups[stem]:
+            material.extend(select_statements(rf, art.title, qtexts))
+            meta[rf.filename] = SourceMeta(quality=rf.quality, date=rf.fetched_date)
+            if rf.filename not in art.sources:
+                art.sources.append(rf.filename)
+            result.compiled.append(rf.filename)
+        meta.update(_source_meta(kb, art, meta))
+        for chunk in _chunks(material):
+            await _apply(runtime, task, art, chunk, meta, lang)
+        art.summary = unlink(art.summary, known)
+        for sec in art.sections:
+            sec.blocks = [unlink(b, known) for b in sec.blocks]
+        art.sources = sorted(set(art.sources))
+
+    changed_stems = relink(articles, set(groups), {s for s in groups if s not in before}, lang)
+    for stem in sorted(changed_stems | set(groups)):
+        art = articles[stem]
+        text = render_article(art)
+        if before.get(stem) == text:
+            continue
+        art.updated = day
+        atomic.write_text(kb.wiki / art.filename, render_article(art))
+        result.paths[art.title] = kb.wiki / art.filename
+        (result.updated if stem in before else result.new).append(art.title)
+    index_text = render_index(list(articles.values()), lang)
+    index_path = kb.wiki / "INDEX.md"
+    current = index_path.read_text("utf-8") if index_path.is_file() else None
+    if current != index_text:
+        atomic.write_text(index_path, index_text)
+    return result
+
+
+def _source_meta(kb: KnowledgeBase, art: Article, known: dict[str, SourceMeta]) -> dict[str, SourceMeta]:
+    """Quality and date of the raw files an article already cites (for merge precedence)."""
+    out: dict[str, SourceMeta] = {}
+    for name in art.sources:
+        if name in known:
+            continue
+        path = kb.raw / name
+        date = re.match(r"^(\d{4}-\d{2}-\d{2})_", name)
+        quality = "中"
+        if path.is_file() and path.suffix.lower() in {".md", ".txt", ".markdown"}:
+            try:
+                head = path.read_text("utf-8", errors="replace")[:2000]
+            except OSError:
+                head = ""
+            found = re.search(r"^>\s*质量评分\s*[:：]\s*(\S+)", head, re.M)
+            quality = found.group(1) if found else "中"
+        out[name] = SourceMeta(quality=quality, date=date.group(1) if date else "")
+    return out
+
+
+def _chunks(material: list[Material]) -> list[list[Material]]:
+    """Split new material into batches of at most MATERIAL_CHUNK_CHARS (one task call each)."""
+    chunks: list[list[Material]] = []
+    size = 0
+    for item in material:
+        if not chunks or size + len(item.text) > MATERIAL_CHUNK_CHARS:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(item)
+        size += len(item.text)
+    return chunks
+
+
+def _select_sections(art: Article, material: list[Material]) -> list[Section]:
+    """The sections to send: all when short, else those the material targets, then the most related."""
+    body = art.body_sections()
+    if sum(len(b) for s in body for b in s.blocks) <= ARTICLE_CHUNK_CHARS:
+        return body
+    wanted = {normalize_key(m.heading) for m in material if m.heading}
+    chosen = [s for s in body if normalize_key(s.heading) in wanted or not s.heading]
+    names = {n for m in material for n in [m.source]}
+    size = sum(len(b) for s in chosen for b in s.blocks)
+    for sec in body:
+        if sec in chosen:
+            continue
+        cost = sum(len(b) for b in sec.blocks)
+        if size + cost > ARTICLE_CHUNK_CHARS:
+            continue
+        if any(set(citations(b)) & names for b in sec.blocks) or size + cost <= ARTICLE_CHUNK_CHARS // 2:
+            chosen.append(sec)
+            size += cost
+    return chosen
+
+
+async def _apply(
+    runtime: Any, task: CompileArticleTask, art: Article, chunk: list[Material], meta: dict[str, SourceMeta], lang: str
+) -> None:
+    sent = _select_sections(art, chunk)
+    sent_ids = {id(s) for s in sent}
+    inputs = ArticleInputs(
+        title=art.title,
+        lang=lang,
+        summary=art.summary,
+        sections=[SectionText(heading=s.heading, blocks=list(s.blocks)) for s in sent],
+        other_headings=[s.heading for s in art.body_sections() if id(s) not in sent_ids],
+        material=chunk,
+        source_meta={k: v for k, v in meta.items() if k in {m.source for m in chunk} or k in art.sources[:50]},
+        source_count=len(art.sources),
+    )
+    draft = await runtime.run(task, inputs)
+    art.summary = draft.summary.strip()
+    by_key = {normalize_key(s.heading): s for s in art.sections}
+    for out in draft.sections:
+        blocks = [b.strip() for b in out.blocks if b.strip()]
+        target = by_key.get(normalize_key(out.heading))
+        if target is None:
+            target = Section(out.heading.strip() or "…", [])
+            related_at = next((i for i, s in enumerate(art.sections) if s.is_related), len(art.sections))
+            art.sections.insert(related_at, target)
+            by_key[normalize_key(target.heading)] = target
+            target.blocks = blocks
+        elif id(target) in sent_ids or not target.blocks:
+            target.blocks = blocks
+        else:
+            target.blocks.extend(b for b in blocks if b not in target.blocks)

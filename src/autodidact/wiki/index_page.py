@@ -1,0 +1,44 @@
+"""``wiki/INDEX.md``: every article with a one-line description (CONTRACTS §1.1).
+
+Why generated whole: the index is a projection of the articles, so rebuilding it from them after
+each compile is the only way it cannot drift; it is rewritten only when its text changes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from autodidact.wiki.articles import Article
+from autodidact.wiki.compile_task import is_auto_summary
+from autodidact.wiki.markdown import MARKER_RE, normalize_key, render_link, split_sentences, strip_citations
+
+INDEX_TITLES = {"zh": "知识库索引", "en": "Index"}
+EMPTY = {"zh": "（尚无文章）", "en": "(no articles yet)"}
+
+
+def describe(art: Article, limit: int = 90) -> str:
+    """A one-line description: the first statement of the summary (after the framing line) or body."""
+    sentences = [s for s in split_sentences(strip_citations(art.summary)) if s.strip("（）() ")]
+    if is_auto_summary(art.summary) and len(sentences) > 1:
+        sentences = sentences[1:]
+    if not sentences:
+        for sec in art.body_sections():
+            for blk in sec.blocks:
+                if not MARKER_RE.match(blk):
+                    sentences = split_sentences(strip_citations(re.sub(r"^\s*[-*+]\s+", "", blk)))
+                    break
+            if sentences:
+                break
+    text = " ".join((sentences[0] if sentences else art.title).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def render_index(articles: list[Article], lang: str) -> str:
+    """The index text, articles sorted by title."""
+    lines = [f"# {INDEX_TITLES[lang]}", ""]
+    ordered = sorted(articles, key=lambda a: (normalize_key(a.title), a.stem))
+    if not ordered:
+        lines.append(EMPTY[lang])
+    for art in ordered:
+        lines.append(f"- {render_link(art.stem, art.title)} — {describe(art)}")
+    return "\n".join(lines) + "\n"

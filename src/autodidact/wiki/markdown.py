@@ -1,0 +1,212 @@
+"""Text primitives the wiki writer and its auditor must agree on.
+
+Why one module: compile writes citations, links and statements that check later reads back. If
+the two sides used different regexes, a wiki written by compile could fail its own audit. So the
+citation forms of CONTRACTS §1.4 (``（来源：a.md、b.md）`` / ``(source: a.md, b.md)``), the
+``[[wikilink]]`` syntax, the ``> ⚠️ 待核实:`` marker, sentence splitting and the tokenizer used
+for retrieval (words for Latin script, bigrams for CJK) all live here, once.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+
+from autodidact.store.paths import slugify
+
+CITATION_RE = re.compile(r"[（(]\s*(?:来源|出处|sources?|refs?)\s*[:：]\s*([^（）()\n]+?)\s*[)）]", re.IGNORECASE)
+WIKILINK_RE = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
+MARKER_RE = re.compile(r"^\s*>\s*⚠️?\s*待核实\s*[:：]\s*(.*)$")
+MARKER_PREFIX = "> ⚠️ 待核实: "
+_CITE_SPLIT = re.compile(r"\s*[、,，;；]\s*")
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN_RE = re.compile(rf"[a-z0-9]+(?:['’][a-z]+)?|[{_CJK}]+")
+_CJK_RE = re.compile(rf"[{_CJK}]")
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；])|(?<=[.])(?=\s+[A-Z\"“(\[]|\s*$)|(?<=[.])\s+(?=[" + _CJK + r"])")
+_NUMBER_RE = re.compile(
+    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*"
+    r"(%|％|percent|万亿|亿|万|千|百万|billion|million|thousand|trillion|元|美元|倍|年|个|种|ms|s|秒|kb|mb|gb|tb)?",
+    re.IGNORECASE,
+)
+
+EN_STOPWORDS = frozenset(
+    """a an the and or of to in on at for with by from as is are was were be been being it its this that these
+    those what which who whom how why when where do does did can could should would will shall may might must
+    not no yes than then there their they them he she his her we our you your i me my about into over under
+    between vs versus also more most less very such so if but any some each other""".split()  # noqa: SIM905
+)
+ZH_STOP_BIGRAMS = frozenset(
+    "什么 是什 么是 如何 怎么 怎样 为什 么样 哪些 有哪 可以 一个 "  # noqa: SIM905
+    "这个 那个 我们 他们 以及 或者 因为 所以 的是 了一".split()
+)
+
+
+def nfkc(text: str) -> str:
+    """NFKC-normalise (full-width digits and letters become ASCII)."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text contains CJK ideographs."""
+    return bool(_CJK_RE.search(text or ""))
+
+
+def _stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Search tokens: lower-cased, lightly stemmed Latin words and CJK bigrams (single CJK runs kept)."""
+    out: list[str] = []
+    for match in _TOKEN_RE.finditer(nfkc(text).lower()):
+        tok = match.group()
+        if _CJK_RE.match(tok):
+            if len(tok) == 1:
+                out.append(tok)
+            else:
+                out.extend(b for b in (tok[i : i + 2] for i in range(len(tok) - 1)) if b not in ZH_STOP_BIGRAMS)
+        elif tok not in EN_STOPWORDS and not tok.isdigit():
+            out.append(_stem(tok))
+    return out
+
+
+def normalize_key(text: str) -> str:
+    """Comparison key for titles, aliases and headings: NFKC, case-folded, spaces and punctuation dropped."""
+    return "".join(ch for ch in nfkc(text).casefold() if ch.isalnum())
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split prose into sentences (Chinese and English punctuation); keeps decimals like ``3.12`` whole."""
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        for part in _SENTENCE_END.split(line):
+            part = part.strip()
+            if part:
+                out.append(part)
+    return out
+
+
+def citations(text: str) -> list[str]:
+    """Raw file names cited in trailing-parenthesis form anywhere in ``text`` (order kept, unique)."""
+    seen: list[str] = []
+    for match in CITATION_RE.finditer(text):
+        for name in _CITE_SPLIT.split(match.group(1)):
+            name = name.strip().strip("`'\"")
+            if name.startswith("raw/"):
+                name = name[4:]
+            if name and name not in seen:
+                seen.append(name)
+    return seen
+
+
+def strip_citations(text: str) -> str:
+    """The statement without its citation parentheses."""
+    return re.sub(r"\s{2,}", " ", CITATION_RE.sub("", text)).strip()
+
+
+def render_citation(names: Iterable[str], lang: str) -> str:
+    """``（来源：a.md、b.md）`` for Chinese, ``(source: a.md, b.md)`` for English."""
+    names = list(names)
+    if lang == "zh":
+        return "（来源：" + "、".join(names) + "）"
+    return "(source: " + ", ".join(names) + ")"
+
+
+def cite(statement: str, names: Iterable[str], lang: str) -> str:
+    """A statement with its trailing citation (existing citations replaced)."""
+    body = strip_citations(statement)
+    sep = "" if lang == "zh" else " "
+    return f"{body}{sep}{render_citation(names, lang)}"
+
+
+def wikilinks(text: str) -> list[str]:
+    """Targets of ``[[target]]``, ``[[target|label]]`` and ``[[target#heading]]`` links."""
+    return [m.group(1).strip() for m in WIKILINK_RE.finditer(text)]
+
+
+def unlink(text: str, keep: set[str]) -> str:
+    """Replace links whose normalised target is not in ``keep`` by their label (no dangling links)."""
+
+    def repl(match: re.Match[str]) -> str:
+        target, label = match.group(1).strip(), match.group(2)
+        if normalize_key(target) in keep:
+            return match.group(0)
+        return (label or target).strip()
+
+    return WIKILINK_RE.sub(repl, text)
+
+
+def render_link(stem: str, title: str) -> str:
+    """An Obsidian link to file ``stem``: ``[[stem]]`` or ``[[stem|Title]]``."""
+    return f"[[{stem}]]" if stem == title else f"[[{stem}|{title}]]"
+
+
+def article_stem(title: str) -> str:
+    """The file stem for an article title: a slug that keeps CJK (``Python 生成器`` → ``python-生成器``)."""
+    return slugify(title, max_len=80, fallback="topic")
+
+
+def numbers(text: str) -> list[tuple[float, str, str]]:
+    """Numbers with their unit: ``(value, unit, as written)``; a bare year-like or list number has unit ``""``."""
+    out: list[tuple[float, str, str]] = []
+    for match in _NUMBER_RE.finditer(nfkc(strip_citations(text))):
+        whole = match.group(1).replace(",", "")
+        frac = match.group(2)
+        value = float(f"{whole}.{frac}" if frac else whole)
+        unit = (match.group(3) or "").lower().replace("％", "%").replace("percent", "%")
+        out.append((value, unit, match.group(0).strip()))
+    return out
+
+
+def without_numbers(text: str) -> str:
+    """The statement with numbers removed: the 'subject' two numeric claims are compared on."""
+    return _NUMBER_RE.sub(" ", nfkc(strip_citations(text)))
+
+
+def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
+    """Jaccard similarity of two token collections."""
+    sa, sb = set(a), set(b)
+    if not sa or not sb:
+        return 0.0
+    return len(sa & sb) / len(sa | sb)
+
+
+def iter_lines_outside_code(text: str) -> Iterator[tuple[int, str]]:
+    """``(line_number, line)`` for lines not inside fenced code blocks."""
+    fence = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        if not fence:
+            yield number, line
+
+
+def numeric_conflict(a: str, b: str, threshold: float = 0.5) -> tuple[str, str] | None:
+    """Two statements about the same subject that give different numbers: ``(number in a, number in b)``.
+
+    Same subject = the statements without their numbers share most tokens (Jaccard ≥ ``threshold``,
+    at least three tokens each); different = for a unit both use, the sets of values differ.
+    """
+    na, nb = numbers(a), numbers(b)
+    if not na or not nb:
+        return None
+    ta, tb = tokens(without_numbers(a)), tokens(without_numbers(b))
+    if len(set(ta)) < 3 or len(set(tb)) < 3 or jaccard(ta, tb) < threshold:
+        return None
+    for unit in sorted({u for _, u, _ in na} & {u for _, u, _ in nb}):
+        va = sorted({v for v, u, _ in na if u == unit})
+        vb = sorted({v for v, u, _ in nb if u == unit})
+        if va != vb and not set(va) & set(vb):
+            wa = next(w for v, u, w in na if u == unit and v in va)
+            wb = next(w for v, u, w in nb if u == unit and v in vb)
+            return wa, wb
+    return None

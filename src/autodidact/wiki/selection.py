@@ -1,0 +1,108 @@
+"""Which sentences of a raw file enter the wiki: extractive selection weighted by 质量评分.
+
+Why here and not in the task: the same selection feeds both engines, so a model is given only the
+statements worth keeping (bounded input) and the offline engine quotes them verbatim. Weighting
+follows CONTRACTS §1.4: 高 keeps details (up to 12 sentences), 中 and 待评估 the core points (5),
+低 explicit facts only (3 sentences that carry a number, a date or a definition).
+"""
+
+from __future__ import annotations
+
+import re
+
+from autodidact.sources.rawfiles import RawFile
+from autodidact.wiki.compile_task import Material
+from autodidact.wiki.markdown import (
+    CITATION_RE,
+    WIKILINK_RE,
+    has_cjk,
+    iter_lines_outside_code,
+    normalize_key,
+    numbers,
+    split_sentences,
+    tokens,
+)
+from autodidact.wiki.topics import clean_title
+
+LIMITS = {"高": 12, "中": 5, "待评估": 5, "低": 3}
+_SKIP_HEADINGS = {
+    normalize_key(h)
+    for h in ("references", "see also", "external links", "further reading", "参考文献", "参考资料", "外部链接", "参见")
+}
+_DEFINITION = re.compile(
+    r"(?:是指|指的是|是一种|是一个|定义为|称为|被称为|\bis an?\b|\bare\b|\brefers? to\b|\bmeans\b)", re.I
+)
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)、]|>)\s*")
+
+
+def _usable(sentence: str) -> bool:
+    if has_cjk(sentence):
+        if len(sentence) < 8:
+            return False
+    elif len(sentence) < 25 or len(sentence.split()) < 4:
+        return False
+    if len(sentence) > 400 or sentence.endswith((":", "：")):
+        return False
+    return len(tokens(sentence)) >= 3
+
+
+def _clean(sentence: str) -> str:
+    sentence = WIKILINK_RE.sub(lambda m: (m.group(2) or m.group(1)).strip(), sentence)
+    sentence = CITATION_RE.sub("", sentence)
+    sentence = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", sentence)
+    sentence = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", sentence)
+    return " ".join(sentence.split()).strip()
+
+
+def candidates(rf: RawFile) -> list[tuple[str, str]]:
+    """``(heading, sentence)`` pairs in body order, skipping code, tables and reference lists."""
+    title_key = normalize_key(rf.title)
+    heading = ""
+    skipping = False
+    out: list[tuple[str, str]] = []
+    for _, line in iter_lines_outside_code(rf.body):
+        head = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if head:
+            text = clean_title(head.group(1))
+            key = normalize_key(text)
+            skipping = key in _SKIP_HEADINGS
+            heading = "" if key == title_key or len(text) > 60 else text
+            continue
+        stripped = line.strip()
+        if skipping or not stripped or stripped.startswith(("|", "![", "<")) or stripped in {"---", "***"}:
+            continue
+        stripped = _LIST_MARK.sub("", stripped)
+        for sentence in split_sentences(stripped):
+            sentence = _clean(sentence)
+            if _usable(sentence):
+                out.append((heading, sentence))
+    return out
+
+
+def select_statements(rf: RawFile, title: str, question_texts: list[str]) -> list[Material]:
+    """The statements of ``rf`` to merge into the article ``title`` (in source order)."""
+    found = candidates(rf)
+    quality = rf.quality if rf.quality in LIMITS else "待评估"
+    if quality == "低":
+        found = [c for c in found if numbers(c[1]) or _DEFINITION.search(c[1])]
+    terms = set(tokens(" ".join([title, *question_texts])))
+    scored: list[tuple[float, int]] = []
+    seen: set[str] = set()
+    for position, (_, sentence) in enumerate(found):
+        key = normalize_key(sentence)
+        if key in seen:
+            continue
+        seen.add(key)
+        overlap = len(set(tokens(sentence)) & terms) / max(1, len(terms))
+        scored.append((2 * overlap + 1 / (1 + 0.15 * position), position))
+    keep = sorted(p for _, p in sorted(scored, key=lambda s: (-s[0], s[1]))[: LIMITS[quality]])
+    return [
+        Material(
+            source=rf.filename,
+            quality=quality,
+            date=rf.fetched_date,
+            heading=found[p][0],
+            text=found[p][1],
+        )
+        for p in keep
+    ]
