@@ -105,5 +105,6 @@ async def fetch_to_kb(
         body=text,
     )
     path, _ = write_raw_file(kb.raw, rf, date=today)
-    LocalIndex(kb.root).add_document(snapshot, text, title, "web", raw_file=path.name)
+    with LocalIndex(kb.root) as index:
+        index.add_document(snapshot, text, title, "web", raw_file=path.name)
     return path, snapshot
