@@ -1,0 +1,160 @@
+"""Candidate questions from every input, before filtering (the offline twin of the model's proposal).
+
+Why separate from filtering: a model proposes candidates in its own words, the offline engine
+builds them from templates; either way the *same* deterministic filters (dedup, coverage,
+searchability, ordering) run afterwards in :mod:`autodidact.questions.generate`, so the rules of
+seed 000 step 4–5 hold for both engines.
+
+Sources, in the seed's priority order: user questions (verbatim, high) → the audit's
+建议下一轮重点方向 (high) → other gaps, partial answers and missing sources (medium) → new raw
+files' concepts (medium) → the framework (cold start: L1/L2; later: every layer, low).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from autodidact.questions.framework import TOPIC_TYPE_EN, detect_topic_type, framework_questions, subject_of
+from autodidact.questions.models import Candidate, QuestionerInputs, RawDigest
+
+_CONCEPT = re.compile(
+    r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\]|「([^」]+)」|“([^”]+)”|《([^》]+)》|\"([^\"]{2,60})\"|`([^`]{2,60})`"
+    r"|\*\*([^*]{2,60})\*\*|‘([^’]{2,60})’"
+)
+_SOURCE_CUE = re.compile(r"来源|出处|引用|佐证|citation|source|evidence|unsupported|无依据|缺乏支撑", re.I)
+_CONFLICT_CUE = re.compile(r"矛盾|冲突|不一致|待核实|contradict|conflict|inconsistent|disagree", re.I)
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d+[.)、]|[（(]?\d+[)）])\s*")
+
+
+def concept_of(item: str) -> str | None:
+    """The first marked concept in a finding: ``[[X]]``, 「X」, “X”, ``X``, **X** …"""
+    match = _CONCEPT.search(item)
+    if not match:
+        return None
+    value = next(g for g in match.groups() if g)
+    value = value.strip().strip("：:，,。.")
+    return value or None
+
+
+def _clean(item: str) -> str:
+    item = _LIST_MARK.sub("", item.strip())
+    return " ".join(item.split())
+
+
+def audit_question(item: str, language: str) -> str | None:
+    """Turn one audit finding or direction into a searchable question (seed 000 source A)."""
+    item = _clean(item)
+    if not item or item in {"无", "none", "None"}:
+        return None
+    if item.endswith(("?", "？")) and len(item) >= 6:
+        return item
+    concept = concept_of(item)
+    zh = language == "zh"
+    if concept:
+        if _CONFLICT_CUE.search(item):
+            return f"关于{concept}，哪种说法正确？" if zh else f"What is the correct account of {concept}?"
+        if _SOURCE_CUE.search(item):
+            return f"{concept}有哪些权威来源？" if zh else f"What do authoritative sources say about {concept}?"
+        return f"{concept}是什么？" if zh else f"What is {concept}?"
+    body = item.rstrip("。.;；")
+    if len(body) > 80:
+        body = body[:80].rstrip()
+    return f"关于「{body}」有哪些具体事实？" if zh else f"What do sources say about {body}?"
+
+
+def _terms(raw: RawDigest) -> list[str]:
+    """Concepts a contributed file introduces: its headings and its marked terms, most frequent first."""
+    found: Counter[str] = Counter()
+    for line in raw.body.splitlines():
+        heading = re.match(r"^#{2,4}\s+(.+?)\s*#*$", line)
+        if heading:
+            found[heading.group(1).strip()] += 2
+    for match in _CONCEPT.finditer(raw.body):
+        value = next(g for g in match.groups() if g).strip()
+        if 2 <= len(value) <= 60:
+            found[value] += 1
+    return [term for term, _ in sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))][:3]
+
+
+def raw_questions(raw: RawDigest, language: str) -> list[str]:
+    """Questions about the new topics a contributed raw file brings in (seed 000 source C)."""
+    zh = language == "zh"
+    terms = _terms(raw)
+    if terms:
+        return [f"{t}是什么？" if zh else f"What is {t}?" for t in terms]
+    title = raw.title.strip() or raw.filename
+    return [f"《{title}》的要点是什么？" if zh else f"What are the key points of “{title}”?"]
+
+
+def offline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
+    """Every candidate the inputs yield, in priority order (user, audit, raw, framework)."""
+    lang = inputs.language
+    zh = lang == "zh"
+    out: list[Candidate] = []
+    for text in inputs.user_questions:
+        out.append(
+            Candidate(
+                text=text,
+                layer="用户问题" if zh else "user",
+                priority="high",
+                source="user",
+                rationale="用户在 user_questions.md 中插入的问题" if zh else "asked by the user in user_questions.md",
+            )
+        )
+    report = inputs.check_report or ("上一轮审计报告" if zh else "the last check report")
+    for item in inputs.directions:
+        q = audit_question(item, lang)
+        if q:
+            why = f"{report} 建议下一轮重点方向：{_clean(item)}" if zh else f"{report} suggests next: {_clean(item)}"
+            out.append(Candidate(text=q, layer=_audit_layer(lang), priority="high", source="audit", rationale=why))
+    findings = [("知识漏洞", "gap", g) for g in inputs.gaps]
+    findings += [("partial", "partial answer", p) for p in inputs.partial]
+    findings += [("来源缺失", "missing source", m) for m in inputs.missing_sources]
+    for label_zh, label_en, item in findings:
+        q = audit_question(item, lang)
+        if q:
+            why = f"{report} {label_zh}：{_clean(item)}" if zh else f"{report} {label_en}: {_clean(item)}"
+            out.append(Candidate(text=q, layer=_audit_layer(lang), priority="medium", source="audit", rationale=why))
+    for raw in inputs.new_raw_files:
+        for q in raw_questions(raw, lang):
+            why = f"新增素材 raw/{raw.filename} 引入的概念" if zh else f"a concept introduced by raw/{raw.filename}"
+            out.append(Candidate(text=q, layer=_raw_layer(lang), priority="medium", source="raw", rationale=why))
+    out.extend(_framework_candidates(inputs))
+    return out
+
+
+def _audit_layer(language: str) -> str:
+    return "审计补充" if language == "zh" else "audit"
+
+
+def _raw_layer(language: str) -> str:
+    return "新素材" if language == "zh" else "new-material"
+
+
+def _framework_candidates(inputs: QuestionerInputs) -> list[Candidate]:
+    """Cold start: L1/L2 (L2/L3 with --background). Later: every layer as low-priority fill-in."""
+    zh = inputs.language == "zh"
+    out: list[Candidate] = []
+    topics = [(inputs.topic, inputs.cold_start)] + [(t, True) for t in inputs.extension_topics]
+    for topic, cold in topics:
+        topic_type, sure = detect_topic_type(topic)
+        basics = (2, 3) if inputs.background else (1, 2)
+        levels = basics + tuple(lv for lv in (1, 2, 3, 4) if lv not in basics and not (inputs.background and lv == 1))
+        for fq in framework_questions(topic, inputs.language, topic_type, levels):
+            in_basics = fq.level in basics
+            priority = ("high" if fq.level == min(basics) else "medium") if cold and in_basics else "low"
+            kind = topic_type if zh else TOPIC_TYPE_EN[topic_type]
+            note = "" if sure else ("（类型不确定，默认概念理解）" if zh else " (type unsure: default)")
+            why = (
+                f"框架{'冷启动' if cold else '补充'}：{kind} {fq.layer}{note}"
+                if zh
+                else f"framework {'cold start' if cold else 'fill-in'}: {kind} {fq.layer}{note}"
+            )
+            out.append(Candidate(text=fq.text, layer=fq.layer, priority=priority, source="framework", rationale=why))
+    return out
+
+
+def topic_subject(inputs: QuestionerInputs) -> str:
+    """The subject of the main topic (for relevance ordering)."""
+    return subject_of(inputs.topic)

@@ -1,0 +1,74 @@
+"""Is a question already answered well by the wiki? (seed 000 step 4, filter 2)
+
+Why read ``wiki/*.md`` directly: the questioner may not import the wiki package (layers), and the
+articles are the truth anyway. "Well covered" is deliberately strict, because dropping a question
+wrongly loses research while keeping one only costs a search:
+
+* only paragraphs that cite a raw file count — a statement without a source is not coverage
+  (来源缺失 does not count, seed 000);
+* one cited paragraph must hold at least :data:`MIN_COVERAGE` of the question's content features,
+  the question must have at least three of them, and every intent it asks for (comparison,
+  limitation, …) must be visible in that paragraph's wording.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from autodidact.questions.similarity import Features, coverage, features
+
+MIN_COVERAGE = 0.85
+MIN_CONTENT = 3
+_CITATION = re.compile(r"[（(]\s*(?:来源|source|sources)\s*[：:]\s*[^)）]+[)）]", re.I)
+# Words that show a paragraph speaks to an intent; #def is satisfied by any definitional sentence.
+_INTENT_CUES: dict[str, re.Pattern[str]] = {
+    "#def": re.compile(r"\b(?:is|are|means|refers to)\b|是|指", re.I),
+    "#how": re.compile(r"\b(?:works?|when|calls?|runs?|executes?|mechanism)\b|原理|机制|执行|调用|运行", re.I),
+    "#why": re.compile(r"\b(?:because|so that|reason|purpose|in order to)\b|因为|为了|原因|目的", re.I),
+    "#cmp": re.compile(r"\b(?:unlike|whereas|differs?|difference|compared|than|instead)\b|不同|区别|相比|而", re.I),
+    "#lim": re.compile(r"\b(?:cannot|can't|limit\w*|only|drawback|not supported|error)\b|不能|无法|限制|局限|只", re.I),
+    "#use": re.compile(r"\b(?:use|used|useful|when|suitable|for example)\b|适合|适用|场景|用于", re.I),
+    "#ex": re.compile(r"\b(?:example|e\.g\.|for instance)\b|例如|示例|比如|>>>", re.I),
+}
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One cited paragraph of an article."""
+
+    article: str
+    text: str
+    content: frozenset[str]
+
+
+def cited_passages(wiki_dir: Path) -> list[Passage]:
+    """Every paragraph (or list item) of ``wiki/*.md`` that cites a source; INDEX.md excluded."""
+    out: list[Passage] = []
+    if not wiki_dir.is_dir():
+        return out
+    for path in sorted(wiki_dir.glob("*.md")):
+        if path.name == "INDEX.md":
+            continue
+        try:
+            text = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        for block in re.split(r"\n\s*\n|\n(?=\s*[-*] )", text):
+            if _CITATION.search(block):
+                out.append(Passage(path.stem, block, features(block).content))
+    return out
+
+
+def covered_by(question: str | Features, passages: list[Passage]) -> Passage | None:
+    """The cited paragraph that answers ``question`` well, if any."""
+    feats = question if isinstance(question, Features) else features(question)
+    if len(feats.content) < MIN_CONTENT:
+        return None
+    for passage in passages:
+        if coverage(feats, passage.content) < MIN_COVERAGE:
+            continue
+        if all(_INTENT_CUES[i].search(passage.text) for i in feats.intents if i in _INTENT_CUES):
+            return passage
+    return None

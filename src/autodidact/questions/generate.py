@@ -1,0 +1,190 @@
+"""One round of question generation: propose, filter, order, number (seed 000 steps 1–6).
+
+Why the filters live here and not in the task: dedup, coverage, searchability and ordering are
+rules, not judgement, so they run identically after the model's proposal and after the offline
+engine's. The one similarity function of :mod:`autodidact.questions.similarity` decides both the
+dedup and ``overlap_ratio`` (CONTRACTS §1.3).
+
+Counting rule: high and medium candidates are taken up to ``max_questions``; low-priority
+framework fill-in only tops the list up to ``min_questions``. When fewer than ``min_questions``
+novel questions exist, the best deduplicated candidates are re-asked (they are still open or
+partial in the knowledge base's eyes) — and they count in ``overlap_ratio``, which is how a
+knowledge base that has run out of new questions reaches the termination rule "overlap > 0.7".
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from autodidact.questions.candidates import topic_subject
+from autodidact.questions.coverage import cited_passages, covered_by
+from autodidact.questions.framework import subject_of
+from autodidact.questions.models import (
+    PRIORITY_RANK,
+    Candidate,
+    DedupedQuestion,
+    Question,
+    QuestionerInputs,
+    RoundQuestions,
+)
+from autodidact.questions.similarity import Features, best_match, features, index_history, is_duplicate
+from autodidact.questions.task import ProposeQuestions
+
+SOURCE_RANK = {"user": 0, "audit": 1, "raw": 2, "framework": 3}
+_MACRO = re.compile(
+    r"\b(?:everything|anything|all aspects|all about|in general|the whole field)\b"
+    r"|一切|方方面面|所有方面|全部内容|这个领域",
+    re.I,
+)
+_SPLIT = re.compile(r"(?<=[?？])\s*")
+
+
+async def generate_questions(inputs: QuestionerInputs, runtime: Any) -> RoundQuestions:
+    """Propose candidates (model or offline engine), then filter and order them."""
+    proposal = await runtime.run(ProposeQuestions(), inputs)
+    return select_questions(inputs, list(proposal.candidates))
+
+
+def split_or_drop(candidate: Candidate) -> list[Candidate]:
+    """Searchability filter: split multi-question candidates, drop macro or empty ones.
+
+    User questions pass verbatim (seed 001: the user's words are incorporated as written).
+    """
+    if candidate.source == "user":
+        return [candidate]
+    text = " ".join(candidate.text.split())
+    if _MACRO.search(text):
+        return []
+    pieces = [p.strip() for p in _SPLIT.split(text) if p.strip()]
+    if len(pieces) > 1 and all(len(features(p).content) >= 2 for p in pieces):
+        return [candidate.model_copy(update={"text": p}) for p in pieces]
+    if not features(text).content:
+        return []
+    return [candidate.model_copy(update={"text": text})]
+
+
+def _order(inputs: QuestionerInputs, candidates: list[Candidate]) -> list[Candidate]:
+    """Priority, then source (user, audit, raw, framework), then relevance to the topic.
+
+    Audit directions keep the report's order (the checker lists the most important first)."""
+    topic_feats = features(topic_subject(inputs)).content
+    indexed = list(enumerate(candidates))
+
+    def key(item: tuple[int, Candidate]) -> tuple[int, int, int, float, int]:
+        pos, cand = item
+        keeps_order = cand.source in {"user", "framework"} or (cand.source == "audit" and cand.priority == "high")
+        relevance = 0.0 if keeps_order else -len(features(cand.text).content & topic_feats)
+        layer_rank = int(cand.layer[1]) if cand.layer[:1] == "L" and cand.layer[1:2].isdigit() else 0
+        return (PRIORITY_RANK[cand.priority], SOURCE_RANK[cand.source], layer_rank, relevance, pos)
+
+    return [c for _, c in sorted(indexed, key=key)]
+
+
+def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> RoundQuestions:
+    """Apply seed 000 step 4–6 to the proposed candidates; deterministic for the same inputs."""
+    user_texts = [u.strip() for u in inputs.user_questions if u.strip()]
+    # User questions are incorporated verbatim whatever the proposer did with them.
+    candidates = [c for c in proposed if c.source != "user"]
+    zh = inputs.language == "zh"
+    for text in user_texts:
+        candidates.append(
+            Candidate(
+                text=text,
+                layer="用户问题" if zh else "user",
+                priority="high",
+                source="user",
+                rationale="用户在 user_questions.md 中插入的问题" if zh else "asked by the user in user_questions.md",
+            )
+        )
+    expanded = [piece for cand in candidates for piece in split_or_drop(cand)]
+    ordered = _order(inputs, expanded)
+
+    history = index_history((h.id, h.text) for h in inputs.history)
+    passages = cited_passages(Path(inputs.wiki_dir)) if inputs.wiki_dir and not inputs.cold_start else []
+    chosen: list[tuple[Candidate, Features]] = []
+    deduped: list[tuple[Candidate, str]] = []
+    seen_dedup: set[str] = set()
+
+    def duplicate_of_chosen(feats: Features) -> bool:
+        return is_duplicate(best_match(feats, [(str(i), f) for i, (_, f) in enumerate(chosen)])[1])
+
+    for cand in ordered:
+        feats = features(cand.text)
+        if cand.source == "user":
+            if len(chosen) < inputs.max_questions:
+                chosen.append((cand, feats))
+            continue
+        limit = inputs.max_questions if cand.priority != "low" else inputs.min_questions
+        if len(chosen) >= limit:
+            continue
+        if duplicate_of_chosen(feats):
+            continue
+        hid, score = best_match(feats, history)
+        if hid is not None and is_duplicate(score):
+            if cand.text not in seen_dedup:
+                deduped.append((cand, hid))
+                seen_dedup.add(cand.text)
+            continue
+        if cand.source in {"framework", "raw"} and covered_by(feats, passages) is not None:
+            continue
+        chosen.append((cand, feats))
+
+    # Top up with re-asks when fewer than the minimum novel questions remain.
+    reasked: set[str] = set()
+    for cand, hid in list(deduped):
+        if len(chosen) >= inputs.min_questions:
+            break
+        feats = features(cand.text)
+        if duplicate_of_chosen(feats):
+            continue
+        note = f"（重新提问：与 {hid} 相近，仍需深化）" if zh else f" (re-asked: close to {hid}, still needs depth)"
+        chosen.append((cand.model_copy(update={"rationale": cand.rationale + note}), feats))
+        reasked.add(cand.text)
+
+    questions = _number(inputs.round, [c for c, _ in chosen], {h.id for h in inputs.history})
+    overlap: float | None = None
+    if inputs.round > 1 and questions:
+        similar = sum(1 for _, f in chosen if is_duplicate(best_match(f, history)[1]))
+        overlap = round(similar / len(questions), 4)
+    elif inputs.round > 1:
+        overlap = 1.0
+    return RoundQuestions(
+        questions=questions,
+        overlap_ratio=overlap,
+        deduped_questions=[
+            DedupedQuestion(text=c.text, matched_history_id=hid) for c, hid in deduped if c.text not in reasked
+        ],
+        incorporated_user_questions=[c.text for c, _ in chosen if c.source == "user"],
+    )
+
+
+def _number(round_n: int, chosen: list[Candidate], history_ids: set[str]) -> list[Question]:
+    """Ids ``r<N>q<k>`` in order; framework L2+ questions depend on this round's L1 questions.
+
+    A proposer's ``depends_on`` survives only where it names a real id (this round or history)."""
+    ids = [f"r{round_n}q{k}" for k in range(1, len(chosen) + 1)]
+    known = set(ids) | history_ids
+    l1 = [qid for qid, c in zip(ids, chosen, strict=True) if c.source == "framework" and c.layer.startswith("L1")]
+    out: list[Question] = []
+    for qid, cand in zip(ids, chosen, strict=True):
+        depends = [d for d in cand.depends_on if d in known]
+        if cand.source == "framework" and not cand.layer.startswith("L1"):
+            depends = [d for d in l1 if d not in depends] + depends
+        depends = [d for d in depends if d != qid]
+        out.append(
+            Question(
+                id=qid,
+                text=cand.text,
+                layer=cand.layer,
+                priority=cand.priority,
+                source=cand.source,
+                depends_on=depends,
+                rationale=cand.rationale,
+            )
+        )
+    return out
+
+
+__all__ = ["generate_questions", "select_questions", "split_or_drop", "subject_of"]

@@ -1,0 +1,88 @@
+"""The question-proposal task: a model (or the offline engine) proposes candidate questions.
+
+Why a task: judgement about *which* questions are worth asking is the questioner's model-shaped
+part (ARCHITECTURE principle 3). The model sees the round's inputs — audit findings, user
+questions, new material, recent history — only inside data blocks, because findings and raw files
+quote fetched text. Its reply is a :class:`CandidateList`; the filters that follow are the same
+for both engines. The prompt carries at most :data:`HISTORY_IN_PROMPT` history items and short
+raw-file digests, so its size does not grow with the knowledge base.
+"""
+
+from __future__ import annotations
+
+from autodidact.llm.tasks import Message, data_block
+from autodidact.questions.candidates import offline_candidates
+from autodidact.questions.framework import TOPIC_TYPE_EN, detect_topic_type, subject_of
+from autodidact.questions.models import CandidateList, QuestionerInputs
+
+HISTORY_IN_PROMPT = 60
+RAW_CHARS_IN_PROMPT = 1500
+RAW_FILES_IN_PROMPT = 5
+
+RULES_EN = """You are the questioner of an autonomous research loop. Propose the most valuable questions for this round.
+Rules:
+- Every question is specific and searchable: it names the concept it asks about; no "everything about X".
+- Stay on the research topic; natural extensions are fine, drifting to merely interesting side topics is not.
+- Priority: user questions (copy them verbatim, source "user", priority "high") > the audit's suggested next
+  directions (source "audit", priority "high") > other audit gaps and unexplained concepts (source "audit",
+  "medium") > concepts introduced by new raw files (source "raw", "medium") > framework questions (source
+  "framework"; at cold start L1 definitions "high", L2 "medium"; later "low").
+- Framework for the topic type: L1 definition and distinctions; L2 components, mechanism, variants;
+  L3 problems solved and limitations; L4 suitable scenarios and alternatives. With user background, skip L1 basics.
+- Do not repeat questions already asked (history) unless the audit says the answer is still partial.
+- Write questions in the topic's language ({language}). Propose 8-14 candidates; the program filters and orders them.
+Reply with JSON only, matching the schema."""
+
+
+class ProposeQuestions:
+    """Task ``questions.propose``: inputs → :class:`CandidateList`."""
+
+    name = "questions.propose"
+    Output = CandidateList
+
+    def build_prompt(self, inputs: QuestionerInputs) -> list[Message]:
+        """Topic and round in the clear; every finding, question and file excerpt in data blocks."""
+        language = "Chinese" if inputs.language == "zh" else "English"
+        topic_type, sure = detect_topic_type(inputs.topic)
+        system_lines = [RULES_EN.format(language=language)]
+        parts = [
+            f"Research topic: {inputs.topic}",
+            f"Subject: {subject_of(inputs.topic)}",
+            f"Topic type: {TOPIC_TYPE_EN[topic_type]}{'' if sure else ' (unsure: use concept understanding L1+L2)'}",
+            f"Round: {inputs.round} ({'cold start: framework only' if inputs.cold_start else 'deepening'})",
+        ]
+        if inputs.extension_topics:
+            appended = "; ".join(inputs.extension_topics)
+            parts.append(f"Topics appended to this research (treat as cold start): {appended}")
+        blocks: list[tuple[str, str]] = []
+        if inputs.background:
+            blocks.append(("user background (skip what it already covers)", inputs.background))
+        if inputs.directions:
+            blocks.append(("audit: suggested next directions, most important first", _lines(inputs.directions)))
+        if inputs.gaps or inputs.partial or inputs.missing_sources:
+            findings = [f"gap: {g}" for g in inputs.gaps] + [f"partial: {p}" for p in inputs.partial]
+            findings += [f"missing source: {m}" for m in inputs.missing_sources]
+            blocks.append(("audit findings", _lines(findings)))
+        if inputs.user_questions:
+            blocks.append(("user questions (copy verbatim)", _lines(inputs.user_questions)))
+        for raw in inputs.new_raw_files[:RAW_FILES_IN_PROMPT]:
+            blocks.append((f"new raw file {raw.filename}", f"# {raw.title}\n{raw.body[:RAW_CHARS_IN_PROMPT]}"))
+        if inputs.history:
+            recent = inputs.history[-HISTORY_IN_PROMPT:]
+            blocks.append(("questions already asked (id: text)", _lines([f"{h.id}: {h.text}" for h in recent])))
+        for label, text in blocks:
+            line, block = data_block(text, label)
+            system_lines.append(line)
+            parts.append(block)
+        return [
+            {"role": "system", "content": "\n".join(system_lines)},
+            {"role": "user", "content": "\n\n".join(parts)},
+        ]
+
+    def offline(self, inputs: QuestionerInputs) -> CandidateList:
+        """Templates and audit conversion: the deterministic candidate list."""
+        return CandidateList(candidates=offline_candidates(inputs))
+
+
+def _lines(items: list[str]) -> str:
+    return "\n".join(f"- {item}" for item in items)
