@@ -1,0 +1,208 @@
+"""Read any ``round_N_check.md`` back: counts, items per section, directions, per-question status.
+
+Why tolerant: the loop decides termination from these numbers (``audit_issues_count`` = 知识漏洞
++ partial, CONTRACTS §1.5–1.6) and the questioner starts from the directions, but the report may
+have been written by a model or edited by a person. Headings are found by their keywords whatever
+the numbering (``## 二、知识漏洞``, ``### 2. 知识漏洞``, ``**二：知识漏洞**``); labels may be bold;
+colons and digits may be full-width; bullets may be reordered or spaced out. A report with no
+counts and no sections to count from is a :class:`ParseError` naming the file and what is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from autodidact.errors import InputError
+
+SECTION_KEYS = {
+    "coverage": ("问题覆盖", "question coverage"),
+    "gaps": ("知识漏洞", "knowledge gaps"),
+    "contradictions": ("矛盾", "contradictions"),
+    "missing_sources": ("来源缺失", "missing sources"),
+    "structure": ("结构问题", "structural issues", "structure"),
+    "summary": ("审计摘要", "audit summary", "summary"),
+}
+STATUS_WORDS = {
+    "resolved": "resolved",
+    "已解决": "resolved",
+    "已覆盖": "resolved",
+    "partial": "partial",
+    "部分解决": "partial",
+    "部分覆盖": "partial",
+    "部分": "partial",
+    "open": "open",
+    "未解决": "open",
+    "未覆盖": "open",
+}
+_EMPTY = {"无", "暂无", "（无）", "(无)", "none", "n/a", "-", "—", "无。"}
+_BULLET = re.compile(r"^(\s*)(?:[-*+•]|\d+[.)、]|[（(]\d+[)）])\s+(.*)$")
+_QID = re.compile(r"\b([A-Za-z]*\d*[Qq]\d+[A-Za-z0-9_-]*)\b")
+_STATUS = re.compile(r"\b(resolved|partial|open)\b|(已解决|已覆盖|部分解决|部分覆盖|未解决|未覆盖)", re.I)
+
+
+class ParseError(InputError):
+    """A check report that cannot be read back; the message names the file and what is missing."""
+
+
+@dataclass
+class CheckReport:
+    """A parsed audit report."""
+
+    resolved: int = 0
+    partial: int = 0
+    open: int = 0
+    gaps: list[str] = field(default_factory=list)
+    contradictions: list[str] = field(default_factory=list)
+    missing_sources: list[str] = field(default_factory=list)
+    structure: list[str] = field(default_factory=list)
+    directions: list[str] = field(default_factory=list)
+    question_status: dict[str, str] = field(default_factory=dict)
+    gap_count: int = 0
+    contradiction_count: int = 0
+    missing_source_count: int = 0
+    round: int | None = None
+
+    @property
+    def audit_issues_count(self) -> int:
+        """知识漏洞 + partial (CONTRACTS §1.5); open, contradictions and missing sources are not counted."""
+        return self.gap_count + self.partial
+
+
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    return text.replace("**", "").replace("__", "").strip()
+
+
+def _section_of(line: str) -> str | None:
+    stripped = _norm(line)
+    is_heading = line.lstrip().startswith("#") or (line.strip().startswith("**") and line.strip().endswith("**"))
+    if not is_heading:
+        return None
+    low = stripped.lstrip("#").strip().casefold()
+    for key, words in SECTION_KEYS.items():
+        if any(w in low for w in words) and len(low) <= 40:
+            return key
+    return None
+
+
+def _items(lines: list[str]) -> list[str]:
+    """Top-level items of a section (sub-bullets and continuation lines fold into their item)."""
+    items: list[str] = []
+    base: int | None = None
+    for line in lines:
+        if not line.strip():
+            continue
+        bullet = _BULLET.match(line)
+        indent = len(line) - len(line.lstrip())
+        if bullet and (base is None or indent <= base):
+            base = indent if base is None else base
+            items.append(_norm(bullet.group(2)))
+        elif items:
+            items[-1] += "\n" + _norm(line)
+        elif _norm(line).casefold() not in _EMPTY:
+            items.append(_norm(line))
+    return [i for i in items if i.split("\n")[0].strip().casefold() not in _EMPTY]
+
+
+def _count(label: str, text: str) -> int | None:
+    match = re.search(rf"{label}\s*(?:数|数量|count)?\s*[:=]\s*(\d+)", text, re.I)
+    return int(match.group(1)) if match else None
+
+
+def _directions(summary_lines: list[str]) -> list[str]:
+    text = "\n".join(_norm(line) for line in summary_lines)
+    match = re.search(r"(?:建议下一轮重点方向|next[- ]round directions?)\s*[:]\s*(.*)", text, re.I | re.S)
+    if not match:
+        return []
+    rest = match.group(1).strip()
+    if rest.startswith("["):
+        end = rest.find("]\n") if "]\n" in rest else rest.rfind("]")
+        inner = rest[: end + 1] if end >= 0 else rest
+        try:
+            data = json.loads(inner)
+            if isinstance(data, list):
+                return [str(d).strip() for d in data if str(d).strip()]
+        except ValueError:
+            pass
+        body = inner.strip("[]")
+        parts = re.split(r"\s*[;；]\s*|\s*\|\s*|\n", body)
+        if len(parts) == 1:
+            parts = re.split(r"\s*[、,，]\s*", body)
+        return [p.strip().strip("\"'“”「」") for p in parts if p.strip().strip("\"'“”「」")]
+    first, _, tail = rest.partition("\n")
+    if first.strip():
+        return [p.strip() for p in re.split(r"\s*[;；]\s*", first) if p.strip()]
+    found = []
+    for line in tail.split("\n"):
+        bullet = _BULLET.match(line)
+        if bullet:
+            found.append(bullet.group(2).strip())
+        elif found and not line.strip():
+            continue
+        elif found:
+            break
+    return found
+
+
+def _status_of(item: str) -> tuple[str | None, str | None]:
+    head = item.split("\n")[0]
+    qid = _QID.search(head)
+    status = _STATUS.search(head)
+    if status is None:
+        return (qid.group(1) if qid else None), None
+    word = (status.group(1) or status.group(2)).casefold()
+    return (qid.group(1) if qid else None), STATUS_WORDS.get(word)
+
+
+def parse_check_report(text: str, source: str = "check report") -> CheckReport:
+    """Parse a report; ``source`` names the file in error messages."""
+    sections: dict[str, list[str]] = {}
+    current: str | None = None
+    report = CheckReport()
+    for line in text.replace("\r\n", "\n").split("\n"):
+        key = _section_of(line)
+        if key is not None:
+            current = key
+            sections.setdefault(key, [])
+            continue
+        if current is not None:
+            sections[current].append(line)
+        elif (m := re.search(r"第\s*(\d+)\s*轮|round\s*(\d+)", _norm(line), re.I)) and report.round is None:
+            report.round = int(m.group(1) or m.group(2))
+    for key in ("gaps", "contradictions", "missing_sources", "structure"):
+        setattr(report, key, _items(sections.get(key, [])))
+    statuses: list[str] = []
+    for item in _items(sections.get("coverage", [])):
+        qid, status = _status_of(item)
+        if status:
+            statuses.append(status)
+            if qid:
+                report.question_status[qid] = status
+    summary = "\n".join(_norm(line) for line in sections.get("summary", []))
+    counts = {word: _count(word, summary) for word in ("resolved", "partial", "open")}
+    gap_count = _count("知识漏洞", summary)
+    if gap_count is None:
+        gap_count = _count("knowledge gaps", summary)
+    if all(v is None for v in counts.values()) and not statuses and "coverage" not in sections:
+        raise ParseError(
+            f"{source}: no question counts (resolved / partial / open in 审计摘要) and no 问题覆盖情况 section",
+            hint="the report needs an 审计摘要 section with 'resolved: X / partial: X / open: X'",
+        )
+    if gap_count is None and "gaps" not in sections:
+        raise ParseError(
+            f"{source}: no 知识漏洞 count in 审计摘要 and no 知识漏洞 section",
+            hint="add '知识漏洞：X' to 审计摘要 or a '## 二、知识漏洞' section",
+        )
+    report.resolved = counts["resolved"] if counts["resolved"] is not None else statuses.count("resolved")
+    report.partial = counts["partial"] if counts["partial"] is not None else statuses.count("partial")
+    report.open = counts["open"] if counts["open"] is not None else statuses.count("open")
+    report.gap_count = gap_count if gap_count is not None else len(report.gaps)
+    contra = _count("矛盾", summary)
+    report.contradiction_count = contra if contra is not None else len(report.contradictions)
+    missing = _count("来源缺失", summary)
+    report.missing_source_count = missing if missing is not None else len(report.missing_sources)
+    report.directions = _directions(sections.get("summary", []))
+    return report

@@ -1,0 +1,73 @@
+"""A small BM25 index over wiki sections, for answering one question at a time.
+
+Why in memory and per check: the wiki is a folder of markdown a person may edit between rounds,
+so the auditor indexes what is on disk now. Sections (plus each summary) are the documents, so a
+question's prompt carries a few relevant sections, never whole articles or the whole wiki. Tokens
+are words for Latin script and bigrams for CJK (``markdown.tokens``); an inverted index keeps a
+query's cost proportional to the postings of its terms, not to the number of articles.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from autodidact.wiki.articles import Article
+from autodidact.wiki.markdown import tokens
+
+K1 = 1.2
+B = 0.75
+
+
+@dataclass(frozen=True)
+class WikiPassage:
+    """One retrievable unit: an article's summary or one of its sections."""
+
+    stem: str
+    title: str
+    heading: str
+    text: str
+    score: float = 0.0
+
+
+class WikiIndex:
+    """BM25 over ``(article, section)`` documents; the article title counts in every section."""
+
+    def __init__(self, articles: list[Article]) -> None:
+        self.docs: list[WikiPassage] = []
+        self.lengths: list[int] = []
+        self.postings: dict[str, list[tuple[int, int]]] = {}
+        for art in articles:
+            units = [("", art.summary)] + [(s.heading, "\n".join(s.blocks)) for s in art.body_sections()]
+            title_tokens = tokens(art.title)
+            for heading, text in units:
+                if not text.strip():
+                    continue
+                toks = tokens(f"{heading}\n{text}") + title_tokens
+                doc_id = len(self.docs)
+                self.docs.append(WikiPassage(art.stem, art.title, heading, text))
+                self.lengths.append(len(toks))
+                for tok, tf in Counter(toks).items():
+                    self.postings.setdefault(tok, []).append((doc_id, tf))
+        self.avg_len = (sum(self.lengths) / len(self.lengths)) if self.lengths else 1.0
+
+    def search(self, query: str, k: int = 5) -> list[WikiPassage]:
+        """The ``k`` best passages for ``query`` (empty when no term matches)."""
+        n = len(self.docs)
+        scores: dict[int, float] = {}
+        for tok in set(tokens(query)):
+            plist = self.postings.get(tok)
+            if not plist:
+                continue
+            idf = math.log(1 + (n - len(plist) + 0.5) / (len(plist) + 0.5))
+            for doc_id, tf in plist:
+                norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * self.lengths[doc_id] / self.avg_len))
+                scores[doc_id] = scores.get(doc_id, 0.0) + idf * norm
+        best = heapq.nlargest(k, scores.items(), key=lambda item: (item[1], -item[0]))
+        out = []
+        for doc_id, score in best:
+            doc = self.docs[doc_id]
+            out.append(WikiPassage(doc.stem, doc.title, doc.heading, doc.text, round(score, 4)))
+        return out
