@@ -1,0 +1,158 @@
+"""``autodidact plan create|validate`` and ``autodidact report``: plan.json and the cited report.
+
+Thin on purpose: read the request, build the runtime, call :mod:`autodidact.plan` or
+:mod:`autodidact.report`, render progress with rich on stderr and results as JSON on stdout.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from autodidact.cli.common import console, emit_json, kb_option
+from autodidact.cli.engine_opts import max_cost_option, max_tokens_option, model_option, no_cache_option
+
+REPORT_DIR_HELP = "Report folder (default: <kb>/reports/<date>_<slug> with --kb, else ./reports/<date>_<slug>)."
+
+
+def _kb_root(kb: Path | None) -> Path | None:
+    if kb is None:
+        return None
+    from autodidact.kb import open_kb
+
+    return open_kb(kb).root
+
+
+def _report_dir(request: str, report_dir: Path | None, kb_root: Path | None) -> Path:
+    from autodidact.report.paths import default_report_dir
+
+    return report_dir if report_dir is not None else default_report_dir(request, kb_root)
+
+
+class _RichReporter:
+    """Progress of a report run on stderr."""
+
+    def stage(self, name: str, detail: str = "") -> None:
+        console.print(f"[bold]{name}[/bold] {detail}".rstrip())
+
+    def dimension_started(self, dim_id: str, name: str, mode: str) -> None:
+        console.print(f"  {dim_id} started ({mode}): {name}")
+
+    def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
+        console.print(
+            f"  [green]{dim_id} done[/green]: {stats.get('claims', 0)} claims, {stats.get('sources', 0)} sources"
+        )
+
+    def dimension_skipped(self, dim_id: str, reason: str) -> None:
+        console.print(f"  {dim_id} skipped: {reason}")
+
+    def progress(self, message: str) -> None:
+        console.print(f"    {message}")
+
+    def warning(self, message: str) -> None:
+        console.print(f"[yellow]warning:[/yellow] {message}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``plan create``, ``plan validate`` and ``report``."""
+    plan_app = typer.Typer(help="Research plans (plan.json, seed 004).", no_args_is_help=True)
+    app.add_typer(plan_app, name="plan")
+
+    @plan_app.command("create")
+    def plan_create(
+        request: str = typer.Argument(..., help="The research request, or the path of a file holding it."),
+        report_dir: Path | None = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP, file_okay=False),
+        kb: Path | None = kb_option(),
+        force: bool = typer.Option(False, "--force", help="Replace an existing plan.json in the report folder."),
+        model: str | None = model_option(),
+        no_cache: bool = no_cache_option(),
+        max_cost: float | None = max_cost_option(),
+        max_tokens: int | None = max_tokens_option(),
+    ) -> None:
+        """Write request.md and plan.json (goal, scope, report shape, dimensions, execution order).
+
+        Example: autodidact plan create "Compare asyncio and threading for I/O-bound programs" --report-dir rep
+        """
+        from autodidact.cli.engine_opts import make_runtime
+        from autodidact.errors import InputError
+        from autodidact.plan.planner import create_plan
+        from autodidact.report.paths import ReportPaths, read_request, write_request
+        from autodidact.store import atomic
+
+        text = read_request(request)
+        kb_root = _kb_root(kb)
+        paths = ReportPaths(_report_dir(text, report_dir, kb_root))
+        if paths.plan.exists() and not force:
+            raise InputError(f"{paths.plan} already exists", hint="pass --force to replace it, or another --report-dir")
+        runtime = make_runtime(kb_root, model, no_cache, max_cost, max_tokens)
+        plan = create_plan(text, runtime)
+        write_request(paths, text)
+        atomic.write_json(paths.plan, plan.to_json())
+        console.print(f"plan: {paths.plan} ({len(plan.dimensions)} dimensions, type {plan.report_shape.report_type})")
+        emit_json({"ok": True, "plan": str(paths.plan), "report_dir": str(paths.root), "waves": plan.waves()})
+
+    @plan_app.command("validate")
+    def plan_validate(
+        plan_path: Path = typer.Argument(..., help="Path of plan.json."),
+    ) -> None:
+        """Check plan.json against every rule (P001...); JSON on stdout; exit 0 valid, 1 invalid, 2 unreadable.
+
+        Example: autodidact plan validate reports/2026-12-01_asyncio/plan.json
+        """
+        from autodidact.errors import InputError
+        from autodidact.plan.validate import load_plan_json, validate_plan
+
+        try:
+            data = load_plan_json(plan_path)
+        except InputError as exc:
+            emit_json({"ok": False, "errors": [{"rule": "P000", "message": exc.message}], "stats": {}})
+            raise typer.Exit(2) from None
+        report = validate_plan(data)
+        emit_json(report.as_dict())
+        if not report.ok:
+            console.print(f"[red]invalid:[/red] {len(report.errors)} error(s): {report.errors[0]['message']}")
+            raise typer.Exit(1)
+
+    @app.command("report")
+    def report_cmd(
+        request: str = typer.Argument(..., help="The research request, or the path of a file holding it."),
+        report_dir: Path | None = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP, file_okay=False),
+        kb: Path | None = kb_option(),
+        corpus: list[Path] = typer.Option([], "--corpus", help="Local files or folders to index as sources (repeat)."),
+        mode: str = typer.Option("normal", "--mode", help="quick (skim), normal or heavy (thorough)."),
+        model: str | None = model_option(),
+        no_cache: bool = no_cache_option(),
+        max_cost: float | None = max_cost_option(),
+        max_tokens: int | None = max_tokens_option(),
+    ) -> None:
+        """Plan, gather evidence per dimension, and write a cited report.md, citations.json and report.html.
+
+        Rerunning the same command resumes: finished dimensions are not redone.
+
+        Example: autodidact report "How do Python generators work?" --corpus docs/ --report-dir rep
+        """
+        from autodidact.cli.engine_opts import load_run_settings, make_runtime
+        from autodidact.errors import InputError
+        from autodidact.report.paths import read_request
+        from autodidact.report.pipeline import run_report_sync
+
+        if mode not in {"quick", "normal", "heavy"}:
+            raise InputError(f"--mode {mode!r} is not quick, normal or heavy")
+        text = read_request(request)
+        kb_root = _kb_root(kb)
+        settings = load_run_settings(kb_root, model, max_cost, max_tokens)
+        runtime = make_runtime(kb_root, model, no_cache, max_cost, max_tokens, settings=settings)
+        result = run_report_sync(
+            text,
+            report_dir=_report_dir(text, report_dir, kb_root),
+            runtime=runtime,
+            settings=settings,
+            kb_root=kb_root,
+            corpus=list(corpus),
+            mode=mode,
+            reporter=_RichReporter(),
+        )
+        console.print(f"report: {result.report_md}")
+        emit_json(result.summary())
