@@ -1,0 +1,222 @@
+"""``autodidact doctor`` and ``autodidact usage``: what will run, whether it answers, what it cost.
+
+Why: before a long run a person needs to see the settings in effect (secrets masked), which model
+engine and which search providers will run, and — with ``--check`` — that the model server
+actually answers one call. After a run, ``usage`` totals the ledger by task and by model.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from autodidact.cli.common import console, emit_json, kb_option
+from autodidact.cli.engine_opts import model_option
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    rows: list[tuple[str, Any]] = []
+    for key, value in data.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict) and value and key != "prices":
+            rows.extend(_flatten(value, dotted + "."))
+        else:
+            rows.append((dotted, value))
+    return rows
+
+
+def _kb_root(kb: Path | None) -> Path | None:
+    from autodidact.kb import is_kb, resolve_root
+
+    root = resolve_root(kb)
+    if is_kb(root):
+        return root.resolve()
+    if kb is not None:
+        from autodidact.kb import open_kb
+
+        open_kb(kb)  # raises the clear "not a knowledge base" error
+    return None
+
+
+def _search_engines(settings: Any) -> list[str]:
+    lines = ["local full-text search (always)"]
+    if not settings.search.providers:
+        return [*lines, "no web search providers configured (search.providers / AUTODIDACT_SEARCH_PROVIDERS)"]
+    from autodidact.errors import AutodidactError
+    from autodidact.sources.search.registry import build_providers
+
+    try:
+        providers = build_providers(settings.search)
+    except AutodidactError as exc:
+        return [*lines, f"[red]web search not usable[/red]: {exc.message}" + (f" ({exc.hint})" if exc.hint else "")]
+    return [*lines, *(f"web: {getattr(p, 'name', type(p).__name__)}" for p in providers)]
+
+
+def _secret_vars() -> list[str]:
+    from autodidact.config import SECRET_VARS
+    from autodidact.llm.registry import PRESETS
+
+    names = list(SECRET_VARS)
+    for preset in PRESETS.values():
+        if preset.key_env_var and preset.key_env_var not in names:
+            names.append(preset.key_env_var)
+    return names
+
+
+def _check(runtime: Any) -> None:
+    import asyncio
+
+    from autodidact.llm.base import Request
+    from autodidact.llm.retry import RetryPolicy
+
+    runtime.retry_policy = RetryPolicy(max_attempts=2, base_delay=0.5, attempt_timeout=runtime.settings.timeout)
+    request = Request(
+        messages=[
+            {"role": "system", "content": "You are a connectivity check. Reply with JSON only."},
+            {"role": "user", "content": 'Reply with exactly {"ok": true}'},
+        ],
+        schema={"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
+        task="doctor",
+        max_tokens=32,
+        schema_name="doctor",
+    )
+    started = time.monotonic()
+
+    async def call() -> Any:
+        try:
+            return await runtime.complete(request)
+        finally:
+            await runtime.aclose()
+
+    completion = asyncio.run(call())
+    seconds = time.monotonic() - started
+    usage = completion.usage
+    console.print(
+        f"[green]model server OK[/green]: {runtime.describe()} answered in {seconds:.2f} s "
+        f"({usage.input_tokens} in / {usage.output_tokens} out tokens): {completion.text.strip()[:80]!r}",
+        soft_wrap=True,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``doctor`` and ``usage``."""
+
+    @app.command("doctor")
+    def doctor_cmd(
+        kb: Path | None = kb_option(),
+        model: str | None = model_option(),
+        check: bool = typer.Option(False, "--check", help="Also send one small call to the configured model server."),
+    ) -> None:
+        """Show the settings in effect (secrets masked), which model and search engines will run.
+
+        With --check, send one call to the model server to prove it answers.
+
+        Example: autodidact doctor --kb my-kb --model ollama:qwen2.5:7b --check
+        """
+        from rich.markup import escape
+
+        from autodidact.cli.engine_opts import load_run_settings
+        from autodidact.config import mask, secret, user_config_path
+        from autodidact.errors import AutodidactError
+        from autodidact.llm.registry import build_runtime
+
+        def out(line: str) -> None:
+            console.print(line, soft_wrap=True)
+
+        root = _kb_root(kb)
+        settings = load_run_settings(root, model)
+        out("[bold]settings files[/bold]")
+        user_file = user_config_path()
+        out(f"  user: {user_file} ({'found' if user_file.is_file() else 'absent'})")
+        if root is not None:
+            out(f"  knowledge base: {root / 'autodidact.toml'}")
+        else:
+            out("  knowledge base: (none here; pass --kb DIR)")
+        out("[bold]settings in effect[/bold]")
+        for key, value in _flatten(settings.model_dump()):
+            out(f"  {key} = {escape(repr(value))}")
+        out("[bold]secrets (environment only)[/bold]")
+        for var in _secret_vars():
+            out(f"  {var}: {mask(secret(var))}")
+        out("[bold]model engine[/bold]")
+        try:
+            runtime = build_runtime(settings, root)
+        except AutodidactError as exc:
+            if check:
+                raise
+            out(f"  [red]not usable[/red]: {escape(exc.message)}")
+            if exc.hint:
+                out(f"  hint: {escape(exc.hint)}")
+            return
+        out(f"  engine: {runtime.describe()}")
+        if runtime.is_offline:
+            out("  the offline engine runs (templates, full-text retrieval, extractive selection)")
+        else:
+            model_obj = runtime.model
+            assert model_obj is not None
+            console.print(
+                f"  schema-constrained output: {'yes' if model_obj.supports_json_schema else 'no (instructed)'}"
+                f"; concurrency {settings.llm.concurrency}; cache {'off' if runtime.no_cache else 'on'}"
+            )
+        out("[bold]search engines[/bold]")
+        for line in _search_engines(settings):
+            out(f"  {line}")
+        if check:
+            if runtime.is_offline:
+                out("offline engine: no model server to check")
+            else:
+                runtime.no_cache = True
+                runtime.cache = None
+                _check(runtime)
+
+    @app.command("usage")
+    def usage_cmd(
+        kb: Path | None = kb_option(),
+        as_json: bool = typer.Option(False, "--json", help="Print the totals as JSON on stdout."),
+    ) -> None:
+        """Total model calls, tokens and estimated cost, by task and by model, from the usage ledger.
+
+        Example: autodidact usage --kb my-kb --json
+        """
+        from autodidact.kb import open_kb
+        from autodidact.llm.ledger import read_totals
+
+        kb_obj = open_kb(kb)
+        totals = read_totals(kb_obj.usage_ledger)
+        if as_json:
+            emit_json(totals)
+            return
+        from rich.table import Table
+
+        if totals["calls"] == 0:
+            console.print("no model calls recorded yet (the offline engine records none)")
+            return
+        for title, group in (("by task", totals["by_task"]), ("by model", totals["by_model"])):
+            table = Table(title=title, title_justify="left")
+            for column in ("name", "calls", "cached", "input tokens", "output tokens", "cost (USD)", "seconds"):
+                table.add_column(column, justify="left" if column == "name" else "right")
+            for name, row in group.items():
+                table.add_row(
+                    name or "(none)",
+                    str(row["calls"]),
+                    str(row["cached_calls"]),
+                    str(row["input_tokens"]),
+                    str(row["output_tokens"]),
+                    f"{row['cost_usd']:.4f}",
+                    f"{row['seconds']:.1f}",
+                )
+            console.print(table)
+        console.print(
+            f"total: {totals['calls']} calls ({totals['cached_calls']} cached), "
+            f"{totals['input_tokens']} input + {totals['output_tokens']} output tokens, "
+            f"~${totals['cost_usd']:.4f}"
+        )
+        if totals["unpriced_models"]:
+            console.print(
+                "[yellow]no price set for[/yellow] "
+                + ", ".join(totals["unpriced_models"])
+                + ": their cost counts as 0; set [llm] prices in autodidact.toml"
+            )
