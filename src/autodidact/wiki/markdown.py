@@ -76,8 +76,11 @@ def tokens(text: str) -> list[str]:
 
 
 def normalize_key(text: str) -> str:
-    """Comparison key for titles, aliases and headings: NFKC, case-folded, spaces and punctuation dropped."""
-    return "".join(ch for ch in nfkc(text).casefold() if ch.isalnum())
+    """Comparison key for titles, aliases and headings: NFKC, case-folded, spaces and punctuation dropped.
+
+    ``+`` and ``#`` are kept, so ``C``, ``C++`` and ``C#`` stay three topics (whose slugs collide).
+    """
+    return "".join(ch for ch in nfkc(text).casefold() if ch.isalnum() or ch in "+#")
 
 
 def split_sentences(text: str) -> list[str]:

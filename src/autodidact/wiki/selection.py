@@ -29,9 +29,7 @@ _SKIP_HEADINGS = {
     normalize_key(h)
     for h in ("references", "see also", "external links", "further reading", "参考文献", "参考资料", "外部链接", "参见")
 }
-_DEFINITION = re.compile(
-    r"(?:是指|指的是|是一种|是一个|定义为|称为|被称为|\bis an?\b|\bare\b|\brefers? to\b|\bmeans\b)", re.I
-)
+_DEFINITION = re.compile(r"(?:是指|指的是|是一种|是一个|定义为|称为|被称为|\bis an?\b|\brefers? to\b|\bmeans\b)", re.I)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)、]|>)\s*")
 
 

@@ -74,7 +74,7 @@ def clean_title(title: str) -> str:
     """A page title without its site suffix (``Generators — Python docs`` → ``Generators``)."""
     parts = [p.strip() for p in _TITLE_SPLIT.split(title.strip()) if p.strip()]
     best = parts[0] if parts else title.strip()
-    return best.strip("「」“”\"'《》# ")[:80]
+    return best.strip("「」“”\"'《》 ")[:80]
 
 
 def load_question_texts(kb_root: Path) -> dict[str, str]:
