@@ -20,6 +20,7 @@ import codecs
 import io
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from autodidact.errors import SourceError
@@ -152,6 +153,9 @@ def decode_text(data: bytes, header_charset: str | None = None, *, html: bool = 
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
+    guessed = _guess_cjk(data)
+    if guessed is not None:
+        return guessed
     from charset_normalizer import from_bytes
 
     best = from_bytes(data).best()
@@ -164,6 +168,40 @@ def decode_text(data: bytes, header_charset: str | None = None, *, html: bool = 
     if candidates:
         return data.decode(candidates[0], "replace")
     return data.decode("utf-8", "replace")
+
+
+def _share(text: str, test: Callable[[str], bool]) -> float:
+    wide = [ch for ch in text if ord(ch) > 0x7F]
+    return sum(1 for ch in wide if test(ch)) / len(wide) if wide else 0.0
+
+
+def _in_gb2312(ch: str) -> bool:
+    try:
+        ch.encode("gb2312")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _ideograph_or_punct(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff" or "\u3000" <= ch <= "\u303f" or "\uff00" <= ch <= "\uffef"
+
+
+def _guess_cjk(data: bytes) -> str | None:
+    """Chinese without a label: statistical detectors misread short GBK text as Korean or Big5.
+
+    Simplified Chinese decoded with the right codec lands almost entirely inside GB2312's ~7,500
+    common characters; decoded with the wrong one it does not. Big5 is tried next (traditional
+    text falls outside GB2312 but is all ideographs and CJK punctuation under Big5).
+    """
+    for codec, test in (("gb18030", _in_gb2312), ("big5hkscs", _ideograph_or_punct)):
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if _share(text, test) >= 0.95:
+            return text
+    return None
 
 
 def clean_text(text: str) -> str:

@@ -85,3 +85,18 @@ def debian_reference_zh_files() -> list[Path]:
     """The Chinese chapter HTML files (empty when the package is not installed)."""
     folder = debian_reference_zh()
     return sorted(folder.glob("*.zh-cn.html")) if folder else []
+
+
+def make_pdf(pages: list[str], *, encrypt: str | None = None) -> bytes:
+    """A real PDF (reportlab, a dev dependency) with one line of text per page, optionally encrypted."""
+    import io
+
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    pdf = canvas.Canvas(buf, encrypt=encrypt)
+    for text in pages:
+        pdf.drawString(72, 720, text)
+        pdf.showPage()
+    pdf.save()
+    return buf.getvalue()

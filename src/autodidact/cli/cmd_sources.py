@@ -1,0 +1,250 @@
+"""``autodidact snapshot|add|search|index``: the snapshot store, local documents and local search.
+
+``snapshot`` subcommands print JSON on stdout (CONTRACTS §3.1) with exit codes: 0 ok, 1 refused or
+failed verification, 2 bad input; failures print ``{"ok": false, "error": ...}`` too, so scripts
+always get JSON. ``add`` and ``index rebuild`` take the knowledge base's writer lock.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from autodidact.cli.common import console, emit_json, kb_option
+
+_CACHE_HELP = "The source_cache folder (or the knowledge-base/report folder holding it)."
+
+
+def _cache_dir(path: Path) -> Path:
+    if path.name != "source_cache" and (path / "source_cache").is_dir():
+        return path / "source_cache"
+    return path
+
+
+def _json_call(fn: Callable[[], Any]) -> None:
+    """Run ``fn``, print its JSON result; map failures to JSON + exit 1 (refused) or 2 (bad input)."""
+    from autodidact.errors import AutodidactError, InputError, PathSafetyError
+
+    try:
+        result = fn()
+    except PathSafetyError as exc:  # a path or ref that would escape the cache: refused
+        emit_json({"ok": False, "error": exc.message})
+        raise typer.Exit(1) from None
+    except InputError as exc:
+        emit_json({"ok": False, "error": exc.message})
+        raise typer.Exit(2) from None
+    except AutodidactError as exc:
+        emit_json({"ok": False, "error": exc.message})
+        raise typer.Exit(1) from None
+    emit_json(result)
+
+
+def _read_input(source: str) -> str:
+    from autodidact.errors import InputError
+
+    try:
+        if source == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+        else:
+            data = Path(source).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read input {source}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"input {source} is not UTF-8 text", hint="convert it to UTF-8 first") from None
+
+
+def _register_snapshot(app: typer.Typer) -> None:
+    sub = typer.Typer(help="The immutable snapshot store (CONTRACTS §3.1): JSON on stdout.", no_args_is_help=True)
+    app.add_typer(sub, name="snapshot")
+
+    @sub.command("store")
+    def store_cmd(
+        source_cache: Path = typer.Option(..., "--source-cache", help=_CACHE_HELP),
+        url: str = typer.Option(..., "--url", help="The document's URL (normalised before hashing)."),
+        input_path: str = typer.Option(..., "--input", help="UTF-8 text file to store, or - for stdin."),
+    ) -> None:
+        """Store a text snapshot for a URL; same bytes again is a no-op, never an overwrite.
+
+        Example: autodidact snapshot store --source-cache kb/source_cache --url https://example.com/a --input page.md
+        """
+
+        def run() -> dict[str, Any]:
+            from autodidact.errors import IntegrityError
+            from autodidact.sources.snapshots import SnapshotStore, normalize_url
+
+            normalize_url(url)  # bad URL → exit 2 before reading the input
+            text = _read_input(input_path)
+            if "\x00" in text:
+                raise IntegrityError("snapshot text contains a NUL byte; refused")
+            snap, wrote = SnapshotStore(_cache_dir(source_cache)).store(url, text)
+            return {"ok": True, **snap.as_dict(), "written": wrote}
+
+        _json_call(run)
+
+    @sub.command("lookup")
+    def lookup_cmd(
+        source_cache: Path = typer.Option(..., "--source-cache", help=_CACHE_HELP),
+        url: str = typer.Option(..., "--url", help="The URL to look up."),
+        content_hash: str | None = typer.Option(None, "--content-hash", help="Only this content sha256."),
+    ) -> None:
+        """List every verified snapshot of a URL, sorted by content hash ([] if none).
+
+        Example: autodidact snapshot lookup --source-cache kb/source_cache --url https://example.com/a
+        """
+
+        def run() -> list[dict[str, str]]:
+            from autodidact.sources.snapshots import SnapshotStore
+
+            found = SnapshotStore(_cache_dir(source_cache)).lookup(url, content_hash)
+            return [snap.as_dict() for snap in found]
+
+        _json_call(run)
+
+    @sub.command("verify")
+    def verify_cmd(
+        source_cache: Path = typer.Option(..., "--source-cache", help=_CACHE_HELP),
+        snapshot_ref: str = typer.Option(..., "--snapshot-ref", help="source_cache/<64 hex>/<64 hex>.md"),
+        url: str | None = typer.Option(None, "--url", help="Also check the snapshot belongs to this URL."),
+    ) -> None:
+        """Recompute a snapshot's hashes and check its metadata; exit 1 if anything differs.
+
+        Example: autodidact snapshot verify --source-cache kb/source_cache --snapshot-ref source_cache/<h>/<h>.md
+        """
+
+        def run() -> dict[str, Any]:
+            from autodidact.sources.snapshots import SnapshotStore
+
+            snap = SnapshotStore(_cache_dir(source_cache)).verify(snapshot_ref, url)
+            return {"ok": True, **snap.as_dict()}
+
+        _json_call(run)
+
+    @sub.command("normalize")
+    def normalize_cmd(url: str = typer.Argument(..., help="The URL to normalise.")) -> None:
+        """Print a URL's normal form and its sha256 (the snapshot folder name).
+
+        Example: autodidact snapshot normalize "HTTPS://Example.COM:443/path?q=2&q=1#s"
+        """
+
+        def run() -> dict[str, Any]:
+            from autodidact.sources.snapshots import normalize_url
+            from autodidact.store.hashing import sha256_text
+
+            norm = normalize_url(url)
+            return {"ok": True, "normalized_url": norm, "url_hash": sha256_text(norm)}
+
+        _json_call(run)
+
+
+def _search_root(kb: Path | None) -> Path:
+    """A knowledge base, or any folder with a source cache (a report folder)."""
+    from autodidact.kb import is_kb, open_kb, resolve_root
+
+    root = resolve_root(kb)
+    if root.is_dir() and not is_kb(root) and (root / "source_cache").is_dir():
+        return root.resolve()
+    return open_kb(kb).root
+
+
+def _rich_highlight(snippet: str) -> str:
+    from rich.markup import escape
+
+    parts = snippet.split("**")
+    return "".join(f"[bold yellow]{escape(p)}[/bold yellow]" if i % 2 else escape(p) for i, p in enumerate(parts))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``snapshot``, ``add``, ``search`` and ``index``."""
+    _register_snapshot(app)
+
+    @app.command("add")
+    def add_cmd(
+        paths: list[Path] = typer.Argument(..., help="Files or folders (md, txt, html, pdf; folders recursively)."),
+        kb: Path | None = kb_option(),
+    ) -> None:
+        """Copy documents into raw/, snapshot and index them; nothing already in raw/ changes.
+
+        Unsupported or unreadable files are listed and skipped; the exit code is 1 if any were.
+
+        Example: autodidact add notes.md papers/ --kb my-kb
+        """
+        from autodidact.kb import open_kb
+        from autodidact.sources.ingest import add_paths
+
+        knowledge_base = open_kb(kb)
+        with knowledge_base.lock(warn=lambda m: console.print(f"[yellow]warning:[/yellow] {m}")):
+            report = add_paths(knowledge_base, paths, progress=lambda m: console.print(f"  {m}"))
+        new = sum(1 for a in report.added if a.new)
+        console.print(
+            f"{new} added, {len(report.added) - new} already present, {len(report.skipped)} skipped "
+            f"(knowledge base {knowledge_base.root})"
+        )
+        for item in report.skipped:
+            console.print(f"[red]skipped:[/red] {item.source}: {item.reason}")
+        if report.skipped:
+            raise typer.Exit(1)
+
+    @app.command("search")
+    def search_cmd(
+        query: str = typer.Argument(..., help="Free text, Chinese or English; operators are treated as words."),
+        kb: Path | None = kb_option(),
+        k: int = typer.Option(10, "-k", "--limit", min=1, max=1000, help="How many passages to show."),
+        as_json: bool = typer.Option(False, "--json", help="Print the passages as JSON on stdout."),
+    ) -> None:
+        """Search the local index (every snapshot in the knowledge base) with BM25.
+
+        Example: autodidact search "yield expression" --kb my-kb -k 5
+        """
+        from dataclasses import asdict
+
+        from rich.table import Table
+
+        from autodidact.sources.index import LocalIndex
+
+        with LocalIndex(_search_root(kb)) as index:
+            hits = index.search(query, k)
+        if as_json:
+            emit_json([asdict(p) for p in hits])
+            return
+        if not hits:
+            console.print(f"no passages match {query!r}")
+            return
+        table = Table(show_lines=True)
+        for col in ("#", "score", "source", "passage"):
+            table.add_column(col, overflow="fold")
+        for n, p in enumerate(hits, 1):
+            source = f"raw/{p.raw_file}" if p.raw_file else p.url
+            table.add_row(str(n), f"{p.score:.2f}", f"{p.title}\n{source}", _rich_highlight(p.highlight))
+        from rich.console import Console
+
+        Console(highlight=False).print(table)
+
+    index_app = typer.Typer(help="The local search index (.autodidact/index.sqlite).", no_args_is_help=True)
+    app.add_typer(index_app, name="index")
+
+    @index_app.command("rebuild")
+    def rebuild_cmd(kb: Path | None = kb_option()) -> None:
+        """Index files dropped into raw/, then recreate the whole index from the files alone.
+
+        Example: autodidact index rebuild --kb my-kb
+        """
+        from autodidact.kb import open_kb
+        from autodidact.sources.index import LocalIndex
+        from autodidact.sources.ingest import scan_raw
+
+        knowledge_base = open_kb(kb)
+        with knowledge_base.lock(warn=lambda m: console.print(f"[yellow]warning:[/yellow] {m}")):
+            scanned = scan_raw(knowledge_base)
+            with LocalIndex(knowledge_base.root) as index:
+                count = index.rebuild()
+                stats = index.stats()
+        for item in scanned.skipped:
+            console.print(f"[yellow]skipped:[/yellow] raw/{item.source}: {item.reason}")
+        console.print(f"rebuilt the index: {count} documents, {stats['passages']} passages")

@@ -1,0 +1,118 @@
+"""LocalIndex: passages with offsets, Chinese/English/mixed search, rebuild equality, hostile queries."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from autodidact.sources.index import LocalIndex
+from autodidact.sources.passages import chunk_spans, query_terms, segment
+from autodidact.sources.snapshots import SnapshotStore, local_url
+
+DOCS = {
+    "gen.md": "# Generators\n\nA generator function contains a yield expression. Calling it returns an iterator.\n\n"
+    "Generators are lazy: each value is computed on demand.",
+    "ctx.md": "# Context managers\n\nThe with statement calls __enter__ and __exit__ on a context manager.",
+    "zh-pkg.md": "# 软件包管理\n\nDebian 使用 apt 安装软件包，并自动处理依赖关系。\n\n软件包的元数据保存在本地缓存中。",
+    "zh-gen.md": "# 生成器\n\n生成器函数包含 yield 表达式，调用时返回一个迭代器。惰性求值可以节省内存。",
+    "mixed.md": "# Mixed 混合\n\nPython的generator叫做生成器，asyncio的协程也很重要。",
+}
+
+
+def _index(root: Path) -> LocalIndex:
+    store = SnapshotStore.for_folder(root)
+    index = LocalIndex(root)
+    for name, text in DOCS.items():
+        snap, _ = store.store(local_url("corpus/demo", name), text)
+        index.add_document(snap, text, "", "corpus")
+    return index
+
+
+def _names(hits: list) -> list[str]:  # type: ignore[type-arg]
+    return [h.url.rsplit("/", 1)[-1] for h in hits]
+
+
+def test_english_chinese_and_mixed_queries_find_their_documents(tmp_path: Path) -> None:
+    index = _index(tmp_path)
+    assert _names(index.search("yield expression", 3))[0] == "gen.md"
+    assert _names(index.search("generators", 3))[0] == "gen.md"  # stemming
+    assert _names(index.search("安装软件包", 3))[0] == "zh-pkg.md"
+    assert _names(index.search("依赖", 3))[0] == "zh-pkg.md"  # two-character word
+    assert "zh-gen.md" in _names(index.search("迭代器", 3))
+    assert _names(index.search("协程 asyncio", 3))[0] == "mixed.md"
+    assert _names(index.search("生成器 generator", 5))[0] in {"mixed.md", "zh-gen.md"}
+    assert index.search("nothing-matches-this-zzz", 5) == []
+    hit = index.search("依赖关系", 1)[0]
+    assert "**依赖关系**" in hit.highlight and hit.kind == "corpus" and hit.title == "软件包管理"
+
+
+def test_passage_text_equals_snapshot_slice(tmp_path: Path) -> None:
+    index = _index(tmp_path)
+    store = SnapshotStore.for_folder(tmp_path)
+    for query in ("yield", "软件包", "context manager", "协程"):
+        for hit in index.search(query, 5):
+            assert store.read(hit.snapshot_ref)[hit.start : hit.end] == hit.text
+
+
+def test_chunks_are_paragraph_sized_and_cover_the_text() -> None:
+    para = "Sentence number {n} talks about generators and iterators in some depth. "
+    text = "\n\n".join("".join(para.format(n=n + 10 * p) for n in range(3 + p % 4)) for p in range(40))
+    text += "\n\n" + "x" * 2000  # one unbreakable run
+    spans = chunk_spans(text)
+    assert all(0 < e - s <= 800 for s, e in spans)
+    assert sum(1 for s, e in spans if e - s >= 300) >= len(spans) - 2
+    assert "".join("".join(text[s:e].split()) for s, e in spans) == "".join(text.split())
+    assert spans == sorted(spans) and all(a[1] <= b[0] for a, b in itertools.pairwise(spans))
+
+
+def test_cjk_segmentation_and_query_terms() -> None:
+    assert segment("用apt安装软件包").split() == ["用", "apt", "安装", "装软", "软件", "件包"]
+    assert [t for t, _ in query_terms("the yield 表达式")] == ["yield", "表达", "达式"]
+    assert [t for t, _ in query_terms("the")] == ["the"]
+
+
+def test_rebuild_gives_identical_results(tmp_path: Path) -> None:
+    index = _index(tmp_path)
+    queries = ["yield", "软件包", "context manager", "生成器 generator", "迭代器", "lazy values", "依赖"]
+    before = {q: index.search(q, 5) for q in queries}
+    index.close()
+    shutil.rmtree(tmp_path / ".autodidact")  # even without the manifest, titles and kinds come from the files
+    fresh = LocalIndex(tmp_path)
+    assert fresh.rebuild() == len(DOCS)
+    assert {q: fresh.search(q, 5) for q in queries} == before
+    assert fresh.stats()["documents"] == len(DOCS)
+
+
+def test_adding_twice_is_a_no_op_and_wrong_text_is_refused(tmp_path: Path) -> None:
+    index = _index(tmp_path)
+    store = SnapshotStore.for_folder(tmp_path)
+    snap, _ = store.store(local_url("corpus/demo", "gen.md"), DOCS["gen.md"])
+    passages = index.stats()["passages"]
+    assert index.add_document(snap, DOCS["gen.md"], "", "corpus") is False
+    assert index.stats()["passages"] == passages
+    from autodidact.errors import InputError
+
+    with pytest.raises(InputError):
+        index.add_document(snap, "other text", "", "corpus")
+    with pytest.raises(InputError):
+        index.add_document(snap, DOCS["gen.md"], "", "bogus")
+
+
+_QUERY_ALPHABET = st.sampled_from(list("\"*^:()-+{}[]NEAR AND OR NOT 软件包 yield \\' \x00\n\t,;.?!"))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(query=st.one_of(st.text(max_size=60), st.lists(_QUERY_ALPHABET, max_size=30).map("".join)))
+def test_search_never_crashes_on_any_query(tmp_path: Path, query: str) -> None:
+    index = LocalIndex(tmp_path)
+    if not index.stats()["documents"]:
+        index.close()
+        index = _index(tmp_path)
+    hits = index.search(query, 5)
+    assert len(hits) <= 5
+    index.close()
