@@ -62,7 +62,7 @@ def test_gbk_declared_only_in_meta_also_decodes(kb_dir: Path, web: FakeWeb) -> N
 
 @pytest.mark.parametrize("path", ["/doc.pdf", "/mislabelled/pdf-as-html"])
 def test_pdf_keeps_page_markers_even_when_mislabelled(kb_dir: Path, web: FakeWeb, path: str) -> None:
-    raw, snapshot = fetch_into(kb_dir, web.url(path), settings_for(web))
+    _raw, snapshot = fetch_into(kb_dir, web.url(path), settings_for(web))
     text = (kb_dir / snapshot.snapshot_ref).read_text("utf-8")
     assert "[page 1]" in text and "[page 2]" in text
     assert "send method resumes a generator" in text
@@ -82,7 +82,7 @@ def test_pdf_keeps_page_markers_even_when_mislabelled(kb_dir: Path, web: FakeWeb
     ],
 )
 def test_other_allowed_content(kb_dir: Path, web: FakeWeb, path: str, needle: str) -> None:
-    raw, snapshot = fetch_into(kb_dir, web.url(path), settings_for(web))
+    _raw, snapshot = fetch_into(kb_dir, web.url(path), settings_for(web))
     assert needle in (kb_dir / snapshot.snapshot_ref).read_text("utf-8")
 
 

@@ -40,9 +40,11 @@ def test_every_numeric_spelling_of_loopback_parses_to_127_0_0_1(spelling: str) -
     assert block_reason(host.address) == "a loopback address"
 
 
-@pytest.mark.parametrize("bad", ["1.2.3.4.5", "999.1.1.1", "0x100000000", "4294967296", "08.1.1.1", "1.256.1.1", "1..2"])
+@pytest.mark.parametrize(
+    "bad", ["1.2.3.4.5", "999.1.1.1", "0x100000000", "4294967296", "08.1.1.1", "1.256.1.1", "1..2"]
+)
 def test_numeric_looking_hosts_that_do_not_parse_are_refused_not_resolved(bad: str) -> None:
-    with pytest.raises(BlockedError, match="numeric|valid"):
+    with pytest.raises(BlockedError, match=r"numeric|valid"):
         parse_host(f"http://{bad}/", bad)
 
 
@@ -160,8 +162,14 @@ def test_all_spellings_of_an_ipv4_address_agree(number: int) -> None:
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.one_of(st.integers(0, 2**32 - 1).map(ipaddress.IPv4Address), st.integers(0, 2**128 - 1).map(ipaddress.IPv6Address)))
-def test_anything_accepted_as_public_is_public_per_ipaddress(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> None:
+@given(
+    st.one_of(
+        st.integers(0, 2**32 - 1).map(ipaddress.IPv4Address), st.integers(0, 2**128 - 1).map(ipaddress.IPv6Address)
+    )
+)
+def test_anything_accepted_as_public_is_public_per_ipaddress(
+    address: ipaddress.IPv4Address | ipaddress.IPv6Address,
+) -> None:
     if block_reason(address) is None:
         assert address.is_global
         assert not (address.is_private or address.is_loopback or address.is_link_local or address.is_multicast)
