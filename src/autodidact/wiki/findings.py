@@ -238,9 +238,9 @@ def contradiction_findings(articles: list[Article], zh: bool) -> list[Finding]:
                 if clash is None or any(clash[0] in m and clash[1] in m for m in markers):
                     continue
                 text = (
-                    f"{_loc(art)}：“{_short(a[0], 40)}”与“{_short(b[0], 40)}”数字不一致（{clash[0]} / {clash[1]}）"
+                    f"{_loc(art)}：“{_short(a[0], 70)}”与“{_short(b[0], 70)}”数字不一致（{clash[0]} / {clash[1]}）"
                     if zh
-                    else f"{_loc(art)}: “{_short(a[0], 40)}” and “{_short(b[0], 40)}” disagree "
+                    else f"{_loc(art)}: “{_short(a[0], 70)}” and “{_short(b[0], 70)}” disagree "
                     f"({clash[0]} / {clash[1]})"
                 )
                 direction = (

@@ -71,9 +71,14 @@ class CheckReport:
         return self.gap_count + self.partial
 
 
-def _norm(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)
+def _plain(text: str) -> str:
+    """The text without bold markers (item text keeps its own punctuation)."""
     return text.replace("**", "").replace("__", "").strip()
+
+
+def _norm(text: str) -> str:
+    """NFKC + plain: full-width digits and colons become ASCII, for labels and counts."""
+    return _plain(unicodedata.normalize("NFKC", text))
 
 
 def _section_of(line: str) -> str | None:
@@ -99,12 +104,12 @@ def _items(lines: list[str]) -> list[str]:
         indent = len(line) - len(line.lstrip())
         if bullet and (base is None or indent <= base):
             base = indent if base is None else base
-            items.append(_norm(bullet.group(2)))
+            items.append(_plain(bullet.group(2)))
         elif items:
-            items[-1] += "\n" + _norm(line)
+            items[-1] += "\n" + _plain(line)
         elif _norm(line).casefold() not in _EMPTY:
-            items.append(_norm(line))
-    return [i for i in items if i.split("\n")[0].strip().casefold() not in _EMPTY]
+            items.append(_plain(line))
+    return [i for i in items if _norm(i.split("\n")[0]).casefold() not in _EMPTY]
 
 
 def _count(label: str, text: str) -> int | None:
@@ -113,42 +118,46 @@ def _count(label: str, text: str) -> int | None:
 
 
 def _directions(summary_lines: list[str]) -> list[str]:
-    text = "\n".join(_norm(line) for line in summary_lines)
-    match = re.search(r"(?:建议下一轮重点方向|next[- ]round directions?)\s*[:]\s*(.*)", text, re.I | re.S)
+    text = "\n".join(_plain(line) for line in summary_lines)
+    match = re.search(r"(?:建议下一轮重点方向|next[- ]round directions?)\s*[:：][ \t]*(.*)", text, re.I | re.S)
     if not match:
         return []
-    rest = match.group(1).strip()
-    if rest.startswith("["):
-        end = rest.find("]\n") if "]\n" in rest else rest.rfind("]")
-        inner = rest[: end + 1] if end >= 0 else rest
-        try:
-            data = json.loads(inner)
-            if isinstance(data, list):
-                return [str(d).strip() for d in data if str(d).strip()]
-        except ValueError:
-            pass
-        body = inner.strip("[]")
-        parts = re.split(r"\s*[;；]\s*|\s*\|\s*|\n", body)
-        if len(parts) == 1:
-            parts = re.split(r"\s*[、,，]\s*", body)
-        return [p.strip().strip("\"'“”「」") for p in parts if p.strip().strip("\"'“”「」")]
+    rest = match.group(1)
     first, _, tail = rest.partition("\n")
-    if first.strip():
+    first = first.strip()
+    if first.startswith(("[", "［")):
+        return _bracketed(("[" + first[1:] + "\n" + tail).strip())
+    if first:
         return [p.strip() for p in re.split(r"\s*[;；]\s*", first) if p.strip()]
-    found = []
+    found: list[str] = []
     for line in tail.split("\n"):
         bullet = _BULLET.match(line)
         if bullet:
             found.append(bullet.group(2).strip())
-        elif found and not line.strip():
-            continue
-        elif found:
+        elif found and line.strip():
             break
     return found
 
 
+def _bracketed(rest: str) -> list[str]:
+    rest = rest.replace("］", "]")
+    end = rest.find("]\n") if "]\n" in rest else rest.rfind("]")
+    inner = rest[: end + 1] if end >= 0 else rest
+    try:
+        data = json.loads(inner)
+        if isinstance(data, list):
+            return [str(d).strip() for d in data if str(d).strip()]
+    except ValueError:
+        pass
+    body = inner.strip("[]")
+    parts = re.split(r"\s*[;；]\s*|\s*\|\s*|\n", body)
+    if len(parts) == 1:
+        parts = re.split(r"\s*[、,，]\s*", body)
+    return [p.strip().strip("\"'“”「」") for p in parts if p.strip().strip("\"'“”「」")]
+
+
 def _status_of(item: str) -> tuple[str | None, str | None]:
-    head = item.split("\n")[0]
+    head = _norm(item.split("\n")[0])
     qid = _QID.search(head)
     status = _STATUS.search(head)
     if status is None:

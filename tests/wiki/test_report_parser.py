@@ -1,0 +1,145 @@
+"""The check-report parser: round trips of the checker's own reports and model-style variations."""
+
+from __future__ import annotations
+
+import pytest
+
+from autodidact.errors import InputError
+from autodidact.kb import KnowledgeBase
+from autodidact.wiki.check import QuestionResult, render_report
+from autodidact.wiki.check_task import QuestionAnswer
+from autodidact.wiki.findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding
+from autodidact.wiki.report_parser import ParseError, parse_check_report
+
+from .conftest import add_raw
+
+MODEL_STYLE = """# 知识审计报告（第３轮）
+
+
+### 1. 问题覆盖情况
+
+* **r3q2**：partial — 期权的波动率曲面是什么？
+    * 缺口：缺少构建方法
+* **r3q1**：resolved — 备兑开仓被行权后怎么操作？
+
+* r3q3 【open】 国内有没有期权私募？
+
+**二、知识漏洞**
+
+1. wiki/期权策略.md 提到「波动率曲面」但没有解释
+2. 结论“备兑开仓收益稳定”缺乏来源
+
+
+### 三：矛盾
+（无）
+
+## 四、来源缺失
+- wiki/备兑开仓.md：历史收益率没有来源
+
+## 五、结构问题
+
+无
+
+## 审计摘要
+
+- **resolved**：１ ／ **partial**：１ ／ **open**：１
+- **知识漏洞数**：２
+- **矛盾**：０
+- **来源缺失**：１
+- **建议下一轮重点方向**：[期权波动率曲面（Volatility Surface）是什么？；国内ETF期权备兑开仓策略的实际历史回测数据？]
+"""
+
+
+def finding(section: str, text: str) -> Finding:
+    return Finding(section, "k", text, direction=f"look into {text}")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_round_trip_of_rendered_reports(lang: str) -> None:
+    results = [
+        QuestionResult("r1q1", "What is X?", QuestionAnswer(status="resolved", answer="X is Y. (source: wiki/x.md)")),
+        QuestionResult("r1q2", "Why Z?", QuestionAnswer(status="partial", answer="Z partly. Gap.", gap="causes")),
+        QuestionResult("r1q3", "Open [thing]?", QuestionAnswer(status="open")),
+    ]
+    findings = [
+        finding(GAPS, "gap one, with a comma"),
+        finding(GAPS, "gap two; with a semicolon"),
+        finding(CONTRADICTIONS, "contra"),
+        finding(MISSING, "missing"),
+        finding(STRUCTURE, "structure"),
+        finding(STRUCTURE, "structure 2"),
+    ]
+    text = render_report(7, results, findings, lang)
+    rep = parse_check_report(text)
+    assert rep.round == 7
+    assert (rep.resolved, rep.partial, rep.open) == (1, 1, 1)
+    assert rep.question_status == {"r1q1": "resolved", "r1q2": "partial", "r1q3": "open"}
+    assert rep.gaps == ["gap one, with a comma", "gap two; with a semicolon"]
+    assert rep.contradictions == ["contra"] and rep.missing_sources == ["missing"]
+    assert rep.structure == ["structure", "structure 2"]
+    assert rep.gap_count == 2 and rep.audit_issues_count == 3
+    assert rep.directions[0] == ("Why Z?（尚缺：causes）" if lang == "zh" else "Why Z? (missing: causes)")
+    assert "look into gap two; with a semicolon" in rep.directions
+
+
+def test_round_trip_of_checker_output(en_kb: KnowledgeBase) -> None:
+    from autodidact.wiki.check import check_wiki
+
+    raw = add_raw(en_kb, "S", "Some text for the source file used in this parser test.\n")
+    (en_kb.wiki / "a.md").write_text(
+        f"# a\n\nA is a letter. (source: {raw})\n\n## Points\n\n- uncited claim here\n", "utf-8"
+    )
+    result = check_wiki(en_kb, [{"id": "q1", "text": "What is a?"}], 1, None)
+    again = parse_check_report(result.path.read_text("utf-8"))
+    assert again == result.report
+    assert again.missing_source_count == 1 and again.missing_sources[0].endswith("cites no raw/ file")
+
+
+def test_model_style_variations() -> None:
+    rep = parse_check_report(MODEL_STYLE)
+    assert rep.round == 3
+    assert (rep.resolved, rep.partial, rep.open) == (1, 1, 1)
+    assert rep.question_status == {"r3q1": "resolved", "r3q2": "partial", "r3q3": "open"}
+    assert rep.gaps == ["wiki/期权策略.md 提到「波动率曲面」但没有解释", "结论“备兑开仓收益稳定”缺乏来源"]
+    assert rep.contradictions == []
+    assert rep.missing_sources == ["wiki/备兑开仓.md：历史收益率没有来源"]
+    assert rep.structure == []
+    assert rep.gap_count == 2 and rep.contradiction_count == 0 and rep.missing_source_count == 1
+    assert rep.audit_issues_count == 3
+    assert rep.directions == [
+        "期权波动率曲面（Volatility Surface）是什么？",
+        "国内ETF期权备兑开仓策略的实际历史回测数据？",
+    ]
+
+
+def test_directions_as_a_bullet_list_and_counts_from_items() -> None:
+    text = """# 知识审计报告（第 2 轮）
+
+## 一、问题覆盖情况
+- q1 [partial] A?
+- q2 [partial] B?
+- q3 [resolved] C?
+
+## 二、知识漏洞
+- one
+- two
+- three
+
+## 审计摘要
+建议下一轮重点方向：
+1. 第一个方向
+2. 第二个方向
+"""
+    rep = parse_check_report(text)
+    assert (rep.resolved, rep.partial, rep.open) == (1, 2, 0)
+    assert rep.gap_count == 3 and rep.audit_issues_count == 5
+    assert rep.directions == ["第一个方向", "第二个方向"]
+
+
+def test_unreadable_report_names_the_file() -> None:
+    with pytest.raises(ParseError) as err:
+        parse_check_report("# something else\n\njust prose\n", source="round_9_check.md")
+    assert "round_9_check.md" in str(err.value) and "resolved" in str(err.value)
+    assert isinstance(err.value, InputError)
+    with pytest.raises(ParseError, match="知识漏洞"):
+        parse_check_report("## 审计摘要\n- resolved: 1 / partial: 0 / open: 0\n", source="r.md")
