@@ -21,7 +21,7 @@ def read_questions(path: Path) -> list[Any]:
     if path.suffix.lower() == ".json" or text.lstrip().startswith(("{", "[")):
         try:
             data = json.loads(text)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise InputError(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
         items = data.get("questions") if isinstance(data, dict) else data
         if not isinstance(items, list):
