@@ -156,3 +156,8 @@ def register(app: typer.Typer) -> None:
         )
         console.print(f"report: {result.report_md}")
         emit_json(result.summary())
+        if result.failed:
+            for dim_id, why in result.failed.items():
+                console.print(f"[red]{dim_id} failed:[/red] {why}")
+            console.print("hint: rerun the same command to retry the failed dimensions; finished ones are kept")
+            raise typer.Exit(1)

@@ -1,0 +1,120 @@
+"""Citation numbering: ``[N]`` by first appearance, one entry per number, nothing orphaned.
+
+Why a small class: report.md is written top to bottom, and every factual sentence is a claim (or a
+key finding built on claims) from a validated evidence file. Asking the :class:`Citer` for a
+claim's markers at the moment the sentence is written numbers sources in order of first
+appearance, and records which claims and snapshots each number stands for, so
+``citations.json`` (CONTRACTS §2) has exactly the numbers the text uses. Two dimensions citing the
+same URL share one number.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from autodidact.report.labels import esc
+from autodidact.sources.snapshots import normalize_url
+
+_END = re.compile(r"[\s.。!！;；]+$")
+
+
+class Citer:
+    """Hands out ``[N]`` markers for claims and collects the citation entries."""
+
+    def __init__(self, evidences: dict[str, dict[str, Any]]) -> None:
+        self.claims: dict[str, dict[str, Any]] = {}
+        self.sources: dict[tuple[str, str], dict[str, Any]] = {}
+        for dim_id, ev in evidences.items():
+            for src in ev.get("sources", []):
+                self.sources[(dim_id, src["id"])] = src
+            for claim in ev.get("claims", []):
+                self.claims[claim["id"]] = claim
+        self.entries: list[dict[str, Any]] = []
+        self._by_key: dict[str, dict[str, Any]] = {}
+
+    def _entry(self, dim_id: str, source_id: str) -> dict[str, Any]:
+        src = self.sources[(dim_id, source_id)]
+        try:
+            key = normalize_url(src["url"])
+        except Exception:  # a URL the validator accepted but normalisation refuses: keep it distinct
+            key = src["url"]
+        entry = self._by_key.get(key)
+        if entry is None:
+            entry = {
+                "n": len(self.entries) + 1,
+                "source_id": source_id,
+                "url": src["url"],
+                "title": src.get("title") or src["url"],
+                "claim_ids": [],
+                "snapshot_refs": [],
+            }
+            self.entries.append(entry)
+            self._by_key[key] = entry
+        return entry
+
+    def numbers(self, claim_ids: list[str]) -> list[int]:
+        """The citation numbers for these claims (registering them), in first-use order."""
+        out: list[int] = []
+        for cid in claim_ids:
+            claim = self.claims.get(cid)
+            if claim is None:
+                continue
+            dim_id = cid.split(".")[0]
+            for item in claim.get("evidence", []):
+                entry = self._entry(dim_id, item["source_id"])
+                if cid not in entry["claim_ids"]:
+                    entry["claim_ids"].append(cid)
+                ref = item.get("snapshot_ref")
+                if ref and ref not in entry["snapshot_refs"]:
+                    entry["snapshot_refs"].append(ref)
+                if entry["n"] not in out:
+                    out.append(entry["n"])
+        return out
+
+    def marks(self, claim_ids: list[str]) -> str:
+        """``[1][3]`` for these claims ('' when none resolve)."""
+        return "".join(f"[{n}]" for n in self.numbers(claim_ids))
+
+    def sentence(self, text: str, claim_ids: list[str], lang: str) -> str:
+        """``text`` with its markers before the full stop; inner sentences carry them too."""
+        marks = self.marks(claim_ids)
+        body = _END.sub("", esc(text))
+        if not marks:
+            return body + ("。" if lang == "zh" else ".")
+        if lang == "zh":
+            body = re.sub(r"。(?=\S)", f"{marks}。", body)
+            return f"{body}{marks}。"
+        body = re.sub(r"(?<=[a-z0-9)\]\"'])\. (?=[A-Z])", f" {marks}. ", body)
+        return f"{body} {marks}."
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"citations": [...]}`` for citations.json."""
+        return {"citations": self.entries}
+
+
+CITE_RE = re.compile(r"\[(\d+)\]")
+
+
+def check_citations(markdown: str, citations: dict[str, Any]) -> list[str]:
+    """Problems between the text and citations.json: unresolved, orphaned, or out of first-use order."""
+    entries = citations.get("citations", [])
+    numbers = [e["n"] for e in entries]
+    body = markdown
+    used_order: list[int] = []
+    for match in CITE_RE.finditer(body):
+        n = int(match.group(1))
+        if n not in used_order:
+            used_order.append(n)
+    problems = []
+    for n in used_order:
+        if n not in numbers:
+            problems.append(f"[{n}] has no citation entry")
+    for n in numbers:
+        if n not in used_order:
+            problems.append(f"citation {n} is never used")
+    if numbers != list(range(1, len(numbers) + 1)):
+        problems.append("citation numbers are not 1..N")
+    if used_order != sorted(used_order):
+        problems.append("citations are not numbered by first appearance")
+    return problems

@@ -1,0 +1,360 @@
+"""``run_report``: request → plan → evidence per dimension → sub-reports → report.md, resumably.
+
+Why this shape: each step writes its artifact atomically into the report folder and records what
+is done in plan.json (each dimension's ``status``), so an interrupted run continues where it
+stopped and never redoes a dimension whose evidence file is already valid. Dimensions run as soon
+as their upstreams are valid (so one wave runs in parallel, and nothing waits for an unrelated
+slow dimension); a downstream dimension receives its upstream evidence as ``upstream_inputs``
+built from the plan's ``dependency_inputs``. Every evidence file passes the validator against the
+report's own ``source_cache`` before anything uses it, with one retry (supplement mode when a
+file exists) on failure. Expected failures of one dimension do not stop the others; bugs and
+interruptions do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as _dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from autodidact.errors import AutodidactError, NotFoundError, ValidationFailed
+from autodidact.evidence.payload import Payload
+from autodidact.evidence.validator import validate_evidence
+from autodidact.kb import detect_language
+from autodidact.plan.models import Dimension, Plan
+from autodidact.plan.planner import acreate_plan
+from autodidact.plan.validate import load_plan_json, validate_plan
+from autodidact.report.compose import compose_report
+from autodidact.report.html import render_html
+from autodidact.report.labels import label
+from autodidact.report.paths import ReportPaths, write_request
+from autodidact.report.subreport import render_subreport
+from autodidact.store import atomic
+
+if TYPE_CHECKING:
+    from autodidact.config import Settings
+    from autodidact.llm.runtime import Runtime
+
+MODES = {"quick": ("quick", "skim"), "normal": ("initial", None), "heavy": ("initial", "thorough")}
+
+
+class NullReporter:
+    """Progress sink that ignores everything; subclass it to record or render events."""
+
+    def stage(self, name: str, detail: str = "") -> None:
+        """A pipeline stage began (plan, corpus, evidence, compose)."""
+
+    def dimension_started(self, dim_id: str, name: str, mode: str) -> None:
+        """The research agent started on a dimension."""
+
+    def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
+        """A dimension's evidence is valid and recorded in plan.json."""
+
+    def dimension_skipped(self, dim_id: str, reason: str) -> None:
+        """A dimension was not run (already valid, or blocked by a failed upstream)."""
+
+    def progress(self, message: str) -> None:
+        """A progress line from the research agent."""
+
+    def warning(self, message: str) -> None:
+        """Something went wrong but the run continues."""
+
+
+class _Prefixed:
+    """Forwards the agent's progress lines with the dimension id in front."""
+
+    def __init__(self, reporter: Any, dim_id: str) -> None:
+        self.reporter, self.dim_id = reporter, dim_id
+
+    def progress(self, message: str) -> None:
+        _call(self.reporter, "progress", f"{self.dim_id}: {message}")
+
+    def warning(self, message: str) -> None:
+        _call(self.reporter, "warning", f"{self.dim_id}: {message}")
+
+
+def _call(reporter: Any, method: str, *args: Any) -> None:
+    fn = getattr(reporter, method, None)
+    if callable(fn):
+        fn(*args)
+
+
+@dataclass
+class ReportResult:
+    """What a run produced and did."""
+
+    report_dir: Path
+    plan: Plan
+    ran: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    citations: int = 0
+    usage: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def report_md(self) -> Path:
+        return ReportPaths(self.report_dir).report_md
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready summary for the CLI."""
+        return {
+            "ok": not self.failed,
+            "report_dir": str(self.report_dir),
+            "report": str(self.report_md),
+            "dimensions_run": self.ran,
+            "dimensions_reused": self.reused,
+            "dimensions_failed": self.failed,
+            "citations": self.citations,
+            "usage": self.usage,
+        }
+
+
+class _Run:
+    def __init__(self, paths: ReportPaths, plan: Plan, request: str, mode: str, deps: dict[str, Any]) -> None:
+        self.paths, self.plan, self.request, self.mode = paths, plan, request, mode
+        self.runtime: Runtime = deps["runtime"]
+        self.settings: Settings = deps["settings"]
+        self.kb_root: Path | None = deps["kb_root"]
+        self.reporter: Any = deps["reporter"]
+        self.evidence_mode, self.depth = MODES[mode]
+        self.result = ReportResult(paths.root, plan)
+        self.evidences: dict[str, dict[str, Any]] = {}
+        self.done: dict[str, asyncio.Event] = {d.id: asyncio.Event() for d in plan.dimensions}
+
+    # -- plan.json status ------------------------------------------------------------------------
+    def set_status(self, dim_id: str, status: str) -> None:
+        dim = self.plan.dimension(dim_id)
+        if dim.status != status:
+            dim.status = status  # type: ignore[assignment]
+            atomic.write_json(self.paths.plan, self.plan.to_json())
+
+    # -- validation gate -------------------------------------------------------------------------
+    def upstreams(self, dim: Dimension) -> list[str]:
+        return [] if self.evidence_mode == "quick" else [d.dimension_id for d in dim.dependency_inputs]
+
+    def check(self, dim: Dimension) -> tuple[bool, dict[str, Any], str]:
+        """(valid, stats or {}, summary of errors) for the dimension's evidence file as it is now."""
+        path = self.paths.evidence(dim.id)
+        if not path.is_file():
+            return False, {}, "missing"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            return False, {}, f"unreadable ({exc})"
+        allowed = {"quick"} if self.evidence_mode == "quick" else {"initial", "supplement"}
+        mode = data.get("mode") if isinstance(data, dict) else None
+        if mode not in allowed:
+            return False, {}, f"mode {mode!r} does not fit --mode {self.mode}"
+        report = validate_evidence(
+            data,
+            source_cache=self.paths.source_cache,
+            plan=None if self.evidence_mode == "quick" else self.plan.to_json(),
+            expected_mode=mode,
+            require_version="1.2",
+            upstream={u: self.evidences[u] for u in self.upstreams(dim) if u in self.evidences},
+        )
+        if report.ok:
+            self.evidences[dim.id] = data
+            return True, report.stats, ""
+        return False, {}, report.summary(3)
+
+    # -- one dimension ---------------------------------------------------------------------------
+    def payload(self, dim: Dimension, mode: str) -> Payload:
+        plan = self.plan
+        scope = plan.scope
+        context = (
+            f"{plan.research_goal} Objects: {', '.join(scope.objects)}. Time: {scope.time_range}. "
+            f"Region: {scope.region}. Expected output: {dim.expected_output}"
+        )
+        upstream = [
+            {
+                "dimension_id": d.dimension_id,
+                "evidence_path": str(self.paths.evidence(d.dimension_id).relative_to(self.paths.root)),
+                "needed_for": d.needed_for,
+                "consume": d.consume,
+                "scope_rule": d.scope_rule,
+            }
+            for d in dim.dependency_inputs
+            if mode != "quick"
+        ]
+        return Payload.model_validate(
+            {
+                "query": self.request,
+                "language": plan.language,
+                "name": dim.name,
+                "description": dim.description,
+                "key_questions": [{"id": f"kq{i + 1}", "text": q} for i, q in enumerate(dim.key_questions)],
+                "focus": dim.focus,
+                "context_from_briefing": context,
+                "sources": [s.model_dump() for s in dim.sources],
+                "depth": self.depth or dim.depth,
+                "time_sensitivity": dim.time_sensitivity or None,
+                "scope_ownership": dim.scope_ownership.model_dump(),
+                "upstream_inputs": upstream,
+                "report_dir": str(self.paths.root),
+                "dimension_id": dim.id,
+                "mode": mode,
+                "plan_path": None if mode == "quick" else "plan.json",
+            }
+        )
+
+    async def gather_once(self, dim: Dimension, mode: str) -> None:
+        from autodidact.evidence.agent import gather
+
+        await gather(
+            self.payload(dim, mode),
+            runtime=self.runtime,
+            settings=self.settings,
+            kb_root=self.kb_root,
+            out=self.paths.evidence(dim.id),
+            reporter=_Prefixed(self.reporter, dim.id),
+        )
+
+    async def run_dimension(self, dim: Dimension) -> None:
+        try:
+            for up in self.upstreams(dim):
+                await self.done[up].wait()
+                if up not in self.evidences:
+                    self.result.failed[dim.id] = f"upstream {up} has no valid evidence"
+                    _call(self.reporter, "dimension_skipped", dim.id, f"upstream {up} has no valid evidence")
+                    return
+            ok, _stats, _ = self.check(dim)
+            if ok:
+                self.set_status(dim.id, "done")
+                self.result.reused.append(dim.id)
+                _call(self.reporter, "dimension_skipped", dim.id, "evidence already valid")
+                return
+            await self.research(dim)
+        finally:
+            self.done[dim.id].set()
+
+    async def research(self, dim: Dimension) -> None:
+        self.set_status(dim.id, "running")
+        _call(self.reporter, "dimension_started", dim.id, dim.name, self.evidence_mode)
+        problem = ""
+        try:
+            await self.gather_once(dim, self.evidence_mode)
+        except AutodidactError as exc:
+            problem = exc.message
+        ok, stats, why = self.check(dim)
+        if not ok:
+            exists = self.paths.evidence(dim.id).is_file()
+            retry = "supplement" if exists and self.evidence_mode != "quick" else self.evidence_mode
+            _call(self.reporter, "warning", f"{dim.id}: evidence not valid ({problem or why}); one {retry} retry")
+            try:
+                await self.gather_once(dim, retry)
+                problem = ""
+            except AutodidactError as exc:
+                problem = exc.message
+            ok, stats, why = self.check(dim)
+        if not ok:
+            self.set_status(dim.id, "failed")
+            self.result.failed[dim.id] = problem or why
+            _call(self.reporter, "warning", f"{dim.id}: failed: {problem or why}")
+            return
+        self.set_status(dim.id, "done")
+        self.result.ran.append(dim.id)
+        _call(self.reporter, "dimension_done", dim.id, stats)
+
+
+def _load_or_plan_sync(paths: ReportPaths) -> Plan | None:
+    if not paths.plan.is_file():
+        return None
+    data = load_plan_json(paths.plan)
+    report = validate_plan(data)
+    if not report.ok:
+        first = report.errors[0]
+        raise ValidationFailed(
+            f"{paths.plan}: existing plan fails {first['rule']}: {first['message']}",
+            hint="fix plan.json (autodidact plan validate) or delete it to plan again",
+        )
+    return Plan.model_validate(data)
+
+
+async def run_report(
+    request: str,
+    *,
+    report_dir: Path,
+    runtime: Runtime,
+    settings: Settings,
+    kb_root: Path | None = None,
+    corpus: list[Path] | None = None,
+    mode: str = "normal",
+    reporter: Any = None,
+) -> ReportResult:
+    """Run (or resume) the whole report pipeline in ``report_dir``."""
+    if mode not in MODES:
+        raise ValidationFailed(f"mode {mode!r} is not quick, normal or heavy", exit_code=2)
+    reporter = reporter or NullReporter()
+    paths = ReportPaths(Path(report_dir))
+    paths.root.mkdir(parents=True, exist_ok=True)
+    write_request(paths, request)
+    plan = _load_or_plan_sync(paths)
+    if plan is None:
+        _call(reporter, "stage", "plan", f"planning ({runtime.describe()})")
+        plan = await acreate_plan(request, runtime)
+        atomic.write_json(paths.plan, plan.to_json())
+    else:
+        _call(reporter, "stage", "plan", f"reusing {paths.plan.name}")
+    if corpus:
+        from autodidact.sources.ingest import index_corpus
+
+        _call(reporter, "stage", "corpus", f"indexing {len(corpus)} path(s) into the report folder")
+        missing = [str(p) for p in corpus if not Path(p).exists()]
+        if missing:
+            raise NotFoundError(f"corpus path {missing[0]} does not exist", hint="check the --corpus paths")
+        indexed = await asyncio.to_thread(index_corpus, paths.root, corpus)
+        _call(
+            reporter,
+            "stage",
+            "corpus",
+            f"{len(indexed.added)} indexed, {len(indexed.unchanged)} unchanged, {len(indexed.skipped)} skipped",
+        )
+    run = _Run(paths, plan, request, mode, {"runtime": runtime, "settings": settings, "kb_root": kb_root,
+                                              "reporter": reporter})  # fmt: skip
+    _call(reporter, "stage", "evidence", f"{len(plan.dimensions)} dimensions in {len(plan.waves())} wave(s)")
+    order = [plan.dimension(d) for d in plan.execution_order]
+    async with asyncio.TaskGroup() as group:
+        for dim in order:
+            group.create_task(run.run_dimension(dim))
+    _call(reporter, "stage", "compose", "sub-reports, report.md, citations.json, report.html")
+    write_outputs(paths, plan, run.evidences, request, mode, runtime.describe(), list(run.result.failed))
+    run.result.citations = len(json.loads(paths.citations.read_text(encoding="utf-8"))["citations"])
+    run.result.usage = runtime.usage_totals()
+    return run.result
+
+
+def write_outputs(
+    paths: ReportPaths,
+    plan: Plan,
+    evidences: dict[str, dict[str, Any]],
+    request: str,
+    mode: str,
+    engine: str,
+    failed: list[str],
+) -> None:
+    """Render every sub-report, report.md, citations.json and report.html from valid evidence."""
+    ordered = {d: evidences[d] for d in plan.execution_order if d in evidences}
+    lang = plan.language if plan.language in {"zh", "en"} else detect_language(request)
+    title_text = request.strip().splitlines()[0][:120]
+    title = label(lang, "title", t=title_text)
+    meta = label(lang, "generated", engine=engine, mode=mode, date=_dt.date.today().isoformat())
+    composed = compose_report(plan, ordered, title=title, meta_line=meta, failed=failed)
+    fed: dict[str, list[str]] = {}
+    for section, dim_ids in composed.placement.items():
+        for dim_id in dim_ids:
+            fed.setdefault(dim_id, []).append(section)
+    for dim_id, ev in ordered.items():
+        text = render_subreport(plan, plan.dimension(dim_id), ev, fed.get(dim_id, []))
+        atomic.write_text(paths.sub_report(dim_id), text)
+    atomic.write_json(paths.citations, composed.citations)
+    atomic.write_text(paths.report_md, composed.markdown)
+    atomic.write_text(paths.report_html, render_html(composed.markdown, composed.citations, title=title, lang=lang))
+
+
+def run_report_sync(request: str, **kwargs: Any) -> ReportResult:
+    """:func:`run_report` for synchronous callers (the CLI)."""
+    return asyncio.run(run_report(request, **kwargs))
