@@ -1,0 +1,348 @@
+"""The research agent (seed 003): one dimension's payload in, one validated evidence.json out.
+
+Order of work, as the seed requires: read upstream key findings (a missing upstream is an error,
+never a wider search); plan searches; for every key question at once (asyncio), search the local
+index, then web providers, reading only stored snapshots; extract and verify claims; build key
+findings, headline and gap notes; validate with the same validator the CLI runs; write atomically.
+An invalid file is never written. Modes: ``initial``, ``quick`` (one authoritative entry, empty
+upstream usage, 1-3 findings) and ``supplement`` (rewrite the same file, earlier claims kept and
+numbering continued).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from autodidact.config import Settings
+from autodidact.errors import AutodidactError, InputError, NotFoundError, SourceError, ValidationFailed
+from autodidact.evidence.assemble import assemble
+from autodidact.evidence.collect import Candidate, Collector
+from autodidact.evidence.findings import (
+    ClaimView,
+    SynthesisInputs,
+    SynthesisTask,
+    gap_entries,
+    offline_synthesis,
+    usable,
+)
+from autodidact.evidence.payload import Payload
+from autodidact.evidence.research import DEPTH_NEED, KQResult, find_candidates, research_kq, search_terms
+from autodidact.evidence.search_plan import KQPlan, SearchPlanInputs, SearchPlanTask, UpstreamView
+from autodidact.evidence.upstream import load_upstreams, usage_entries
+from autodidact.evidence.validator import validate_evidence
+from autodidact.sources.snapshots import is_local_url
+from autodidact.store.atomic import write_json
+
+
+class Reporter(Protocol):
+    """Progress sink; the CLI renders it, tests record it. Both methods are optional."""
+
+    def progress(self, message: str) -> None: ...
+
+    def warning(self, message: str) -> None: ...
+
+
+@dataclass
+class UsedSource:
+    """A source the written file cites (the loop writes raw files for the web ones)."""
+
+    source_id: str
+    url: str
+    title: str
+    snapshot_ref: str
+    quality: str
+    kq_ids: list[str]
+    text_kind: str  # web | corpus | raw
+
+
+@dataclass
+class GatherResult:
+    """The written file, its content, how many claims were dropped, and the sources used."""
+
+    path: Path
+    evidence: dict[str, Any]
+    dropped: int
+    used_sources: list[UsedSource] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def _say(reporter: Any, message: str, warning: bool = False) -> None:
+    fn = getattr(reporter, "warning" if warning else "progress", None) if reporter is not None else None
+    if callable(fn):
+        fn(message)
+
+
+def output_path(payload: Payload, out: Path | None) -> Path:
+    """``--out`` or ``<report_dir>/sub_reports/<dimension_id>.evidence.json``."""
+    return (
+        Path(out)
+        if out is not None
+        else payload.report_path() / "sub_reports" / f"{payload.dimension_id}.evidence.json"
+    )
+
+
+async def gather(
+    payload: Payload,
+    *,
+    runtime: Any,
+    settings: Settings,
+    kb_root: Path | None = None,
+    out: Path | None = None,
+    reporter: Any = None,
+    providers: list[Any] | None = None,
+    fetcher: Any = None,
+) -> GatherResult:
+    """Research one dimension and write its evidence.json (CONTRACTS §3.4). Raises on invalid output."""
+    report_dir = payload.report_path()
+    report_dir.mkdir(parents=True, exist_ok=True)
+    path = output_path(payload, out)
+    mode = payload.mode
+    previous = _previous(path) if mode == "supplement" else None
+    if mode == "quick" and payload.upstream_inputs:
+        _say(reporter, "quick mode ignores upstream_inputs (upstream_usage stays empty)", warning=True)
+        views: list[UpstreamView] = []
+        upstream_data: dict[str, dict[str, Any]] = {}
+    else:
+        views, upstream_data = load_upstreams(payload, report_dir)
+    kqs = [(k.id, k.text) for k in payload.key_questions]
+    plan_inputs = SearchPlanInputs(
+        language=payload.language,
+        name=payload.name,
+        description=payload.description,
+        query=payload.query,
+        focus=payload.focus,
+        key_questions=kqs,
+        mode=mode,
+        depth=payload.depth,
+        owns=payload.scope_ownership.owns,
+        excludes=payload.scope_ownership.excludes,
+        upstream=views,
+    )
+    planner = SearchPlanTask()
+    plan = await runtime.run(planner, plan_inputs)
+    fallback = planner.offline(plan_inputs)
+    plans = _plans_by_kq(plan.plans, fallback.plans)
+    usage = usage_entries(views, plan.upstream or fallback.upstream) if views else []
+
+    own_fetcher = None
+    if providers is None:
+        from autodidact.sources.search.registry import build_providers
+
+        providers = build_providers(settings.search)
+    if providers and fetcher is None:
+        from autodidact.sources.fetch import Fetcher
+
+        fetcher = own_fetcher = Fetcher(settings.fetch)
+    collector = Collector(
+        report_dir,
+        kb_root,
+        providers,
+        fetcher.fetch_document if fetcher is not None else None,
+        settings.search.results_per_query,
+        payload.scope_ownership.excludes,
+    )
+    quick = mode == "quick"
+    need = 1 if quick else DEPTH_NEED[payload.depth]
+    try:
+        cands = await asyncio.gather(
+            *(find_candidates(collector, text, plans[kq].queries, need, quick, payload.language) for kq, text in kqs)
+        )
+        if quick:
+            cands = _prefer_entry(list(cands))
+        results: list[KQResult] = list(
+            await asyncio.gather(
+                *(
+                    research_kq(
+                        runtime,
+                        kq,
+                        text,
+                        c,
+                        query_terms=search_terms(text, plans[kq].queries, payload.language),
+                        language=payload.language,
+                        mode=mode,
+                        depth=payload.depth,
+                    )
+                    for (kq, text), c in zip(kqs, cands, strict=True)
+                )
+            )
+        )
+    finally:
+        collector.close()
+        if own_fetcher is not None:
+            await own_fetcher.aclose()
+    for (kq, text), res in zip(kqs, results, strict=True):
+        _say(
+            reporter,
+            f"{kq}: {text[:60]} — {len(res.docs_read)} source(s) read, {len(res.kept)} claim(s) kept, "
+            f"{res.dropped} dropped",
+        )
+        for quote in res.dropped_quotes:
+            _say(reporter, f"{kq}: dropped a claim whose quote is not in its snapshot: {quote[:80]!r}", warning=True)
+    c = collector.counters
+    _say(reporter, f"sources: {c.local} local, {c.fetched} fetched, {c.reused} reused from source_cache")
+    for failure in c.failures[:10]:
+        _say(reporter, f"source skipped: {failure}", warning=True)
+
+    built = assemble(payload.dimension_id, results, previous, mode)
+    if not built.claims:
+        raise SourceError(
+            f"no verifiable evidence found for any key question of {payload.dimension_id}",
+            hint="add documents (autodidact add / --kb), index a corpus, or configure web search",
+        )
+    evidence = await _finish(payload, runtime, built.claims, built.sources, usage, previous, mode, c)
+    report = validate_evidence(
+        evidence,
+        source_cache=report_dir / "source_cache",
+        plan=_plan(payload, report_dir) if mode != "quick" else None,
+        expected_mode=mode,
+        require_version="1.2",
+        upstream=upstream_data,
+    )
+    if not report.ok:
+        raise ValidationFailed(
+            f"evidence for {payload.dimension_id} failed validation and was not written: {report.summary()}",
+            hint="this is a bug in the agent; please report it with the payload",
+        )
+    write_json(path, evidence)
+    dropped = sum(r.dropped for r in results) + built.dropped_weak
+    _say(
+        reporter,
+        f"wrote {path} ({len(evidence['claims'])} claims, {len(evidence['sources'])} sources, {dropped} dropped)",
+    )
+    stats = dict(report.stats)
+    stats.update(
+        fetched=c.fetched, reused=c.reused, local=c.local, searches=c.searches, cached_searches=c.cached_searches,
+        dropped_unverified=sum(r.dropped for r in results), dropped_weak=built.dropped_weak,
+    )  # fmt: skip
+    return GatherResult(path, evidence, dropped, _used(evidence, built.docs_by_source), stats)
+
+
+def _previous(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise NotFoundError(
+            f"supplement mode rewrites {path}, which does not exist", hint="run the initial gather first"
+        )
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the evidence to supplement ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
+        raise InputError(f"{path}: not an evidence file", hint="check it with `autodidact evidence validate`")
+    return data
+
+
+def _plan(payload: Payload, report_dir: Path) -> dict[str, Any] | None:
+    if not payload.plan_path:
+        return None
+    path = Path(payload.plan_path)
+    path = path if path.is_absolute() else report_dir / path
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"plan_path {path}: cannot read ({exc})") from None
+    return data if isinstance(data, dict) else None
+
+
+def _plans_by_kq(model_plans: list[KQPlan], fallback: list[KQPlan]) -> dict[str, KQPlan]:
+    plans = {p.kq_id: p for p in fallback}
+    for p in model_plans:
+        if p.kq_id in plans and p.queries:
+            clean = [q for q in p.queries if "://" not in q.text and q.text.strip()]
+            if clean:
+                plans[p.kq_id] = KQPlan(kq_id=p.kq_id, queries=clean)
+    return plans
+
+
+def _prefer_entry(cands: list[list[Candidate]]) -> list[list[Candidate]]:
+    """Quick mode: the document relevant to the most key questions goes first wherever it is relevant."""
+    counts: dict[str, tuple[int, float, Candidate]] = {}
+    for lst in cands:
+        for c in lst:
+            n, s, _ = counts.get(c.doc.snapshot_ref, (0, 0.0, c))
+            counts[c.doc.snapshot_ref] = (n + 1, s + c.score, c)
+    if not counts:
+        return cands
+    entry = max(counts, key=lambda ref: (counts[ref][0], counts[ref][1], ref))
+    return [sorted(lst, key=lambda c: c.doc.snapshot_ref != entry) for lst in cands]
+
+
+async def _finish(
+    payload: Payload,
+    runtime: Any,
+    claims: list[dict[str, Any]],
+    sources: list[dict[str, Any]],
+    usage: list[dict[str, Any]],
+    previous: dict[str, Any] | None,
+    mode: str,
+    counters: Any,
+) -> dict[str, Any]:
+    kqs = [(k.id, k.text) for k in payload.key_questions]
+    views = [
+        ClaimView(c["id"], c.get("answers_key_question"), c["text"], c["polarity"], c["evidence"][0]["source_id"])
+        for c in claims
+    ]
+    inputs = SynthesisInputs(payload.language, payload.name, mode, kqs, views)
+    synthesis = None
+    if not runtime.is_offline:
+        try:
+            synthesis = usable(await runtime.run(SynthesisTask(), inputs), {c["id"] for c in claims}, mode)
+        except AutodidactError:
+            synthesis = None
+    synthesis = synthesis or offline_synthesis(inputs)
+    searched = ", ".join(
+        w
+        for w, on in (("local index", True), ("web search", bool(counters.searches or counters.cached_searches)))
+        if on
+    )
+    kq_ids = {k for k, _ in kqs}
+    kept_context = [
+        w
+        for w in (previous or {}).get("writing_context", []) or []
+        if isinstance(w, dict)
+        and (w.get("kind") not in ("availability_gap", "unresolved_gap") or not set(w.get("applies_to", [])) & kq_ids)
+    ]
+    start = max([int(str(w.get("id", ".w0")).rsplit("w", 1)[-1] or 0) for w in kept_context] + [0])
+    context = kept_context + gap_entries(payload.dimension_id, kqs, views, payload.language, start, searched)
+    if mode == "quick":
+        context = [w for w in context if w["kind"] == "availability_gap"]
+    evidence: dict[str, Any] = {
+        "schema_version": "1.2",
+        "mode": mode,
+        "dimension_id": payload.dimension_id,
+        "upstream_usage": [] if mode == "quick" else (usage or list((previous or {}).get("upstream_usage", []))),
+        "headline": synthesis.headline,
+        "key_findings": [f.model_dump() for f in synthesis.key_findings],
+        "claims": claims,
+        "sources": sources,
+    }
+    if context:
+        evidence["writing_context"] = context
+    return evidence
+
+
+def _used(evidence: dict[str, Any], docs: dict[str, Any]) -> list[UsedSource]:
+    kq_by_source: dict[str, list[str]] = {}
+    ref_by_source: dict[str, str] = {}
+    for claim in evidence["claims"]:
+        for ev in claim["evidence"]:
+            kq = claim.get("answers_key_question")
+            lst = kq_by_source.setdefault(ev["source_id"], [])
+            if kq and kq not in lst:
+                lst.append(kq)
+            ref_by_source.setdefault(ev["source_id"], ev["snapshot_ref"])
+    out = []
+    for src in evidence["sources"]:
+        doc = docs.get(src["id"])
+        kind = doc.kind if doc is not None else ("web" if not is_local_url(src["url"]) else _local_kind(src["url"]))
+        sid = src["id"]
+        ref = ref_by_source.get(sid, "")
+        out.append(UsedSource(sid, src["url"], src["title"], ref, src["quality"], kq_by_source.get(sid, []), kind))
+    return out
+
+
+def _local_kind(url: str) -> str:
+    return "corpus" if "/corpus/" in url else "raw"

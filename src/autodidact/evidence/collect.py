@@ -1,0 +1,283 @@
+"""Finding and reading sources for the agent: local index first, then web search; lookup before fetch.
+
+Why one place: every rule about *where text may come from* lives here. Text reaches the extractor
+only from a snapshot stored in ``<report_dir>/source_cache`` — a local passage's snapshot is copied
+there (same URL and text give the same ref, so this is idempotent), a web URL is looked up in that
+store before it is fetched, and a fetched page is stored before it is read. Search-result snippets
+are used to choose URLs and nothing else. URLs come only from search results; nothing a page or a
+model says can add one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autodidact.errors import AutodidactError
+from autodidact.evidence.quality import classify
+from autodidact.evidence.textscore import BM25, coverage, terms
+from autodidact.sources.passages import chunk_spans
+from autodidact.sources.snapshots import SnapshotStore, is_local_url, normalize_url
+from autodidact.store.index import connect, index_path
+
+_DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
+SEARCH_CACHE_DDL = """
+CREATE TABLE IF NOT EXISTS evidence_search_cache (
+    provider TEXT NOT NULL, query TEXT NOT NULL, n INTEGER NOT NULL, hits TEXT NOT NULL,
+    PRIMARY KEY (provider, query, n)
+);
+"""
+
+
+@dataclass
+class Doc:
+    """A source read from a snapshot stored in the report folder."""
+
+    url: str
+    title: str
+    kind: str  # web | corpus | raw
+    snapshot_ref: str
+    text: str
+    quality: str
+    quality_reason: str
+    published_at: str | None = None
+    fetched: bool = False
+    rated: bool = False
+
+
+@dataclass
+class Candidate:
+    """A document with the passages (offsets into its text) that matched a key question."""
+
+    doc: Doc
+    spans: list[tuple[int, int]]
+    score: float
+    angle: str = "neutral"
+
+
+@dataclass
+class Counters:
+    """What the collector did, for progress lines and the benchmark."""
+
+    fetched: int = 0
+    reused: int = 0
+    local: int = 0
+    searches: int = 0
+    cached_searches: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def norm_date(value: str | None) -> str | None:
+    """YYYY[-MM[-DD]] from a date string, or None."""
+    if not value:
+        return None
+    m = _DATE.match(value.strip())
+    if not m:
+        return None
+    year, month, day = m.groups()
+    if month and not 1 <= int(month) <= 12:
+        return year
+    if day and month and 1 <= int(day) <= 31:
+        return f"{year}-{month}-{day}"
+    return f"{year}-{month}" if month else year
+
+
+class Collector:
+    """Reads sources into the report's snapshot store, shared by every key question of one run."""
+
+    def __init__(
+        self,
+        report_dir: Path,
+        kb_root: Path | None,
+        providers: Sequence[Any],
+        fetch_document: Callable[[str], Awaitable[Any]] | None,
+        results_per_query: int = 8,
+        excludes: Sequence[str] = (),
+    ) -> None:
+        self.report_dir = Path(report_dir)
+        self.store = SnapshotStore.for_folder(self.report_dir)
+        self.providers = list(providers)
+        self.fetch_document = fetch_document
+        self.n = results_per_query
+        self.excludes = [e.lower() for e in excludes if e.strip()]
+        self.counters = Counters()
+        self.docs: dict[str, Doc] = {}
+        self._pending: dict[str, asyncio.Future[Doc | None]] = {}
+        self._indexes: list[tuple[Path, Any]] = []
+        roots = [r for r in (kb_root, self.report_dir) if r is not None]
+        for root in dict.fromkeys(Path(r).resolve() for r in roots):
+            if index_path(root).is_file():
+                from autodidact.sources.index import LocalIndex
+
+                self._indexes.append((root, LocalIndex(root)))
+        self._db = connect(index_path(self.report_dir), [SEARCH_CACHE_DDL]) if self.providers else None
+
+    def close(self) -> None:
+        """Close the local indexes and the search cache."""
+        for _, index in self._indexes:
+            index.close()
+        if self._db is not None:
+            self._db.close()
+
+    @property
+    def has_web(self) -> bool:
+        """Whether any web provider is configured."""
+        return bool(self.providers) and self.fetch_document is not None
+
+    # -- local ---------------------------------------------------------------------------------
+    def local_candidates(self, query: str, kq_terms: list[list[str]], k: int = 8) -> list[Candidate]:
+        """Passages of the KB's and the report's own index, grouped by document, their snapshots copied."""
+        by_ref: dict[str, Candidate] = {}
+        for root, index in self._indexes:
+            for passage in index.search(query, k=k):
+                if self._excluded(passage.title + " " + passage.text):
+                    continue
+                doc = self._local_doc(root, passage)
+                if doc is None:
+                    continue
+                score = _span_score(kq_terms, passage.text)
+                cand = by_ref.setdefault(doc.snapshot_ref, Candidate(doc, [], 0.0))
+                if (passage.start, passage.end) not in cand.spans:
+                    cand.spans.append((passage.start, passage.end))
+                    cand.score = max(cand.score, score)
+        return sorted(by_ref.values(), key=lambda c: (-c.score, c.doc.url))
+
+    def _local_doc(self, root: Path, passage: Any) -> Doc | None:
+        key = f"local:{passage.snapshot_ref}:{passage.url}"
+        if key in self.docs:
+            return self.docs[key]
+        try:
+            text = SnapshotStore.for_folder(root).read(passage.snapshot_ref, passage.url)
+            snap, _ = self.store.store(passage.url, text)
+        except AutodidactError as exc:
+            self.counters.failures.append(f"{passage.url}: {exc.message}")
+            return None
+        quality, reason = classify(passage.url, passage.kind, passage.title)
+        doc = Doc(passage.url, passage.title or passage.url, passage.kind, snap.snapshot_ref, text, quality, reason)
+        self.counters.local += 1
+        self.docs[key] = doc
+        return doc
+
+    def _excluded(self, text: str) -> bool:
+        low = text.lower()
+        return any(e in low for e in self.excludes)
+
+    # -- web -----------------------------------------------------------------------------------
+    async def web_hits(self, query: str) -> list[Any]:
+        """Search hits from every provider (cached per provider and query); failures are recorded."""
+        from autodidact.sources.search.base import SearchHit
+
+        hits: list[Any] = []
+        seen: set[str] = set()
+        for provider in self.providers:
+            cached = self._cached(provider.name, query)
+            if cached is not None:
+                self.counters.cached_searches += 1
+                found = [SearchHit(**h) for h in cached]
+            else:
+                self.counters.searches += 1
+                try:
+                    found = await provider.search(query, self.n)
+                except AutodidactError as exc:
+                    self.counters.failures.append(f"{provider.name}: {exc.message}")
+                    continue
+                self._remember(provider.name, query, [h.as_dict() for h in found])
+            for hit in found:
+                try:
+                    key = normalize_url(hit.url)
+                except AutodidactError:
+                    continue
+                if key not in seen and not is_local_url(key) and not self._excluded(hit.title):
+                    seen.add(key)
+                    hits.append(hit)
+        return hits
+
+    def _cached(self, provider: str, query: str) -> list[dict[str, str]] | None:
+        if self._db is None:
+            return None
+        row = self._db.execute(
+            "SELECT hits FROM evidence_search_cache WHERE provider=? AND query=? AND n=?", (provider, query, self.n)
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def _remember(self, provider: str, query: str, hits: list[dict[str, str]]) -> None:
+        if self._db is not None:
+            with self._db:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO evidence_search_cache VALUES (?,?,?,?)",
+                    (provider, query, self.n, json.dumps(hits, ensure_ascii=False)),
+                )
+
+    async def read_web(self, url: str, title: str) -> Doc | None:
+        """The document for a search-hit URL: stored snapshot if any, else fetched and stored. Once per URL."""
+        try:
+            key = normalize_url(url)
+        except AutodidactError:
+            return None
+        if key in self.docs:
+            return self.docs[key]
+        if key not in self._pending:
+            self._pending[key] = asyncio.ensure_future(self._read_web(key, title))
+        doc = await self._pending[key]
+        if doc is not None:
+            self.docs[key] = doc
+        return doc
+
+    async def _read_web(self, url: str, title: str) -> Doc | None:
+        try:
+            found = self.store.lookup(url)
+        except AutodidactError as exc:
+            self.counters.failures.append(f"{url}: {exc.message}")
+            found = []
+        if found:
+            snap = found[-1]
+            text = self.store.read(snap.snapshot_ref, url)
+            quality, reason = classify(url, "web", title)
+            self.counters.reused += 1
+            return Doc(url, title or url, "web", snap.snapshot_ref, text, quality, reason)
+        if self.fetch_document is None:
+            return None
+        try:
+            document = await self.fetch_document(url)
+            extracted = document.extracted
+            text = extracted.text
+            stored, _ = self.store.store(url, text)
+        except AutodidactError as exc:
+            self.counters.failures.append(f"{url}: {exc.message}")
+            return None
+        self.counters.fetched += 1
+        page_title = (extracted.title or "").strip() or title or url
+        quality, reason = classify(url, "web", page_title, extracted.media_type)
+        return Doc(
+            url, page_title, "web", stored.snapshot_ref, text, quality, reason, norm_date(extracted.date), fetched=True
+        )
+
+
+def _span_score(variants: list[list[str]], text: str) -> float:
+    found = terms(text)
+    return max(
+        (coverage(v, found) * (1 + min(len(set(v) & set(found)), 6) / 6) for v in variants if v),
+        default=0.0,
+    )
+
+
+def best_spans(doc: Doc, variants: list[list[str]], limit: int = 2) -> tuple[list[tuple[int, int]], float]:
+    """The ``limit`` passages of a whole document that best match the question, and the best score."""
+    spans = chunk_spans(doc.text)
+    if not spans:
+        return [], 0.0
+    docs = [terms(doc.text[s:e]) for s, e in spans]
+    bm25 = BM25(docs)
+
+    def score(i: int) -> float:
+        return max((bm25.score(v, i) * (0.5 + coverage(v, docs[i])) for v in variants if v), default=0.0)
+
+    ranked = sorted(((score(i), i) for i in range(len(spans))), key=lambda x: (-x[0], x[1]))
+    top = [spans[i] for sc, i in ranked[:limit] if sc > 0]
+    best = max((_span_score(variants, doc.text[s:e]) for s, e in top), default=0.0)
+    return top, best

@@ -1,0 +1,217 @@
+"""Claim extraction for one key question: the model reads passages in data blocks, or the offline
+engine selects sentences extractively.
+
+Why passage ids: the model refers to what it read as ``P1``, ``P2``…; the agent maps those ids back
+to the stored snapshot it cut them from. So the model can neither invent a source nor point at a
+URL or a file: an unknown id is simply dropped. Quotes must be verbatim (``direct``/``numeric``);
+the agent checks each one against its snapshot before anything is written.
+
+Offline: every passage is split into sentences (Chinese 。！？ and English), sentences are scored by
+BM25 and by how many of the question's terms they cover, and the best ones — spread over distinct
+sources first — are quoted verbatim as ``direct``. Claim text is a short template in the output
+language around the quote.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from autodidact.evidence.prompting import compact, language_line, stable_data_block
+from autodidact.evidence.textscore import BM25, clip, coverage, sentence_spans, terms
+from autodidact.llm.tasks import Message
+
+_REFUTE_CUES = re.compile(
+    r"\b(not|cannot|can't|never|however|but|although|limitation|drawback|unlike|only if|deprecated|"
+    r"no longer|fails?|error)\b|不能|无法|不是|并非|但是|然而|局限|缺点|不支持|不再|弃用",
+    re.IGNORECASE,
+)
+_FUTURE_CUES = re.compile(r"\b(will|expected to|forecast|projected|plan(?:s|ned)? to)\b|将会|预计|预期|计划", re.I)
+_NORMATIVE = re.compile(r"\b(should|must|ought to)\b|应该|应当|必须", re.IGNORECASE)
+_NUMBER = re.compile(r"\d")
+_TAG_WORD = re.compile(r"[a-z][a-z0-9]*")
+
+
+class QuoteOut(BaseModel):
+    """A verbatim quote from one passage."""
+
+    passage_id: str = Field(description="id of the passage quoted, e.g. P2")
+    snippet: str = Field(min_length=1, description="copied character for character from that passage")
+    quote_type: Literal["direct", "numeric"] = Field(description="numeric when the quote is a data point")
+
+
+class ClaimOut(BaseModel):
+    """One claim answering the key question."""
+
+    text: str = Field(min_length=5, max_length=500, description="one verifiable, non-normative statement")
+    kind: Literal["factual", "interpretive", "projective"] = Field(
+        description="factual needs a primary/secondary source; interpretive needs quotes from two different "
+        "passages' sources; projective states its premise in the text"
+    )
+    polarity: Literal["support", "refute", "neutral"]
+    topic_tag: str = Field(pattern=r"^[a-z][a-z0-9_]{0,29}$")
+    quotes: list[QuoteOut] = Field(min_length=1, max_length=4)
+
+
+class SourceRating(BaseModel):
+    """The model's view of a passage's source quality."""
+
+    passage_id: str
+    quality: Literal["primary", "secondary", "tertiary"]
+
+
+class ExtractOutput(BaseModel):
+    """Claims for one key question; an empty list when the passages do not answer it."""
+
+    claims: list[ClaimOut] = Field(default_factory=list)
+    ratings: list[SourceRating] = Field(default_factory=list)
+
+
+@dataclass
+class PassageIn:
+    """A passage as the extractor sees it."""
+
+    pid: str
+    title: str
+    text: str
+    quality: str
+    source_key: str  # the normalised URL: distinct sources for interpretive claims
+
+
+@dataclass
+class ExtractInputs:
+    """One key question and the passages selected for it."""
+
+    language: str
+    kq_id: str
+    kq_text: str
+    passages: list[PassageIn]
+    mode: str
+    max_claims: int = 3
+    want_refute: bool = False
+    failed_quotes: list[str] = field(default_factory=list)
+    query_variants: list[list[str]] = field(default_factory=list)  # term sets: the question, its translations
+
+
+class ExtractClaimsTask:
+    """Extract verifiable claims for one key question."""
+
+    name = "evidence.extract_claims"
+    Output = ExtractOutput
+
+    def build_prompt(self, inputs: ExtractInputs) -> list[Message]:
+        """Instructions, the key question, then each passage inside its own data block."""
+        system = [
+            "You extract evidence for one research key question. Use ONLY the passages given as data. "
+            f"Return at most {inputs.max_claims} claims. Each claim is one verifiable statement (never 'should' or "
+            "'must'), with quotes copied character for character from the passages, each naming its passage id. "
+            "If the passages do not answer the question, return no claims. Rate each passage's source as primary "
+            "(official docs, original data, standards, papers), secondary (news, professional analysis) or tertiary "
+            "(encyclopedias, forums, blogs).",
+            language_line(inputs.language),
+        ]
+        if inputs.want_refute:
+            system.append("Include evidence that contradicts the common answer when the passages contain it.")
+        user = [f"Key question {inputs.kq_id}: {inputs.kq_text}"]
+        if inputs.failed_quotes:
+            user.append(
+                "These quotes from your previous answer were NOT found verbatim in the passages; copy exactly or "
+                "leave them out: " + compact(inputs.failed_quotes)
+            )
+        for p in inputs.passages:
+            sys_line, block = stable_data_block(p.text, f"passage {p.pid}: {p.title}")
+            system.append(sys_line)
+            user.append(f"Passage {p.pid} ({p.title}):\n{block}")
+        return [{"role": "system", "content": "\n".join(system)}, {"role": "user", "content": "\n\n".join(user)}]
+
+    def offline(self, inputs: ExtractInputs) -> ExtractOutput:
+        """Extractive selection: best sentences by BM25 and term coverage, distinct sources first."""
+        variants = [v for v in (inputs.query_variants or [terms(inputs.kq_text)]) if v]
+        if not variants:
+            return ExtractOutput()
+        cands: list[tuple[str, str, str]] = []  # (pid, sentence, source_key)
+        for p in inputs.passages:
+            for s, e in sentence_spans(p.text):
+                cands.append((p.pid, p.text[s:e], p.source_key))
+        if not cands:
+            return ExtractOutput()
+        sent_terms = [terms(c[1]) for c in cands]
+        bm25 = BM25(sent_terms)
+        scored = []
+        for i, (pid, sentence, key) in enumerate(cands):
+            if not _sentence_like(sentence):
+                continue
+            best = 0.0
+            for v in variants:
+                need = 1 if len(set(v)) <= 2 else 2
+                if len(set(v) & set(sent_terms[i])) >= need:
+                    best = max(best, bm25.score(v, i) * (0.5 + coverage(v, sent_terms[i])))
+            if best > 0:
+                scored.append((-best, i, pid, sentence, key))
+        scored.sort()
+        if scored:
+            floor = scored[0][0] * 0.45  # scores are negated: keep those at least 45% of the best
+            scored = [x for x in scored if x[0] <= floor]
+        chosen: list[tuple[str, str]] = []
+        used_keys: set[str] = set()
+        seen_text: set[str] = set()
+        for pass_no in (0, 1):  # first one sentence per source, then the rest
+            for _, _, pid, sentence, key in scored:
+                if len(chosen) >= inputs.max_claims:
+                    break
+                norm = " ".join(sentence.split())
+                if norm in seen_text or (pass_no == 0 and key in used_keys):
+                    continue
+                chosen.append((pid, sentence))
+                used_keys.add(key)
+                seen_text.add(norm)
+        titles = {p.pid: p.title for p in inputs.passages}
+        tag = topic_tag(inputs.kq_text, inputs.kq_id)
+        claims = [
+            ClaimOut(
+                text=claim_text(sentence, titles.get(pid, ""), inputs.language),
+                kind="projective" if _FUTURE_CUES.search(sentence) else "factual",
+                polarity="refute" if _REFUTE_CUES.search(sentence) else "neutral",
+                topic_tag=tag,
+                quotes=[QuoteOut(passage_id=pid, snippet=" ".join(sentence.split()), quote_type="direct")],
+            )
+            for pid, sentence in chosen
+        ]
+        return ExtractOutput(claims=claims)
+
+
+_END_PUNCT = tuple('.。!?！？:;；)"”')
+
+
+def _sentence_like(sentence: str) -> bool:
+    """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
+    stripped = sentence.strip()
+    if "::=" in stripped or sum(ch.isalnum() or ch.isspace() for ch in stripped) < 0.8 * len(stripped):
+        return False  # grammar rules, code, tables
+    words = len(stripped.split())
+    cjk = sum(1 for ch in stripped if "\u4e00" <= ch <= "\u9fff")
+    return (stripped.endswith(_END_PUNCT) or len(stripped) >= 80) and (words >= 5 or cjk >= 8)
+
+
+def claim_text(sentence: str, title: str, language: str) -> str:
+    """The offline claim: the quoted sentence, attributed in the output language (5-500 characters)."""
+    body = clip(sentence, 380)
+    short = clip(title, 80) if title else ""
+    if language == "zh":
+        text = f"据《{short}》：{body}" if short else f"据来源：{body}"
+    else:
+        text = f"According to {short}: {body}" if short else body
+    return text if len(text) >= 5 else f"{text} …"
+
+
+def topic_tag(kq_text: str, kq_id: str) -> str:
+    """A snake_case tag from the question's Latin terms, else ``<kq>_topic``."""
+    words = [w for w in _TAG_WORD.findall(kq_text.lower()) if len(w) > 2 and w not in _TAG_STOP]
+    tag = "_".join(dict.fromkeys(words[:3]))[:30].strip("_")
+    return tag if tag and tag[0].isalpha() else f"{kq_id}_topic"
+
+
+_TAG_STOP = frozenset({"what", "how", "why", "which", "does", "the", "and", "are", "for", "with", "when", "can"})

@@ -1,0 +1,221 @@
+"""One key question, researched: candidates from the local index and the web, then extraction rounds.
+
+Why the stop rules live here: depth decides how many distinct sources a key question needs before
+the agent stops reading (skim 1, moderate 2, thorough 3 with a refuting angle); quick mode takes
+one authoritative entry and only adds a source for a question it leaves unanswered. Every quote
+the extractor returns is checked against the snapshot it came from; a claim whose quote does not
+verify is re-extracted once (with a model) or dropped, and counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans
+from autodidact.evidence.extract_task import ClaimOut, ExtractClaimsTask, ExtractInputs, PassageIn
+from autodidact.evidence.quality import RANK, refine
+from autodidact.evidence.search_plan import PlannedQuery
+from autodidact.evidence.textscore import terms
+from autodidact.sources.snapshots import normalize_url, quote_in_text
+
+DEPTH_NEED = {"skim": 1, "moderate": 2, "thorough": 3}
+MAX_CLAIMS = {"skim": 2, "moderate": 3, "thorough": 5}
+MIN_SCORE = 0.34
+PASSAGE_CHARS = 1600
+
+
+@dataclass
+class KeptClaim:
+    """A verified claim and the documents its quotes come from."""
+
+    claim: ClaimOut
+    docs: list[Doc]  # one per quote, same order as claim.quotes
+
+
+@dataclass
+class KQResult:
+    """What researching one key question produced."""
+
+    kq_id: str
+    kept: list[KeptClaim] = field(default_factory=list)
+    dropped: int = 0
+    dropped_quotes: list[str] = field(default_factory=list)
+    docs_read: list[Doc] = field(default_factory=list)
+
+
+def search_terms(kq_text: str, queries: list[PlannedQuery], language: str) -> list[list[str]]:
+    """Term sets that score passages: the question's, plus each translated (other-language) query's.
+
+    A passage is scored by its best variant, so a Chinese question still finds English documents
+    through its English query.
+    """
+    out = [terms(kq_text)]
+    for q in queries:
+        if q.angle != "refute" and q.language != language:
+            variant = terms(q.text)
+            if variant and variant not in out:
+                out.append(variant)
+    return [v for v in out if v]
+
+
+async def find_candidates(
+    collector: Collector, kq_text: str, queries: list[PlannedQuery], need: int, quick: bool, language: str
+) -> list[Candidate]:
+    """Relevant documents for one question: local index first, then web hits (looked up, else fetched)."""
+    qterms = search_terms(kq_text, queries, language)
+    merged: dict[str, Candidate] = {}
+    for q in queries:
+        for cand in collector.local_candidates(q.text, qterms):
+            have = merged.get(cand.doc.snapshot_ref)
+            if have is None:
+                cand.angle = q.angle
+                merged[cand.doc.snapshot_ref] = cand
+            else:
+                have.spans += [s for s in cand.spans if s not in have.spans]
+                have.score = max(have.score, cand.score)
+    relevant = [c for c in merged.values() if c.score >= MIN_SCORE]
+    want = 1 if quick else need + 1
+    if collector.has_web and len(relevant) < want:
+        hit_lists = await asyncio.gather(*(collector.web_hits(q.text) for q in queries))
+        chosen: list[Any] = []
+        seen: set[str] = set()
+        for rank in range(max((len(h) for h in hit_lists), default=0)):
+            for hits in hit_lists:
+                if rank < len(hits) and hits[rank].url not in seen:
+                    seen.add(hits[rank].url)
+                    chosen.append(hits[rank])
+        chosen = chosen[: (2 if quick else want - len(relevant) + 1)]
+        docs = await asyncio.gather(*(collector.read_web(h.url, h.title) for h in chosen))
+        for doc in docs:
+            if doc is None or doc.snapshot_ref in merged:
+                continue
+            spans, score = best_spans(doc, qterms)
+            if spans and score >= MIN_SCORE:
+                relevant.append(Candidate(doc, spans, score))
+    if quick:
+        relevant.sort(key=lambda c: (RANK.get(c.doc.quality, 3), -c.score, c.doc.url))
+    else:
+        relevant.sort(key=lambda c: (-c.score, RANK.get(c.doc.quality, 3), c.doc.url))
+    return relevant
+
+
+def _passages(cands: list[Candidate], start: int) -> tuple[list[PassageIn], dict[str, Doc]]:
+    passages: list[PassageIn] = []
+    by_pid: dict[str, Doc] = {}
+    n = start
+    for cand in cands:
+        for s, e in sorted(cand.spans)[:2]:
+            n += 1
+            pid = f"P{n}"
+            s, e = widen(cand.doc.text, s, min(e, s + PASSAGE_CHARS))
+            text = cand.doc.text[s:e]
+            passages.append(PassageIn(pid, cand.doc.title, text, cand.doc.quality, normalize_url(cand.doc.url)))
+            by_pid[pid] = cand.doc
+    return passages, by_pid
+
+
+_BOUNDARY = re.compile(r"[.!?。！？]\s|\n\s*\n")
+
+
+def widen(text: str, start: int, end: int, reach: int = 240) -> tuple[int, int]:
+    """Move a passage's edges out to sentence boundaries (within ``reach``), so quotes start cleanly."""
+    if start > 0:
+        window = text[max(0, start - reach) : start]
+        cut = [m.end() for m in _BOUNDARY.finditer(window)]
+        start = max(0, start - reach) + cut[-1] if cut else start
+    if end < len(text):
+        m = _BOUNDARY.search(text, end, min(len(text), end + reach))
+        end = m.start() + 1 if m else end
+    return start, end
+
+
+def verify_claims(claims: list[ClaimOut], by_pid: dict[str, Doc]) -> tuple[list[KeptClaim], list[str]]:
+    """Keep claims whose every quote names a known passage and occurs verbatim in its snapshot.
+
+    Returns the kept claims and, per dropped claim, the first quote that failed.
+    """
+    kept: list[KeptClaim] = []
+    failed: list[str] = []
+    for claim in claims:
+        docs = [by_pid.get(q.passage_id) for q in claim.quotes]
+        bad = [
+            q.snippet
+            for q, doc in zip(claim.quotes, docs, strict=True)
+            if doc is None or not quote_in_text(q.snippet, doc.text)
+        ]
+        if bad or any(d is None for d in docs):
+            failed.append((bad or [q.snippet for q in claim.quotes])[0])
+            continue
+        kept.append(KeptClaim(claim, [d for d in docs if d is not None]))
+    return kept, failed
+
+
+async def research_kq(
+    runtime: Any,
+    kq_id: str,
+    kq_text: str,
+    candidates: list[Candidate],
+    *,
+    query_terms: list[list[str]] | None = None,
+    language: str,
+    mode: str,
+    depth: str,
+) -> KQResult:
+    """Extraction rounds over the candidates until the depth's source count is met (at most two rounds)."""
+    quick = mode == "quick"
+    need = 1 if quick else DEPTH_NEED[depth]
+    result = KQResult(kq_id)
+    queue = list(candidates)
+    task = ExtractClaimsTask()
+    pid_start = 0
+    for round_no in range(2):
+        take = 1 if quick else (need + 1 if round_no == 0 else need)
+        batch, queue = queue[:take], queue[take:]
+        if not batch:
+            break
+        result.docs_read += [c.doc for c in batch]
+        passages, by_pid = _passages(batch, pid_start)
+        pid_start += len(passages)
+        inputs = ExtractInputs(
+            language=language,
+            kq_id=kq_id,
+            kq_text=kq_text,
+            passages=passages,
+            mode=mode,
+            max_claims=2 if quick else MAX_CLAIMS[depth],
+            want_refute=depth == "thorough" or (not quick and any(c.angle == "refute" for c in batch)),
+            query_variants=list(query_terms or []),
+        )
+        output = await runtime.run(task, inputs)
+        _apply_ratings(output.ratings, by_pid)
+        kept, failed = verify_claims(output.claims, by_pid)
+        if failed and not runtime.is_offline:
+            inputs.failed_quotes = failed
+            retry = await runtime.run(task, inputs)
+            again, failed = verify_claims(retry.claims, by_pid)
+            known = {_key(k) for k in kept}
+            kept += [k for k in again if _key(k) not in known]
+        result.dropped += len(failed)
+        result.dropped_quotes += failed
+        result.kept += kept
+        sources = {normalize_url(d.url) for k in result.kept for d in k.docs}
+        if len(sources) >= need:
+            break
+        if quick and result.kept:
+            break
+    return result
+
+
+def _key(kept: KeptClaim) -> tuple[str, ...]:
+    return tuple(" ".join(q.snippet.split()) for q in kept.claim.quotes)
+
+
+def _apply_ratings(ratings: list[Any], by_pid: dict[str, Doc]) -> None:
+    for rating in ratings:
+        doc = by_pid.get(rating.passage_id)
+        if doc is not None and not doc.rated:
+            doc.quality = refine(doc.quality, rating.quality, doc.kind)
+            doc.rated = True
