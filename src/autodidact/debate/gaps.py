@@ -1,0 +1,193 @@
+"""Evidence gaps: propose → the person confirms the scope → dispatch → import under the alignment rule.
+
+Why a fingerprint: the person authorises a precise piece of research (this question, this scope,
+this target, this budget), not "go and look things up". The fingerprint hashes exactly those four
+after whitespace and punctuation are normalised away, so re-wording the same scope keeps the
+confirmation and any real change invalidates it. Nothing is dispatched before a CONFIRMED approval
+made by a user event whose fingerprint equals the gap's current one.
+
+Why the alignment rule: a returned record is VERIFIED only when its verbatim quote and location
+support the proposition itself; the co-occurrence of entities or keywords stays UNRESOLVED, and
+CONTEXT / BOUNDARY / CHALLENGE records are never VERIFIED.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from autodidact.debate.templates import excerpt
+from autodidact.store.hashing import hash_json
+
+TARGET = "research_agent"
+DEFAULT_BUDGET = "quick"
+NEVER_VERIFIED = frozenset({"CONTEXT", "BOUNDARY", "CHALLENGE"})
+
+
+def normalize(text: str) -> str:
+    """NFKC, lowercase, without whitespace or punctuation: the fingerprint's view of text."""
+    text = unicodedata.normalize("NFKC", text or "").lower()
+    return "".join(ch for ch in text if not unicodedata.category(ch).startswith(("P", "Z", "C", "S")))
+
+
+def fingerprint(question: str, scope: str, target: str, budget: str) -> str:
+    return hash_json([normalize(question), normalize(scope), normalize(target), normalize(budget)])[:16]
+
+
+def gap_fingerprint(gap: dict[str, Any]) -> str:
+    return fingerprint(gap.get("question", ""), gap.get("scope", ""), gap.get("target", ""), gap.get("budget", ""))
+
+
+def propose(session: Any, *, premise: str, lang: str, gap_type: str = "SEARCH_GAP") -> dict[str, Any]:
+    """A gap request for the premise in doubt (approval PENDING)."""
+    idea = session.idea()
+    zh = lang == "zh"
+    claim = excerpt(premise, 60)
+    question = f"有没有直接证据支持或反驳：{claim}" if zh else f"Is there direct evidence for or against: {claim}"
+    gap = {
+        "gap_id": f"g{len(session.gap_requests) + 1}",
+        "idea_id": idea.idea_id,
+        "idea_version": idea.current.version,
+        "gap_type": gap_type,
+        "question": question,
+        "reason": (
+            "该前提最终须由外部经验事实决定，概念讨论无法替代"
+            if zh
+            else "this premise can only be settled by external empirical facts, not by more discussion"
+        ),
+        "decision_impact": (
+            "若证据支持，前提记为有证据；若反驳，命题需修改；若无法回答，前提保持待核实"
+            if zh
+            else "support marks the premise as evidenced; refutation forces a revision; no answer keeps it unverified"
+        ),
+        "blocking": "RECORDED",
+        "scope": "知识库中的已有资料" if zh else "the sources already in the knowledge base",
+        "target": TARGET,
+        "budget": DEFAULT_BUDGET,
+    }
+    gap["fingerprint"] = gap_fingerprint(gap)
+    return gap
+
+
+def with_scope(gap: dict[str, Any], scope: str) -> dict[str, Any]:
+    """The same gap with a new scope and its new fingerprint (approval handled by the projection)."""
+    changed = {k: v for k, v in gap.items() if k not in {"approval", "execution_status", "result_refs"}}
+    changed["scope"] = scope
+    changed["fingerprint"] = gap_fingerprint(changed)
+    return changed
+
+
+def may_dispatch(gap: dict[str, Any]) -> bool:
+    """CONFIRMED by a user event, for exactly the current scope."""
+    approval = gap.get("approval") or {}
+    return (
+        approval.get("status") == "CONFIRMED"
+        and approval.get("confirmed_by") == "USER"
+        and approval.get("scope_fingerprint") == gap_fingerprint(gap)
+    )
+
+
+def alignment(link: dict[str, Any], proposition: str) -> str:
+    """VERIFIED only when a verbatim quote with a location contains the proposition's own claim."""
+    if link.get("relation") in NEVER_VERIFIED:
+        return "UNRESOLVED"
+    quote, location = link.get("verbatim_quote") or "", link.get("location") or ""
+    if link.get("relation") != "SUPPORT" or not quote or not location or link.get("quote_type") != "direct":
+        return "UNRESOLVED"
+    core = normalize(proposition)
+    return "VERIFIED" if core and core in normalize(quote) else "UNRESOLVED"
+
+
+def links_from_evidence(evidence: dict[str, Any], proposition: str) -> list[dict[str, Any]]:
+    """Evidence-file claims as idea evidence links, each with its relation and alignment."""
+    links = []
+    for claim in evidence.get("claims", []) or []:
+        polarity = claim.get("polarity", "neutral")
+        relation = {"support": "SUPPORT", "refute": "CHALLENGE"}.get(polarity, "CONTEXT")
+        if relation == "SUPPORT" and claim.get("kind") in {"interpretive", "projective"}:
+            relation = "BOUNDARY"
+        for item in (claim.get("evidence") or [])[:1]:
+            link = {
+                "claim_id": claim.get("id"),
+                "claim": claim.get("text"),
+                "relation": relation,
+                "verbatim_quote": item.get("snippet"),
+                "quote_type": item.get("quote_type"),
+                "location": item.get("snapshot_ref"),
+                "snapshot_ref": item.get("snapshot_ref"),
+            }
+            link["alignment"] = alignment(link, proposition)
+            links.append(link)
+    return links
+
+
+def impact(links: list[dict[str, Any]], lang: str) -> str:
+    """Support / weaken / bound / cannot answer, stated from the aligned links."""
+    verified = sum(1 for link in links if link["alignment"] == "VERIFIED")
+    challenge = sum(1 for link in links if link["relation"] == "CHALLENGE")
+    other = len(links) - verified - challenge
+    zh = lang == "zh"
+    if not links:
+        return (
+            "查证未找到可用记录：无法回答，前提保持待核实。"
+            if zh
+            else "No usable record found: cannot answer; the premise stays unverified."
+        )
+    if verified:
+        kind = "支持" if zh else "supports"
+    elif challenge:
+        kind = "削弱（待核实）" if zh else "weakens (to be checked)"
+    else:
+        kind = "限定或无法回答" if zh else "bounds it or cannot answer"
+    if zh:
+        return (
+            f"回流 {len(links)} 条记录：逐字核实支持 {verified} 条，挑战 {challenge} 条，"
+            f"背景/边界 {other} 条；影响：{kind}。"
+        )
+    return (
+        f"{len(links)} records returned: {verified} verbatim-verified support, {challenge} challenge, "
+        f"{other} context/boundary; impact: {kind}."
+    )
+
+
+def dispatch(
+    gap: dict[str, Any], *, lang: str, runtime: Any, settings: Any, kb_root: Path | None, out_dir: Path
+) -> dict[str, Any]:
+    """Run the research agent on the confirmed scope; returns ``{"status", "evidence", "path", "note"}``.
+
+    Only the gap's question and scope are sent: never the private conversation.
+    """
+    if not may_dispatch(gap):
+        raise PermissionError(f"gap {gap.get('gap_id')} is not confirmed for its current scope")
+    try:
+        agent = importlib.import_module("autodidact.evidence.agent")
+        payload_mod = importlib.import_module("autodidact.evidence.payload")
+    except ImportError:
+        return {"status": "UNAVAILABLE", "evidence": {}, "path": None, "note": "research agent not installed"}
+    payload = payload_mod.Payload(
+        query=gap["question"],
+        language=lang,
+        name=gap["gap_id"],
+        description=gap["question"],
+        key_questions=[{"id": "kq1", "text": gap["question"]}],
+        focus=gap["scope"],
+        context_from_briefing="",
+        sources=[{"category": "local", "description": gap["scope"]}],
+        depth="skim",
+        time_sensitivity="none",
+        scope_ownership=gap["scope"],
+        upstream_inputs=[],
+        report_dir=str(out_dir),
+        dimension_id="d1",
+        mode="quick",
+    )
+    try:
+        result = asyncio.run(
+            agent.gather(payload, runtime=runtime, settings=settings, kb_root=kb_root, out=out_dir / "evidence.json")
+        )
+    except Exception as exc:  # the agent's failure is recorded, never fatal to the conversation
+        return {"status": "FAILED", "evidence": {}, "path": None, "note": f"{type(exc).__name__}: {exc}"[:300]}
+    return {"status": "DONE", "evidence": result.evidence, "path": str(result.path), "note": ""}

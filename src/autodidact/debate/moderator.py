@@ -1,0 +1,147 @@
+"""The moderator's P0–P6 ladder: pick the role by the current biggest obstacle (seed 002 §3).
+
+Why a ladder and not a rota: the five roles are optional perspectives, not five steps. Each turn the
+moderator takes the first obstacle that is still open — an undefined term (P1), an unexamined
+load-bearing premise (P2), no prediction (P3, only once the maturity gate allows), a single
+explanation (P4), a pending independent review (P5), a finished stage (P6). P0 (commands, direct
+questions) is handled by the engine before the ladder runs. A person's explicit wish overrides the
+ladder, but the obstacles it skips are recorded, never dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from autodidact.debate import gates
+from autodidact.debate.roles import ROLES
+from autodidact.debate.session import Session
+
+LADDER: tuple[tuple[str, str, str], ...] = (
+    ("P1", "concept_clarifier", "undefined_concept"),
+    ("P2", "premise_evidence_examiner", "unexamined_premise"),
+    ("P3", "implication_validator", "no_prediction"),
+    ("P4", "alternative_explorer", "single_explanation"),
+    ("P5", "implication_validator", "review_pending"),
+    ("P6", "reflection_facilitator", "stage_complete"),
+)
+TRIGGER_OF_ROLE = {role: trigger for trigger, role, _ in LADDER if trigger != "P5"}
+OBSTACLE_OF_TRIGGER = {trigger: obstacle for trigger, _, obstacle in LADDER}
+
+
+@dataclass
+class Choice:
+    """The moderator's decision for the next turn."""
+
+    trigger: str
+    role: str
+    obstacle: str
+    intent: str
+    reason: str
+    kind: str = "SUBSTANTIVE"
+    deferred: list[str] = field(default_factory=list)
+
+    @property
+    def question_type(self) -> str:
+        return ROLES[self.role].question_type
+
+
+def _parked(session: Session, obstacle: str) -> bool:
+    return any(q.get("obstacle") == obstacle for q in session.stopped_questions)
+
+
+def open_obstacles(session: Session, review_requested: bool = False) -> list[str]:
+    """Ladder triggers whose obstacle is still open, in priority order (gate not applied)."""
+    idea = session.idea()
+    signals = set(gates.signals_of(session, idea.idea_id))
+    open_: list[str] = []
+    if "QUESTION_SHARPENED" not in signals and not _parked(session, "undefined_concept"):
+        open_.append("P1")
+    if not signals & {"PREMISE_SURFACED", "PREMISE_VERIFIED", "PREMISE_CONTRADICTED"} and not _parked(
+        session, "unexamined_premise"
+    ):
+        open_.append("P2")
+    if not idea.current.predictions and not _parked(session, "no_prediction"):
+        open_.append("P3")
+    if "ALTERNATIVE_ADDED" not in signals and not _parked(session, "single_explanation"):
+        open_.append("P4")
+    budget = session.execution.budget
+    batches_left = budget is not None and len(session.reviews) < budget.max_review_batches
+    reviewed = any(r.trigger == "P5" for r in session.rounds)
+    if batches_left and (review_requested or (idea.maturation == "TESTABLE" and not reviewed and "P4" not in open_)):
+        open_.append("P5")
+    return open_
+
+
+def _last_answer(session: Session) -> tuple[str | None, list[str]]:
+    answered = [r for r in session.substantive_rounds if r.user_answer is not None]
+    if not answered:
+        return None, []
+    return answered[-1].role, answered[-1].signals
+
+
+def choose(session: Session, *, wish: str | None = None, review_requested: bool = False) -> Choice:
+    """The next turn's role and intent, by the first open obstacle (the RAW gate applied)."""
+    idea = session.idea()
+    zh = session.language == "zh"
+    open_ = open_obstacles(session, review_requested)
+    gate_open = gates.evaluative_allowed(session, idea)
+    if review_requested and "P5" in open_:
+        return Choice("P5", "implication_validator", "review_pending", "discriminate", _why("P5", zh), kind="REVIEW")
+    if wish is not None:
+        trigger = TRIGGER_OF_ROLE[wish]
+        if trigger != "P3" or gate_open:
+            skipped = [t for t in open_ if t < trigger]
+            reason = ("用户指定先谈此方向" if zh else "the person asked to discuss this next") + (
+                f"；暂缓：{', '.join(skipped)}"
+                if zh and skipped
+                else (f"; deferred: {', '.join(skipped)}" if skipped else "")
+            )
+            return Choice(trigger, wish, OBSTACLE_OF_TRIGGER[trigger], _intent(session, wish), reason, deferred=skipped)
+    last_role, last_signals = _last_answer(session)
+    for trigger in open_:
+        if trigger == "P3" and not gate_open:
+            continue  # the maturity gate: no evaluative question on a RAW idea yet
+        if trigger == "P5":
+            return Choice(
+                "P5", "implication_validator", "review_pending", "discriminate", _why("P5", zh), kind="REVIEW"
+            )
+        role = next(r for t, r, _ in LADDER if t == trigger)
+        obstacle = OBSTACLE_OF_TRIGGER[trigger]
+        intent = _intent(session, role)
+        if role == last_role and not last_signals:
+            intent = "example"  # the same obstacle again: give examples or options, not the same question
+        reason = _why(trigger, zh)
+        if "P3" in open_ and not gate_open and trigger > "P3":
+            reason += "（P3 被成熟度守卫挡住：RAW 阶段发展信号不足 2 个）" if zh else " (P3 held by the RAW gate)"
+        return Choice(trigger, role, obstacle, intent, reason)
+    if "P3" in open_ and not gate_open and not any(r.intent == "baseline" for r in session.rounds):
+        # the gate holds P3 and nothing generative is left: earn a development signal by sharpening
+        reason = (
+            "P3 被成熟度守卫挡住（RAW 阶段发展信号不足 2 个）：先明确比较基准"
+            if zh
+            else "P3 is held by the RAW gate (fewer than 2 development signals): fix the baseline first"
+        )
+        return Choice("P1", "concept_clarifier", "undefined_baseline", "baseline", reason)
+    return Choice("P6", "reflection_facilitator", "stage_complete", "reflect", _why("P6", zh))
+
+
+def _intent(session: Session, role: str) -> str:
+    return {
+        "concept_clarifier": "readings",
+        "premise_evidence_examiner": "premises",
+        "implication_validator": "threshold" if session.idea().current.predictions else "prediction",
+        "alternative_explorer": "alternative",
+        "reflection_facilitator": "reflect",
+    }[role]
+
+
+def _why(trigger: str, zh: bool) -> str:
+    reasons = {
+        "P1": ("核心概念或比较基准尚未定义，影响后续判断", "a core term or baseline is undefined and matters"),
+        "P2": ("决定命题能否站住的承重前提尚未检验", "a load-bearing premise has not been examined"),
+        "P3": ("命题已可陈述，但没有预测或改判条件", "the proposition has no prediction or change condition"),
+        "P4": ("目前只有单一解释", "there is only one explanation so far"),
+        "P5": ("收敛前的反例检查：启动评估", "a counterexample check before converging"),
+        "P6": ("阶段完成：整理保留/修改/未决", "the stage is complete: keep / revise / undecided"),
+    }[trigger]
+    return reasons[0] if zh else reasons[1]

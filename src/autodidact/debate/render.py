@@ -1,0 +1,111 @@
+"""Rendering events as the conversation a person reads (plain text; the CLI adds colour).
+
+Why from events: the turn printed after a reply and the transcript shown later are the same
+function of the same events, so a recovered session prints exactly what an uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autodidact.debate import summaries
+from autodidact.debate.session import Session
+
+
+def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[str]:
+    """The lines one event contributes to the conversation (many events contribute none)."""
+    zh = lang == "zh"
+    kind, p = event["type"], event["payload"]
+    if kind == "USER_INPUT":
+        return [f"> {p.get('text', '')}"] if with_user else []
+    if kind == "SELECTION_REASON":
+        if p.get("field") == "mode_reason":
+            return [str(p.get("value"))]
+        if p.get("turn") is None or "field" in p:
+            return []
+        if p.get("kind") == "CONFIGURATION":
+            head = "配置问题" if zh else "Configuration"
+        else:
+            head = f"{p.get('trigger')} · {p.get('reason')}"
+        return ["", f"[{head}]"]
+    if kind == "ROLE_RESPONSE":
+        if p.get("turn") is None:
+            return [f"【{p.get('label')}】{p.get('response')}"]
+        lines = [str(p.get("response")), f"【{p.get('label')}】"]
+        source = f"（{p.get('source_label')}）" if zh else f" ({p.get('source_label')})"
+        lines.append(f"{p.get('contribution')}{source}")
+        return lines
+    if kind == "QUESTION_ASKED":
+        why = f"（为什么问：{p.get('why')}）" if zh else f"(why ask: {p.get('why')})"
+        return [f"➤ {p.get('question')}", why]
+    if kind == "CHECKPOINT":
+        return ["", *summaries.checkpoint_text(p.get("summary") or {}, lang)] if p.get("summary") else []
+    if kind == "PAUSED":
+        return ["已暂停；未答的问题保留。" if zh else "Paused; the open question is kept."]
+    if kind == "STOPPED_QUESTION":
+        text = f"挂起该问题（{p.get('rule')}）" if zh else f"Question parked ({p.get('rule')})"
+        return [text]
+    if kind == "DISAGREEMENT_ASSESSED":
+        return []
+    if kind == "IDEA_REVISED" and p.get("maturation"):
+        return [f"成熟度 → {p['maturation']}" if zh else f"maturity → {p['maturation']}"]
+    return []
+
+
+def render_events(events: list[dict[str, Any]], lang: str, *, with_user: bool = False) -> str:
+    lines: list[str] = []
+    for event in events:
+        lines.extend(event_lines(event, lang, with_user=with_user))
+    return "\n".join(lines).strip("\n")
+
+
+def transcript(events: list[dict[str, Any]], lang: str) -> str:
+    """The whole conversation, the person's inputs included."""
+    return render_events(events, lang, with_user=True)
+
+
+def turn_json(session: Session, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The machine form of a reply: the new turn and the state it leaves."""
+    pending = session.pending_question
+    current = session.round_by_turn(int(pending["turn"])) if pending and pending.get("turn") is not None else None
+    return {
+        "session_id": session.session_id,
+        "state": session.state,
+        "mode": session.mode,
+        "depth": session.execution.depth,
+        "stop_reason": session.stop_reason if session.state in {"CHECKPOINT", "CLOSED", "PAUSED"} else None,
+        "turn": current.model_dump(mode="json") if current else None,
+        "text": render_events(events, session.language),
+        "usage": session.execution.usage.model_dump(),
+    }
+
+
+def briefing(session: Session, budget_line: str) -> list[str]:
+    """The recovery briefing: at most ten lines, asking nothing new."""
+    zh = session.language == "zh"
+    pending = session.pending_question or {}
+    answered = [r for r in session.rounds if r.question]
+    last = answered[-1] if answered else None
+    open_gaps = [g["gap_id"] for g in session.gap_requests if g["approval"]["status"] == "PENDING"]
+    items = [
+        f"session {session.session_id} · mode {session.mode} · state {session.state}",
+        (f"当前问题：{pending.get('question')}" if zh else f"current question: {pending.get('question')}")
+        if pending
+        else ("当前无待答问题" if zh else "no open question"),
+        (f"上一轮：{last.role} / {last.question}" if zh else f"last turn: {last.role} / {last.question}")
+        if last
+        else ("尚无轮次" if zh else "no turn yet"),
+        (f"用户最新输入：{session.latest_user_input}" if zh else f"latest input: {session.latest_user_input}"),
+        (
+            f"待处理：缺口 {', '.join(open_gaps) or '无'}；未决 {len(session.open_questions)}"
+            if zh
+            else f"pending: gaps {', '.join(open_gaps) or 'none'}; open questions {len(session.open_questions)}"
+        ),
+        budget_line,
+        (
+            "可选：1. 回答当前问题  2. 暂停  3. 关闭并归档"
+            if zh
+            else "options: 1. answer the question  2. pause  3. close"
+        ),
+    ]
+    return [" ".join(line.split())[:240] for line in items][:10]

@@ -1,0 +1,205 @@
+"""Independent review (P5): isolated calls on a whitelisted input, and a deterministic divergence verdict.
+
+Why isolation and a program for the verdict: a reviewer that sees the moderator's leaning, the other
+reviewer's answer or earlier summaries only echoes them. Each review call therefore receives exactly
+the whitelisted fields (idea id and version, the verbatim proposition, the person's constraints,
+evidence references, the assigned perspective, the output format) and nothing else. Whether two
+reviews diverge is decided by comparing their structured fields, not by asking a model. Without a
+model the same structure is produced offline and labelled a self-check: it can never count as an
+independent review or reach LOW_DIVERGENCE.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from autodidact.errors import ModelError
+from autodidact.llm.tasks import Message, data_block
+
+WHITELIST = ("idea_id", "version", "proposition", "user_constraints", "evidence_refs", "perspective", "output_format")
+OUTPUT_FORMAT = "verdict, load_bearing_premises, strongest_counterexample, searched_scope, discriminating_evidence, "
+OUTPUT_FORMAT += "change_condition (required), limitations"
+
+
+class ReviewInput(BaseModel):
+    """The only things a reviewer may see (seed 002 §5 input whitelist)."""
+
+    model_config = ConfigDict(extra="forbid")
+    idea_id: str
+    version: int
+    proposition: str
+    user_constraints: list[str] = Field(default_factory=list)
+    evidence_refs: list[str] = Field(default_factory=list)
+    perspective: str
+    output_format: str = OUTPUT_FORMAT
+    lang: str = "en"
+
+
+class ReviewOutput(BaseModel):
+    """A reviewer's structured result; reasons only, no hidden chain of thought."""
+
+    verdict: Literal["SUPPORTED", "CHALLENGED", "BOUNDED", "INSUFFICIENT"]
+    load_bearing_premises: list[str] = Field(description="premises the proposition rests on")
+    strongest_counterexample: str = Field(description="the strongest counterexample, or NONE_FOUND")
+    searched_scope: str = Field(description="what was searched when no counterexample was found")
+    discriminating_evidence: str = Field(description="what observation would tell the answers apart")
+    change_condition: str = Field(min_length=1, description="what would change this verdict (required)")
+    limitations: str = ""
+
+
+class ReviewTask:
+    """One isolated review from one perspective."""
+
+    name = "debate.review"
+    Output = ReviewOutput
+
+    def build_prompt(self, inputs: ReviewInput) -> list[Message]:
+        visible = {k: getattr(inputs, k) for k in WHITELIST}
+        system_line, block = data_block(json.dumps(visible, ensure_ascii=False), "review input")
+        return [
+            {
+                "role": "system",
+                "content": (
+                    f"You review one proposition from the perspective '{inputs.perspective}'. Judge only from the "
+                    "input. Return JSON: verdict (SUPPORTED|CHALLENGED|BOUNDED|INSUFFICIENT), "
+                    "load_bearing_premises, strongest_counterexample (NONE_FOUND if none, then say in "
+                    "searched_scope what you considered), discriminating_evidence, change_condition (required), "
+                    "limitations. Give reviewable reasons only. A verdict is not proof of the proposition.\n"
+                    f"{system_line}"
+                ),
+            },
+            {"role": "user", "content": block},
+        ]
+
+    def offline(self, inputs: ReviewInput) -> ReviewOutput:
+        zh = inputs.lang == "zh"
+        premises = list(inputs.user_constraints[:3])
+        if inputs.perspective == "premise_evidence_examiner":
+            if not premises:
+                premises = ["现象确实发生" if zh else "the pattern really occurred"]
+            verdict: Literal["SUPPORTED", "CHALLENGED", "BOUNDED", "INSUFFICIENT"] = (
+                "INSUFFICIENT" if not inputs.evidence_refs else "BOUNDED"
+            )
+            counter = "NONE_FOUND"
+            scope = "本会话记录中的前提与证据引用" if zh else "the premises and evidence references in this session"
+            change = (
+                "若查到直接支持或反驳承重前提的原文证据，结论改变"
+                if zh
+                else "a verbatim source that supports or refutes a load-bearing premise would change this"
+            )
+        else:
+            premises = premises[:1] or ["原因先于现象出现" if zh else "the cause precedes the pattern"]
+            verdict = "BOUNDED"
+            counter = (
+                "同期其他条件变化也能产生同样现象"
+                if zh
+                else "a concurrent change in conditions would produce the same pattern"
+            )
+            scope = "命题陈述本身" if zh else "the proposition as stated"
+            change = (
+                "若在其他条件不变时预测的差别没有出现，应修改命题"
+                if zh
+                else "if the predicted difference fails to appear with other conditions fixed, revise the proposition"
+            )
+        return ReviewOutput(
+            verdict=verdict,
+            load_bearing_premises=premises,
+            strongest_counterexample=counter,
+            searched_scope=scope,
+            discriminating_evidence=(
+                "在其他条件不变时比较有、无该原因两种情形"
+                if zh
+                else "compare with and without the cause, all else equal"
+            ),
+            change_condition=change,
+            limitations="视角自检：由同一程序按模板生成"
+            if zh
+            else "self-check: produced by the same program from templates",
+        )
+
+
+def review_input(session: Any, perspective: str) -> ReviewInput:
+    """Build the whitelisted input from a session: nothing else of the session reaches a reviewer."""
+    idea = session.idea()
+    version = idea.current
+    refs = [str(link.get("snapshot_ref") or link.get("claim_id")) for link in version.evidence_links]
+    return ReviewInput(
+        idea_id=idea.idea_id,
+        version=version.version,
+        proposition=version.proposition,
+        user_constraints=list(version.assumptions),
+        evidence_refs=refs,
+        perspective=perspective,
+        lang=session.language,
+    )
+
+
+def run_review(runtime: Any, inputs: ReviewInput) -> tuple[ReviewOutput, str, str]:
+    """``(output, status, execution_kind)``; offline or failed twice → a labelled self-check."""
+    task = ReviewTask()
+    if runtime is None or getattr(runtime, "is_offline", False):
+        return task.offline(inputs), "UNAVAILABLE", "SELF_CHECK"
+    for _attempt in range(2):
+        try:
+            return runtime.run_sync(task, inputs), "OK", "INDEPENDENT_AGENT"
+        except ModelError:
+            continue
+    return task.offline(inputs), "FAILED", "SELF_CHECK"
+
+
+def _norm(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).lower()
+    return "".join(ch for ch in text if not unicodedata.category(ch).startswith(("P", "Z", "S")))
+
+
+def _overlap(a: list[str], b: list[str]) -> float:
+    sa, sb = {_norm(x) for x in a if x.strip()}, {_norm(x) for x in b if x.strip()}
+    if not sa and not sb:
+        return 1.0
+    return len(sa & sb) / len(sa | sb)
+
+
+PREMISE_OVERLAP = 0.6
+
+
+def assess(outputs: list[ReviewOutput], degraded: bool) -> tuple[str, list[str]]:
+    """LOW_DIVERGENCE only when verdicts agree, premises overlap highly and the counterexample is the same."""
+    reasons: list[str] = []
+    if len({o.verdict for o in outputs}) > 1:
+        reasons.append("verdicts differ: " + " / ".join(o.verdict for o in outputs))
+    for other in outputs[1:]:
+        ratio = _overlap(outputs[0].load_bearing_premises, other.load_bearing_premises)
+        if ratio < PREMISE_OVERLAP:
+            reasons.append(f"load-bearing premises overlap {ratio:.2f} < {PREMISE_OVERLAP}")
+        if _norm(outputs[0].strongest_counterexample) != _norm(other.strongest_counterexample):
+            reasons.append("strongest counterexamples differ")
+    if reasons:
+        return "HIGH_DIVERGENCE", reasons
+    if degraded:
+        return "NOT_ASSESSED_SELF_CHECK", ["a self-check cannot reach LOW_DIVERGENCE"]
+    return "LOW_DIVERGENCE", ["same verdict, overlapping premises, same counterexample"]
+
+
+def describe(results: list[tuple[str, ReviewOutput]], divergence: str, lang: str, names: dict[str, str]) -> str:
+    """Both results side by side with their change conditions; no vote, no average."""
+    parts = []
+    for index, (perspective, out) in enumerate(results, start=1):
+        premise = out.load_bearing_premises[0] if out.load_bearing_premises else "—"
+        if lang == "zh":
+            parts.append(
+                f"评估{index}（{names[perspective]}）：{out.verdict}；承重前提「{premise}」；"
+                f"最强反例：{out.strongest_counterexample}；改判条件：{out.change_condition}。"
+            )
+        else:
+            parts.append(
+                f'Review {index} ({names[perspective]}): {out.verdict}; load-bearing premise "{premise}"; '
+                f"strongest counterexample: {out.strongest_counterexample}; change condition: {out.change_condition}."
+            )
+    verdict = f"分歧判定（程序）：{divergence}。" if lang == "zh" else f"Divergence (program): {divergence}."
+    text = " ".join([*parts, verdict])
+    return re.sub(r"[?？]", "", text)

@@ -1,0 +1,306 @@
+"""The offline engine's turn writer: one function per role, each filled from the session.
+
+Why separate from ``templates``: ``templates`` holds the shared text helpers and the Task's data
+shapes; this module is the offline twin of a model writing a turn (``turns.RoleTurnTask.offline``).
+Every branch returns a contribution that does the role's job and exactly one focus question.
+"""
+
+from __future__ import annotations
+
+from autodidact.debate.templates import ALTERNATIVES, TurnInputs, TurnOutput, excerpt
+
+SIGNAL_NAMES = {
+    "zh": {
+        "INTUITION_FORMULATED": "直觉已成形",
+        "QUESTION_SHARPENED": "问题更聚焦",
+        "PREMISE_SURFACED": "承重前提浮出",
+        "PREMISE_CONTRADICTED": "前提遇到反例",
+        "PREMISE_VERIFIED": "前提得到证据",
+        "DISCRIMINATION_ADDED": "增加了区分条件",
+        "ALTERNATIVE_ADDED": "出现竞争解释",
+        "DISPOSITION_DECIDED": "处置已定",
+        "DECISION_RECORDED": "决定已记录",
+        "GAP_CONFIRMED": "查证范围已确认",
+        "EVIDENCE_IMPORTED": "证据已回流",
+    },
+    "en": {
+        "INTUITION_FORMULATED": "intuition formulated",
+        "QUESTION_SHARPENED": "question sharpened",
+        "PREMISE_SURFACED": "premise surfaced",
+        "PREMISE_CONTRADICTED": "premise contradicted",
+        "PREMISE_VERIFIED": "premise backed by evidence",
+        "DISCRIMINATION_ADDED": "discrimination added",
+        "ALTERNATIVE_ADDED": "alternative added",
+        "DISPOSITION_DECIDED": "disposition decided",
+        "DECISION_RECORDED": "decision recorded",
+        "GAP_CONFIRMED": "gap scope confirmed",
+        "EVIDENCE_IMPORTED": "evidence imported",
+    },
+}
+
+
+def response_for(inp: TurnInputs) -> str:
+    """At most two sentences on the person's last message, or the explicit skip marker."""
+    zh = inp.lang == "zh"
+    if inp.opening:
+        return inp.opening
+    if inp.last_answer is None:
+        return "跳过回应" if zh else "(no response)"
+    quote = excerpt(inp.last_answer, 28 if zh else 70)
+    if inp.dont_know:
+        return (
+            "不确定也没关系，下面换成具体例子供你挑。"
+            if zh
+            else "Not knowing is fine; here are concrete examples to pick from."
+        )
+    if inp.answer_signals:
+        names = ("、" if zh else ", ").join(SIGNAL_NAMES["zh" if zh else "en"][s] for s in inp.answer_signals)
+        if zh:
+            return f"你说「{quote}」，这记作：{names}。"
+        return f'You said "{quote}"; recorded as: {names}.'
+    if zh:
+        return f"记下了你的回答「{quote}」，它还没有改变命题的表述。"
+    return f'Noted your answer "{quote}"; it does not change the wording of the proposition yet.'
+
+
+def _clarifier(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
+    t = inp.term
+    if inp.intent == "baseline":
+        if zh:
+            return (
+                f"「{t}」是比较出来的，比较基准决定结论：A. 和你自己以前的做法比；B. 和做同类任务的其他人比；"
+                f"C. 和你事先的预期比。基准是 A 时要找前后对照，是 B 时要找同期对照，是 C 时命题讲的其实是落差。",
+                "suggestion",
+                f"你说的「{t}」，是和 A、B、C 中的哪一个比较出来的？",
+                "没有比较基准，任何预测都无法判断是否落空，这是进入检验前必须补上的一块。",
+            )
+        return (
+            f'"{t}" is a comparison, and the baseline decides the answer: A. your own earlier way of working; '
+            "B. other people doing similar tasks; C. what you expected beforehand. Baseline A needs a before/after "
+            "comparison, B a same-period comparison, and under C the proposition is really about a gap in "
+            "expectations.",
+            "suggestion",
+            f'Which baseline is your "{t}" measured against: A, B or C?',
+            "Without a baseline no prediction can fail, so this has to be fixed before any test.",
+        )
+    if inp.intent == "example":
+        if zh:
+            return (
+                f"两个对照例：甲做得更快却觉得更「{t}」，这是主观感受口径；乙觉得不「{t}」但返工次数翻倍，"
+                f"这是可测量消耗口径。同一件事在两种口径下结论可能相反。",
+                "suggestion",
+                "这两个例子里，哪一个更像你遇到的情况？",
+                "选中的例子就是命题的口径，后面的前提和预测都按它来写。",
+            )
+        return (
+            f'Two contrasting cases: A finishes faster yet feels more "{t}" (a felt-experience reading); '
+            f'B feels no more "{t}" but redoes twice as much work (a measurable-cost reading). '
+            "The same situation can come out opposite under the two readings.",
+            "suggestion",
+            "Which of the two cases is closer to what you ran into?",
+            "The case you pick fixes the reading, and the premises and predictions follow from it.",
+        )
+    if zh:
+        return (
+            f"「{t}」至少有三种口径：A. 主观感受（你自评的程度）；B. 可测量的量（时长、次数、错误数）；"
+            f"C. 相对某个比较基准的差值（和以前的做法或别人相比）。按 A 命题讲的是体验，按 B 讲的是效率，"
+            f"按 C 结论取决于比较对象。",
+            "suggestion",
+            f"在你的命题里，「{t}」最接近 A、B、C 中的哪一种口径？",
+            "口径不同，需要的观察和比较基准完全不同，后面审查前提时要以它为准。",
+        )
+    return (
+        f'"{t}" can be read at least three ways: A. a felt experience (your own rating); B. a measurable '
+        "quantity (time, counts, errors); C. a difference against a baseline (your earlier way of working, or "
+        "other people). Under A the proposition is about experience, under B about efficiency, and under C the "
+        "answer depends on what you compare with.",
+        "suggestion",
+        f'In your proposition, which reading of "{t}" is closest: A, B or C?',
+        "Each reading needs different observations and a different baseline, and the premise check depends on it.",
+    )
+
+
+def _premises(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
+    t, prop = inp.term, excerpt(inp.proposition, 40)
+    if inp.intent == "example":
+        if zh:
+            return (
+                "判断把握的一个办法：能举出一次亲身经历支持它，就算有把握；只是印象，就算没把握。"
+                "例如「原因确实是命题说的那个」这条，需要一次其他条件没变、只有这个原因变了的经历。",
+                "suggestion",
+                "按这个标准，你能举出一次只有这个原因变了的亲身经历吗？",
+                "有这样的经历，第②条前提就有了用户观察支撑；没有，它就是需要查证的缺口。",
+            )
+        return (
+            "One way to rate your confidence: if you can name one experience of your own that supports it, you are "
+            "fairly sure; if it is only an impression, you are not. For 'the cause is the one the proposition "
+            "names', that means a time when nothing else changed but that cause.",
+            "suggestion",
+            "By that standard, can you name one experience where only that cause changed?",
+            "If you can, premise 2 rests on your observation; if not, it is a gap that may need checking.",
+        )
+    if zh:
+        return (
+            f"「{prop}」的承重前提：① 「{t}」的变化确实发生了，而不是事后印象；② 变化来自命题说的原因，"
+            f"而不是同期的其他变化；③ 你观察到的情形有代表性。最强反例场景：同一时期任务或环境也变了，"
+            f"那么即使原因不成立也会看到同样的现象。",
+            "judgement",
+            "这三条前提里，你最没有把握的是哪一条？",
+            "命题能否站住取决于最弱的承重前提，先找到它才知道要不要查证。",
+        )
+    return (
+        f'Load-bearing premises of "{prop}": (1) the change in "{t}" really happened and is not a '
+        "hindsight impression; (2) it comes from the cause the proposition names, not from something that "
+        "changed at the same time; (3) the cases you saw are typical. Strongest counter-scenario: the tasks or "
+        "the setting changed in the same period, so the same pattern would appear even if the cause is wrong.",
+        "judgement",
+        "Which of the three premises are you least sure of?",
+        "The proposition stands or falls with its weakest premise; finding it tells us whether to check evidence.",
+    )
+
+
+def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
+    t, prop = inp.term, excerpt(inp.proposition, 40)
+    basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
+    if inp.intent == "discriminate" and inp.review_text:
+        if zh:
+            return (
+                inp.review_text,
+                "judgement",
+                "上面两种结果里，哪一种出现时你会修改自己的命题？",
+                "分歧只能由你按改判条件来裁定，程序不投票、不取平均。",
+            )
+        return (
+            inp.review_text,
+            "judgement",
+            "Which of the two outcomes above would make you revise your proposition?",
+            "Only you can settle the divergence by its change conditions; the program does not vote or average.",
+        )
+    if inp.intent == "example":
+        if zh:
+            return (
+                f"举个例子：如果命题成立，在去掉这个原因的那几天，「{t}」应该明显减轻；如果那几天照样，"
+                f"命题就要改。这只是一个可能的预测写法，具体由你的经验来定。",
+                "suggestion",
+                f"回想去掉这个原因的某几天，你预期「{t}」会有什么变化？",
+                "你自己写出的预测，比 AI 给的候选更能代表命题的本意。",
+            )
+        return (
+            f'An example: if the proposition holds, on days without the cause "{t}" should clearly ease; if those '
+            "days feel the same, the proposition needs changing. This is one possible way to write the prediction; "
+            "your experience decides.",
+            "suggestion",
+            f'Thinking of days without the cause, what change in "{t}" would you expect?',
+            "A prediction in your own words says more about the proposition than an AI's candidate.",
+        )
+    if inp.intent == "threshold" and inp.predictions:
+        pred = excerpt(inp.predictions[-1], 36)
+        if zh:
+            return (
+                f"你的预测可以写成：{pred}。要让它可检验，还缺一个改判阈值：差别小到多少就算预测落空（数值：待补）。",
+                "hypothesis",
+                "差别小到什么程度，你就愿意说这个预测落空了？",
+                "没有改判阈值，任何结果都能被解释成支持，命题就不可检验。",
+            )
+        return (
+            f"Your prediction can be written as: {pred}. To make it testable it still needs a change threshold: "
+            "how small a difference counts as the prediction failing (value: to be filled in).",
+            "hypothesis",
+            "How small would the difference have to be for you to call the prediction failed?",
+            "Without a threshold any result can be read as support, and the proposition is not testable.",
+        )
+    if zh:
+        cond = f"（以你说的「{basis}」为前提）" if basis else ""
+        return (
+            f"可观察预测{cond}：如果「{prop}」成立，那么把命题里的原因去掉、其余条件不变时，「{t}」应当明显减弱；"
+            f"如果没有减弱，命题需要修改。最小判别设计草案：同一个人在有、无该原因的两段相近任务中各记录「{t}」，"
+            f"其余条件保持一致；样本量与时长：待补。",
+            "hypothesis",
+            "如果这个对照做出来两段没有差别，你会修改命题的哪一部分？",
+            "先说清什么结果会改判，命题才从直觉变成可检验的形式。",
+        )
+    cond = f' (taking your premise "{basis}")' if basis else ""
+    return (
+        f'Observable prediction{cond}: if "{prop}" holds, then removing the named cause while keeping everything '
+        f'else the same should clearly weaken "{t}"; if it does not, the proposition needs revising. Minimal '
+        f'design draft: the same person records "{t}" in two comparable stretches of work, with and without the '
+        "cause, other conditions held equal; sample size and duration: to be filled in.",
+        "hypothesis",
+        "If this comparison showed no difference, which part of your proposition would you revise?",
+        "Saying in advance which result changes your mind turns an intuition into a testable form.",
+    )
+
+
+def _alternative(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
+    pool = ALTERNATIVES["zh" if zh else "en"]
+    alt = pool[inp.variant % len(pool)]
+    t = inp.term
+    if inp.intent == "example":
+        if zh:
+            return (
+                f"举个区分办法：找一段{alt.split('（')[0]}没有发生的时期，看「{t}」是否仍然出现。仍出现，竞争解释被削弱；"
+                f"消失，两个解释都还站得住。",
+                "suggestion",
+                "你的经历里有没有这样一段时期可以拿来对照？",
+                "有这样的时期，就能在不做新实验的情况下先粗分两个解释。",
+            )
+        return (
+            f'One way to tell them apart: find a period without {alt.split(" (")[0]} and see whether "{t}" still '
+            "shows up. If it does, the competing explanation weakens; if it disappears, both still stand.",
+            "suggestion",
+            "Is there such a period in your experience that could serve as the comparison?",
+            "Such a period lets us roughly separate the two explanations without a new experiment.",
+        )
+    if zh:
+        return (
+            f"竞争解释：同样的现象也可能来自{alt}。两者的预测不同：按你的命题，去掉原因后「{t}」会减弱；"
+            f"按竞争解释，只要那个因素还在，「{t}」就不会减弱。可区分点：看那个因素不变而原因去掉时现象是否还在。",
+            "suggestion",
+            "在你的经历里，有没有那个因素没变、现象却同样出现的情况？",
+            "有，竞争解释被削弱；没有，两个解释目前无法区分，需要记入待检验项。",
+        )
+    return (
+        f"Competing explanation: the same pattern could come from {alt}. The two predict differently: by your "
+        f'proposition, removing the cause weakens "{t}"; by the alternative, "{t}" stays as long as that factor '
+        "stays. Where they part: whether the pattern survives when that factor is held fixed and the cause removed.",
+        "suggestion",
+        "In your experience, was there a time when that factor stayed the same and the pattern still appeared?",
+        "If yes, the alternative weakens; if not, the two cannot be told apart yet and go on the list to test.",
+    )
+
+
+def _reflection(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
+    kept = excerpt(inp.proposition, 36)
+    revised = excerpt(inp.predictions[-1], 30) if inp.predictions else ("待补" if zh else "to be filled in")
+    open_alt = excerpt(inp.alternatives[-1], 30) if inp.alternatives else ("竞争解释尚未提出" if zh else "none yet")
+    if zh:
+        return (
+            f"当前状态（AI判断，不是结论）：保留——「{kept}」作为待验证假说；修改——补上预测「{revised}」；"
+            f"未决——竞争解释「{open_alt}」尚不能排除。",
+            "judgement",
+            "按这三段，你决定保留、修改还是暂时搁置这个命题？",
+            "处置由你来定，它决定下一步是设计验证、改写命题还是先查证。",
+        )
+    return (
+        f'Current state (AI judgement, not a conclusion): keep — "{kept}" as a hypothesis to test; revise — add '
+        f'the prediction "{revised}"; undecided — the alternative "{open_alt}" cannot be ruled out yet.',
+        "judgement",
+        "Given these three parts, do you keep, revise or set aside the proposition for now?",
+        "The disposition is yours; it decides whether the next step is a validation design, a rewrite or a check.",
+    )
+
+
+def offline_turn(inp: TurnInputs) -> TurnOutput:
+    """The offline engine's turn for ``inp.role`` (deterministic)."""
+    zh = inp.lang == "zh"
+    writer = {
+        "concept_clarifier": _clarifier,
+        "premise_evidence_examiner": _premises,
+        "implication_validator": _implication,
+        "alternative_explorer": _alternative,
+        "reflection_facilitator": _reflection,
+    }[inp.role]
+    contribution, source, question, why = writer(inp, zh)
+    if inp.evidence_note:
+        contribution = f"{inp.evidence_note} {contribution}"
+    return TurnOutput(response=response_for(inp), contribution=contribution, source=source, question=question, why=why)

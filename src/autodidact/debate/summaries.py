@@ -1,0 +1,210 @@
+"""Checkpoints and stage summaries: the session summary and validation plan templates (zh/en).
+
+Why templates with a ban list: a summary is where a discussion is most tempted to declare victory.
+It records keep / revise / undecided, premises, predictions, competing explanations, open questions
+and deferred obstacles, and never says a proposition is proven — that is for evidence and tests.
+A validation plan is only written once the session reached P3, and is marked as an unexecuted draft.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autodidact.debate import gates
+from autodidact.debate.session import Session
+from autodidact.debate.templates import excerpt
+
+PROVEN_WORDS = (
+    "已证实", "结论成立", "已被证明", "得到证明", "证明了", "已经证明", "确证",
+    "proven", "proved", "is confirmed", "conclusively", "established fact",
+)  # fmt: skip
+
+DEPTH_NAMES = {"zh": {"quick": "快速", "standard": "标准", "deep": "深度"}, "en": {}}
+CLOSING = {
+    "zh": "本小结只记录讨论状态，命题真伪留待证据与检验。",
+    "en": (
+        "This summary records the state of the discussion; whether the proposition holds is left to evidence and tests."
+    ),
+}
+
+
+def claims_proven(text: str) -> str | None:
+    """The first proven-claim word in ``text``, if any."""
+    low = text.lower()
+    return next((w for w in PROVEN_WORDS if w in low), None)
+
+
+def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: str) -> dict[str, Any]:
+    """The structured checkpoint summary stored in the CHECKPOINT event."""
+    zh = session.language == "zh"
+    idea = session.idea()
+    version = idea.current
+    reached = gates.reached_p3(session)
+    kept = excerpt(version.proposition, 80)
+    revised = excerpt(version.predictions[-1], 60) if version.predictions else ("无" if zh else "none")
+    undecided = [excerpt(a, 60) for a in version.alternatives] or (
+        ["竞争解释尚未提出"] if zh else ["no alternative yet"]
+    )
+    deferred = [n["text"] for n in session.notes if n.get("kind") == "DEFERRED_OBSTACLE"]
+    stopped = [q.get("question") or q.get("obstacle") for q in session.stopped_questions]
+    if zh:
+        options = ["一句话回复继续讨论", "说「改成深度」扩大轮次上限", "运行 autodidact debate close 结束并归档"]
+    else:
+        options = ["reply to continue the discussion", "say 'switch to deep' for more rounds", "close the session"]
+    return {
+        "stop_reason": stop_reason,
+        "rule": rule,
+        "obstacle": obstacle,
+        "maturation": idea.maturation,
+        "reached_p3": reached,
+        "kept": kept,
+        "revised": revised,
+        "undecided": undecided,
+        "open_questions": list(session.open_questions),
+        "stopped_questions": stopped,
+        "deferred_obstacles": deferred,
+        "options": options,
+        "closing": CLOSING["zh" if zh else "en"],
+    }
+
+
+def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
+    """The lines shown to the person at a checkpoint."""
+    zh = lang == "zh"
+    lines = []
+    if zh:
+        lines.append(f"检查点：{summary['stop_reason']}（{summary['rule']}）——{summary['obstacle']}")
+        lines.append(f"保留：{summary['kept']}｜修改：{summary['revised']}｜未决：{'；'.join(summary['undecided'])}")
+        if not summary["reached_p3"]:
+            lines.append("本会话尚未进入 P3：命题仍在发展中，尚未形成可检验形式或最小验证方案。")
+        if summary["open_questions"]:
+            lines.append("未决问题：" + "；".join(summary["open_questions"]))
+        lines.append("可选：" + "；".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
+    else:
+        lines.append(f"Checkpoint: {summary['stop_reason']} ({summary['rule']}) — {summary['obstacle']}")
+        lines.append(
+            f"Keep: {summary['kept']} | Revise: {summary['revised']} | Undecided: {'; '.join(summary['undecided'])}"
+        )
+        if not summary["reached_p3"]:
+            lines.append("This session never reached P3: the idea is still developing; no testable form or plan yet.")
+        if summary["open_questions"]:
+            lines.append("Open questions: " + "; ".join(summary["open_questions"]))
+        lines.append("Options: " + "; ".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
+    lines.append(summary["closing"])
+    return lines
+
+
+def session_summary_md(session: Session) -> str:
+    """The session summary template, filled."""
+    zh = session.language == "zh"
+    idea = session.idea()
+    version = idea.current
+    summary = session.summary or {}
+    ex = session.execution
+    depth = DEPTH_NAMES["zh"].get(ex.depth or "", ex.depth or "?") if zh else (ex.depth or "?")
+    chose = (
+        ("用户自选" if ex.user_chose else "用户未自行选择：按推荐")
+        if zh
+        else ("chosen" if ex.user_chose else "not chosen by the person: recommended")
+    )
+    usage = ex.usage
+    max_rounds = ex.budget.max_rounds if ex.budget else 0
+    L: list[str] = []
+    if zh:
+        L += [f"# 阶段小结：{session.session_id}", ""]
+        mode_name = "探索" if session.mode == "explore" else "推敲"
+        L.append(f"- 模式：{mode_name}｜深度：{depth}（{chose}）｜成熟度：{idea.maturation}")
+        L.append(
+            f"- 停止原因：{session.stop_reason or '—'}（{summary.get('rule', '—')}）：{summary.get('obstacle', '—')}"
+        )
+        L.append(f"- 实质轮次：{usage.rounds} / {max_rounds}；评估批次：{usage.review_batches}")
+        L += ["", f"## 命题（v{version.version}，待验证假说）", "", version.proposition, ""]
+        L += [
+            "## 保留 / 修改 / 未决",
+            "",
+            f"- 保留：{summary.get('kept', '—')}",
+            f"- 修改：{summary.get('revised', '—')}",
+        ]
+        L += [f"- 未决：{'；'.join(summary.get('undecided', [])) or '—'}", "", "## 承重前提（用户观察）", ""]
+        L += [f"- {a}" for a in version.assumptions] or ["- 尚未浮出"]
+        L += ["", "## 预测与改判条件（待验证假说）", ""]
+        L += [f"- {p}" for p in version.predictions] or ["- 尚无"]
+        L += ["", "## 竞争解释", ""] + ([f"- {a}" for a in version.alternatives] or ["- 尚无"])
+        L += ["", "## 未决问题（含未执行的查证）", ""] + ([f"- {q}" for q in session.open_questions] or ["- 无"])
+        stopped = summary.get("stopped_questions", []) + summary.get("deferred_obstacles", [])
+        L += ["", "## 挂起与暂缓的障碍", ""] + ([f"- {q}" for q in stopped] or ["- 无"])
+        if not summary.get("reached_p3", gates.reached_p3(session)):
+            L += ["", "本会话尚未进入 P3：命题仍在发展中，尚未形成可检验形式或最小验证方案。"]
+        L += ["", "## 下一步（三个可选动作）", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
+        L += ["", CLOSING["zh"], ""]
+    else:
+        L += [f"# Stage summary: {session.session_id}", ""]
+        L.append(f"- Mode: {session.mode} | depth: {depth} ({chose}) | maturity: {idea.maturation}")
+        L.append(
+            f"- Stop reason: {session.stop_reason or '—'} ({summary.get('rule', '—')}): {summary.get('obstacle', '—')}"
+        )
+        L.append(f"- Substantive rounds: {usage.rounds} / {max_rounds}; review batches: {usage.review_batches}")
+        L += ["", f"## Proposition (v{version.version}, hypothesis to test)", "", version.proposition, ""]
+        L += ["## Keep / revise / undecided", "", f"- Keep: {summary.get('kept', '—')}"]
+        L += [
+            f"- Revise: {summary.get('revised', '—')}",
+            f"- Undecided: {'; '.join(summary.get('undecided', [])) or '—'}",
+        ]
+        L += ["", "## Load-bearing premises (user observation)", ""]
+        L += [f"- {a}" for a in version.assumptions] or ["- none surfaced yet"]
+        L += ["", "## Predictions and change conditions (hypotheses)", ""]
+        L += [f"- {p}" for p in version.predictions] or ["- none yet"]
+        L += ["", "## Competing explanations", ""] + ([f"- {a}" for a in version.alternatives] or ["- none yet"])
+        L += ["", "## Open questions (including unexecuted checks)", ""]
+        L += [f"- {q}" for q in session.open_questions] or ["- none"]
+        stopped = summary.get("stopped_questions", []) + summary.get("deferred_obstacles", [])
+        L += ["", "## Parked and deferred obstacles", ""] + ([f"- {q}" for q in stopped] or ["- none"])
+        if not summary.get("reached_p3", gates.reached_p3(session)):
+            L += ["", "This session never reached P3: the idea is still developing; no testable form or plan yet."]
+        L += ["", "## Next (three options)", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
+        L += ["", CLOSING["en"], ""]
+    return "\n".join(L)
+
+
+def validation_plan_md(session: Session) -> str | None:
+    """The minimal validation plan — only after P3 with a prediction; an unexecuted draft."""
+    idea = session.idea()
+    version = idea.current
+    if not gates.reached_p3(session) or not version.predictions:
+        return None
+    zh = session.language == "zh"
+    alts = version.alternatives
+    if zh:
+        return "\n".join(
+            [
+                f"# 最小验证方案（草案，未执行）：{session.session_id}",
+                "",
+                f"- 命题（待验证假说，v{version.version}）：{version.proposition}",
+                f"- 可观察预测：{version.predictions[-1]}",
+                "- 判别设计：同一对象在有、无该原因的两种条件下记录同一口径的结果，其余条件保持一致",
+                "- 改判条件：预测的差别没有出现，或差别小于事先约定的阈值（阈值：待补）",
+                f"- 竞争解释与区分点：{'；'.join(alts) if alts else '待补'}",
+                f"- 承重前提：{'；'.join(version.assumptions) if version.assumptions else '待补'}",
+                "- 样本量、时长、测量工具：待补",
+                "",
+                "本方案是设计草案，不是已执行的结果。",
+                "",
+            ]
+        )
+    return "\n".join(
+        [
+            f"# Minimal validation plan (draft, not executed): {session.session_id}",
+            "",
+            f"- Proposition (hypothesis, v{version.version}): {version.proposition}",
+            f"- Observable prediction: {version.predictions[-1]}",
+            "- Discriminating design: record the same measure with and without the cause, all else held equal",
+            "- Change condition: the predicted difference does not appear, or is below a threshold fixed in advance "
+            "(threshold: to be filled in)",
+            f"- Competing explanations and where they part: {'; '.join(alts) if alts else 'to be filled in'}",
+            f"- Load-bearing premises: {'; '.join(version.assumptions) if version.assumptions else 'to be filled in'}",
+            "- Sample size, duration, instruments: to be filled in",
+            "",
+            "This plan is a design draft, not an executed result.",
+            "",
+        ]
+    )

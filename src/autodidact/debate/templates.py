@@ -1,0 +1,189 @@
+"""Offline turn templates: each role's contribution and focus question, in Chinese and English.
+
+Why templates and not filler: without a model the engine must still do each role's job — offer
+candidate readings of a term (P1), lay out load-bearing premises and the strongest counter-scenario
+(P2), state an observable prediction with a minimal design whose unknowns are marked 待补 (P3),
+name a competing explanation and where the two part ways (P4), and lay out keep / revise /
+undecided (P6). The texts are filled from the session (the proposition, its key term, the person's
+own answers), so the conversation follows what the person said. Every focus question has exactly
+one question mark and no bundling words; the checker enforces the same rules on model output.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+_SENTENCE_END = re.compile(r"[。！？!?；;]|\.(\s|$)")
+
+
+class TurnInputs(BaseModel):
+    """What a role needs to write one turn (also the prompt input of ``turns.RoleTurnTask``)."""
+
+    role: str
+    question_type: str
+    intent: str
+    trigger: str | None = None
+    lang: str = "en"
+    mode: str = "explore"
+    proposition: str = ""
+    term: str = ""
+    last_answer: str | None = None
+    answer_signals: list[str] = Field(default_factory=list)
+    dont_know: bool = False
+    assumptions: list[str] = Field(default_factory=list)
+    predictions: list[str] = Field(default_factory=list)
+    alternatives: list[str] = Field(default_factory=list)
+    maturation: str = "RAW"
+    variant: int = 0
+    review_text: str | None = None
+    evidence_note: str | None = None
+    opening: str | None = None
+
+
+class TurnOutput(BaseModel):
+    """One turn's skeleton parts (the label is added by the engine)."""
+
+    response: str = Field(description="at most two sentences reacting to the last answer, or 跳过回应 / (no response)")
+    contribution: str = Field(description="one substantive contribution: analysis, example, candidate wording or plan")
+    source: str = Field(description="observation | suggestion | judgement | hypothesis | evidence")
+    question: str = Field(description="exactly one focus question, one question mark, nothing bundled")
+    why: str = Field(description="one sentence: why this question is worth asking")
+
+
+def excerpt(text: str | None, limit: int = 28) -> str:
+    """A quotable piece of the person's words: no sentence ends, no question marks."""
+    if not text:
+        return ""
+    flat = " ".join(text.split())
+    flat = re.sub(r"[。！？!?；;]", "，", flat).replace(". ", ", ").rstrip("，,. ")
+    for word in ("以及", "另外", "顺便"):
+        flat = flat.replace(word, "、")
+    return flat if len(flat) <= limit else flat[:limit].rstrip("，, ") + "…"
+
+
+_ZH_SPLIT = re.compile(
+    r"[，。？！、；：,.?!;:\s「」“”\"'（）()]+|的|了|是|在|和|与|对|把|被|让|使|因为|所以|之后|以后|反而|很|都|也|就|这|那|"
+    r"一个|为什么|是否|吗|呢|我们|我|你|他|她|它|觉得|认为|发现|好像|似乎|可能|用|写|做|会"
+)
+_ZH_MARKER = re.compile(r"(?:更|越来越|变得|反而|比较|导致|影响|降低|提高|减少|增加)([^，。？！、；：,.?!;:\s]{1,8})")
+_EN_STOP = set(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "and",
+        "or",
+        "but",
+        "with",
+        "without",
+        "that",
+        "this",
+        "it",
+        "its",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "i",
+        "we",
+        "you",
+        "they",
+        "me",
+        "my",
+        "our",
+        "your",
+        "their",
+        "more",
+        "less",
+        "most",
+        "least",
+        "very",
+        "so",
+        "than",
+        "then",
+        "when",
+        "after",
+        "before",
+        "because",
+        "why",
+        "whether",
+        "do",
+        "does",
+        "did",
+        "have",
+        "has",
+        "had",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "just",
+        "really",
+        "seem",
+        "seems",
+        "feel",
+        "feels",
+        "make",
+        "makes",
+        "using",
+        "use",
+    ]
+)
+
+
+def key_term(text: str, lang: str) -> str:
+    """The term a clarifier should ask about: quoted, else the predicate of a comparison, else the longest word."""
+    quoted = re.search(r"[「“\"]([^」”\"]{1,20})[」”\"]", text)
+    if quoted:
+        return excerpt(quoted.group(1), 20)
+    if lang == "zh":
+        marks = list(_ZH_MARKER.finditer(text))
+        if marks:
+            last = marks[-1]
+            term = re.sub(r"[了的吗呢啊]+$", "", last.group(1))
+            if len(term) == 1:  # "效率更高" → "效率更高", not "高"
+                head = re.split(r"[，。？！、；：,.?!;:\s我你他她它让使]", text[: last.start()])[-1][-2:]
+                term = head + last.group(0)[: len(last.group(0)) - len(last.group(1))] + term
+            if term:
+                return excerpt(term, 12)
+        chunks = [c for c in _ZH_SPLIT.split(text) if c and len(c) >= 2]
+        return max(chunks, key=len)[:10] if chunks else excerpt(text, 10)
+    words = re.findall(r"[A-Za-z][A-Za-z\-']*", text)
+    lowered = [w.lower() for w in words]
+    for marker in ("more", "less", "better", "worse", "makes", "causes", "reduces", "increases", "improves"):
+        if marker in lowered:
+            after = [w for w in words[lowered.index(marker) + 1 :] if w.lower() not in _EN_STOP]
+            if after:
+                return after[0]
+    content = [w for w in words if w.lower() not in _EN_STOP]
+    return max(content, key=len) if content else excerpt(text, 20)
+
+
+def sentence_count(text: str) -> int:
+    """Sentences in ``text`` (terminal punctuation; a trailing fragment counts as one)."""
+    parts = [p for p in _SENTENCE_END.split(text.strip()) if p and p.strip()]
+    return max(1, len(parts)) if text.strip() else 0
+
+
+ALTERNATIVES = {
+    "zh": (
+        "同期的其他变化（任务难度、工作量或环境在同一时期也变了）",
+        "选择性记忆（印象深的例子更容易被想起）",
+        "预期效应（事先的看法影响了感受）",
+    ),
+    "en": (
+        "a concurrent change (task difficulty, workload or setting changed in the same period)",
+        "selective memory (vivid cases come to mind more easily)",
+        "an expectation effect (what you expected shaped what you felt)",
+    ),
+}
