@@ -34,7 +34,7 @@ EN_STOPWORDS = frozenset(
     """a an the and or of to in on at for with by from as is are was were be been being it its this that these
     those what which who whom how why when where do does did can could should would will shall may might must
     not no yes than then there their they them he she his her we our you your i me my about into over under
-    between vs versus also more most less very such so if but any some each other""".split()  # noqa: SIM905
+    between vs versus also more most less very such so if but any some each other much many""".split()  # noqa: SIM905
 )
 ZH_STOP_BIGRAMS = frozenset(
     "什么 是什 么是 如何 怎么 怎样 为什 么样 哪些 有哪 可以 一个 "  # noqa: SIM905

@@ -38,7 +38,7 @@ class WikiIndex:
     def __init__(self, articles: list[Article]) -> None:
         self.docs: list[WikiPassage] = []
         self.lengths: list[int] = []
-        self.postings: dict[str, list[tuple[int, int]]] = {}
+        self.postings: dict[str, dict[int, int]] = {}
         for art in articles:
             units = [("", art.summary)] + [(s.heading, "\n".join(s.blocks)) for s in art.body_sections()]
             title_tokens = tokens(art.title)
@@ -50,19 +50,25 @@ class WikiIndex:
                 self.docs.append(WikiPassage(art.stem, art.title, heading, text))
                 self.lengths.append(len(toks))
                 for tok, tf in Counter(toks).items():
-                    self.postings.setdefault(tok, []).append((doc_id, tf))
+                    self.postings.setdefault(tok, {})[doc_id] = tf
         self.avg_len = (sum(self.lengths) / len(self.lengths)) if self.lengths else 1.0
+        self.common_df = max(64, len(self.docs) // 50)
 
     def search(self, query: str, k: int = 5) -> list[WikiPassage]:
         """The ``k`` best passages for ``query`` (empty when no term matches)."""
         n = len(self.docs)
         scores: dict[int, float] = {}
-        for tok in set(tokens(query)):
-            plist = self.postings.get(tok)
-            if not plist:
-                continue
+        terms = sorted((t for t in set(tokens(query)) if t in self.postings), key=lambda t: (len(self.postings[t]), t))
+        for tok in terms:
+            plist = self.postings[tok]
             idf = math.log(1 + (n - len(plist) + 0.5) / (len(plist) + 0.5))
-            for doc_id, tf in plist:
+            # A common term only re-scores the candidates rarer terms found: its postings grow with the
+            # wiki, so walking them would make every question cost O(wiki); its idf is tiny anyway.
+            if scores and len(plist) > self.common_df:
+                pairs = [(d, plist[d]) for d in scores if d in plist]
+            else:
+                pairs = list(plist.items())
+            for doc_id, tf in pairs:
                 norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * self.lengths[doc_id] / self.avg_len))
                 scores[doc_id] = scores.get(doc_id, 0.0) + idf * norm
         best = heapq.nlargest(k, scores.items(), key=lambda item: (item[1], -item[0]))

@@ -1,0 +1,87 @@
+"""Cost bound: what compile and check send to a model does not grow with the wiki (10 → 200 articles)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from autodidact.kb import KnowledgeBase, init_kb
+from autodidact.llm.base import Request
+from autodidact.llm.runtime import Runtime
+from autodidact.llm.scripted import ScriptedModel
+from autodidact.wiki.check import check_wiki
+from autodidact.wiki.compile import compile_wiki
+
+from .conftest import add_raw
+
+PROMPT_LIMIT = 12_000  # characters per request, whatever the wiki size
+
+
+def synthetic_kb(root: Path, n: int) -> KnowledgeBase:
+    kb, _ = init_kb(root, topic="synthetic engines", lang="en")
+    for k in range(n):
+        body = (
+            f"Widget{k} engines convert fuel{k} into motion using gear{k} assemblies and careful tuning.\n"
+            f"Each widget{k} engine weighs about {k + 10} kilograms and runs on cell{k} batteries for hours.\n"
+            f"Engineers service widget{k} units every spring with specialised tool{k} kits and manuals.\n"
+        )
+        add_raw(kb, f"Widget{k} engine", body, url=f"https://example.org/w{k}")
+    compile_wiki(kb, None, None)
+    return kb
+
+
+def size(request: Request) -> int:
+    return sum(len(m["content"]) for m in request.messages)
+
+
+def compile_request_size(kb: KnowledgeBase) -> tuple[int, ScriptedModel]:
+    def reply(request: Request) -> str:
+        return json.dumps(
+            {
+                "summary": "Widget3 engines are small. (source: x.md) They run on batteries. (source: x.md)",
+                "sections": [{"heading": "Updates", "blocks": ["- New fact about [[Nowhere]] engines. (source: x.md)"]}],
+            }
+        )
+
+    model = ScriptedModel(fn=reply)
+    name = add_raw(
+        kb,
+        "Widget3 engine",
+        "Widget3 engines gained a faster gear3 assembly in the latest revision of the design.\n",
+        url="https://example.org/w3-new",
+        date="2026-12-03",
+    )
+    result = compile_wiki(kb, [name], Runtime(model=model))
+    assert result.updated == ["Widget3 engine"]
+    return max(size(r) for r in model.requests), model
+
+
+def check_request_size(kb: KnowledgeBase) -> tuple[int, ScriptedModel]:
+    model = ScriptedModel(fn=lambda r: json.dumps({"status": "partial", "answer": "A. B.", "gap": "x", "files": []}))
+    check_wiki(kb, [{"id": "q1", "text": "How much does a widget3 engine weigh?"}], 1, Runtime(model=model))
+    assert len(model.requests) == 1
+    return size(model.requests[0]), model
+
+
+def test_prompt_size_is_bounded_as_the_wiki_grows(tmp_path: Path) -> None:
+    small, large = synthetic_kb(tmp_path / "s", 10), synthetic_kb(tmp_path / "l", 200)
+    c_small, m_small = compile_request_size(small)
+    c_large, m_large = compile_request_size(large)
+    assert len(m_small.requests) == len(m_large.requests) == 1  # one task for the one touched article
+    assert c_small < PROMPT_LIMIT and c_large < PROMPT_LIMIT
+    assert abs(c_large - c_small) < 200  # same article, same material: the wiki's size does not leak in
+    prompt = m_large.requests[0].messages[1]["content"]
+    assert "gear3 assembly in the latest revision" in prompt and "widget150" not in prompt.lower()
+    q_small, _ = check_request_size(small)
+    q_large, qm = check_request_size(large)
+    assert q_small < PROMPT_LIMIT and q_large < PROMPT_LIMIT
+    assert "widget3" in qm.requests[0].messages[1]["content"].lower()
+
+
+def test_model_reply_is_applied_without_dangling_links(tmp_path: Path) -> None:
+    kb = synthetic_kb(tmp_path / "kb", 5)
+    _, model = compile_request_size(kb)
+    assert model.requests[0].task == "wiki.compile_article"
+    text = (kb.wiki / "widget3-engine.md").read_text("utf-8")
+    assert "New fact about Nowhere engines" in text and "[[Nowhere]]" not in text
+    assert text.index("Widget3 engines are small") < text.index("## ")
