@@ -16,15 +16,19 @@ holds no machine-specific absolute path.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
 import re
+import tempfile
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from autodidact.errors import InputError, IntegrityError, PathSafetyError
-from autodidact.store.atomic import create_exclusive
+from autodidact.store.atomic import fsync_dir
 from autodidact.store.hashing import sha256_text
 
 SCHEMA_VERSION = "1.0"
@@ -136,6 +140,54 @@ def parse_ref(ref: str) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
+def _install_pair(folder: Path, items: tuple[tuple[Path, bytes], ...]) -> bool:
+    """Install each (path, bytes) without ever overwriting; one folder fsync for the pair.
+
+    Each file is complete and fsynced under a temporary name before ``os.link`` gives it its real
+    name, so a reader never sees a partial file and racing writers of the same bytes all succeed
+    with one file. Different bytes under an existing name are refused. Returns whether anything
+    was written.
+    """
+    new_folder = not folder.is_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    temps: list[tuple[Path, Path, bytes]] = []
+    wrote = False
+    try:
+        for path, data in items:
+            if path.exists():
+                _same_or_refuse(path, data)
+                continue
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+            temps.append((Path(tmp_name), path, data))
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        for tmp, path, data in temps:
+            try:
+                os.link(tmp, path)
+                wrote = True
+            except FileExistsError:  # a concurrent writer got there first
+                _same_or_refuse(path, data)
+    finally:
+        for tmp, _, _ in temps:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+    if wrote:
+        fsync_dir(folder)
+    if new_folder:  # last: by now the folder's creation is usually already on disk, so this is cheap
+        fsync_dir(folder.parent)
+    return wrote
+
+
+def _same_or_refuse(path: Path, data: bytes) -> None:
+    if path.read_bytes() != data:
+        raise IntegrityError(
+            f"{path.name} already exists with different bytes; snapshots are never overwritten",
+            hint="run `autodidact snapshot verify` on it; the cache may have been tampered with",
+        )
+
+
 class SnapshotStore:
     """The store rooted at one ``source_cache`` folder."""
 
@@ -155,7 +207,9 @@ class SnapshotStore:
         return self.cache_dir.resolve()
 
     def _paths(self, uhash: str, chash: str) -> tuple[Path, Path]:
-        root = self._check_root(create=False)
+        if self.cache_dir.is_symlink():
+            raise PathSafetyError(f"source cache {self.cache_dir} is a symlink", hint="use a real folder")
+        root = self.cache_dir
         if not (_HEX64.match(uhash) and _HEX64.match(chash)):
             raise PathSafetyError("snapshot hashes must be 64 lowercase hex characters")
         folder = root / uhash
@@ -184,31 +238,25 @@ class SnapshotStore:
         md_path, meta_path = self._paths(snap.url_hash, snap.content_hash)
         body = text.encode("utf-8")
         meta = (json.dumps(snap.meta(), sort_keys=True, separators=(",", ":")) + "\n").encode()
-        wrote = False
-        for path, data in ((md_path, body), (meta_path, meta)):
-            if create_exclusive(path, data):
-                wrote = True
-            elif path.read_bytes() != data:
-                raise IntegrityError(
-                    f"{path.name} already exists with different bytes; snapshots are never overwritten",
-                    hint="run `autodidact snapshot verify` on it; the cache may have been tampered with",
-                )
-        return snap, wrote
+        return snap, _install_pair(md_path.parent, ((md_path, body), (meta_path, meta)))
 
     def verify(self, ref: str, url: str | None = None) -> Snapshot:
         """Recompute both hashes of ``ref``; raise :class:`IntegrityError` on any mismatch."""
         uhash, chash = parse_ref(ref)
         md_path, meta_path = self._paths(uhash, chash)
-        if not md_path.is_file() or not meta_path.is_file():
-            raise IntegrityError(f"snapshot {ref} is missing from {self.cache_dir}")
         try:
-            text = md_path.read_bytes().decode("utf-8")
-        except UnicodeDecodeError:
-            raise IntegrityError(f"snapshot {ref} is not UTF-8") from None
-        if sha256_text(text) != chash:
+            data = md_path.read_bytes()
+            meta_bytes = meta_path.read_bytes()
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            raise IntegrityError(f"snapshot {ref} is missing from {self.cache_dir}") from None
+        if hashlib.sha256(data).hexdigest() != chash:
             raise IntegrityError(f"snapshot {ref}: content does not match its hash (tampered?)")
         try:
-            meta = json.loads(meta_path.read_text("utf-8"))
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise IntegrityError(f"snapshot {ref} is not UTF-8") from None
+        try:
+            meta = json.loads(meta_bytes.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
             raise IntegrityError(f"snapshot {ref}: metadata is not valid JSON") from None
         norm = meta.get("normalized_url") if isinstance(meta, dict) else None
