@@ -130,3 +130,74 @@ def valid(report_dir: Path) -> dict[str, Any]:
 def fresh(valid: dict[str, Any]) -> Any:
     """A function returning a deep copy of the valid evidence, to mutate."""
     return lambda: copy.deepcopy(valid)
+
+
+KQS_EN = [
+    {"id": "kq1", "text": "What does the yield expression do in a generator function?"},
+    {"id": "kq2", "text": "How does the with statement use context managers?"},
+    {"id": "kq3", "text": "How are exceptions raised and handled with try and except?"},
+]
+KQ_UNANSWERABLE = {"id": "kq4", "text": "Which Martian colonies banned quantum tomatoes in 2091?"}
+
+
+@pytest.fixture(scope="session")
+def pydoc_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A report folder with the Python docs indexed as a corpus (built once per session)."""
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import write_pydoc_corpus
+
+    base = tmp_path_factory.mktemp("pydoc")
+    src = base / "pydoc"
+    write_pydoc_corpus(src)
+    folder = base / "report"
+    folder.mkdir()
+    report = index_corpus(folder, [src], name="pydoc")
+    assert len(report.added) >= 150
+    return folder
+
+
+@pytest.fixture
+def pydoc_report(pydoc_template: Path, tmp_path: Path) -> Path:
+    """A private copy of the indexed report folder."""
+    import shutil
+
+    dest = tmp_path / "report"
+    shutil.copytree(pydoc_template, dest)
+    return dest
+
+
+def make_payload(report_dir: Path, **over: Any) -> dict[str, Any]:
+    """A CONTRACTS §3.4 payload for the Python-docs corpus."""
+    data: dict[str, Any] = {
+        "query": "How does Python control flow work: generators, with, exceptions?",
+        "language": "en",
+        "name": "Python control flow",
+        "description": "Generators, context managers and exception handling in the language reference",
+        "key_questions": copy.deepcopy(KQS_EN),
+        "focus": "language semantics",
+        "context_from_briefing": "",
+        "sources": [{"category": "official", "description": "Python language reference"}],
+        "depth": "moderate",
+        "time_sensitivity": "none",
+        "scope_ownership": {"owns": ["control flow"], "excludes": [], "shared_topics": [], "overlap_policy": ""},
+        "upstream_inputs": [],
+        "report_dir": str(report_dir),
+        "dimension_id": "d1",
+        "mode": "initial",
+    }
+    data.update(over)
+    return data
+
+
+class Recorder:
+    """A reporter that keeps every line."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.warnings: list[str] = []
+
+    def progress(self, message: str) -> None:
+        self.lines.append(message)
+
+    def warning(self, message: str) -> None:
+        self.warnings.append(message)

@@ -13,6 +13,7 @@ from typing import Any
 import typer
 
 from autodidact.cli.common import console, emit_json, kb_option
+from autodidact.cli.engine_opts import max_cost_option, max_tokens_option, model_option, no_cache_option
 
 
 def _validate(
@@ -91,52 +92,70 @@ def register(app: typer.Typer) -> None:
         payload: Path = typer.Option(..., "--payload", help="Payload JSON (CONTRACTS §3.4)."),
         kb: Path | None = kb_option(),
         out: Path | None = typer.Option(None, "--out", help="Output path (default: sub_reports/<dim>.evidence.json)."),
-        engine: str | None = typer.Option(None, "--engine", help="offline or model (default: model if configured)."),
-        model: str | None = typer.Option(None, "--model", help="provider:name, e.g. openai:gpt-4o-mini."),
-        no_cache: bool = typer.Option(False, "--no-cache", help="Do not reuse cached model replies."),
+        engine: str | None = typer.Option(
+            None, "--engine", help="offline or model (default: the model if one is configured, else offline)."
+        ),
+        model: str | None = model_option(),
+        no_cache: bool = no_cache_option(),
+        max_cost: float | None = max_cost_option(),
+        max_tokens: int | None = max_tokens_option(),
     ) -> None:
         """Research one dimension and write its evidence.json (validated before it is written).
 
+        Progress (key questions, sources fetched, claims kept and dropped) goes to stderr; a JSON
+        summary to stdout.
+
         Example: autodidact gather --payload reports/r1/payloads/d1.json --kb .
         """
-        result = _gather(payload, kb, out, engine, model, no_cache)
+        result = _gather(payload, kb, out, engine, model, no_cache, max_cost, max_tokens)
         emit_json(
             {
                 "ok": True,
                 "path": str(result.path),
                 "claims": len(result.evidence["claims"]),
                 "sources": len(result.evidence["sources"]),
+                "key_findings": len(result.evidence["key_findings"]),
                 "dropped": result.dropped,
+                "fetched": result.stats.get("fetched", 0),
             }
         )
 
 
 def _gather(
-    payload_path: Path, kb: Path | None, out: Path | None, engine: str | None, model: str | None, no_cache: bool
+    payload_path: Path,
+    kb: Path | None,
+    out: Path | None,
+    engine: str | None,
+    model: str | None,
+    no_cache: bool,
+    max_cost: float | None,
+    max_tokens: int | None,
 ) -> Any:
-    from autodidact.config import load_settings
+    from autodidact.cli.engine_opts import load_run_settings, make_runtime
     from autodidact.errors import InputError
     from autodidact.evidence.agent import gather
     from autodidact.evidence.payload import load_payload
-    from autodidact.llm.registry import build_runtime
 
     if engine not in (None, "offline", "model"):
-        raise InputError(f"--engine {engine!r} is not offline or model")
+        raise InputError(f"--engine {engine!r} is not offline or model", hint="use --engine offline or --engine model")
+    if engine == "offline":
+        model = "offline"
     payload = load_payload(payload_path)
     kb_root = Path(kb).resolve() if kb is not None else None
-    flags: dict[str, Any] = {"llm.model": model} if model else {}
-    settings = load_settings(kb_root, flags)
-    if engine == "offline":
-        runtime = build_runtime(
-            settings.model_copy(update={"llm": settings.llm.model_copy(update={"model": None})}),
-            kb_root,
-            no_cache=no_cache,
-        )
-    else:
-        runtime = build_runtime(settings, kb_root, model=model, no_cache=no_cache)
-        if engine == "model" and runtime.is_offline:
-            raise InputError("--engine model needs a model", hint="pass --model provider:name or set AUTODIDACT_MODEL")
-    console.print(f"gather {payload.dimension_id} ({payload.mode}, {payload.depth}) with {runtime.describe()}")
-    return asyncio.run(
-        gather(payload, runtime=runtime, settings=settings, kb_root=kb_root, out=out, reporter=_CliReporter())
-    )
+    settings = load_run_settings(kb_root, model, max_cost, max_tokens)
+    # The call cache lives with the knowledge base, else inside the report folder (self-contained).
+    cache_root = kb_root if kb_root is not None else payload.report_path()
+    runtime = make_runtime(cache_root, model, no_cache, max_cost, max_tokens, settings=settings)
+    if engine == "model" and runtime.is_offline:
+        raise InputError("--engine model needs a model", hint="pass --model provider:name or set AUTODIDACT_MODEL")
+    console.print(f"gather {payload.dimension_id}: mode {payload.mode}, depth {payload.depth}")
+
+    async def run() -> Any:
+        try:
+            return await gather(
+                payload, runtime=runtime, settings=settings, kb_root=kb_root, out=out, reporter=_CliReporter()
+            )
+        finally:
+            await runtime.aclose()
+
+    return asyncio.run(run())
