@@ -1,0 +1,238 @@
+"""The checks behind ``autodidact verify``; each adds findings, none repairs.
+
+A finding is ``ok`` or a problem with the file it concerns. The folder holds only when there are
+no problems: every snapshot re-hashes, every evidence quote is in its snapshot, every wiki citation
+and report ``[N]`` resolves, every JSON artifact validates, and no temporary file is left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autodidact.errors import AutodidactError
+from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore
+
+_TEMP_RE = re.compile(r"^\..+\.tmp$")
+_SKIP_DIRS = {".git", ".venv", "__pycache__"}
+
+
+@dataclass
+class Finding:
+    """One problem: the check that found it, the file (relative) and what is wrong."""
+
+    check: str
+    path: str
+    message: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"check": self.check, "path": self.path, "message": self.message}
+
+
+@dataclass
+class VerifyReport:
+    """Counts of what was checked per check, and every problem found."""
+
+    root: Path
+    checked: dict[str, int] = field(default_factory=dict)
+    problems: list[Finding] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def count(self, check: str, n: int = 1) -> None:
+        self.checked[check] = self.checked.get(check, 0) + n
+
+    def problem(self, check: str, path: Path | str, message: str) -> None:
+        self.problems.append(Finding(check, self._rel(path), " ".join(message.split())))
+
+    def _rel(self, path: Path | str) -> str:
+        try:
+            return str(Path(path).resolve().relative_to(self.root.resolve()))
+        except ValueError:
+            return str(path)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "root": str(self.root),
+            "checked": dict(sorted(self.checked.items())),
+            "problems": [p.as_dict() for p in self.problems],
+        }
+
+
+def _walk(root: Path) -> list[Path]:
+    out = []
+    for path in sorted(root.rglob("*")):
+        if any(part in _SKIP_DIRS for part in path.relative_to(root).parts):
+            continue
+        out.append(path)
+    return out
+
+
+def check_temp_files(root: Path, report: VerifyReport) -> None:
+    """Atomic writes leave ``.<name>.*.tmp`` only when interrupted; none may remain."""
+    for path in _walk(root):
+        if path.is_file() and _TEMP_RE.match(path.name):
+            report.problem("temp_files", path, "leftover temporary file from an interrupted write")
+    report.count("temp_files")
+
+
+def check_snapshots(folder: Path, report: VerifyReport) -> None:
+    """Re-hash every snapshot under ``folder/source_cache``; an .md without metadata is incomplete."""
+    cache = folder / CACHE_DIRNAME
+    if not cache.exists():
+        return
+    store = SnapshotStore(cache)
+    if cache.is_symlink():
+        report.problem("snapshots", cache, "source cache is a symlink")
+        return
+    for md in sorted(cache.glob("*/*.md")):
+        ref = f"{CACHE_DIRNAME}/{md.parent.name}/{md.name}"
+        report.count("snapshots")
+        if not (md.parent / (md.name[:-3] + ".meta.json")).is_file():
+            report.problem("snapshots", md, "snapshot has no .meta.json (incomplete store)")
+            continue
+        try:
+            store.verify(ref)
+        except AutodidactError as exc:
+            report.problem("snapshots", md, exc.message)
+    for meta in sorted(cache.glob("*/*.meta.json")):
+        if not (meta.parent / (meta.name.removesuffix(".meta.json") + ".md")).is_file():
+            report.problem("snapshots", meta, "metadata without its snapshot text")
+
+
+def _load_json(path: Path, report: VerifyReport, check: str) -> Any:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        report.problem(check, path, f"not valid JSON: {exc}")
+        return None
+
+
+def check_evidence_file(path: Path, folder: Path, report: VerifyReport) -> None:
+    """Every rule of the evidence validator, quotes checked against ``folder``'s source cache."""
+    from autodidact.evidence.validator import validate_evidence
+
+    report.count("evidence")
+    data = _load_json(path, report, "evidence")
+    if data is None:
+        return
+    result = validate_evidence(data, source_cache=folder / CACHE_DIRNAME)
+    for err in result.errors:
+        report.problem("evidence", path, f"{err.get('rule')} {err.get('message')}")
+
+
+def check_wiki(kb: Path, report: VerifyReport) -> None:
+    """Every citation in every article names a file that exists in ``raw/``."""
+    from autodidact.wiki.markdown import citations
+
+    wiki = kb / "wiki"
+    if not wiki.is_dir():
+        return
+    raw_names = {p.name for p in (kb / "raw").glob("*") if p.is_file()}
+    for article in sorted(wiki.glob("*.md")):
+        if article.name == "INDEX.md":
+            continue
+        report.count("wiki_articles")
+        for name in citations(article.read_text("utf-8")):
+            report.count("wiki_citations")
+            if name not in raw_names:
+                report.problem("wiki_citations", article, f"cites {name}, which is not in raw/")
+
+
+def check_report_folder(folder: Path, report: VerifyReport) -> None:
+    """plan.json validates, evidence files validate, every ``[N]`` in report.md resolves."""
+    from autodidact.plan.validate import validate_plan
+    from autodidact.report.citations import check_citations
+
+    plan_path = folder / "plan.json"
+    if plan_path.is_file():
+        report.count("plans")
+        data = _load_json(plan_path, report, "plans")
+        if isinstance(data, dict):
+            for err in validate_plan(data).errors:
+                report.problem("plans", plan_path, f"{err.get('rule')} {err.get('message')}")
+    for ev in sorted((folder / "sub_reports").glob("*.evidence.json")):
+        check_evidence_file(ev, folder, report)
+    md, cites = folder / "report.md", folder / "citations.json"
+    if md.is_file():
+        report.count("reports")
+        data = _load_json(cites, report, "report_citations") if cites.is_file() else None
+        if data is None:
+            if not cites.is_file():
+                report.problem("report_citations", md, "citations.json is missing")
+            return
+        for problem in check_citations(md.read_text("utf-8"), data):
+            report.problem("report_citations", md, problem)
+
+
+def check_state(kb: Path, report: VerifyReport) -> None:
+    """research_state.json loads with its schema; round questions files parse."""
+    from autodidact.kb import KnowledgeBase
+    from autodidact.loop.state import load_state
+    from autodidact.questions.models import RoundQuestions
+
+    state_file = kb / "outputs" / "research_state.json"
+    if state_file.exists():
+        report.count("state")
+        try:
+            load_state(KnowledgeBase(kb))
+        except AutodidactError as exc:
+            report.problem("state", state_file, exc.message)
+    for qfile in sorted((kb / "outputs" / "rounds").glob("round_*_questions.json")):
+        report.count("round_questions")
+        data = _load_json(qfile, report, "round_questions")
+        if data is None:
+            continue
+        try:
+            RoundQuestions.model_validate(data)
+        except ValueError as exc:
+            first = str(exc).splitlines()[:2]
+            report.problem("round_questions", qfile, " ".join(first))
+    for ev in sorted((kb / "outputs" / "rounds").glob("round_*_evidence.json")):
+        check_evidence_file(ev, kb, report)
+
+
+def check_debates(kb: Path, report: VerifyReport) -> None:
+    """Each debate session's event log replays to its snapshot."""
+    from autodidact.debate.store import SessionStore
+
+    debates = kb / "debates"
+    if not debates.is_dir():
+        return
+    for session_dir in sorted(p for p in debates.iterdir() if p.is_dir()):
+        report.count("debate_sessions")
+        try:
+            problems = SessionStore(session_dir).check()
+        except AutodidactError as exc:
+            report.problem("debate_sessions", session_dir, exc.message)
+            continue
+        for problem in problems:
+            # An open session that has not reached a checkpoint yet is normal, not a fault.
+            if "never sealed" not in problem:
+                report.problem("debate_sessions", session_dir, problem)
+
+
+def verify_folder(root: Path) -> VerifyReport:
+    """Verify a knowledge base (with its reports and debates) or a single report folder."""
+    root = Path(root)
+    report = VerifyReport(root)
+    check_temp_files(root, report)
+    check_snapshots(root, report)
+    if (root / "plan.json").is_file() or (root / "sub_reports").is_dir():
+        check_report_folder(root, report)
+        return report
+    check_state(root, report)
+    check_wiki(root, report)
+    reports = root / "reports"
+    if reports.is_dir():
+        for folder in sorted(p for p in reports.iterdir() if p.is_dir()):
+            check_snapshots(folder, report)
+            check_report_folder(folder, report)
+    check_debates(root, report)
+    return report
