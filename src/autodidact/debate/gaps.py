@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.debate.templates import excerpt
+from autodidact.errors import AutodidactError
 from autodidact.store.hashing import hash_json
 
 TARGET = "research_agent"
@@ -167,6 +168,14 @@ def dispatch(
         payload_mod = importlib.import_module("autodidact.evidence.payload")
     except ImportError:
         return {"status": "UNAVAILABLE", "evidence": {}, "path": None, "note": "research agent not installed"}
+    if runtime is None:
+        from autodidact.llm.runtime import Runtime
+
+        runtime = Runtime(None)
+    if settings is None:
+        from autodidact.config import load_settings
+
+        settings = load_settings(kb_root)
     payload = payload_mod.Payload(
         query=gap["question"],
         language=lang,
@@ -174,12 +183,9 @@ def dispatch(
         description=gap["question"],
         key_questions=[{"id": "kq1", "text": gap["question"]}],
         focus=gap["scope"],
-        context_from_briefing="",
         sources=[{"category": "local", "description": gap["scope"]}],
         depth="skim",
-        time_sensitivity="none",
-        scope_ownership=gap["scope"],
-        upstream_inputs=[],
+        scope_ownership={"owns": [gap["scope"]]},
         report_dir=str(out_dir),
         dimension_id="d1",
         mode="quick",
@@ -188,6 +194,6 @@ def dispatch(
         result = asyncio.run(
             agent.gather(payload, runtime=runtime, settings=settings, kb_root=kb_root, out=out_dir / "evidence.json")
         )
-    except Exception as exc:  # the agent's failure is recorded, never fatal to the conversation
-        return {"status": "FAILED", "evidence": {}, "path": None, "note": f"{type(exc).__name__}: {exc}"[:300]}
+    except AutodidactError as exc:  # the agent's failure is recorded, never fatal to the conversation
+        return {"status": "NO_RESULT", "evidence": {}, "path": None, "note": exc.message[:300]}
     return {"status": "DONE", "evidence": result.evidence, "path": str(result.path), "note": ""}
