@@ -24,6 +24,9 @@ _CONCEPT = re.compile(
 )
 _SOURCE_CUE = re.compile(r"来源|出处|引用|佐证|citation|source|evidence|unsupported|无依据|缺乏支撑", re.I)
 _CONFLICT_CUE = re.compile(r"矛盾|冲突|不一致|待核实|contradict|conflict|inconsistent|disagree", re.I)
+_PARTIAL = re.compile(r"^(.+?[?？])\s*[（(]\s*(?:missing|尚缺)\s*[:：]\s*(.+?)\s*[)）]$", re.I)
+_FIRST_CLAUSE = re.compile(r"^(?:What is (.+?), and .+\?|(.+?)\s*是什么？.+？)$")
+_FOCUS_TAIL = re.compile(r"(?:, in particular .*|（重点：.*）)$")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•]|\d+[.)、]|[（(]?\d+[)）])\s*")
 
 
@@ -42,15 +45,32 @@ def _clean(item: str) -> str:
     return " ".join(item.split())
 
 
-def audit_question(item: str, language: str) -> str | None:
-    """Turn one audit finding or direction into a searchable question (seed 000 source A)."""
+def audit_question(item: str, language: str, *, concept_only: bool = False) -> str | None:
+    """Turn one audit finding or direction into a searchable question (seed 000 source A).
+
+    ``concept_only``: findings (as opposed to directions) are descriptions; only those naming a
+    marked concept become questions — the checker already turned the rest into directions.
+    """
     item = _clean(item)
     if not item or item in {"无", "none", "None"}:
         return None
+    zh = language == "zh"
+    partial = _PARTIAL.match(item)
+    if partial:  # "<question> (missing: <gap>)": ask the question again, focused on the gap
+        question, gap = partial.group(1).strip(), partial.group(2).strip()
+        cjk = re.search(r"[\u4e00-\u9fff]", question) is not None
+        body = _FOCUS_TAIL.sub("", question.rstrip("?？ "))
+        return f"{body}（重点：{gap}）？" if cjk else f"{body}, in particular {gap}?"
+    first = _FIRST_CLAUSE.match(item)
+    if first:  # "What is X, and how does it relate to Y?" → "What is X?" (the concept is the question)
+        if first.group(1):
+            return f"What is {first.group(1).strip()}?"
+        return f"{first.group(2).strip()}是什么？"
     if item.endswith(("?", "？")) and len(item) >= 6:
         return item
     concept = concept_of(item)
-    zh = language == "zh"
+    if concept_only and not concept:
+        return None
     if concept:
         if _CONFLICT_CUE.search(item):
             return f"关于{concept}，哪种说法正确？" if zh else f"What is the correct account of {concept}?"
@@ -104,7 +124,7 @@ def offline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
         )
     report = inputs.check_report or ("上一轮审计报告" if zh else "the last check report")
     for item in inputs.directions:
-        q = audit_question(item, lang)
+        q = audit_question(_subject_for_topic(item, inputs), lang)
         if q:
             why = f"{report} 建议下一轮重点方向：{_clean(item)}" if zh else f"{report} suggests next: {_clean(item)}"
             out.append(Candidate(text=q, layer=_audit_layer(lang), priority="high", source="audit", rationale=why))
@@ -112,7 +132,7 @@ def offline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
     findings += [("partial", "partial answer", p) for p in inputs.partial]
     findings += [("来源缺失", "missing source", m) for m in inputs.missing_sources]
     for label_zh, label_en, item in findings:
-        q = audit_question(item, lang)
+        q = audit_question(_subject_for_topic(item, inputs), lang, concept_only=True)
         if q:
             why = f"{report} {label_zh}：{_clean(item)}" if zh else f"{report} {label_en}: {_clean(item)}"
             out.append(Candidate(text=q, layer=_audit_layer(lang), priority="medium", source="audit", rationale=why))
@@ -122,6 +142,16 @@ def offline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
             out.append(Candidate(text=q, layer=_raw_layer(lang), priority="medium", source="raw", rationale=why))
     out.extend(_framework_candidates(inputs))
     return out
+
+
+def _subject_for_topic(item: str, inputs: QuestionerInputs) -> str:
+    """An auditor may paste the whole topic sentence into a template; put the subject in its place."""
+    for topic in [inputs.topic, *inputs.extension_topics]:
+        whole = " ".join(topic.split()).rstrip("?？.。!！ ")
+        subject = subject_of(topic)
+        if whole and whole != subject and whole in item:
+            item = item.replace(whole, subject)
+    return item
 
 
 def _audit_layer(language: str) -> str:

@@ -1,0 +1,279 @@
+"""``autodidact research | ask | status | questions generate``: the research loop's commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from autodidact.cli.common import console, emit_json, kb_option
+from autodidact.cli.engine_opts import max_cost_option, max_tokens_option, model_option, no_cache_option
+
+STEP_LABEL = {
+    "questions": "step 1 questions",
+    "research": "step 2 research",
+    "compile": "step 3 wiki compile",
+    "check": "step 4 wiki check",
+    "state": "steps 5-6 state + termination",
+}
+
+
+class RichReporter:
+    """Renders loop progress on stderr: round N of M, step, questions, sources, claims, cost."""
+
+    def __init__(self, verbose: bool = False) -> None:
+        self.verbose = verbose
+
+    def run_started(self, *, topic: str, kb_root: str, resumed_round: int | None, max_rounds: int) -> None:
+        where = f"continuing round {resumed_round}" if resumed_round else "starting"
+        console.print(f"[bold]## research:[/bold] {topic}")
+        console.print(f"   knowledge base: {kb_root} · max rounds {max_rounds} · {where}")
+
+    def round_started(self, round_n: int, max_rounds: int) -> None:
+        console.rule(f"round {round_n} of at most {max_rounds}")
+
+    def step_started(self, round_n: int, step: str) -> None:
+        console.print(f"[cyan]→ {STEP_LABEL.get(step, step)}[/cyan]")
+
+    def step_skipped(self, round_n: int, step: str) -> None:
+        console.print(f"[dim]✓ {STEP_LABEL.get(step, step)} (done before the interruption; skipped)[/dim]")
+
+    def step_done(self, round_n: int, step: str, info: dict[str, Any]) -> None:
+        if step == "questions":
+            text = f"{info.get('questions', 0)} questions"
+            if info.get("overlap") is not None:
+                text += f", overlap {info['overlap']:.0%}"
+        elif step == "research":
+            text = (
+                f"{info.get('sources', 0)} sources, {info.get('claims', 0)} claims, "
+                f"{info.get('raw_files', 0)} new raw files, {info.get('dropped', 0)} claims dropped"
+            )
+            usage = info.get("usage") or {}
+            if usage.get("calls"):
+                text += (
+                    f" · {usage.get('input_tokens', 0) + usage.get('output_tokens', 0)} tokens, "
+                    f"${usage.get('cost_usd', 0.0):.4f} so far"
+                )
+        elif step == "compile":
+            text = f"{info.get('topics', 0)} wiki topics updated"
+        elif step == "state":
+            text = (
+                f"audit issues {info.get('audit_issues_count')}, decision [bold]{info.get('decision')}[/bold]: "
+                f"{info.get('reason')}"
+            )
+        else:
+            text = "done"
+        console.print(f"  [green]✓[/green] {text}")
+
+    def progress(self, round_n: int, **counters: Any) -> None:
+        if "key_question" in counters or self.verbose:
+            detail = counters.get("detail")
+            if detail:
+                console.print(f"    [dim]{detail}[/dim]")
+
+    def message(self, text: str) -> None:
+        console.print(text.rstrip(), markup=False)
+
+    def warning(self, text: str) -> None:
+        console.print(f"[yellow]warning:[/yellow] {text}", markup=True)
+
+    def run_finished(self, result: Any) -> None:
+        pass
+
+
+def _final_block(result: Any) -> None:
+    root = result.kb_root
+    console.rule("done")
+    if result.status == "already_complete":
+        console.print("This research had already finished; nothing new arrived (ask a question to re-open it).")
+    console.print(f"## {result.rounds} round(s) · status: {result.status} · {result.reason}")
+    console.print(f"- wiki:    {root / 'wiki'}  (start at wiki/INDEX.md)")
+    if result.summary:
+        console.print(f"- summary: {root / result.summary}")
+    console.print(f"- rounds:  {root / 'outputs' / 'rounds'}")
+    console.print(f"- state:   {root / 'outputs' / 'research_state.json'}")
+    console.print(f"- status:  autodidact status --kb {root}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add research, ask, status and the questions group."""
+
+    @app.command("research")
+    def research_cmd(
+        topic: str | None = typer.Argument(None, help="Research topic; omit to resume the knowledge base's research."),
+        kb: Path | None = kb_option(),
+        max_rounds: int | None = typer.Option(
+            None, "--max-rounds", min=1, help="Stop after this many rounds in total (default 20, or the saved value)."
+        ),
+        background: str | None = typer.Option(
+            None, "--background", help="What you already know; the questioner skips those basics."
+        ),
+        corpus: list[Path] | None = typer.Option(
+            None, "--corpus", help="Folder or file of reference documents to search offline (repeatable)."
+        ),
+        model: str | None = model_option(),
+        no_cache: bool = no_cache_option(),
+        max_cost: float | None = max_cost_option(),
+        max_tokens: int | None = max_tokens_option(),
+    ) -> None:
+        """Research a topic in rounds until more rounds stop adding value; resumable at any point.
+
+        Creates the knowledge base if needed. Ctrl+C stops at the next safe point; run again to resume.
+
+        Example: autodidact research "How do Python generators work?" --kb gen-kb --corpus docs/ --max-rounds 5
+        """
+        from autodidact.cli.engine_opts import load_run_settings, make_runtime
+        from autodidact.kb import init_kb, is_kb, open_kb, resolve_root
+        from autodidact.loop.runner import research_sync
+
+        root = resolve_root(kb)
+        if not is_kb(root):
+            if not topic:
+                open_kb(root)  # raises the clear "not a knowledge base" error
+            init_kb(root, topic=topic)
+            console.print(f"initialised knowledge base at {root.resolve()}")
+        knowledge = open_kb(root)
+        settings = load_run_settings(knowledge.root, model, max_cost, max_tokens)
+        runtime = make_runtime(knowledge.root, model, no_cache, max_cost, max_tokens, settings=settings)
+        result = research_sync(
+            knowledge,
+            topic=topic,
+            runtime=runtime,
+            settings=settings,
+            max_rounds=max_rounds,
+            background=background,
+            corpus=list(corpus or []),
+            reporter=RichReporter(),
+        )
+        _final_block(result)
+
+    @app.command("ask")
+    def ask_cmd(
+        question: str = typer.Argument(..., help="The question, in any language."),
+        kb: Path | None = kb_option(),
+    ) -> None:
+        """Add a question for the next round (outputs/user_questions.md, 待处理); safe while a run is going.
+
+        Example: autodidact ask "Can a generator be restarted?" --kb gen-kb
+        """
+        from autodidact.kb import open_kb
+        from autodidact.loop.inbox import add_question
+
+        knowledge = open_kb(kb)
+        text = add_question(knowledge, question)
+        console.print(f"added to {knowledge.user_questions} (待处理): {text}")
+        console.print("the next round takes it; a finished research re-opens on: autodidact research")
+
+    @app.command("status")
+    def status_cmd(
+        kb: Path | None = kb_option(),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON on stdout."),
+    ) -> None:
+        """Show rounds, counts, audit issues and overlap per round, each termination condition and cost.
+
+        Example: autodidact status --kb gen-kb --json
+        """
+        from autodidact.kb import open_kb
+        from autodidact.loop.status import status_report
+
+        report = status_report(open_kb(kb))
+        if as_json:
+            emit_json(report)
+            return
+        _print_status(report)
+
+    questions = typer.Typer(help="The questioner (seed 000), for inspection and debugging.", no_args_is_help=True)
+    app.add_typer(questions, name="questions")
+
+    @questions.command("generate")
+    def generate_cmd(
+        kb: Path | None = kb_option(),
+        as_json: bool = typer.Option(False, "--json", help="Print the round_N_questions.json content on stdout."),
+        model: str | None = model_option(),
+        no_cache: bool = no_cache_option(),
+    ) -> None:
+        """Show the questions the next round would ask, without writing anything.
+
+        Example: autodidact questions generate --kb gen-kb --json
+        """
+        import asyncio
+
+        from autodidact.cli.engine_opts import load_run_settings, make_runtime
+        from autodidact.errors import InputError
+        from autodidact.kb import open_kb
+        from autodidact.loop.control import Control
+        from autodidact.loop.progress import NullReporter
+        from autodidact.loop.state import load_state
+        from autodidact.loop.steps import RoundContext, RoundScratch, previous_check_report, questioner_inputs
+        from autodidact.loop.steps import unprocessed_raw_files as unprocessed
+        from autodidact.questions.generate import generate_questions
+        from autodidact.questions.summary import render_summary
+
+        knowledge = open_kb(kb)
+        state = load_state(knowledge)
+        if state is None:
+            raise InputError(f"{knowledge.root} has no research yet", hint='start one: autodidact research "topic"')
+        settings = load_run_settings(knowledge.root, model)
+        runtime = make_runtime(knowledge.root, model, no_cache, settings=settings)
+        ctx = RoundContext(knowledge, state, runtime, settings, NullReporter(), Control(), knowledge.language())
+        n = state.next_round
+        scratch = RoundScratch(round=n, date="1970-01-01", user_contributed_raw_files=unprocessed(ctx))
+        scratch.check_report_used, scratch.check_report_warning = previous_check_report(ctx, n)
+        rq = asyncio.run(generate_questions(questioner_inputs(ctx, n, scratch), runtime))
+        console.print(
+            render_summary(rq, n, ctx.language, written_to="(not written)", warning=scratch.check_report_warning),
+            markup=False,
+        )
+        if as_json:
+            emit_json(rq.model_dump(mode="json"))
+
+
+def _print_status(report: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    console.print(f"[bold]{report['topic'] or '(no research yet)'}[/bold] — {report['kb']}")
+    counts = report["counts"]
+    console.print(
+        f"status: {report['status']} · rounds {report['rounds_completed']}/{report['max_rounds'] or '-'} · "
+        f"raw files {counts['raw_files']} · wiki articles {counts['wiki_articles']} · "
+        f"questions asked {counts['questions_asked']} · pending user questions {counts['pending_user_questions']}"
+    )
+    if report["current_round_progress"]:
+        p = report["current_round_progress"]
+        done = [k for k in ("step1_done", "step2_done", "step3_done", "step4_done") if p.get(k)]
+        console.print(f"round {p['round']} in progress; done: {', '.join(done) or 'nothing yet'}")
+    if report["rounds"]:
+        table = Table("round", "questions", "new raw", "audit issues", "overlap", "decision", "reason")
+        for r in report["rounds"]:
+            overlap = "null" if r["overlap_ratio"] is None else f"{r['overlap_ratio']:.2f}"
+            table.add_row(
+                str(r["round"]),
+                str(r["questions"]),
+                str(r["new_raw_files"]),
+                str(r["audit_issues_count"]),
+                overlap,
+                r["decision"],
+                r["reason"],
+            )
+        console.print(table)
+    term = report["termination"]
+    if term:
+        console.print("termination conditions (all four, or max rounds):")
+        labels = [
+            ("diminishing_gaps", "1 audit issues ≤ 60% of last round (or both < 3)"),
+            ("no_pending_user_questions", "2 no pending user questions"),
+            ("no_new_raw_files", "3 no new raw files from the user"),
+            ("overlap_above_0_7", "4 question overlap > 0.7"),
+            ("max_rounds_reached", "max rounds reached"),
+        ]
+        for key, label in labels:
+            mark = "[green]met[/green]" if term[key] else "[red]not met[/red]"
+            console.print(f"  {label}: {mark}")
+    cost = report["cost"]
+    console.print(
+        f"cost so far: {cost['calls']} model calls, {cost['input_tokens'] + cost['output_tokens']} tokens, "
+        f"${cost['cost_usd']:.4f}"
+    )
+    if report["summary"]:
+        console.print(f"summary: {Path(report['kb']) / report['summary']}")

@@ -1,0 +1,185 @@
+"""Step 2: research the round's questions with the evidence agent, then write raw files.
+
+Why raw files from the evidence: ``raw/`` is what a person reads and what the wiki cites, and
+every source the round's evidence relies on must be there (CONTRACTS §1.1). The raw file's body is
+the stored snapshot's text, so a wiki statement and an evidence quote point at the same bytes.
+Sources that already are raw files (a person's own documents) are not copied again. The list of
+the round's new raw files is derived from the evidence and ``raw/`` — not from "which write
+happened in this attempt" — so an interrupted step repeated gives the same list.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from autodidact.errors import SourceError
+from autodidact.loop.steps import RoundContext, RoundScratch, load_evidence
+from autodidact.questions.models import RoundQuestions
+from autodidact.sources.rawfiles import RawFile, list_raw_files, write_raw_file
+from autodidact.sources.snapshots import SnapshotStore, is_local_url
+
+QUALITY_TO_RAW = {"primary": "高", "secondary": "中", "tertiary": "低"}
+QUALITY_NOTE = {
+    "zh": {"primary": "一手来源（原始文档或官方资料）", "secondary": "二手来源", "tertiary": "三手来源（摘要或聚合）"},
+    "en": {
+        "primary": "primary source (original or official document)",
+        "secondary": "secondary source",
+        "tertiary": "tertiary source (summary or aggregation)",
+    },
+}
+
+
+class _AgentReporter:
+    """Relays the agent's progress; its per-question lines double as crash and stop points."""
+
+    def __init__(self, ctx: RoundContext, n: int) -> None:
+        self.ctx = ctx
+        self.n = n
+
+    def progress(self, message: str) -> None:
+        head = message.split(":", 1)[0]
+        if head.startswith("kq") and head[2:].isdigit():
+            self.ctx.control.point(f"r{self.n}.research.q{head[2:]}")
+            self.ctx.control.safe_point(f"during round {self.n} research (before its evidence was written)")
+            self.ctx.reporter.progress(self.n, key_question=head, detail=message)
+        else:
+            self.ctx.reporter.progress(self.n, detail=message)
+
+    def warning(self, message: str) -> None:
+        self.ctx.reporter.warning(message)
+
+
+def build_payload(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:
+    """CONTRACTS §3.4 payload: the round's questions as kq1…, the knowledge base as report_dir."""
+    from autodidact.evidence.payload import Payload
+
+    zh = ctx.language == "zh"
+    topics = [ctx.state.topic, *[e.topic for e in ctx.state.topic_extensions]]
+    return Payload(
+        query=ctx.state.topic,
+        language="zh" if zh else "en",
+        name=f"第 {n} 轮研究" if zh else f"research round {n}",
+        description=("；".join(topics) if zh else "; ".join(topics)),
+        key_questions=[{"id": f"kq{i}", "text": q.text} for i, q in enumerate(rq.questions, start=1)],  # type: ignore[misc]
+        focus=("围绕原始课题：" if zh else "stay on the original topic: ") + ctx.state.topic,
+        context_from_briefing=ctx.state.background or "",
+        sources=[  # type: ignore[list-item]
+            {"category": "local", "description": "knowledge base raw files and indexed corpora"},
+            {"category": "web", "description": "configured web search providers, if any"},
+        ],
+        depth="moderate",
+        report_dir=str(ctx.kb.root),
+        dimension_id=f"d{n}",
+        mode="initial",
+    )
+
+
+async def step_research(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: RoundScratch) -> RoundScratch:
+    """Run the agent (unless this round's evidence is already written), then write raw files."""
+    path = ctx.evidence_path(n)
+    if not rq.questions:
+        ctx.reporter.warning(f"round {n} has no questions; nothing to research")
+    elif not path.is_file():
+        from autodidact.evidence.agent import gather
+
+        try:
+            result = await gather(
+                build_payload(ctx, n, rq),
+                runtime=ctx.runtime,
+                settings=ctx.settings,
+                kb_root=ctx.kb.root,
+                out=path,
+                reporter=_AgentReporter(ctx, n),
+            )
+            scratch.dropped_claims = result.dropped
+        except SourceError as exc:
+            # No verifiable evidence for any question: the round goes on (compile + audit) and says so.
+            ctx.reporter.warning(f"round {n}: {exc.message}")
+    if path.is_file():
+        scratch.evidence = ctx.rel(path)
+        scratch.new_raw_files = write_raw_files(ctx, n, rq, load_evidence(path), scratch)
+    ctx.save_scratch(scratch)
+    return scratch
+
+
+def write_raw_files(
+    ctx: RoundContext, n: int, rq: RoundQuestions, evidence: dict[str, Any], scratch: RoundScratch
+) -> list[str]:
+    """A raw file per cited source that is not a raw file already; returns the round's new ones."""
+    kq_to_qid = {f"kq{i}": q.id for i, q in enumerate(rq.questions, start=1)}
+    kqs: dict[str, list[str]] = {}
+    refs: dict[str, list[str]] = {}
+    for claim in evidence.get("claims", []):
+        kq = claim.get("answers_key_question")
+        for ev in claim.get("evidence", []):
+            sid = ev.get("source_id")
+            if kq and kq in kq_to_qid and kq_to_qid[kq] not in kqs.setdefault(sid, []):
+                kqs[sid].append(kq_to_qid[kq])
+            if ev.get("snapshot_ref") and ev["snapshot_ref"] not in refs.setdefault(sid, []):
+                refs[sid].append(ev["snapshot_ref"])
+    store = SnapshotStore.for_folder(ctx.kb.root)
+    lang = "zh" if ctx.language == "zh" else "en"
+    processed = set(ctx.state.all_raw_files_processed) | set(scratch.user_contributed_raw_files)
+    by_url = raw_files_by_url(ctx)
+    new: list[str] = []
+    count = 0
+    for src in sorted(evidence.get("sources", []), key=lambda s: str(s.get("id"))):
+        url = str(src.get("url", ""))
+        if is_local_url(url) and "/raw/" in url:
+            continue  # already a raw file (a person's document)
+        sid = str(src.get("id"))
+        snapshot_refs = sorted(refs.get(sid, []))
+        if not snapshot_refs:
+            continue
+        text = store.read(snapshot_refs[0], url)
+        quality = str(src.get("quality", ""))
+        rf = RawFile(
+            filename="",
+            title=str(src.get("title") or url),
+            url=url,
+            fetched_date=scratch.date,
+            question_ids=sorted(kqs.get(sid, []), key=_qid_order),
+            quality=QUALITY_TO_RAW.get(quality, "待评估"),
+            quality_note=QUALITY_NOTE[lang].get(quality, ""),
+            snapshot_ref=snapshot_refs[0],
+            body=text,
+        )
+        known = by_url.get(url)
+        if known is not None and known not in new and known in processed:
+            continue  # fetched in an earlier round (maybe on another day): raw/ already has it
+        written, _ = write_raw_file(ctx.kb.raw, rf, date=scratch.date)
+        by_url.setdefault(url, written.name)
+        count += 1
+        ctx.control.point(f"r{n}.research.raw{count}")
+        if written.name not in processed and written.name not in new:
+            new.append(written.name)
+    return sorted(new)
+
+
+_SOURCE_LINE = re.compile(r"^>\s*来源\s*[:：]\s*(\S+)", re.M)
+
+
+def raw_files_by_url(ctx: RoundContext) -> dict[str, str]:
+    """URL → raw file name, from the header lines of the files in raw/ (first one wins)."""
+    out: dict[str, str] = {}
+    for path in list_raw_files(ctx.kb.raw):
+        if path.suffix.lower() not in {".md", ".txt", ".markdown"}:
+            continue
+        try:
+            with path.open("r", encoding="utf-8", errors="replace") as fh:
+                head = fh.read(2048)
+        except OSError:
+            continue
+        match = _SOURCE_LINE.search(head)
+        if match:
+            out.setdefault(match.group(1), path.name)
+    return out
+
+
+def _qid_order(qid: str) -> tuple[int, int]:
+    try:
+        r, q = qid[1:].split("q", 1)
+        return int(r), int(q)
+    except ValueError:
+        return (0, 0)

@@ -1,0 +1,108 @@
+"""Steps 3–6 of a round: wiki compile, wiki check, state update, termination decision.
+
+Why together: each is a short call into the wiki package plus the bookkeeping seed 001 asks for.
+The topics a compile touched are read back from the articles (those citing this round's raw
+files), so a compile repeated after an interruption — which skips files already compiled —
+still reports the same topics as a clean run. Step 5 and step 6 are one atomic state write: the
+round is appended with its ``termination_check`` (the decision is recorded before it is acted on)
+and ``current_round_progress`` returns to null in the same write.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from autodidact.loop.inbox import pending_questions
+from autodidact.loop.state import HistoryQuestion, RoundQuestion, RoundRecord, TerminationCheck, save_state
+from autodidact.loop.steps import RoundContext, RoundScratch, unprocessed_raw_files
+from autodidact.loop.termination import decide
+from autodidact.questions.models import RoundQuestions
+
+
+def round_files(scratch: RoundScratch) -> list[str]:
+    """Step 3's input: the round's new raw files plus the user's contributed ones (seed 001)."""
+    files = list(scratch.new_raw_files)
+    files += [f for f in scratch.user_contributed_raw_files if f not in files]
+    return files
+
+
+async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> RoundScratch:
+    """Step 3: incremental compile of this round's files; record the topics that cite them."""
+    from autodidact.wiki.articles import load_wiki
+    from autodidact.wiki.compile import compile_wiki_async
+
+    files = round_files(scratch)
+    if files:
+        result = await compile_wiki_async(ctx.kb, files, ctx.runtime, today=scratch.date)
+        if result.pending_quality:
+            ctx.reporter.progress(n, pending_quality=len(result.pending_quality))
+    wanted = set(files)
+    scratch.wiki_topics_updated = sorted(a.title for a in load_wiki(ctx.kb.wiki) if wanted & set(a.sources))
+    ctx.save_scratch(scratch)
+    return scratch
+
+
+async def step_check(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:
+    """Step 4: the audit of this round's questions and the whole wiki → round_N_check.md."""
+    from autodidact.wiki.check import check_wiki_async
+
+    questions = [q.model_dump(mode="json") for q in rq.questions]
+    return await check_wiki_async(ctx.kb, questions, n, ctx.runtime, topic=ctx.state.topic)
+
+
+def read_check_report(ctx: RoundContext, n: int) -> Any:
+    """The parsed ``round_N_check.md`` (the file is the truth, not an in-memory result)."""
+    from autodidact.wiki.report_parser import parse_check_report
+
+    path = ctx.check_path(n)
+    return parse_check_report(path.read_text("utf-8"), source=ctx.rel(path))
+
+
+def step_state(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: RoundScratch) -> TerminationCheck:
+    """Steps 5–6: append the round with its termination check; progress back to null; one write."""
+    state = ctx.state
+    report = read_check_report(ctx, n)
+    processed_now = set(scratch.new_raw_files) | set(scratch.user_contributed_raw_files)
+    previous = state.rounds[-1].termination_check.audit_issues_count if state.rounds else None
+    check = decide(
+        round_n=n,
+        max_rounds=state.max_rounds,
+        issues=report.audit_issues_count,
+        previous_issues=previous,
+        pending_user_questions=len(pending_questions(ctx.kb.user_questions)),
+        new_raw_files=len(unprocessed_raw_files(ctx, exclude=processed_now)),
+        overlap=rq.overlap_ratio,
+        language=ctx.language,
+    )
+    record = RoundRecord(
+        round=n,
+        timestamp=dt.datetime.now().replace(microsecond=0).isoformat(),
+        questions=[
+            RoundQuestion(
+                id=q.id,
+                text=q.text,
+                layer=q.layer,
+                priority=q.priority,
+                source=q.source,
+                status=report.question_status.get(q.id),
+            )
+            for q in rq.questions
+        ],
+        new_raw_files=list(scratch.new_raw_files),
+        user_contributed_raw_files=list(scratch.user_contributed_raw_files),
+        wiki_topics_updated=list(scratch.wiki_topics_updated),
+        check_report=ctx.rel(ctx.check_path(n)),
+        termination_check=check,
+    )
+    state.rounds.append(record)
+    known = {h.id for h in state.all_questions_ever}
+    state.all_questions_ever += [HistoryQuestion(id=q.id, text=q.text) for q in rq.questions if q.id not in known]
+    for name in [*scratch.new_raw_files, *scratch.user_contributed_raw_files]:
+        if name not in state.all_raw_files_processed:
+            state.all_raw_files_processed.append(name)
+    state.current_round_progress = None
+    if check.decision == "terminate":
+        state.status = "terminated"
+    save_state(ctx.kb, state)
+    return check

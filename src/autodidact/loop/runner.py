@@ -1,0 +1,270 @@
+"""The research loop: start or continue a knowledge base, run rounds until termination (seed 001).
+
+Why the runner is small: every decision that must survive a crash lives in files. On start it
+reads ``research_state.json``; a non-null ``current_round_progress`` means "continue that round,
+skipping the steps marked done". A terminated knowledge base re-opens when something new arrived
+(a pending user question, a file in ``raw/``, a new topic). The single-writer lock is held for the
+whole run; ``autodidact ask`` does not need it. Between steps the run honours Ctrl+C and the
+fault-injection points of :mod:`autodidact.loop.control`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autodidact.config import Settings
+from autodidact.errors import BudgetExceeded, InputError, IntegrityError
+from autodidact.kb import KnowledgeBase
+from autodidact.loop.control import Control
+from autodidact.loop.inbox import pending_questions
+from autodidact.loop.progress import NullReporter, Reporter
+from autodidact.loop.research_step import step_research
+from autodidact.loop.round_end import step_check, step_compile, step_state
+from autodidact.loop.state import (
+    ResearchState,
+    RoundProgress,
+    TerminationCheck,
+    TopicExtension,
+    load_state,
+    new_state,
+    save_state,
+)
+from autodidact.loop.steps import RoundContext, RoundScratch, step_questions, unprocessed_raw_files
+from autodidact.loop.summary import write_summary
+
+DEFAULT_MAX_ROUNDS = 20
+
+
+@dataclass
+class RunResult:
+    """How a run ended."""
+
+    kb_root: Path
+    status: str  # terminated | max_rounds | already_complete | waiting
+    rounds: int
+    reason: str
+    summary: str | None = None
+    termination: TerminationCheck | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def _now() -> str:
+    return dt.datetime.now().replace(microsecond=0).isoformat()
+
+
+def prepare_state(
+    kb: KnowledgeBase, topic: str | None, max_rounds: int | None, background: str | None, reporter: Reporter
+) -> ResearchState:
+    """Create the state, or continue it: a different topic is appended as an extension (seed 001)."""
+    state = load_state(kb)
+    if state is None:
+        if not topic or not topic.strip():
+            raise InputError(
+                f"{kb.root} has no research yet, so there is nothing to resume",
+                hint='give a topic: autodidact research "How do Python generators work?"',
+            )
+        state = new_state(" ".join(topic.split()), _now(), max_rounds or DEFAULT_MAX_ROUNDS, background)
+        save_state(kb, state)
+        return state
+    changed = False
+    if topic and " ".join(topic.split()) != state.topic:
+        text = " ".join(topic.split())
+        if text not in [e.topic for e in state.topic_extensions]:
+            state.topic_extensions.append(TopicExtension(topic=text, round=state.next_round))
+            reporter.warning(f"this knowledge base researches {state.topic!r}; {text!r} is appended as an extension")
+            changed = True
+    if max_rounds is not None and max_rounds != state.max_rounds:
+        state.max_rounds = max_rounds
+        changed = True
+    if background and background != state.background:
+        state.background = background
+        changed = True
+    if changed:
+        save_state(kb, state)
+    return state
+
+
+def _new_inputs(ctx: RoundContext) -> list[str]:
+    """What re-opens a terminated knowledge base: pending questions, new raw files, a new topic."""
+    found: list[str] = []
+    pending = pending_questions(ctx.kb.user_questions)
+    if pending:
+        found.append(f"{len(pending)} pending question(s)")
+    new_raw = unprocessed_raw_files(ctx)
+    if new_raw:
+        found.append(f"{len(new_raw)} new raw file(s)")
+    if any(e.round == ctx.state.next_round for e in ctx.state.topic_extensions):
+        found.append("a new topic")
+    return found
+
+
+async def run_rounds(ctx: RoundContext) -> RunResult:
+    """Rounds until the termination rule or ``max_rounds`` (each round: the six steps)."""
+    kb, state = ctx.kb, ctx.state
+    while True:
+        if state.current_round_progress is None:
+            if state.status == "terminated":
+                news = _new_inputs(ctx)
+                if not news:
+                    return _finish(ctx, "already_complete")
+                ctx.reporter.warning("re-opening a finished knowledge base: " + ", ".join(news))
+            if len(state.rounds) >= state.max_rounds:
+                state.status = "terminated"
+                save_state(kb, state)
+                return _finish(ctx, "max_rounds")
+            n = state.next_round
+            state.status = "in_progress"
+            stale = ctx.scratch_path(n)
+            if stale.exists():
+                stale.unlink()  # left by an attempt whose round never started in the state
+            state.current_round_progress = RoundProgress(round=n)
+            save_state(kb, state)
+        check = await run_round(ctx, state.current_round_progress.round)
+        if check.decision == "terminate":
+            return _finish(ctx, "terminated")
+        ctx.control.safe_point(f"after round {state.rounds[-1].round}")
+
+
+def _finish(ctx: RoundContext, status: str) -> RunResult:
+    state = ctx.state
+    summary = None
+    if state.rounds and state.status == "terminated":
+        summary = write_summary(ctx.kb, state, ctx.language)
+        if state.final_summary != summary:
+            state.final_summary = summary
+            save_state(ctx.kb, state)
+    last = state.rounds[-1].termination_check if state.rounds else None
+    reason = last.reason if last else ""
+    if status == "max_rounds" and last is not None and last.decision != "terminate":
+        reason = f"max_rounds {state.max_rounds} reached"
+    return RunResult(ctx.kb.root, status, len(state.rounds), reason, summary, last, list(ctx.warnings))
+
+
+async def run_round(ctx: RoundContext, n: int) -> TerminationCheck:
+    """One round, skipping steps already done (``current_round_progress``)."""
+    progress = ctx.state.current_round_progress or RoundProgress(round=n)
+    control, reporter = ctx.control, ctx.reporter
+    reporter.round_started(n, ctx.state.max_rounds)
+
+    def begin(step: str) -> None:
+        control.safe_point(f"before round {n} step {step}")
+        control.point(f"r{n}.{step}.before")
+        reporter.step_started(n, step)
+
+    if progress.step1_done:
+        reporter.step_skipped(n, "questions")
+        rq = ctx.load_questions(n)
+    else:
+        begin("questions")
+        rq = await step_questions(ctx, n)
+        ctx.mark(n, "step1_done")
+        reporter.step_done(n, "questions", {"questions": len(rq.questions), "overlap": rq.overlap_ratio})
+    scratch = _scratch(ctx, n)
+    if progress.step2_done:
+        reporter.step_skipped(n, "research")
+    else:
+        begin("research")
+        scratch = await step_research(ctx, n, rq, scratch)
+        control.point(f"r{n}.research.written")
+        ctx.mark(n, "step2_done")
+        reporter.step_done(n, "research", _research_info(ctx, n, scratch))
+    if progress.step3_done:
+        reporter.step_skipped(n, "compile")
+    else:
+        begin("compile")
+        scratch = await step_compile(ctx, n, scratch)
+        control.point(f"r{n}.compile.written")
+        ctx.mark(n, "step3_done")
+        reporter.step_done(n, "compile", {"topics": len(scratch.wiki_topics_updated)})
+    if progress.step4_done:
+        reporter.step_skipped(n, "check")
+    else:
+        begin("check")
+        await step_check(ctx, n, rq)
+        control.point(f"r{n}.check.written")
+        ctx.mark(n, "step4_done")
+        reporter.step_done(n, "check", {})
+    begin("state")
+    check = step_state(ctx, n, rq, scratch)
+    control.point(f"r{n}.state.written")
+    reporter.step_done(n, "state", check.model_dump())
+    return check
+
+
+def _scratch(ctx: RoundContext, n: int) -> RoundScratch:
+    scratch = ctx.load_scratch(n)
+    if scratch is None:
+        raise IntegrityError(
+            f"outputs/rounds/round_{n}_progress.json is missing although step 1 of round {n} is marked done",
+            hint=f"set current_round_progress.step1_done to false in {ctx.kb.state_file} and run again",
+        )
+    return scratch
+
+
+def _research_info(ctx: RoundContext, n: int, scratch: RoundScratch) -> dict[str, Any]:
+    info: dict[str, Any] = {"raw_files": len(scratch.new_raw_files), "dropped": scratch.dropped_claims}
+    path = ctx.evidence_path(n)
+    if path.is_file():
+        from autodidact.loop.steps import load_evidence
+
+        data = load_evidence(path)
+        info.update(claims=len(data.get("claims", [])), sources=len(data.get("sources", [])))
+    usage = ctx.runtime.usage_totals() if hasattr(ctx.runtime, "usage_totals") else {}
+    if usage:
+        info["usage"] = usage
+    return info
+
+
+async def research(
+    kb: KnowledgeBase,
+    *,
+    topic: str | None,
+    runtime: Any,
+    settings: Settings,
+    max_rounds: int | None = None,
+    background: str | None = None,
+    corpus: list[Path] | None = None,
+    reporter: Reporter | None = None,
+    control: Control | None = None,
+) -> RunResult:
+    """The main job: ``autodidact research``. Holds the knowledge base's writer lock throughout."""
+    reporter = reporter or NullReporter()
+    control = control or Control(resume_hint=f"resume with: autodidact research --kb {kb.root}")
+    with kb.lock(warn=reporter.warning):
+        state = prepare_state(kb, topic, max_rounds, background, reporter)
+        if corpus:
+            from autodidact.sources.ingest import index_corpus
+
+            report = index_corpus(kb.root, corpus)
+            reporter.progress(0, corpus_indexed=len(report.added), corpus_unchanged=len(report.unchanged))
+            for skipped in report.skipped[:5]:
+                reporter.warning(f"corpus: skipped {skipped.source}: {skipped.reason}")
+        ctx = RoundContext(kb, state, runtime, settings, reporter, control, kb.language(default="en"))
+        resumed = state.current_round_progress.round if state.current_round_progress else None
+        reporter.run_started(
+            topic=state.topic, kb_root=str(kb.root), resumed_round=resumed, max_rounds=state.max_rounds
+        )
+        try:
+            result = await run_rounds(ctx)
+        except BudgetExceeded as exc:
+            raise BudgetExceeded(
+                exc.message,
+                hint=f"the knowledge base is consistent; raise --max-cost/--max-tokens and run "
+                f"autodidact research --kb {kb.root} to resume",
+            ) from None
+    reporter.run_finished(result)
+    return result
+
+
+def research_sync(kb: KnowledgeBase, **kwargs: Any) -> RunResult:
+    """:func:`research` with SIGINT/SIGTERM routed to a stop at the next safe point."""
+    control = kwargs.pop("control", None) or Control(resume_hint=f"resume with: autodidact research --kb {kb.root}")
+    restore = control.install_signal_handlers()
+    try:
+        return asyncio.run(research(kb, control=control, **kwargs))
+    finally:
+        restore()
