@@ -155,7 +155,7 @@ def test_size_time_type_and_robots_refusals(
         assert not web.requested(path)
 
 
-@pytest.mark.parametrize("path", ["/status/404", "/status/500", "/empty", "/nowhere"])
+@pytest.mark.parametrize("path", ["/status/404", "/status/500", "/empty", "/nowhere", "/encrypted.pdf", "/corrupt.pdf"])
 def test_http_errors_and_empty_bodies_store_nothing(kb_dir: Path, web: FakeWeb, path: str) -> None:
     with pytest.raises(SourceError):
         fetch_into(kb_dir, web.url(path), settings_for(web))

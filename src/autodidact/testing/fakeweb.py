@@ -2,10 +2,10 @@
 
 Why: tests never touch the internet, yet the fetch guard must be shown to hold against real
 sockets and a real HTTP client. ``FakeWeb`` serves pages in English and Chinese (one GBK-encoded),
-a PDF, redirect chains (also into another loopback port, the cloud metadata address and
-``[::1]``), slow-drip and stalled responses, a huge body, mislabelled content types, a gzip bomb,
-malformed HTML, a robots.txt and a prompt-injection page — and logs every request on both of its
-ports, so a test can assert a URL was *never* fetched.
+a PDF (and an encrypted and a corrupt one), redirect chains (also into another loopback port, the
+cloud metadata address and ``[::1]``), slow-drip and stalled responses, a huge body, mislabelled
+content types, a gzip bomb, malformed HTML, a robots.txt and a prompt-injection page — and logs
+every request on both of its ports, so a test can assert a URL was *never* fetched.
 
 Usage::
 
@@ -85,12 +85,14 @@ ROBOTS_TXT = "User-agent: *\nDisallow: /private/\n"
 PNG_BYTES = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 200
 
 
-def make_pdf(pages: list[str]) -> bytes:
-    """A real PDF with one text line per page (reportlab)."""
+def make_pdf(pages: list[str], password: str | None = None) -> bytes:
+    """A real PDF with one text line per page (reportlab); encrypted when ``password`` is given."""
+    from reportlab.lib import pdfencrypt
     from reportlab.pdfgen import canvas
 
     buffer = io.BytesIO()
-    pdf = canvas.Canvas(buffer)
+    encrypt = pdfencrypt.StandardEncryption(password) if password else None
+    pdf = canvas.Canvas(buffer, encrypt=encrypt)
     pdf.setTitle("Generator notes")
     for text in pages:
         pdf.drawString(72, 720, text)
@@ -314,6 +316,8 @@ class FakeWeb:
         special = {
             "/doc.pdf": self._pdf,
             "/mislabelled/pdf-as-html": self._pdf,
+            "/encrypted.pdf": self._pdf,
+            "/corrupt.pdf": self._pdf,
             "/slow-drip": self._slow_drip,
             "/slow-headers": self._slow_headers,
             "/huge": self._huge,
@@ -332,7 +336,13 @@ class FakeWeb:
 
     def _pdf(self, handler: _Handler, path: str) -> None:
         kind = "text/html" if path.startswith("/mislabelled") else "application/pdf"
-        handler.send(200, make_pdf(PDF_PAGES), kind)
+        if path == "/encrypted.pdf":
+            body = make_pdf(PDF_PAGES, password="secret")
+        elif path == "/corrupt.pdf":
+            body = make_pdf(PDF_PAGES)[:400] + b"\x00garbage" * 20
+        else:
+            body = make_pdf(PDF_PAGES)
+        handler.send(200, body, kind)
 
     def _slow_drip(self, handler: _Handler, path: str) -> None:
         handler.send_response(200)
