@@ -39,7 +39,9 @@ def compile_request_size(kb: KnowledgeBase) -> tuple[int, ScriptedModel]:
         return json.dumps(
             {
                 "summary": "Widget3 engines are small. (source: x.md) They run on batteries. (source: x.md)",
-                "sections": [{"heading": "Updates", "blocks": ["- New fact about [[Nowhere]] engines. (source: x.md)"]}],
+                "sections": [
+                    {"heading": "Updates", "blocks": ["- New fact about [[Nowhere]] engines. (source: x.md)"]}
+                ],
             }
         )
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from autodidact.cli.common import console, kb_option
+from autodidact.cli.common import console, kb_option, warn
 from autodidact.cli.engine_opts import max_cost_option, max_tokens_option, model_option, no_cache_option
 from autodidact.errors import InputError, NotFoundError
 
@@ -77,6 +77,10 @@ def register(app: typer.Typer) -> None:
             console.print(f"  ~ {title}")
         if result.skipped:
             console.print(f"already compiled (skipped): {len(result.skipped)}")
+        for failure in result.failed:
+            warn(f"not compiled: {failure}")
+        if result.empty:
+            console.print("nothing quotable (no article): " + ", ".join(result.empty))
         if result.pending_quality:
             console.print("quality 待评估 (compiled as 中): " + ", ".join(result.pending_quality))
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autodidact.errors import InputError, NotFoundError
+from autodidact.errors import AutodidactError, InputError, NotFoundError
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
 from autodidact.store import atomic
@@ -28,6 +28,8 @@ from autodidact.wiki.compile_task import (
     Material,
     SectionText,
     SourceMeta,
+    is_auto_summary,
+    make_summary,
 )
 from autodidact.wiki.index_page import render_index
 from autodidact.wiki.linking import relink
@@ -49,6 +51,8 @@ class CompileResult:
     pending_quality: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     compiled: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
 
     @property
@@ -96,7 +100,12 @@ async def compile_wiki_async(
     lang = kb.language()
     day = today or dt.datetime.now(dt.UTC).date().isoformat()
     result = CompileResult()
-    raws: list[RawFile] = [parse_raw_file(p) for p in resolve_files(kb, files)]
+    raws: list[RawFile] = []
+    for path in resolve_files(kb, files):
+        try:
+            raws.append(parse_raw_file(path))
+        except AutodidactError as exc:  # one unreadable file must not block the round
+            result.failed.append(f"{path.name}: {exc.message}")
     articles = {a.stem: a for a in load_wiki(kb.wiki)}
     before = {stem: render_article(a) for stem, a in articles.items()}
     topics = TopicMap()
@@ -106,7 +115,7 @@ async def compile_wiki_async(
         compiled_sources.update(art.sources)
     questions = load_question_texts(kb.root)
 
-    groups: dict[str, list[tuple[RawFile, list[str]]]] = {}
+    groups: dict[str, list[tuple[RawFile, list[Material]]]] = {}
     for rf in raws:
         if rf.quality == "待评估":
             result.pending_quality.append(rf.filename)
@@ -114,7 +123,11 @@ async def compile_wiki_async(
             result.skipped.append(rf.filename)
             continue
         topic, qtexts = topic_for(rf.title, rf.filename, rf.question_ids, questions)
-        cleaned = clean_title(rf.title) if rf.title else ""
+        material = select_statements(rf, topic, qtexts)
+        if not material:
+            result.empty.append(rf.filename)
+            continue
+        cleaned = clean_title(rf.title) if rf.title and rf.title != Path(rf.filename).stem else ""
         stem = topics.find(topic, cleaned) if cleaned else topics.find(topic)
         if stem is None:
             stem = topics.free_stem(article_stem(topic))
@@ -125,20 +138,20 @@ async def compile_wiki_async(
         if fresh and len(art.aliases) < MAX_ALIASES and len(cleaned) <= 60:
             art.aliases.append(cleaned)
             topics.add(stem, [cleaned])
-        groups.setdefault(stem, []).append((rf, qtexts))
+        groups.setdefault(stem, []).append((rf, material))
 
     task = CompileArticleTask()
     known = topics.keys()
-    for stem in sorted(groups):
+
+    async def update(stem: str) -> None:
         art = articles[stem]
         material: list[Material] = []
         meta: dict[str, SourceMeta] = {}
-        for rf, qtexts in groups[stem]:
-            material.extend(select_statements(rf, art.title, qtexts))
+        for rf, selected in groups[stem]:
+            material.extend(selected)
             meta[rf.filename] = SourceMeta(quality=rf.quality, date=rf.fetched_date)
             if rf.filename not in art.sources:
                 art.sources.append(rf.filename)
-            result.compiled.append(rf.filename)
         meta.update(_source_meta(kb, art, meta))
         for chunk in _chunks(material):
             await _apply(runtime, task, art, chunk, meta, lang)
@@ -146,6 +159,10 @@ async def compile_wiki_async(
         for sec in art.sections:
             sec.blocks = [unlink(b, known) for b in sec.blocks]
         art.sources = sorted(set(art.sources))
+
+    # Articles are independent: update them concurrently (the runtime bounds model concurrency).
+    await asyncio.gather(*(update(stem) for stem in sorted(groups)))
+    result.compiled = sorted(rf.filename for members in groups.values() for rf, _ in members)
 
     changed_stems = relink(articles, set(groups), {s for s in groups if s not in before}, lang)
     for stem in sorted(changed_stems | set(groups)):
@@ -235,7 +252,11 @@ async def _apply(
         source_count=len(art.sources),
     )
     draft = await runtime.run(task, inputs)
-    art.summary = draft.summary.strip()
+    if draft.summary.strip():
+        art.summary = draft.summary.strip()
+    elif is_auto_summary(art.summary):
+        sections = [SectionText(heading=s.heading, blocks=s.blocks) for s in art.body_sections()]
+        art.summary = make_summary(art.title, sections, meta, len(art.sources), lang)
     by_key = {normalize_key(s.heading): s for s in art.sections}
     for out in draft.sections:
         blocks = [b.strip() for b in out.blocks if b.strip()]

@@ -41,7 +41,14 @@ _EN_OF = re.compile(
     r"trends|size|alternatives|pros and cons|mechanism|internals)\s+(?:of|for|to)\s+",
     re.I,
 )
-_TITLE_SPLIT = re.compile(r"\s+[-|–—·:]\s+|\s*[|｜]\s*|_")
+_TITLE_SPLIT = re.compile(r"\s+[-|–—·:]\s+|\s*[|｜]\s*")
+_ZH_CUT = re.compile(r"如何|怎样|怎么|为什么|为何|是否|能否|有哪些|有什么|是什么|哪些|多少|吗")
+_EN_VERBS = frozenset(
+    "produce produces handle handles affect affects compare compares differ differs use uses support supports "  # noqa: SIM905
+    "improve improves reduce reduces increase increases cause causes relate relates interact interacts perform "
+    "performs run runs store stores manage manages implement implements help helps prevent prevents make makes "
+    "get gets become becomes have has need needs work works behave behaves".split()
+)
 
 
 def question_subject(question: str) -> str:
@@ -55,6 +62,9 @@ def question_subject(question: str) -> str:
             text = _ZH_SUFFIX.sub("", text).strip()
         text = _ZH_TAIL_OF.sub("", text).strip()
         text = re.split(r"[，,；;：:]", text)[0].strip()
+        cut = _ZH_CUT.search(text)
+        if cut and cut.start() >= 2:
+            text = text[: cut.start()].strip()
         for sep in ("与", "和", "跟"):
             if sep in text and len(text.split(sep)[0]) >= 2 and "区别" in question:
                 text = text.split(sep)[0].strip()
@@ -67,6 +77,11 @@ def question_subject(question: str) -> str:
     text = _EN_TAIL.sub("", text)
     text = _EN_ARTICLE.sub("", text).strip(" \"'`")
     text = re.split(r"[,;:]", text)[0].strip()
+    words = text.split()
+    for i, word in enumerate(words[1:], start=1):
+        if word.casefold() in _EN_VERBS:
+            text = " ".join(words[:i])
+            break
     return text if 1 < len(text) <= 60 else ""
 
 
@@ -114,11 +129,11 @@ def topic_for(title: str, filename: str, question_ids: list[str], questions: dic
         subject = question_subject(text)
         if subject:
             return subject, texts
-    cleaned = clean_title(title) if title else ""
+    cleaned = clean_title(title) if title and title != Path(filename).stem else ""
     if cleaned:
         return cleaned, texts
     stem = re.sub(r"^\d{4}-\d{2}-\d{2}_", "", Path(filename).stem)
-    return stem.replace("-", " ").strip() or Path(filename).stem, texts
+    return re.sub(r"[-_]+", " ", stem).strip() or Path(filename).stem, texts
 
 
 class TopicMap:
@@ -126,7 +141,7 @@ class TopicMap:
 
     def __init__(self) -> None:
         self._by_key: dict[str, str] = {}
-        self._stems: set[str] = set()
+        self._stems: set[str] = {"index"}  # wiki/INDEX.md is not an article (case-insensitive file systems)
 
     def add(self, stem: str, names: list[str]) -> None:
         self._stems.add(stem)
@@ -147,9 +162,10 @@ class TopicMap:
 
     def free_stem(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... when another topic already owns the file name."""
-        if base not in self._stems:
+        taken = {s.casefold() for s in self._stems}
+        if base.casefold() not in taken:
             return base
         n = 2
-        while f"{base}-{n}" in self._stems:
+        while f"{base}-{n}".casefold() in taken:
             n += 1
         return f"{base}-{n}"
