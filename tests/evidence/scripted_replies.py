@@ -1,0 +1,97 @@
+"""A scripted 'model' for the agent's three tasks, reading only what the prompt shows it.
+
+It answers like a careful model: queries for each key question, claims quoting the first sentence
+of the first passage verbatim, plus (optionally) a claim with a fabricated quote and one naming an
+unknown passage, and findings citing the claim ids it was shown.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+PASSAGE = re.compile(r"Passage (P\d+) \((.*?)\):\n<<DATA ([0-9a-f]+)>> \([^\n]*\)\n(.*?)\n<<END \3>>", re.DOTALL)
+CLAIM_LINE = re.compile(r"^(d\d+\.c\d+) \[", re.MULTILINE)
+FABRICATED = "Generators were invented in 1807 by a committee of clockmakers."
+
+
+def _first_sentence(text: str) -> str:
+    for line in text.splitlines():
+        line = line.strip()
+        if len(line) > 20:
+            cut = line.find(". ")
+            return line[: cut + 1] if cut > 20 else line
+    return text.strip()[:80]
+
+
+def reply(messages: list[dict[str, Any]], *, fabricate: bool = True) -> str:
+    system = messages[0]["content"]
+    user = messages[-1]["content"]
+    if "You plan web and local searches" in system:
+        match = re.search(r"Key questions: (\[.*?\])\n", user)
+        kqs = json.loads(match.group(1)) if match else []
+        plans = [
+            {
+                "kq_id": kq["id"],
+                "queries": [
+                    {"text": kq["text"], "language": "en", "angle": "neutral"},
+                    {"text": kq["text"] + " problems", "language": "en", "angle": "refute"},
+                ],
+            }
+            for kq in kqs
+        ]
+        ups = re.findall(r"Upstream (d\d+) \(", user)
+        upstream = [
+            {
+                "dimension_id": d,
+                "finding_indexes": [0],
+                "scope_changes": [f"Only what {d} established about generators."],
+                "skipped_searches": [f"Generator basics already covered by {d}."],
+            }
+            for d in ups
+        ]
+        return json.dumps({"plans": plans, "upstream": upstream})
+    if "You extract evidence" in system:
+        passages = PASSAGE.findall(user)
+        if not passages:
+            return json.dumps({"claims": []})
+        pid, _title, _tag, text = passages[0]
+        claims = [
+            {
+                "text": "The source describes generators as lazily producing values.",
+                "kind": "factual",
+                "polarity": "neutral",
+                "topic_tag": "generator_basics",
+                "quotes": [{"passage_id": pid, "snippet": _first_sentence(text), "quote_type": "direct"}],
+            }
+        ]
+        if fabricate:
+            claims.append(
+                {
+                    "text": "Generators date back to 1807.",
+                    "kind": "factual",
+                    "polarity": "support",
+                    "topic_tag": "generator_history",
+                    "quotes": [{"passage_id": pid, "snippet": FABRICATED, "quote_type": "direct"}],
+                }
+            )
+            claims.append(
+                {
+                    "text": "A claim citing a passage that was never shown.",
+                    "kind": "factual",
+                    "polarity": "neutral",
+                    "topic_tag": "ghost",
+                    "quotes": [{"passage_id": "P99", "snippet": _first_sentence(text), "quote_type": "direct"}],
+                }
+            )
+        ratings = [{"passage_id": p[0], "quality": "primary"} for p in passages]
+        return json.dumps({"claims": claims, "ratings": ratings})
+    if "Synthesise" in system:
+        ids = CLAIM_LINE.findall(user)
+        findings = [
+            {"finding": "Generators produce values lazily, one at a time.", "claim_ids": ids[:1]},
+            {"finding": "Several sources agree on how generators behave.", "claim_ids": ids},
+        ]
+        return json.dumps({"headline": "Generators are lazy iterators", "key_findings": findings})
+    raise AssertionError("unexpected task prompt: " + system[:80])

@@ -1,0 +1,148 @@
+"""The agent's model paths: ScriptedModel in process, and the whole chain over real loopback HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autodidact.config import FetchSettings, SearchSettings, Settings
+from autodidact.evidence.agent import GatherResult, gather
+from autodidact.evidence.payload import parse_payload
+from autodidact.evidence.validator import validate_evidence
+from autodidact.llm.runtime import Runtime
+from autodidact.llm.scripted import ScriptedModel
+
+from .conftest import Recorder, make_payload
+from .scripted_replies import FABRICATED, reply
+
+DOC_PAGE = """<!DOCTYPE html><html><head><title>Generators — reference documentation</title></head><body><article>
+<h1>Generators</h1>
+<p>A generator function returns a generator iterator when it is called. Each yield expression suspends the
+function and hands a value to the caller, keeping the local state for the next call.</p>
+<p>Generator iterators raise StopIteration when the function body returns, which ends a for loop cleanly.</p>
+</article></body></html>"""
+
+
+def _run(payload: dict[str, Any], runtime: Runtime, settings: Settings | None = None, **kw: Any) -> GatherResult:
+    return asyncio.run(gather(parse_payload(payload), runtime=runtime, settings=settings or Settings(), **kw))
+
+
+def test_fabricated_quote_is_dropped_and_reported(pydoc_report: Path) -> None:
+    model = ScriptedModel(fn=lambda req: reply(req.messages))
+    rec = Recorder()
+    payload = make_payload(pydoc_report, key_questions=make_payload(pydoc_report)["key_questions"][:2])
+    result = _run(payload, Runtime(model=model), reporter=rec)
+    text = json.dumps(result.evidence, ensure_ascii=False)
+    assert FABRICATED not in text and "1807" not in text and "P99" not in text
+    # two bad claims per extraction call, for each key question, re-asked once then dropped
+    assert result.dropped >= 4
+    assert any("not in its snapshot" in w for w in rec.warnings)
+    extract = [r for r in model.requests if r.task == "evidence.extract_claims"]
+    assert any("NOT found verbatim" in r.messages[-1]["content"] for r in extract)
+    assert validate_evidence(result.evidence, source_cache=pydoc_report, require_version="1.2").ok
+    assert result.evidence["headline"] == "Generators are lazy iterators"  # the model's synthesis was used
+
+
+def test_passages_reach_the_model_only_in_data_blocks(pydoc_report: Path) -> None:
+    model = ScriptedModel(fn=lambda req: reply(req.messages, fabricate=False))
+    result = _run(make_payload(pydoc_report), Runtime(model=model))
+    extract = [r for r in model.requests if r.task == "evidence.extract_claims"]
+    assert extract
+    for req in extract:
+        user = req.messages[-1]["content"]
+        system = req.messages[0]["content"]
+        for tag in re.findall(r"<<DATA ([0-9a-f]+)>>", user):
+            assert f"<<END {tag}>>" in user and tag in system  # the system message announces each block
+    for claim in result.evidence["claims"]:
+        for ev in claim["evidence"]:
+            assert any(ev["snippet"] in r.messages[-1]["content"] for r in extract)
+
+
+def _web_settings(web: Any, searx: Any) -> Settings:
+    return Settings(
+        fetch=FetchSettings(allow_private=[web.allow_entry]),
+        search=SearchSettings(providers=["searxng"], searxng_url=searx.base_url, results_per_query=5),
+    )
+
+
+def _in_blocks(content: str, needle: str) -> bool:
+    """Every occurrence of ``needle`` lies inside a <<DATA tag>> … <<END tag>> block."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"<<DATA ([0-9a-f]+)>>.*?<<END \1>>", content, re.DOTALL)]
+    return all(any(s <= m.start() < e for s, e in spans) for m in re.finditer(re.escape(needle), content))
+
+
+def test_injection_page_is_data_and_its_url_is_never_fetched(tmp_path: Path) -> None:
+    from autodidact.testing.fake_searxng import FakeSearxng
+    from autodidact.testing.fakeweb import FakeWeb
+
+    report = tmp_path / "report"
+    with FakeWeb() as web:
+        hits = [{"url": web.url("/injection.html"), "title": "Generator tips", "content": f"see {web.url('/exfil')}"}]
+        with FakeSearxng(lambda q: hits) as searx:
+            model = ScriptedModel(fn=lambda req: reply(req.messages, fabricate=False))
+            kqs = [{"id": "kq1", "text": "What are generators and how do they yield values?"}]
+            payload = make_payload(report, key_questions=kqs, depth="skim")
+            result = _run(payload, Runtime(model=model), _web_settings(web, searx))
+            assert web.requested("/injection.html")
+            assert not web.requested("/exfil")
+    extract = [r for r in model.requests if r.task == "evidence.extract_claims"]
+    assert extract, "the page reached the extractor"
+    saw_injection = False
+    for req in model.requests:
+        for message in req.messages:
+            if "Ignore previous instructions" in message["content"]:
+                saw_injection = True
+                assert message["role"] == "user"
+                assert _in_blocks(message["content"], "Ignore previous instructions")
+    assert saw_injection
+    src = result.evidence["sources"][0]
+    assert src["url"] == web.url("/injection.html")
+    assert src["quality"] == "secondary"  # rule says tertiary; the model's "primary" moves it one class
+    assert not (tmp_path / "pwned.txt").exists()
+
+
+def test_end_to_end_over_http_with_openai_compatible_fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from autodidact.llm.registry import build_runtime
+    from autodidact.testing.fake_llm import FakeLLM
+    from autodidact.testing.fake_searxng import FakeSearxng
+    from autodidact.testing.fakeweb import FakeWeb
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    report = tmp_path / "report"
+    with FakeWeb() as web, FakeLLM(lambda body: reply(body["messages"], fabricate=False)) as llm:
+        web.add_page("/docs/generators.html", DOC_PAGE)
+        hits = [{"url": web.url("/docs/generators.html"), "title": "Generators", "content": "snippet"}]
+        with FakeSearxng(lambda q: hits) as searx:
+            settings = _web_settings(web, searx)
+            settings.llm.base_url = llm.base_url
+            kqs = [
+                {"id": "kq1", "text": "What does a generator function return when called?"},
+                {"id": "kq2", "text": "How does a generator end a for loop?"},
+            ]
+            payload = make_payload(report, key_questions=kqs, depth="skim")
+
+            def once() -> tuple[GatherResult, int, int, int]:
+                runtime = build_runtime(settings, report, model="openai:test-model")
+                before = (len(llm.requests), len(web.requests), len(searx.queries))
+                res = _run(payload, runtime, settings)
+                asyncio.run(runtime.aclose())
+                after = (len(llm.requests), len(web.requests), len(searx.queries))
+                return res, after[0] - before[0], after[1] - before[1], after[2] - before[2]
+
+            first, model_calls, web_calls, searches = once()
+            assert model_calls >= 3 and web_calls >= 1 and searches >= 1
+            # warm: call cache, search cache and snapshot lookup answer everything
+            second, model_calls, web_calls, searches = once()
+            assert (model_calls, web_calls, searches) == (0, 0, 0)
+            assert second.evidence == first.evidence
+    ev = first.evidence
+    assert validate_evidence(ev, source_cache=report, require_version="1.2", expected_mode="initial").ok
+    assert ev["sources"][0]["quality"] == "primary"  # a /docs/ path
+    assert all(c["evidence"][0]["snippet"] in DOC_PAGE.replace("\n", " ") for c in ev["claims"])
+    assert first.stats["fetched"] == 1 and second.stats["fetched"] == 0 and second.stats["reused"] == 1
+    assert [u.text_kind for u in first.used_sources] == ["web"]
