@@ -132,6 +132,29 @@ def test_politeness_delay_and_per_host_concurrency(web: FakeWeb) -> None:
     assert elapsed >= 0.29  # three requests to one host, 0.15 s apart
 
 
+def test_per_host_concurrency_is_capped(web: FakeWeb) -> None:
+    settings = settings_for(web, per_host_concurrency=2, respect_robots=False)
+
+    async def go() -> None:
+        async with Fetcher(settings) as fetcher:
+            await asyncio.gather(*(fetcher.fetch(web.url(f"/sleep?i={i}")) for i in range(6)))
+
+    run(go())
+    assert web.max_in_flight == 2
+    assert len(web.requests) == 6
+
+
+def test_system_resolver_with_a_name_allowed_by_entry(web: FakeWeb) -> None:
+    # "localhost" is refused by name unless allowed; the real getaddrinfo answers (::1 and/or
+    # 127.0.0.1), and an address that refuses the connection is skipped for the next checked one.
+    async def go() -> bytes:
+        async with Fetcher(settings_for(allow_private=[f"localhost:{web.port}"])) as fetcher:
+            return (await fetcher.fetch(f"http://localhost:{web.port}/notes.txt")).content
+
+    assert b"lazy iterators" in run(go())
+    assert web.requests[-1].headers["host"] == f"localhost:{web.port}"
+
+
 def test_decompression_never_exceeds_the_cap_even_in_one_chunk() -> None:
     bomb = gzip_bomb(32 * 1024 * 1024)
     decoder = CappedDecoder("http://x/bomb", "gzip", 1_000_000)

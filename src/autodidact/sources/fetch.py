@@ -105,7 +105,7 @@ class _Target:
     scheme: str
     host: Host
     port: int
-    address: IPAddress
+    addresses: tuple[IPAddress, ...]  # every one checked; tried in order
     target: str  # path + query, as sent
 
     @property
@@ -114,9 +114,8 @@ class _Target:
         default = 443 if self.scheme == "https" else 80
         return name if self.port == default else f"{name}:{self.port}"
 
-    @property
-    def pinned_url(self) -> str:
-        addr = f"[{self.address}]" if self.address.version == 6 else str(self.address)
+    def pinned_url(self, address: IPAddress) -> str:
+        addr = f"[{address}]" if address.version == 6 else str(address)
         return f"{self.scheme}://{addr}:{self.port}{self.target}"
 
 
@@ -226,7 +225,7 @@ class Fetcher:
                 except BlockedError:
                     raise BlockedError(f"{url}: {host.name} resolved to an unusable address {answer!r}") from None
         check_addresses(url, host, port, addresses, self._allow)
-        return _Target(url, scheme, host, port, addresses[0], target)
+        return _Target(url, scheme, host, port, tuple(addresses), target)
 
     @asynccontextmanager
     async def _slot(self, host: str) -> AsyncIterator[None]:
@@ -266,13 +265,21 @@ class Fetcher:
         extensions = {}
         if target.scheme == "https" and target.host.address is None:
             extensions["sni_hostname"] = target.host.name  # TLS checks the name, not the pinned address
-        try:
-            request = client.build_request("GET", target.pinned_url, headers=headers, extensions=extensions)
-            return await client.send(request, stream=True)
-        except httpx.TimeoutException:
-            raise BlockedError(f"{target.url}: timed out waiting for the server") from None
-        except (httpx.HTTPError, httpx.InvalidURL) as exc:
-            raise SourceError(f"{target.url}: {type(exc).__name__}: {exc}") from None
+        last: Exception | None = None
+        for address in target.addresses:  # only checked addresses; the next one if a connect fails
+            try:
+                pinned = target.pinned_url(address)
+                request = client.build_request("GET", pinned, headers=headers, extensions=extensions)
+                return await client.send(request, stream=True)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+                last = exc
+            except httpx.TimeoutException:
+                raise BlockedError(f"{target.url}: timed out waiting for the server") from None
+            except (httpx.HTTPError, httpx.InvalidURL) as exc:
+                raise SourceError(f"{target.url}: {type(exc).__name__}: {exc}") from None
+        if isinstance(last, httpx.ConnectTimeout):
+            raise BlockedError(f"{target.url}: timed out connecting to the server") from None
+        raise SourceError(f"{target.url}: cannot connect ({last})", hint="check the URL; is the server up?")
 
     async def _fetch(self, url: str, respect_robots: bool, max_bytes: int, check_type: bool) -> FetchResult:
         current = url

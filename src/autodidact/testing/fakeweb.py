@@ -184,6 +184,8 @@ class FakeWeb:
         self._threads: list[threading.Thread] = []
         self.port = 0
         self.other_port = 0
+        self.in_flight = 0
+        self.max_in_flight = 0  # most concurrent requests to /sleep seen since the last reset
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -211,6 +213,7 @@ class FakeWeb:
         """Forget the request log and every added page (to share one server across tests)."""
         with self._lock:
             self.requests.clear()
+            self.max_in_flight = 0
         self._pages = {}
         self._install_defaults()
 
@@ -324,6 +327,7 @@ class FakeWeb:
             "/huge-declared": self._huge_declared,
             "/gzip-bomb": self._gzip_bomb,
             "/gzip.html": self._gzip_page,
+            "/sleep": self._sleep,
         }
         if path in special:
             special[path](handler, path)
@@ -361,6 +365,17 @@ class FakeWeb:
                 return
             time.sleep(0.1)
         handler.send(200, b"late", "text/plain")
+
+    def _sleep(self, handler: _Handler, path: str) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            time.sleep(0.2)
+            handler.send(200, b"slept", "text/plain")
+        finally:
+            with self._lock:
+                self.in_flight -= 1
 
     def _huge(self, handler: _Handler, path: str) -> None:
         handler.send_response(200)
