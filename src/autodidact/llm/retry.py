@@ -56,7 +56,8 @@ async def call_with_retry(
     last: TransientModelError | None = None
     for attempt in range(1, max(1, policy.max_attempts) + 1):
         try:
-            return await asyncio.wait_for(call(), timeout=policy.attempt_timeout)
+            async with asyncio.timeout(policy.attempt_timeout):  # no extra task, unlike wait_for
+                return await call()
         except TimeoutError:
             last = TransientModelError(f"no complete reply within {policy.attempt_timeout:g} s")
         except TransientModelError as exc:

@@ -98,7 +98,7 @@ class Runtime:
         if self.model is None:
             return run_offline(task, inputs)
         output_cls: type[OutputT] = task.Output
-        schema = output_cls.model_json_schema()
+        schema = _schema_of(output_cls)
         messages = list(task.build_prompt(inputs))
         if not self.model.supports_json_schema:
             messages = with_schema_instruction(messages, schema)
@@ -203,6 +203,17 @@ class Runtime:
             await closer()
         if self.cache is not None:
             self.cache.close()
+
+
+_SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
+
+
+def _schema_of(output_cls: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema of an Output class, generated once (pydantic rebuilds it on every call)."""
+    schema = _SCHEMAS.get(output_cls)
+    if schema is None:
+        schema = _SCHEMAS[output_cls] = output_cls.model_json_schema()
+    return schema  # shared: treat as read-only
 
 
 def _schema_name(task_name: str) -> str:

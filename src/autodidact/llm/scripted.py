@@ -20,7 +20,7 @@ Reply = str | Completion | BaseException
 
 def estimate_tokens(text: str) -> int:
     """A rough token count: ~4 ASCII characters per token, one token per other character."""
-    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
+    ascii_chars = len(text.encode("ascii", "ignore"))
     return (ascii_chars + 3) // 4 + (len(text) - ascii_chars)
 
 

@@ -28,43 +28,61 @@ class ReplyError(ValueError):
 
 
 def strip_reasoning(text: str) -> str:
-    """Drop ``<think>…</think>`` blocks (and an unterminated one that swallowed the reply)."""
+    """Drop ``<think>…</think>`` blocks, and everything before a closing tag whose opener was cut."""
     text = _THINK.sub("", text)
-    if "</think>" in text.lower():  # a closing tag whose opener was eaten by the server
-        text = text[text.lower().rfind("</think>") + len("</think>") :]
+    low = text.lower()
+    if "</think>" in low:
+        text = text[low.rfind("</think>") + len("</think>") :]
     if _OPEN_THINK.match(text) and "{" not in text:
         return ""
     return text.strip()
 
 
+def _views(text: str) -> list[str]:
+    """Readings of a reply from most to least likely to hold the answer alone."""
+    views = [strip_reasoning(text), _THINK.sub("", text).strip(), text]
+    unique: list[str] = []
+    for view in views:
+        if view not in unique:
+            unique.append(view)
+    return unique
+
+
+def _first_object(candidate: str) -> dict[str, Any] | None:
+    candidate = candidate.strip()
+    try:
+        value = json.loads(candidate)
+        if isinstance(value, dict):
+            return value
+    except ValueError:
+        pass
+    decoder = json.JSONDecoder()
+    start = candidate.find("{")
+    while start != -1:
+        try:
+            value, _ = decoder.raw_decode(candidate, start)
+        except ValueError:
+            start = candidate.find("{", start + 1)
+            continue
+        if isinstance(value, dict):
+            return value
+        start = candidate.find("{", start + 1)
+    return None
+
+
 def extract_json(text: str) -> Any:
     """The first JSON object in ``text`` after removing reasoning and code fences.
 
-    Raises :class:`ReplyError` when there is none.
+    ``<think>`` content is only searched when nothing else holds an object. Raises
+    :class:`ReplyError` when there is none.
     """
-    body = strip_reasoning(text or "")
-    candidates: list[str] = [m.group(1) for m in _FENCE.finditer(body)]
-    candidates.append(body)
-    decoder = json.JSONDecoder()
-    for candidate in candidates:
-        candidate = candidate.strip()
-        try:
-            value = json.loads(candidate)
-            if isinstance(value, dict):
-                return value
-        except ValueError:
-            pass
-        start = candidate.find("{")
-        while start != -1:
-            try:
-                value, _ = decoder.raw_decode(candidate, start)
-            except ValueError:
-                start = candidate.find("{", start + 1)
-                continue
-            if isinstance(value, dict):
-                return value
-            start = candidate.find("{", start + 1)
-    snippet = " ".join(body.split())[:120]
+    views = _views(text or "")
+    for view in views:
+        for candidate in [*(m.group(1) for m in _FENCE.finditer(view)), view]:
+            found = _first_object(candidate)
+            if found is not None:
+                return found
+    snippet = " ".join(views[0].split())[:120]
     raise ReplyError(f"no JSON object found in the reply (it began: {snippet!r})")
 
 
