@@ -92,3 +92,18 @@ def test_long_article_is_sent_in_chunks(en_kb: KnowledgeBase) -> None:
     assert art.section("Part 7").blocks == [f"- Part seven gained a capability. (source: {name})"]  # type: ignore[union-attr]
     assert art.section("Part 20").blocks[0].startswith("- Part 20 text")  # type: ignore[union-attr]
     assert art.summary == "Summary here. (source: old.md)"
+
+
+def test_sync_entry_points_work_inside_a_running_loop(en_kb: KnowledgeBase) -> None:
+    import asyncio
+
+    from autodidact.wiki.check import check_wiki
+
+    add_raw(en_kb, "Generators", "Generators are lazy iterators that produce one value at a time on request.\n")
+
+    async def orchestrator() -> tuple[list[str], int]:
+        result = compile_wiki(en_kb, None, None)
+        report = check_wiki(en_kb, [{"id": "q1", "text": "What are generators?"}], 1, None).report
+        return result.new, report.resolved + report.partial
+
+    assert asyncio.run(orchestrator()) == (["Generators"], 1)

@@ -19,6 +19,7 @@ from autodidact.errors import InputError
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
+from autodidact.wiki.aio import run_blocking
 from autodidact.wiki.articles import load_wiki
 from autodidact.wiki.check_task import PASSAGE_CHARS, AnswerQuestionTask, PassageIn, QuestionAnswer, QuestionInputs
 from autodidact.wiki.findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding, all_findings
@@ -74,7 +75,7 @@ def check_wiki(
     kb: KnowledgeBase, questions: list[Any] | None, round_n: int, runtime: Any = None, *, topic: str | None = None
 ) -> CheckResult:
     """Synchronous :func:`check_wiki_async` (not inside a running event loop)."""
-    return asyncio.run(check_wiki_async(kb, questions, round_n, runtime, topic=topic))
+    return run_blocking(lambda: check_wiki_async(kb, questions, round_n, runtime, topic=topic))
 
 
 def research_topic(kb: KnowledgeBase) -> str | None:

@@ -21,6 +21,7 @@ from autodidact.errors import AutodidactError, InputError, NotFoundError
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
 from autodidact.store import atomic
+from autodidact.wiki.aio import run_blocking
 from autodidact.wiki.articles import Article, Section, load_wiki, render_article
 from autodidact.wiki.compile_task import (
     ArticleInputs,
@@ -86,7 +87,7 @@ def compile_wiki(
     kb: KnowledgeBase, files: list[str] | None = None, runtime: Any = None, *, today: str | None = None
 ) -> CompileResult:
     """Synchronous :func:`compile_wiki_async` (not inside a running event loop)."""
-    return asyncio.run(compile_wiki_async(kb, files, runtime, today=today))
+    return run_blocking(lambda: compile_wiki_async(kb, files, runtime, today=today))
 
 
 async def compile_wiki_async(
