@@ -131,7 +131,9 @@ def _extract_en(head: str, sections: list[str]) -> RequestTerms:
         purpose = _clean(m.group("p"))
         text = text[: m.start()]
     subject = _clean(re.sub(r"^(?:the|a|an)\s+", "", _clean(text), flags=re.I)) or _clean(head)
-    parts = [_clean(re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I)) for p in _SPLIT_EN.split(subject)]
+    # "lists and tuples in Python": the trailing "in Python" qualifies every object, not the last one
+    head = re.sub(r"\s+(?:in|within|on|under)\s+[^,]+$", "", subject) if _SPLIT_EN.search(subject) else subject
+    parts = [_clean(re.sub(r"^(?:the|a|an)\s+", "", p, flags=re.I)) for p in _SPLIT_EN.split(head or subject)]
     parts = [p for p in parts if p]
     objects = _dedupe(parts) if len(parts) >= 2 and all(len(p.split()) <= 6 for p in parts) else [subject]
     return RequestTerms(subject, objects, purpose, time_range, region, sections)

@@ -109,11 +109,11 @@ def _dimension_block(dim: Dimension, ev: dict[str, Any], citer: Citer, lang: str
         con = [c for c in claims if c.get("polarity") == "refute"][:3]
         lines.append(f"**{esc(title)}**")
         lines.append("")
-        text = " ".join(citer.sentence(c["text"], [c["id"]], lang) for c in pro)
+        joiner = "" if lang == "zh" else " "
+        text = joiner.join(citer.sentence(c["text"], [c["id"]], lang) for c in pro)
         if con:
-            joiner = "" if lang == "zh" else " "
             text += joiner + label(lang, "contrary") + joiner
-            text += " ".join(citer.sentence(c["text"], [c["id"]], lang) for c in con)
+            text += joiner.join(citer.sentence(c["text"], [c["id"]], lang) for c in con)
         lines.extend([text.strip(), ""])
     return lines
 
