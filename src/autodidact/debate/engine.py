@@ -31,7 +31,7 @@ from autodidact.store.hashing import hash_json
 CRASH_ENV = "AUTODIDACT_DEBATE_CRASH_AFTER"
 """Fault injection for recovery tests: die (mid-line) after writing this many event lines."""
 
-UNCERTAIN = ("没验证", "没有验证", "不确定是否", "没把握", "not verified", "unverified", "never checked", "not sure if")
+UNCERTAIN = ("没验证", "没有验证", "不确定是否", "not verified", "unverified", "never checked")
 
 
 class _Txn:

@@ -92,9 +92,7 @@ def briefing(session: Session, budget_line: str) -> list[str]:
         (f"当前问题：{pending.get('question')}" if zh else f"current question: {pending.get('question')}")
         if pending
         else ("当前无待答问题" if zh else "no open question"),
-        (f"上一轮：{last.role} / {last.question}" if zh else f"last turn: {last.role} / {last.question}")
-        if last
-        else ("尚无轮次" if zh else "no turn yet"),
+        _last_line(last, pending, zh),
         (f"用户最新输入：{session.latest_user_input}" if zh else f"latest input: {session.latest_user_input}"),
         (
             f"待处理：缺口 {', '.join(open_gaps) or '无'}；未决 {len(session.open_questions)}"
@@ -109,3 +107,12 @@ def briefing(session: Session, budget_line: str) -> list[str]:
         ),
     ]
     return [" ".join(line.split())[:240] for line in items][:10]
+
+
+def _last_line(last: Any, pending: dict[str, Any], zh: bool) -> str:
+    if last is None:
+        return "尚无轮次" if zh else "no turn yet"
+    same = pending.get("turn") == last.turn
+    if zh:
+        return f"上一轮：{last.role}（{'即当前问题' if same else last.question}）"
+    return f"last turn: {last.role} ({'the current question' if same else last.question})"

@@ -474,7 +474,9 @@ def apply(session: Session | None, event: dict[str, Any]) -> Session:
                     {
                         "seq": event["seq"],
                         "stop_reason": payload.get("stop_reason"),
+                        "rule": payload.get("rule"),
                         "obstacle": payload.get("obstacle"),
+                        "last_turn": session.rounds[-1].turn if session.rounds else 0,
                     }
                 )
             elif kind == "PAUSED":

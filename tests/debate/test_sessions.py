@@ -1,0 +1,179 @@
+"""Whole sessions through the non-interactive CLI (``debate reply``), Chinese and English."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from autodidact.debate.checker import check_session
+from autodidact.debate.roles import ROLES
+from autodidact.debate.store import SessionStore
+from autodidact.debate.summaries import claims_proven
+
+ZH_PROMPT = "我发现用AI写代码之后，我反而更累了"
+ZH_ANSWERS = [
+    "你定吧",
+    "不知道",
+    "第一个例子更像我，我说的是主观感受上的累，相比以前自己写代码",
+    "我最没把握的是第②条前提：我默认是审查AI代码导致的，没考虑同期任务变多",
+    "如果只让AI写测试、主逻辑我自己写，我预测会没那么累",
+    "也可能是那段时间需求变多了，区别在于需求少的那周是否也累",
+    "如果评估2说的同期变化成立，我会修改命题",
+    "保留核心命题，修改为：审查AI代码带来的认知负担让我更累",
+]
+EN_PROMPT = "Remote work makes people less creative because they miss chance encounters"
+EN_ANSWERS = [
+    "standard",
+    "I mean the number of new ideas people propose in meetings, compared to the office period",
+    "The premise I'm least sure of is the second one: it assumes the drop comes from missing chance encounters",
+    "If teams that kept one office day a week propose more ideas than fully remote teams, that would support it",
+    "I don't know",
+    "Alternatively the drop could come from budget cuts in the same period; the difference is whether office "
+    "teams also lost ideas",
+    "The second review's outcome would make me revise the proposition, because it names a concrete cause",
+    "I keep it but revise it to name chance encounters explicitly",
+]
+
+
+def _folder(kb_dir: Path, sid: str = "s1") -> Path:
+    return kb_dir / "debates" / sid
+
+
+def _one_question(turn: dict[str, Any]) -> None:
+    question = turn["question"]
+    assert len(re.findall(r"[?？]", question)) == 1, question
+    assert not any(w in question for w in ("以及", "另外", "顺便"))
+    assert ROLES[turn["role"]].question_type == turn["question_type"]
+    assert turn["why"] and turn["contribution"] and turn["label"]
+
+
+def _run(debate: Callable[..., dict[str, Any]], prompt: str, answers: list[str]) -> list[dict[str, Any]]:
+    turns = [debate("start", prompt)]
+    for answer in answers:
+        turns.append(debate("reply", "s1", answer))
+    return turns
+
+
+def _assert_clean_script(kb_dir: Path, turns: list[dict[str, Any]], answers: list[str]) -> dict[str, Any]:
+    asked = [t["turn"] for t in turns if t["turn"] is not None]
+    assert len(asked) >= 8
+    for turn in asked:
+        _one_question(turn)
+    session = json.loads((_folder(kb_dir) / "session.json").read_text("utf-8"))
+    recorded = [r["user_answer"] for r in session["rounds"] if r["user_answer"] is not None]
+    assert recorded == answers  # verbatim, in order, nothing answered for the person
+    result = check_session(_folder(kb_dir))
+    assert result["ok"], result["violations"]
+    return session
+
+
+def test_chinese_session_of_eight_turns_is_clean(debate: Callable[..., dict[str, Any]], kb_dir: Path, cli: Any) -> None:
+    turns = _run(debate, ZH_PROMPT, ZH_ANSWERS)
+    session = _assert_clean_script(kb_dir, turns, ZH_ANSWERS)
+    assert session["mode"] == "explore" and "发现" in session["mode_reason"]
+    triggers = [r["trigger"] for r in session["rounds"] if r["kind"] != "CONFIGURATION"]
+    assert triggers == ["P1", "P1", "P2", "P3", "P4", "P5", "P6"]
+    assert session["ideas"][0]["maturity_history"] == ["RAW", "DEVELOPING", "TESTABLE"]
+    # "你定吧": the recommended depth, recorded as not chosen by the person, and said so in the reply
+    execution = session["execution"]
+    assert execution["depth"] == "standard" and execution["user_chose"] is False
+    assert execution["reason"] == "user_delegated_choice_documented"
+    assert execution["source"] == "INTERACTIVE_CONFIRMED"
+    assert "推荐" in turns[1]["turn"]["response"]
+    assert execution["budget"] == {"max_rounds": 8, "max_review_batches": 2, "max_subtasks_per_batch": 2,
+                                   "max_active_seconds": 1800, "max_events": 400}  # fmt: skip
+    # the review turn is labelled a self-check without a model
+    review = next(t["turn"] for t in turns if t["turn"] and t["turn"]["trigger"] == "P5")
+    assert review["label"].endswith("视角自检（非独立评估）") and review["kind"] == "REVIEW"
+    last = turns[-1]
+    assert last["state"] == "CHECKPOINT" and last["stop_reason"] == "CHECKPOINT_REACHED"
+    assert "检查点" in last["text"]
+    closed = cli("debate", "close", "s1", "--kb", str(kb_dir), "--json")
+    assert json.loads(closed.stdout)["state"] == "CLOSED"
+    summaries = sorted((_folder(kb_dir) / "summaries").glob("*.md"))
+    assert any("validation-plan" in p.name for p in summaries)
+    for path in summaries:
+        assert claims_proven(path.read_text("utf-8")) is None
+    assert check_session(_folder(kb_dir))["ok"]
+    refused = cli("debate", "reply", "s1", "还有一点", "--kb", str(kb_dir))
+    assert refused.exit_code == 2
+
+
+def test_english_session_is_clean_and_examine_mode(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    turns = _run(debate, EN_PROMPT, EN_ANSWERS)
+    session = _assert_clean_script(kb_dir, turns, EN_ANSWERS)
+    assert session["mode"] == "examine" and "because" in session["mode_reason"]
+    assert session["execution"]["user_chose"] is True
+    signals = [s["signal"] for s in session["progress_signals"]]
+    assert signals[0] == "INTUITION_FORMULATED"  # the claim in the prompt
+    assert "ALTERNATIVE_ADDED" in signals and "PREMISE_SURFACED" in signals
+    example = next(t["turn"] for t in turns[1:] if t["turn"] and t["turn"]["intent"] == "example")
+    assert example["role"] == "alternative_explorer"  # "I don't know" → examples from the same role
+    assert turns[-1]["stop_reason"] == "CHECKPOINT_REACHED"
+    text = "\n".join(t["text"] for t in turns)
+    assert "(why ask:" in text and not re.search(r"[\u4e00-\u9fff]", text.replace("【", "").replace("】", ""))
+
+
+def test_s1_two_rounds_without_signal_reach_a_checkpoint(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    debate("start", "我觉得晨跑让我效率更高")
+    debate("reply", "s1", "按推荐")
+    debate("reply", "s1", "不知道")
+    last = debate("reply", "s1", "不知道")
+    assert last["state"] == "CHECKPOINT" and last["stop_reason"] == "NO_PROGRESS"
+    session = SessionStore(_folder(kb_dir)).replay()
+    assert session is not None
+    assert session.checkpoints[-1]["rule"] == "S1" and session.checkpoints[-1]["obstacle"] == "undefined_concept"
+    assert session.summary["reached_p3"] is False
+    assert "尚未进入 P3" in last["text"]
+    assert check_session(_folder(kb_dir))["ok"]
+    # continuing after the checkpoint starts a new stage without re-asking the depth
+    after = debate("reply", "s1", "继续")
+    assert after["turn"]["kind"] == "SUBSTANTIVE" and after["turn"]["role"] != "moderator"
+
+
+def test_budget_exhaustion_is_recorded_and_blocks_more_rounds(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path, cli: Any
+) -> None:
+    debate("start", EN_PROMPT, depth="quick")
+    for answer in EN_ANSWERS[1:4]:
+        debate("reply", "s1", answer)
+    last = debate("reply", "s1", EN_ANSWERS[5])
+    assert last["stop_reason"] == "BUDGET_EXHAUSTED" and last["usage"]["rounds"] == 4
+    assert check_session(_folder(kb_dir))["ok"]
+    blocked = cli("debate", "reply", "s1", "one more thing", "--kb", str(kb_dir))
+    assert blocked.exit_code == 2 and "budget" in blocked.output
+    raised = debate("reply", "s1", "switch to deep")
+    assert raised["depth"] == "deep" and raised["turn"] is not None
+    assert check_session(_folder(kb_dir))["ok"]
+
+
+def test_mode_switch_in_one_line(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    first = debate("start", "为什么我总在deadline前一天才有效率？")
+    assert "探索" in first["text"]
+    debate("reply", "s1", "快速")
+    switched = debate("reply", "s1", "切换到推敲模式")
+    assert switched["mode"] == "examine" and switched["turn"] is not None
+    session = SessionStore(_folder(kb_dir)).replay()
+    assert session is not None
+    assert [c["stop_reason"] for c in session.checkpoints] == ["USER_SWITCHED_MODE"]
+    assert "推敲" in (session.mode_reason or "")
+    assert check_session(_folder(kb_dir))["ok"]
+
+
+def test_direct_question_and_pause_keep_the_open_question(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    debate("start", ZH_PROMPT, depth="standard")
+    before = SessionStore(_folder(kb_dir)).replay()
+    assert before is not None and before.pending_question is not None
+    p0 = debate("reply", "s1", "你觉得这个命题对吗？")
+    assert "我不判断命题对不对" in p0["text"]
+    after = SessionStore(_folder(kb_dir)).replay()
+    assert after is not None
+    assert after.pending_question == before.pending_question and len(after.rounds) == len(before.rounds)
+    paused = debate("reply", "s1", "暂停")
+    assert paused["state"] == "PAUSED"
+    resumed = debate("reply", "s1", "我说的是主观感受上的累，相比以前自己写代码")
+    assert resumed["turn"]["trigger"] == "P2"
+    assert check_session(_folder(kb_dir))["ok"]
