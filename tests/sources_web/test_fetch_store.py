@@ -135,12 +135,15 @@ def test_politeness_delay_and_per_host_concurrency(web: FakeWeb) -> None:
 def test_per_host_concurrency_is_capped(web: FakeWeb) -> None:
     settings = settings_for(web, per_host_concurrency=2, respect_robots=False)
 
-    async def go() -> None:
+    async def go() -> float:
         async with Fetcher(settings) as fetcher:
+            started = time.monotonic()
             await asyncio.gather(*(fetcher.fetch(web.url(f"/sleep?i={i}")) for i in range(6)))
+            return time.monotonic() - started
 
-    run(go())
-    assert web.max_in_flight == 2
+    elapsed = run(go())
+    assert 1 <= web.max_in_flight <= 2
+    assert elapsed >= 0.55  # six 0.2 s requests, at most two at a time
     assert len(web.requests) == 6
 
 
