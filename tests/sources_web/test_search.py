@@ -228,3 +228,30 @@ def test_search_all_dedupes_and_records_a_failing_provider() -> None:
     assert outcome.errors == ["broken: HTTP 500"]
     with pytest.raises(SourceError, match="broken"):
         run(search_all([_Broken()], "q", 3))
+
+
+def test_empty_results_are_no_hits() -> None:
+    with FakeSearxng({}) as fake:
+        assert run(SearxngProvider(fake.base_url, policy=FAST).search("nothing matches", 5)) == []
+
+
+def test_retry_after_is_honoured_and_capped() -> None:
+    from autodidact.sources.search.http import request_json
+
+    answers = iter([(429, {"retry-after": "7"}), (503, {"retry-after": "100"}), (200, {})])
+    waits: list[float] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        status, headers = next(answers)
+        return httpx.Response(status, headers=headers, json={"results": []})
+
+    async def fake_sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    async def go() -> Any:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+            policy = RetryPolicy(attempts=3, base_delay=0.5, max_delay=10.0)
+            return await request_json("searxng", client, "GET", "http://s/search", policy=policy, sleep=fake_sleep)
+
+    assert run(go()) == {"results": []}
+    assert waits == [7.0, 10.0]
