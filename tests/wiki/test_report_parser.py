@@ -143,3 +143,33 @@ def test_unreadable_report_names_the_file() -> None:
     assert isinstance(err.value, InputError)
     with pytest.raises(ParseError, match="知识漏洞"):
         parse_check_report("## 审计摘要\n- resolved: 1 / partial: 0 / open: 0\n", source="r.md")
+
+
+def test_reordered_summary_and_spacing() -> None:
+    text = """# 知识审计报告（第 5 轮）
+
+## 二、知识漏洞
+
+- gap a
+
+
+- gap b
+
+## 一、问题覆盖情况
+
+- **q2** [open] B?
+- **q1** [resolved] A?
+
+## 审计摘要
+
+- 建议下一轮重点方向：["d1", "d2"]
+- 来源缺失 ： 4
+- 知识漏洞 ： 2
+- open: 1 / resolved: 1 / partial: 0
+- 矛盾：3
+"""
+    rep = parse_check_report(text)
+    assert rep.gaps == ["gap a", "gap b"] and rep.gap_count == 2
+    assert (rep.resolved, rep.partial, rep.open) == (1, 0, 1)
+    assert rep.contradiction_count == 3 and rep.missing_source_count == 4
+    assert rep.directions == ["d1", "d2"] and rep.question_status == {"q1": "resolved", "q2": "open"}

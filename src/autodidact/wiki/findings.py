@@ -26,8 +26,10 @@ from autodidact.wiki.linking import resolver
 from autodidact.wiki.markdown import (
     CITATION_RE,
     MARKER_RE,
+    SAME_SUBJECT,
     WIKILINK_RE,
     citations,
+    clash,
     jaccard,
     normalize_key,
     numbers,
@@ -232,33 +234,24 @@ def contradiction_findings(articles: list[Article], zh: bool) -> list[Finding]:
         for i in range(len(feats)):
             for j in range(i + 1, len(feats)):
                 a, b = feats[i], feats[j]
-                if a[3] & b[3] or len(a[2]) < 3 or len(b[2]) < 3 or jaccard(a[2], b[2]) < 0.5:
+                if a[3] & b[3] or len(a[2]) < 3 or len(b[2]) < 3 or jaccard(a[2], b[2]) < SAME_SUBJECT:
                     continue
-                clash = _clash(a[1], b[1])
-                if clash is None or any(clash[0] in m and clash[1] in m for m in markers):
+                found = clash(a[1], b[1])
+                if found is None or any(found[0] in m and found[1] in m for m in markers):
                     continue
                 text = (
-                    f"{_loc(art)}：“{_short(a[0], 70)}”与“{_short(b[0], 70)}”数字不一致（{clash[0]} / {clash[1]}）"
+                    f"{_loc(art)}：“{_short(a[0], 70)}”与“{_short(b[0], 70)}”数字不一致（{found[0]} / {found[1]}）"
                     if zh
                     else f"{_loc(art)}: “{_short(a[0], 70)}” and “{_short(b[0], 70)}” disagree "
-                    f"({clash[0]} / {clash[1]})"
+                    f"({found[0]} / {found[1]})"
                 )
                 direction = (
-                    f"{art.title}：{clash[0]} 还是 {clash[1]}，哪个数字正确？"
+                    f"{art.title}：{found[0]} 还是 {found[1]}，哪个数字正确？"
                     if zh
-                    else f"{art.title}: which is right, {clash[0]} or {clash[1]}?"
+                    else f"{art.title}: which is right, {found[0]} or {found[1]}?"
                 )
                 out.append(Finding(CONTRADICTIONS, "numbers", text, direction, priority=6))
     return out
-
-
-def _clash(na: list[tuple[float, str, str]], nb: list[tuple[float, str, str]]) -> tuple[str, str] | None:
-    for unit in sorted({u for _, u, _ in na} & {u for _, u, _ in nb}):
-        va = {v for v, u, _ in na if u == unit}
-        vb = {v for v, u, _ in nb if u == unit}
-        if va != vb and not va & vb:
-            return next(w for v, u, w in na if u == unit), next(w for v, u, w in nb if u == unit)
-    return None
 
 
 def structure_findings(articles: list[Article], index_text: str | None, zh: bool) -> list[Finding]:

@@ -193,7 +193,30 @@ def iter_lines_outside_code(text: str) -> Iterator[tuple[int, str]]:
             yield number, line
 
 
-def numeric_conflict(a: str, b: str, threshold: float = 0.5) -> tuple[str, str] | None:
+SAME_SUBJECT = 0.7
+
+
+def _years(nums: list[tuple[float, str, str]]) -> set[float]:
+    return {v for v, u, _ in nums if u in {"", "年"} and 1800 <= v <= 2100 and v == int(v)}
+
+
+def clash(na: list[tuple[float, str, str]], nb: list[tuple[float, str, str]]) -> tuple[str, str] | None:
+    """The first unit for which two number lists disagree: ``(as written in a, as written in b)``.
+
+    Statements about different years ("2023: 5 亿" / "2024: 7 亿") are not a conflict.
+    """
+    ya, yb = _years(na), _years(nb)
+    if ya and yb and ya != yb:
+        return None
+    for unit in sorted({u for _, u, _ in na} & {u for _, u, _ in nb}):
+        va = {v for v, u, _ in na if u == unit}
+        vb = {v for v, u, _ in nb if u == unit}
+        if va != vb and not va & vb:
+            return next(w for v, u, w in na if u == unit), next(w for v, u, w in nb if u == unit)
+    return None
+
+
+def numeric_conflict(a: str, b: str, threshold: float = SAME_SUBJECT) -> tuple[str, str] | None:
     """Two statements about the same subject that give different numbers: ``(number in a, number in b)``.
 
     Same subject = the statements without their numbers share most tokens (Jaccard ≥ ``threshold``,
@@ -205,11 +228,4 @@ def numeric_conflict(a: str, b: str, threshold: float = 0.5) -> tuple[str, str] 
     ta, tb = tokens(without_numbers(a)), tokens(without_numbers(b))
     if len(set(ta)) < 3 or len(set(tb)) < 3 or jaccard(ta, tb) < threshold:
         return None
-    for unit in sorted({u for _, u, _ in na} & {u for _, u, _ in nb}):
-        va = sorted({v for v, u, _ in na if u == unit})
-        vb = sorted({v for v, u, _ in nb if u == unit})
-        if va != vb and not set(va) & set(vb):
-            wa = next(w for v, u, w in na if u == unit and v in va)
-            wb = next(w for v, u, w in nb if u == unit and v in vb)
-            return wa, wb
-    return None
+    return clash(na, nb)

@@ -1,0 +1,63 @@
+"""Text primitives shared by compile and check: citations, links, tokens, numeric conflicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from autodidact.wiki.markdown import (
+    citations,
+    numeric_conflict,
+    render_citation,
+    split_sentences,
+    tokens,
+    unlink,
+    wikilinks,
+)
+
+
+def test_both_citation_forms_are_read_and_written() -> None:
+    zh = "备兑开仓是一种策略。" + render_citation(["a.md", "b.md"], "zh")
+    en = "Covered calls are a strategy. " + render_citation(["a.md", "b.md"], "en")
+    assert zh.endswith("（来源：a.md、b.md）") and en.endswith("(source: a.md, b.md)")
+    assert citations(zh) == citations(en) == ["a.md", "b.md"]
+    assert citations("x (Sources: raw/c.md; d.md)") == ["c.md", "d.md"]
+    assert citations("a (see page 3)") == []
+
+
+def test_links_and_unlink() -> None:
+    text = "See [[python-生成器|Python 生成器]], [[Missing#part]] and [[other]]."
+    assert wikilinks(text) == ["python-生成器", "Missing", "other"]
+    assert unlink(text, {"python生成器", "other"}) == "See [[python-生成器|Python 生成器]], Missing and [[other]]."
+
+
+def test_tokens_are_words_and_cjk_bigrams() -> None:
+    assert tokens("Generators yield values") == ["generator", "yield", "value"]
+    assert tokens("期权波动率") == ["期权", "权波", "波动", "动率"]
+
+
+def test_sentence_split_keeps_decimals() -> None:
+    assert split_sentences("Python 3.12 was released. It is fast! 第一句。第二句？") == [
+        "Python 3.12 was released.",
+        "It is fast!",
+        "第一句。",
+        "第二句？",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (
+            "The global widget market was worth 500 million dollars in 2024.",
+            "The global widget market was worth 800 million dollars in 2024.",
+            ("500 million", "800 million"),
+        ),
+        ("2023 年国内期权市场规模达到 500 亿元。", "2023 年国内期权市场规模达到 800 亿元。", ("500 亿", "800 亿")),
+        ("In 2020 the market was 5 billion dollars.", "In 2021 the market was 7 billion dollars.", None),
+        ("Version 2 added feature X to the library.", "Version 3 added feature Y to the library.", None),
+        ("The widget market was worth 500 million dollars.", "The widget market was worth 500 million dollars.", None),
+        ("Rust has 35 keywords in its grammar.", "Bananas contain 12 grams of sugar each.", None),
+    ],
+)
+def test_numeric_conflict(a: str, b: str, expected: tuple[str, str] | None) -> None:
+    assert numeric_conflict(a, b) == expected
