@@ -614,6 +614,7 @@ class Engine:
         review_requested: bool = False,
         wish: str | None = None,
         evidence_note: str | None = None,
+        citation: str | None = None,
     ) -> None:
         s = txn.s
         stop = gates.budget_stop(s)
@@ -667,7 +668,7 @@ class Engine:
             "ROLE_RESPONSE", choice.role, kind,
             {"turn": turn, "label": label(roles, label_kind, s.language), "response": out.response,
              "contribution": out.contribution, "source_label": source_label(out.source, s.language),
-             "citation": None, **meta},
+             "citation": citation, **meta},
         )  # fmt: skip
         txn.emit("QUESTION_ASKED", choice.role, kind, {"turn": turn, "question": out.question, "why": out.why})
 
@@ -799,4 +800,5 @@ class Engine:
             self._signal(txn, "EVIDENCE_IMPORTED", None, gap_id)
         if any(link["alignment"] == "VERIFIED" for link in links):
             self._signal(txn, "PREMISE_VERIFIED", None, gap_id)
-        self._next_turn(txn, opening=None, evidence_note=statement)
+        cited = sorted({str(link.get("location")) for link in links if link.get("location")})
+        self._next_turn(txn, opening=None, evidence_note=statement, citation="; ".join([*refs, *cited]) or None)

@@ -32,7 +32,11 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
         if p.get("turn") is None:
             return [f"【{p.get('label')}】{p.get('response')}"]
         lines = [str(p.get("response")), f"【{p.get('label')}】"]
-        source = f"（{p.get('source_label')}）" if zh else f" ({p.get('source_label')})"
+        cite = p.get("citation")
+        if zh:
+            source = f"（{p.get('source_label')}" + (f"；已有证据引用：{cite}" if cite else "") + "）"
+        else:
+            source = f" ({p.get('source_label')}" + (f"; existing evidence: {cite}" if cite else "") + ")"
         lines.append(f"{p.get('contribution')}{source}")
         return lines
     if kind == "QUESTION_ASKED":
