@@ -167,3 +167,23 @@ def test_robots_redirect_into_private_space_is_not_followed(kb_dir: Path, web: F
     path, _ = fetch_into(kb_dir, web.url("/en.html"), settings_for(web))
     assert path.is_file()
     assert not any(r.port == web.other_port for r in web.requests)
+
+
+@pytest.mark.parametrize(("status", "allowed"), [(404, True), (410, True), (401, False), (403, False), (500, False)])
+def test_robots_status_rules(kb_dir: Path, web: FakeWeb, status: int, allowed: bool) -> None:
+    web.add_page("/robots.txt", "User-agent: *\nAllow: /\n", "text/plain", status)
+    if allowed:
+        path, _ = fetch_into(kb_dir, web.url("/en.html"), settings_for(web))
+        assert path.is_file()
+    else:
+        with pytest.raises(BlockedError, match=r"robots\.txt"):
+            fetch_into(kb_dir, web.url("/en.html"), settings_for(web))
+        assert not web.requested("/en.html") and stored_files(kb_dir) == []
+
+
+def test_robots_rules_for_our_user_agent(kb_dir: Path, web: FakeWeb) -> None:
+    web.add_page("/robots.txt", "User-agent: autodidact\nDisallow: /en.html\n\nUser-agent: *\nAllow: /\n", "text/plain")
+    with pytest.raises(BlockedError, match=r"robots\.txt"):
+        fetch_into(kb_dir, web.url("/en.html"), settings_for(web))
+    path, _ = fetch_into(kb_dir, web.url("/zh.html"), settings_for(web))
+    assert path.is_file()
