@@ -21,7 +21,14 @@ from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
 from autodidact.wiki.aio import run_blocking
 from autodidact.wiki.articles import load_wiki
-from autodidact.wiki.check_task import PASSAGE_CHARS, AnswerQuestionTask, PassageIn, QuestionAnswer, QuestionInputs
+from autodidact.wiki.check_task import (
+    PASSAGE_CHARS,
+    AnswerQuestionTask,
+    PassageIn,
+    QuestionAnswer,
+    QuestionInputs,
+    key_terms,
+)
 from autodidact.wiki.findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding, all_findings
 from autodidact.wiki.report_parser import CheckReport, parse_check_report
 from autodidact.wiki.retrieval import WikiIndex
@@ -97,7 +104,7 @@ async def answer_questions(
     async def one(qid: str, question: str) -> QuestionResult:
         passages = [
             PassageIn(title=p.title, file=f"wiki/{p.stem}.md", heading=p.heading, text=p.text[:PASSAGE_CHARS])
-            for p in index.search(question, k=TOP_K)
+            for p in index.search(question, k=TOP_K, terms=key_terms(question) or None)
         ]
         verdict = await runtime.run(task, QuestionInputs(qid=qid, question=question, lang=lang, passages=passages))
         return QuestionResult(qid, question, verdict)

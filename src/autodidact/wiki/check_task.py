@@ -50,9 +50,15 @@ class QuestionAnswer(BaseModel):
     files: list[str] = Field(default_factory=list, description="wiki files the answer uses")
 
 
+GENERIC = frozenset(
+    "work use used mean happen get make explain describe example difference differ way kind type thing "  # noqa: SIM905
+    "main key important common best good role purpose exactly".split()
+)
+
+
 def key_terms(question: str) -> list[str]:
-    """The question's content tokens (question words and particles removed)."""
-    return list(dict.fromkeys(tokens(_ZH_FUNCTION.sub(" ", question))))
+    """The question's content tokens (question words, particles and generic verbs removed)."""
+    return [t for t in dict.fromkeys(tokens(_ZH_FUNCTION.sub(" ", question))) if t not in GENERIC]
 
 
 def gap_phrase(question: str, missing: set[str]) -> str:

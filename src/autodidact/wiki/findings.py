@@ -46,7 +46,9 @@ _CONCLUSION = re.compile(
     re.I,
 )
 _QUOTED = re.compile(r"「([^「」\n]{2,40})」|“([^“”\n]{2,40})”|\*\*([^*\n]{2,40})\*\*|`([^`\n]{2,40})`")
-_CAPS = re.compile(r"\b((?:[A-Z][a-z0-9]+|[A-Z]{2,})(?:[ -](?:[A-Z][a-z0-9]+|[A-Z]{2,}|of|and|for|de)){1,4})\b")
+_CAPS = re.compile(
+    r"\b((?:[A-Z][a-z0-9]+|[A-Z]{2,})(?:[ -](?:(?:of|and|for|de|the)[ -])?(?:[A-Z][a-z0-9]+|[A-Z]{2,})){1,4})\b"
+)
 _LEADING = re.compile(r"^(?:The|A|An|This|That|These|Those|In|On|At|For|If|When|While|It|Its|As|By|With) ")
 
 
@@ -140,7 +142,10 @@ def term_findings(articles: list[Article], zh: bool) -> list[Finding]:
             if term and not re.search(r"[。.!?！？,，]$", term):
                 seen.setdefault(normalize_key(term), term)
         for match in _CAPS.finditer(text):
-            term = _LEADING.sub("", match.group(1)).strip()
+            phrase = match.group(1)
+            term = _LEADING.sub("", phrase).strip()
+            if normalize_key(phrase) in names:
+                continue
             if len(term.split()) >= 2:
                 seen.setdefault(normalize_key(term), term)
         for key, term in seen.items():

@@ -54,11 +54,12 @@ class WikiIndex:
         self.avg_len = (sum(self.lengths) / len(self.lengths)) if self.lengths else 1.0
         self.common_df = max(64, len(self.docs) // 50)
 
-    def search(self, query: str, k: int = 5) -> list[WikiPassage]:
-        """The ``k`` best passages for ``query`` (empty when no term matches)."""
+    def search(self, query: str, k: int = 5, terms: list[str] | None = None) -> list[WikiPassage]:
+        """The ``k`` best passages for ``query`` (or for already-tokenized ``terms``); empty when none match."""
         n = len(self.docs)
         scores: dict[int, float] = {}
-        terms = sorted((t for t in set(tokens(query)) if t in self.postings), key=lambda t: (len(self.postings[t]), t))
+        wanted = set(terms) if terms is not None else set(tokens(query))
+        terms = sorted((t for t in wanted if t in self.postings), key=lambda t: (len(self.postings[t]), t))
         for tok in terms:
             plist = self.postings[tok]
             idf = math.log(1 + (n - len(plist) + 0.5) / (len(plist) + 0.5))

@@ -52,25 +52,54 @@ def _clean(sentence: str) -> str:
     return " ".join(sentence.split()).strip()
 
 
+def _paragraphs(body: str) -> list[tuple[str, str]]:
+    """``(heading, paragraph)``: hard-wrapped lines joined, list items and headings kept apart."""
+    out: list[tuple[str, str]] = []
+    heading = ""
+    current: list[str] = []
+
+    def flush() -> None:
+        if current:
+            out.append((heading, " ".join(current)))
+        current.clear()
+
+    for _, line in iter_lines_outside_code(body):
+        stripped = line.strip()
+        head = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if head:
+            flush()
+            out.append(("#", head.group(1)))
+            continue
+        if not stripped or stripped in {"---", "***"}:
+            flush()
+            continue
+        if _LIST_MARK.match(stripped) and not stripped.startswith(">"):
+            flush()
+        current.append(stripped)
+    flush()
+    return out
+
+
+def _is_code(paragraph: str) -> bool:
+    return "::=" in paragraph or paragraph.startswith((">>>", "$ ", "|", "![", "<")) or paragraph.count("`") > 6
+
+
 def candidates(rf: RawFile) -> list[tuple[str, str]]:
     """``(heading, sentence)`` pairs in body order, skipping code, tables and reference lists."""
     title_key = normalize_key(rf.title)
     heading = ""
     skipping = False
     out: list[tuple[str, str]] = []
-    for _, line in iter_lines_outside_code(rf.body):
-        head = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
-        if head:
-            text = clean_title(head.group(1))
+    for kind, paragraph in _paragraphs(rf.body):
+        if kind == "#":
+            text = clean_title(paragraph)
             key = normalize_key(text)
             skipping = key in _SKIP_HEADINGS
             heading = "" if key == title_key or len(text) > 60 else text
             continue
-        stripped = line.strip()
-        if skipping or not stripped or stripped.startswith(("|", "![", "<")) or stripped in {"---", "***"}:
+        if skipping or _is_code(paragraph):
             continue
-        stripped = _LIST_MARK.sub("", stripped)
-        for sentence in split_sentences(stripped):
+        for sentence in split_sentences(_LIST_MARK.sub("", paragraph)):
             sentence = _clean(sentence)
             if _usable(sentence):
                 out.append((heading, sentence))
