@@ -23,6 +23,7 @@ from autodidact.llm.base import (
     looks_like_context_error,
     parse_retry_after,
     redact,
+    shared_ssl_context,
 )
 from autodidact.llm.tasks import Message
 
@@ -84,6 +85,7 @@ class AnthropicModel:
             base_url=self.base_url,
             timeout=anthropic.Timeout(self.settings.timeout, connect=self.settings.connect_timeout),
             max_retries=0,
+            http_client=anthropic.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
         )
         self._clients[id(loop)] = (loop, client)
         return client

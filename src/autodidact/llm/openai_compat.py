@@ -24,6 +24,7 @@ from autodidact.llm.base import (
     looks_like_context_error,
     parse_retry_after,
     redact,
+    shared_ssl_context,
 )
 
 PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key, but the SDK insists on one
@@ -70,6 +71,7 @@ class OpenAICompatModel:
             base_url=self.base_url,
             timeout=openai.Timeout(self.settings.timeout, connect=self.settings.connect_timeout),
             max_retries=0,
+            http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
         )
         self._clients[id(loop)] = (loop, client)
         return client
