@@ -101,12 +101,6 @@ async def compile_wiki_async(
     lang = kb.language()
     day = today or dt.datetime.now(dt.UTC).date().isoformat()
     result = CompileResult()
-    raws: list[RawFile] = []
-    for path in resolve_files(kb, files):
-        try:
-            raws.append(parse_raw_file(path))
-        except AutodidactError as exc:  # one unreadable file must not block the round
-            result.failed.append(f"{path.name}: {exc.message}")
     articles = {a.stem: a for a in load_wiki(kb.wiki)}
     before = {stem: render_article(a) for stem, a in articles.items()}
     topics = TopicMap()
@@ -115,14 +109,22 @@ async def compile_wiki_async(
         topics.add(art.stem, art.names())
         compiled_sources.update(art.sources)
     questions = load_question_texts(kb.root)
+    raws: list[RawFile] = []
+    for path in resolve_files(kb, files):
+        if path.name in compiled_sources:  # already in an article: skip without parsing (html/pdf are slow)
+            result.skipped.append(path.name)
+            if _header_quality(path) == "待评估":
+                result.pending_quality.append(path.name)
+            continue
+        try:
+            raws.append(parse_raw_file(path))
+        except AutodidactError as exc:  # one unreadable file must not block the round
+            result.failed.append(f"{path.name}: {exc.message}")
 
     groups: dict[str, list[tuple[RawFile, list[Material]]]] = {}
     for rf in raws:
         if rf.quality == "待评估":
             result.pending_quality.append(rf.filename)
-        if rf.filename in compiled_sources:
-            result.skipped.append(rf.filename)
-            continue
         topic, qtexts = topic_for(rf.title, rf.filename, rf.question_ids, questions)
         material = select_statements(rf, topic, qtexts)
         if not material:
@@ -183,22 +185,26 @@ async def compile_wiki_async(
     return result
 
 
+def _header_quality(path: Path) -> str:
+    """质量评分 from a raw file's header without a full parse (html/pdf and headerless files: 待评估)."""
+    if path.suffix.lower() not in {".md", ".txt", ".markdown"}:
+        return "待评估"
+    try:
+        head = path.read_text("utf-8", errors="replace")[:2000]
+    except OSError:
+        return "待评估"
+    found = re.search(r"^>\s*质量评分\s*[:：]\s*(\S+)", head, re.M)
+    return found.group(1) if found and found.group(1) in {"高", "中", "低"} else "待评估"
+
+
 def _source_meta(kb: KnowledgeBase, art: Article, known: dict[str, SourceMeta]) -> dict[str, SourceMeta]:
     """Quality and date of the raw files an article already cites (for merge precedence)."""
     out: dict[str, SourceMeta] = {}
     for name in art.sources:
         if name in known:
             continue
-        path = kb.raw / name
         date = re.match(r"^(\d{4}-\d{2}-\d{2})_", name)
-        quality = "中"
-        if path.is_file() and path.suffix.lower() in {".md", ".txt", ".markdown"}:
-            try:
-                head = path.read_text("utf-8", errors="replace")[:2000]
-            except OSError:
-                head = ""
-            found = re.search(r"^>\s*质量评分\s*[:：]\s*(\S+)", head, re.M)
-            quality = found.group(1) if found else "中"
+        quality = _header_quality(kb.raw / name)
         out[name] = SourceMeta(quality=quality, date=date.group(1) if date else "")
     return out
 

@@ -49,6 +49,8 @@ def _clean(sentence: str) -> str:
     sentence = CITATION_RE.sub("", sentence)
     sentence = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", sentence)
     sentence = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", sentence)
+    if sentence.count("**") % 2:  # emphasis cut in half by the sentence split: drop its markers
+        sentence = sentence.replace("**", "")
     return " ".join(sentence.split()).strip()
 
 
