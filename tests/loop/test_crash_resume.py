@@ -1,0 +1,124 @@
+"""Crash equivalence: kill the run hard at a named point, resume, and get the clean run's files.
+
+Known timestamp fields (``started_at``, ``rounds[].timestamp`` in the state file) are the only
+allowed differences. ``.autodidact/`` is derived (index, lock, ledger, last-good copy) and is not
+compared. By default a sample of points runs; ``pytest -m slow`` runs every point of rounds 1–2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from autodidact.loop.control import CRASH_EXIT_CODE, crash_points_for_round
+
+from .conftest import ROOT, TOPIC, run_cli
+
+ARGS = ("research", TOPIC, "--max-rounds", "2")
+SAMPLE = ["r1.research.q2", "r1.compile.written", "r2.research.raw1"]
+ALL_POINTS = crash_points_for_round(1, questions=6, raw_files=3) + crash_points_for_round(2, questions=5, raw_files=2)
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    files: dict[str, bytes] = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(".autodidact") or not path.is_file():
+            continue
+        data = path.read_bytes()
+        if rel == "outputs/research_state.json":
+            state = json.loads(data)
+            state["started_at"] = "<timestamp>"
+            for record in state["rounds"]:
+                record["timestamp"] = "<timestamp>"
+            data = json.dumps(state, ensure_ascii=False, indent=2).encode()
+        files[rel] = data
+    return files
+
+
+def assert_same(clean: dict[str, bytes], resumed: dict[str, bytes], point: str) -> None:
+    assert sorted(resumed) == sorted(clean), f"{point}: file sets differ: {set(resumed) ^ set(clean)}"
+    different = [name for name in clean if clean[name] != resumed[name]]
+    assert not different, f"{point}: files differ after resume: {different}"
+    assert not [n for n in resumed if n.endswith(".tmp")], f"{point}: temporary files left"
+
+
+@pytest.fixture(scope="module")
+def clean_run(tmp_path_factory: pytest.TempPathFactory, indexed_base: Path) -> dict[str, bytes]:
+    import shutil
+
+    root = tmp_path_factory.mktemp("clean") / "kb"
+    shutil.copytree(indexed_base, root)
+    done = run_cli(*ARGS, "--kb", str(root))
+    assert done.returncode == 0, done.stderr
+    return snapshot(root)
+
+
+def crash_and_resume(root: Path, point: str) -> None:
+    crashed = run_cli(*ARGS, "--kb", str(root), env={"AUTODIDACT_CRASH_AT": point})
+    assert crashed.returncode == CRASH_EXIT_CODE, f"{point} never reached: {crashed.stderr[-2000:]}"
+    resumed = run_cli("research", "--kb", str(root))
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+
+
+@pytest.mark.parametrize("point", SAMPLE)
+def test_crash_then_resume_equals_clean_run(
+    point: str, fresh_kb: Callable[[str], Path], clean_run: dict[str, bytes]
+) -> None:
+    root = fresh_kb("kb")
+    crash_and_resume(root, point)
+    assert_same(clean_run, snapshot(root), point)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("point", [p for p in ALL_POINTS if p not in SAMPLE])
+def test_every_crash_point(point: str, fresh_kb: Callable[[str], Path], clean_run: dict[str, bytes]) -> None:
+    root = fresh_kb("kb")
+    crash_and_resume(root, point)
+    assert_same(clean_run, snapshot(root), point)
+
+
+def test_sigint_stops_cleanly_with_resume_hint(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    env = {"PYTHONPATH": str(ROOT / "src")}
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autodidact", "research", TOPIC, "--max-rounds", "1", "--kb", str(root)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **env},
+    )
+    deadline = time.monotonic() + 60
+    state = root / "outputs" / "research_state.json"
+    while not state.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before the signal arrived")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert "resume with: autodidact research --kb" in err
+    assert not list(root.rglob("*.tmp"))
+    resumed = run_cli("research", "--kb", str(root))
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(state.read_text("utf-8"))["status"] == "terminated"
+
+
+def test_corrupt_state_is_a_clear_error(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    (root / "outputs" / "research_state.json").write_text('{"topic": "x", "rounds": [', "utf-8")
+    done = run_cli("research", "--kb", str(root))
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert "research_state.json is not valid JSON" in done.stderr
+    assert "hint:" in done.stderr

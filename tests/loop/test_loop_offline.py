@@ -1,0 +1,151 @@
+"""The main job offline over Python's own docs: rounds, artifacts, inbox, re-opening, budget."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from autodidact.config import BudgetSettings, load_settings
+from autodidact.errors import BudgetExceeded
+from autodidact.evidence.validator import validate_evidence
+from autodidact.kb import open_kb
+from autodidact.llm.runtime import Runtime
+from autodidact.llm.scripted import ScriptedModel
+from autodidact.loop.inbox import add_question, read_inbox
+from autodidact.loop.progress import RecordingReporter
+from autodidact.loop.runner import RunResult, research_sync
+from autodidact.loop.state import load_state
+from autodidact.questions.models import RoundQuestions
+from autodidact.questions.similarity import THRESHOLD, similarity
+from autodidact.sources.rawfiles import parse_raw_file
+from autodidact.wiki.report_parser import parse_check_report
+
+from .conftest import TOPIC
+
+ROUND_KEYS = {
+    "round",
+    "timestamp",
+    "questions",
+    "new_raw_files",
+    "user_contributed_raw_files",
+    "wiki_topics_updated",
+    "check_report",
+    "termination_check",
+}
+CHECK_KEYS = {"audit_issues_count", "pending_user_questions", "new_raw_files", "overlap_ratio", "decision", "reason"}
+
+
+def run(root: Path, topic: str | None = TOPIC, **kwargs: object) -> tuple[RunResult, RecordingReporter]:
+    reporter = RecordingReporter()
+    kb = open_kb(root)
+    result = research_sync(
+        kb, topic=topic, runtime=Runtime(), settings=load_settings(root), reporter=reporter, **kwargs
+    )
+    return result, reporter
+
+
+def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    result, reporter = run(root, max_rounds=3)
+    assert result.rounds >= 2
+    assert result.status == "terminated"
+    data = json.loads((root / "outputs/research_state.json").read_text("utf-8"))
+    assert data["status"] == "terminated" and data["current_round_progress"] is None
+    assert data["final_summary"] == "outputs/research_summary.md"
+    history: list[dict[str, str]] = []
+    for record in data["rounds"]:
+        n = record["round"]
+        assert set(record) == ROUND_KEYS
+        assert set(record["termination_check"]) == CHECK_KEYS
+        rq = RoundQuestions.model_validate_json((root / f"outputs/rounds/round_{n}_questions.json").read_text("utf-8"))
+        assert 5 <= len(rq.questions) <= 10
+        assert [q["id"] for q in record["questions"]] == [q.id for q in rq.questions]
+        assert all(q["status"] in {"resolved", "partial", "open"} for q in record["questions"])
+        report = parse_check_report((root / record["check_report"]).read_text("utf-8"))
+        assert report.audit_issues_count == record["termination_check"]["audit_issues_count"]
+        evidence = root / f"outputs/rounds/round_{n}_evidence.json"
+        verdict = validate_evidence(
+            evidence, source_cache=root / "source_cache", expected_mode="initial", require_version="1.2"
+        )
+        assert verdict.ok, verdict.errors
+        for name in record["new_raw_files"]:
+            raw = parse_raw_file(root / "raw" / name)
+            assert raw.snapshot_ref.startswith("source_cache/") and raw.quality in {"高", "中", "低"}
+            assert raw.question_ids and all(q.startswith(f"r{n}q") for q in raw.question_ids)
+        if n == 1:
+            assert rq.overlap_ratio is None and {q.source for q in rq.questions} == {"framework"}
+        else:
+            assert rq.overlap_ratio is not None
+            assert any(q.source == "audit" for q in rq.questions)
+            for q in rq.questions:
+                if "re-asked" in q.rationale:
+                    continue
+                assert all(similarity(q.text, h["text"]) < THRESHOLD for h in history), q.text
+        history += [{"id": q.id, "text": q.text} for q in rq.questions]
+    assert [h["id"] for h in data["all_questions_ever"]] == [h["id"] for h in history]
+    processed = set(data["all_raw_files_processed"])
+    assert processed == {p.name for p in (root / "raw").iterdir()}
+    summary = (root / "outputs/research_summary.md").read_text("utf-8")
+    for heading in ("# Research summary:", "## Overview", "## Core findings", "## Open questions", "## Topic graph"):
+        assert heading in summary
+    assert "1. **" in summary
+    assert any(e[0] == "message" and e[1].startswith("## Round 2 questions") for e in reporter.events)
+
+
+def test_ask_and_dropped_file_reach_the_next_round_and_reopen(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    result, _ = run(root, max_rounds=1)
+    assert result.status == "terminated" and "max_rounds 1" in result.reason
+    kb = open_kb(root)
+    asked = "Can a generator be restarted after it is exhausted?"
+    add_question(kb, asked)
+    (root / "raw" / "my-notes.md").write_text("# My notes\n\n## Async generators\n\nAn `aclose` method.\n", "utf-8")
+    # plain resume: nothing new to the topic, but the new inputs re-open it (max rounds raised)
+    result, _ = run(root, topic=None, max_rounds=2)
+    assert result.rounds == 2
+    rq = RoundQuestions.model_validate_json((root / "outputs/rounds/round_2_questions.json").read_text("utf-8"))
+    assert rq.questions[0].text == asked
+    assert rq.questions[0].source == "user" and rq.questions[0].priority == "high"
+    assert rq.incorporated_user_questions == [asked]
+    assert any(q.source == "raw" and "my-notes.md" in q.rationale for q in rq.questions)
+    view = read_inbox(kb.user_questions)
+    assert view.pending == [] and view.done == [f"~~{asked}~~ [r2]"]
+    state = load_state(kb)
+    assert state is not None
+    assert state.rounds[1].user_contributed_raw_files == ["my-notes.md"]
+    assert "my-notes.md" in state.all_raw_files_processed
+    # nothing new: a third call does no round
+    again, _ = run(root, topic=None, max_rounds=2)
+    assert again.status in {"already_complete", "max_rounds"} and again.rounds == 2
+
+
+def test_new_topic_is_appended_as_extension(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    run(root, max_rounds=1)
+    result, reporter = run(root, topic="How do Python context managers work?", max_rounds=2)
+    assert result.rounds == 2
+    state = load_state(open_kb(root))
+    assert state is not None and state.topic == TOPIC
+    assert [(e.topic, e.round) for e in state.topic_extensions] == [("How do Python context managers work?", 2)]
+    texts = [q.text for q in state.rounds[1].questions]
+    assert any("context managers" in t for t in texts)
+    assert any(e[0] == "warning" and "extension" in e[1] for e in reporter.events)
+
+
+def test_budget_stops_before_a_paid_call_and_resume_completes(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    kb = open_kb(root)
+    model = ScriptedModel(["{}"])
+    runtime = Runtime(model=model, budget=BudgetSettings(max_tokens=1))
+    with pytest.raises(BudgetExceeded) as err:
+        research_sync(kb, topic=TOPIC, runtime=runtime, settings=load_settings(root), max_rounds=1)
+    assert err.value.hint and "resume" in err.value.hint
+    assert model.requests == []
+    state = load_state(kb)
+    assert state is not None and state.current_round_progress is not None
+    assert not state.current_round_progress.step1_done
+    result, _ = run(root, topic=None)
+    assert result.rounds == 1

@@ -1,0 +1,80 @@
+"""Each clause of CONTRACTS §1.6 on its own, and the recorded decision."""
+
+from __future__ import annotations
+
+import pytest
+
+from autodidact.loop.termination import decide, diminishing, evaluate, overlap_high
+
+# A round where every clause holds; each test breaks exactly one.
+ALL_MET = {
+    "round_n": 3,
+    "max_rounds": 20,
+    "issues": 3,
+    "previous_issues": 5,
+    "pending_user_questions": 0,
+    "new_raw_files": 0,
+    "overlap": 0.8,
+}
+
+
+def test_all_four_met_terminates_with_reason() -> None:
+    check = decide(**ALL_MET, language="en")
+    assert check.decision == "terminate"
+    assert "diminishing" in check.reason and "0.80" in check.reason
+    assert check.audit_issues_count == 3 and check.overlap_ratio == 0.8
+
+
+def test_round_one_never_meets_diminishing() -> None:
+    assert not diminishing(1, 0, None)
+    assert not diminishing(1, 0, 0)
+    check = decide(**{**ALL_MET, "round_n": 1, "previous_issues": None})
+    assert check.decision == "continue"
+    assert "第 1 轮" in check.reason
+
+
+def test_null_overlap_is_not_met() -> None:
+    assert not overlap_high(None)
+    assert not overlap_high(0.7)
+    assert overlap_high(0.71)
+    assert decide(**{**ALL_MET, "overlap": None}).decision == "continue"
+    assert decide(**{**ALL_MET, "overlap": 0.7}).decision == "continue"
+
+
+@pytest.mark.parametrize(
+    ("issues", "previous", "met"),
+    [(6, 10, True), (7, 10, False), (0, 1, True), (3, 5, True), (4, 5, False), (5, 0, False)],
+)
+def test_sixty_percent_rule(issues: int, previous: int, met: bool) -> None:
+    assert diminishing(2, issues, previous) is met
+
+
+@pytest.mark.parametrize(("issues", "previous", "met"), [(2, 2, True), (2, 3, False), (3, 2, False), (0, 0, True)])
+def test_two_rounds_below_three(issues: int, previous: int, met: bool) -> None:
+    # 60% fails for all but 0 <= 0, so the "both rounds < 3" clause decides
+    assert diminishing(4, issues, previous) is met
+
+
+def test_two_rounds_below_three_terminates_where_sixty_percent_fails() -> None:
+    check = decide(**{**ALL_MET, "issues": 2, "previous_issues": 2})
+    assert 2 > 0.6 * 2
+    assert check.decision == "terminate"
+
+
+def test_pending_user_questions_block() -> None:
+    check = decide(**{**ALL_MET, "pending_user_questions": 1}, language="en")
+    assert check.decision == "continue"
+    assert "1 pending user questions" in check.reason
+
+
+def test_new_raw_files_block() -> None:
+    check = decide(**{**ALL_MET, "new_raw_files": 2}, language="zh")
+    assert check.decision == "continue"
+    assert "2 个用户新增 raw 文件" in check.reason
+
+
+def test_max_rounds_ends_regardless() -> None:
+    check = decide(**{**ALL_MET, "round_n": 20, "overlap": None, "pending_user_questions": 3}, language="en")
+    assert check.decision == "terminate"
+    assert check.reason == "max_rounds 20 reached"
+    assert evaluate(**{**ALL_MET, "round_n": 19}).max_rounds_reached is False
