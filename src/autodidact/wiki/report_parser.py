@@ -14,8 +14,9 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from autodidact.errors import InputError
+from autodidact.errors import InputError, NotFoundError
 
 SECTION_KEYS = {
     "coverage": ("问题覆盖", "question coverage"),
@@ -215,3 +216,13 @@ def parse_check_report(text: str, source: str = "check report") -> CheckReport:
     report.missing_source_count = missing if missing is not None else len(report.missing_sources)
     report.directions = _directions(sections.get("summary", []))
     return report
+
+
+def read_check_report(path: Path) -> CheckReport:
+    """Read and parse ``round_N_check.md``; a missing file is a :class:`NotFoundError` naming it."""
+    path = Path(path)
+    try:
+        text = path.read_text("utf-8", errors="replace")
+    except FileNotFoundError:
+        raise NotFoundError(f"check report {path} does not exist", hint="run: autodidact wiki check") from None
+    return parse_check_report(text, source=str(path))
