@@ -13,7 +13,12 @@ from autodidact.debate.gates import budget_for
 
 from .conftest import LogBuilder
 
-ZH_TURN = {"label": "概念澄清者 · 视角切换", "response": "跳过回应", "contribution": "三种口径……", "source_label": "AI建议"}
+ZH_TURN = {
+    "label": "概念澄清者 · 视角切换",
+    "response": "跳过回应",
+    "contribution": "三种口径……",
+    "source_label": "AI建议",
+}
 TYPES = {
     "concept_clarifier": "CLARIFICATION",
     "premise_evidence_examiner": "PREMISE_EVIDENCE",

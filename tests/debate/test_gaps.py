@@ -130,8 +130,8 @@ def test_alignment_rule() -> None:
     assert gaps.alignment({**cooccur, "relation": "SUPPORT"}, prop) == "UNRESOLVED"
     assert gaps.alignment({**base, "relation": "SUPPORT", "location": ""}, prop) == "UNRESOLVED"
     assert gaps.alignment({**base, "relation": "SUPPORT", "quote_type": "paraphrase"}, prop) == "UNRESOLVED"
-    evidence = {"claims": [{"id": "d1.c1", "text": "t", "polarity": "neutral", "kind": "factual",
-                            "evidence": [{"snippet": quote, "quote_type": "direct", "snapshot_ref": "s.md"}]}]}  # fmt: skip
+    item = {"snippet": quote, "quote_type": "direct", "snapshot_ref": "s.md"}
+    evidence = {"claims": [{"id": "d1.c1", "text": "t", "polarity": "neutral", "kind": "factual", "evidence": [item]}]}
     links = gaps.links_from_evidence(evidence, prop)
     assert links[0]["relation"] == "CONTEXT" and links[0]["alignment"] == "UNRESOLVED"
     assert "cannot answer" in gaps.impact(links, "en") or "bounds" in gaps.impact(links, "en")

@@ -101,38 +101,39 @@ def _read_line() -> str | None:
     return line.rstrip("\n")
 
 
-def _interactive(folder: Path, engine: Any) -> None:
+def _interactive(folder: Path, engine: Any, first: list[dict[str, Any]] | None = None) -> None:
     """The terminal conversation: answer, see the next turn, until closed; EOF/Ctrl+C pause."""
+    try:
+        if first is not None:
+            _show(engine, first, False)
+        _converse(engine)
+    except KeyboardInterrupt:
+        engine.pause("interrupt")
+    session = engine.session
+    if session.state == "CLOSED":
+        console.print("会话已关闭" if session.language == "zh" else "session closed")
+    elif session.state == "PAUSED":
+        console.print(_continue_hint(folder, session.language), soft_wrap=True)
+
+
+def _converse(engine: Any) -> None:
     from autodidact.errors import InputError
 
     engine.load()
-    while True:
-        session = engine.session
-        if session.state == "CLOSED":
-            console.print("session closed" if session.language != "zh" else "会话已关闭")
-            return
-        try:
-            line = _read_line()
-        except KeyboardInterrupt:
-            line = None
+    while engine.session.state != "CLOSED":
+        line = _read_line()
         if line is None:
             engine.pause("eof")
-            console.print(_continue_hint(folder, session.language), soft_wrap=True)
             return
         if not line.strip():
             continue
         try:
             events = engine.reply(line)
-        except KeyboardInterrupt:
-            engine.pause("interrupt")
-            console.print(_continue_hint(folder, session.language), soft_wrap=True)
-            return
         except InputError as exc:
             console.print(f"{exc.message} {exc.hint or ''}", soft_wrap=True, markup=False)
             continue
         _show(engine, events, False)
         if engine.session.state == "PAUSED":
-            console.print(_continue_hint(folder, engine.session.language), soft_wrap=True)
             return
 
 
@@ -217,8 +218,7 @@ def register(app: typer.Typer) -> None:
                 console.print(f"session: {sid}")
             return
         console.print(f"session: {sid}")
-        _show(engine, events, False)
-        _interactive(folder, engine)
+        _interactive(folder, engine, events)
 
     @debate.command("reply")
     def reply_cmd(
