@@ -179,11 +179,11 @@ def test_read_check_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from autodidact.errors import NotFoundError
     from autodidact.wiki.report_parser import read_check_report
 
-    with pytest.raises(NotFoundError, match="round_2_check.md"):
+    with pytest.raises(NotFoundError, match=r"round_2_check\.md"):
         read_check_report(tmp_path / "round_2_check.md")
     path = tmp_path / "round_1_check.md"
     path.write_text(render_report(1, [], [finding(GAPS, "g")], "zh"), "utf-8")
     assert read_check_report(path).gap_count == 1
     path.write_text("nothing here", "utf-8")
-    with pytest.raises(ParseError, match="round_1_check.md"):
+    with pytest.raises(ParseError, match=r"round_1_check\.md"):
         read_check_report(path)
