@@ -16,9 +16,9 @@ from autodidact.evidence.payload import parse_payload
 from autodidact.evidence.validator import validate_evidence
 from autodidact.llm.runtime import Runtime
 from autodidact.llm.scripted import ScriptedModel
+from autodidact.testing.evidence_model import FABRICATED, reply
 
 from .conftest import Recorder, make_payload
-from .scripted_replies import FABRICATED, reply
 
 DOC_PAGE = """<!DOCTYPE html><html><head><title>Generators — reference documentation</title></head><body><article>
 <h1>Generators</h1>

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+import httpx
+
 from autodidact.config import Settings
 from autodidact.errors import AutodidactError, InputError, NotFoundError, SourceError, ValidationFailed
 from autodidact.evidence.assemble import assemble
@@ -34,6 +36,8 @@ from autodidact.evidence.research import DEPTH_NEED, KQResult, find_candidates, 
 from autodidact.evidence.search_plan import KQPlan, SearchPlanInputs, SearchPlanTask, UpstreamView
 from autodidact.evidence.upstream import load_upstreams, usage_entries
 from autodidact.evidence.validator import validate_evidence
+from autodidact.sources.fetch import Fetcher  # imported here, not in the worker thread: import races
+from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
 from autodidact.store.atomic import write_json
 
@@ -123,57 +127,50 @@ async def gather(
         upstream=views,
     )
     planner = SearchPlanTask()
-    plan = await runtime.run(planner, plan_inputs)
+    # The plan call and opening the sources (clients, indexes, caches) do not depend on each other.
+    plan_task = asyncio.ensure_future(runtime.run(planner, plan_inputs))
+    try:
+        opened = await asyncio.to_thread(_open_sources, payload, settings, report_dir, kb_root, providers, fetcher)
+    except BaseException:
+        plan_task.cancel()
+        raise
+    collector, own_fetcher, search_client = opened
+    try:
+        plan = await plan_task
+    except BaseException:
+        await _close_sources(collector, own_fetcher, search_client)
+        raise
     fallback = planner.offline(plan_inputs)
     plans = _plans_by_kq(plan.plans, fallback.plans)
     usage = usage_entries(views, plan.upstream or fallback.upstream) if views else []
-
-    own_fetcher = None
-    if providers is None:
-        from autodidact.sources.search.registry import build_providers
-
-        providers = build_providers(settings.search)
-    if providers and fetcher is None:
-        from autodidact.sources.fetch import Fetcher
-
-        fetcher = own_fetcher = Fetcher(settings.fetch)
-    collector = Collector(
-        report_dir,
-        kb_root,
-        providers,
-        fetcher.fetch_document if fetcher is not None else None,
-        settings.search.results_per_query,
-        payload.scope_ownership.excludes,
-    )
     quick = mode == "quick"
     need = 1 if quick else DEPTH_NEED[payload.depth]
+    lang = payload.language
+
+    async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
+        queries = plans[kq].queries
+        if cands is None:
+            cands = await find_candidates(collector, text, queries, need, quick, lang)
+        terms = search_terms(text, queries, lang)
+        return await research_kq(
+            runtime, kq, text, cands, query_terms=terms, language=lang, mode=mode, depth=payload.depth
+        )
+
     try:
-        cands = await asyncio.gather(
-            *(find_candidates(collector, text, plans[kq].queries, need, quick, payload.language) for kq, text in kqs)
-        )
         if quick:
-            cands = _prefer_entry(list(cands))
-        results: list[KQResult] = list(
-            await asyncio.gather(
-                *(
-                    research_kq(
-                        runtime,
-                        kq,
-                        text,
-                        c,
-                        query_terms=search_terms(text, plans[kq].queries, payload.language),
-                        language=payload.language,
-                        mode=mode,
-                        depth=payload.depth,
-                    )
-                    for (kq, text), c in zip(kqs, cands, strict=True)
-                )
+            # Quick mode picks one entry document across questions, so all candidates come first.
+            found = await asyncio.gather(
+                *(find_candidates(collector, t, plans[k].queries, need, True, lang) for k, t in kqs)
             )
+            entry_first: list[list[Candidate] | None] = list(_prefer_entry(list(found)))
+        else:
+            entry_first = [None] * len(kqs)  # each question goes from search to extraction on its own
+        results: list[KQResult] = list(
+            await asyncio.gather(*(one(kq, text, c) for (kq, text), c in zip(kqs, entry_first, strict=True)))
         )
+        await collector.flush()
     finally:
-        collector.close()
-        if own_fetcher is not None:
-            await own_fetcher.aclose()
+        await _close_sources(collector, own_fetcher, search_client)
     for (kq, text), res in zip(kqs, results, strict=True):
         _say(
             reporter,
@@ -219,6 +216,42 @@ async def gather(
         dropped_unverified=sum(r.dropped for r in results), dropped_weak=built.dropped_weak,
     )  # fmt: skip
     return GatherResult(path, evidence, dropped, _used(evidence, built.docs_by_source), stats)
+
+
+def _open_sources(
+    payload: Payload,
+    settings: Settings,
+    report_dir: Path,
+    kb_root: Path | None,
+    providers: list[Any] | None,
+    fetcher: Any,
+) -> tuple[Collector, Any, Any]:
+    """The collector with its providers and fetcher (built in a worker thread: TLS contexts are slow)."""
+    own_fetcher = search_client = None
+    if providers is None:
+        if settings.search.providers:
+            # One pooled client for every search call (a client per call costs a TLS context each time).
+            search_client = httpx.AsyncClient(follow_redirects=True, headers={"User-Agent": settings.fetch.user_agent})
+        providers = build_providers(settings.search, client=search_client)
+    if providers and fetcher is None:
+        fetcher = own_fetcher = Fetcher(settings.fetch)
+    collector = Collector(
+        report_dir,
+        kb_root,
+        providers,
+        fetcher.fetch_document if fetcher is not None else None,
+        settings.search.results_per_query,
+        payload.scope_ownership.excludes,
+    )
+    return collector, own_fetcher, search_client
+
+
+async def _close_sources(collector: Collector, own_fetcher: Any, search_client: Any) -> None:
+    collector.close()
+    if own_fetcher is not None:
+        await own_fetcher.aclose()
+    if search_client is not None:
+        await search_client.aclose()
 
 
 def _previous(path: Path) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ from autodidact.errors import AutodidactError
 from autodidact.evidence.quality import classify
 from autodidact.evidence.textscore import BM25, coverage, terms
 from autodidact.sources.passages import chunk_spans
-from autodidact.sources.snapshots import SnapshotStore, is_local_url, normalize_url
+from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, is_local_url, normalize_url, url_hash
+from autodidact.store.hashing import sha256_text
 from autodidact.store.index import connect, index_path
 
 _DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
@@ -30,6 +32,9 @@ SEARCH_CACHE_DDL = """
 CREATE TABLE IF NOT EXISTS evidence_search_cache (
     provider TEXT NOT NULL, query TEXT NOT NULL, n INTEGER NOT NULL, hits TEXT NOT NULL,
     PRIMARY KEY (provider, query, n)
+);
+CREATE TABLE IF NOT EXISTS evidence_doc_meta (
+    snapshot_ref TEXT PRIMARY KEY, url TEXT NOT NULL, title TEXT NOT NULL, published_at TEXT, media_type TEXT
 );
 """
 
@@ -108,6 +113,9 @@ class Collector:
         self.counters = Counters()
         self.docs: dict[str, Doc] = {}
         self._pending: dict[str, asyncio.Future[Doc | None]] = {}
+        self._writes: list[asyncio.Future[Any]] = []
+        # Snapshot writes fsync; their own threads keep them from starving DNS and extraction in the default pool.
+        self._io = ThreadPoolExecutor(max_workers=4, thread_name_prefix="snapshot-write")
         self._indexes: list[tuple[Path, Any]] = []
         roots = [r for r in (kb_root, self.report_dir) if r is not None]
         for root in dict.fromkeys(Path(r).resolve() for r in roots):
@@ -118,7 +126,8 @@ class Collector:
         self._db = connect(index_path(self.report_dir), [SEARCH_CACHE_DDL]) if self.providers else None
 
     def close(self) -> None:
-        """Close the local indexes and the search cache."""
+        """Close the local indexes, the search cache and the writer threads."""
+        self._io.shutdown(wait=True)
         for _, index in self._indexes:
             index.close()
         if self._db is not None:
@@ -236,26 +245,60 @@ class Collector:
             found = []
         if found:
             snap = found[-1]
-            text = self.store.read(snap.snapshot_ref, url)
-            quality, reason = classify(url, "web", title)
+            text = await asyncio.to_thread(self.store.read, snap.snapshot_ref, url)
+            meta = self._meta(snap.snapshot_ref)
+            page_title = meta[0] if meta else (title or url)
+            quality, reason = classify(url, "web", page_title, meta[2] if meta else None)
             self.counters.reused += 1
-            return Doc(url, title or url, "web", snap.snapshot_ref, text, quality, reason)
+            published = meta[1] if meta else None
+            return Doc(url, page_title, "web", snap.snapshot_ref, text, quality, reason, published)
         if self.fetch_document is None:
             return None
         try:
             document = await self.fetch_document(url)
-            extracted = document.extracted
-            text = extracted.text
-            stored, _ = self.store.store(url, text)
         except AutodidactError as exc:
             self.counters.failures.append(f"{url}: {exc.message}")
             return None
+        extracted = document.extracted
+        text = extracted.text
+        if "\x00" in text or not text.strip():
+            self.counters.failures.append(f"{url}: no storable text")
+            return None
+        # Write-behind: the ref is known from the hashes; the fsyncs finish while extraction runs,
+        # and ``flush`` waits for them before anything cites the snapshot.
+        ref = f"{CACHE_DIRNAME}/{url_hash(url)}/{sha256_text(text)}.md"
+        loop = asyncio.get_running_loop()
+        self._writes.append(loop.run_in_executor(self._io, self.store.store, url, text))
         self.counters.fetched += 1
         page_title = (extracted.title or "").strip() or title or url
+        published = norm_date(extracted.date)
+        self._remember_meta(ref, url, page_title, published, extracted.media_type)
         quality, reason = classify(url, "web", page_title, extracted.media_type)
-        return Doc(
-            url, page_title, "web", stored.snapshot_ref, text, quality, reason, norm_date(extracted.date), fetched=True
-        )
+        return Doc(url, page_title, "web", ref, text, quality, reason, published, fetched=True)
+
+    async def flush(self) -> None:
+        """Wait until every fetched page is stored; a refused store (tampered cache) raises."""
+        writes, self._writes = self._writes, []
+        for result in await asyncio.gather(*writes, return_exceptions=True):
+            if isinstance(result, BaseException):
+                raise result
+
+    def _meta(self, ref: str) -> tuple[str, str | None, str | None] | None:
+        """Title, date and media type recorded when a snapshot was fetched (so a re-run reads the same)."""
+        if self._db is None:
+            return None
+        row = self._db.execute(
+            "SELECT title, published_at, media_type FROM evidence_doc_meta WHERE snapshot_ref=?", (ref,)
+        ).fetchone()
+        return (str(row[0]), row[1], row[2]) if row else None
+
+    def _remember_meta(self, ref: str, url: str, title: str, published: str | None, media_type: str | None) -> None:
+        if self._db is not None:
+            with self._db:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO evidence_doc_meta VALUES (?,?,?,?,?)",
+                    (ref, url, title, published, media_type),
+                )
 
 
 def _span_score(variants: list[list[str]], text: str) -> float:

@@ -1,4 +1,4 @@
-"""A scripted 'model' for the agent's three tasks, reading only what the prompt shows it.
+"""A scripted model for the research agent's three tasks (tests and bench/gather.py), reading only its prompt.
 
 It answers like a careful model: queries for each key question, claims quoting the first sentence
 of the first passage verbatim, plus (optionally) a claim with a fabricated quote and one naming an
