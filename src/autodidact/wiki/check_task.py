@@ -103,7 +103,10 @@ def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
         return QuestionAnswer(status="open")
     best = sorted(scored, key=lambda s: (-s[0], s[1]))
     chosen: list[tuple[str, str]] = []
-    for _, _, sentence, file in best:
+    top = best[0][0]
+    for score, _, sentence, file in best:
+        if len(chosen) >= 2 and score < top / 2:  # keep the answer on topic once it has two sentences
+            break
         if sentence not in (c[0] for c in chosen):
             chosen.append((sentence, file))
         if len(chosen) == 4:
