@@ -44,7 +44,8 @@ def main() -> None:
     print(f"  summary:  {KB / 'outputs' / 'research_summary.md'}")
     print(f"  rounds:   {KB / 'outputs' / 'rounds'}  (questions, evidence, audit reports per round)")
     print(f"  sources:  {KB / 'raw'}  (readable copies; snapshots in source_cache/)")
-    print(f'  next:     autodidact ask "Can a generator be restarted?" --kb {KB.name} && autodidact research --kb {KB.name}')
+    ask = f'autodidact ask "Can a generator be restarted?" --kb {KB.name}'
+    print(f"  next:     {ask} && autodidact research --kb {KB.name}")
 
 
 if __name__ == "__main__":

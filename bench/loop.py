@@ -1,0 +1,160 @@
+"""Benchmark of the research loop (issue 9).
+
+1. One round with a model that answers in 300 ms: wall time ÷ critical path (target ≤ 1.5).
+   The "model" is the runtime itself, delayed: every task call waits 300 ms (under the same
+   concurrency limit a real model gets, 4) and then returns the task's offline answer, so every
+   step takes its model path (``is_offline`` is False) with replies that are valid by construction.
+   A warm-up round runs first (imports, OS caches). The critical path is measured, not assumed:
+   a call's depth is 1 + the deepest call that had finished before it was *requested*;
+   critical path = max depth × 300 ms. Waiting for a
+   concurrency slot therefore counts against the ratio.
+2. Ten rounds with the model at 0 ms over the Python docs: non-model time per round and model
+   tokens per round (estimated from each task's real prompt) as the knowledge base grows.
+   Targets: round 10 ÷ round 1 ≤ 1.5 for both.
+
+Run: ``.venv/bin/python bench/loop.py``
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from autodidact.config import load_settings  # noqa: E402
+from autodidact.kb import init_kb  # noqa: E402
+from autodidact.llm.runtime import Runtime  # noqa: E402
+from autodidact.llm.scripted import estimate_tokens  # noqa: E402
+from autodidact.loop.progress import NullReporter  # noqa: E402
+from autodidact.loop.runner import research  # noqa: E402
+from autodidact.sources.ingest import index_corpus  # noqa: E402
+from autodidact.testing.corpora import write_pydoc_corpus  # noqa: E402
+
+TOPIC = "How do Python generators and coroutines work?"
+LATENCY = 0.3
+CONCURRENCY = 4  # the default [llm] concurrency
+
+
+class DelayedRuntime(Runtime):
+    """Model-path runtime whose 'model' is the offline engine behind a fixed latency."""
+
+    def __init__(self, latency: float) -> None:
+        super().__init__(None)
+        self.latency = latency
+        self.calls: list[dict[str, Any]] = []
+        self.round = 0
+        self._sem: asyncio.Semaphore | None = None
+        self._t0 = time.monotonic()
+
+    @property
+    def is_offline(self) -> bool:  # every step takes its model path
+        return False
+
+    async def run(self, task: Any, inputs: Any) -> Any:
+        if self._sem is None:
+            self._sem = asyncio.Semaphore(CONCURRENCY)
+        requested = time.monotonic() - self._t0
+        messages = task.build_prompt(inputs)
+        tokens = sum(estimate_tokens(m["content"]) for m in messages)
+        async with self._sem:
+            await asyncio.sleep(self.latency)
+        output = task.offline(inputs)
+        tokens += estimate_tokens(output.model_dump_json())
+        done = time.monotonic() - self._t0
+        self.calls.append({"task": task.name, "round": self.round, "req": requested, "end": done, "tokens": tokens})
+        return output
+
+
+class RoundClock(NullReporter):
+    def __init__(self, runtime: DelayedRuntime) -> None:
+        self.runtime = runtime
+        self.starts: dict[int, float] = {}
+        self.ends: dict[int, float] = {}
+
+    def round_started(self, round_n: int, max_rounds: int) -> None:
+        self.runtime.round = round_n
+        self.starts[round_n] = time.monotonic()
+
+    def step_done(self, round_n: int, step: str, info: dict[str, Any]) -> None:
+        if step == "state":
+            self.ends[round_n] = time.monotonic()
+
+
+def critical_depth(calls: list[dict[str, Any]]) -> int:
+    depth: list[int] = []
+    for i, call in enumerate(calls):
+        before = [depth[j] for j in range(i) if calls[j]["end"] <= call["req"] + 1e-4]
+        depth.append(1 + max(before, default=0))
+    return max(depth, default=0)
+
+
+def base_kb(tmp: Path) -> Path:
+    corpus = tmp / "corpus"
+    write_pydoc_corpus(corpus)
+    kb, _ = init_kb(tmp / "base", topic=TOPIC, lang="en")
+    index_corpus(kb.root, [corpus], name="pydoc")
+    return kb.root
+
+
+def run_loop(src: Path, dest: Path, latency: float, rounds: int) -> tuple[DelayedRuntime, RoundClock, float]:
+    shutil.copytree(src, dest)
+    from autodidact.kb import open_kb
+
+    kb = open_kb(dest)
+    runtime = DelayedRuntime(latency)
+    clock = RoundClock(runtime)
+    started = time.monotonic()
+    asyncio.run(
+        research(kb, topic=TOPIC, runtime=runtime, settings=load_settings(dest), max_rounds=rounds, reporter=clock)
+    )
+    return runtime, clock, time.monotonic() - started
+
+
+def bench(name: str, value: float, target: str, ok: bool) -> None:
+    print("BENCH " + json.dumps({"name": name, "value": round(value, 3), "target": target, "ok": ok}))
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-loop-") as tmp_name:
+        tmp = Path(tmp_name)
+        print("indexing the Python docs corpus ...", flush=True)
+        src = base_kb(tmp)
+
+        run_loop(src, tmp / "warm", 0.0, 1)  # imports and caches warm, as in a long-running loop
+        runtime, clock, _ = run_loop(src, tmp / "one", LATENCY, 1)
+        wall = clock.ends[1] - clock.starts[1]
+        depth = critical_depth(runtime.calls)
+        critical = depth * LATENCY
+        print(f"one round, model at {LATENCY * 1000:.0f} ms: {len(runtime.calls)} calls, critical path {depth} calls")
+        print(f"  wall {wall:.2f} s, critical path {critical:.2f} s")
+        tasks: dict[str, int] = {}
+        for call in runtime.calls:
+            tasks[call["task"]] = tasks.get(call["task"], 0) + 1
+        print("  calls by task: " + ", ".join(f"{k} {v}" for k, v in sorted(tasks.items())))
+        ratio = wall / critical if critical else float("inf")
+        bench("loop.one_round_wall_over_critical_path", ratio, "<= 1.5", ratio <= 1.5)
+
+        runtime, clock, total = run_loop(src, tmp / "ten", 0.0, 10)
+        rounds = sorted(clock.ends)
+        print(f"ten rounds, model at 0 ms: {len(rounds)} rounds in {total:.1f} s")
+        per_round_time = {n: clock.ends[n] - clock.starts[n] for n in rounds}
+        per_round_tokens = {n: sum(c["tokens"] for c in runtime.calls if c["round"] == n) for n in rounds}
+        for n in rounds:
+            print(f"  round {n:2d}: non-model time {per_round_time[n]:.2f} s, model tokens {per_round_tokens[n]}")
+        last = rounds[-1]
+        t_ratio = per_round_time[last] / per_round_time[1]
+        k_ratio = per_round_tokens[last] / per_round_tokens[1] if per_round_tokens[1] else float("inf")
+        bench(f"loop.non_model_time_round{last}_over_round1", t_ratio, "<= 1.5", t_ratio <= 1.5)
+        bench(f"loop.model_tokens_round{last}_over_round1", k_ratio, "<= 1.5", k_ratio <= 1.5)
+
+
+if __name__ == "__main__":
+    main()
