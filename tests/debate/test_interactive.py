@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -116,31 +117,30 @@ ANSWERS = [
 
 
 @pytest.mark.parametrize("crash_after", [1, 4])
-def test_killing_a_turn_and_recovering_reproduces_the_transcript(kb_dir: Path, crash_after: int) -> None:
-    def reply(sid: str, text: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*CMD, "debate", "reply", sid, text, "--kb", str(kb_dir)],
-            capture_output=True, text=True, timeout=60, env=env, check=False,
-        )  # fmt: skip
+def test_killing_a_turn_and_recovering_reproduces_the_transcript(kb_dir: Path, cli: Any, crash_after: int) -> None:
+    from autodidact.debate.engine import Engine
 
-    for sid in ("whole", "killed"):
-        start = _run(["debate", "start", PROMPT, "--kb", str(kb_dir), "--session-id", sid, "--no-input"], "")
-        assert start.returncode == 0, start.stderr
+    whole_dir, folder = kb_dir / "debates" / "whole", kb_dir / "debates" / "killed"
+    for path in (whole_dir, folder):
+        Engine(path, kb_root=kb_dir).start(PROMPT)
     for text in ANSWERS:
-        assert reply("whole", text).returncode == 0
+        Engine(whole_dir, kb_root=kb_dir).reply(text)
     for text in ANSWERS[:2]:
-        assert reply("killed", text).returncode == 0
+        Engine(folder, kb_root=kb_dir).reply(text)
     env = {**os.environ, "AUTODIDACT_DEBATE_CRASH_AFTER": str(crash_after)}
-    killed = reply("killed", ANSWERS[2], env)
-    assert killed.returncode == 137
-    folder = kb_dir / "debates" / "killed"
-    assert _run(["session", "check", str(folder)], "").returncode == 1  # the torn tail is reported
-    recovered = _run(["session", "recover", str(folder)], "")
-    assert recovered.returncode == 0 and '"quarantined": "events.jsonl.corrupt-tail-' in recovered.stdout
-    assert reply("killed", ANSWERS[3]).returncode == 0  # finishes the interrupted turn first, then answers
-    whole = SessionStore(kb_dir / "debates" / "whole")
-    again = SessionStore(folder)
+    killed = subprocess.run(
+        [*CMD, "debate", "reply", "killed", ANSWERS[2], "--kb", str(kb_dir)],
+        capture_output=True, text=True, timeout=60, env=env, check=False,
+    )  # fmt: skip
+    assert killed.returncode == 137, killed.stderr
+    assert cli("session", "check", str(folder)).exit_code == 1  # the torn tail is reported
+    recovered = cli("session", "recover", str(folder))
+    assert recovered.exit_code == 0 and '"quarantined": "events.jsonl.corrupt-tail-' in recovered.stdout
+    assert cli("debate", "reply", "killed", ANSWERS[3], "--kb", str(kb_dir)).exit_code == 0  # finishes the cut turn
+    whole, again = SessionStore(whole_dir), SessionStore(folder)
     assert transcript(again.events(), "zh") == transcript(whole.events(), "zh")
-    assert [e["type"] for e in again.events()] == [e["type"] for e in whole.events()]
-    assert _run(["session", "check", str(folder)], "").stdout.count("corrupt-tail") == 1  # quarantine is reported
-    assert _run(["debate", "check", str(folder)], "").returncode == 0
+    assert [e["event_id"][:9] + e["type"] for e in again.events()] == [
+        e["event_id"][:9] + e["type"] for e in whole.events()
+    ]
+    assert cli("session", "check", str(folder)).stdout.count("corrupt-tail") == 1  # quarantine stays visible
+    assert cli("debate", "check", str(folder)).exit_code == 0
