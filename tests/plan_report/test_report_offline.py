@@ -181,12 +181,16 @@ def test_downstream_starts_after_upstream_and_uses_it(en_report: tuple[Path, Rep
             assert set(u["consumed_claim_ids"]) <= upstream_ids
 
 
+class Killed(Exception):
+    """Stands for the process being killed right after a dimension finished."""
+
+
 class StopAfterFirst(Recorder):
     """Simulates a kill: raises as soon as the first dimension is recorded as done."""
 
     def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
         super().dimension_done(dim_id, stats)
-        raise KeyboardInterrupt
+        raise Killed(dim_id)
 
 
 def test_interrupted_run_resumes_without_redoing_finished_dimensions(tmp_path: Path, pydoc_corpus: Path) -> None:
@@ -198,7 +202,7 @@ def test_interrupted_run_resumes_without_redoing_finished_dimensions(tmp_path: P
     kwargs: dict[str, Any] = {"report_dir": out, "settings": Settings(), "corpus": [corpus], "mode": "normal"}
     request = "How does Python exception handling work?"
     stopper = StopAfterFirst()
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(Killed):
         run_report_sync(request, runtime=Runtime(), reporter=stopper, **kwargs)
     first = next(d for kind, d in stopper.events if kind == "done")
     plan = _load(out / "plan.json")

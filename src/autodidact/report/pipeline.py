@@ -317,9 +317,12 @@ async def run_report(
                                               "reporter": reporter})  # fmt: skip
     _call(reporter, "stage", "evidence", f"{len(plan.dimensions)} dimensions in {len(plan.waves())} wave(s)")
     order = [plan.dimension(d) for d in plan.execution_order]
-    async with asyncio.TaskGroup() as group:
-        for dim in order:
-            group.create_task(run.run_dimension(dim))
+    try:
+        async with asyncio.TaskGroup() as group:
+            for dim in order:
+                group.create_task(run.run_dimension(dim))
+    except BaseExceptionGroup as failed:  # a bug or an interruption: surface the first one as itself
+        raise failed.exceptions[0] from None
     _call(reporter, "stage", "compose", "sub-reports, report.md, citations.json, report.html")
     write_outputs(paths, plan, run.evidences, request, mode, runtime.describe(), list(run.result.failed))
     run.result.citations = len(json.loads(paths.citations.read_text(encoding="utf-8"))["citations"])

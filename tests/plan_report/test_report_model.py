@@ -1,0 +1,123 @@
+"""Model-path report runs (ScriptedModel): resume redoes no finished dimension; quick mode; CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autodidact.config import Settings
+from autodidact.llm.base import Request
+from autodidact.llm.runtime import Runtime
+from autodidact.llm.scripted import ScriptedModel
+from autodidact.plan.offline import offline_plan
+from autodidact.report.pipeline import NullReporter, run_report_sync
+from autodidact.testing.corpora import write_pydoc_corpus
+from autodidact.testing.evidence_model import reply as evidence_reply
+
+REQUEST = "The history of Python exception handling"
+
+
+def _model() -> ScriptedModel:
+    def answer(request: Request) -> str:
+        if request.task == "plan.create":
+            return json.dumps(offline_plan(REQUEST, "en").to_json())
+        return evidence_reply(list(request.messages), fabricate=False)
+
+    return ScriptedModel(fn=answer)
+
+
+@pytest.fixture(scope="module")
+def full_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    full = tmp_path_factory.mktemp("pydoc_full")
+    write_pydoc_corpus(full)
+    return full
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory: pytest.TempPathFactory, full_corpus: Path) -> Path:
+    full = full_corpus
+    small = tmp_path_factory.mktemp("pydoc_small")
+    files = sorted(full.glob("*.md"))
+    topical = [p for p in files if any(w in p.name for w in ("except", "try", "raise", "finally", "assert"))]
+    for path in [*files[:30], *topical]:
+        (small / path.name).write_bytes(path.read_bytes())
+    return small
+
+
+class Killed(Exception):
+    """Stands for the process being killed right after a dimension finished."""
+
+
+class StopAfterFirst(NullReporter):
+    def __init__(self) -> None:
+        self.done: list[str] = []
+
+    def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
+        self.done.append(dim_id)
+        raise Killed(dim_id)
+
+
+def _prompts(model: ScriptedModel) -> list[str]:
+    return ["\n".join(m["content"] for m in r.messages) for r in model.requests]
+
+
+def test_rerun_after_interruption_makes_no_model_call_for_finished_dimensions(
+    tmp_path: Path, small_corpus: Path
+) -> None:
+    out = tmp_path / "rep"
+    kwargs: dict[str, Any] = {"report_dir": out, "settings": Settings(), "corpus": [small_corpus]}
+    first_model = _model()
+    stopper = StopAfterFirst()
+    with pytest.raises(Killed):
+        run_report_sync(REQUEST, runtime=Runtime(first_model), reporter=stopper, **kwargs)
+    finished = stopper.done[0]
+    plan = json.loads((out / "plan.json").read_text(encoding="utf-8"))
+    dims = {d["id"]: d for d in plan["dimensions"]}
+    assert dims[finished]["status"] == "done"
+    finished_questions = dims[finished]["key_questions"]
+    assert any(q in p for p in _prompts(first_model) for q in finished_questions)
+
+    second_model = _model()
+    result = run_report_sync(REQUEST, runtime=Runtime(second_model), reporter=NullReporter(), **kwargs)
+    assert not result.failed
+    assert finished in result.reused and finished not in result.ran
+    tasks = [r.task for r in second_model.requests]
+    assert "plan.create" not in tasks  # the valid plan.json is reused
+    assert second_model.requests, "the unfinished dimensions still needed the model"
+    for prompt in _prompts(second_model):
+        assert not any(q in prompt for q in finished_questions)
+    downstream = json.loads((out / "sub_reports" / f"{result.ran[0]}.evidence.json").read_text(encoding="utf-8"))
+    assert {u["dimension_id"] for u in downstream["upstream_usage"]} <= {finished}
+
+    third_model = _model()
+    again = run_report_sync(REQUEST, runtime=Runtime(third_model), reporter=NullReporter(), **kwargs)
+    assert again.ran == [] and third_model.requests == []
+
+
+def test_quick_mode_writes_quick_evidence_without_upstream(tmp_path: Path, full_corpus: Path) -> None:
+    out = tmp_path / "quick"
+    result = run_report_sync(
+        REQUEST, report_dir=out, runtime=Runtime(), settings=Settings(), corpus=[full_corpus], mode="quick"
+    )
+    assert not result.failed
+    for path in (out / "sub_reports").glob("*.evidence.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert data["mode"] == "quick" and data["upstream_usage"] == []
+        assert 1 <= len(data["key_findings"]) <= 3
+
+
+def test_cli_report_runs_and_refuses_another_request_in_the_same_folder(
+    tmp_path: Path, small_corpus: Path, cli: Any
+) -> None:
+    out = tmp_path / "cli"
+    result = cli("report", REQUEST, "--report-dir", str(out), "--corpus", str(small_corpus))
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["ok"] and summary["citations"] >= 1
+    assert (out / "report.html").is_file() and (out / "citations.json").is_file()
+    other = cli("report", "Something else entirely", "--report-dir", str(out))
+    assert other.exit_code == 2 and "different request" in other.output
+    assert cli("report", REQUEST, "--report-dir", str(out), "--mode", "fast").exit_code == 2
