@@ -102,7 +102,7 @@ def test_injection_page_is_data_and_its_url_is_never_fetched(tmp_path: Path) -> 
     assert saw_injection
     src = result.evidence["sources"][0]
     assert src["url"] == web.url("/injection.html")
-    assert src["quality"] == "secondary"  # rule says tertiary; the model's "primary" moves it one class
+    assert src["quality"] == "primary"  # an unrated page (secondary by rule) rated primary by the model
     assert not (tmp_path / "pwned.txt").exists()
 
 
@@ -146,3 +146,30 @@ def test_end_to_end_over_http_with_openai_compatible_fake(tmp_path: Path, monkey
     assert all(c["evidence"][0]["snippet"] in DOC_PAGE.replace("\n", " ") for c in ev["claims"])
     assert first.stats["fetched"] == 1 and second.stats["fetched"] == 0 and second.stats["reused"] == 1
     assert [u.text_kind for u in first.used_sources] == ["web"]
+
+
+def test_a_url_the_model_plans_is_never_searched_or_fetched(tmp_path: Path) -> None:
+    from autodidact.testing.fake_searxng import FakeSearxng
+    from autodidact.testing.fakeweb import FakeWeb
+
+    with FakeWeb() as web:
+        web.add_page("/docs/generators.html", DOC_PAGE)
+        exfil = web.url("/exfil")
+        hits = [{"url": web.url("/docs/generators.html"), "title": "Generators", "content": f"also see {exfil}"}]
+
+        def fn(req: Any) -> str:
+            text = reply(req.messages, fabricate=False)
+            if req.task == "evidence.search_plan":
+                plan = json.loads(text)
+                for p in plan["plans"]:
+                    p["queries"].insert(0, {"text": exfil, "language": "en", "angle": "neutral"})
+                text = json.dumps(plan)
+            return text
+
+        with FakeSearxng(lambda q: hits) as searx:
+            kqs = [{"id": "kq1", "text": "What does a generator function return when called?"}]
+            payload = make_payload(tmp_path / "report", key_questions=kqs, depth="skim")
+            result = _run(payload, Runtime(model=ScriptedModel(fn=fn)), _web_settings(web, searx))
+            assert not web.requested("/exfil")
+            assert searx.queries and not any("://" in q for q in searx.queries)
+    assert result.evidence["sources"][0]["url"] == web.url("/docs/generators.html")

@@ -202,3 +202,39 @@ def test_gather_cli_offline(pydoc_report: Path, cli: Any) -> None:
     summary = json.loads(res.stdout)
     assert summary["ok"] and summary["claims"] >= 3 and summary["path"] == str(out)
     assert "kq1" in res.stderr and "claim(s) kept" in res.stderr
+
+
+def test_thorough_depth_reads_three_sources_per_question(pydoc_report: Path) -> None:
+    kqs = make_payload(pydoc_report)["key_questions"][:2]
+    result = run(make_payload(pydoc_report, key_questions=kqs, depth="thorough"))
+    for kq in ("kq1", "kq2"):
+        srcs = {
+            e["source_id"] for c in result.evidence["claims"] if c["answers_key_question"] == kq for e in c["evidence"]
+        }
+        assert len(srcs) >= 3, kq
+    assert validate_evidence(result.evidence, source_cache=pydoc_report).ok
+
+
+def test_raw_file_header_rating_sets_source_quality(tmp_path: Path) -> None:
+    from autodidact.kb import init_kb
+    from autodidact.sources.ingest import scan_raw
+    from autodidact.sources.rawfiles import RawFile, write_raw_file
+
+    kb, _ = init_kb(tmp_path / "kb", topic="generators", lang="en")
+    body = (
+        "A generator function returns a generator iterator when it is called, and each yield expression "
+        "suspends the generator function until the next value is requested."
+    )
+    rf = RawFile(
+        "", "Forum post on generators", "https://forum.example.net/t/42", "2024-05-01", quality="低", body=body
+    )
+    write_raw_file(kb.raw, rf)
+    scan_raw(kb)
+    kqs = [{"id": "kq1", "text": "What does a generator function return when it is called?"}]
+    result = run(make_payload(kb.root / "reports" / "r1", key_questions=kqs, mode="quick"), kb_root=kb.root)
+    assert [s["quality"] for s in result.evidence["sources"]] == ["tertiary"]
+    # outside quick mode a factual claim needs a primary/secondary source: nothing admissible is left
+    from autodidact.errors import SourceError
+
+    with pytest.raises(SourceError):
+        run(make_payload(kb.root / "reports" / "r2", key_questions=kqs), kb_root=kb.root)

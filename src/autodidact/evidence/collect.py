@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.errors import AutodidactError
-from autodidact.evidence.quality import classify
+from autodidact.evidence.quality import classify, from_raw_rating
 from autodidact.evidence.textscore import BM25, coverage, terms
 from autodidact.sources.passages import chunk_spans
 from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, is_local_url, normalize_url, url_hash
@@ -167,6 +167,9 @@ class Collector:
             self.counters.failures.append(f"{passage.url}: {exc.message}")
             return None
         quality, reason = classify(passage.url, passage.kind, passage.title)
+        rated = _raw_rating(root, passage.raw_file)
+        if rated is not None:
+            quality, reason = rated, "rating in the raw file's header"
         doc = Doc(passage.url, passage.title or passage.url, passage.kind, snap.snapshot_ref, text, quality, reason)
         self.counters.local += 1
         self.docs[key] = doc
@@ -299,6 +302,19 @@ class Collector:
                     "INSERT OR REPLACE INTO evidence_doc_meta VALUES (?,?,?,?,?)",
                     (ref, url, title, published, media_type),
                 )
+
+
+def _raw_rating(root: Path, raw_file: str | None) -> str | None:
+    """The quality a knowledge base's raw file header gives its source (高/中/低), if any."""
+    if not raw_file:
+        return None
+    from autodidact.sources.rawfiles import parse_raw_file
+
+    path = root / "raw" / Path(raw_file).name
+    try:
+        return from_raw_rating(parse_raw_file(path).quality) if path.is_file() else None
+    except (AutodidactError, OSError):
+        return None
 
 
 def _span_score(variants: list[list[str]], text: str) -> float:

@@ -2,9 +2,11 @@
 
 Why rules first: quality decides whether a factual claim is admissible (V040), so it must not
 depend on a model being present. The rules follow the evidence schema's definitions — official
-documentation, standards, government and academic originals are primary; news and professional
-analysis secondary; encyclopedias, forums, blogs and aggregators tertiary. A model may refine the
-rating (``refine``), but only within the three classes and never for local official corpora.
+documentation, standards, government and academic originals are primary; news, professional
+analysis and encyclopedias secondary; forums, Q&A sites, blogs and social media tertiary. A page
+no rule knows is secondary until rated. A raw file in a knowledge base keeps the rating its header
+gives (高/中/低). A model may refine the rating (``refine``) by one class at most, and never for a
+local corpus of official documentation.
 """
 
 from __future__ import annotations
@@ -47,8 +49,9 @@ DOMAIN_RULES: tuple[tuple[str, str, str], ...] = (
     ("people.com.cn", "secondary", "newspaper"),
     ("caixin.com", "secondary", "financial news"),
     ("lwn.net", "secondary", "professional technical reporting"),
-    ("wikipedia.org", "tertiary", "encyclopedia"),
-    ("baike.baidu.com", "tertiary", "encyclopedia"),
+    ("wikipedia.org", "secondary", "encyclopedia (summarises primary sources)"),
+    ("baike.baidu.com", "secondary", "encyclopedia (summarises primary sources)"),
+    ("britannica.com", "secondary", "encyclopedia"),
     ("zhihu.com", "tertiary", "Q&A community"),
     ("stackoverflow.com", "tertiary", "Q&A forum"),
     ("stackexchange.com", "tertiary", "Q&A forum"),
@@ -76,6 +79,12 @@ _PATH_HINTS: tuple[tuple[str, str, str], ...] = (
 )
 
 RANK = {"primary": 0, "secondary": 1, "tertiary": 2}
+RAW_RATINGS = {"高": "primary", "中": "secondary", "低": "tertiary"}
+
+
+def from_raw_rating(rating: str | None) -> str | None:
+    """The class of a raw file's header rating (高/中/低), or None for 待评估 and anything else."""
+    return RAW_RATINGS.get((rating or "").strip())
 
 
 def classify(url: str, kind: str = "web", title: str = "", media_type: str | None = None) -> tuple[str, str]:
@@ -104,7 +113,7 @@ def classify(url: str, kind: str = "web", title: str = "", media_type: str | Non
         return "primary", "official documentation by title"
     if any(w in low for w in ("blog", "forum", "博客", "论坛")):
         return "tertiary", "blog or forum by title"
-    return "tertiary", "no rule matched: treated as tertiary until rated"
+    return "secondary", "no rule matched: an unrated web page, treated as secondary"
 
 
 def refine(rule_quality: str, model_quality: str | None, kind: str) -> str:

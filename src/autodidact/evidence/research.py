@@ -168,7 +168,7 @@ async def research_kq(
     quick = mode == "quick"
     need = 1 if quick else DEPTH_NEED[depth]
     result = KQResult(kq_id)
-    queue = list(candidates)
+    queue = diversify(list(candidates), need + 1) if depth == "thorough" and not quick else list(candidates)
     task = ExtractClaimsTask()
     pid_start = 0
     for round_no in range(2):
@@ -207,6 +207,22 @@ async def research_kq(
         if quick and result.kept:
             break
     return result
+
+
+def diversify(cands: list[Candidate], take: int) -> list[Candidate]:
+    """Thorough depth: the first ``take`` candidates span at least two source types when any exist.
+
+    A source type is the document kind (web, corpus, raw) with its quality class.
+    """
+    if len(cands) <= 1:
+        return cands
+    first = cands[0]
+    kind = (first.doc.kind, first.doc.quality)
+    other = next((c for c in cands[1:] if (c.doc.kind, c.doc.quality) != kind), None)
+    if other is None or cands.index(other) < take:
+        return cands
+    rest = [c for c in cands if c is not first and c is not other]
+    return [first, other, *rest]
 
 
 def _key(kept: KeptClaim) -> tuple[str, ...]:

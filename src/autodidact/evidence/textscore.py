@@ -153,10 +153,14 @@ def sentence_spans(text: str, min_chars: int = 12, max_chars: int = 420) -> list
             start = cut
             while start < stop and text[start].isspace():
                 start += 1
-        if stop - start >= min_chars:
+        if stop - start >= min_chars or _cjk_count(text, start, stop) >= 5:
             spans.append((start, stop))
         pos = match.end() if match is not None else len(text)
     return spans
+
+
+def _cjk_count(text: str, start: int, stop: int) -> int:
+    return sum(1 for ch in text[start:stop] if "\u3400" <= ch <= "\u9fff")
 
 
 class BM25:

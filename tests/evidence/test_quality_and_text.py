@@ -1,0 +1,76 @@
+"""Source quality rules and the sentence/term machinery of the offline extractor."""
+
+from __future__ import annotations
+
+import pytest
+
+from autodidact.evidence.assemble import source_id_for
+from autodidact.evidence.quality import classify, from_raw_rating, refine
+from autodidact.evidence.textscore import sentence_spans, terms
+from autodidact.sources.snapshots import local_url
+
+
+@pytest.mark.parametrize(
+    ("url", "kind", "quality"),
+    [
+        ("https://docs.python.org/3/reference/expressions.html", "web", "primary"),
+        ("https://www.stats.gov.cn/sj/", "web", "primary"),
+        ("https://cs.stanford.edu/people/x/", "web", "primary"),
+        ("https://www.rfc-editor.org/rfc/rfc9110", "web", "primary"),
+        ("https://www.reuters.com/technology/x", "web", "secondary"),
+        ("https://en.wikipedia.org/wiki/Generator_(computer_programming)", "web", "secondary"),
+        ("https://stackoverflow.com/questions/1756096", "web", "tertiary"),
+        ("https://www.zhihu.com/question/1", "web", "tertiary"),
+        ("https://example.com/blog/my-yield-tips", "web", "tertiary"),
+        ("https://example.com/docs/generators", "web", "primary"),
+        ("https://example.com/some/page", "web", "secondary"),
+        (local_url("corpus/pydoc", "yield.md"), "corpus", "primary"),
+        (local_url("raw", "notes.md"), "raw", "secondary"),
+    ],
+)
+def test_classify_by_domain_path_and_kind(url: str, kind: str, quality: str) -> None:
+    got, reason = classify(url, kind)
+    assert got == quality and reason
+
+
+def test_model_refines_by_one_class_at_most() -> None:
+    assert refine("tertiary", "primary", "web") == "secondary"
+    assert refine("secondary", "primary", "web") == "primary"
+    assert refine("primary", "tertiary", "web") == "secondary"
+    assert refine("primary", "tertiary", "corpus") == "primary"  # official corpus: the rule stands
+    assert refine("secondary", None, "web") == "secondary"
+    assert refine("secondary", "gold", "web") == "secondary"
+
+
+def test_raw_header_ratings() -> None:
+    assert [from_raw_rating(r) for r in ("高", "中", "低", "待评估", None)] == [
+        "primary", "secondary", "tertiary", None, None,
+    ]  # fmt: skip
+
+
+def test_sentences_are_exact_substrings_in_both_languages() -> None:
+    text = (
+        "# Generators\n\nA generator function returns an iterator. It pauses at each\nyield expression, "
+        "keeping its state!\n\n生成器函数在每次 yield 时暂停执行。它会保存局部状态；调用方继续迭代！最后一句没有标点"
+    )
+    spans = sentence_spans(text)
+    sentences = [text[s:e] for s, e in spans]
+    assert "A generator function returns an iterator." in sentences
+    assert "It pauses at each\nyield expression, keeping its state!" in sentences  # a wrapped line is one sentence
+    assert "生成器函数在每次 yield 时暂停执行。" in sentences
+    assert "调用方继续迭代！" in sentences
+    assert all(text[s:e] == sent for (s, e), sent in zip(spans, sentences, strict=True))
+
+
+def test_terms_mix_words_and_cjk_bigrams() -> None:
+    got = terms("What does the yield expression do in 生成器函数?")
+    assert "yield" in got and "expression" in got
+    assert {"生成", "成器", "器函", "函数"} <= set(got)
+    assert "the" not in got and "what" not in got
+
+
+def test_source_ids_are_stable_and_valid() -> None:
+    assert source_id_for("https://docs.python.org/3/glossary.html") == "docs_python_glossary"
+    assert source_id_for(local_url("corpus/pydoc", "yield.md")) == "pydoc_yield"
+    assert source_id_for("http://127.0.0.1:8080/x.html")[0].isalpha()
+    assert source_id_for("https://例子.测试/路径") == source_id_for("https://例子.测试/路径")
