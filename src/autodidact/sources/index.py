@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from autodidact.errors import InputError
-from autodidact.sources.passages import chunk_spans, highlight, match_expressions, segment
+from autodidact.sources.passages import chunk_spans, fts_term, highlight, query_terms, segment
 from autodidact.sources.rawfiles import list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
@@ -33,6 +33,12 @@ MANIFEST_NAME = "documents.jsonl"
 KINDS = ("raw", "corpus", "web")
 # Title matches count, but less than body matches: every passage of a document shares its title.
 _BM25_WEIGHTS = (1.0, 0.4)
+_TOKENIZER = "porter unicode61 remove_diacritics 2"
+# OR fallback: terms in more than this share of passages (and more than _OR_MIN_DF) are left out.
+_OR_MAX_SHARE = 0.05
+_OR_MIN_DF = 500
+# Rows fetched past k, so equal scores at the cut are ordered by (ref, offset) without a re-query.
+_TIE_MARGIN = 200
 
 SCHEMA = [
     """
@@ -55,9 +61,13 @@ SCHEMA = [
     CREATE VIRTUAL TABLE IF NOT EXISTS src_fts USING fts5(
         body, title, content='', tokenize='porter unicode61 remove_diacritics 2'
     );
+    CREATE VIRTUAL TABLE IF NOT EXISTS src_vocab USING fts5vocab(src_fts, 'row');
     """
 ]
-_DROP = "DROP TABLE IF EXISTS src_fts; DROP TABLE IF EXISTS src_passages; DROP TABLE IF EXISTS src_documents;"
+_DROP = (
+    "DROP TABLE IF EXISTS src_vocab; DROP TABLE IF EXISTS src_fts; "
+    "DROP TABLE IF EXISTS src_passages; DROP TABLE IF EXISTS src_documents;"
+)
 
 
 @dataclass(frozen=True)
@@ -259,63 +269,134 @@ class LocalIndex:
             passages = self.conn.execute("SELECT count(*) FROM src_passages").fetchone()[0]
         return {"documents": int(docs), "passages": int(passages)}
 
-    def _query(self, expr: str, limit: int, kinds: tuple[str, ...] | None) -> list[tuple]:
-        sql = (
-            'SELECT p.snapshot_ref, d.url, d.title, p.text, p.start, p."end", '
-            f"bm25(src_fts, {_BM25_WEIGHTS[0]}, {_BM25_WEIGHTS[1]}) AS s, d.raw_file, d.kind "
-            "FROM src_fts JOIN src_passages p ON p.id = src_fts.rowid "
-            "JOIN src_documents d ON d.snapshot_ref = p.snapshot_ref "
-            "WHERE src_fts MATCH ?"
+    def _term_frequencies(self, terms: list[tuple[str, bool]]) -> list[int]:
+        """Passages containing each query term (after the index's own tokenizer and stemmer)."""
+        conn = self.conn
+        conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.src_stem USING fts5(x, tokenize='{_TOKENIZER}')")
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.src_stem_v USING fts5vocab(temp, src_stem, 'instance')")
+        conn.execute("DELETE FROM temp.src_stem")
+        conn.executemany(
+            "INSERT INTO temp.src_stem(rowid, x) VALUES (?, ?)", [(i, t) for i, (t, _) in enumerate(terms)]
         )
+        stems: dict[int, list[str]] = {}
+        for term, doc in conn.execute("SELECT term, doc FROM temp.src_stem_v ORDER BY doc, offset"):
+            stems.setdefault(int(doc), []).append(term)
+        total = self._passage_count()
+        out = []
+        for i, (_, is_cjk) in enumerate(terms):
+            tokens = stems.get(i, [])
+            if is_cjk and len(terms[i][0]) == 1:
+                out.append(total)  # a prefix term: assume common
+            elif len(tokens) != 1:
+                out.append(total if tokens else 0)
+            else:
+                row = conn.execute("SELECT doc FROM src_vocab WHERE term = ?", (tokens[0],)).fetchone()
+                out.append(int(row[0]) if row else 0)
+        return out
+
+    def _passage_count(self) -> int:
+        row = self.conn.execute("SELECT max(id) FROM src_passages").fetchone()
+        return int(row[0] or 0)
+
+    def _query(self, expr: str, limit: int, kinds: tuple[str, ...] | None) -> list[tuple[int, float, str, int]]:
+        """(passage id, bm25, ref, start) of the ``limit`` best matches; no passage text yet."""
+        ranked = f"SELECT rowid AS id, bm25(src_fts, {_BM25_WEIGHTS[0]}, {_BM25_WEIGHTS[1]}) AS s FROM src_fts "
         params: list[object] = [expr]
-        if kinds:
-            sql += f" AND d.kind IN ({','.join('?' * len(kinds))})"
+        if kinds:  # filter before ranking's LIMIT, so a rare kind is not crowded out
+            sql = (
+                f"SELECT r.id, r.s, p.snapshot_ref, p.start FROM ({ranked} WHERE src_fts MATCH ?) r "
+                "JOIN src_passages p ON p.id = r.id JOIN src_documents d ON d.snapshot_ref = p.snapshot_ref "
+                f"WHERE d.kind IN ({','.join('?' * len(kinds))}) ORDER BY r.s LIMIT ?"
+            )
             params.extend(kinds)
-        sql += " ORDER BY s LIMIT ?"
+        else:  # rank inside FTS5 first, then look up only the top rows
+            sql = (
+                f"SELECT r.id, r.s, p.snapshot_ref, p.start FROM ({ranked} WHERE src_fts MATCH ? ORDER BY s LIMIT ?) r "
+                "JOIN src_passages p ON p.id = r.id"
+            )
         params.append(limit)
         try:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.OperationalError:
             return []  # a query the FTS grammar still rejects finds nothing rather than crashing
 
-    def _ranked(self, expr: str, k: int, kinds: tuple[str, ...] | None) -> list[tuple]:
+    def _ranked(self, expr: str, k: int, kinds: tuple[str, ...] | None) -> list[tuple[int, float, str, int]]:
         """Top ``k`` by (score, ref, start); fetches past ties so the order never depends on rowids."""
-        limit = k + 20
+        limit = k + _TIE_MARGIN
         while True:
             rows = self._query(expr, limit, kinds)
-            rows.sort(key=lambda r: (round(r[6], 9), r[0], r[4]))
-            if len(rows) < limit or round(rows[-1][6], 9) != round(rows[min(k, len(rows)) - 1][6], 9):
+            rows.sort(key=lambda r: (round(r[1], 9), r[2], r[3]))
+            if len(rows) < limit or round(rows[-1][1], 9) != round(rows[min(k, len(rows)) - 1][1], 9):
                 return rows[:k]
             limit *= 4
 
+    def _passages(self, ranked: list[tuple[int, float, str, int]], query: str) -> list[Passage]:
+        if not ranked:
+            return []
+        ids = [r[0] for r in ranked]
+        found = {
+            row[0]: row[1:]
+            for row in self.conn.execute(
+                'SELECT p.id, p.snapshot_ref, d.url, d.title, p.text, p.start, p."end", d.raw_file, d.kind '
+                "FROM src_passages p JOIN src_documents d ON d.snapshot_ref = p.snapshot_ref "
+                f"WHERE p.id IN ({','.join('?' * len(ids))})",
+                ids,
+            )
+        }
+        out = []
+        for pid, score, _, _ in ranked:
+            ref, url, title, text, start, end, raw_file, kind = found[pid]
+            out.append(
+                Passage(
+                    snapshot_ref=ref,
+                    url=url,
+                    title=title,
+                    text=text,
+                    start=start,
+                    end=end,
+                    score=round(-float(score), 6),
+                    raw_file=raw_file,
+                    kind=kind,
+                    highlight=highlight(text, query),
+                )
+            )
+        return out
+
     def search(self, query: str, k: int = 10, kinds: tuple[str, ...] | None = None) -> list[Passage]:
-        """The ``k`` best passages for free text ``query`` (any text is safe), best first."""
+        """The ``k`` best passages for free text ``query`` (any text is safe), best first.
+
+        All terms must match; if that gives fewer than ``k`` passages, terms found nowhere (typos)
+        are dropped and the rest AND-ed, then the rarer terms are OR-ed to fill up.
+        Very common terms are left out of the OR: they would make the query scan most of the
+        index while adding little to the ranking.
+        """
         if k <= 0:
             return []
-        all_terms, any_term = match_expressions(query or "")
-        if all_terms is None or any_term is None:
+        terms = query_terms(query or "")
+        if not terms:
             return []
         with self._lock:
-            rows = self._ranked(all_terms, k, kinds)
-            if len(rows) < k and any_term != all_terms:
-                seen = {(r[0], r[4]) for r in rows}
-                extra = [r for r in self._ranked(any_term, k + len(rows), kinds) if (r[0], r[4]) not in seen]
+            rows = self._ranked(" AND ".join(fts_term(*t) for t in terms), k, kinds)
+            if len(rows) >= k or len(terms) == 1:
+                return self._passages(rows, query)
+            dfs = self._term_frequencies(terms)
+            present = [(t, df) for t, df in zip(terms, dfs, strict=True) if df > 0]
+            if 0 < len(present) < len(terms):  # drop terms found nowhere (typos), AND the rest
+                seen = {r[0] for r in rows}
+                rows += [
+                    r
+                    for r in self._ranked(" AND ".join(fts_term(*t) for t, _ in present), k, kinds)
+                    if r[0] not in seen
+                ][: k - len(rows)]
+            if len(rows) < k and len(present) > 1:
+                common = max(_OR_MIN_DF, int(_OR_MAX_SHARE * self._passage_count()))
+                by_rarity = sorted(present, key=lambda item: item[1])
+                rare = [t for t, df in by_rarity if df <= common] or [by_rarity[0][0]]
+                seen = {r[0] for r in rows}
+                any_term = " OR ".join(fts_term(*t) for t in rare)
+                extra = [r for r in self._ranked(any_term, k + len(rows), kinds) if r[0] not in seen]
                 rows += extra[: k - len(rows)]
-        return [
-            Passage(
-                snapshot_ref=r[0],
-                url=r[1],
-                title=r[2],
-                text=r[3],
-                start=r[4],
-                end=r[5],
-                score=round(-float(r[6]), 6),
-                raw_file=r[7],
-                kind=r[8],
-                highlight=highlight(r[3], query),
-            )
-            for r in rows
-        ]
+            return self._passages(rows, query)
 
 
 def manifest_entries(root: Path) -> list[dict[str, object]]:

@@ -75,24 +75,28 @@ def _stem(word: str) -> str:
     return word
 
 
+_WORD_TAIL = re.compile(f"[^\\W{_CJK}]*")
+
+
 def highlight_spans(text: str, query: str) -> list[tuple[int, int]]:
     """Merged (start, end) spans of ``text`` that match a query term (case-insensitive)."""
-    patterns = []
+    found: list[tuple[int, int]] = []
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a few characters lowercase to two: keep offsets aligned
+        lowered = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
     for term, is_cjk in query_terms(query):
-        if is_cjk:
-            patterns.append(re.escape(term))
-        else:
-            patterns.append(r"(?<![A-Za-z0-9])" + re.escape(_stem(term)) + f"[^\\W{_CJK}]*")
-    if not patterns:
-        return []
-    found = sorted(
-        (m.start(), m.end())
-        for pattern in patterns
-        for m in re.finditer(pattern, text, flags=re.IGNORECASE)
-        if m.end() > m.start()
-    )
+        needle = term if is_cjk else _stem(term)
+        pos = lowered.find(needle)
+        while pos >= 0 and needle:
+            end = pos + len(needle)
+            if is_cjk:
+                found.append((pos, end))
+            elif pos == 0 or not (lowered[pos - 1].isascii() and lowered[pos - 1].isalnum()):
+                tail = _WORD_TAIL.match(text, end)
+                found.append((pos, tail.end() if tail else end))
+            pos = lowered.find(needle, pos + 1)
     spans: list[tuple[int, int]] = []
-    for s, e in found:
+    for s, e in sorted(found):
         if spans and s <= spans[-1][1]:
             spans[-1] = (spans[-1][0], max(spans[-1][1], e))
         else:
