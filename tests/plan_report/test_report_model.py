@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from autodidact.config import Settings
+from autodidact.evidence.validator import validate_evidence
 from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
 from autodidact.llm.scripted import ScriptedModel
 from autodidact.plan.offline import offline_plan
 from autodidact.report.pipeline import NullReporter, run_report_sync
+from autodidact.sources.snapshots import SnapshotStore
 from autodidact.testing.corpora import write_pydoc_corpus
 from autodidact.testing.evidence_model import reply as evidence_reply
 
@@ -121,3 +124,30 @@ def test_cli_report_runs_and_refuses_another_request_in_the_same_folder(
     other = cli("report", "Something else entirely", "--report-dir", str(out))
     assert other.exit_code == 2 and "different request" in other.output
     assert cli("report", REQUEST, "--report-dir", str(out), "--mode", "fast").exit_code == 2
+
+
+def test_report_in_a_knowledge_base_is_self_contained(tmp_path: Path, small_corpus: Path, cli: Any) -> None:
+    import shutil
+
+    from autodidact.kb import init_kb
+    from autodidact.sources.ingest import add_paths
+
+    kb, _ = init_kb(tmp_path / "kb", topic="Python", lang="en")
+    add_paths(kb, [p for p in sorted(small_corpus.glob("*.md")) if "except" in p.name or "try" in p.name])
+    result = cli("report", "How does Python exception handling work?", "--kb", str(kb.root))
+    assert result.exit_code == 0, result.output
+    folders = list((kb.root / "reports").iterdir())
+    assert len(folders) == 1 and re.match(r"^\d{4}-\d{2}-\d{2}_how-does-python-exception", folders[0].name)
+    moved = tmp_path / "elsewhere"
+    shutil.copytree(folders[0], moved)
+    shutil.rmtree(kb.root)  # the report must not need the knowledge base any more
+    citations = json.loads((moved / "citations.json").read_text(encoding="utf-8"))["citations"]
+    store = SnapshotStore.for_folder(moved)
+    assert citations
+    for entry in citations:
+        for ref in entry["snapshot_refs"]:
+            store.verify(ref, url=entry["url"])
+    for path in (moved / "sub_reports").glob("*.evidence.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        report = validate_evidence(data, source_cache=moved / "source_cache", expected_mode=data["mode"])
+        assert report.ok, report.errors

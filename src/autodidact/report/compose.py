@@ -91,9 +91,10 @@ def place_elements(plan: Plan, sections: list[str]) -> tuple[dict[int, list[str]
     return placed, annex
 
 
-def _dimension_block(dim: Dimension, ev: dict[str, Any], citer: Citer, lang: str) -> list[str]:
+def _dimension_block(dim: Dimension, ev: dict[str, Any], citer: Citer, lang: str, findings: bool) -> list[str]:
+    """A dimension's evidence in its section: key findings (unless the summary has them), then claims by question."""
     lines = [f"### {esc(dim.name)}", ""]
-    for finding in ev.get("key_findings", []):
+    for finding in ev.get("key_findings", []) if findings else []:
         lines.append(citer.sentence(finding["finding"], finding["claim_ids"], lang))
         lines.append("")
     kq_ids = [f"kq{i + 1}" for i in range(len(dim.key_questions))]
@@ -191,7 +192,7 @@ def compose_report(
         elif role == "method":
             body += _method(plan, evidences, failed, lang)
         for dim_id in dims_at[i]:
-            body += _dimension_block(by_id[dim_id], evidences[dim_id], citer, lang)
+            body += _dimension_block(by_id[dim_id], evidences[dim_id], citer, lang, "summary" not in roles)
         for element in elements_at[i]:
             if role == "summary" and element_kind(element) == "findings":
                 continue  # the summary already is the cited list of every key finding
