@@ -146,8 +146,14 @@ class KnowledgeBase:
         return safe_join(self.root, *parts)
 
     def lock(self, warn: object = None) -> WriterLock:
-        """The single-writer lock; ``with kb.lock(): ...``."""
-        return WriterLock(self.internal / "lock", warn=warn)  # type: ignore[arg-type]
+        """The single-writer lock; ``with kb.lock(): ...``. Taking it removes dead writers' temp files."""
+
+        def sweep() -> None:
+            for path in atomic.sweep_stale_temps(self.root):
+                if callable(warn):
+                    warn(f"removed {path.relative_to(self.root)}, left by an interrupted write")
+
+        return WriterLock(self.internal / "lock", warn=warn, on_acquire=sweep)  # type: ignore[arg-type]
 
     def language(self, default: str = "en") -> str:
         """The language recorded in ``autodidact.toml`` (``zh``/``en``)."""

@@ -157,7 +157,7 @@ def _install_pair(folder: Path, items: tuple[tuple[Path, bytes], ...]) -> bool:
             if path.exists():
                 _same_or_refuse(path, data)
                 continue
-            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.p{os.getpid()}.", suffix=".tmp", dir=folder)
             temps.append((Path(tmp_name), path, data))
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)

@@ -3,6 +3,10 @@
 Why: every step of the loop records its output and then marks itself done; a crash between
 the two must leave a file that is either absent or complete. The recipe is the classic one:
 temp file in the same folder, fsync, ``os.replace``, fsync the folder.
+
+A process killed inside that sequence leaves its temp file behind. Temp names carry the writer's
+pid (``.<name>.p<pid>.<random>.tmp``), so whoever next takes a knowledge base's writer lock can
+remove the leftovers of dead writers (:func:`sweep_stale_temps`) without touching a live one's.
 """
 
 from __future__ import annotations
@@ -10,10 +14,62 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+TEMP_RE = re.compile(r"^\..+\.tmp$")
+_PID_RE = re.compile(r"\.p(\d+)\.[^.]*\.tmp$")
+UNMARKED_TEMP_MAX_AGE = 600.0  # seconds; a temp name without a pid is swept only when this old
+_SKIP_DIRS = {".git", ".venv", "__pycache__", "node_modules"}
+
+
+def temp_prefix(name: str) -> str:
+    """The ``mkstemp`` prefix for a temp file standing in for ``name``: hidden, with our pid."""
+    return f".{name}.p{os.getpid()}."
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def sweep_stale_temps(root: Path) -> list[Path]:
+    """Delete temp files under ``root`` left by writers that died mid-write; returns what was removed.
+
+    A temp file whose recorded pid is alive is kept (that writer may still rename it); one without
+    a pid is kept unless it is older than :data:`UNMARKED_TEMP_MAX_AGE`.
+    """
+    removed: list[Path] = []
+    now = time.time()
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in _SKIP_DIRS]
+        for name in files:
+            if not TEMP_RE.match(name):
+                continue
+            path = Path(folder) / name
+            match = _PID_RE.search(name)
+            try:
+                if match:
+                    if _pid_alive(int(match.group(1))):
+                        continue
+                elif now - path.stat().st_mtime < UNMARKED_TEMP_MAX_AGE:
+                    continue
+                path.unlink()
+                removed.append(path)
+            except OSError:
+                continue
+    return removed
 
 
 def fsync_dir(path: Path) -> None:
@@ -32,7 +88,7 @@ def fsync_dir(path: Path) -> None:
 
 @contextlib.contextmanager
 def _temp_in(folder: Path, name: str) -> Iterator[tuple[int, Path]]:
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(name), suffix=".tmp", dir=folder)
     tmp_path = Path(tmp)
     try:
         yield fd, tmp_path

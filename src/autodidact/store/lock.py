@@ -34,10 +34,16 @@ def _pid_alive(pid: int) -> bool:
 class WriterLock:
     """Exclusive, non-blocking writer lock; use as a context manager."""
 
-    def __init__(self, path: Path, warn: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        warn: Callable[[str], None] | None = None,
+        on_acquire: Callable[[], None] | None = None,
+    ) -> None:
         self.path = Path(path)
         self._fd: int | None = None
         self._warn = warn
+        self._on_acquire = on_acquire
 
     def acquire(self) -> None:
         """Take the lock or raise :class:`LockedError` naming the holder's pid and start time."""
@@ -63,6 +69,12 @@ class WriterLock:
         os.pwrite(fd, (json.dumps(info) + "\n").encode(), 0)
         os.fsync(fd)
         self._fd = fd
+        if self._on_acquire is not None:
+            try:
+                self._on_acquire()  # e.g. sweep what a dead writer left; we are the only writer now
+            except BaseException:
+                self.release()
+                raise
 
     @staticmethod
     def _read_holder(fd: int) -> dict[str, object]:
