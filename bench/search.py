@@ -114,8 +114,8 @@ def main(target: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         index = LocalIndex(Path(tmp))
         t0 = time.perf_counter()
-        for snap, text in docs:
-            index.add_document(snap, text, "", "corpus", record=False)
+        for i in range(0, len(docs), 500):  # batches: one transaction each
+            index.add_documents([(snap, text, "", "corpus", None) for snap, text in docs[i : i + 500]], record=False)
         build = time.perf_counter() - t0
         stats = index.stats()
         for q in qs[:10]:  # warm the page cache
