@@ -177,3 +177,48 @@ def test_direct_question_and_pause_keep_the_open_question(debate: Callable[..., 
     resumed = debate("reply", "s1", "我说的是主观感受上的累，相比以前自己写代码")
     assert resumed["turn"]["trigger"] == "P2"
     assert check_session(_folder(kb_dir))["ok"]
+
+
+def test_a_wished_direction_overrides_the_ladder_and_the_skipped_obstacle_is_kept(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path
+) -> None:
+    debate("start", ZH_PROMPT, depth="standard")
+    turn = debate("reply", "s1", "我说的是主观感受上的累。我想先谈谈替代解释")
+    assert turn["turn"]["role"] == "alternative_explorer" and turn["turn"]["trigger"] == "P4"
+    session = SessionStore(_folder(kb_dir)).replay()
+    assert session is not None
+    deferred = [n["text"] for n in session.notes if n["kind"] == "DEFERRED_OBSTACLE"]
+    assert deferred == ["P2"]  # the premise check was skipped, not dropped
+    closed = debate("close", "s1")
+    assert closed["state"] == "CLOSED"
+    summary = next((_folder(kb_dir) / "summaries").glob("*-session-summary.md")).read_text("utf-8")
+    assert "P2" in summary and "用户未自行选择" not in summary
+    assert check_session(_folder(kb_dir))["ok"]
+
+
+def test_show_prints_the_transcript_with_the_persons_words(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path, cli: Any
+) -> None:
+    debate("start", ZH_PROMPT)
+    debate("reply", "s1", "你定吧")
+    shown = cli("debate", "show", "s1", "--kb", str(kb_dir))
+    assert shown.exit_code == 0
+    assert "> 你定吧" in shown.stdout and shown.stdout.count("➤") == 2 and "rounds 1/8" in shown.stdout
+    as_json = json.loads(cli("debate", "show", "s1", "--kb", str(kb_dir), "--json").stdout)
+    assert as_json["session_id"] == "s1" and as_json["execution"]["depth"] == "standard"
+    bad = cli("debate", "reply", "../s1", "x", "--kb", str(kb_dir))
+    assert bad.exit_code == 2
+    missing = cli("debate", "reply", "nope", "x", "--kb", str(kb_dir))
+    assert missing.exit_code == 2
+
+
+def test_a_second_writer_is_refused(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    import pytest
+
+    from autodidact.debate.engine import Engine
+    from autodidact.errors import LockedError
+    from autodidact.store.lock import WriterLock
+
+    debate("start", ZH_PROMPT, depth="quick")
+    with WriterLock(_folder(kb_dir) / ".lock"), pytest.raises(LockedError, match="another process"):
+        Engine(_folder(kb_dir)).reply("主观感受")

@@ -10,9 +10,10 @@ transcript after recovery is therefore exactly the one an uninterrupted run woul
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,10 @@ from autodidact.debate.session import Session, apply, replay
 from autodidact.debate.store import SessionStore
 from autodidact.debate.templates import TurnInputs, excerpt, key_term
 from autodidact.debate.turns import SignalInputs, read_signals, write_turn
-from autodidact.errors import InputError, IntegrityError
+from autodidact.errors import InputError, IntegrityError, LockedError
 from autodidact.store import atomic
 from autodidact.store.hashing import hash_json
+from autodidact.store.lock import WriterLock
 
 CRASH_ENV = "AUTODIDACT_DEBATE_CRASH_AFTER"
 """Fault injection for recovery tests: die (mid-line) after writing this many event lines."""
@@ -157,12 +159,32 @@ class Engine:
             atomic.write_text(written[1], plan)
         return written
 
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """One writer per session: a second process replying at the same time is refused."""
+        lock = WriterLock(self.store.folder / ".lock")
+        try:
+            lock.acquire()
+        except LockedError:
+            raise LockedError(
+                f"session {self.store.folder.name} is being written by another process",
+                hint="wait for the other reply to finish",
+            ) from None
+        try:
+            yield
+        finally:
+            lock.release()
+
     def _txn(self, key: str) -> _Txn:
         sid = self.session.session_id if self.session else self.store.folder.name
         return _Txn(self.session, sid, len(self.events) + 1, key)
 
     # -- public operations -------------------------------------------------------------------
     def start(self, prompt: str, *, depth: str | None = None, run_id: str | None = None) -> list[dict[str, Any]]:
+        with self._locked():
+            return self._start(prompt, depth=depth, run_id=run_id)
+
+    def _start(self, prompt: str, *, depth: str | None, run_id: str | None) -> list[dict[str, Any]]:
         if self.store.events_path.exists():
             raise InputError(f"session {self.store.folder.name} already exists", hint="continue it with `debate reply`")
         if not prompt.strip():
@@ -175,6 +197,10 @@ class Engine:
         return self._commit(txn, started)
 
     def reply(self, text: str) -> list[dict[str, Any]]:
+        with self._locked():
+            return self._reply(text)
+
+    def _reply(self, text: str) -> list[dict[str, Any]]:
         self.load()
         self._complete_partial()
         if not text.strip():
@@ -186,10 +212,15 @@ class Engine:
 
     def resume(self) -> list[dict[str, Any]]:
         """Finish a turn a crash cut short; returns the events it appended (may be empty)."""
-        self.load()
-        return self._complete_partial()
+        with self._locked():
+            self.load()
+            return self._complete_partial()
 
     def pause(self, reason: str = "user") -> list[dict[str, Any]]:
+        with self._locked():
+            return self._pause(reason)
+
+    def _pause(self, reason: str) -> list[dict[str, Any]]:
         self.load()
         self._complete_partial()
         assert self.session is not None
@@ -200,6 +231,10 @@ class Engine:
         return self._commit(txn, self.clock())
 
     def close(self) -> list[dict[str, Any]]:
+        with self._locked():
+            return self._close()
+
+    def _close(self) -> list[dict[str, Any]]:
         self.load()
         self._complete_partial()
         assert self.session is not None

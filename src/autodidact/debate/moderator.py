@@ -90,7 +90,7 @@ def choose(session: Session, *, wish: str | None = None, review_requested: bool 
     if wish is not None:
         trigger = TRIGGER_OF_ROLE[wish]
         if trigger != "P3" or gate_open:
-            skipped = [t for t in open_ if t < trigger]
+            skipped = [t for t in open_ if t < trigger and (t != "P3" or gate_open)]
             reason = ("用户指定先谈此方向" if zh else "the person asked to discuss this next") + (
                 f"；暂缓：{', '.join(skipped)}"
                 if zh and skipped
