@@ -345,11 +345,11 @@ ARCHETYPES: dict[str, Archetype] = {
         },
         key_questions={
             "en": [
-                "Which candidates belong in a comparison of {s}?",
-                "Which criteria matter for choosing between {s}?",
-                "How can each criterion be measured or evidenced?",
+                "What are {s}, and how do they differ?",
+                "Which criteria distinguish {s}?",
+                "Under which conditions is each of {s} used?",
             ],
-            "zh": ["{s}的比较应包含哪些候选？", "在{s}之间选择时哪些标准重要？", "每个标准如何衡量或取证？"],
+            "zh": ["{s}分别是什么，有何区别？", "哪些标准可以区分{s}？", "{s}各自在什么条件下使用？"],
         },
         method={
             "en": "Derive criteria from documentation and decision guides; fix the candidate list.",
@@ -379,11 +379,11 @@ ARCHETYPES: dict[str, Archetype] = {
         },
         key_questions={
             "en": [
-                "What does {o} provide for the use in question?",
-                "Which strengths of {o} are documented?",
-                "Which limitations or costs of {o} are documented?",
+                "What is {o}?",
+                "How is {o} used?",
+                "Which restrictions or errors apply to {o}?",
             ],
-            "zh": ["{o}为该用途提供了什么？", "{o}有哪些有记录的优势？", "{o}有哪些有记录的局限或代价？"],
+            "zh": ["{o}是什么？", "{o}如何使用？", "{o}有哪些限制或错误情形？"],
         },
         method={
             "en": "Profile the candidate against each criterion from its own documentation and independent sources.",
@@ -423,11 +423,11 @@ ARCHETYPES: dict[str, Archetype] = {
         },
         key_questions={
             "en": [
-                "Where do {s} differ most?",
-                "Which scenarios favour each option?",
-                "Which risks come with each choice?",
+                "Where do {s} differ?",
+                "When is each of {s} preferred?",
+                "Which risks or errors come with {s}?",
             ],
-            "zh": ["{s}之间差异最大的地方在哪里？", "哪些场景更适合哪个选项？", "每种选择伴随哪些风险？"],
+            "zh": ["{s}之间有哪些差异？", "什么情况下更适合使用{s}中的哪一个？", "{s}各自伴随哪些风险或错误？"],
         },
         method={
             "en": "Cross-compare candidate evidence per scenario; record disagreements between sources.",
@@ -498,11 +498,11 @@ ARCHETYPES: dict[str, Archetype] = {
         },
         key_questions={
             "en": [
-                "Which explanations of {s} do sources offer?",
-                "Which evidence supports or refutes each explanation?",
-                "Which explanation is best supported?",
+                "What causes {s}?",
+                "Which conditions lead to {s}?",
+                "Which evidence contradicts the usual explanation of {s}?",
             ],
-            "zh": ["来源对{s}给出了哪些解释？", "哪些证据支持或反驳每种解释？", "哪种解释得到最充分的支持？"],
+            "zh": ["{s}的原因是什么？", "哪些条件会导致{s}？", "哪些证据与对{s}的通常解释相矛盾？"],
         },
         method={
             "en": "Weigh explanations by supporting and refuting evidence.",
