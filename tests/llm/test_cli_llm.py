@@ -54,6 +54,9 @@ def test_doctor_check_reports_refused_key(cli: Any, kb_dir: Path, monkeypatch: p
         assert "ANTHROPIC_API_KEY" in result.output
         assert FAKE_KEY not in result.output
         assert len(fake.requests) == 1
+    for path in kb_dir.rglob("*"):
+        if path.is_file():
+            assert FAKE_KEY.encode() not in path.read_bytes(), path
 
 
 def test_usage_totals_by_task_and_model(cli: Any, kb_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -201,3 +201,29 @@ def test_fake_key_leaves_no_trace_in_the_knowledge_base_or_logs(
     assert (kb_dir / ".autodidact" / "index.sqlite").is_file()
     assert scanned >= 5
     assert FAKE_KEY not in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("preset", "expected_format"),
+    [("deepseek", {"type": "json_object"}), ("llamacpp", {"type": "json_object", "schema": "SCHEMA"})],
+)
+def test_backends_without_json_schema_get_json_mode_and_the_instruction(
+    preset: str, expected_format: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from autodidact.config import load_settings
+    from autodidact.llm.registry import build_runtime
+
+    monkeypatch.setenv("DEEPSEEK_API_KEY", FAKE_KEY)
+    schema = Verdict.model_json_schema()
+    with FakeLLM([GOOD]) as server:
+        settings = load_settings(None, {"llm.base_url": server.base_url})
+        runtime = build_runtime(settings, None, model=f"{preset}:m")
+        assert runtime.run_sync(VerdictTask(), "x").confidence == 7
+        body = server.requests[0].body
+    fmt = {k: (schema if v == "SCHEMA" else v) for k, v in expected_format.items()}
+    assert body["response_format"] == fmt
+    assert body["messages"][-1]["role"] == "system"
+    assert json.dumps(schema) in body["messages"][-1]["content"]
+    if preset == "llamacpp":
+        assert body["max_tokens"] == 4096
+        assert body["messages"][0]["content"] == "Judge the topic."
