@@ -64,8 +64,14 @@ def comparison_table(plan: Plan, evidences: Evidences, citer: Citer, lang: str) 
     if len(objects) >= 2:
         for obj in objects:
             low = obj.lower()
-            own = [d.id for d in plan.dimensions if low in d.name.lower() and d.id in evidences]
-            related = [c for c in _claims(evidences) if c["id"].split(".")[0] in own or low in c["text"].lower()]
+            own = [
+                d.id
+                for d in plan.dimensions
+                if d.name.lower().startswith((f"{low}:", f"{low}：")) and d.id in evidences
+            ]
+            mention = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")
+            related = list(_claims(evidences, own))
+            related += [c for c in _claims(evidences) if c not in related and mention.search(c["text"].lower())]
             pro = [c for c in related if c.get("polarity") != "refute"][:2]
             con = [c for c in related if c.get("polarity") == "refute"][:2]
             rows.append(
