@@ -222,3 +222,19 @@ def test_a_second_writer_is_refused(debate: Callable[..., dict[str, Any]], kb_di
     debate("start", ZH_PROMPT, depth="quick")
     with WriterLock(_folder(kb_dir) / ".lock"), pytest.raises(LockedError, match="another process"):
         Engine(_folder(kb_dir)).reply("主观感受")
+
+
+def test_summary_request_and_an_unrecognised_depth(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    debate("start", ZH_PROMPT)
+    retry = debate("reply", "s1", "嗯……")
+    assert retry["state"] == "WAITING_DEPTH" and "没认出档位" in retry["turn"]["response"]
+    assert retry["turn"]["role"] == "moderator" and retry["turn"]["kind"] == "CONFIGURATION"
+    debate("reply", "s1", "快速")
+    summary = debate("reply", "s1", "先做个总结")
+    assert summary["state"] == "CHECKPOINT" and summary["stop_reason"] == "CHECKPOINT_REACHED"
+    session = SessionStore(_folder(kb_dir)).replay()
+    assert session is not None and session.execution.usage.rounds == 1
+    assert session.rounds[-1].unanswered_reason == "CHECKPOINT_REACHED"  # S4: stopped at once, not answered for them
+    again = debate("reply", "s1", "继续")
+    assert again["turn"]["trigger"] == "P1"
+    assert check_session(_folder(kb_dir))["ok"]

@@ -411,6 +411,8 @@ def _register_session(app: typer.Typer) -> None:
             result = store_for(session_dir).recover()
             state = result.pop("session")
             lines = briefing(state, _budget_line(state)) if state is not None else []
+            for line in lines:
+                console.print(line, soft_wrap=True, markup=False, highlight=False)
             return {"status": "OK", **result, "briefing": lines}
 
         _store_call(run)
