@@ -87,3 +87,30 @@ def test_model_reply_is_applied_without_dangling_links(tmp_path: Path) -> None:
     text = (kb.wiki / "widget3-engine.md").read_text("utf-8")
     assert "New fact about Nowhere engines" in text and "[[Nowhere]]" not in text
     assert text.index("Widget3 engines are small") < text.index("## ")
+
+
+def test_model_verdicts_reach_the_report_and_data_is_delimited(tmp_path: Path) -> None:
+    kb = synthetic_kb(tmp_path / "kb", 5)
+    seen: list[Request] = []
+
+    def reply(request: Request) -> str:
+        seen.append(request)
+        return json.dumps(
+            {
+                "status": "partial",
+                "answer": "Widget2 engines weigh 12 kilograms. Servicing is not described. (source: wiki/w2.md)",
+                "gap": "service intervals",
+                "files": ["wiki/widget2-engine.md"],
+            }
+        )
+
+    result = check_wiki(
+        kb, [{"id": "r2q1", "text": "How heavy is a widget2 engine?"}], 2, Runtime(model=ScriptedModel(fn=reply))
+    )
+    assert result.report.question_status == {"r2q1": "partial"} and result.report.audit_issues_count >= 1
+    text = result.path.read_text("utf-8")
+    assert "  - gap: service intervals" in text and "weigh 12 kilograms" in text
+    user = seen[0].messages[1]["content"]
+    assert "<<DATA " in user and "<<END " in user and "widget2" in user.lower()
+    assert seen[0].task == "wiki.answer_question"
+    assert any("service intervals" in d for d in result.report.directions)
