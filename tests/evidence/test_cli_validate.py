@@ -77,3 +77,31 @@ def test_plan_and_upstream_options(cli: Any, valid: dict[str, Any], report_dir: 
     res = cli("evidence", "validate", str(ev), "--source-cache", cache, "--plan", str(pl))
     assert res.exit_code == 1
     assert {e["rule"] for e in json.loads(res.stdout)["errors"]} == {"V008"}
+
+
+def test_gather_engine_flags_are_checked(cli: Any, tmp_path: Path) -> None:
+    from .conftest import make_payload
+
+    payload = _write(tmp_path / "payload.json", make_payload(tmp_path / "report"))
+    res = cli("gather", "--payload", str(payload), "--engine", "turbo")
+    assert res.exit_code == 2 and "--engine" in res.output
+    res = cli("gather", "--payload", str(payload), "--engine", "model")
+    assert res.exit_code == 2 and "needs a model" in res.output
+    res = cli("gather", "--payload", str(tmp_path / "missing.json"))
+    assert res.exit_code == 2 and "does not exist" in res.output
+
+
+def test_gather_with_kb_option(cli: Any, pydoc_template: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from .conftest import make_payload
+
+    kb = tmp_path / "kb"
+    shutil.copytree(pydoc_template, kb)
+    report = tmp_path / "elsewhere" / "r1"
+    payload = _write(tmp_path / "payload.json", make_payload(report))
+    res = cli("gather", "--payload", str(payload), "--kb", str(kb))
+    assert res.exit_code == 0, res.output
+    out = report / "sub_reports" / "d1.evidence.json"
+    res = cli("evidence", "validate", str(out), "--source-cache", str(report), "--require-version", "1.2")
+    assert res.exit_code == 0, res.stdout

@@ -141,7 +141,10 @@ def _gather(
     if engine == "offline":
         model = "offline"
     payload = load_payload(payload_path)
-    kb_root = Path(kb).resolve() if kb is not None else None
+    from autodidact.config import env
+
+    kb_value = kb if kb is not None else env("AUTODIDACT_KB")  # no --kb and no variable: no knowledge base
+    kb_root = Path(kb_value).resolve() if kb_value else None
     settings = load_run_settings(kb_root, model, max_cost, max_tokens)
     # The call cache lives with the knowledge base, else inside the report folder (self-contained).
     cache_root = kb_root if kb_root is not None else payload.report_path()
