@@ -1,0 +1,312 @@
+"""Planning a reply: stage 0, the configuration answer, commands (P0), answers and their signals.
+
+Why separate: reading what the person said (a depth, a command, a gap decision or an answer to the
+focus question) is one job; choosing and writing the next turn is another (``turn_planner``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from autodidact.debate import cues, gaps, gates, summaries
+from autodidact.debate.roles import ROLES
+from autodidact.debate.session import Session
+from autodidact.debate.templates import excerpt
+from autodidact.debate.turn_planner import TurnPlanner
+from autodidact.debate.turns import SignalInputs, read_signals
+from autodidact.debate.txn import Txn
+from autodidact.errors import InputError
+
+UNCERTAIN = ("没验证", "没有验证", "不确定是否", "not verified", "unverified", "never checked")
+
+
+class ReplyPlanner(TurnPlanner):
+    """Turns the person's input into events, then hands over to the turn planner."""
+
+    def _plan_start(self, txn: Txn, prompt: str, depth: str | None, run_id: str) -> None:
+        from autodidact.kb import detect_language
+
+        lang = detect_language(prompt)
+        zh = lang == "zh"
+        txn.emit(
+            "USER_INPUT", "user", "USER",
+            {"intent": "PROMPT", "op": "start", "text": prompt, "run_id": run_id, "language": lang,
+             "depth_flag": depth},
+        )  # fmt: skip
+        mode, cue = cues.judge_mode(prompt)
+        txn.field("mode", mode)
+        if zh:
+            basis = f"含「{cue}」" if cue else "没有具体主张"
+            what = "你给出了具体主张" if mode == "examine" else "你描述的是兴趣、观察或困惑"
+            switch = "切换到探索" if mode == "examine" else "切换到推敲"
+            reason = (
+                f"模式：{'推敲' if mode == 'examine' else '探索'}。依据：{what}（{basis}）；一句「{switch}」即可改。"
+            )
+        else:
+            basis = f'contains "{cue}"' if cue else "no concrete claim"
+            what = "you stated a concrete claim" if mode == "examine" else "you described an interest or observation"
+            switch = "switch to explore" if mode == "examine" else "switch to examine"
+            reason = f"Mode: {mode}. Basis: {what} ({basis}); say '{switch}' to change it."
+        txn.field("mode_reason", reason)
+        upstream = self._upstream_depth()
+        recommended = upstream or gates.RECOMMENDED_DEPTH
+        kb_source = "[PROJECT]" if self.kb_root else "[DEFAULTED]"
+        depth_source = "[USER]" if depth else ("[UPSTREAM]" if upstream else "[DEFAULTED]")
+        context = {
+            "prompt": prompt,
+            "items": [
+                {"key": "language", "value": lang, "source": "[INFERRED]"},
+                {"key": "mode", "value": mode, "source": "[INFERRED]"},
+                {"key": "knowledge_base", "value": bool(self.kb_root), "source": kb_source},
+                {"key": "depth", "value": depth or recommended, "source": depth_source},
+                {"key": "maturation", "value": "RAW", "source": "[SYSTEM_RULE]"},
+                {"key": "stop_rules", "value": "S1-S6 v1", "source": "[SYSTEM_RULE]"},
+                {"key": "upstream_evidence", "value": "none", "source": "[CONTEXT]"},
+            ],
+            "recommended_depth": recommended,
+        }  # fmt: skip
+        txn.field("context", context)
+        txn.emit("IDEA_REVISED", "moderator", "SYSTEM", {"idea_id": "i1", "proposition": prompt, "source": "用户观察"})
+        if mode == "examine":
+            self._signal(txn, "INTUITION_FORMULATED", None, "the prompt states a claim")
+        if depth:
+            self._set_depth(txn, depth, source="USER_FLAG", reason="user_flag", user_chose=True)
+            self._next_turn(txn, opening=None)
+        else:
+            self._config_turn(txn, retry=False)
+
+    def _upstream_depth(self) -> str | None:
+        if self.kb_root is None:
+            return None
+        profile = Path(self.kb_root) / ".autodidact" / "execution_profile.json"
+        if profile.is_file():
+            import json
+
+            try:
+                depth = json.loads(profile.read_text("utf-8")).get("depth")
+            except ValueError:
+                return None
+            return depth if depth in gates.BUDGETS else None
+        return None
+
+    # -- replies -----------------------------------------------------------------------------
+    def _plan_reply(self, txn: Txn, text: str) -> None:
+        s = txn.s
+        if s.state == "CLOSED":
+            raise InputError(f"session {s.session_id} is closed", hint='start a new one: autodidact debate start "..."')
+        pending = s.pending_question or {}
+        command = cues.parse_command(text)
+        user = {"op": "reply", "text": text}
+        if command is not None and command.kind == "PAUSE":
+            txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "COMMAND", "command": "PAUSE"})
+            txn.emit("PAUSED", "moderator", "SYSTEM", {"reason": "user"})
+            return
+        if command is not None and command.kind in {"SUMMARY", "CLOSE"}:
+            txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "COMMAND", "command": command.kind})
+            final = command.kind == "CLOSE"
+            reason = "USER_CLOSED" if final else "CHECKPOINT_REACHED"
+            self._checkpoint(txn, reason, "S4", self._obstacle(txn.s), final=final)
+            return
+        if command is not None and command.kind == "QUESTION" and pending:
+            self._p0_answer(txn, text)
+            return
+        if command is not None and command.kind == "DEPTH" and pending.get("intent") != "depth":
+            txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "COMMAND", "command": "DEPTH"})
+            self._set_depth(
+                txn, str(command.value), source="USER_OVERRIDE", reason="user_changed_depth", user_chose=True
+            )
+            if pending:
+                self._p0_note(txn, self._depth_note(txn.s, str(command.value), delegated=False) + self._repeat(txn.s))
+            else:
+                self._next_turn(txn, opening=self._depth_note(txn.s, str(command.value), delegated=False))
+            return
+        if pending.get("intent") == "depth":
+            self._answer_depth(txn, text, pending)
+            return
+        if pending.get("intent") == "gap_confirmation":
+            self._answer_gap(txn, text, pending)
+            return
+        if not pending:
+            if s.state == "CHECKPOINT" and s.stop_reason == "BUDGET_EXHAUSTED":
+                raise InputError(
+                    "the budget of this depth is used up",
+                    hint="say 改成深度 / 'switch to deep' to raise the limit, or close the session",
+                )
+            txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
+            self._next_turn(txn, opening=None)
+            return
+        self._answer_round(txn, text, pending, command)
+
+    def _repeat(self, s: Session) -> str:
+        pending = s.pending_question or {}
+        return (" 当前问题不变：" if s.language == "zh" else " The open question stays: ") + str(
+            pending.get("question")
+        )
+
+    def _p0_note(self, txn: Txn, text: str) -> None:
+        s = txn.s
+        txn.emit(
+            "ROLE_RESPONSE", "moderator", "ROLE_SWITCH",
+            {"turn": None, "label": ROLES["moderator"].name(s.language), "response": text, "trigger": "P0"},
+        )  # fmt: skip
+
+    def _p0_answer(self, txn: Txn, text: str) -> None:
+        txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "QUESTION"})
+        s = txn.s
+        pending = s.pending_question or {}
+        why = s.round_by_turn(int(pending["turn"])).why if pending.get("turn") is not None else ""
+        if s.language == "zh":
+            note = f"我不判断命题对不对，经验命题的真伪只能由证据与检验决定。这个问题的用意：{why}"
+        else:
+            note = (
+                "I do not judge whether the proposition is true; only evidence and tests can. "
+                f"This question is asked because: {why}"
+            )
+        self._p0_note(txn, note + self._repeat(s))
+
+    def _depth_note(self, s: Session, depth: str, delegated: bool) -> str:
+        if s.language == "zh":
+            name = summaries.DEPTH_NAMES["zh"][depth]
+            if delegated:
+                return f"好，按{name}档进行。这是按推荐取的，你可随时一句话改成其他档。"
+            return f"好，按{name}档进行（最多 {gates.BUDGETS[depth].max_rounds} 轮实质讨论）。"
+        if delegated:
+            return f"OK, going with {depth}. That is the recommendation, taken for you; change it any time in one line."
+        return f"OK, going with {depth} (up to {gates.BUDGETS[depth].max_rounds} substantive rounds)."
+
+    def _answer_depth(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
+        txn.emit(
+            "USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "DEPTH", "turn": pending["turn"]}
+        )
+        depth, how = cues.parse_depth(text)
+        rec = txn.s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
+        if how == "unknown":
+            self._config_turn(txn, retry=True)
+            return
+        if how == "delegated":
+            self._set_depth(
+                txn, rec, source="INTERACTIVE_CONFIRMED", reason="user_delegated_choice_documented", user_chose=False
+            )
+        elif how == "recommended":
+            self._set_depth(
+                txn, rec, source="INTERACTIVE_CONFIRMED", reason="user_accepted_recommendation", user_chose=True
+            )
+        else:
+            self._set_depth(txn, str(depth), source="INTERACTIVE_CONFIRMED", reason="user_chose", user_chose=True)
+        self._next_turn(
+            txn, opening=self._depth_note(txn.s, txn.s.execution.depth or rec, delegated=how == "delegated")
+        )
+
+    def _answer_round(self, txn: Txn, text: str, pending: dict[str, Any], command: cues.Command | None) -> None:
+        turn = int(pending["turn"])
+        as_command = command.kind if command is not None else None
+        txn.emit(
+            "USER_INPUT", "user", "USER",
+            {"op": "reply", "text": text, "intent": "ANSWER", "turn": turn, "command": as_command},
+        )  # fmt: skip
+        s = txn.s
+        item = s.round_by_turn(turn)
+        previous = [r.user_answer for r in s.rounds if r.user_answer and r.turn != turn]
+        read = read_signals(
+            self.runtime,
+            SignalInputs(
+                question_type=item.question_type, question=item.question or "", answer=text, previous_answers=previous
+            ),
+        )
+        signals = [] if as_command in {"REVIEW", "GAP", "MODE"} else read.signals
+        for signal in signals:
+            self._signal(txn, signal, turn, f"cue in answer to {item.question_type}")
+        self._revise_idea(txn, item.role, item.question_type, signals, text)
+        self._climb(txn)
+        s = txn.s
+        if not signals and as_command is None:
+            stuck = gates.repeated_without_signal(s, item.role, item.obstacle or "")
+            if stuck >= 2 and not any(q.get("obstacle") == item.obstacle for q in s.stopped_questions):
+                txn.emit(
+                    "STOPPED_QUESTION", "moderator", "SYSTEM",
+                    {"rule": "S2", "obstacle": item.obstacle, "role": item.role, "question": item.question,
+                     "turn": turn},
+                )  # fmt: skip
+        gap_premise = None
+        if (
+            item.question_type == "PREMISE_EVIDENCE"
+            and read.dont_know
+            and as_command is None
+            and item.intent == "example"
+        ):
+            txn.emit(
+                "STOPPED_QUESTION", "moderator", "SYSTEM",
+                {"rule": "S3", "obstacle": item.obstacle, "role": item.role, "question": item.question, "turn": turn},
+            )  # fmt: skip
+            gap_premise = s.idea().current.proposition if self.kb_root else None
+        elif "PREMISE_SURFACED" in signals and self.kb_root and cues.has_any(text, UNCERTAIN):
+            gap_premise = text
+        if as_command == "GAP":
+            gap_premise = (s.idea().current.assumptions or [s.idea().current.proposition])[-1]
+        stop = gates.stop_after_answer(txn.s, item.obstacle or "—")
+        if stop is not None:
+            self._checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False)
+            return
+        if as_command == "MODE" and command is not None:
+            self._switch_mode(txn, str(command.value))
+            return
+        if gap_premise is not None and not any(g["approval"]["status"] == "PENDING" for g in txn.s.gap_requests):
+            gap = gaps.propose(txn.s, premise=gap_premise, lang=txn.s.language)
+            txn.emit("GAP_PROPOSED", "moderator", "SYSTEM", {"gap": gap})
+            self._gap_turn(txn, gap, changed=False)
+            return
+        self._next_turn(txn, opening=None, review_requested=as_command == "REVIEW", wish=cues.wished_role(text))
+
+    def _revise_idea(self, txn: Txn, role: str, qtype: str, signals: list[str], text: str) -> None:
+        if not signals:
+            return
+        idea = txn.s.idea()
+        quote = excerpt(text, 60)
+        zh = txn.s.language == "zh"
+        payload: dict[str, Any] = {"idea_id": idea.idea_id, "source": "用户观察", "turn_role": role}
+        if "QUESTION_SHARPENED" in signals and qtype == "CLARIFICATION":
+            base = idea.versions[0].proposition
+            payload["proposition"] = f"{base}（口径：{quote}）" if zh else f"{base} (reading: {quote})"
+        if "PREMISE_SURFACED" in signals:
+            payload["add_assumptions"] = [quote]
+        if "DISCRIMINATION_ADDED" in signals and qtype in {"IMPLICATION"}:
+            payload["add_predictions"] = [quote]
+        if "ALTERNATIVE_ADDED" in signals:
+            payload["add_alternatives"] = [quote]
+        if "DISPOSITION_DECIDED" in signals:
+            low = text.lower()
+            disposition = "KEEP"
+            for words, value in ((("修改", "revise"), "REVISE"), (("搁置", "暂缓", "set aside", "park"), "SET_ASIDE"),
+                                 (("放弃", "drop"), "DROPPED"), (("未决", "undecided"), "UNDECIDED")):  # fmt: skip
+                if any(w in low for w in words):
+                    disposition = value
+                    break
+            payload["disposition"] = disposition
+        if "DECISION_RECORDED" in signals:
+            txn.field("decisions", [*txn.s.decisions, {"text": text, "source": "用户观察"}])
+        if len(payload) > 3:
+            txn.emit("IDEA_REVISED", "moderator", "SYSTEM", payload)
+
+    def _climb(self, txn: Txn) -> None:
+        while True:
+            idea = txn.s.idea()
+            step = gates.next_maturity(txn.s, idea)
+            if step is None:
+                return
+            txn.emit("IDEA_REVISED", "moderator", "SYSTEM", {"idea_id": idea.idea_id, "maturation": step})
+
+    def _switch_mode(self, txn: Txn, mode: str) -> None:
+        zh = txn.s.language == "zh"
+        txn.field("mode", mode)
+        name = {"explore": "探索", "examine": "推敲"}[mode] if zh else mode
+        txn.field(
+            "mode_reason", f"模式：{name}。依据：用户一句切换。" if zh else f"Mode: {mode}. Basis: the person switched."
+        )
+        self._checkpoint(txn, "USER_SWITCHED_MODE", "S4", f"mode → {mode}", final=False)
+        opening = (
+            f"已切换到{name}模式，前一阶段已记入小结。"
+            if zh
+            else f"Switched to {mode}; the previous stage is summarised."
+        )
+        self._next_turn(txn, opening=opening)

@@ -1,0 +1,296 @@
+"""Planning the next turn: the moderator's choice, the role's turn, reviews, checkpoints, evidence gaps.
+
+Why a separate layer: these steps are shared by every way a turn can start (a new session, an
+answer, a confirmed gap, a continued stage), and each only emits events into a :class:`Txn`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from autodidact.debate import cues, gaps, gates, moderator, review, summaries
+from autodidact.debate.roles import LABEL_INDEPENDENT, LABEL_SELF_CHECK, LABEL_SWITCH, ROLES, label, source_label
+from autodidact.debate.session import Session
+from autodidact.debate.store import SessionStore
+from autodidact.debate.templates import TurnInputs, key_term
+from autodidact.debate.turns import write_turn
+from autodidact.debate.txn import Txn
+
+
+class TurnPlanner:
+    """Emits the events of the next turn into a transaction."""
+
+    runtime: Any
+    settings: Any
+    kb_root: Path | None
+    store: SessionStore
+
+    def _set_depth(self, txn: Txn, depth: str, *, source: str, reason: str, user_chose: bool) -> None:
+        execution = txn.s.execution.model_dump(mode="json")
+        execution.update(
+            depth=depth,
+            selection_status="CONFIRMED",
+            source=source,
+            reason=reason,
+            user_chose=user_chose,
+            budget=gates.budget_for(depth).model_dump(),
+        )
+        txn.field("execution", execution)
+
+    def _config_turn(self, txn: Txn, retry: bool) -> None:
+        s = txn.s
+        zh = s.language == "zh"
+        rec = s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
+        turn = len(s.rounds) + 1
+        txn.emit(
+            "SELECTION_REASON", "moderator", "SYSTEM",
+            {"turn": turn, "kind": "CONFIGURATION", "role": "moderator", "question_type": "CONFIGURATION",
+             "intent": "depth", "reason": "depth not confirmed; no substantive discussion before it" },
+        )  # fmt: skip
+        items = "；".join(f"{i['key']}={i['value']} {i['source']}" for i in s.context.get("items", []))
+        if zh:
+            contribution = f"已知上下文（已继承，不再询问）：{items}。{s.mode_reason}"
+            names = summaries.DEPTH_NAMES["zh"]
+            question = (
+                f"本次讨论用哪一档深度：快速（最多 4 轮、1 批评估）、标准（8 轮、2 批）还是深度（16 轮、3 批），"
+                f"推荐{names[rec]}？"
+            )
+            why = "档位决定轮次上限与独立评估批次；可直接回复「按推荐」或一句话覆盖，之后也能一句话改档。"
+            response = "没认出档位，请从三档中选一档。" if retry else "跳过回应"
+        else:
+            contribution = f"Known context (inherited, not asked again): {items}. {s.mode_reason}"
+            question = (
+                "Which depth for this discussion: quick (up to 4 rounds, 1 review batch), standard (8 rounds, "
+                f"2 batches) or deep (16 rounds, 3 batches), with {rec} recommended?"
+            )
+            why = "The depth sets the round limit and review batches; reply 'recommended' or override in one line."
+            response = "I did not recognise a depth; please pick one of the three." if retry else "(no response)"
+        txn.emit(
+            "ROLE_RESPONSE", "moderator", "ROLE_SWITCH",
+            {"turn": turn, "label": ROLES["moderator"].name(s.language), "response": response,
+             "contribution": contribution, "source_label": source_label("judgement", s.language), "citation": None},
+        )  # fmt: skip
+        txn.emit("QUESTION_ASKED", "moderator", "ROLE_SWITCH", {"turn": turn, "question": question, "why": why})
+
+    def _signal(self, txn: Txn, signal: str, turn: int | None, note: str) -> None:
+        round_no = txn.s.round_by_turn(turn).round if turn is not None else 0
+        txn.emit(
+            "PROGRESS_SIGNAL", "moderator", "SYSTEM",
+            {"signal": signal, "turn": turn, "round": round_no, "idea_id": txn.s.idea().idea_id, "note": note},
+        )  # fmt: skip
+
+    def _obstacle(self, s: Session) -> str:
+        pending = s.pending_question or {}
+        turn = pending.get("turn")
+        if turn is not None:
+            item = s.round_by_turn(int(turn))
+            return item.obstacle or item.intent or "configuration"
+        answered = [r for r in s.substantive_rounds]
+        return (answered[-1].obstacle or "—") if answered else "—"
+
+    def _checkpoint(self, txn: Txn, reason: str, rule: str, obstacle: str, *, final: bool) -> None:
+        summary = summaries.stage_summary(txn.s, stop_reason=reason, rule=rule, obstacle=obstacle)
+        txn.emit(
+            "CHECKPOINT", "moderator", "SYSTEM",
+            {"stop_reason": reason, "rule": rule, "obstacle": obstacle, "state": "CLOSED" if final else "CHECKPOINT",
+             "summary": summary},
+        )  # fmt: skip
+
+    # -- next turn -------------------------------------------------------------------------
+    def _next_turn(
+        self,
+        txn: Txn,
+        *,
+        opening: str | None,
+        review_requested: bool = False,
+        wish: str | None = None,
+        evidence_note: str | None = None,
+        citation: str | None = None,
+    ) -> None:
+        s = txn.s
+        stop = gates.budget_stop(s)
+        if stop is not None:
+            self._checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False)
+            return
+        choice = moderator.choose(s, wish=wish, review_requested=review_requested)
+        review_text, label_kind, roles = None, LABEL_SWITCH, [choice.role]
+        if choice.kind == "REVIEW":
+            review_text, independent = self._review_batch(txn)
+            label_kind = LABEL_INDEPENDENT if independent else LABEL_SELF_CHECK
+            roles = ["premise_evidence_examiner", "implication_validator"]
+            s = txn.s
+        idea = s.idea()
+        answered = [r for r in s.substantive_rounds if r.user_answer is not None]
+        last = answered[-1] if answered else None
+        last_is_fresh = last is not None and s.latest_user_input == last.user_answer
+        inputs = TurnInputs(
+            role=choice.role,
+            question_type=choice.question_type,
+            intent=choice.intent,
+            trigger=choice.trigger,
+            lang=s.language,
+            mode=s.mode,
+            proposition=idea.current.proposition,
+            term=key_term(idea.versions[0].proposition, s.language),
+            last_answer=last.user_answer if last_is_fresh and last else None,
+            answer_signals=list(last.signals) if last_is_fresh and last else [],
+            dont_know=bool(last_is_fresh and last and cues.is_dont_know(last.user_answer or "")),
+            assumptions=list(idea.current.assumptions),
+            predictions=list(idea.current.predictions),
+            alternatives=list(idea.current.alternatives),
+            maturation=idea.maturation,
+            variant=sum(1 for r in s.rounds if r.role == choice.role),
+            review_text=review_text,
+            evidence_note=evidence_note,
+            opening=opening,
+        )
+        out, meta = write_turn(self.runtime, inputs)
+        turn = len(s.rounds) + 1
+        txn.emit(
+            "SELECTION_REASON", "moderator", "SYSTEM",
+            {"turn": turn, "kind": choice.kind, "role": choice.role, "question_type": choice.question_type,
+             "trigger": choice.trigger, "intent": choice.intent, "reason": choice.reason, "obstacle": choice.obstacle,
+             "idea_id": idea.idea_id, "deferred": choice.deferred},
+        )  # fmt: skip
+        kind = "ROLE_SWITCH" if label_kind == LABEL_SWITCH else (
+            "INDEPENDENT_AGENT" if label_kind == LABEL_INDEPENDENT else "SELF_CHECK"
+        )  # fmt: skip
+        txn.emit(
+            "ROLE_RESPONSE", choice.role, kind,
+            {"turn": turn, "label": label(roles, label_kind, s.language), "response": out.response,
+             "contribution": out.contribution, "source_label": source_label(out.source, s.language),
+             "citation": citation, **meta},
+        )  # fmt: skip
+        txn.emit("QUESTION_ASKED", choice.role, kind, {"turn": turn, "question": out.question, "why": out.why})
+
+    def _review_batch(self, txn: Txn) -> tuple[str, bool]:
+        s = txn.s
+        batch = len(s.reviews) + 1
+        perspectives = ["premise_evidence_examiner", "implication_validator"]
+        results: list[tuple[str, review.ReviewOutput]] = []
+        degraded = False
+        for index, perspective in enumerate(perspectives, start=1):
+            data = review.review_input(s, perspective)
+            review_id = f"b{batch}r{index}"
+            visible = {k: getattr(data, k) for k in review.WHITELIST}
+            txn.emit(
+                "REVIEW_REQUESTED", "moderator", "SYSTEM",
+                {"batch": batch, "review_id": review_id, "perspective": perspective, "input": visible},
+            )  # fmt: skip
+            out, status, kind = review.run_review(self.runtime, data)
+            txn.emit(
+                "REVIEW_RETURNED", f"reviewer-{index}", kind,
+                {"batch": batch, "review_id": review_id, "status": status, "output": out.model_dump()},
+            )  # fmt: skip
+            if status != "OK":
+                degraded = True
+            results.append((perspective, out))
+        zh = s.language == "zh"
+        if degraded:
+            txn.emit(
+                "DEGRADED_REVIEW", "moderator", "SELF_CHECK",
+                {"batch": batch, "status": "UNAVAILABLE" if self.runtime is None else "FAILED",
+                 "label": "视角自检（非独立评估）" if zh else "perspective self-check (not an independent review)",
+                 "reason": "no model available" if self.runtime is None else "review call failed twice"},
+            )  # fmt: skip
+        divergence, reasons = review.assess([o for _, o in results], degraded)
+        txn.emit(
+            "DISAGREEMENT_ASSESSED", "moderator", "SYSTEM",
+            {"batch": batch, "divergence": divergence, "reasons": reasons, "degraded": degraded},
+        )  # fmt: skip
+        names = {r: ROLES[r].name(s.language) for r in perspectives}
+        return review.describe(results, divergence, s.language, names), not degraded
+
+    # -- gaps --------------------------------------------------------------------------------
+    def _gap_turn(self, txn: Txn, gap: dict[str, Any], *, changed: bool) -> None:
+        s = txn.s
+        zh = s.language == "zh"
+        turn = len(s.rounds) + 1
+        txn.emit(
+            "SELECTION_REASON", "moderator", "SYSTEM",
+            {"turn": turn, "kind": "CONFIGURATION", "role": "moderator", "question_type": "CONFIGURATION",
+             "intent": "gap_confirmation", "reason": "evidence gap: confirm the scope before any research",
+             "obstacle": gap["gap_id"]},
+        )  # fmt: skip
+        if zh:
+            contribution = (
+                f"查证缺口 {gap['gap_id']}：争议——{gap['reason']}；准备查——{gap['question']}；"
+                f"范围——{gap['scope']}；预算——{gap['budget']}；结果会改变——{gap['decision_impact']}。"
+            )
+            question = "按这个范围查证吗（回复 确认、不用，或 范围改成 …）？"
+            why = "确认之前不会调用任何检索；范围一改，之前的确认就失效。"
+            response = "范围已更新，需要重新确认。" if changed else "跳过回应"
+        else:
+            contribution = (
+                f"Evidence gap {gap['gap_id']}: at issue — {gap['reason']}; to check — {gap['question']}; "
+                f"scope — {gap['scope']}; budget — {gap['budget']}; the result would change — {gap['decision_impact']}."
+            )
+            question = "Shall I check within this scope (reply yes, no, or 'scope: ...')?"
+            why = "Nothing is searched before you confirm; changing the scope voids an earlier confirmation."
+            response = "The scope changed, so it needs confirming again." if changed else "(no response)"
+        txn.emit(
+            "ROLE_RESPONSE", "moderator", "ROLE_SWITCH",
+            {"turn": turn, "label": ROLES["moderator"].name(s.language), "response": response,
+             "contribution": contribution, "source_label": source_label("suggestion", s.language), "citation": None},
+        )  # fmt: skip
+        txn.emit("QUESTION_ASKED", "moderator", "ROLE_SWITCH", {"turn": turn, "question": question, "why": why})
+
+    def _answer_gap(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
+        txn.emit(
+            "USER_INPUT",
+            "user",
+            "USER",
+            {"op": "reply", "text": text, "intent": "GAP_DECISION", "turn": pending["turn"]},
+        )
+        gap_id = txn.s.round_by_turn(int(pending["turn"])).obstacle or ""
+        gap = txn.s.gap(gap_id)
+        decision, scope = cues.parse_gap_decision(text)
+        zh = txn.s.language == "zh"
+        if decision == "CHANGE" and scope:
+            changed = gaps.with_scope(gap, scope)
+            txn.emit("GAP_PROPOSED", "moderator", "SYSTEM", {"gap": changed})
+            self._gap_turn(txn, txn.s.gap(gap_id), changed=True)
+            return
+        if decision == "REJECT":
+            txn.emit("GAP_REJECTED", "user", "USER", {"gap_id": gap_id, "reason": text})
+            note = (
+                "不查证：该问题留在未决问题里，讨论继续不依赖它的分支。"
+                if zh
+                else "Not checked: it stays an open question."
+            )
+            self._next_turn(txn, opening=note)
+            return
+        if decision != "CONFIRM":
+            self._gap_turn(txn, gap, changed=False)
+            return
+        txn.emit("GAP_CONFIRMED", "user", "USER", {"gap_id": gap_id, "scope_fingerprint": gaps.gap_fingerprint(gap)})
+        self._signal(txn, "GAP_CONFIRMED", None, gap_id)
+        gap = txn.s.gap(gap_id)
+        out_dir = self.store.folder / "gaps" / gap_id
+        result = gaps.dispatch(
+            gap,
+            lang=txn.s.language,
+            runtime=self.runtime,
+            settings=self.settings,
+            kb_root=self.kb_root,
+            out_dir=out_dir,
+        )
+        links = gaps.links_from_evidence(result["evidence"], txn.s.idea().current.proposition)
+        statement = gaps.impact(links, txn.s.language)
+        if result["status"] != "DONE":
+            status, note = result["status"], result["note"]
+            prefix = f"查证未执行（{status}：{note}）。" if zh else f"The check did not run ({status}: {note})."
+            statement = f"{prefix} {statement}"
+        refs = [f"gaps/{gap_id}/evidence.json"] if result["path"] else []
+        txn.emit(
+            "EVIDENCE_IMPORTED", "research_agent", "INDEPENDENT_AGENT",
+            {"gap_id": gap_id, "links": links, "impact": statement, "execution_status": result["status"],
+             "result_refs": refs, "scope_fingerprint": gaps.gap_fingerprint(gap)},
+        )  # fmt: skip
+        if links:
+            self._signal(txn, "EVIDENCE_IMPORTED", None, gap_id)
+        if any(link["alignment"] == "VERIFIED" for link in links):
+            self._signal(txn, "PREMISE_VERIFIED", None, gap_id)
+        cited = sorted({str(link.get("location")) for link in links if link.get("location")})
+        self._next_turn(txn, opening=None, evidence_note=statement, citation="; ".join([*refs, *cited]) or None)
