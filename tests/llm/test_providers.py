@@ -171,6 +171,7 @@ def test_concurrency_is_bounded_at_the_server(fake: FakeLLM, make_runtime: MakeR
 
     async def main() -> None:
         await asyncio.gather(*(runtime.run(VerdictTask(), f"t{i}") for i in range(9)))
+        await runtime.aclose()
 
     asyncio.run(main())
     assert len(fake.requests) == 9

@@ -120,6 +120,9 @@ class Runtime:
         try:
             return parse_output(second.text, output_cls)
         except ReplyError as exc:
+            if self.cache is not None:  # else a re-run is served the same bad replies forever
+                key = request_key(self.model.provider, self.model.name, request)
+                self.cache.delete(key, request_key(self.model.provider, self.model.name, retry))
             raise ModelOutputInvalid(
                 f"task {task.name}: the model's reply did not match the task's schema after one re-ask: {exc}",
                 hint="try a stronger model (--model provider:name), or run with the offline engine",
@@ -130,9 +133,18 @@ class Runtime:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return asyncio.run(self.run(task, inputs))
+            return asyncio.run(self._run_then_close(task, inputs))
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(asyncio.run, self.run(task, inputs)).result()
+            return pool.submit(asyncio.run, self._run_then_close(task, inputs)).result()
+
+    async def _run_then_close(self, task: Task[Any, OutputT], inputs: Any) -> OutputT:
+        # The loop dies with asyncio.run: close this loop's HTTP client instead of leaking its sockets.
+        try:
+            return await self.run(task, inputs)
+        finally:
+            closer = getattr(self.model, "aclose", None)
+            if closer is not None:
+                await closer()
 
     # -- one model call ----------------------------------------------------------------------
     async def complete(self, request: Request) -> Completion:
