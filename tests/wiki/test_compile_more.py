@@ -28,6 +28,7 @@ from .conftest import add_raw
         ("期权波动率曲面是什么？", "期权波动率曲面"),
         ("Python 生成器有哪些局限性？", "Python 生成器"),
         ("Python 生成器的工作原理是什么？", "Python 生成器"),
+        ("国内期权市场规模有多大？", "国内期权市场规模"),
     ],
 )
 def test_question_subject(question: str, subject: str) -> None:

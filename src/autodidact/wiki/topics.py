@@ -42,7 +42,7 @@ _EN_OF = re.compile(
     re.I,
 )
 _TITLE_SPLIT = re.compile(r"\s+[-|–—·:]\s+|\s*[|｜]\s*")
-_ZH_CUT = re.compile(r"如何|怎样|怎么|为什么|为何|是否|能否|有哪些|有什么|是什么|哪些|多少|吗")
+_ZH_CUT = re.compile(r"如何|怎样|怎么|为什么|为何|是否|能否|有哪些|有什么|是什么|哪些|有多|多少|多大|吗")
 _EN_VERBS = frozenset(
     "produce produces handle handles affect affects compare compares differ differs use uses support supports "  # noqa: SIM905
     "improve improves reduce reduces increase increases cause causes relate relates interact interacts perform "
