@@ -11,7 +11,7 @@ import pytest
 
 from autodidact.debate import gaps
 from autodidact.debate.checker import check_session
-from autodidact.debate.session import replay
+from autodidact.debate.projection import replay
 from autodidact.debate.store import SessionStore
 
 from .conftest import LogBuilder

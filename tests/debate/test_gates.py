@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from autodidact.debate import gates, moderator
 from autodidact.debate.cues import detect_signals, judge_mode, parse_command, parse_depth, parse_gap_decision
-from autodidact.debate.session import replay
+from autodidact.debate.projection import replay
 
 from .test_checker import answer, ask, base
 

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.debate import gaps, gates, summaries
+from autodidact.debate.projection import apply
 from autodidact.debate.roles import ROLES, SOURCE_LABELS, VALID_LABEL_SUFFIXES, role_matches
-from autodidact.debate.session import MATURITY_ORDER, Session, apply
+from autodidact.debate.session import MATURITY_ORDER, Session
 from autodidact.debate.store import SessionStore
 from autodidact.debate.templates import sentence_count
 from autodidact.debate.turns import BUNDLING_WORDS, BUNDLING_WORDS_EN

@@ -20,8 +20,9 @@ from typing import Any
 from autodidact.config import env
 from autodidact.debate import gates, summaries
 from autodidact.debate.events import make_event
+from autodidact.debate.projection import apply, replay
 from autodidact.debate.reply_planner import ReplyPlanner
-from autodidact.debate.session import Session, apply, replay
+from autodidact.debate.session import Session
 from autodidact.debate.store import SessionStore
 from autodidact.debate.txn import Txn
 from autodidact.errors import InputError, IntegrityError, LockedError

@@ -18,7 +18,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from autodidact.debate.events import parse_event
-from autodidact.debate.session import ProjectionError, Session, replay
+from autodidact.debate.projection import replay
+from autodidact.debate.session import ProjectionError, Session
 from autodidact.errors import AutodidactError, IntegrityError, NotFoundError
 from autodidact.store import atomic
 from autodidact.store.atomic import fsync_dir

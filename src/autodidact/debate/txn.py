@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from autodidact.debate.events import make_event
-from autodidact.debate.session import Session, apply
+from autodidact.debate.projection import apply
+from autodidact.debate.session import Session
 from autodidact.store.hashing import hash_json
 
 
