@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.config import Settings
-from autodidact.errors import BudgetExceeded, InputError, IntegrityError
+from autodidact.errors import BudgetExceeded, InputError, IntegrityError, KBError
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.control import Control
 from autodidact.loop.inbox import pending_questions
@@ -35,6 +35,7 @@ from autodidact.loop.state import (
 )
 from autodidact.loop.steps import RoundContext, RoundScratch, step_questions, unprocessed_raw_files
 from autodidact.loop.summary import write_summary
+from autodidact.loop.termination import evaluate
 
 DEFAULT_MAX_ROUNDS = 20
 
@@ -102,6 +103,24 @@ def _new_inputs(ctx: RoundContext) -> list[str]:
     return found
 
 
+def _stopped_only_by_cap(state: ResearchState) -> bool:
+    """True when the last round ended the research because of ``max_rounds``, not by the rules."""
+    if not state.rounds:
+        return False
+    last = state.rounds[-1].termination_check
+    previous = state.rounds[-2].termination_check.audit_issues_count if len(state.rounds) > 1 else None
+    cond = evaluate(
+        round_n=state.rounds[-1].round,
+        max_rounds=state.max_rounds,
+        issues=last.audit_issues_count,
+        previous_issues=previous,
+        pending_user_questions=last.pending_user_questions,
+        new_raw_files=last.new_raw_files,
+        overlap=last.overlap_ratio,
+    )
+    return last.decision == "terminate" and not cond.all_met
+
+
 async def run_rounds(ctx: RoundContext) -> RunResult:
     """Rounds until the termination rule or ``max_rounds`` (each round: the six steps)."""
     kb, state = ctx.kb, ctx.state
@@ -109,6 +128,8 @@ async def run_rounds(ctx: RoundContext) -> RunResult:
         if state.current_round_progress is None:
             if state.status == "terminated":
                 news = _new_inputs(ctx)
+                if _stopped_only_by_cap(state) and len(state.rounds) < state.max_rounds:
+                    news.append(f"max_rounds raised to {state.max_rounds}")
                 if not news:
                     return _finish(ctx, "already_complete")
                 ctx.reporter.warning("re-opening a finished knowledge base: " + ", ".join(news))
@@ -255,6 +276,12 @@ async def research(
                 exc.message,
                 hint=f"the knowledge base is consistent; raise --max-cost/--max-tokens and run "
                 f"autodidact research --kb {kb.root} to resume",
+            ) from None
+        except OSError as exc:  # disk full, permissions: every write was atomic, so resume is safe
+            where = f" ({exc.filename})" if exc.filename else ""
+            raise KBError(
+                f"cannot write in the knowledge base: {exc.strerror or exc}{where}",
+                hint=f"free disk space or fix permissions, then run autodidact research --kb {kb.root} to resume",
             ) from None
     reporter.run_finished(result)
     return result

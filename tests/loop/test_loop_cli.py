@@ -1,0 +1,71 @@
+"""The loop's commands in-process: research creates and resumes, ask, status --json, lock, fallback."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autodidact.config import load_settings
+from autodidact.errors import LockedError
+from autodidact.kb import open_kb
+from autodidact.llm.runtime import Runtime
+from autodidact.loop.progress import RecordingReporter
+from autodidact.loop.runner import research_sync
+
+from .conftest import TOPIC
+
+
+def test_research_ask_status_commands(fresh_kb: Callable[[str], Path], cli: Any, pydoc_corpus: Path) -> None:
+    root = fresh_kb("kb")
+    done = cli("research", TOPIC, "--kb", str(root), "--max-rounds", "1")
+    assert done.exit_code == 0, done.output
+    assert "## research: How do Python generators" in done.output and "status: terminated" in done.output
+    asked = cli("ask", "Is yield from the same as await?", "--kb", str(root))
+    assert asked.exit_code == 0
+    status = cli("status", "--kb", str(root), "--json")
+    report = json.loads(status.stdout)
+    assert report["rounds_completed"] == 1 and report["status"] == "terminated"
+    assert report["counts"]["pending_user_questions"] == 1
+    assert report["rounds"][0]["overlap_ratio"] is None
+    assert report["termination"]["no_pending_user_questions"] is False
+    assert report["termination"]["diminishing_gaps"] is False
+    preview = cli("questions", "generate", "--kb", str(root), "--json")
+    assert preview.exit_code == 0
+    assert json.loads(preview.stdout)["questions"][0]["text"] == "Is yield from the same as await?"
+    # plain `research` resumes; the pending question re-opens it (with a higher cap)
+    again = cli("research", "--kb", str(root), "--max-rounds", "2")
+    assert again.exit_code == 0, again.output
+    assert json.loads(cli("status", "--kb", str(root), "--json").stdout)["rounds_completed"] == 2
+
+
+def test_new_kb_from_scratch_with_corpus(tmp_path: Path, cli: Any, pydoc_corpus: Path) -> None:
+    root = tmp_path / "new-kb"
+    done = cli("research", TOPIC, "--kb", str(root), "--corpus", str(pydoc_corpus), "--max-rounds", "1")
+    assert done.exit_code == 0, done.output
+    assert (root / "CLAUDE.md").is_file() and list((root / "raw").iterdir())
+    nothing = cli("research", "--kb", str(tmp_path / "missing"))
+    assert nothing.exit_code == 2 and "does not exist" in nothing.output
+
+
+def test_second_writer_is_refused(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    kb = open_kb(root)
+    with kb.lock(), pytest.raises(LockedError):
+        research_sync(kb, topic=TOPIC, runtime=Runtime(), settings=load_settings(root), max_rounds=1)
+
+
+def test_missing_previous_check_report_falls_back_with_warning(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    kb = open_kb(root)
+    research_sync(kb, topic=TOPIC, runtime=Runtime(), settings=load_settings(root), max_rounds=2)
+    (root / "outputs/rounds/round_2_check.md").unlink()
+    reporter = RecordingReporter()
+    research_sync(kb, topic=None, runtime=Runtime(), settings=load_settings(root), max_rounds=3, reporter=reporter)
+    warning = "⚠️ using the round 1 check report (round 2's is missing)"
+    assert ("warning", warning) in reporter.events
+    summary = next(text for name, text in reporter.events if name == "message" and "Round 3" in text)
+    assert warning in summary
