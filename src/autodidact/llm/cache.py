@@ -94,6 +94,13 @@ class CallCache:
             )
             conn.commit()
 
+    def delete(self, *keys: str) -> None:
+        """Forget completions (a reply that failed its task must not be served again)."""
+        with self._lock:
+            conn = self._db()
+            conn.executemany("DELETE FROM llm_cache WHERE key = ?", [(k,) for k in keys])
+            conn.commit()
+
     def count(self) -> int:
         """Number of cached calls."""
         with self._lock:
