@@ -120,3 +120,15 @@ def _last_line(last: Any, pending: dict[str, Any], zh: bool) -> str:
     if zh:
         return f"上一轮：{last.role}（{'即当前问题' if same else last.question}）"
     return f"last turn: {last.role} ({'the current question' if same else last.question})"
+
+
+def budget_line(session: Session) -> str:
+    """Budget used against the depth's limits, one line."""
+    usage, budget = session.execution.usage, session.execution.budget
+    if budget is None:
+        return f"budget: depth not set; events {usage.events}"
+    return (
+        f"budget: rounds {usage.rounds}/{budget.max_rounds}, reviews {usage.review_batches}/"
+        f"{budget.max_review_batches}, events {usage.events}/{budget.max_events}, "
+        f"active {usage.active_seconds:.0f}/{budget.max_active_seconds}s"
+    )
