@@ -228,3 +228,17 @@ def test_backends_without_json_schema_get_json_mode_and_the_instruction(
     if preset == "llamacpp":
         assert body["max_tokens"] == 4096
         assert body["messages"][0]["content"] == "Judge the topic."
+
+
+def test_server_messages_are_redacted_of_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autodidact.config import load_settings
+    from autodidact.llm.registry import build_runtime
+
+    monkeypatch.setenv("VLLM_API_KEY", FAKE_KEY)  # a preset's own variable, not only the global list
+    with FakeLLM([Fault.http(400, message=f"model not served for key {FAKE_KEY}")]) as server:
+        runtime = build_runtime(load_settings(None, {"llm.base_url": server.base_url}), None, model="vllm:m")
+        with pytest.raises(ModelError) as info:
+            runtime.run_sync(VerdictTask(), "x")
+    assert "HTTP 400" in info.value.message and "model not served for key ***" in info.value.message
+    assert FAKE_KEY not in info.value.message
+    assert server.requests[0].headers["authorization"] == f"Bearer {FAKE_KEY}"

@@ -113,7 +113,8 @@ class AnthropicModel:
         except anthropic.APIConnectionError:
             raise TransientModelError(f"{what}: cannot connect to {self.base_url}") from None
         except (anthropic.APIResponseValidationError, ValueError) as exc:
-            raise TransientModelError(f"{what}: malformed response ({redact(str(exc))[:200]})") from None
+            detail = redact(str(exc), self.key_env_var)[:200]
+            raise TransientModelError(f"{what}: malformed response ({detail})") from None
         blocks = getattr(response, "content", None) or []
         text = "".join(getattr(b, "text", "") for b in blocks if getattr(b, "type", "") == "text")
         usage = getattr(response, "usage", None)
@@ -136,7 +137,7 @@ class AnthropicModel:
                 f"{what}: the server at {self.base_url} refused the credentials (HTTP {status}); check {var}",
                 hint=f"set {var} to a valid Anthropic key",
             )
-        detail = redact(str(getattr(exc, "message", "") or ""))[:300]
+        detail = redact(str(getattr(exc, "message", "") or ""), self.key_env_var)[:300]
         if status in (400, 413) and looks_like_context_error(detail):
             return ContextLengthError(
                 f"{what}: the prompt of task {request.task or '?'} is longer than the model's context window",

@@ -129,11 +129,12 @@ def looks_like_context_error(text: str) -> bool:
     return any(marker in low for marker in CONTEXT_MARKERS)
 
 
-def redact(text: str) -> str:
-    """Remove every secret currently in the environment from a server message."""
-    from autodidact.config import known_secret_values
+def redact(text: str, *extra_vars: str | None) -> str:
+    """Remove every known secret (and the values of ``extra_vars``) from a server message."""
+    from autodidact.config import known_secret_values, secret
 
-    for value in known_secret_values():
+    values = known_secret_values() + [v for v in (secret(n) for n in extra_vars if n) if v]
+    for value in values:
         if value:
             text = text.replace(value, "***")
     return text

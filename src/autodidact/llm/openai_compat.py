@@ -112,7 +112,8 @@ class OpenAICompatModel:
             raise TransientModelError(f"{what}: cannot connect to {self.base_url}") from None
         except (openai.APIResponseValidationError, ValueError) as exc:
             # a body that is not the JSON it claims to be: a proxy hiccup or a broken server
-            raise TransientModelError(f"{what}: malformed response ({redact(str(exc))[:200]})") from None
+            detail = redact(str(exc), self.key_env_var)[:200]
+            raise TransientModelError(f"{what}: malformed response ({detail})") from None
         choices = getattr(response, "choices", None)
         if not choices:
             raise TransientModelError(f"{what}: the server returned no choices")
@@ -138,7 +139,7 @@ class OpenAICompatModel:
                 f"{what}: the server at {self.base_url} refused the credentials (HTTP {status}); check {var}",
                 hint=f"set {var} to a valid key for {self.provider}" if self.key_env_var else None,
             )
-        detail = redact(str(getattr(exc, "message", "") or ""))[:300]
+        detail = redact(str(getattr(exc, "message", "") or ""), self.key_env_var)[:300]
         code = str(getattr(exc, "code", "") or "")
         if code == "context_length_exceeded" or looks_like_context_error(detail):
             return ContextLengthError(
