@@ -7,7 +7,7 @@ web whose every response (pages and robots.txt) takes 100 ms, a SearXNG-shaped f
 1. wall time / critical path. The critical path is the longest chain of dependent calls:
    search plan (model) → search (web) → robots.txt (web) → page (web) → extraction (model) →
    synthesis (model) = 3 × 300 ms + 3 × 100 ms. Everything else (five questions, three pages each,
-   two queries each) must overlap. Target <= 1.5 (best of three cold runs, each in a fresh folder).
+   two queries each) must overlap. Target <= 1.5 (best of five cold runs, each in a fresh folder).
 2. model tokens per key question (input + output as the server reports them).
 Process warm-up (importing the openai SDK, the HTML extractor's first-call initialisation) happens
 before timing: it is paid once per process, not per run.
@@ -40,7 +40,7 @@ from autodidact.testing.fakeweb import FakeWeb
 
 MODEL_LATENCY = 0.3
 WEB_LATENCY = 0.1
-COLD_RUNS = 3
+COLD_RUNS = 5
 TOPICS = ["generators", "iterators", "decorators", "context managers", "coroutines"]
 
 

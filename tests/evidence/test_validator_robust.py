@@ -6,6 +6,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -40,11 +41,16 @@ def test_arbitrary_json_never_crashes(value: Any) -> None:
     assert all("rule" in e for e in report.errors)
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    folder = Path(tmp_path_factory.mktemp("r"))
+    return folder, build_valid(folder)
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
-def test_junk_anywhere_in_a_valid_file_never_crashes(tmp_path_factory: Any, data: Any) -> None:
-    folder = Path(tmp_path_factory.mktemp("r"))
-    valid = build_valid(folder)
+def test_junk_anywhere_in_a_valid_file_never_crashes(built: tuple[Path, dict[str, Any]], data: Any) -> None:
+    folder, valid = built
     doc = copy.deepcopy(valid)
     path = data.draw(st.sampled_from(_paths(doc)))
     junk = data.draw(json_values)

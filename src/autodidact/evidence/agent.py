@@ -125,6 +125,9 @@ async def gather(
         owns=payload.scope_ownership.owns,
         excludes=payload.scope_ownership.excludes,
         upstream=views,
+        source_hints=[f"{h.category}: {h.description}".strip(": ") for h in payload.sources],
+        time_sensitivity=payload.time_sensitivity or "",
+        briefing=payload.context_from_briefing,
     )
     planner = SearchPlanTask()
     # The plan call and opening the sources (clients, indexes, caches) do not depend on each other.

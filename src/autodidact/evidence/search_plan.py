@@ -80,6 +80,9 @@ class SearchPlanInputs:
     owns: list[str] = field(default_factory=list)
     excludes: list[str] = field(default_factory=list)
     upstream: list[UpstreamView] = field(default_factory=list)
+    source_hints: list[str] = field(default_factory=list)  # "category: description" from the payload
+    time_sensitivity: str = ""
+    briefing: str = ""  # context_from_briefing: a first map, not a boundary
 
 
 def _latin_terms(*texts: str) -> list[str]:
@@ -124,6 +127,14 @@ class SearchPlanTask:
             "Scope: " + compact({"owns": inputs.owns, "excludes": inputs.excludes}),
             f"Mode: {inputs.mode}; depth: {inputs.depth}",
         ]
+        if inputs.source_hints:
+            user.append("Recommended source categories: " + compact(inputs.source_hints))
+        if inputs.time_sensitivity:
+            user.append("Time sensitivity: " + compact(inputs.time_sensitivity))
+        if inputs.briefing.strip():
+            sys_line, block = stable_data_block(inputs.briefing, "briefing notes (a first map, not a boundary)")
+            system.append(sys_line)
+            user.append("Briefing notes:\n" + block)
         for view in inputs.upstream:
             listing = "\n".join(f"[{i}] {text}" for i, (text, _) in enumerate(view.findings))
             sys_line, block = stable_data_block(listing, f"key findings of upstream {view.dimension_id}")
