@@ -59,6 +59,7 @@ class ReplyPlanner(TurnPlanner):
                 {"key": "language", "value": lang, "source": "[INFERRED]"},
                 {"key": "mode", "value": mode, "source": "[INFERRED]"},
                 {"key": "knowledge_base", "value": bool(self.kb_root), "source": kb_source},
+                {"key": "kb_raw_files", "value": self._raw_count(), "source": kb_source},
                 {"key": "depth", "value": depth or recommended, "source": depth_source},
                 {"key": "maturation", "value": "RAW", "source": "[SYSTEM_RULE]"},
                 {"key": "stop_rules", "value": "S1-S6 v1", "source": "[SYSTEM_RULE]"},
@@ -75,6 +76,11 @@ class ReplyPlanner(TurnPlanner):
             self._next_turn(txn, opening=None)
         else:
             self._config_turn(txn, retry=False)
+
+    def _raw_count(self) -> int:
+        """Readable sources already in the knowledge base (what a gap could be checked against)."""
+        raw = Path(self.kb_root) / "raw" if self.kb_root else None
+        return sum(1 for p in raw.iterdir() if p.is_file()) if raw is not None and raw.is_dir() else 0
 
     def _upstream_depth(self) -> str | None:
         if self.kb_root is None:
