@@ -142,9 +142,11 @@ class TopicMap:
     def __init__(self) -> None:
         self._by_key: dict[str, str] = {}
         self._stems: set[str] = {"index"}  # wiki/INDEX.md is not an article (case-insensitive file systems)
+        self._folded: set[str] = {"index"}
 
     def add(self, stem: str, names: list[str]) -> None:
         self._stems.add(stem)
+        self._folded.add(stem.casefold())
         for name in names:
             key = normalize_key(name)
             if key and key not in self._by_key:
@@ -162,7 +164,7 @@ class TopicMap:
 
     def free_stem(self, base: str) -> str:
         """``base``, or ``base-2``, ``base-3``... when another topic already owns the file name."""
-        taken = {s.casefold() for s in self._stems}
+        taken = self._folded
         if base.casefold() not in taken:
             return base
         n = 2
