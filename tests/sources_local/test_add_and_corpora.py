@@ -175,3 +175,16 @@ def test_debian_reference_rebuild_identical(debian_zh: Path, tmp_path: Path) -> 
     index = LocalIndex(copy)
     index.rebuild()
     assert {q: index.search(q, 5) for q in queries} == before
+
+
+def test_adding_the_knowledge_base_itself_skips_its_snapshots(kb_dir: Path) -> None:
+    from autodidact.sources.ingest import add_paths
+
+    kb = KnowledgeBase(kb_dir)
+    SnapshotStore.for_folder(kb_dir).store("https://example.com/x", "cached page text")
+    (kb.raw / "mine.md").write_text("# Mine\n\nA note dropped by hand.\n", "utf-8")
+    before = _snapshot_tree(kb.raw)
+    report = add_paths(kb, [kb_dir / "source_cache", kb.raw / "mine.md"])
+    assert [a.raw_file for a in report.added] == ["mine.md"]  # indexed in place, not copied
+    assert report.skipped and all("source_cache" in s.reason for s in report.skipped)
+    assert _snapshot_tree(kb.raw) == before

@@ -116,3 +116,22 @@ def test_search_never_crashes_on_any_query(tmp_path: Path, query: str) -> None:
     hits = index.search(query, 5)
     assert len(hits) <= 5
     index.close()
+
+
+def test_batch_add_kinds_filter_and_manifest_titles_survive_rebuild(tmp_path: Path) -> None:
+    store = SnapshotStore.for_folder(tmp_path)
+    items = []
+    for n, kind in enumerate(["web", "raw", "corpus"]):
+        text = f"Passage about coroutine scheduling number {n}. " * 3
+        snap, _ = store.store(f"https://example.com/{kind}" if kind == "web" else local_url(kind, f"d{n}.md"), text)
+        items.append((snap, text, f"Custom title {kind}", kind, f"d{n}.md" if kind != "corpus" else None))
+    index = LocalIndex(tmp_path)
+    assert index.add_documents(items + items[:1]) == 3
+    assert index.add_documents(items) == 0
+    assert {h.kind for h in index.search("coroutine scheduling", 10)} == {"web", "raw", "corpus"}
+    assert [h.kind for h in index.search("coroutine scheduling", 10, kinds=("raw",))] == ["raw"]
+    before = index.search("coroutine", 10)
+    assert {h.title for h in before} == {"Custom title web", "Custom title raw", "Custom title corpus"}
+    index.rebuild()  # titles are not in the text: they come back from the manifest
+    assert index.search("coroutine", 10) == before
+    assert [d.kind for d in index.documents("https://example.com/web")] == ["web"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import logging
 import re
 import unicodedata
 from collections.abc import Callable
@@ -252,6 +253,9 @@ def _extract_html(html: str, url: str | None) -> tuple[str, str | None, str | No
 
 def _extract_pdf(data: bytes, name: str, max_pages: int) -> tuple[str, str | None, str | None, str | None]:
     from pypdf import PdfReader
+
+    # pypdf logs repairs of damaged files as warnings; a failure becomes one SourceError instead.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
 
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)

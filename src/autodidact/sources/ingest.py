@@ -142,10 +142,14 @@ def add_paths(
     raw_dir = kb.raw
     raw_dir.mkdir(parents=True, exist_ok=True)
     raw_resolved = raw_dir.resolve()
+    cache_resolved = kb.source_cache.resolve()
     with LocalIndex(kb.root) as index:
         for path, _base in files:
             shown = str(path)
             suffix = path.suffix.lower()
+            if cache_resolved in path.resolve().parents:
+                report.skipped.append(SkippedFile(shown, "inside source_cache/ (snapshots are not sources to add)"))
+                continue
             if suffix not in SUPPORTED:
                 report.skipped.append(SkippedFile(shown, f"unsupported file type {suffix or '(none)'}"))
                 continue
