@@ -21,7 +21,7 @@ import httpx
 
 from autodidact.config import Settings
 from autodidact.errors import AutodidactError, InputError, NotFoundError, SourceError, ValidationFailed
-from autodidact.evidence.assemble import assemble
+from autodidact.evidence.assemble import assemble, next_number
 from autodidact.evidence.collect import Candidate, Collector
 from autodidact.evidence.findings import (
     ClaimView,
@@ -205,7 +205,8 @@ async def gather(
     if not report.ok:
         raise ValidationFailed(
             f"evidence for {payload.dimension_id} failed validation and was not written: {report.summary()}",
-            hint="this is a bug in the agent; please report it with the payload",
+            hint="nothing was written; check the previous and upstream evidence files with "
+            "`autodidact evidence validate` (if they are valid, this is a bug: report it with the payload)",
         )
     write_json(path, evidence)
     dropped = sum(r.dropped for r in results) + built.dropped_weak
@@ -341,7 +342,7 @@ async def _finish(
         if isinstance(w, dict)
         and (w.get("kind") not in ("availability_gap", "unresolved_gap") or not set(w.get("applies_to", [])) & kq_ids)
     ]
-    start = max([int(str(w.get("id", ".w0")).rsplit("w", 1)[-1] or 0) for w in kept_context] + [0])
+    start = next_number([str(w.get("id", "")) for w in kept_context]) - 1
     context = kept_context + gap_entries(payload.dimension_id, kqs, views, payload.language, start, searched)
     if mode == "quick":
         context = [w for w in context if w["kind"] == "availability_gap"]

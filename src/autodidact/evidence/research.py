@@ -107,7 +107,7 @@ def _passages(cands: list[Candidate], start: int) -> tuple[list[PassageIn], dict
     by_pid: dict[str, Doc] = {}
     n = start
     for cand in cands:
-        for s, e in sorted(cand.spans)[:2]:
+        for s, e in cand.spans[:2]:  # best first (index rank or BM25 rank)
             n += 1
             pid = f"P{n}"
             s, e = widen(cand.doc.text, s, min(e, s + PASSAGE_CHARS))
