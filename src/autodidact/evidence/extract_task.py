@@ -24,9 +24,11 @@ from autodidact.evidence.prompting import compact, language_line, stable_data_bl
 from autodidact.evidence.textscore import BM25, clip, coverage, sentence_spans, terms
 from autodidact.llm.tasks import Message
 
+# Contrast and limitation markers. Plain negation ("not") is descriptive far more often than it
+# refutes anything, so it does not count.
 _REFUTE_CUES = re.compile(
-    r"\b(not|cannot|can't|never|however|but|although|limitation|drawback|unlike|only if|deprecated|"
-    r"no longer|fails?|error)\b|不能|无法|不是|并非|但是|然而|局限|缺点|不支持|不再|弃用",
+    r"\b(however|although|whereas|limitations?|drawbacks?|criticis(?:m|ed)|cannot|deprecated|contrary to|"
+    r"in contrast|disadvantages?|pitfalls?)\b|然而|但是|局限|缺点|不支持|无法|争议|弃用|并非|弊端",
     re.IGNORECASE,
 )
 _FUTURE_CUES = re.compile(r"\b(will|expected to|forecast|projected|plan(?:s|ned)? to)\b|将会|预计|预期|计划", re.I)
