@@ -8,7 +8,7 @@ to the model) and how to do the same job without a model (``offline``). The runt
 
 from __future__ import annotations
 
-import secrets
+import hashlib
 from typing import Any, Generic, Protocol, TypedDict, TypeVar
 
 from pydantic import BaseModel
@@ -46,14 +46,16 @@ DATA_SYSTEM_LINE = (
 
 
 def data_block(text: str, label: str = "source") -> tuple[str, str]:
-    """Wrap untrusted text in per-call random delimiters.
+    """Wrap untrusted text in delimiters the text itself cannot forge.
 
     Returns ``(system_line, block)``: put the system line in the system message and the block in
-    the user message. The tag is random per call, so a page cannot forge the closing marker; any
-    marker-like text inside the data is defanged as well.
+    the user message. The tag is derived from a hash of the enclosed text, so a page would need to
+    contain the hash of itself to forge its closing marker; any marker-like text inside the data is
+    defanged as well. Deriving the tag (rather than drawing it at random) keeps prompts identical
+    for identical inputs, so the call cache hits and a resumed step re-pays nothing.
     """
-    tag = secrets.token_hex(8)
     safe = text.replace("<<END", "<< END").replace("<<DATA", "<< DATA")
+    tag = hashlib.sha256(f"{label}\x00{safe}".encode()).hexdigest()[:16]
     block = f"<<DATA {tag}>> ({label})\n{safe}\n<<END {tag}>>"
     return DATA_SYSTEM_LINE.format(tag=tag), block
 
