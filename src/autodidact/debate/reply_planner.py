@@ -223,7 +223,7 @@ class ReplyPlanner(TurnPlanner):
         signals = [] if as_command in {"REVIEW", "GAP", "MODE"} else read.signals
         for signal in signals:
             self._signal(txn, signal, turn, f"cue in answer to {item.question_type}")
-        self._revise_idea(txn, item.role, item.question_type, signals, text)
+        self._revise_idea(txn, item.role, item.question_type if item.trigger != "P5" else "REVIEW", signals, text)
         self._climb(txn)
         s = txn.s
         if not signals and as_command is None:

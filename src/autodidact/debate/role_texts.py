@@ -46,7 +46,7 @@ def response_for(inp: TurnInputs) -> str:
         return inp.opening
     if inp.last_answer is None:
         return "跳过回应" if zh else "(no response)"
-    quote = excerpt(inp.last_answer, 28 if zh else 70)
+    quote = excerpt(inp.last_answer, 30)
     if inp.dont_know:
         return (
             "不确定也没关系，下面换成具体例子供你挑。"

@@ -57,7 +57,10 @@ def excerpt(text: str | None, limit: int = 28) -> str:
     if not text:
         return ""
     flat = " ".join(text.split())
-    flat = re.sub(r"[。！？!?；;]", "，", flat).replace(". ", ", ").rstrip("，,. ")
+    cjk = bool(re.search(r"[\u4e00-\u9fff]", flat))
+    if not cjk:
+        limit *= 2  # Latin words are longer than CJK characters
+    flat = re.sub(r"[。！？!?；;]", "，" if cjk else ",", flat).replace(". ", ", ").rstrip("，,. ")
     for word in ("以及", "另外", "顺便"):
         flat = flat.replace(word, "、")
     return flat if len(flat) <= limit else flat[:limit].rstrip("，, ") + "…"
