@@ -23,7 +23,7 @@ from autodidact.loop.control import CRASH_EXIT_CODE, crash_points_for_round
 from .conftest import ROOT, TOPIC, run_cli
 
 ARGS = ("research", TOPIC, "--max-rounds", "2")
-SAMPLE = ["r1.research.q2", "r1.compile.written", "r2.research.raw1"]
+SAMPLE = ["r1.research.q2", "r2.research.raw1"]
 ALL_POINTS = crash_points_for_round(1, questions=6, raw_files=3) + crash_points_for_round(2, questions=5, raw_files=2)
 
 

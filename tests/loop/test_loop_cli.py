@@ -43,8 +43,14 @@ def test_research_ask_status_commands(fresh_kb: Callable[[str], Path], cli: Any,
 
 
 def test_new_kb_from_scratch_with_corpus(tmp_path: Path, cli: Any, pydoc_corpus: Path) -> None:
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    for path in sorted(pydoc_corpus.glob("*.md")):
+        if any(word in path.name for word in ("yield", "async", "coroutine", "generator", "lambda", "if")):
+            (corpus / path.name).write_bytes(path.read_bytes())
+    assert len(list(corpus.iterdir())) >= 5
     root = tmp_path / "new-kb"
-    done = cli("research", TOPIC, "--kb", str(root), "--corpus", str(pydoc_corpus), "--max-rounds", "1")
+    done = cli("research", TOPIC, "--kb", str(root), "--corpus", str(corpus), "--max-rounds", "1")
     assert done.exit_code == 0, done.output
     assert (root / "CLAUDE.md").is_file() and list((root / "raw").iterdir())
     nothing = cli("research", "--kb", str(tmp_path / "missing"))
