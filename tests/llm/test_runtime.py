@@ -162,3 +162,14 @@ def test_run_sync_works_inside_a_running_loop() -> None:
         return runtime.run_sync(FixedTask(), "x")
 
     assert asyncio.run(main()).title == "t"
+
+
+def test_a_task_can_lower_its_output_cap() -> None:
+    class Short(FixedTask):
+        max_tokens = 64
+
+    model = ScriptedModel(['{"title": "t", "score": 1}'] * 2)
+    runtime = Runtime(model=model, settings=ModelSettings(max_tokens=1000))
+    runtime.run_sync(Short(), "x")
+    runtime.run_sync(FixedTask(), "x")
+    assert [r.max_tokens for r in model.requests] == [64, 1000]

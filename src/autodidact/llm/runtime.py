@@ -94,7 +94,11 @@ class Runtime:
 
     # -- tasks -------------------------------------------------------------------------------
     async def run(self, task: Task[Any, OutputT], inputs: Any) -> OutputT:
-        """Run one task and return an instance of ``task.Output``."""
+        """Run one task and return an instance of ``task.Output``.
+
+        A task may set ``max_tokens`` (a smaller output cap, which also lowers its budget estimate)
+        and ``temperature``; otherwise ``[llm]`` settings apply.
+        """
         if self.model is None:
             return run_offline(task, inputs)
         output_cls: type[OutputT] = task.Output
@@ -102,12 +106,13 @@ class Runtime:
         messages = list(task.build_prompt(inputs))
         if not self.model.supports_json_schema:
             messages = with_schema_instruction(messages, schema)
+        cap = self.settings.max_tokens
         request = Request(
             messages=messages,
             schema=schema,
             task=task.name,
-            temperature=self.settings.temperature,
-            max_tokens=self.settings.max_tokens,
+            temperature=float(getattr(task, "temperature", None) or self.settings.temperature),
+            max_tokens=min(int(getattr(task, "max_tokens", None) or cap), cap),
             schema_name=_schema_name(task.name),
         )
         first = await self.complete(request)
