@@ -173,3 +173,25 @@ def test_a_url_the_model_plans_is_never_searched_or_fetched(tmp_path: Path) -> N
             assert not web.requested("/exfil")
             assert searx.queries and not any("://" in q for q in searx.queries)
     assert result.evidence["sources"][0]["url"] == web.url("/docs/generators.html")
+
+
+def test_unusable_plan_falls_back_to_templates_and_bad_extraction_skips_one_question(pydoc_report: Path) -> None:
+    def fn(req: Any) -> str:
+        if req.task == "evidence.search_plan":
+            return "not json at all"
+        if req.task == "evidence.extract_claims" and any("Key question kq2" in m["content"] for m in req.messages):
+            return '{"claims": "nope"}'
+        return reply(req.messages, fabricate=False)
+
+    model = ScriptedModel(fn=fn)
+    rec = Recorder()
+    kqs = make_payload(pydoc_report)["key_questions"][:2]
+    result = _run(make_payload(pydoc_report, key_questions=kqs), Runtime(model=model), reporter=rec)
+    assert any("template plan" in w for w in rec.warnings)
+    assert any(w.startswith("kq2: extraction skipped") for w in rec.warnings), rec.warnings
+    answered = {c["answers_key_question"] for c in result.evidence["claims"]}
+    assert answered == {"kq1"}
+    gaps = [w for w in result.evidence["writing_context"] if w["kind"] == "availability_gap"]
+    assert [w["applies_to"] for w in gaps] == [["kq2"]]
+    plan_calls = [r for r in model.requests if r.task == "evidence.search_plan"]
+    assert len(plan_calls) == 2  # the runtime's one re-ask, then the template plan

@@ -20,7 +20,14 @@ from typing import Any, Protocol
 import httpx
 
 from autodidact.config import Settings
-from autodidact.errors import AutodidactError, InputError, NotFoundError, SourceError, ValidationFailed
+from autodidact.errors import (
+    AutodidactError,
+    InputError,
+    ModelOutputInvalid,
+    NotFoundError,
+    SourceError,
+    ValidationFailed,
+)
 from autodidact.evidence.assemble import assemble, next_number
 from autodidact.evidence.collect import Candidate, Collector
 from autodidact.evidence.findings import (
@@ -138,12 +145,15 @@ async def gather(
         plan_task.cancel()
         raise
     collector, own_fetcher, search_client = opened
+    fallback = planner.offline(plan_inputs)
     try:
         plan = await plan_task
+    except ModelOutputInvalid as exc:
+        _say(reporter, f"search plan: {exc.message}; using the template plan", warning=True)
+        plan = fallback
     except BaseException:
         await _close_sources(collector, own_fetcher, search_client)
         raise
-    fallback = planner.offline(plan_inputs)
     plans = _plans_by_kq(plan.plans, fallback.plans)
     usage = usage_entries(views, plan.upstream or fallback.upstream) if views else []
     quick = mode == "quick"
@@ -180,6 +190,8 @@ async def gather(
             f"{kq}: {text[:60]} — {len(res.docs_read)} source(s) read, {len(res.kept)} claim(s) kept, "
             f"{res.dropped} dropped",
         )
+        for note in res.notes:
+            _say(reporter, f"{kq}: {note}", warning=True)
         for quote in res.dropped_quotes:
             _say(reporter, f"{kq}: dropped a claim whose quote is not in its snapshot: {quote[:80]!r}", warning=True)
     c = collector.counters

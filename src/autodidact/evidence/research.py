@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from autodidact.errors import ModelOutputInvalid
 from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans
 from autodidact.evidence.extract_task import ClaimOut, ExtractClaimsTask, ExtractInputs, PassageIn
 from autodidact.evidence.quality import RANK, refine
@@ -44,6 +45,7 @@ class KQResult:
     dropped: int = 0
     dropped_quotes: list[str] = field(default_factory=list)
     docs_read: list[Doc] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def search_terms(kq_text: str, queries: list[PlannedQuery], language: str) -> list[list[str]]:
@@ -189,15 +191,23 @@ async def research_kq(
             want_refute=depth == "thorough" or (not quick and any(c.angle == "refute" for c in batch)),
             query_variants=list(query_terms or []),
         )
-        output = await runtime.run(task, inputs)
+        try:
+            output = await runtime.run(task, inputs)
+        except ModelOutputInvalid as exc:  # one question's unusable answer does not sink the dimension
+            result.notes.append(f"extraction skipped: {exc.message}")
+            continue
         _apply_ratings(output.ratings, by_pid)
         kept, failed = verify_claims(output.claims, by_pid)
         if failed and not runtime.is_offline:
             inputs.failed_quotes = failed
-            retry = await runtime.run(task, inputs)
-            again, failed = verify_claims(retry.claims, by_pid)
-            known = {_key(k) for k in kept}
-            kept += [k for k in again if _key(k) not in known]
+            try:
+                retry = await runtime.run(task, inputs)
+            except ModelOutputInvalid as exc:
+                result.notes.append(f"re-extraction skipped: {exc.message}")
+            else:
+                again, failed = verify_claims(retry.claims, by_pid)
+                known = {_key(k) for k in kept}
+                kept += [k for k in again if _key(k) not in known]
         result.dropped += len(failed)
         result.dropped_quotes += failed
         result.kept += kept
