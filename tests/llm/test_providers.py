@@ -242,3 +242,17 @@ def test_server_messages_are_redacted_of_the_key(monkeypatch: pytest.MonkeyPatch
     assert "HTTP 400" in info.value.message and "model not served for key ***" in info.value.message
     assert FAKE_KEY not in info.value.message
     assert server.requests[0].headers["authorization"] == f"Bearer {FAKE_KEY}"
+
+
+def test_a_refusal_is_reasked_once_then_fails_naming_the_task(fake: FakeLLM, make_runtime: MakeRuntime) -> None:
+    fake.enqueue(Fault.refusal("I can't help with that."), Fault.refusal("Still no."), GOOD)
+    with pytest.raises(ModelOutputInvalid, match="task verdict") as info:
+        make_runtime().run_sync(VerdictTask(), "x")
+    assert "Still no." in info.value.message
+    assert len(fake.requests) == 2
+
+
+def test_a_refusal_then_an_answer_succeeds(fake: FakeLLM, make_runtime: MakeRuntime) -> None:
+    fake.enqueue(Fault.refusal(), GOOD)
+    assert make_runtime().run_sync(VerdictTask(), "x").confidence == 7
+    assert len(fake.requests) == 2

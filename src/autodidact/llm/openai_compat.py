@@ -118,7 +118,9 @@ class OpenAICompatModel:
         if not choices:
             raise TransientModelError(f"{what}: the server returned no choices")
         message = choices[0].message
-        text = message.content or ""
+        refusal = getattr(message, "refusal", None)
+        # a refusal carries no JSON: keep its words so the re-ask and the final error show them
+        text = message.content or (f"(the model refused: {refusal})" if refusal else "")
         usage = getattr(response, "usage", None)
         return Completion(
             text=text,

@@ -63,6 +63,11 @@ class Fault:
     def unauthorized(cls, status: int = 401) -> Fault:
         return cls("auth", status=status)
 
+    @classmethod
+    def refusal(cls, message: str = "I'm sorry, but I can't help with that.") -> Fault:
+        """HTTP 200 with a refusal: OpenAI's ``message.refusal`` / Anthropic's ``stop_reason: refusal``."""
+        return cls("refusal", status=200, message=message)
+
 
 def think(reply: str, reasoning: str = "Let me think about the schema first. {not json}") -> str:
     """A reply wrapped the way reasoning models send it."""
@@ -220,6 +225,9 @@ class _Handler(BaseHTTPRequestHandler):
         if fault.kind == "hang":
             self.server.state.stopping.wait(600)
             return
+        if fault.kind == "refusal":
+            self._refuse(fault.message, anthropic)
+            return
         if fault.kind == "invalid_body":
             self._send(200, b'{"id": "broken", "choices": [ {not json')
             return
@@ -247,6 +255,37 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             payload = {"error": {"message": message, "type": etype, "code": code, "param": None}}
         self._send(status, json.dumps(payload).encode(), headers)
+
+    def _refuse(self, text: str, anthropic: bool) -> None:
+        if anthropic:
+            payload: dict[str, Any] = {
+                "id": "msg_refusal",
+                "type": "message",
+                "role": "assistant",
+                "model": "fake-model",
+                "content": [{"type": "text", "text": text}],
+                "stop_reason": "refusal",
+                "stop_sequence": None,
+                "usage": {"input_tokens": 1, "output_tokens": 1},
+            }
+        else:
+            payload = {
+                "id": "chatcmpl-refusal",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": "fake-model",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": None, "refusal": text},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            }
+        with self.server.state.lock:
+            self.server.state.reported.append((1, 1))
+        self._send(200, json.dumps(payload).encode())
 
 
 class _Server(ThreadingHTTPServer):
