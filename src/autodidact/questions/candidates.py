@@ -56,11 +56,10 @@ def audit_question(item: str, language: str, *, concept_only: bool = False) -> s
         return None
     zh = language == "zh"
     partial = _PARTIAL.match(item)
-    if partial:  # "<question> (missing: <gap>)": ask the question again, focused on the gap
-        question, gap = partial.group(1).strip(), partial.group(2).strip()
-        cjk = re.search(r"[\u4e00-\u9fff]", question) is not None
+    if partial:  # "<question> (missing: <gap>)": the same question again (a re-ask; the gap is the why)
+        question = partial.group(1).strip()
         body = _FOCUS_TAIL.sub("", question.rstrip("?？ "))
-        return f"{body}（重点：{gap}）？" if cjk else f"{body}, in particular {gap}?"
+        return body + ("？" if question.endswith("？") else "?")
     first = _FIRST_CLAUSE.match(item)
     if first:  # "What is X, and how does it relate to Y?" → "What is X?" (the concept is the question)
         if first.group(1):
