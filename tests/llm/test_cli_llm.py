@@ -95,3 +95,16 @@ def test_unknown_provider_is_a_clear_error(cli: Any, kb_dir: Path) -> None:
     result = cli("doctor", "--kb", str(kb_dir), "--model", "nosuch:model", "--check")
     assert result.exit_code == 2
     assert "unknown model provider 'nosuch'" in result.output
+
+
+def test_cost_cap_without_a_price_is_warned(
+    capsys: pytest.CaptureFixture[str], kb_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from autodidact.cli.engine_opts import make_runtime
+
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    runtime = make_runtime(kb_dir, "openai:test-model", max_cost=1.0)
+    err = capsys.readouterr().err
+    assert "engine: openai:test-model at https://api.openai.com/v1 (max cost $1)" in err
+    assert "no price for openai:test-model" in err
+    assert runtime.budget.budget.max_cost == 1.0

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from autodidact.cli.common import console
+from autodidact.cli.common import console, warn
 
 if TYPE_CHECKING:
     from autodidact.config import Settings
@@ -99,5 +99,23 @@ def make_runtime(
             settings = settings.model_copy(update=updates)
     runtime = build_runtime(settings, kb_root, model=model, no_cache=no_cache)
     if announce:
-        console.print(f"engine: {runtime.describe()}")
+        console.print(f"engine: {runtime.describe()}", soft_wrap=True)
+        unpriced = _unpriced(runtime, settings)
+        if unpriced:
+            warn(
+                f"no price for {unpriced} in [llm] prices: --max-cost counts its calls as $0; "
+                "set prices (USD per 1M input/output tokens) or use --max-tokens"
+            )
     return runtime
+
+
+def _unpriced(runtime: Runtime, settings: Settings) -> str | None:
+    """``provider:name`` when a cost cap is set but the model has no price, else None."""
+    from autodidact.llm.ledger import price_for
+
+    model = runtime.model
+    if model is None or settings.budget.max_cost is None:
+        return None
+    if price_for(settings.llm.prices, model.provider, model.name) is not None:
+        return None
+    return f"{model.provider}:{model.name}"
