@@ -80,11 +80,14 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
         lines.append("")
         lines.append("（wiki 内容较少，核心发现不足 3 条）" if zh else "(the wiki is small: fewer than 3 findings)")
     lines += ["", "## 未解决问题" if zh else "## Open questions", ""]
-    latest: dict[str, tuple[str, str | None]] = {}
+    latest: dict[str, tuple[str, str | None]] = {}  # by question text: a re-asked question's last status
     for record in state.rounds:
         for q in record.questions:
-            latest[q.id] = (q.text, q.status)
-    open_items = [(qid, text) for qid, (text, status) in latest.items() if status == "open"]
+            key = " ".join(q.text.split()).lower()
+            latest.pop(key, None)
+            latest[key] = (q.id, q.status)
+    texts = {" ".join(q.text.split()).lower(): q.text for r in state.rounds for q in r.questions}
+    open_items = [(qid, texts[key]) for key, (qid, status) in latest.items() if status == "open"]
     sep = "：" if zh else ": "
     lines += [f"- {qid}{sep}{text}" for qid, text in open_items] or ["- 无" if zh else "- none"]
     lines += ["", "## 知识图谱" if zh else "## Topic graph", ""]
