@@ -139,7 +139,7 @@ def offline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
         for q in raw_questions(raw, lang):
             why = f"新增素材 raw/{raw.filename} 引入的概念" if zh else f"a concept introduced by raw/{raw.filename}"
             out.append(Candidate(text=q, layer=_raw_layer(lang), priority="medium", source="raw", rationale=why))
-    out.extend(_framework_candidates(inputs))
+    out.extend(framework_candidates(inputs))
     return out
 
 
@@ -161,7 +161,7 @@ def _raw_layer(language: str) -> str:
     return "新素材" if language == "zh" else "new-material"
 
 
-def _framework_candidates(inputs: QuestionerInputs) -> list[Candidate]:
+def framework_candidates(inputs: QuestionerInputs) -> list[Candidate]:
     """Cold start: L1/L2 (L2/L3 with --background). Later: every layer as low-priority fill-in."""
     zh = inputs.language == "zh"
     out: list[Candidate] = []

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from autodidact.questions.candidates import topic_subject
+from autodidact.questions.candidates import framework_candidates, topic_subject
 from autodidact.questions.coverage import cited_passages, covered_by
 from autodidact.questions.framework import subject_of
 from autodidact.questions.models import (
@@ -44,7 +44,11 @@ _SPLIT = re.compile(r"(?<=[?？])\s*")
 async def generate_questions(inputs: QuestionerInputs, runtime: Any) -> RoundQuestions:
     """Propose candidates (model or offline engine), then filter and order them."""
     proposal = await runtime.run(ProposeQuestions(), inputs)
-    return select_questions(inputs, list(proposal.candidates))
+    candidates = list(proposal.candidates)
+    if not getattr(runtime, "is_offline", True):
+        # A model may propose too few usable questions: the framework tops the list up to the minimum.
+        candidates += [c.model_copy(update={"priority": "low"}) for c in framework_candidates(inputs)]
+    return select_questions(inputs, candidates)
 
 
 def split_or_drop(candidate: Candidate) -> list[Candidate]:
