@@ -11,17 +11,24 @@ from typing import Any
 
 import typer
 
-from autodidact.cli.common import console, emit_json, kb_option
+from autodidact.cli.common import console, emit_json
 from autodidact.cli.engine_opts import max_cost_option, max_tokens_option, model_option, no_cache_option
 
 REPORT_DIR_HELP = "Report folder (default: <kb>/reports/<date>_<slug> with --kb, else ./reports/<date>_<slug>)."
 
 
-def _kb_root(kb: Path | None) -> Path | None:
-    if kb is None:
-        return None
-    from autodidact.kb import open_kb
+REPORT_KB_HELP = (
+    "Knowledge base whose sources are searched too (default: $AUTODIDACT_KB, else the current folder "
+    "when it is one; otherwise none)."
+)
 
+
+def _kb_root(kb: Path | None) -> Path | None:
+    """``--kb`` (must be a KB); else $AUTODIDACT_KB or the current folder when it is a KB; else none."""
+    from autodidact.kb import is_kb, open_kb, resolve_root
+
+    if kb is None and not is_kb(resolve_root(None)):
+        return None
     return open_kb(kb).root
 
 
@@ -64,7 +71,7 @@ def register(app: typer.Typer) -> None:
     def plan_create(
         request: str = typer.Argument(..., help="The research request, or the path of a file holding it."),
         report_dir: Path | None = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP, file_okay=False),
-        kb: Path | None = kb_option(),
+        kb: Path | None = typer.Option(None, "--kb", help=REPORT_KB_HELP, file_okay=False),
         force: bool = typer.Option(False, "--force", help="Replace an existing plan.json in the report folder."),
         model: str | None = model_option(),
         no_cache: bool = no_cache_option(),
@@ -119,7 +126,7 @@ def register(app: typer.Typer) -> None:
     def report_cmd(
         request: str = typer.Argument(..., help="The research request, or the path of a file holding it."),
         report_dir: Path | None = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP, file_okay=False),
-        kb: Path | None = kb_option(),
+        kb: Path | None = typer.Option(None, "--kb", help=REPORT_KB_HELP, file_okay=False),
         corpus: list[Path] = typer.Option([], "--corpus", help="Local files or folders to index as sources (repeat)."),
         mode: str = typer.Option("normal", "--mode", help="quick (skim), normal or heavy (thorough)."),
         model: str | None = model_option(),
