@@ -238,3 +238,24 @@ def test_raw_file_header_rating_sets_source_quality(tmp_path: Path) -> None:
 
     with pytest.raises(SourceError):
         run(make_payload(kb.root / "reports" / "r2", key_questions=kqs), kb_root=kb.root)
+
+
+def test_chinese_corpus_chinese_questions(tmp_path: Path) -> None:
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import debian_reference_zh_files
+
+    files = [f for f in debian_reference_zh_files() if f.name.startswith("ch02.")]
+    if not files:
+        pytest.skip("debian-reference-zh-cn is not installed")
+    report = tmp_path / "report"
+    index_corpus(report, files, name="debian-reference")
+    kqs = [
+        {"id": "kq1", "text": "如何使用 apt 安装和升级软件包？"},
+        {"id": "kq2", "text": "Debian 的软件包管理系统 dpkg 有什么作用？"},
+    ]
+    result = run(make_payload(report, language="zh", key_questions=kqs, name="Debian 软件包管理"))
+    ev = result.evidence
+    assert validate_evidence(ev, source_cache=report, require_version="1.2").ok
+    assert {c["answers_key_question"] for c in ev["claims"]} == {"kq1", "kq2"}
+    assert all(any("\u4e00" <= ch <= "\u9fff" for ch in e["snippet"]) for c in ev["claims"] for e in c["evidence"])
+    assert ev["headline"].startswith("Debian 软件包管理：")
