@@ -8,6 +8,7 @@ anything else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import pkgutil
 import sys
@@ -18,7 +19,7 @@ from typer._click.core import Context as ClickContext  # typer vendors click
 from typer.core import TyperGroup
 
 from autodidact import __version__
-from autodidact.errors import AutodidactError
+from autodidact.errors import AutodidactError, KBError
 
 
 def print_error(exc: AutodidactError) -> None:
@@ -38,6 +39,34 @@ class AppGroup(TyperGroup):
         except AutodidactError as exc:
             print_error(exc)
             raise typer.Exit(exc.exit_code) from None
+        except Exception as exc:
+            env_error = environment_error(exc)
+            if env_error is None:
+                raise
+            print_error(env_error)
+            raise typer.Exit(env_error.exit_code) from None
+
+
+_DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EACCES, errno.EPERM}
+_SQLITE_DISK = ("disk", "full", "readonly", "read-only", "unable to open")
+
+
+def environment_error(exc: BaseException) -> AutodidactError | None:
+    """A full disk, a read-only folder or an I/O error is the machine's state, not a bug: say so in one line.
+
+    Every write is atomic (temp file + rename) and every step records itself only when done, so
+    the hint can promise that re-running after fixing the cause resumes without loss.
+    """
+    hint = "free disk space or fix the folder's permissions, then run the same command again (work done is kept)"
+    if isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
+        where = f" ({exc.filename})" if exc.filename else ""
+        return KBError(f"file system error: {exc.strerror or exc}{where}", hint=hint)
+    cls = type(exc)
+    if cls.__module__ == "sqlite3" and cls.__name__ == "OperationalError":
+        text = str(exc)
+        if any(word in text.lower() for word in _SQLITE_DISK):
+            return KBError(f"the index database cannot be written: {text}", hint=hint)
+    return None
 
 
 app = typer.Typer(
