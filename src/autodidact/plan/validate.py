@@ -7,6 +7,7 @@ error with a stable code, so ``autodidact plan validate`` reports everything wro
 Rule table (documented in README "## Reports"):
 
 ======  ==============================================================================
+P000    (CLI only) the file is unreadable or not JSON: exit 2
 P001    plan is not a JSON object, or a required top-level field is missing / has the wrong type
 P002    3-8 dimensions
 P003    dimension id not ``d<N>`` or not unique
