@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from autodidact.config import BudgetSettings, load_settings
-from autodidact.errors import BudgetExceeded
+from autodidact.errors import BudgetExceeded, ModelError
 from autodidact.evidence.validator import validate_evidence
 from autodidact.kb import open_kb
 from autodidact.llm.runtime import Runtime
@@ -149,3 +149,42 @@ def test_budget_stops_before_a_paid_call_and_resume_completes(fresh_kb: Callable
     assert not state.current_round_progress.step1_done
     result, _ = run(root, topic=None)
     assert result.rounds == 1
+
+
+class FailingOnOneQuestion(Runtime):
+    """A model stand-in: answers every task as the offline engine would, but its claim extraction
+    for one key question always fails (a model error after retries)."""
+
+    def __init__(self, poison: str) -> None:
+        super().__init__(None)
+        self.poison = poison
+
+    @property
+    def is_offline(self) -> bool:
+        return False
+
+    async def run(self, task: object, inputs: object) -> object:
+        if getattr(task, "name", "") == "evidence.extract_claims" and self.poison in getattr(inputs, "kq_text", ""):
+            raise ModelError("injected: the model failed on this question")
+        return task.offline(inputs)  # type: ignore[attr-defined]
+
+
+def test_a_question_lost_to_model_errors_does_not_lose_the_round(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    kb = open_kb(root)
+    reporter = RecordingReporter()
+    runtime = FailingOnOneQuestion("main variants")
+    result = research_sync(
+        kb, topic=TOPIC, runtime=runtime, settings=load_settings(root), max_rounds=1, reporter=reporter
+    )
+    assert result.rounds == 1
+    rq = RoundQuestions.model_validate_json((root / "outputs/rounds/round_1_questions.json").read_text("utf-8"))
+    lost = [q for q in rq.questions if "main variants" in q.text]
+    assert len(lost) == 1
+    warnings = [text for name, text in reporter.events if name == "warning"]
+    assert any(f"lost question {lost[0].id}" in w for w in warnings)
+    evidence = json.loads((root / "outputs/rounds/round_1_evidence.json").read_text("utf-8"))
+    assert validate_evidence(evidence, source_cache=root / "source_cache", require_version="1.2").ok
+    scratch = json.loads((root / "outputs/rounds/round_1_progress.json").read_text("utf-8"))
+    assert scratch["lost_questions"] == [lost[0].id]
+    assert evidence["claims"]

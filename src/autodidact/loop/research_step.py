@@ -11,9 +11,10 @@ happened in this attempt" — so an interrupted step repeated gives the same lis
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
-from autodidact.errors import SourceError
+from autodidact.errors import BudgetExceeded, ModelAuthError, ModelError, SourceError
 from autodidact.loop.steps import RoundContext, RoundScratch, load_evidence
 from autodidact.questions.models import RoundQuestions
 from autodidact.sources.rawfiles import RawFile, list_raw_files, write_raw_file
@@ -81,26 +82,66 @@ async def step_research(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: 
     if not rq.questions:
         ctx.reporter.warning(f"round {n} has no questions; nothing to research")
     elif not path.is_file():
-        from autodidact.evidence.agent import gather
-
         try:
-            result = await gather(
-                build_payload(ctx, n, rq),
-                runtime=ctx.runtime,
-                settings=ctx.settings,
-                kb_root=ctx.kb.root,
-                out=path,
-                reporter=_AgentReporter(ctx, n),
-            )
+            result = await _gather(ctx, n, rq, path)
             scratch.dropped_claims = result.dropped
+        except ModelError as exc:
+            if isinstance(exc, ModelAuthError | BudgetExceeded) or len(rq.questions) < 2:
+                raise
+            scratch.lost_questions = await _without_failing_questions(ctx, n, rq, path, exc)
         except SourceError as exc:
             # No verifiable evidence for any question: the round goes on (compile + audit) and says so.
             ctx.reporter.warning(f"round {n}: {exc.message}")
     if path.is_file():
         scratch.evidence = ctx.rel(path)
-        scratch.new_raw_files = write_raw_files(ctx, n, rq, load_evidence(path), scratch)
+        kept = [q for q in rq.questions if q.id not in scratch.lost_questions]
+        scratch.new_raw_files = write_raw_files(
+            ctx, n, rq.model_copy(update={"questions": kept}), load_evidence(path), scratch
+        )
     ctx.save_scratch(scratch)
     return scratch
+
+
+async def _gather(ctx: RoundContext, n: int, rq: RoundQuestions, out: Path) -> Any:
+    from autodidact.evidence.agent import gather
+
+    return await gather(
+        build_payload(ctx, n, rq),
+        runtime=ctx.runtime,
+        settings=ctx.settings,
+        kb_root=ctx.kb.root,
+        out=out,
+        reporter=_AgentReporter(ctx, n),
+    )
+
+
+async def _without_failing_questions(
+    ctx: RoundContext, n: int, rq: RoundQuestions, path: Path, error: ModelError
+) -> list[str]:
+    """A model failure on some question must not lose the round: find the failing questions one
+    by one (replies for the others come from the call cache), then research the rest together.
+    Returns the ids of the questions lost; raises the original error if every question fails."""
+    ctx.reporter.warning(f"round {n}: research failed ({error.message}); retrying question by question")
+    probe_dir = ctx.kb.internal / "probe"
+    lost: list[str] = []
+    for q in rq.questions:
+        try:
+            await _gather(ctx, n, rq.model_copy(update={"questions": [q]}), probe_dir / f"round_{n}_{q.id}.json")
+        except ModelError as exc:
+            if isinstance(exc, ModelAuthError | BudgetExceeded):
+                raise
+            lost.append(q.id)
+            ctx.reporter.warning(f"round {n}: lost question {q.id} ({q.text}): {exc.message}")
+        except SourceError:
+            pass  # no evidence is not a failure; the joint run records it as a gap
+    kept = [q for q in rq.questions if q.id not in lost]
+    if not kept:
+        raise error
+    try:
+        await _gather(ctx, n, rq.model_copy(update={"questions": kept}), path)
+    except SourceError as exc:
+        ctx.reporter.warning(f"round {n}: {exc.message}")
+    return lost
 
 
 def write_raw_files(

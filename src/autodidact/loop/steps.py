@@ -46,6 +46,7 @@ class RoundScratch(BaseModel):
     new_raw_files: list[str] = Field(default_factory=list)
     evidence: str | None = None
     dropped_claims: int = 0
+    lost_questions: list[str] = Field(default_factory=list, description="ids whose research failed (model errors)")
     wiki_topics_updated: list[str] = Field(default_factory=list)
 
 
