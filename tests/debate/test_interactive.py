@@ -116,8 +116,10 @@ ANSWERS = [
 ]
 
 
-@pytest.mark.parametrize("crash_after", [1, 4])
-def test_killing_a_turn_and_recovering_reproduces_the_transcript(kb_dir: Path, cli: Any, crash_after: int) -> None:
+@pytest.mark.parametrize(("crash_after", "resend"), [(1, False), (4, True)])
+def test_killing_a_turn_and_recovering_reproduces_the_transcript(
+    kb_dir: Path, cli: Any, crash_after: int, resend: bool
+) -> None:
     from autodidact.debate.engine import Engine
 
     whole_dir, folder = kb_dir / "debates" / "whole", kb_dir / "debates" / "killed"
@@ -136,6 +138,9 @@ def test_killing_a_turn_and_recovering_reproduces_the_transcript(kb_dir: Path, c
     assert cli("session", "check", str(folder)).exit_code == 1  # the torn tail is reported
     recovered = cli("session", "recover", str(folder))
     assert recovered.exit_code == 0 and '"quarantined": "events.jsonl.corrupt-tail-' in recovered.stdout
+    if resend:  # the person, unsure whether the answer arrived, sends it again: it is not recorded twice
+        again_sent = cli("debate", "reply", "killed", ANSWERS[2], "--kb", str(kb_dir))
+        assert again_sent.exit_code == 0 and "➤" in again_sent.stdout
     assert cli("debate", "reply", "killed", ANSWERS[3], "--kb", str(kb_dir)).exit_code == 0  # finishes the cut turn
     whole, again = SessionStore(whole_dir), SessionStore(folder)
     assert transcript(again.events(), "zh") == transcript(whole.events(), "zh")

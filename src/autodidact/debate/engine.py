@@ -166,7 +166,12 @@ class Engine(ReplyPlanner):
 
     def _reply(self, text: str) -> list[dict[str, Any]]:
         self.load()
-        self._complete_partial()
+        completed = self._complete_partial()
+        if completed:
+            txn_id = completed[-1]["payload"].get("txn")
+            whole = [e for e in self.events if e["payload"].get("txn") == txn_id]
+            if whole and whole[0]["type"] == "USER_INPUT" and whole[0]["payload"].get("text") == text:
+                return whole  # the same answer sent again after a crash: it was already recorded
         if not text.strip():
             raise InputError("empty answer", hint="type your answer, or 暂停 / pause to stop for now")
         started = self.clock()
