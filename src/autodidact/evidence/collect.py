@@ -3,7 +3,9 @@
 Why one place: every rule about *where text may come from* lives here. Text reaches the extractor
 only from a snapshot stored in ``<report_dir>/source_cache`` — a local passage's snapshot is copied
 there (same URL and text give the same ref, so this is idempotent), a web URL is looked up in that
-store before it is fetched, and a fetched page is stored before it is read. Search-result snippets
+store before it is fetched, and a fetched page is stored under the ref its hashes fix (the write
+runs behind extraction; ``flush`` finishes it before any evidence is validated or written, and the
+validator then re-reads every quote from the stored file). Search-result snippets
 are used to choose URLs and nothing else. URLs come only from search results; nothing a page or a
 model says can add one.
 """
