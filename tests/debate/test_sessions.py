@@ -238,3 +238,11 @@ def test_summary_request_and_an_unrecognised_depth(debate: Callable[..., dict[st
     again = debate("reply", "s1", "继续")
     assert again["turn"]["trigger"] == "P1"
     assert check_session(_folder(kb_dir))["ok"]
+
+
+def test_bad_start_input_leaves_no_folder(cli: Any, kb_dir: Path) -> None:
+    for args in (["", "--depth", "quick"], ["idea", "--depth", "huge"]):
+        result = cli("debate", "start", args[0], *args[1:], "--kb", str(kb_dir), "--no-input", "--session-id", "bad")
+        assert result.exit_code == 2 and "error:" in result.output
+    assert not (kb_dir / "debates" / "bad").exists()
+    assert cli("debate", "start", "idea", "--kb", str(kb_dir), "--no-input", "--session-id", "a/b").exit_code == 2

@@ -145,16 +145,18 @@ class Engine(ReplyPlanner):
 
     # -- public operations -------------------------------------------------------------------
     def start(self, prompt: str, *, depth: str | None = None, run_id: str | None = None) -> list[dict[str, Any]]:
+        if not prompt.strip():
+            raise InputError("empty prompt", hint='give an idea or a claim: autodidact debate start "..."')
+        if depth is not None and depth not in gates.BUDGETS:
+            raise InputError(f"unknown depth {depth!r}", hint="use quick, standard or deep")
+        if self.store.events_path.exists():
+            raise InputError(f"session {self.store.folder.name} already exists", hint="continue it with `debate reply`")
         with self._locked():
             return self._start(prompt, depth=depth, run_id=run_id)
 
     def _start(self, prompt: str, *, depth: str | None, run_id: str | None) -> list[dict[str, Any]]:
         if self.store.events_path.exists():
             raise InputError(f"session {self.store.folder.name} already exists", hint="continue it with `debate reply`")
-        if not prompt.strip():
-            raise InputError("empty prompt", hint='give an idea or a claim: autodidact debate start "..."')
-        if depth is not None and depth not in gates.BUDGETS:
-            raise InputError(f"unknown depth {depth!r}", hint="use quick, standard or deep")
         started = self.clock()
         txn = self._txn(prompt)
         self._plan_start(txn, prompt, depth, run_id or self.store.folder.name)
