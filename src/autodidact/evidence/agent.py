@@ -187,8 +187,8 @@ async def gather(
     for (kq, text), res in zip(kqs, results, strict=True):
         _say(
             reporter,
-            f"{kq}: {text[:60]} — {len(res.docs_read)} source(s) read, {len(res.kept)} claim(s) kept, "
-            f"{res.dropped} dropped",
+            f"{kq}: {text[:60]} — {len(res.docs_read)} source(s) read "
+            f"({sum(d.fetched for d in res.docs_read)} fetched), {len(res.kept)} claim(s) kept, {res.dropped} dropped",
         )
         for note in res.notes:
             _say(reporter, f"{kq}: {note}", warning=True)
