@@ -37,6 +37,7 @@ def test_gbk_page_is_stored_as_correct_utf8(tmp_path: Path, meta: str, media_typ
     doc = extract_bytes(data, media_type=media_type, url="http://127.0.0.1/gbk")
     assert "生成器是一种特殊的迭代器" in doc.text
     assert "惰性求值意味着" in doc.text
+    assert "# 生成器" in doc.text and "## 惰性求值" in doc.text  # headings kept
     assert doc.media_type == "text/html"
     snap, _ = SnapshotStore(tmp_path / "source_cache").store("http://127.0.0.1/gbk", doc.text)
     stored = (tmp_path / snap.snapshot_ref).read_bytes()

@@ -60,6 +60,7 @@ _CHARSET_ALIASES = {
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.I)
 _HTML_SNIFF = re.compile(rb"^\s*(<!doctype\s+html|<html|<head|<body|<\?xml[^>]*>\s*(<!doctype\s+html|<html))", re.I)
 _HTML_TAGS = re.compile(rb"<(html|head|body|title|p|div|h1|h2|article|meta)[\s>/]", re.I)
+_HEADING = re.compile(r"^#{1,6} \S", re.M)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -242,8 +243,11 @@ def _extract_html(html: str, url: str | None) -> tuple[str, str | None, str | No
         body, meta = None, None
     text = clean_text(body or "")
     fallback = clean_text(fallback_text)
-    # Tiny pages: trafilatura may keep nothing, or much less than the visible text.
-    if not text or (len(text) < 200 and len(text) < len(fallback) // 2):
+    # Tiny pages: trafilatura may keep nothing, or much less than the visible text; on small pages
+    # its fallback extractors also drop heading markup, which the plain parser keeps.
+    too_little = not text or (len(text) < 200 and len(text) < len(fallback) // 2)
+    lost_headings = bool(_HEADING.search(fallback)) and not _HEADING.search(text)
+    if too_little or (lost_headings and len(fallback) <= 1.5 * len(text) + 200):
         text = fallback
     title = (getattr(meta, "title", None) or fallback_title or None) if meta or fallback_title else None
     author = getattr(meta, "author", None) if meta else None
