@@ -195,3 +195,26 @@ def test_unusable_plan_falls_back_to_templates_and_bad_extraction_skips_one_ques
     assert [w["applies_to"] for w in gaps] == [["kq2"]]
     plan_calls = [r for r in model.requests if r.task == "evidence.search_plan"]
     assert len(plan_calls) == 2  # the runtime's one re-ask, then the template plan
+
+
+def test_quick_mode_over_the_web_reads_one_entry(tmp_path: Path) -> None:
+    from autodidact.testing.fake_searxng import FakeSearxng
+    from autodidact.testing.fakeweb import FakeWeb
+
+    with FakeWeb() as web:
+        paths = [f"/docs/generators-{i}.html" for i in range(3)]
+        for p in paths:
+            web.add_page(p, DOC_PAGE)
+        hits = [{"url": web.url(p), "title": "Generators", "content": "s"} for p in paths]
+        with FakeSearxng(lambda q: hits) as searx:
+            kqs = [
+                {"id": "kq1", "text": "What does a generator function return when it is called?"},
+                {"id": "kq2", "text": "How do generator iterators end a for loop?"},
+            ]
+            payload = make_payload(tmp_path / "report", key_questions=kqs, mode="quick", depth="skim")
+            result = _run(payload, Runtime(), _web_settings(web, searx))  # the offline engine, over HTTP
+            fetched = [p for p in paths if web.requested(p)]
+    assert fetched == [paths[0]]
+    ev = result.evidence
+    assert len(ev["sources"]) == 1 and ev["upstream_usage"] == [] and 1 <= len(ev["key_findings"]) <= 3
+    assert {c["answers_key_question"] for c in ev["claims"]} == {"kq1", "kq2"}

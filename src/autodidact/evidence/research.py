@@ -89,19 +89,29 @@ async def find_candidates(
                 if rank < len(hits) and hits[rank].url not in seen:
                     seen.add(hits[rank].url)
                     chosen.append(hits[rank])
-        chosen = chosen[: (2 if quick else want - len(relevant) + 1)]
-        docs = await asyncio.gather(*(collector.read_web(h.url, h.title) for h in chosen))
-        for doc in docs:
-            if doc is None or doc.snapshot_ref in merged:
-                continue
-            spans, score = best_spans(doc, qterms)
-            if spans and score >= MIN_SCORE:
-                relevant.append(Candidate(doc, spans, score))
+        if quick:
+            # One entry: read hits in order and stop at the first that answers (at most three tries).
+            for hit in chosen[:3]:
+                found = _relevant(await collector.read_web(hit.url, hit.title), qterms, merged)
+                if found is not None:
+                    relevant.append(found)
+                    break
+        else:
+            chosen = chosen[: want - len(relevant) + 1]
+            docs = await asyncio.gather(*(collector.read_web(h.url, h.title) for h in chosen))
+            relevant += [c for c in (_relevant(d, qterms, merged) for d in docs) if c is not None]
     if quick:
         relevant.sort(key=lambda c: (RANK.get(c.doc.quality, 3), -c.score, c.doc.url))
     else:
         relevant.sort(key=lambda c: (-c.score, RANK.get(c.doc.quality, 3), c.doc.url))
     return relevant
+
+
+def _relevant(doc: Doc | None, qterms: list[list[str]], merged: dict[str, Candidate]) -> Candidate | None:
+    if doc is None or doc.snapshot_ref in merged:
+        return None
+    spans, score = best_spans(doc, qterms)
+    return Candidate(doc, spans, score) if spans and score >= MIN_SCORE else None
 
 
 def _passages(cands: list[Candidate], start: int) -> tuple[list[PassageIn], dict[str, Doc]]:
