@@ -121,6 +121,8 @@ class ValidationReport:
 def read_json_file(path: Path, what: str = "evidence file") -> Any:
     """Read JSON or raise an exit-2 error naming the file."""
     path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{what} {path} is a folder, not a file", hint="pass the .json file itself")
     if not path.is_file():
         raise NotFoundError(f"{what} {path} does not exist")
     try:
