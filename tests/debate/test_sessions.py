@@ -246,3 +246,18 @@ def test_bad_start_input_leaves_no_folder(cli: Any, kb_dir: Path) -> None:
         assert result.exit_code == 2 and "error:" in result.output
     assert not (kb_dir / "debates" / "bad").exists()
     assert cli("debate", "start", "idea", "--kb", str(kb_dir), "--no-input", "--session-id", "a/b").exit_code == 2
+
+
+def test_a_revised_proposition_after_a_stage_opens_a_new_stage(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path
+) -> None:
+    _run(debate, ZH_PROMPT, ZH_ANSWERS)
+    new = debate("reply", "s1", "修改后的命题：审查AI生成的代码让我的注意力消耗更大")
+    assert new["turn"]["trigger"] == "P1" and new["turn"]["role"] == "concept_clarifier"
+    assert "新阶段" in new["turn"]["response"] and "消耗更大" in new["turn"]["contribution"]
+    session = SessionStore(_folder(kb_dir)).replay()
+    assert session is not None and session.stage == 1
+    current = session.idea().current
+    assert current.proposition.startswith("修改后的命题") and current.predictions == [] and current.stage == 1
+    assert session.idea().maturation == "TESTABLE"  # maturity is not reset by a new wording
+    assert check_session(_folder(kb_dir))["ok"]

@@ -50,10 +50,13 @@ def budget_for(depth: str) -> Budget:
     return BUDGETS[depth].model_copy()
 
 
-def signals_of(session: Session, idea_id: str | None = None) -> list[str]:
-    """Every signal recorded for ``idea_id`` (all ideas when None), in order."""
+def signals_of(session: Session, idea_id: str | None = None, stage: int | None = None) -> list[str]:
+    """Every signal recorded for ``idea_id`` (all ideas when None), in order; one stage when given."""
     return [
-        str(s["signal"]) for s in session.progress_signals if idea_id is None or s.get("idea_id") in (None, idea_id)
+        str(s["signal"])
+        for s in session.progress_signals
+        if (idea_id is None or s.get("idea_id") in (None, idea_id))
+        and (stage is None or int(s.get("stage") or 0) == stage)
     ]
 
 

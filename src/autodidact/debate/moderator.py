@@ -52,7 +52,7 @@ def _parked(session: Session, obstacle: str) -> bool:
 def open_obstacles(session: Session, review_requested: bool = False) -> list[str]:
     """Ladder triggers whose obstacle is still open, in priority order (gate not applied)."""
     idea = session.idea()
-    signals = set(gates.signals_of(session, idea.idea_id))
+    signals = set(gates.signals_of(session, idea.idea_id, stage=session.stage))
     open_: list[str] = []
     if "QUESTION_SHARPENED" not in signals and not _parked(session, "undefined_concept"):
         open_.append("P1")
@@ -66,7 +66,7 @@ def open_obstacles(session: Session, review_requested: bool = False) -> list[str
         open_.append("P4")
     budget = session.execution.budget
     batches_left = budget is not None and len(session.reviews) < budget.max_review_batches
-    reviewed = any(r.trigger == "P5" for r in session.rounds)
+    reviewed = any(r.trigger == "P5" and r.stage == session.stage for r in session.rounds)
     if batches_left and (review_requested or (idea.maturation == "TESTABLE" and not reviewed and "P4" not in open_)):
         open_.append("P5")
     return open_
@@ -114,7 +114,11 @@ def choose(session: Session, *, wish: str | None = None, review_requested: bool 
         if "P3" in open_ and not gate_open and trigger > "P3":
             reason += "（P3 被成熟度守卫挡住：RAW 阶段发展信号不足 2 个）" if zh else " (P3 held by the RAW gate)"
         return Choice(trigger, role, obstacle, intent, reason)
-    if "P3" in open_ and not gate_open and not any(r.intent == "baseline" for r in session.rounds):
+    if (
+        "P3" in open_
+        and not gate_open
+        and not any(r.intent == "baseline" and r.stage == session.stage for r in session.rounds)
+    ):
         # the gate holds P3 and nothing generative is left: earn a development signal by sharpening
         reason = (
             "P3 被成熟度守卫挡住（RAW 阶段发展信号不足 2 个）：先明确比较基准"

@@ -39,9 +39,12 @@ def _replace_field(session: Session, payload: dict[str, Any]) -> None:
     setattr(session, field, getattr(replaced, field))
 
 
-def _new_version(idea: Idea, payload: dict[str, Any]) -> None:
+def _new_version(idea: Idea, payload: dict[str, Any], stage: int) -> None:
     base = idea.versions[-1].model_dump() if idea.versions else {"proposition": payload.get("proposition", "")}
     base["version"] = len(idea.versions) + 1
+    base["stage"] = stage
+    if payload.get("new_stage"):
+        base.update(assumptions=[], predictions=[], alternatives=[], evidence_links=[], disposition="OPEN")
     for key in ("proposition", "epistemic_status", "disposition", "source"):
         if payload.get(key) is not None:
             base[key] = payload[key]
@@ -53,6 +56,8 @@ def _new_version(idea: Idea, payload: dict[str, Any]) -> None:
 
 
 def _apply_idea(session: Session, payload: dict[str, Any]) -> None:
+    if payload.get("new_stage"):
+        session.stage += 1
     idea_id = payload.get("idea_id") or "i1"
     existing = [i for i in session.ideas if i.idea_id == idea_id]
     idea = existing[0] if existing else None
@@ -62,7 +67,7 @@ def _apply_idea(session: Session, payload: dict[str, Any]) -> None:
     if any(k in payload for k in ("proposition", "disposition", "epistemic_status")) or any(
         payload.get(f"add_{k}") for k in ("assumptions", "predictions", "alternatives")
     ):
-        _new_version(idea, payload)
+        _new_version(idea, payload, session.stage)
     level = payload.get("maturation")
     if level is not None:
         if level not in MATURITY_ORDER:
@@ -172,6 +177,7 @@ def _apply_turn(session: Session, event: dict[str, Any]) -> None:
             number = len(session.substantive_rounds) + 1
         session.rounds.append(
             Round(
+                stage=session.stage,
                 turn=turn,
                 round=number,
                 kind=round_kind,
@@ -267,6 +273,7 @@ def apply(session: Session | None, event: dict[str, Any]) -> Session:
                 _apply_turn(session, event)
             elif kind == "PROGRESS_SIGNAL":
                 entry = {k: payload.get(k) for k in ("signal", "round", "turn", "idea_id", "note")}
+                entry["stage"] = session.stage
                 session.progress_signals.append(entry)
                 if payload.get("turn") is not None:
                     session.round_by_turn(int(payload["turn"])).signals.append(str(payload.get("signal")))

@@ -140,7 +140,22 @@ class ReplyPlanner(TurnPlanner):
                     hint="say 改成深度 / 'switch to deep' to raise the limit, or close the session",
                 )
             txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
-            self._next_turn(txn, opening=None)
+            opening = None
+            if s.stop_reason == "CHECKPOINT_REACHED" and cues.substantial(text):
+                # a revised proposition in the person's own words opens a new stage on it
+                idea = txn.s.idea()
+                txn.emit(
+                    "IDEA_REVISED", "moderator", "SYSTEM",
+                    {"idea_id": idea.idea_id, "proposition": text, "source": "用户观察", "new_stage": True},
+                )  # fmt: skip
+                self._signal(txn, "INTUITION_FORMULATED", None, "revised proposition opens a new stage")
+                zh = txn.s.language == "zh"
+                opening = (
+                    "新阶段：以你改写的命题为对象重新审视。"
+                    if zh
+                    else "New stage: the revised proposition is examined afresh."
+                )
+            self._next_turn(txn, opening=opening)
             return
         self._answer_round(txn, text, pending, command)
 
@@ -272,7 +287,7 @@ class ReplyPlanner(TurnPlanner):
         zh = txn.s.language == "zh"
         payload: dict[str, Any] = {"idea_id": idea.idea_id, "source": "用户观察", "turn_role": role}
         if "QUESTION_SHARPENED" in signals and qtype == "CLARIFICATION":
-            base = idea.versions[0].proposition
+            base = idea.stage_base(txn.s.stage).proposition
             payload["proposition"] = f"{base}（口径：{quote}）" if zh else f"{base} (reading: {quote})"
         if "PREMISE_SURFACED" in signals:
             payload["add_assumptions"] = [quote]

@@ -101,6 +101,7 @@ class IdeaVersion(BaseModel):
     alternatives: list[str] = Field(default_factory=list)
     evidence_links: list[dict[str, Any]] = Field(default_factory=list)
     source: str = "用户观察"
+    stage: int = 0
 
 
 class Idea(BaseModel):
@@ -115,11 +116,16 @@ class Idea(BaseModel):
     def current(self) -> IdeaVersion:
         return self.versions[-1]
 
+    def stage_base(self, stage: int) -> IdeaVersion:
+        """The wording that opened ``stage`` (the first version of it)."""
+        return next((v for v in self.versions if v.stage == stage), self.versions[0])
+
 
 class Round(BaseModel):
     """One question asked (substantive, review or configuration) and the person's answer."""
 
     turn: int
+    stage: int = 0
     round: int | None = None
     kind: Literal["SUBSTANTIVE", "REVIEW", "CONFIGURATION"] = "SUBSTANTIVE"
     role: str
@@ -170,6 +176,7 @@ class Session(BaseModel):
     rounds: list[Round] = Field(default_factory=list)
     notes: list[dict[str, Any]] = Field(default_factory=list)
     checkpoints: list[dict[str, Any]] = Field(default_factory=list)
+    stage: int = 0
     latest_user_input: str | None = None
     summary: dict[str, Any] = Field(default_factory=dict)
     last_applied_event_id: str | None = None

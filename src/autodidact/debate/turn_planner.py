@@ -132,7 +132,7 @@ class TurnPlanner:
             lang=s.language,
             mode=s.mode,
             proposition=idea.current.proposition,
-            term=key_term(idea.versions[0].proposition, s.language),
+            term=key_term(idea.stage_base(s.stage).proposition, s.language),
             last_answer=last.user_answer if last_is_fresh and last else None,
             answer_signals=list(last.signals) if last_is_fresh and last else [],
             dont_know=bool(last_is_fresh and last and cues.is_dont_know(last.user_answer or "")),
