@@ -126,6 +126,14 @@ def choose(session: Session, *, wish: str | None = None, review_requested: bool 
             else "P3 is held by the RAW gate (fewer than 2 development signals): fix the baseline first"
         )
         return Choice("P1", "concept_clarifier", "undefined_baseline", "baseline", reason)
+    budget = session.execution.budget
+    if (
+        last_role == "reflection_facilitator"
+        and budget is not None
+        and len(session.reviews) < budget.max_review_batches
+    ):
+        # the stage was already reflected on: a further counterexample check is the next useful step
+        return Choice("P5", "implication_validator", "review_pending", "discriminate", _why("P5", zh), kind="REVIEW")
     return Choice("P6", "reflection_facilitator", "stage_complete", "reflect", _why("P6", zh))
 
 
