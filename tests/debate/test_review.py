@@ -37,6 +37,8 @@ def _model(turn_replies: list[dict[str, Any]] | None = None) -> ScriptedModel:
     def fn(request: Any) -> str:
         if request.task == "debate.role_turn":
             return json.dumps(turns.pop(0) if turns else GOOD_TURN)
+        if request.task == "debate.mode":
+            return json.dumps({"mode": "examine", "basis": "because they miss"})
         if request.task == "debate.signals":
             allowed = re.search(r"question: ([A-Z_, ]+)\.", request.messages[0]["content"])
             assert allowed is not None
@@ -88,6 +90,8 @@ def test_review_calls_see_only_the_whitelisted_input(tmp_path: Path) -> None:
     assert not any(e["type"] == "DEGRADED_REVIEW" for e in events)
     turn = next(e for e in events if e["type"] == "ROLE_RESPONSE" and e["execution_kind"] == "INDEPENDENT_AGENT")
     assert turn["payload"]["label"].endswith("independent agent review")
+    mode_reason = next(e for e in events if e["payload"].get("field") == "mode_reason")["payload"]["value"]
+    assert "because they miss" in mode_reason  # the model judged the mode, the reason quotes the prompt
     assert check_session(folder)["ok"]
 
 

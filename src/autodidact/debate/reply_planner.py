@@ -14,7 +14,7 @@ from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
 from autodidact.debate.templates import excerpt
 from autodidact.debate.turn_planner import TurnPlanner
-from autodidact.debate.turns import SignalInputs, read_signals
+from autodidact.debate.turns import SignalInputs, judge_mode, read_signals
 from autodidact.debate.txn import Txn
 from autodidact.errors import InputError
 
@@ -34,7 +34,7 @@ class ReplyPlanner(TurnPlanner):
             {"intent": "PROMPT", "op": "start", "text": prompt, "run_id": run_id, "language": lang,
              "depth_flag": depth},
         )  # fmt: skip
-        mode, cue = cues.judge_mode(prompt)
+        mode, cue = judge_mode(self.runtime, prompt)
         txn.field("mode", mode)
         if zh:
             basis = f"含「{cue}」" if cue else "没有具体主张"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -144,6 +144,53 @@ class SignalTask:
             signals=cues.detect_signals(inputs.answer, inputs.question_type, inputs.previous_answers),
             dont_know=cues.is_dont_know(inputs.answer),
         )
+
+
+class ModeInputs(BaseModel):
+    """The opening prompt of a session."""
+
+    prompt: str
+
+
+class ModeOutput(BaseModel):
+    mode: Literal["explore", "examine"] = Field(description="examine for a concrete claim, explore otherwise")
+    basis: str = Field(description="the words of the prompt the judgement rests on (a short quote)")
+
+
+class ModeTask:
+    """Judge explore vs examine from the prompt (offline: claim and interest cues)."""
+
+    name = "debate.mode"
+    Output = ModeOutput
+
+    def build_prompt(self, inputs: ModeInputs) -> list[Message]:
+        system_line, block = data_block(inputs.prompt, "prompt")
+        return [
+            {
+                "role": "system",
+                "content": (
+                    "A person opens an idea discussion. If they state a concrete claim (a cause, a comparison, "
+                    "a rule), the mode is 'examine'; if they only describe an interest, an observation or a "
+                    "puzzle, it is 'explore'. Return JSON {mode, basis}; basis quotes the deciding words.\n"
+                    f"{system_line}"
+                ),
+            },
+            {"role": "user", "content": block},
+        ]
+
+    def offline(self, inputs: ModeInputs) -> ModeOutput:
+        mode, cue = cues.judge_mode(inputs.prompt)
+        return ModeOutput(mode=mode, basis=cue)  # type: ignore[arg-type]
+
+
+def judge_mode(runtime: Any, prompt: str) -> tuple[str, str]:
+    """``(mode, basis)``, from the model when there is one (falling back to the cues on failure)."""
+    try:
+        out = run_task(runtime, ModeTask(), ModeInputs(prompt=prompt))
+    except ModelError:
+        out = ModeTask().offline(ModeInputs(prompt=prompt))
+    basis = out.basis if out.basis and out.basis in prompt else ""
+    return out.mode, basis
 
 
 def run_task(runtime: Any, task: Any, inputs: Any) -> Any:
