@@ -229,6 +229,18 @@ def test_interrupted_run_resumes_without_redoing_finished_dimensions(tmp_path: P
     again = run_report_sync(request, runtime=Runtime(), reporter=Recorder(), **kwargs)
     assert again.ran == [] and set(again.reused) == set(status)
 
+    # an evidence file that no longer validates (a quote edited away from its snapshot) is redone, alone
+    last = plan["execution_order"][-1]
+    path = out / "sub_reports" / f"{last}.evidence.json"
+    data = _load(path)
+    data["claims"][0]["evidence"][0]["snippet"] = "A sentence that no snapshot contains."
+    data["claims"][0]["evidence"][0]["quote_type"] = "direct"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    fixed = run_report_sync(request, runtime=Runtime(), reporter=Recorder(), **kwargs)
+    assert fixed.ran == [last] and set(fixed.reused) == set(status) - {last}
+    report = validate_evidence(path, source_cache=out / "source_cache", expected_mode=_load(path)["mode"])
+    assert report.ok
+
 
 @pytest.mark.skipif(not debian_reference_zh_files(), reason="debian-reference-zh-cn is not installed")
 def test_chinese_request_gives_chinese_plan_and_report(tmp_path: Path) -> None:
