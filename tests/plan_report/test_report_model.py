@@ -151,3 +151,33 @@ def test_report_in_a_knowledge_base_is_self_contained(tmp_path: Path, small_corp
         data = json.loads(path.read_text(encoding="utf-8"))
         report = validate_evidence(data, source_cache=moved / "source_cache", expected_mode=data["mode"])
         assert report.ok, report.errors
+
+
+def test_cli_with_a_model_server_caches_calls_in_the_report_folder(
+    tmp_path: Path, small_corpus: Path, cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from autodidact.testing.fake_llm import FakeLLM
+
+    def answer(body: dict[str, Any]) -> str:
+        if body["messages"][0]["content"].startswith("You are a research planner"):
+            return json.dumps(offline_plan(REQUEST, "en").to_json())
+        return evidence_reply(body["messages"], fabricate=False)
+
+    out = tmp_path / "rep"
+    with FakeLLM(answer) as fake:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
+        monkeypatch.setenv("AUTODIDACT_BASE_URL", fake.base_url)
+        args = ("report", REQUEST, "--report-dir", str(out), "--corpus", str(small_corpus), "--model", "openai:fake")
+        first = cli(*args)
+        assert first.exit_code == 0, first.output
+        calls = len(fake.requests)
+        assert calls > 3
+        plan = json.loads((out / "plan.json").read_text(encoding="utf-8"))
+        last = plan["execution_order"][-1]
+        (out / "sub_reports" / f"{last}.evidence.json").unlink()
+        second = cli(*args)
+        assert second.exit_code == 0, second.output
+        assert json.loads(second.stdout)["dimensions_run"] == [last]
+        assert len(fake.requests) == calls  # the redone dimension's calls came from the report's call cache
+    assert (out / ".autodidact" / "usage_ledger.jsonl").is_file()
+    assert "sk-test-not-real" not in (out / ".autodidact" / "usage_ledger.jsonl").read_text(encoding="utf-8")

@@ -150,10 +150,14 @@ def register(app: typer.Typer) -> None:
         text = read_request(request)
         kb_root = _kb_root(kb)
         settings = load_run_settings(kb_root, model, max_cost, max_tokens)
-        runtime = make_runtime(kb_root, model, no_cache, max_cost, max_tokens, settings=settings)
+        folder = _report_dir(text, report_dir, kb_root)
+        # Without a knowledge base, the model-call cache and usage ledger live in the report folder,
+        # so a resumed run re-pays no call it already made.
+        cache_root = kb_root if kb_root is not None else folder
+        runtime = make_runtime(cache_root, model, no_cache, max_cost, max_tokens, settings=settings)
         result = run_report_sync(
             text,
-            report_dir=_report_dir(text, report_dir, kb_root),
+            report_dir=folder,
             runtime=runtime,
             settings=settings,
             kb_root=kb_root,
