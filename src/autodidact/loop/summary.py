@@ -95,7 +95,7 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
     for art in sorted(articles, key=lambda a: a.title):
         links = []
         for target in _LINK.findall(art.text()):
-            target = target.strip()
+            target = titles.get(target.strip(), target.strip())  # [[stem|Title]] shows the title
             if target not in links and target != art.title and target != art.stem:
                 links.append(target)
         arrow = "、".join(f"[[{t}]]" for t in links) if zh else ", ".join(f"[[{t}]]" for t in links)
