@@ -145,6 +145,9 @@ def test_budget_exhaustion_is_recorded_and_blocks_more_rounds(
     assert check_session(_folder(kb_dir))["ok"]
     blocked = cli("debate", "reply", "s1", "one more thing", "--kb", str(kb_dir))
     assert blocked.exit_code == 2 and "budget" in blocked.output
+    assert debate("reply", "s1", "pause the session")["state"] == "PAUSED"
+    still = cli("debate", "reply", "s1", "one more thing", "--kb", str(kb_dir))
+    assert still.exit_code == 2 and "budget" in still.output  # a pause does not lift the limit
     raised = debate("reply", "s1", "switch to deep")
     assert raised["depth"] == "deep" and raised["turn"] is not None
     assert check_session(_folder(kb_dir))["ok"]

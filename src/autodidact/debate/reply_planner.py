@@ -134,14 +134,15 @@ class ReplyPlanner(TurnPlanner):
             self._answer_gap(txn, text, pending)
             return
         if not pending:
-            if s.state == "CHECKPOINT" and s.stop_reason == "BUDGET_EXHAUSTED":
+            last_stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
+            if last_stop == "BUDGET_EXHAUSTED" and gates.budget_stop(s) is not None:
                 raise InputError(
                     "the budget of this depth is used up",
                     hint="say 改成深度 / 'switch to deep' to raise the limit, or close the session",
                 )
             txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
             opening = None
-            if s.stop_reason == "CHECKPOINT_REACHED" and cues.substantial(text):
+            if last_stop == "CHECKPOINT_REACHED" and cues.substantial(text):
                 # a revised proposition in the person's own words opens a new stage on it
                 idea = txn.s.idea()
                 txn.emit(
