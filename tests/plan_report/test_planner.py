@@ -142,3 +142,23 @@ def test_cli_plan_create_writes_request_and_plan(tmp_path: Path, cli: Any) -> No
     again = cli("plan", "create", str(request_file), "--report-dir", str(out))
     assert again.exit_code == 2  # refuses to overwrite without --force
     assert cli("plan", "create", "   ", "--report-dir", str(tmp_path / "x")).exit_code == 2
+
+
+def test_catalogue_and_archetypes_are_complete_in_both_languages() -> None:
+    from autodidact.plan.archetypes import ARCHETYPES
+    from autodidact.plan.catalogue import CATALOGUE
+
+    assert set(CATALOGUE) == {"panorama", "comparison", "investigation", "timeline", "industry", "policy", "technical"}
+    for entry in CATALOGUE.values():
+        for field in (entry.label, entry.style):
+            assert field["en"].strip() and CJK.search(field["zh"])
+        for lists in (entry.sections, entry.mandatory_elements, entry.keywords):
+            assert lists["en"] and lists["zh"]
+        assert entry.basis and all(b.name["zh"] and b.what_extracted["en"] for b in entry.basis)
+        assert all(a in ARCHETYPES for a in entry.archetypes)
+    for arch in ARCHETYPES.values():
+        kqs = arch.key_questions
+        assert 2 <= len(kqs["en"]) <= 5 and len(kqs["zh"]) == len(kqs["en"])
+        assert 3 <= len(arch.seed_queries["en"]) <= 6 and 3 <= len(arch.seed_queries["zh"]) <= 6
+        for up in arch.upstream:
+            assert up.archetype in ARCHETYPES and len(up.scope_rule["zh"]) >= 16 and len(up.scope_rule["en"]) >= 16

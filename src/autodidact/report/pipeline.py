@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from autodidact.errors import AutodidactError, NotFoundError, ValidationFailed
+from autodidact.errors import AutodidactError, InputError, NotFoundError, ValidationFailed
 from autodidact.evidence.payload import Payload
 from autodidact.evidence.validator import validate_evidence
 from autodidact.kb import detect_language
@@ -260,7 +260,8 @@ class _Run:
         _call(self.reporter, "dimension_done", dim.id, stats)
 
 
-def _load_or_plan_sync(paths: ReportPaths) -> Plan | None:
+def _existing_plan(paths: ReportPaths) -> Plan | None:
+    """The folder's plan.json when there is one; an invalid one is an error, never silently replaced."""
     if not paths.plan.is_file():
         return None
     data = load_plan_json(paths.plan)
@@ -287,12 +288,12 @@ async def run_report(
 ) -> ReportResult:
     """Run (or resume) the whole report pipeline in ``report_dir``."""
     if mode not in MODES:
-        raise ValidationFailed(f"mode {mode!r} is not quick, normal or heavy", exit_code=2)
+        raise InputError(f"mode {mode!r} is not quick, normal or heavy", hint="use --mode quick, normal or heavy")
     reporter = reporter or NullReporter()
     paths = ReportPaths(Path(report_dir))
     paths.root.mkdir(parents=True, exist_ok=True)
     write_request(paths, request)
-    plan = _load_or_plan_sync(paths)
+    plan = _existing_plan(paths)
     if plan is None:
         _call(reporter, "stage", "plan", f"planning ({runtime.describe()})")
         plan = await acreate_plan(request, runtime)
