@@ -14,6 +14,8 @@ existing knowledge base is appended, as the seed says, and recorded here with it
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -165,6 +167,8 @@ def load_state(kb: KnowledgeBase) -> ResearchState | None:
             f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); truncated?",
             hint=_recovery_hint(kb),
         ) from None
+    except RecursionError:
+        raise IntegrityError(f"{name} is nested too deeply to be a state file", hint=_recovery_hint(kb)) from None
     if not isinstance(data, dict):
         raise IntegrityError(f"{name} must hold a JSON object, found {type(data).__name__}", hint=_recovery_hint(kb))
     try:
@@ -179,4 +183,13 @@ def save_state(kb: KnowledgeBase, state: ResearchState) -> None:
     """Write the state atomically, then refresh the last-good copy."""
     text = atomic.dumps_json(state.to_json())
     atomic.write_text(kb.state_file, text)
-    atomic.write_text(kb.internal / LAST_GOOD, text)
+    _write_backup(kb.internal / LAST_GOOD, text)
+
+
+def _write_backup(path: Path, text: str) -> None:
+    """Replace the last-good copy (temp file + rename, so it is whole; no fsync: the state file is
+    the durable one, and this copy only matters when that file was damaged later)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, "utf-8")
+    os.replace(tmp, path)
