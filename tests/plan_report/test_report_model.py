@@ -181,3 +181,52 @@ def test_cli_with_a_model_server_caches_calls_in_the_report_folder(
         assert len(fake.requests) == calls  # the redone dimension's calls came from the report's call cache
     assert (out / ".autodidact" / "usage_ledger.jsonl").is_file()
     assert "sk-test-not-real" not in (out / ".autodidact" / "usage_ledger.jsonl").read_text(encoding="utf-8")
+
+
+PAGES = {
+    "definition": "Python generators are defined as functions that contain a yield expression. The language "
+    "reference defines a generator iterator as the object such a function returns. Generator expressions are a "
+    "related variant of generators with a compact syntax.",
+    "mechanism": "When a generator function is called, Python generators work step by step: the body runs until "
+    "the next yield expression, and the generator is suspended with its local state kept. Calling next() resumes "
+    "the generator from the point where it was suspended. The rules that govern generators raise StopIteration "
+    "when the function returns.",
+    "usage": "Python generators are used in loops to produce values lazily, one at a time. A common pattern uses "
+    "generators to read large files line by line. The documentation warns about a common mistake: a generator "
+    "can be consumed only once.",
+    "limits": "Python generators have limitations: a generator cannot be restarted once it is exhausted. A "
+    "documented restriction is that a running generator cannot be resumed from inside itself. Iterator classes "
+    "are an alternative to generators when the state must be reset.",
+}
+
+
+def test_web_sources_are_snapshotted_into_the_report_folder(tmp_path: Path, cli: Any) -> None:
+    from autodidact.testing.fake_searxng import FakeSearxng
+    from autodidact.testing.fakeweb import FakeWeb
+
+    with FakeWeb() as web:
+        rows = []
+        for name, text in PAGES.items():
+            web.add_page(f"/{name}.html", f"<html><head><title>Generators: {name}</title></head><body><article>"
+                         f"<h1>Generators {name}</h1><p>{text}</p></article></body></html>", "text/html")  # fmt: skip
+            rows.append({"url": web.url(f"/{name}.html"), "title": f"Generators: {name}", "content": "snippet"})
+        with FakeSearxng(lambda query: rows) as searx:
+            settings = Settings.model_validate(
+                {
+                    "fetch": {"allow_private": [web.allow_entry], "respect_robots": False},
+                    "search": {"providers": ["searxng"], "searxng_url": searx.base_url, "results_per_query": 4},
+                }
+            )
+            out = tmp_path / "web"
+            result = run_report_sync(
+                "How do Python generators work?", report_dir=out, runtime=Runtime(), settings=settings
+            )
+    assert not result.failed, result.failed
+    citations = json.loads((out / "citations.json").read_text(encoding="utf-8"))["citations"]
+    web_cites = [c for c in citations if c["url"].startswith(web.base_url)]
+    assert web_cites, citations
+    store = SnapshotStore.for_folder(out)
+    for entry in web_cites:
+        for ref in entry["snapshot_refs"]:
+            store.verify(ref, url=entry["url"])
+    assert "snippet" not in (out / "report.md").read_text(encoding="utf-8").split("## References")[0]
