@@ -19,7 +19,7 @@ from typer._click.core import Context as ClickContext  # typer vendors click
 from typer.core import TyperGroup
 
 from autodidact import __version__
-from autodidact.errors import AutodidactError, KBError
+from autodidact.errors import AutodidactError, InputError, KBError
 
 
 def print_error(exc: AutodidactError) -> None:
@@ -61,6 +61,8 @@ def environment_error(exc: BaseException) -> AutodidactError | None:
     if isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
         where = f" ({exc.filename})" if exc.filename else ""
         return KBError(f"file system error: {exc.strerror or exc}{where}", hint=hint)
+    if isinstance(exc, RecursionError):  # e.g. JSON nested 100 000 deep: hostile or broken input, not a bug
+        return InputError("an input file is nested too deeply to read", hint="check the files this command reads")
     cls = type(exc)
     if cls.__module__ == "sqlite3" and cls.__name__ == "OperationalError":
         text = str(exc)

@@ -131,6 +131,8 @@ def read_json_file(path: Path, what: str = "evidence file") -> Any:
         raise InputError(f"{what} {path}: cannot read ({exc})") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{what} {path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:
+        raise InputError(f"{what} {path}: JSON nested too deeply to read") from None
 
 
 def validate_evidence(

@@ -122,6 +122,8 @@ def load_plan_json(path: Path) -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}", hint="fix the JSON") from None
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply to be a plan", hint="fix the JSON") from None
     if not isinstance(data, dict):
         raise InputError(f"{path}: plan.json must be a JSON object", hint="the top level is {...}")
     return data

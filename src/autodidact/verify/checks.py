@@ -109,8 +109,8 @@ def check_snapshots(folder: Path, report: VerifyReport) -> None:
 def _load_json(path: Path, report: VerifyReport, check: str) -> Any:
     try:
         return json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        report.problem(check, path, f"not valid JSON: {exc}")
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        report.problem(check, path, f"not valid JSON: {type(exc).__name__ if isinstance(exc, RecursionError) else exc}")
         return None
 
 
