@@ -100,7 +100,8 @@ class RoundContext:
         except (OSError, ValueError) as exc:
             raise IntegrityError(
                 f"{self.rel(path)} is missing or damaged ({str(exc).splitlines()[0]})",
-                hint=f"delete {self.rel(self.scratch_path(n))} and run again: round {n} restarts from step 1",
+                hint=f"set current_round_progress.step1_done to false in outputs/research_state.json, delete "
+                f"{self.rel(self.scratch_path(n))}, and run again: round {n} restarts from step 1",
             ) from None
 
     def mark(self, n: int, flag: str) -> None:
