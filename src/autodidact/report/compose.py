@@ -34,6 +34,14 @@ ELEMENT_HOME = {"comparison": "comparison", "timeline": "timeline", "phases": "t
                 "evidence": "risks", "findings": "summary", "coverage": "method"}  # fmt: skip
 
 
+def _colon(lang: str) -> str:
+    return "：" if lang == "zh" else ": "
+
+
+def _sep(lang: str) -> str:
+    return "、" if lang == "zh" else ", "
+
+
 def section_role(title: str) -> str:
     """The role a section title implies (``content`` when none)."""
     lowered = title.lower()
@@ -126,21 +134,22 @@ def _summary(plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> list[
         if ev is None:
             continue
         for finding in ev["key_findings"]:
-            lines.append(f"- **{esc(dim.name)}**: {citer.sentence(finding['finding'], finding['claim_ids'], lang)}")
+            sentence = citer.sentence(finding["finding"], finding["claim_ids"], lang)
+            lines.append(f"- **{esc(dim.name)}**{_colon(lang)}{sentence}")
     return lines
 
 
 def _method(plan: Plan, evidences: Evidences, failed: list[str], lang: str) -> list[str]:
     s = plan.scope
     lines = [
-        f"- **{label(lang, 'objects')}**: {esc(', '.join(s.objects))}",
-        f"- **{label(lang, 'time_range')}**: {esc(s.time_range)}",
-        f"- **{label(lang, 'region')}**: {esc(s.region)}",
-        f"- **{label(lang, 'audience')}**: {esc(s.audience_or_use)}",
-        f"- **{label(lang, 'exclusions')}**: {esc('; '.join(s.exclusions))}",
+        f"- **{label(lang, 'objects')}**{_colon(lang)}{esc(_sep(lang).join(s.objects))}",
+        f"- **{label(lang, 'time_range')}**{_colon(lang)}{esc(s.time_range)}",
+        f"- **{label(lang, 'region')}**{_colon(lang)}{esc(s.region)}",
+        f"- **{label(lang, 'audience')}**{_colon(lang)}{esc(s.audience_or_use)}",
+        f"- **{label(lang, 'exclusions')}**{_colon(lang)}{esc(('；' if lang == 'zh' else '; ').join(s.exclusions))}",
     ]
     if s.unknowns:
-        lines.append(f"- **{label(lang, 'unknowns')}**: {esc(', '.join(s.unknowns))}")
+        lines.append(f"- **{label(lang, 'unknowns')}**{_colon(lang)}{esc(_sep(lang).join(s.unknowns))}")
     lines += ["", f"**{label(lang, 'dims_table')}**", ""]
     header = [label(lang, "col_dim"), label(lang, "col_method"), label(lang, "col_claims"), label(lang, "col_sources")]
     lines += ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
@@ -180,7 +189,8 @@ def compose_report(
     dims_at = place_dimensions(plan, sections, list(evidences))
     elements_at, annex = place_elements(plan, sections)
     by_id = {d.id: d for d in plan.dimensions}
-    lines = [f"# {esc(title)}", "", f"**{label(lang, 'goal')}**: {esc(plan.research_goal)}", "", f"*{meta_line}*", ""]
+    goal = f"**{label(lang, 'goal')}**{_colon(lang)}{esc(plan.research_goal)}"
+    lines = [f"# {esc(title)}", "", goal, "", f"*{meta_line}*", ""]
     gaps_written = False
     for i, (section, role) in enumerate(zip(sections, roles, strict=True)):
         if role == "references":
