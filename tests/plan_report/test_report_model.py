@@ -230,3 +230,21 @@ def test_web_sources_are_snapshotted_into_the_report_folder(tmp_path: Path, cli:
         for ref in entry["snapshot_refs"]:
             store.verify(ref, url=entry["url"])
     assert "snippet" not in (out / "report.md").read_text(encoding="utf-8").split("## References")[0]
+
+
+def test_report_reuses_a_plan_written_by_plan_create(tmp_path: Path, small_corpus: Path, cli: Any) -> None:
+    out = tmp_path / "rep"
+    assert cli("plan", "create", REQUEST, "--report-dir", str(out)).exit_code == 0
+    plan = json.loads((out / "plan.json").read_text(encoding="utf-8"))
+    plan["research_goal"] = "A goal edited by a person before the run."
+    (out / "plan.json").write_text(json.dumps(plan, ensure_ascii=False), encoding="utf-8")
+    result = cli("report", REQUEST, "--report-dir", str(out), "--corpus", str(small_corpus))
+    assert result.exit_code == 0, result.output
+    after = json.loads((out / "plan.json").read_text(encoding="utf-8"))
+    assert after["research_goal"] == plan["research_goal"]
+    assert "A goal edited by a person before the run." in (out / "report.md").read_text(encoding="utf-8")
+    # a plan broken by hand stops the run with its rule code instead of being replaced
+    after["dimensions"][0]["key_questions"] = ["only one?"]
+    (out / "plan.json").write_text(json.dumps(after, ensure_ascii=False), encoding="utf-8")
+    broken = cli("report", REQUEST, "--report-dir", str(out))
+    assert broken.exit_code != 0 and "P004" in broken.output
