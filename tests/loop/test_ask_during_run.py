@@ -37,4 +37,4 @@ def test_questions_asked_during_a_run_are_all_kept(fresh_kb: Callable[[str], Pat
     processed = [line.split("~~")[1] for line in view.done]
     assert sorted(view.pending + processed) == sorted(asked)
     assert len(set(view.pending) & set(processed)) == 0
-    assert processed and all(line.endswith("[r2]") for line in view.done)  # round 2 took the early ones
+    assert processed and all(line.endswith(("[r1]", "[r2]")) for line in view.done)
