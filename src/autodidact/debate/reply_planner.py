@@ -119,6 +119,19 @@ class ReplyPlanner(TurnPlanner):
             return
         if command is not None and command.kind == "DEPTH" and pending.get("intent") != "depth":
             txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "COMMAND", "command": "DEPTH"})
+            used, limit = s.execution.usage.rounds, gates.BUDGETS[str(command.value)].max_rounds
+            if limit <= used:
+                zh = s.language == "zh"
+                note = (
+                    f"已用 {used} 轮，{command.value} 档只有 {limit} 轮，档位不变。"
+                    if zh
+                    else f"{used} rounds are used; {command.value} allows only {limit}, so the depth stays."
+                )
+                if pending:
+                    self._p0_note(txn, note + self._repeat(txn.s))
+                else:
+                    self._next_turn(txn, opening=note)
+                return
             self._set_depth(
                 txn, str(command.value), source="USER_OVERRIDE", reason="user_changed_depth", user_chose=True
             )
@@ -141,6 +154,17 @@ class ReplyPlanner(TurnPlanner):
                     hint="say 改成深度 / 'switch to deep' to raise the limit, or close the session",
                 )
             txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
+            if s.execution.depth is None:  # stopped before the depth was set: no discussion without it
+                depth, how = cues.parse_depth(text)
+                rec = s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
+                if how == "unknown":
+                    self._config_turn(txn, retry=False)
+                    return
+                chosen = depth if how == "chosen" and depth else rec
+                self._set_depth(txn, chosen, source="INTERACTIVE_CONFIRMED", reason=f"user_{how}",
+                                user_chose=how != "delegated")  # fmt: skip
+                self._next_turn(txn, opening=self._depth_note(txn.s, chosen, delegated=how == "delegated"))
+                return
             opening = None
             if last_stop == "CHECKPOINT_REACHED" and cues.substantial(text):
                 # a revised proposition in the person's own words opens a new stage on it

@@ -15,7 +15,7 @@ import re
 
 from pydantic import BaseModel, Field
 
-_SENTENCE_END = re.compile(r"[。！？!?；;]|\.(\s|$)")
+_SENTENCE_END = re.compile(r"[。！？!?]|\.(?:\s|$)")
 
 
 class TurnInputs(BaseModel):
