@@ -110,6 +110,17 @@ def test_quick_mode_writes_quick_evidence_without_upstream(tmp_path: Path, full_
         data = json.loads(path.read_text(encoding="utf-8"))
         assert data["mode"] == "quick" and data["upstream_usage"] == []
         assert 1 <= len(data["key_findings"]) <= 3
+    # the timeline type's mandatory elements, in the sections that fit them
+    text = (out / "report.md").read_text(encoding="utf-8")
+    timeline = text.split("\n## Timeline\n", 1)[1].split("\n## ", 1)[0]
+    assert "**Timeline table (date, event, source)**" in timeline
+    rows = [line for line in timeline.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    if rows:  # every dated row cites its claim
+        assert all(re.search(r"\[\d+\] \|$", row) for row in rows)
+    else:  # quick evidence may hold no dated claim: the gap is said, not filled
+        assert "No dated event was found in the gathered evidence." in timeline
+    phases = text.split("\n## Phases and turning points\n", 1)[1].split("\n## ", 1)[0]
+    assert "**Phase summary**" in phases
 
 
 def test_cli_report_runs_and_refuses_another_request_in_the_same_folder(

@@ -30,7 +30,7 @@ ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("risks", ("risk", "uncertaint", "limitation", "pitfall", "gap", "counter", "open question",
                "风险", "不确定", "局限", "陷阱", "缺口", "反证", "未决", "模糊")),
 )  # fmt: skip
-ELEMENT_HOME = {"comparison": "comparison", "timeline": "timeline", "phases": "timeline", "risks": "risks",
+ELEMENT_HOME = {"comparison": "comparison", "timeline": "timeline", "risks": "risks",
                 "evidence": "risks", "findings": "summary", "coverage": "method"}  # fmt: skip
 
 

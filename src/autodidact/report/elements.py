@@ -111,19 +111,40 @@ def _when(text: str) -> tuple[tuple[int, ...], str] | None:
     return None
 
 
-def timeline_table(evidences: Evidences, citer: Citer, lang: str) -> list[str]:
-    """Dated (year or version) claims in order; a gap note when none are dated."""
+def _dated(evidences: Evidences) -> list[tuple[tuple[int, ...], str, dict[str, Any]]]:
     dated = []
     for claim in _claims(evidences):
         texts = [claim["text"], *(e.get("snippet", "") for e in claim.get("evidence", []))]
         when = next((w for t in texts if (w := _when(t))), None)
         if when is not None:
             dated.append((when[0], when[1], claim))
+    dated.sort(key=lambda item: (item[0], item[2]["id"]))
+    return dated
+
+
+def timeline_table(evidences: Evidences, citer: Citer, lang: str) -> list[str]:
+    """Dated (year or version) claims in order; a gap note when none are dated."""
+    dated = _dated(evidences)
     if not dated:
         return [label(lang, "no_dated")]
-    dated.sort(key=lambda item: (item[0], item[2]["id"]))
     rows = [[cell(shown), _claim_cell(citer, claim)] for _, shown, claim in dated[:20]]
     return _table([label(lang, "col_date"), label(lang, "col_event")], rows)
+
+
+def phase_summary(evidences: Evidences, citer: Citer, lang: str) -> list[str]:
+    """Dated claims grouped into phases (decades, or major versions), each with its first event."""
+    dated = _dated(evidences)
+    if not dated:
+        return [label(lang, "no_dated")]
+    phases: dict[str, list[dict[str, Any]]] = {}
+    for key, _, claim in dated:
+        name = f"{key[1] // 10 * 10}s" if key[0] == 0 else f"{label(lang, 'version')} {key[1]}.x"
+        phases.setdefault(name, []).append(claim)
+    lines = []
+    for name, claims in phases.items():
+        first = citer.sentence(claims[0]["text"], [claims[0]["id"]], lang)
+        lines.append(f"- **{name}** ({label(lang, 'events', n=len(claims))}): {first}")
+    return lines
 
 
 def risk_list(element: str, plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> list[str]:
@@ -190,8 +211,10 @@ def render_element(element: str, plan: Plan, evidences: Evidences, citer: Citer,
     kind = element_kind(element)
     if kind == "comparison":
         return comparison_table(plan, evidences, citer, lang)
-    if kind in {"timeline", "phases"}:
+    if kind == "timeline":
         return timeline_table(evidences, citer, lang)
+    if kind == "phases":
+        return phase_summary(evidences, citer, lang)
     if kind == "risks":
         return risk_list(element, plan, evidences, citer, lang)
     if kind == "evidence":
