@@ -51,6 +51,9 @@ def safe_join(root: Path, *parts: str) -> Path:
     return candidate
 
 
+MAX_NAME_BYTES = 200
+
+
 def safe_name(name: str, what: str = "name") -> str:
     """Accept ``name`` as a single path component (ids, session names) or raise."""
     if (
@@ -61,4 +64,8 @@ def safe_name(name: str, what: str = "name") -> str:
         or any(unicodedata.category(ch)[0] == "C" for ch in name)
     ):
         raise PathSafetyError(f"invalid {what} {name!r}", hint="use letters, digits, '-' or '_'")
+    if len(name.encode("utf-8")) > MAX_NAME_BYTES:  # the file system refuses longer names (with a suffix)
+        raise PathSafetyError(
+            f"{what} {name[:40]!r}... is longer than {MAX_NAME_BYTES} bytes", hint="use a shorter one"
+        )
     return name
