@@ -149,3 +149,17 @@ def test_killing_a_turn_and_recovering_reproduces_the_transcript(
     ]
     assert cli("session", "check", str(folder)).stdout.count("corrupt-tail") == 1  # quarantine stays visible
     assert cli("debate", "check", str(folder)).exit_code == 0
+
+
+def test_continuing_in_the_terminal_recovers_a_torn_tail_first(kb_dir: Path, cli: Any) -> None:
+    from autodidact.debate.engine import Engine
+
+    folder = kb_dir / "debates" / "s1"
+    Engine(folder, kb_root=kb_dir).start(PROMPT, depth="quick")
+    with open(folder / "events.jsonl", "ab") as fh:
+        fh.write(b'{"schema_version":"0.1","event_id":"ev-000')
+    result = cli("debate", "--kb", str(kb_dir), input="我说的是主观感受上的累\n")
+    assert result.exit_code == 0, result.output
+    assert "recovered s1" in result.output and "corrupt-tail-" in result.output
+    session = SessionStore(folder).replay()
+    assert session is not None and session.rounds[0].user_answer == "我说的是主观感受上的累"

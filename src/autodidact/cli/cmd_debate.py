@@ -176,6 +176,9 @@ def register(app: typer.Typer) -> None:
         debates, kb_root = _roots(kb)
         folder = _latest_open(debates)
         engine = _engine(folder, kb_root, model)
+        if engine.store.read_log().torn_tail is not None:  # a crash mid-write: quarantine the torn line first
+            result = engine.store.recover()
+            console.print(f"recovered {folder.name}: torn last line moved to {result['quarantined']}", soft_wrap=True)
         engine.resume()
         engine.load()
         console.print("\n".join(briefing(engine.session, budget_line(engine.session))), soft_wrap=True)
