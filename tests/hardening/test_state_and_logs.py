@@ -150,17 +150,11 @@ def test_torn_last_ledger_line_is_dropped(kb_copy: Path) -> None:
     assert totals["calls"] == 2 and totals["input_tokens"] == 200
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a torn last line of the usage ledger is dropped silently (store.jsonl.read returns without a "
-    "word; `autodidact usage` and `verify` do not report it) — issue 8 asks for 'dropped and reported'",
-)
 def test_torn_last_ledger_line_is_reported(kb_copy: Path) -> None:
     good = json.dumps(LINE).encode() + b"\n"
     _ledger(kb_copy, good * 2 + json.dumps(LINE).encode()[:40])
-    done = run_cli("usage", "--kb", str(kb_copy))
     report = verify(kb_copy)
-    assert "torn" in done.stderr.lower() or any("usage_ledger" in p["path"] for p in report["problems"])
+    assert any("usage_ledger" in p["path"] and "torn last line 3" in p["message"] for p in report["problems"]), report
 
 
 @pytest.mark.xfail(
@@ -185,6 +179,8 @@ def test_ledger_corruption_before_the_last_line_stops_with_file_and_line(kb_copy
     before = path.read_bytes()
     done = run_cli("usage", "--kb", str(kb_copy))
     assert_clean_error(done, "usage_ledger.jsonl", "line 2")
+    report = verify(kb_copy)
+    assert any("usage_ledger" in p["path"] and "line 2" in p["message"] for p in report["problems"]), report
     assert path.read_bytes() == before  # repaired nothing
 
 

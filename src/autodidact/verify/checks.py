@@ -218,6 +218,28 @@ def check_debates(kb: Path, report: VerifyReport) -> None:
                 report.problem("debate_sessions", session_dir, problem)
 
 
+def check_logs(root: Path, report: VerifyReport) -> None:
+    """Append-only usage ledgers: a torn last line (dropped when read) and inner damage are reported."""
+    logs = [root / ".autodidact" / "usage_ledger.jsonl", *sorted((root / "debates").glob("*/usage_ledger.jsonl"))]
+    for log in logs:
+        if not log.is_file():
+            continue
+        report.count("logs")
+        lines = log.read_bytes().split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        for number, raw in enumerate(lines, start=1):
+            try:
+                if not isinstance(json.loads(raw.decode("utf-8")), dict):
+                    raise ValueError("not an object")
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                if number == len(lines):
+                    report.problem("logs", log, f"torn last line {number} (an interrupted append; readers drop it)")
+                else:
+                    report.problem("logs", log, f"line {number} is not a JSON object (damage before the last line)")
+                    break
+
+
 def verify_folder(root: Path) -> VerifyReport:
     """Verify a knowledge base (with its reports and debates) or a single report folder."""
     root = Path(root)
@@ -235,4 +257,5 @@ def verify_folder(root: Path) -> VerifyReport:
             check_snapshots(folder, report)
             check_report_folder(folder, report)
     check_debates(root, report)
+    check_logs(root, report)
     return report
