@@ -8,9 +8,12 @@ a key or anything from the environment. The table is derived data: deleting it o
 
 from __future__ import annotations
 
+import atexit
+import queue
 import sqlite3
 import threading
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +50,37 @@ def request_key(provider: str, model: str, request: Request) -> str:
 
 
 class CallCache:
-    """Get/put completions by request key; opens the database on first use."""
+    """Get/put completions by request key; opens the database on first use.
+
+    Writes go through one background writer thread, so a call does not wait for the SQLite commit
+    (~0.1 ms, as much as the rest of the layer together); a write still pending is served from
+    memory, and :meth:`flush` (run by :meth:`close` and at interpreter exit) waits for the writer.
+    A process killed mid-run loses at most the replies of its last few milliseconds, which a re-run
+    simply asks for again.
+    """
 
     def __init__(self, db_path: Path) -> None:
         self.db_path = Path(db_path)
         self._conn: sqlite3.Connection | None = None
-        self._lock = threading.Lock()
+        self._db_lock = threading.Lock()  # the connection
+        self._lock = threading.Lock()  # the pending maps
+        self._pending: dict[str, tuple[Any, ...]] = {}
+        self._deleting: set[str] = set()
+        self._queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._idle = threading.Condition(self._lock)
+        self._queued = 0
+
+    @classmethod
+    def shared(cls, db_path: Path) -> CallCache:
+        """The one cache object per database file in this process, so every runtime on a knowledge
+        base sees the others' pending writes."""
+        key = str(Path(db_path).resolve())
+        with _SHARED_LOCK:
+            cache = _SHARED.get(key)
+            if cache is None:
+                cache = _SHARED[key] = cls(db_path)
+            return cache
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
@@ -62,7 +90,13 @@ class CallCache:
     def get(self, key: str) -> Completion | None:
         """The cached completion for ``key``, or None."""
         with self._lock:
-            row = (
+            if key in self._deleting:
+                return None
+            row = self._pending.get(key)
+        if row is not None:  # not yet committed
+            return Completion(text=row[4], usage=Usage(row[5], row[6]), model=row[2], finish_reason=row[7])
+        with self._db_lock:
+            found = (
                 self._db()
                 .execute(
                     "SELECT text, input_tokens, output_tokens, model, finish_reason FROM llm_cache WHERE key = ?",
@@ -70,45 +104,117 @@ class CallCache:
                 )
                 .fetchone()
             )
-        if row is None:
+        if found is None:
             return None
-        return Completion(text=row[0], usage=Usage(row[1], row[2]), model=row[3], finish_reason=row[4])
+        return Completion(text=found[0], usage=Usage(found[1], found[2]), model=found[3], finish_reason=found[4])
 
     def put(self, key: str, provider: str, model: str, task: str, completion: Completion) -> None:
-        """Store a completion (last write wins)."""
+        """Store a completion (last write wins); committed by the writer thread."""
+        row = (
+            key,
+            provider,
+            model,
+            task,
+            completion.text,
+            completion.usage.input_tokens,
+            completion.usage.output_tokens,
+            completion.finish_reason,
+            time.time(),
+        )
         with self._lock:
-            conn = self._db()
-            conn.execute(
-                "INSERT OR REPLACE INTO llm_cache VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    key,
-                    provider,
-                    model,
-                    task,
-                    completion.text,
-                    completion.usage.input_tokens,
-                    completion.usage.output_tokens,
-                    completion.finish_reason,
-                    time.time(),
-                ),
-            )
-            conn.commit()
+            self._pending[key] = row
+            self._deleting.discard(key)
+            self._enqueue(("put", row))
 
     def delete(self, *keys: str) -> None:
         """Forget completions (a reply that failed its task must not be served again)."""
         with self._lock:
-            conn = self._db()
-            conn.executemany("DELETE FROM llm_cache WHERE key = ?", [(k,) for k in keys])
-            conn.commit()
+            for key in keys:
+                self._pending.pop(key, None)
+                self._deleting.add(key)
+            self._enqueue(("delete", keys))
+
+    def _enqueue(self, op: tuple[str, Any]) -> None:
+        # called with self._lock held
+        self._queued += 1
+        self._queue.put(op)
+        if self._writer is None or not self._writer.is_alive():
+            self._writer = threading.Thread(target=self._write_loop, name="autodidact-call-cache", daemon=True)
+            self._writer.start()
+            _LIVE.add(self)
+
+    def _write_loop(self) -> None:
+        while True:
+            op = self._queue.get()
+            if op is None:
+                return
+            batch = [op]
+            while True:  # take whatever else is waiting: one commit for the lot
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                batch.append(more)
+            with self._db_lock:
+                conn = self._db()
+                for kind, payload in batch:
+                    if kind == "put":
+                        conn.execute("INSERT OR REPLACE INTO llm_cache VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", payload)
+                    else:
+                        conn.executemany("DELETE FROM llm_cache WHERE key = ?", [(k,) for k in payload])
+                conn.commit()
+            with self._lock:
+                for kind, payload in batch:
+                    if kind == "put":
+                        key = payload[0]
+                        if self._pending.get(key) is payload:  # not replaced by a newer put meanwhile
+                            del self._pending[key]
+                    else:
+                        for key in payload:
+                            if key not in self._pending:
+                                self._deleting.discard(key)
+                self._queued -= len(batch)
+                if self._queued == 0:
+                    self._idle.notify_all()
+
+    def flush(self, timeout: float = 30.0) -> None:
+        """Wait until every put and delete is committed."""
+        with self._lock:
+            self._idle.wait_for(lambda: self._queued == 0, timeout=timeout)
 
     def count(self) -> int:
         """Number of cached calls."""
-        with self._lock:
+        self.flush()
+        with self._db_lock:
             return int(self._db().execute("SELECT COUNT(*) FROM llm_cache").fetchone()[0])
 
     def close(self) -> None:
-        """Close the connection (reopened on next use)."""
+        """Commit what is pending, stop the writer and close the connection (reopened on next use)."""
+        self.flush()
         with self._lock:
+            writer, self._writer = self._writer, None
+            if writer is not None:
+                self._queue.put(None)
+        if writer is not None:
+            writer.join(timeout=5)
+        with self._db_lock:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+
+_LIVE: weakref.WeakSet[CallCache] = weakref.WeakSet()
+_SHARED: weakref.WeakValueDictionary[str, CallCache] = weakref.WeakValueDictionary()
+_SHARED_LOCK = threading.Lock()
+
+
+@atexit.register
+def _flush_all() -> None:
+    for cache in list(_LIVE):
+        try:
+            cache.flush(timeout=5)
+        except Exception:  # never fail interpreter exit
+            pass

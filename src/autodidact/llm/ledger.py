@@ -15,6 +15,7 @@ tolerates a torn last line.
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,21 +104,32 @@ class Ledger:
     def __init__(self, path: Path | None) -> None:
         self.path = Path(path) if path is not None else None
         self.run_totals = Totals()
-        self._dir_ready = False
+        self._fd: int | None = None
 
     def record(self, entry: LedgerEntry) -> None:
-        """Durably append one call and count it."""
+        """Append one call (a single ``write`` on an O_APPEND descriptor) and count it."""
         data = dict(entry.__dict__)
         if not data["ts"]:
             data["ts"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         if self.path is not None:
-            if not self._dir_ready:
+            if self._fd is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._dir_ready = True
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             line = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-            with open(self.path, "ab") as fh:
-                fh.write(line.encode("utf-8"))
+            os.write(self._fd, line.encode("utf-8"))
         self.run_totals.add(data)
+
+    def close(self) -> None:
+        """Release the file descriptor (reopened on the next record)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except OSError:
+            pass
 
 
 def read_totals(path: Path) -> dict[str, Any]:

@@ -55,7 +55,7 @@ class Runtime:
         self.model = model
         self.settings = settings or ModelSettings()
         self.no_cache = no_cache or not self.settings.cache
-        self.cache = CallCache(cache_db) if (cache_db is not None and not self.no_cache) else None
+        self.cache = CallCache.shared(cache_db) if (cache_db is not None and not self.no_cache) else None
         self.ledger = Ledger(ledger_path)
         self.budget = BudgetGuard(budget)
         self.retry_policy = retry_policy or RetryPolicy(
@@ -220,6 +220,7 @@ class Runtime:
             await closer()
         if self.cache is not None:
             self.cache.close()
+        self.ledger.close()
 
 
 _SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
