@@ -9,6 +9,7 @@ import pytest
 
 from autodidact.kb import KnowledgeBase, init_kb
 from autodidact.sources.rawfiles import RawFile, write_raw_file
+from autodidact.store import atomic
 
 AddRaw = Callable[..., str]
 
@@ -55,3 +56,47 @@ def add_raw(
 def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` with its bytes."""
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="session")
+def pydoc_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """CPython's pydoc topics written once as markdown (``yield.md``, ``try--finally-clause.md``...)."""
+    from autodidact.testing.corpora import write_pydoc_corpus
+
+    folder = tmp_path_factory.mktemp("pydoc")
+    write_pydoc_corpus(folder)
+    return folder
+
+
+def add_pydoc(kb: KnowledgeBase, folder: Path, name: str, qids: list[str] | None = None) -> str:
+    """One pydoc topic file as a raw file (its H1 as title, the rest as body); returns the raw file name."""
+    text = (folder / name).read_text("utf-8")
+    first, _, body = text.partition("\n")
+    return add_raw(kb, first.lstrip("# ").strip(), body.strip() + "\n", qids=qids, url=f"https://docs.invalid/{name}")
+
+
+# The demo's situation (make demo): a topic that is a question, framework questions, pydoc sources.
+TOPIC = "How do Python generators and coroutines work?"
+SUBJECT = "Python generators and coroutines"
+QUESTIONS = {
+    "r1q1": "What is the definition of Python generators?",
+    "r1q2": "What is the definition of Python coroutines?",
+    "r2q1": f"What problem does {SUBJECT} solve, and what are its limitations?",
+    "r2q3": f"What problems are solved by {SUBJECT}?",
+    "r2q4": f"What are the main variants of {SUBJECT}?",
+}
+
+
+def write_demo_kb(kb: KnowledgeBase, pydoc: Path) -> dict[str, str]:
+    """The demo's situation: a question topic, framework questions, and the raw files they found."""
+    atomic.write_json(kb.state_file, {"topic": TOPIC, "rounds": []})
+    questions = [{"id": k, "text": v} for k, v in QUESTIONS.items()]
+    atomic.write_json(kb.rounds / "round_1_questions.json", {"questions": questions})
+    return {
+        "yield": add_pydoc(kb, pydoc, "yield.md", ["r1q1"]),
+        "coroutine": add_pydoc(kb, pydoc, "async--coroutine-function-definition.md", ["r1q2"]),
+        "async-with": add_pydoc(kb, pydoc, "async--the-async-with-statement.md", ["r1q2"]),
+        "finally": add_pydoc(kb, pydoc, "try--finally-clause.md", ["r2q1"]),
+        "compound": add_pydoc(kb, pydoc, "compound.md", ["r2q3"]),
+        "generator-functions": add_pydoc(kb, pydoc, "types--generator-functions.md", ["r2q4"]),
+    }

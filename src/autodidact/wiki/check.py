@@ -19,6 +19,7 @@ from autodidact.errors import InputError
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
+from autodidact.wiki import topics
 from autodidact.wiki.aio import run_blocking
 from autodidact.wiki.articles import load_wiki
 from autodidact.wiki.check_task import (
@@ -87,12 +88,7 @@ def check_wiki(
 
 def research_topic(kb: KnowledgeBase) -> str | None:
     """The topic recorded in ``research_state.json``, if any."""
-    try:
-        data = json.loads(kb.state_file.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    topic = data.get("topic") if isinstance(data, dict) else None
-    return topic if isinstance(topic, str) and topic.strip() else None
+    return topics.research_topic(kb.root)
 
 
 async def answer_questions(

@@ -36,7 +36,7 @@ from autodidact.wiki.index_page import render_index
 from autodidact.wiki.linking import relink
 from autodidact.wiki.markdown import article_stem, citations, normalize_key, unlink
 from autodidact.wiki.selection import select_statements
-from autodidact.wiki.topics import TopicMap, clean_title, load_question_texts, topic_for
+from autodidact.wiki.topics import TopicMap, clean_title, load_question_texts, research_topic, topic_for
 
 ARTICLE_CHUNK_CHARS = 8000
 MATERIAL_CHUNK_CHARS = 6000
@@ -84,16 +84,30 @@ def resolve_files(kb: KnowledgeBase, files: list[str] | None) -> list[Path]:
 
 
 def compile_wiki(
-    kb: KnowledgeBase, files: list[str] | None = None, runtime: Any = None, *, today: str | None = None
+    kb: KnowledgeBase,
+    files: list[str] | None = None,
+    runtime: Any = None,
+    *,
+    today: str | None = None,
+    topic: str | None = None,
 ) -> CompileResult:
     """Synchronous :func:`compile_wiki_async` (not inside a running event loop)."""
-    return run_blocking(lambda: compile_wiki_async(kb, files, runtime, today=today))
+    return run_blocking(lambda: compile_wiki_async(kb, files, runtime, today=today, topic=topic))
 
 
 async def compile_wiki_async(
-    kb: KnowledgeBase, files: list[str] | None = None, runtime: Any = None, *, today: str | None = None
+    kb: KnowledgeBase,
+    files: list[str] | None = None,
+    runtime: Any = None,
+    *,
+    today: str | None = None,
+    topic: str | None = None,
 ) -> CompileResult:
-    """Compile ``files`` (raw file names; None = all of raw/) into the wiki. See the module docstring."""
+    """Compile ``files`` (raw file names; None = all of raw/) into the wiki. See the module docstring.
+
+    ``topic`` is the research topic (default: the one in ``research_state.json``); a question whose
+    subject is the whole topic does not name an article (the raw file's title does).
+    """
     if runtime is None:
         from autodidact.llm.runtime import Runtime
 
@@ -109,6 +123,7 @@ async def compile_wiki_async(
         topics.add(art.stem, art.names())
         compiled_sources.update(art.sources)
     questions = load_question_texts(kb.root)
+    research = topic or research_topic(kb.root)
     raws: list[RawFile] = []
     for path in resolve_files(kb, files):
         if path.name in compiled_sources:  # already in an article: skip without parsing (html/pdf are slow)
@@ -125,7 +140,7 @@ async def compile_wiki_async(
     for rf in raws:
         if rf.quality == "待评估":
             result.pending_quality.append(rf.filename)
-        topic, qtexts = topic_for(rf.title, rf.filename, rf.question_ids, questions)
+        topic, qtexts = topic_for(rf.title, rf.filename, rf.question_ids, questions, research)
         material = select_statements(rf, topic, qtexts)
         if not material:
             result.empty.append(rf.filename)

@@ -11,6 +11,8 @@ from __future__ import annotations
 # ruff: noqa: E501  (the framework table reads best one aspect per line)
 import re
 
+from autodidact.wiki.topics import topic_subject as subject_of_topic
+
 _TYPES: list[tuple[str, tuple[str, ...]]] = [
     ("创业方案", ("创业", "机会", "商业模式", "痛点", "startup", "business model", "pain point", "opportunity")),
     ("行业调研", ("行业", "市场", "规模", "玩家", "竞争", "调研", "industry", "market", "players", "competition")),
@@ -80,11 +82,13 @@ def topic_type(topic: str) -> str:
 
 
 def topic_subject(topic: str) -> str:
-    """The topic without its framing words, for use inside framework questions."""
-    subject = re.sub(
-        r"^(?:研究|调研|了解|理解|什么是|what is|how does|understand(?:ing)?)\s*", "", topic.strip(), flags=re.I
-    )
-    return subject.strip(" ？?。.") or topic
+    """The topic without its framing words, for use inside framework questions.
+
+    A topic that is itself a question ("How do Python generators and coroutines work?") becomes its
+    subject ("Python generators and coroutines"), so directions never embed a whole question.
+    """
+    text = re.sub(r"^(?:研究|调研|了解|理解|深入理解|关于)\s*", "", topic.strip())
+    return subject_of_topic(text) or topic
 
 
 def missing_aspects(topic: str, wiki_text: str, zh: bool) -> list[tuple[str, str, str]]:

@@ -18,63 +18,131 @@ from typing import Any
 from autodidact.wiki.markdown import normalize_key
 
 _ZH_PREFIX = re.compile(
-    r"^(?:请问|请解释|解释一下|什么是|什么叫|何为|何谓|如何理解|如何|怎样|怎么|为什么|为何|有哪些|哪些|是否)"
+    r"^(?:请问|请解释|解释一下|什么是|什么叫|何为|何谓|如何理解|"
+    r"(?:在)?(?:什么|哪些|哪种|何种)(?:场景|情况|情形|条件)下?(?:最)?(?:适合|应该|应当|可以)?(?:使用|采用|选择|用)?|"
+    r"如何|怎样|怎么|为什么|为何|有哪些|哪些|是否)"
 )
 _ZH_SUFFIX = re.compile(
-    r"(?:是什么意思|是什么|是怎样的|是如何工作的|如何工作|怎么工作|有哪些|有什么|是多少|怎么样|如何|吗|呢)$"
+    r"(?:是什么意思|是什么|是怎样的|是如何工作的|如何工作|怎么工作|有哪些|有什么|是多少|怎么样|如何|有何区别|有何不同|"
+    r"解决了什么问题|解决什么问题|吗|呢)$"
 )
 _ZH_TAIL_OF = re.compile(
     r"的(?:定义|含义|原理|工作原理|核心组成部分|组成部分|组成|主要变体|变体|优缺点|优势|局限性?|缺点|限制|"
-    r"应用场景|适用场景|场景|历史|现状|发展|趋势|区别|对比|实现|用途|作用|特点|规模|市场规模|风险).*$"
+    r"应用场景|适用场景|场景|历史|现状|发展|趋势|区别|对比|实现|用途|作用|特点|规模|市场规模|风险|"
+    r"典型示例|典型例子|示例|例子|边界|机制|核心|本质|概念|目标用户|可行性|差异化).*$"
 )
+_ZH_TRAILING_VERB = re.compile(r"(?:要解决|解决了|解决|适合|适用于|适用|使用|用于|能够|能|可以|会|各方案|方案)$")
+_ZH_COMPARE = ("区别", "相比", "对比", "比较", "不同", "差异")
+_EN_FRAMES = [
+    re.compile(p, re.I)
+    for p in (
+        r"^what (?:core )?(?:problems?|issues?|pain points?|needs?) (?:does|do|did|can|could|will) (?P<s>.+?) "
+        r"(?:solve|address|fix|tackle)$",
+        r"^what (?:problems?|issues?|needs?) (?:is|are|were|was|get|gets) (?:solved|addressed|fixed) by (?P<s>.+)$",
+        r"^what (?:does|do|would) (?:an? |the )?(?:typical |simple |concrete |real[- ]world )?(?:examples?|use) "
+        r"(?:of|for) (?P<s>.+?) look like$",
+        r"^what (?:distinguishes|differentiates|separates|sets apart) (?P<s>.+?) (?:from|apart from) .+$",
+        r"^how (?:do|does|can|could) (?:the )?(?:\w+ )?(?:approaches|alternatives|solutions|options|tools|methods) "
+        r"compare (?:with|to|against) (?P<s>.+)$",
+        r"^(?:in|under) (?:which|what) (?:scenarios?|situations?|cases?|contexts?|conditions?) (?:is|are|should|would) "
+        r"(?P<s>.+?) (?:the right choice|the best choice|a good (?:choice|fit)|appropriate|useful|(?:be )?used)$",
+        r"^when (?:should|would|could|is|are|do|does|to) (?P<s>.+?) (?:be used|used|useful|appropriate|"
+        r"the right choice|a good (?:choice|fit)|be chosen|be preferred)$",
+        r"^how (?:does|do|did|can|could|should|would|is|are) (?P<s>.+?) (?:really |actually )?(?:work|works|"
+        r"function|operate|behave|compare|differ|perform|scale|help|matter)\b.*$",
+        r"^why (?:does|do|is|are|should|would) (?P<s>.+?) (?:matter|exist|needed|used|important|useful)\b.*$",
+        r"^how (?:feasible|big|large|mature|popular|fast|widespread|reliable) (?:is|are) (?P<s>.+)$",
+    )
+]
 _EN_LEAD = re.compile(
     r"^(?:what|which|who|why|how|when|where)\s+(?:is|are|was|were|do|does|did|can|could|should|would)\s+", re.I
 )
-_EN_LEAD2 = re.compile(r"^(?:what|how|why|explain|describe|define)\s+", re.I)
-_EN_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.I)
-_EN_TAIL = re.compile(
-    r"\s+(?:work|works|used|use|differ|compare|mean|defined|implemented|do|matter|exist)(?:\s+.*)?$", re.I
-)
-_EN_OF = re.compile(
-    r"^(?:the\s+)?(?:main\s+|key\s+|core\s+)?(?:definition|limitations?|limits|advantages|disadvantages|"
-    r"drawbacks|components|variants|types|history|uses|use cases|applications|purpose|benefits|risks|"
-    r"trends|size|alternatives|pros and cons|mechanism|internals)\s+(?:of|for|to)\s+",
+_EN_LEAD2 = re.compile(
+    r"^(?:what|how|why|explain|describe|define|understand(?:ing)?|research(?:ing)?(?:\s+(?:on|into))?|"
+    r"study(?:ing)?(?:\s+of)?|learn(?:ing)?(?:\s+about)?|(?:an?\s+)?(?:introduction|overview|guide)\s+(?:to|of))\s+",
     re.I,
 )
+_EN_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.I)
+_EN_TAIL = re.compile(
+    r"\s+(?:work|works|used|use|differ|compare|mean|defined|implemented|do|matter|exist|solve|solves|look like|"
+    r"looks like|be used|function|operate|behave)(?:\s+.*)?$",
+    re.I,
+)
+_FRAME_NOUN = (
+    r"(?:definitions?|meaning|limitations?|limits|advantages|disadvantages|drawbacks|shortcomings|(?:core )?components|"
+    r"(?:working )?mechanisms?|principles?|variants|versions|types|kinds|forms|history|uses|use cases|applications|"
+    r"purpose|benefits|risks|(?:future )?trends|size|alternatives|pros and cons|internals|examples?|trade-offs|"
+    r"challenges|features|characteristics|role|scope|boundaries|structure|architecture|properties|basics|"
+    r"fundamentals|concepts?|goals?|origins?|semantics|behaviou?r|syntax|rules|approach(?:es)?|routes?|users|players|"
+    r"(?:pain )?points?|drivers|factors|developments|advances|models?|solutions)"
+)
+_FRAME_ADJ = (
+    r"(?:(?:main|key|core|major|typical|basic|common|primary|important|underlying|essential|general|mainstream|"
+    r"technical|target|recent|existing|business|success)\s+)*"
+)
+_EN_OF = re.compile(
+    rf"^(?:the\s+)?{_FRAME_ADJ}{_FRAME_NOUN}(?:\s*(?:,|and|&|or)\s+(?:the\s+)?{_FRAME_ADJ}{_FRAME_NOUN})*"
+    r"\s+(?:of|for|to|in|behind)\s+",
+    re.I,
+)
+_EN_CLAUSE = re.compile(r",\s*(?:and|or|but)\s+|;\s*|,\s*(?=(?:what|how|why|when|which|where)\b)", re.I)
 _TITLE_SPLIT = re.compile(r"\s+[-|–—·:]\s+|\s*[|｜]\s*")
-_ZH_CUT = re.compile(r"如何|怎样|怎么|为什么|为何|是否|能否|有哪些|有什么|是什么|哪些|有多|多少|多大|吗")
+_ZH_CUT = re.compile(r"如何|怎样|怎么|为什么|为何|是否|能否|有哪些|有什么|有何|是什么|哪些|有多|多少|多大|吗")
 _EN_VERBS = frozenset(
     "produce produces handle handles affect affects compare compares differ differs use uses support supports "  # noqa: SIM905
     "improve improves reduce reduces increase increases cause causes relate relates interact interacts perform "
     "performs run runs store stores manage manages implement implements help helps prevent prevents make makes "
-    "get gets become becomes have has need needs work works behave behaves".split()
+    "get gets become becomes have has need needs work works behave behaves solve solves".split()
 )
 
 
-def question_subject(question: str) -> str:
-    """The thing a question asks about; ``""`` when nothing sensible remains."""
-    text = question.strip().rstrip("?？。.!！ ")
-    if re.search(r"[\u4e00-\u9fff]", text):
+def _zh_subject(question: str) -> str:
+    text = question
+    previous = None
+    while previous != text:
+        previous = text
         text = _ZH_PREFIX.sub("", text).strip()
-        previous = None
-        while previous != text:
-            previous = text
-            text = _ZH_SUFFIX.sub("", text).strip()
-        text = _ZH_TAIL_OF.sub("", text).strip()
-        text = re.split(r"[，,；;：:]", text)[0].strip()
-        cut = _ZH_CUT.search(text)
-        if cut and cut.start() >= 2:
-            text = text[: cut.start()].strip()
-        for sep in ("与", "和", "跟"):
-            if sep in text and len(text.split(sep)[0]) >= 2 and "区别" in question:
+        text = _ZH_SUFFIX.sub("", text).strip()
+    text = _ZH_TAIL_OF.sub("", text).strip()
+    text = re.split(r"[，,；;：:]", text)[0].strip()
+    cut = _ZH_CUT.search(text)
+    if cut and cut.start() >= 2:
+        text = text[: cut.start()].strip()
+    text = _ZH_TRAILING_VERB.sub("", text).strip()
+    if any(word in question for word in _ZH_COMPARE):
+        text = re.sub(r"(?:相比|对比|比较)$", "", text).strip()
+        for sep in ("与", "和", "跟", "同"):
+            if sep in text and len(text.split(sep)[0]) >= 2:
                 text = text.split(sep)[0].strip()
-        text = text.strip("「」“”\"'《》 ")
-        return text if 1 < len(text) <= 40 else ""
-    text = _EN_LEAD.sub("", text)
-    text = _EN_LEAD2.sub("", text)
-    text = _EN_ARTICLE.sub("", text)
+                break
+    text = text.strip("「」“”\"'《》 的")
+    return text if 1 < len(text) <= 40 else ""
+
+
+def question_subject(question: str) -> str:
+    """The thing a question asks about, without its frame; ``""`` when nothing sensible remains.
+
+    "What problem does X solve, and what are its limitations?", "What are the main variants of X?",
+    "How does X work?", "What does a typical example of X look like?", "X是什么？", "什么是X？",
+    "X的原理是什么？", "X解决了什么问题？" all give X.
+    """
+    text = " ".join(question.split()).strip().rstrip("?？。.!！ ")
+    if re.search(r"[\u4e00-\u9fff]", text):
+        return _zh_subject(text)
+    text = _EN_CLAUSE.split(text)[0].strip()
+    for frame in _EN_FRAMES:
+        found = frame.match(text)
+        if found:
+            text = found.group("s")
+            break
+    else:
+        text = _EN_LEAD.sub("", text)
+        text = _EN_LEAD2.sub("", text)
+        text = _EN_ARTICLE.sub("", text)
+        text = _EN_OF.sub("", text)
+        text = _EN_TAIL.sub("", text)
+    text = _EN_ARTICLE.sub("", text.strip())
     text = _EN_OF.sub("", text)
-    text = _EN_TAIL.sub("", text)
     text = _EN_ARTICLE.sub("", text).strip(" \"'`")
     text = re.split(r"[,;:]", text)[0].strip()
     words = text.split()
@@ -85,11 +153,31 @@ def question_subject(question: str) -> str:
     return text if 1 < len(text) <= 60 else ""
 
 
+def topic_subject(topic: str) -> str:
+    """A research topic reduced to its subject ("How do X and Y work?" → "X and Y"); the topic when unsure."""
+    subject = question_subject(topic)
+    return subject or " ".join(topic.split()).strip().rstrip("?？。.!！ ") or topic
+
+
 def clean_title(title: str) -> str:
-    """A page title without its site suffix (``Generators — Python docs`` → ``Generators``)."""
+    """A page title without its site suffix and quote marks (``The "yield" statement — docs`` → ``The yield
+    statement``)."""
     parts = [p.strip() for p in _TITLE_SPLIT.split(title.strip()) if p.strip()]
     best = parts[0] if parts else title.strip()
+    if best.count('"') % 2 == 0:
+        best = re.sub(r'"([^"\n]*)"', r"\1", best)
+    best = " ".join(best.split())
     return best.strip("「」“”\"'《》 ")[:80]
+
+
+def research_topic(kb_root: Path) -> str | None:
+    """The topic recorded in ``outputs/research_state.json``, if any."""
+    try:
+        data = json.loads((kb_root / "outputs" / "research_state.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    topic = data.get("topic") if isinstance(data, dict) else None
+    return topic if isinstance(topic, str) and topic.strip() else None
 
 
 def load_question_texts(kb_root: Path) -> dict[str, str]:
@@ -122,12 +210,20 @@ def load_question_texts(kb_root: Path) -> dict[str, str]:
     return found
 
 
-def topic_for(title: str, filename: str, question_ids: list[str], questions: dict[str, str]) -> tuple[str, list[str]]:
-    """``(topic title, question texts)`` for one raw file."""
+def topic_for(
+    title: str, filename: str, question_ids: list[str], questions: dict[str, str], research: str | None = None
+) -> tuple[str, list[str]]:
+    """``(topic title, question texts)`` for one raw file.
+
+    The subject of the first related question names the article, unless it is the research topic's
+    own subject (every source is "about" the topic; one article per source title is more useful).
+    Then, and without a known question, the raw file's cleaned title does.
+    """
     texts = [questions[q] for q in question_ids if q in questions]
+    whole = normalize_key(topic_subject(research)) if research else ""
     for text in texts:
         subject = question_subject(text)
-        if subject:
+        if subject and normalize_key(subject) != whole:
             return subject, texts
     cleaned = clean_title(title) if title and title != Path(filename).stem else ""
     if cleaned:
