@@ -25,7 +25,10 @@ from autodidact.wiki.markdown import (
     normalize_key,
     numeric_conflict,
     split_sentences,
+    strip_bullet,
     strip_citations,
+    strip_emphasis,
+    summary_worthy,
     tokens,
 )
 
@@ -180,14 +183,34 @@ def offline_merge(inputs: ArticleInputs) -> ArticleDraft:
     return ArticleDraft(summary=summary, sections=sections)
 
 
+def _summary_sentence(block: str, title_terms: set[str]) -> str:
+    """The block's best stand-alone sentence: complete, not a version note, naming the subject if one does."""
+    sentences = [strip_emphasis(x) for x in split_sentences(strip_citations(strip_bullet(block)))]
+    worthy = [x for x in sentences if summary_worthy(x)]
+    about = [x for x in worthy if set(tokens(x)) & title_terms]
+    return (about or worthy or [""])[0]
+
+
 def make_summary(title: str, sections: list[SectionText], meta: dict[str, SourceMeta], n: int, lang: str) -> str:
-    """An extractive summary: one framing sentence plus the best 1-3 statements (2-4 sentences)."""
+    """An extractive summary: one framing sentence plus the best 1-3 statements (2-4 sentences).
+
+    Statements are chosen among complete sentences that are not changelog notes, those naming the
+    article's subject first; quality, date and relevance order the rest (as in the body).
+    """
     candidates: list[_Group] = []
     for sec in sections:
         candidates.extend(g for g in _groups(sec.blocks) if citations(g[0]) and not MARKER_RE.match(g[0]))
     if not candidates:
         return ""
-    best = _order(candidates, meta, set(tokens(title)))[:3]
+    title_terms = set(tokens(title))
+    picked = {g[0]: _summary_sentence(g[0], title_terms) for g in candidates}
+    pool = [g for g in candidates if picked[g[0]]]
+    if pool:
+        ordered = _order(pool, meta, title_terms)
+        ordered.sort(key=lambda g: not set(tokens(picked[g[0]])) & title_terms)  # stable: subject first
+        best = ordered[:3]
+    else:
+        best = _order(candidates, meta, title_terms)[:3]
     sources = sorted({n for g in best for n in citations(g[0])})
     if lang == "zh":
         intro = f"本文汇总了 {n} 个来源中关于{title}的要点。" + cite("", sources, lang)
@@ -196,9 +219,8 @@ def make_summary(title: str, sections: list[SectionText], meta: dict[str, Source
         intro = cite(intro, sources, lang)
     parts = [intro]
     for blk, _ in best:
-        body = re.sub(r"^\s*(?:[-*+]|\d+[.)、])\s+", "", blk)
-        first = split_sentences(strip_citations(body))
-        parts.append(cite(first[0] if first else strip_citations(body), citations(blk), lang))
+        sentence = picked.get(blk) or (split_sentences(strip_citations(strip_bullet(blk))) or [""])[0]
+        parts.append(cite(sentence or strip_citations(strip_bullet(blk)), citations(blk), lang))
     return ("" if lang == "zh" else " ").join(parts)
 
 

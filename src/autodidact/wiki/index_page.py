@@ -6,30 +6,43 @@ each compile is the only way it cannot drift; it is rewritten only when its text
 
 from __future__ import annotations
 
-import re
-
 from autodidact.wiki.articles import Article
 from autodidact.wiki.compile_task import is_auto_summary
-from autodidact.wiki.markdown import MARKER_RE, normalize_key, render_link, split_sentences, strip_citations
+from autodidact.wiki.markdown import (
+    MARKER_RE,
+    normalize_key,
+    render_link,
+    split_sentences,
+    strip_bullet,
+    strip_citations,
+    strip_emphasis,
+    summary_worthy,
+    tokens,
+)
 
 INDEX_TITLES = {"zh": "知识库索引", "en": "Index"}
 EMPTY = {"zh": "（尚无文章）", "en": "(no articles yet)"}
 
 
 def describe(art: Article, limit: int = 90) -> str:
-    """A one-line description: the first statement of the summary (after the framing line) or body."""
-    sentences = [s for s in split_sentences(strip_citations(art.summary)) if s.strip("（）() ")]
+    """A one-line description: the summary's first stand-alone sentence (after the framing line).
+
+    Stand-alone = complete, not a changelog note (:func:`summary_worthy`); one naming the article's
+    subject is preferred. Without any, the first sentence of the summary or the body is used.
+    """
+    sentences = [strip_emphasis(s) for s in split_sentences(strip_citations(art.summary)) if s.strip("（）() ")]
     if is_auto_summary(art.summary) and len(sentences) > 1:
         sentences = sentences[1:]
-    if not sentences:
-        for sec in art.body_sections():
-            for blk in sec.blocks:
-                if not MARKER_RE.match(blk):
-                    sentences = split_sentences(strip_citations(re.sub(r"^\s*[-*+]\s+", "", blk)))
-                    break
-            if sentences:
-                break
-    text = " ".join((sentences[0] if sentences else art.title).split())
+    body: list[str] = []
+    for sec in art.body_sections():
+        for blk in sec.blocks:
+            if not MARKER_RE.match(blk):
+                body.extend(strip_emphasis(s) for s in split_sentences(strip_citations(strip_bullet(blk))))
+    terms = set(tokens(art.title))
+    worthy = [s for s in [*sentences, *body] if summary_worthy(s)]
+    about = [s for s in worthy if set(tokens(s)) & terms]
+    fallback = sentences or body[:1]
+    text = " ".join(((about or worthy or fallback) or [art.title])[0].split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 

@@ -23,7 +23,10 @@ _CITE_SPLIT = re.compile(r"\s*[、,，;；]\s*")
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN_RE = re.compile(rf"[a-z0-9]+(?:['’][a-z]+)?|[{_CJK}]+")
 _CJK_RE = re.compile(rf"[{_CJK}]")
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；])|(?<=[.])(?=\s+[A-Z\"“(\[]|\s*$)|(?<=[.])\s+(?=[" + _CJK + r"])")
+_SENTENCE_END = re.compile(
+    r"(?<=[。！？!?；])|(?<=[.])(?=\s+\**[A-Z\"“(\[]|\s*$)|(?<=[.])\s+(?=[" + _CJK + r"])"
+    r"|(?<=[.!?][’”\"')])(?=\s+\**[A-Z\"“‘(\[])"
+)
 _NUMBER_RE = re.compile(
     r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*"
     r"(%|％|percent|万亿|亿|万|千|百万|billion|million|thousand|trillion|元|美元|倍|年|个|种|ms|s|秒|kb|mb|gb|tb)?",
@@ -229,3 +232,41 @@ def numeric_conflict(a: str, b: str, threshold: float = SAME_SUBJECT) -> tuple[s
     if len(set(ta)) < 3 or len(set(tb)) < 3 or jaccard(ta, tb) < threshold:
         return None
     return clash(na, nb)
+
+
+_EMPHASIS_RE = re.compile(r"(?<![\w*])\*{1,3}(?=[^\s*])|(?<=[^\s*])\*{1,3}(?![\w*])")
+_BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)]\s+|\d+、\s*)")
+_VERSION_NOTE = re.compile(
+    r"^(?:(?:changed|new|added|removed|deprecated)\s+in\s+version|deprecated\s+since\s+version|"
+    r"version\s*\d[\d.]*\s*[:：]|在\s*\d[\d.]*\s*版(?:本)?中?(?:更改|新增|加入|移除|弃用)|"
+    r"\d[\d.]*\s*版(?:本)?(?:更改|新功能|新增)|版本\s*\d[\d.]*\s*(?:中)?(?:更改|新增|新功能))",
+    re.I,
+)
+_GOOD_START = re.compile(rf"^(?:[\"“‘'`(（「《][A-Za-z0-9_{_CJK}]|[A-Z0-9{_CJK}])")
+_TERMINAL = re.compile(r"[.!?。！？…][\"”’')）」》]*$")
+
+
+def strip_emphasis(text: str) -> str:
+    """Prose without markdown emphasis markers (``*word*``, ``**word**``, and halves cut by a split)."""
+    return _EMPHASIS_RE.sub("", text)
+
+
+def strip_bullet(text: str) -> str:
+    """A block without its leading list marker."""
+    return _BULLET_RE.sub("", text, count=1)
+
+
+def is_version_note(sentence: str) -> bool:
+    """``Changed in version 3.8: ...`` / ``在 3.8 版更改: ...``: a changelog line, not a statement of the topic."""
+    return bool(_VERSION_NOTE.match(sentence.strip()))
+
+
+def is_complete_sentence(sentence: str) -> bool:
+    """Starts like a sentence (capital, digit, CJK, or a quoted word) and ends with terminal punctuation."""
+    text = sentence.strip()
+    return bool(_GOOD_START.match(text)) and bool(_TERMINAL.search(text))
+
+
+def summary_worthy(sentence: str) -> bool:
+    """A sentence fit to stand alone in a summary or index line."""
+    return is_complete_sentence(sentence) and not is_version_note(sentence) and len(tokens(sentence)) >= 3

@@ -16,10 +16,13 @@ from autodidact.wiki.markdown import (
     CITATION_RE,
     WIKILINK_RE,
     has_cjk,
+    is_complete_sentence,
+    is_version_note,
     iter_lines_outside_code,
     normalize_key,
     numbers,
     split_sentences,
+    strip_emphasis,
     tokens,
 )
 from autodidact.wiki.topics import clean_title
@@ -27,10 +30,24 @@ from autodidact.wiki.topics import clean_title
 LIMITS = {"高": 12, "中": 5, "待评估": 5, "低": 3}
 _SKIP_HEADINGS = {
     normalize_key(h)
-    for h in ("references", "see also", "external links", "further reading", "参考文献", "参考资料", "外部链接", "参见")
+    for h in (
+        "references",
+        "see also",
+        "external links",
+        "further reading",
+        "footnotes",
+        "参考文献",
+        "参考资料",
+        "外部链接",
+        "参见",
+        "脚注",
+    )
 }
 _DEFINITION = re.compile(r"(?:是指|指的是|是一种|是一个|定义为|称为|被称为|\bis an?\b|\brefers? to\b|\bmeans\b)", re.I)
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)、]|>)\s*")
+# A list marker needs the space after it: ``*generator* function`` at a line start is emphasis, not a bullet.
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)]\s+|\d+、\s*|\[\d+\]\s+|>\s*)")
+_SEE_ALSO = re.compile(r"^(?:see also|参见|另请参阅)\s*[:：]?$", re.I)
+_RUBRIC = re.compile(r"^-\[\s*(.+?)\s*\]-$")  # pydoc/Sphinx text rubric: ``-[ Footnotes ]-``
 
 
 def _usable(sentence: str) -> bool:
@@ -49,34 +66,45 @@ def _clean(sentence: str) -> str:
     sentence = CITATION_RE.sub("", sentence)
     sentence = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", sentence)
     sentence = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", sentence)
-    if sentence.count("**") % 2:  # emphasis cut in half by the sentence split: drop its markers
-        sentence = sentence.replace("**", "")
+    sentence = strip_emphasis(sentence)
     return " ".join(sentence.split()).strip()
 
 
-def _paragraphs(body: str) -> list[tuple[str, str]]:
-    """``(heading, paragraph)``: hard-wrapped lines joined, list items and headings kept apart."""
-    out: list[tuple[str, str]] = []
-    heading = ""
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _paragraphs(body: str) -> list[tuple[str, str, bool, int]]:
+    """``(kind, paragraph, is list item, indent)``: hard-wrapped lines joined, list items and headings kept apart.
+
+    A line indented deeper than its paragraph's first line starts a new paragraph unless the
+    paragraph is a list item (hanging indent): a definition list's term and its text stay apart.
+    """
+    out: list[tuple[str, str, bool, int]] = []
     current: list[str] = []
+    state = {"indent": 0, "list": False}
 
     def flush() -> None:
         if current:
-            out.append((heading, " ".join(current)))
+            out.append(("", " ".join(current), bool(state["list"]), int(state["indent"])))
         current.clear()
 
     for _, line in iter_lines_outside_code(body):
         stripped = line.strip()
-        head = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+        head = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line) or _RUBRIC.match(stripped)
         if head:
             flush()
-            out.append(("#", head.group(1)))
+            out.append(("#", head.group(1), False, 0))
             continue
         if not stripped or stripped in {"---", "***"}:
             flush()
             continue
-        if _LIST_MARK.match(stripped) and not stripped.startswith(">"):
+        is_item = bool(_LIST_MARK.match(stripped)) and not stripped.startswith(">")
+        deeper = bool(current) and not state["list"] and _indent(line) >= int(state["indent"]) + 2
+        if is_item or deeper:
             flush()
+        if not current:
+            state["indent"], state["list"] = _indent(line), is_item
         current.append(stripped)
     flush()
     return out
@@ -87,24 +115,41 @@ def _is_code(paragraph: str) -> bool:
 
 
 def candidates(rf: RawFile) -> list[tuple[str, str]]:
-    """``(heading, sentence)`` pairs in body order, skipping code, tables and reference lists."""
+    """``(heading, sentence)`` pairs in body order, skipping code, tables, reference lists and fragments.
+
+    A paragraph's last sentence must end like a sentence (a line that runs into a code sample,
+    "For example, the yield statements", is a fragment); a list item may end without a full stop
+    but must start like a sentence (capital, digit, CJK or quote).
+    """
     title_key = normalize_key(rf.title)
     heading = ""
     skipping = False
+    see_also = False
     out: list[tuple[str, str]] = []
-    for kind, paragraph in _paragraphs(rf.body):
+    for kind, paragraph, is_item, indent in _paragraphs(rf.body):
         if kind == "#":
             text = clean_title(paragraph)
             key = normalize_key(text)
             skipping = key in _SKIP_HEADINGS
             heading = "" if key == title_key or len(text) > 60 else text
             continue
-        if skipping or _is_code(paragraph):
+        if _SEE_ALSO.match(paragraph):  # "See also:" and the indented references under it
+            see_also = True
             continue
-        for sentence in split_sentences(_LIST_MARK.sub("", paragraph)):
+        see_also = see_also and indent > 0
+        if skipping or see_also or _is_code(paragraph):
+            continue
+        sentences = split_sentences(_LIST_MARK.sub("", paragraph))
+        for n, sentence in enumerate(sentences):
             sentence = _clean(sentence)
-            if _usable(sentence):
-                out.append((heading, sentence))
+            if not _usable(sentence):
+                continue
+            complete = is_complete_sentence(sentence)
+            if is_item and not complete and not is_complete_sentence(sentence + "."):
+                continue
+            if not is_item and n == len(sentences) - 1 and not complete:
+                continue
+            out.append((heading, sentence))
     return out
 
 
@@ -123,7 +168,8 @@ def select_statements(rf: RawFile, title: str, question_texts: list[str]) -> lis
             continue
         seen.add(key)
         overlap = len(set(tokens(sentence)) & terms) / max(1, len(terms))
-        scored.append((2 * overlap + 1 / (1 + 0.15 * position), position))
+        note = 1.0 if is_version_note(sentence) else 0.0  # changelog lines: kept only when there is room
+        scored.append((2 * overlap + 1 / (1 + 0.15 * position) - note, position))
     keep = sorted(p for _, p in sorted(scored, key=lambda s: (-s[0], s[1]))[: LIMITS[quality]])
     return [
         Material(
