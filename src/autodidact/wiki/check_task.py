@@ -9,20 +9,28 @@ citing the article file (CONTRACTS §1.5: 2–5 sentences with the wiki source).
 from __future__ import annotations
 
 import json
-import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from autodidact.llm.tasks import Message, data_block
 from autodidact.wiki.compile_task import is_auto_summary
-from autodidact.wiki.markdown import MARKER_RE, has_cjk, split_sentences, strip_citations, tokens
+from autodidact.wiki.markdown import (
+    MARKER_RE,
+    has_cjk,
+    normalize_key,
+    split_sentences,
+    strip_bullet,
+    strip_citations,
+    strip_emphasis,
+    summary_worthy,
+    tokens,
+)
+from autodidact.wiki.question_frame import aspect_gap, aspect_of, content_gap, key_terms
 
 RESOLVED_COVERAGE = 0.7
 PASSAGE_CHARS = 1500
-_ZH_FUNCTION = re.compile(
-    r"有哪些|是什么|什么|哪些|如何|怎么|怎样|为什么|为何|是否|有没有|吗|呢|的|了|与|和|及|是|在|中|对"
-)
+MAX_ANSWER_SENTENCES = 4  # plus the "not yet covered" sentence of a partial answer: 2-5 in all
 
 
 class PassageIn(BaseModel):
@@ -50,54 +58,55 @@ class QuestionAnswer(BaseModel):
     files: list[str] = Field(default_factory=list, description="wiki files the answer uses")
 
 
-GENERIC = frozenset(
-    "work use used mean happen get make explain describe example difference differ way kind type thing "  # noqa: SIM905
-    "main key important common best good role purpose exactly".split()
-)
-
-
-def key_terms(question: str) -> list[str]:
-    """The question's content tokens (question words, particles and generic verbs removed)."""
-    return [t for t in dict.fromkeys(tokens(_ZH_FUNCTION.sub(" ", question))) if t not in GENERIC]
-
-
-def gap_phrase(question: str, missing: set[str]) -> str:
-    """The question's words whose tokens the wiki does not cover, in question order."""
-    parts: list[str] = []
-    for chunk in re.split(r"\s+", _ZH_FUNCTION.sub(" ", question.strip("?？。. "))):
-        if not chunk:
-            continue
-        toks = set(tokens(chunk))
-        if toks and len(toks & missing) * 2 >= len(toks) and chunk not in parts:
-            parts.append(chunk.strip("，,、；;：:"))
-    return "、".join(p for p in parts if p) if has_cjk(question) else ", ".join(p for p in parts if p)
-
-
 def _sentences(text: str) -> list[str]:
+    """Stand-alone sentences of a passage: citations, bullets, emphasis markers and the framing line removed."""
     out: list[str] = []
     for block in text.split("\n"):
         if MARKER_RE.match(block) or "[[" in block:
             continue
-        body = re.sub(r"^\s*(?:[-*+]|\d+[.)、])\s+", "", block)
-        out.extend(s for s in split_sentences(strip_citations(body)) if len(s) > 6 and not is_auto_summary(s))
+        for sentence in split_sentences(strip_emphasis(strip_citations(strip_bullet(block)))):
+            sentence = " ".join(sentence.split())
+            if len(sentence) > 6 and not is_auto_summary(sentence):
+                out.append(sentence)
     return out
 
 
+def _terminated(sentence: str) -> str:
+    if sentence.endswith(("。", ".", "！", "？", "!", "?", "…")):
+        return sentence
+    return sentence + ("。" if has_cjk(sentence) else ".")
+
+
 def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
-    """Coverage of key terms decides the status; the best sentences make the answer."""
+    """Coverage of the question's content terms (and of its aspect) decides the status.
+
+    The answer is 2-5 distinct sentences (deduplicated after normalisation) from the passages that
+    cover the most content terms — those showing the asked aspect first — citing the articles they
+    came from.
+    """
     terms = key_terms(inputs.question)
     if not terms or not inputs.passages:
         return QuestionAnswer(status="open")
+    zh = inputs.lang == "zh"
+    aspect = aspect_of(inputs.question)
     term_set = set(terms)
     scored: list[tuple[float, int, str, str]] = []
     covered: set[str] = set()
+    aspect_seen = aspect is None
+    seen: set[str] = set()
     order = 0
     for passage in inputs.passages:
         for sentence in _sentences(passage.text):
+            key = normalize_key(sentence)
             hit = set(tokens(sentence)) & term_set
-            if hit:
-                covered |= hit
-                scored.append((len(hit) / len(term_set), order, sentence, passage.file))
+            if not hit or key in seen:
+                continue
+            seen.add(key)
+            covered |= hit
+            shows = aspect is not None and aspect.cues.search(sentence) is not None
+            aspect_seen = aspect_seen or shows
+            score = len(hit) / len(term_set) + (0.5 if shows else 0.0) + (0.1 if summary_worthy(sentence) else -0.2)
+            scored.append((score, order, sentence, passage.file))
             order += 1
     if not scored:
         return QuestionAnswer(status="open")
@@ -107,23 +116,21 @@ def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
     for score, _, sentence, file in best:
         if len(chosen) >= 2 and score < top / 2:  # keep the answer on topic once it has two sentences
             break
-        if sentence not in (c[0] for c in chosen):
-            chosen.append((sentence, file))
-        if len(chosen) == 4:
+        chosen.append((sentence, file))
+        if len(chosen) == MAX_ANSWER_SENTENCES:
             break
     coverage = len(covered) / len(term_set)
     files = list(dict.fromkeys(f for _, f in chosen))
-    zh = inputs.lang == "zh"
-    sentences = [
-        s if s.endswith(("。", ".", "！", "？", "!", "?")) else s + ("。" if has_cjk(s) else ".") for s, _ in chosen
-    ]
-    status: Literal["resolved", "partial", "open"] = (
-        "resolved" if coverage >= RESOLVED_COVERAGE and len(chosen) >= 2 else "partial"
-    )
+    sentences = [_terminated(s) for s, _ in chosen]
+    enough = coverage >= RESOLVED_COVERAGE and len(chosen) >= 2
+    status: Literal["resolved", "partial", "open"] = "resolved" if enough and aspect_seen else "partial"
     gap = ""
     if status == "partial":
-        gap = gap_phrase(inputs.question, term_set - covered) or ("细节不足" if zh else "too little detail")
-        sentences = [*sentences[:4], f"尚缺：{gap}。" if zh else f"Not yet covered: {gap}."]
+        parts = [content_gap(inputs.question, term_set - covered, zh)] if coverage < RESOLVED_COVERAGE else []
+        if aspect is not None and not aspect_seen:
+            parts.append(aspect_gap(aspect, inputs.question, zh))
+        gap = ("；" if zh else "; ").join(p for p in parts if p) or ("更多细节" if zh else "more detail")
+        sentences.append(f"尚缺：{gap}。" if zh else f"Not yet covered: {gap}.")
     cite = ("（来源：" + "、".join(files) + "）") if zh else (" (source: " + ", ".join(files) + ")")
     answer = ("" if zh else " ").join(sentences) + cite
     return QuestionAnswer(status=status, answer=answer, gap=gap, files=files)

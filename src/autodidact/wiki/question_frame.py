@@ -1,0 +1,175 @@
+"""A question's frame versus its content: which words must the wiki cover, and which aspect is asked.
+
+Why: the audit's resolved / partial / open verdicts drive the loop (partial answers count towards
+``audit_issues_count``), so they must measure *content* coverage. "What does a typical example of
+X look like?" asks about X (content: X's words) and about an aspect (an example) — "typical",
+"look" and "like" are frame, and no article will ever contain them as facts. So the frame words
+(English and Chinese) are removed before key terms are computed, and the aspect is checked with
+cue words instead (an example shows as "for example", "例如"; a limitation as "cannot", "只能"...).
+A missing aspect is phrased as something researchable ("a typical example of X"), not as a list
+of leftover words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from autodidact.wiki.markdown import has_cjk, tokens
+from autodidact.wiki.topics import question_subject
+
+# Question-frame vocabulary (English): wh-words and auxiliaries are already EN_STOPWORDS in markdown.
+_EN_FRAME_WORDS = """
+work works working worked use uses used using mean means meaning happen happens get gets make makes explain
+explained describe described example examples difference differences differ differs way ways thing things main
+key important common best good role purpose exactly definition definitions define defined distinguish
+distinguishes distinguished closely related concept concepts core component components mechanism mechanisms
+variant variants typical look looks like problem problems solve solves solved solving limitation limitations
+scenario scenarios right choice choices alternative alternatives approach approaches compare compared
+comparison advantage advantages disadvantage disadvantages drawback drawbacks benefit benefits trade off offs
+tradeoff tradeoffs challenge challenges trend trends recent development developments advance advances boundary
+boundaries mainstream technical suitable situation situations help helps matter matters overview basic basics
+principle principles aspect aspects detail details general generally really actually practice practical real
+world should could would might must need needs tell know understand understanding happen simple concrete
+handle handles handled deal deals relate relates interact interacts behave behaves
+""".split()  # noqa: SIM905
+_EN_FRAME = frozenset(tokens(" ".join(_EN_FRAME_WORDS)))
+# Question-frame vocabulary (Chinese), removed as substrings before bigrams are formed (longest first).
+_ZH_FRAME_WORDS = sorted(
+    """
+    什么 如何 哪些 主要 核心 机制 区别 典型 例子 示例 定义 组成部分 组成 工作原理 原理 变体 解决了 解决 问题 局限性
+    局限 场景 适合 使用 替代方案 替代 方案 相比 相近概念 概念 有何 怎样 优劣 对比 挑战 趋势 未来 技术路线 路线 边界
+    是什么 有哪些 有什么 为什么 为何 是否 有没有 怎么 怎么样 吗 呢 的 了 与 和 及 是 在 中 对 哪种 何种 下 各 一个
+    主流 前沿 进展 工程实践 实践 目标 要 能 可以 多大 多少 如何评估 评估 关键 要素 作用 用途 特点 优势 缺点 不足
+    """.split(),  # noqa: SIM905
+    key=len,
+    reverse=True,
+)
+_ZH_FRAME_RE = re.compile("|".join(re.escape(w) for w in _ZH_FRAME_WORDS))
+
+
+@dataclass(frozen=True)
+class Aspect:
+    """A kind of question beyond "what is X": how it is asked, how an answer shows it, how a gap reads."""
+
+    name: str
+    asked: re.Pattern[str]
+    cues: re.Pattern[str]
+    gap_en: str
+    gap_zh: str
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+ASPECTS = [
+    Aspect(
+        "example",
+        _re(r"\bexamples?\b|\blook like\b|\bsample\b|示例|例子|举例|案例"),
+        _re(r"\bexamples?\b|\be\.g\.|\bfor instance\b|\bsuch as\b|例如|比如|示例|例子|举例"),
+        "a typical example of {s}",
+        "{s}的典型示例",
+    ),
+    Aspect(
+        "limitations",
+        _re(r"limitation|drawback|disadvantage|downside|pitfall|shortcoming|\blimits?\b|局限|缺点|不足|限制"),
+        _re(
+            r"\b(?:cannot|can't|can not|only|not allowed|illegal|limitations?|drawbacks?|restrict\w*|must not|"
+            r"may not|unable|forbidden|not supported|SyntaxError)\b|不能|无法|限制|只能|缺点|局限|不支持|不可"
+        ),
+        "the limitations of {s}",
+        "{s}的局限性",
+    ),
+    Aspect(
+        "purpose",
+        _re(r"\bproblems?\b.*\bsolv|\bsolves?\b|\bpurpose\b|\bwhy (?:use|do|does|is|are)\b|解决|用途|作用|痛点"),
+        _re(
+            r"\b(?:used (?:to|for)|allows?|lets?|enables?|makes? it possible|so that|in order to|instead of|avoids?|"
+            r"without|sufficient|useful|simplif\w+|efficient\w*|purpose)\b|用于|使得|允许|避免|解决|无需|简化|高效"
+        ),
+        "the problems {s} solves",
+        "{s}解决的问题",
+    ),
+    Aspect(
+        "compare",
+        _re(r"distinguish|differ|compare|comparison|\bversus\b|\bvs\b|alternative|区别|不同|相比|对比|比较|替代"),
+        _re(
+            r"\b(?:unlike|whereas|instead of|rather than|differs?|different|compared?|equivalent|similar|"
+            r"same as|however|except|alternatives?|while|but)\b|区别|不同|相比|而|但|替代|类似|等价"
+        ),
+        "how {s} differs from related concepts and alternatives",
+        "{s}与相近概念及替代方案的区别",
+    ),
+    Aspect(
+        "use-cases",
+        _re(r"scenario|\bwhen should\b|use cases?|right choice|suitable|situations?|场景|适合|适用"),
+        _re(
+            r"\b(?:useful|suitable|when|used (?:for|to|when|in)|ideal|appropriate|good fit|recommended|"
+            r"use (?:it|them|this))\b|适合|适用|场景|用于"
+        ),
+        "when to use {s}",
+        "{s}的适用场景",
+    ),
+    Aspect(
+        "variants",
+        _re(r"\bvariants?\b|\btypes of\b|\bkinds of\b|\bforms of\b|flavou?rs|变体|类型|种类|形式"),
+        _re(
+            r"\b(?:variants?|types?|kinds?|forms?|flavou?rs?|both|either|also|another)\b|变体|类型|种类|形式|版本|两种|包括"
+        ),
+        "the variants of {s}",
+        "{s}的主要变体",
+    ),
+    Aspect(
+        "mechanism",
+        _re(r"mechanism|components?|internals|under the hood|\bhow (?:do|does) .+ work\b|原理|机制|组成|如何工作"),
+        _re(
+            r"\b(?:when|calls?|called|execut\w+|suspend\w*|resum\w+|returns?|invok\w+|steps?|then|until|"
+            r"each time|works? by|internally|consists? of|components?)\b"
+            r"|执行|调用|过程|暂停|恢复|返回|组成|步骤|首先|然后"
+        ),
+        "how {s} works (its components and mechanism)",
+        "{s}的组成与工作原理",
+    ),
+]
+
+
+def key_terms(question: str) -> list[str]:
+    """The question's content tokens: question words, frame vocabulary and particles removed."""
+    text = _ZH_FRAME_RE.sub(" ", question) if has_cjk(question) else question
+    return [t for t in dict.fromkeys(tokens(text)) if t not in _EN_FRAME]
+
+
+def aspect_of(question: str) -> Aspect | None:
+    """The aspect a question asks about beyond its subject (the first that matches), if any."""
+    return next((a for a in ASPECTS if a.asked.search(question)), None)
+
+
+def aspect_gap(aspect: Aspect, question: str, zh: bool) -> str:
+    """The missing aspect as a researchable phrase ("the limitations of asyncio", "备兑开仓的局限性")."""
+    subject = question_subject(question) or ("该主题" if zh else "the topic")
+    return (aspect.gap_zh if zh else aspect.gap_en).format(s=subject)
+
+
+def content_gap(question: str, missing: set[str], zh: bool) -> str:
+    """The question's content words the wiki does not cover, in question order, with the subject."""
+    words: list[str] = []
+    if has_cjk(question):
+        for chunk in _ZH_FRAME_RE.sub(" ", question.strip("?？。. ")).split():
+            toks = set(tokens(chunk))
+            if toks and len(toks & missing) * 2 >= len(toks) and chunk not in words:
+                words.append(chunk.strip("，,、；;：:"))
+    else:
+        for word in re.findall(r"[\w'’.+#-]+", question):
+            toks = set(tokens(word))
+            if toks and toks <= missing and word not in words:
+                words.append(word.strip(".'’"))
+    words = [w for w in words if w]
+    if not words:
+        return ""
+    subject = question_subject(question)
+    listed = "、".join(words) if zh else ", ".join(words)
+    subject_terms = set(tokens(subject))
+    if not subject or any(set(tokens(w)) & subject_terms for w in words):  # the subject itself is missing
+        return listed
+    return f"{subject}：{listed}" if zh else f"{listed} ({subject})"
