@@ -156,10 +156,20 @@ def fresh_kb(tmp_path: Path, indexed_base: Path) -> Callable[..., Path]:
 
 
 @pytest.fixture(scope="session")
-def clean_one_round(tmp_path_factory: pytest.TempPathFactory, indexed_base: Path) -> dict[str, bytes]:
-    """The files of an uninterrupted one-round offline run (the reference for crash equivalence)."""
-    root = tmp_path_factory.mktemp("hd_clean") / "kb"
+def counted_run(tmp_path_factory: pytest.TempPathFactory, indexed_base: Path) -> dict[str, Any]:
+    """An uninterrupted one-round offline run under ``driver.py``: its files (the reference for
+    crash equivalence), its root, and how many replace/fsync/link calls it made."""
+    root = tmp_path_factory.mktemp("hd_counted") / "kb"
     shutil.copytree(indexed_base, root)
-    done = run_cli("research", TOPIC, "--kb", str(root), "--max-rounds", "1")
+    count_file = root.parent / "counts.json"
+    done = run_driver({"count_file": str(count_file)}, "research", TOPIC, "--max-rounds", "1", "--kb", str(root))
     assert done.returncode == 0, done.stderr[-3000:]
-    return tree(root)
+    counts = json.loads(count_file.read_text())
+    assert counts["replace"] >= 10 and counts["fsync"] >= 10, counts
+    return {"tree": tree(root), "counts": counts, "root": root}
+
+
+@pytest.fixture(scope="session")
+def clean_one_round(counted_run: dict[str, Any]) -> dict[str, bytes]:
+    """The files of an uninterrupted one-round offline run."""
+    return dict(counted_run["tree"])

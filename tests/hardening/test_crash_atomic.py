@@ -8,7 +8,6 @@ whole, valid state. A sample of points runs by default; ``pytest -m slow`` runs 
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -22,19 +21,6 @@ from .conftest import TOPIC, assert_same_tree, assert_verified, run_cli, run_dri
 
 ARGS = ("research", TOPIC, "--max-rounds", "1")
 KILLED = 87
-
-
-@pytest.fixture(scope="module")
-def counted_run(tmp_path_factory: pytest.TempPathFactory, indexed_base: Path) -> dict[str, Any]:
-    """An uninterrupted run under the driver: its files and how many replace/fsync calls it made."""
-    root = tmp_path_factory.mktemp("hd_counted") / "kb"
-    shutil.copytree(indexed_base, root)
-    count_file = root.parent / "counts.json"
-    done = run_driver({"count_file": str(count_file)}, *ARGS, "--kb", str(root))
-    assert done.returncode == 0, done.stderr[-3000:]
-    counts = json.loads(count_file.read_text())
-    assert counts["replace"] >= 10, counts
-    return {"tree": tree(root), "counts": counts, "root": root}
 
 
 def _state_is_whole(root: Path) -> None:

@@ -16,6 +16,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,10 +47,12 @@ def _state_whole(root: Path) -> dict[str, object] | None:
     return dict(data)
 
 
-@pytest.mark.parametrize("n", [40, 70] + [pytest.param(n, marks=pytest.mark.slow) for n in (5, 20, 60)])
+@pytest.mark.parametrize("fraction", [0.5, 0.9] + [pytest.param(f, marks=pytest.mark.slow) for f in (0.05, 0.25, 0.75)])
 def test_enospc_is_a_clear_error_and_a_later_resume_completes(
-    n: int, fresh_kb: Callable[..., Path], clean_one_round: dict[str, bytes]
+    fraction: float, fresh_kb: Callable[..., Path], counted_run: dict[str, Any]
 ) -> None:
+    n = max(1, int(counted_run["counts"]["fsync"] * fraction))
+    clean_one_round = counted_run["tree"]
     root = fresh_kb()
     full = run_driver({"enospc_at_fsync": n}, *ARGS, "--kb", str(root))
     assert_clean_error(full, "No space left on device")

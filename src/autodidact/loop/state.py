@@ -190,6 +190,6 @@ def _write_backup(path: Path, text: str) -> None:
     """Replace the last-good copy (temp file + rename, so it is whole; no fsync: the state file is
     the durable one, and this copy only matters when that file was damaged later)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = path.with_name(f"{atomic.temp_prefix(path.name)}bak.tmp")  # pid-marked: a dead writer's is swept
     tmp.write_text(text, "utf-8")
     os.replace(tmp, path)
