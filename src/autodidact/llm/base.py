@@ -36,6 +36,7 @@ class Usage:
 
     @property
     def total(self) -> int:
+        """Input plus output tokens."""
         return self.input_tokens + self.output_tokens
 
 

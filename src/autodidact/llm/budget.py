@@ -38,6 +38,7 @@ class BudgetGuard:
 
     @property
     def limited(self) -> bool:
+        """True when a token or cost cap is set."""
         return self.budget.max_tokens is not None or self.budget.max_cost is not None
 
     def reserve(self, tokens: int, cost: float, *, task: str) -> Reservation:

@@ -146,6 +146,7 @@ class ModelChoice:
 
     @property
     def spec(self) -> str:
+        """``provider:name`` as the user would type it."""
         return f"{self.preset.name}:{self.name}"
 
 
