@@ -108,3 +108,16 @@ def test_cost_cap_without_a_price_is_warned(
     assert "engine: openai:test-model at https://api.openai.com/v1 (max cost $1)" in err
     assert "no price for openai:test-model" in err
     assert runtime.budget.budget.max_cost == 1.0
+
+
+def test_doctor_lists_web_search_providers_and_their_problems(
+    cli: Any, kb_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AUTODIDACT_SEARCH_PROVIDERS", "searxng")
+    monkeypatch.setenv("AUTODIDACT_SEARXNG_URL", "http://127.0.0.1:8888")
+    ok = cli("doctor", "--kb", str(kb_dir))
+    assert "web: searxng" in ok.output
+    monkeypatch.setenv("AUTODIDACT_SEARCH_PROVIDERS", "searxng,brave")
+    missing = cli("doctor", "--kb", str(kb_dir))
+    assert missing.exit_code == 0
+    assert "web search not usable" in missing.output and "BRAVE_API_KEY" in missing.output
