@@ -49,7 +49,8 @@ class BudgetGuard:
                 raise BudgetExceeded(
                     f"budget: the next model call (task {task}, up to ~{tokens} tokens) would pass "
                     f"--max-tokens {cap_tokens} ({self.spent_tokens} spent so far); stopped before it",
-                    hint="re-run with a higher --max-tokens (or AUTODIDACT_MAX_TOKENS); finished steps are kept",
+                    hint="re-run with a higher --max-tokens (or AUTODIDACT_MAX_TOKENS); finished steps are kept. "
+                    "Each call reserves its full output cap ([llm] max_tokens) until it returns",
                 )
             cap_cost = self.budget.max_cost
             if cap_cost is not None and self.spent_cost + self._reserved_cost + cost > cap_cost:
