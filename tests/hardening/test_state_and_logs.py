@@ -233,3 +233,29 @@ def test_event_corruption_before_the_last_line_stops_and_repairs_nothing(debate_
     report = verify(root)
     assert any("line 2" in p["message"] for p in report["problems"]), report
     assert events.read_bytes() == before
+
+
+# -- the index manifest (store.jsonl.append) ---------------------------------------------------
+
+
+def test_append_after_a_torn_manifest_line_seals_it_and_keeps_the_log_readable(tmp_path: Path) -> None:
+    from autodidact.kb import init_kb
+    from autodidact.sources.index import manifest_entries
+
+    kb, _ = init_kb(tmp_path / "kb", topic="generators", lang="en")
+    first, second = tmp_path / "a.md", tmp_path / "b.md"
+    first.write_text("# Generators\n\nA generator yields values lazily.\n", "utf-8")
+    second.write_text("# Iterators\n\nAn iterator has a __next__ method.\n", "utf-8")
+    assert run_cli("add", str(first), "--kb", str(kb.root)).returncode == 0
+    manifest = kb.internal / "documents.jsonl"
+    whole = manifest.read_bytes()
+    manifest.write_bytes(whole + b'{"snapshot_ref": "source_cache/ab')  # died mid-append
+    report = verify(kb.root)
+    assert any("documents.jsonl" in p["path"] and "torn last line 2" in p["message"] for p in report["problems"])
+    done = run_cli("add", str(second), "--kb", str(kb.root))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len(manifest_entries(kb.root)) == 2  # both documents, no fused line
+    assert manifest.read_bytes().startswith(whole)
+    assert [p.name for p in kb.internal.glob("documents.jsonl.torn-*")]  # the fragment is kept aside
+    assert run_cli("index", "rebuild", "--kb", str(kb.root)).returncode == 0
+    assert_verified(kb.root)

@@ -7,6 +7,7 @@ silently misread.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterator
@@ -17,11 +18,48 @@ from autodidact.errors import IntegrityError
 from autodidact.store.atomic import fsync_dir
 
 
+def seal_torn_tail(path: Path) -> Path | None:
+    """Move a torn last line (bytes after the last newline: a writer died mid-append) aside.
+
+    Without this, the next append would glue a whole record to the fragment and turn a droppable
+    torn tail into corruption before the last line. The fragment is kept in
+    ``<name>.torn-<sha12>`` (nothing is lost) and the log is cut back to its last whole line.
+    Returns the quarantine file, or None when the log ends cleanly.
+    """
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return None
+    if size == 0:
+        return None
+    with open(path, "rb+") as fh:
+        fh.seek(-1, os.SEEK_END)
+        if fh.read(1) == b"\n":
+            return None
+        fh.seek(0)
+        data = fh.read()
+        keep = data.rfind(b"\n") + 1
+        fragment = data[keep:]
+        quarantine = path.with_name(f"{path.name}.torn-{hashlib.sha256(fragment).hexdigest()[:12]}")
+        with open(quarantine, "wb") as out:
+            out.write(fragment)
+            out.flush()
+            os.fsync(out.fileno())
+        fh.truncate(keep)
+        fh.flush()
+        os.fsync(fh.fileno())
+    fsync_dir(path.parent)
+    return quarantine
+
+
 def append(path: Path, record: dict[str, Any]) -> None:
-    """Append one JSON object as a line and fsync it."""
+    """Append one JSON object as a line and fsync it (sealing a torn last line first)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     existed = path.exists()
+    if existed:
+        seal_torn_tail(path)
     line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
     with open(path, "ab") as fh:
         fh.write(line.encode("utf-8"))

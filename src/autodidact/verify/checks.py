@@ -219,8 +219,12 @@ def check_debates(kb: Path, report: VerifyReport) -> None:
 
 
 def check_logs(root: Path, report: VerifyReport) -> None:
-    """Append-only usage ledgers: a torn last line (dropped when read) and inner damage are reported."""
-    logs = [root / ".autodidact" / "usage_ledger.jsonl", *sorted((root / "debates").glob("*/usage_ledger.jsonl"))]
+    """Append-only logs (usage ledgers, index manifest): torn last lines and inner damage are reported."""
+    logs = [
+        root / ".autodidact" / "usage_ledger.jsonl",
+        root / ".autodidact" / "documents.jsonl",
+        *sorted((root / "debates").glob("*/usage_ledger.jsonl")),
+    ]
     for log in logs:
         if not log.is_file():
             continue
