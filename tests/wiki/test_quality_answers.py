@@ -19,7 +19,7 @@ from autodidact.wiki.compile import compile_wiki
 from autodidact.wiki.markdown import normalize_key, split_sentences, strip_citations
 from autodidact.wiki.question_frame import key_terms
 
-from .conftest import QUESTIONS, SUBJECT, write_demo_kb
+from .conftest import QUESTIONS, SUBJECT, TOPIC, write_demo_kb
 
 
 def _sentences_of(answer: str) -> list[str]:
@@ -134,3 +134,18 @@ def test_chinese_gap_is_an_aspect_phrase() -> None:
     more = facts + "\n- Python 生成器只能遍历一次，不能回退。（来源：a.md）"
     verdict = offline_answer(QuestionInputs(qid="q", question=q, lang="zh", passages=[_passage(more, "zh")]))
     assert verdict.status == "resolved" and "只能遍历一次" in verdict.answer
+
+
+def test_framework_subtopics_agree_with_phase_one_aspects() -> None:
+    from autodidact.wiki.framework import missing_aspects
+
+    base = "- Python generators are functions that yield values to their caller. (source: a.md)\n"
+    unrelated = "- Decorators cannot be nested more than once here. (source: b.md)\n"
+    layers = [layer for layer, _, _ in missing_aspects(TOPIC, base + unrelated, zh=False)]
+    assert "L3" in layers  # a limitation of something else is not a limitation of the subject
+    limited = base + "- Python coroutines can only be used inside an async def function. (source: a.md)\n"
+    layers = [layer for layer, _, _ in missing_aspects(TOPIC, limited + unrelated, zh=False)]
+    assert "L3" not in layers and "L2" in layers
+    zh_text = "- Python 生成器只能遍历一次，不能回退。（来源：a.md）\n"
+    assert "L3" not in [layer for layer, _, _ in missing_aspects("Python 生成器的原理是什么？", zh_text, zh=True)]
+    assert "L3" in [layer for layer, _, _ in missing_aspects("Python 生成器的原理是什么？", "- 生成器。\n", zh=True)]

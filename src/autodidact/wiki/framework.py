@@ -11,6 +11,8 @@ from __future__ import annotations
 # ruff: noqa: E501  (the framework table reads best one aspect per line)
 import re
 
+from autodidact.wiki.markdown import tokens
+from autodidact.wiki.question_frame import ASPECTS
 from autodidact.wiki.topics import topic_subject as subject_of_topic
 
 _TYPES: list[tuple[str, tuple[str, ...]]] = [
@@ -91,12 +93,40 @@ def topic_subject(topic: str) -> str:
     return subject_of_topic(text) or topic
 
 
+# Framework layers whose coverage the phase-1 aspect cues also show (so phase 1 and phase 2 agree).
+_LAYER_ASPECTS = {
+    ("概念理解", "L2"): ("mechanism",),
+    ("概念理解", "L3"): ("limitations", "purpose"),
+    ("概念理解", "L4"): ("use-cases", "compare"),
+    ("技术研究", "L3"): ("limitations", "compare"),
+}
+
+
+def _shown_by_statements(aspects: tuple[str, ...], lines: list[str]) -> bool:
+    cues = [a.cues for a in ASPECTS if a.name in aspects]
+    return any(c.search(line) for c in cues for line in lines)
+
+
 def missing_aspects(topic: str, wiki_text: str, zh: bool) -> list[tuple[str, str, str]]:
-    """``(layer, label, direction)`` for every framework aspect with no cue word in the wiki."""
+    """``(layer, label, direction)`` for every framework aspect the wiki does not cover.
+
+    Covered = one of the layer's cue words appears anywhere, or a statement about the subject shows
+    the aspect by the same cues the phase-1 answers use ("can only be used in..." is a limitation).
+    """
     low = wiki_text.casefold()
     subject = topic_subject(topic)
+    kind = topic_type(topic)
+    terms = set(tokens(subject))
+    about: list[str] | None = None
     out = []
-    for layer, label_zh, label_en, cues, dir_zh, dir_en in _FRAMEWORKS[topic_type(topic)]:
-        if not any(c.casefold() in low for c in cues):
-            out.append((layer, label_zh if zh else label_en, (dir_zh if zh else dir_en).format(t=subject)))
+    for layer, label_zh, label_en, cues, dir_zh, dir_en in _FRAMEWORKS[kind]:
+        if any(c.casefold() in low for c in cues):
+            continue
+        aspects = _LAYER_ASPECTS.get((kind, layer))
+        if aspects:
+            if about is None:
+                about = [line for line in wiki_text.splitlines() if terms & set(tokens(line))]
+            if _shown_by_statements(aspects, about):
+                continue
+        out.append((layer, label_zh if zh else label_en, (dir_zh if zh else dir_en).format(t=subject)))
     return out

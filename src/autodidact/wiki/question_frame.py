@@ -105,8 +105,8 @@ ASPECTS = [
         "use-cases",
         _re(r"scenario|\bwhen should\b|use cases?|right choice|suitable|situations?|场景|适合|适用"),
         _re(
-            r"\b(?:useful|suitable|when|used (?:for|to|when|in)|ideal|appropriate|good fit|recommended|"
-            r"use (?:it|them|this))\b|适合|适用|场景|用于"
+            r"\b(?:useful|suitable|used (?:for|to|when|in)|ideal|appropriate|good fit|recommended|when to use|"
+            r"use (?:it|them|this)|is used|are used|can be used)\b|适合|适用|场景|用于"
         ),
         "when to use {s}",
         "{s}的适用场景",
@@ -124,7 +124,7 @@ ASPECTS = [
         "mechanism",
         _re(r"mechanism|components?|internals|under the hood|\bhow (?:do|does) .+ work\b|原理|机制|组成|如何工作"),
         _re(
-            r"\b(?:when|calls?|called|execut\w+|suspend\w*|resum\w+|returns?|invok\w+|steps?|then|until|"
+            r"\b(?:calls?|called|execut\w+|suspend\w*|resum\w+|invok\w+|steps?|until|"
             r"each time|works? by|internally|consists? of|components?)\b"
             r"|执行|调用|过程|暂停|恢复|返回|组成|步骤|首先|然后"
         ),
