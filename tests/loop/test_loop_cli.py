@@ -13,6 +13,7 @@ from autodidact.config import load_settings
 from autodidact.errors import LockedError
 from autodidact.kb import open_kb
 from autodidact.llm.runtime import Runtime
+from autodidact.loop.inbox import add_question
 from autodidact.loop.progress import RecordingReporter
 from autodidact.loop.runner import research_sync
 
@@ -69,6 +70,7 @@ def test_missing_previous_check_report_falls_back_with_warning(fresh_kb: Callabl
     kb = open_kb(root)
     research_sync(kb, topic=TOPIC, runtime=Runtime(), settings=load_settings(root), max_rounds=2)
     (root / "outputs/rounds/round_2_check.md").unlink()
+    add_question(kb, "Is a coroutine a kind of generator?")  # re-opens the research whatever ended it
     reporter = RecordingReporter()
     research_sync(kb, topic=None, runtime=Runtime(), settings=load_settings(root), max_rounds=3, reporter=reporter)
     warning = "⚠️ using the round 1 check report (round 2's is missing)"

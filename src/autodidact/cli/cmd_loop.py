@@ -244,7 +244,7 @@ def _print_status(report: dict[str, Any]) -> None:
         done = [k for k in ("step1_done", "step2_done", "step3_done", "step4_done") if p.get(k)]
         console.print(f"round {p['round']} in progress; done: {', '.join(done) or 'nothing yet'}")
     if report["rounds"]:
-        table = Table("round", "questions", "new raw", "audit issues", "overlap", "decision", "reason")
+        table = Table("round", "questions", "new raw", "audit issues", "overlap", "decision")
         for r in report["rounds"]:
             overlap = "null" if r["overlap_ratio"] is None else f"{r['overlap_ratio']:.2f}"
             table.add_row(
@@ -254,9 +254,10 @@ def _print_status(report: dict[str, Any]) -> None:
                 str(r["audit_issues_count"]),
                 overlap,
                 r["decision"],
-                r["reason"],
             )
         console.print(table)
+        last = report["rounds"][-1]
+        console.print(f"round {last['round']} decision: {last['decision']} — {last['reason']}")
     term = report["termination"]
     if term:
         console.print("termination conditions (all four, or max rounds):")
