@@ -18,6 +18,7 @@ from autodidact.loop.inbox import add_question, read_inbox
 from autodidact.loop.progress import RecordingReporter
 from autodidact.loop.runner import RunResult, research_sync
 from autodidact.loop.state import load_state
+from autodidact.loop.termination import evaluate
 from autodidact.questions.models import RoundQuestions
 from autodidact.questions.similarity import THRESHOLD, similarity
 from autodidact.sources.rawfiles import parse_raw_file
@@ -49,7 +50,7 @@ def run(root: Path, topic: str | None = TOPIC, **kwargs: object) -> tuple[RunRes
 
 def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path]) -> None:
     root = fresh_kb("kb")
-    result, reporter = run(root, max_rounds=3)
+    result, reporter = run(root, max_rounds=6)
     assert result.rounds >= 2
     assert result.status == "terminated"
     data = json.loads((root / "outputs/research_state.json").read_text("utf-8"))
@@ -86,6 +87,21 @@ def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path])
                 assert all(similarity(q.text, h["text"]) < THRESHOLD for h in history), q.text
         history += [{"id": q.id, "text": q.text} for q in rq.questions]
     assert [h["id"] for h in data["all_questions_ever"]] == [h["id"] for h in history]
+    # every recorded decision follows from its recorded numbers (CONTRACTS §1.6)
+    previous = None
+    for record in data["rounds"]:
+        tc = record["termination_check"]
+        cond = evaluate(
+            round_n=record["round"],
+            max_rounds=data["max_rounds"],
+            issues=tc["audit_issues_count"],
+            previous_issues=previous,
+            pending_user_questions=tc["pending_user_questions"],
+            new_raw_files=tc["new_raw_files"],
+            overlap=tc["overlap_ratio"],
+        )
+        assert tc["decision"] == ("terminate" if cond.all_met or cond.max_rounds_reached else "continue")
+        previous = tc["audit_issues_count"]
     processed = set(data["all_raw_files_processed"])
     assert processed == {p.name for p in (root / "raw").iterdir()}
     summary = (root / "outputs/research_summary.md").read_text("utf-8")
