@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from autodidact.llm.base import Completion, Request, Usage
 from autodidact.llm.cache import CallCache, request_key
 
@@ -71,4 +73,22 @@ def test_writes_are_committed_at_interpreter_exit(tmp_path: Path) -> None:
     assert cache.count() == 50
     hit = cache.get("k49")
     assert hit is not None and hit.text == "reply 49"
+    cache.close()
+
+
+def test_the_writer_thread_ends_when_idle_and_restarts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from autodidact.llm import cache as cache_module
+
+    monkeypatch.setattr(cache_module, "WRITER_IDLE_SECONDS", 0.05)
+    cache = CallCache(tmp_path / "index.sqlite")
+    cache.put("a", "p", "m", "t", Completion("1"))
+    cache.flush()
+    deadline = time.monotonic() + 5
+    while cache._writer is not None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert cache._writer is None
+    cache.put("b", "p", "m", "t", Completion("2"))
+    assert cache.count() == 2
     cache.close()

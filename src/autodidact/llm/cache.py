@@ -49,6 +49,9 @@ def request_key(provider: str, model: str, request: Request) -> str:
     return "sha256:" + hash_json(canonical)
 
 
+WRITER_IDLE_SECONDS = 2.0
+
+
 class CallCache:
     """Get/put completions by request key; opens the database on first use.
 
@@ -145,7 +148,14 @@ class CallCache:
 
     def _write_loop(self) -> None:
         while True:
-            op = self._queue.get()
+            try:
+                op = self._queue.get(timeout=WRITER_IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:  # idle: end the thread; the next put starts a new one
+                    if self._queued == 0 and self._writer is threading.current_thread():
+                        self._writer = None
+                        return
+                continue
             if op is None:
                 return
             batch = [op]
