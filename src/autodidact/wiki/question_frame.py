@@ -85,10 +85,10 @@ ASPECTS = [
         "purpose",
         _re(r"\bproblems?\b.*\bsolv|\bsolves?\b|\bpurpose\b|\bwhy (?:use|do|does|is|are)\b|解决|用途|作用|痛点"),
         _re(
-            r"\b(?:used (?:to|for)|allows?|lets?|enables?|makes? it possible|so that|in order to|instead of|avoids?|"
-            r"without|sufficient|useful|simplif\w+|efficient\w*|purpose)\b|用于|使得|允许|避免|解决|无需|简化|高效"
+            r"\b(?:used for|allows?|lets?|enables?|makes? it possible|so that|in order to|avoids?|useful|"
+            r"simplif\w+|efficient\w*|purpose|benefits?|advantages?)\b|用于|使得|允许|避免|解决|无需|简化|高效"
         ),
-        "the problems {s} solves",
+        "the problems addressed by {s}",
         "{s}解决的问题",
     ),
     Aspect(
@@ -105,8 +105,8 @@ ASPECTS = [
         "use-cases",
         _re(r"scenario|\bwhen should\b|use cases?|right choice|suitable|situations?|场景|适合|适用"),
         _re(
-            r"\b(?:useful|suitable|used (?:for|to|when|in)|ideal|appropriate|good fit|recommended|when to use|"
-            r"use (?:it|them|this)|is used|are used|can be used)\b|适合|适用|场景|用于"
+            r"\b(?:useful|suitable|used for|ideal|appropriate|good fit|well suited|recommended|when to use|"
+            r"use (?:it|them|this|one) (?:when|for|if))\b|适合|适用|场景|用于"
         ),
         "when to use {s}",
         "{s}的适用场景",
