@@ -118,11 +118,6 @@ def test_injected_text_stays_inside_data_blocks(injected_run: dict[str, Any]) ->
             assert INJECTION_CLOSER not in content  # a forged closer is defanged inside the block
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: evidence/extract_task.py puts each passage's title in the clear ('Passage P1 (<title>):') "
-    "before its data block, so a hostile page <title> reaches the model outside any data block",
-)
 def test_a_hostile_page_title_stays_inside_data_blocks(injected_run: dict[str, Any]) -> None:
     texts = [m["content"] for r in injected_run["requests"] for m in r.messages]
     assert any("SYSTEM PROMPT OVERRIDE" in t for t in texts), "the hostile title never reached the model"

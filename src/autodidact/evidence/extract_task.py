@@ -126,7 +126,7 @@ class ExtractClaimsTask:
         for p in inputs.passages:
             sys_line, block = stable_data_block(p.text, f"passage {p.pid}: {p.title}")
             system.append(sys_line)
-            user.append(f"Passage {p.pid} ({p.title}):\n{block}")
+            user.append(f"Passage {p.pid}:\n{block}")  # the title is page text too: only inside the block
         return [{"role": "system", "content": "\n".join(system)}, {"role": "user", "content": "\n\n".join(user)}]
 
     def offline(self, inputs: ExtractInputs) -> ExtractOutput:

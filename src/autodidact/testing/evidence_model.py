@@ -11,7 +11,8 @@ import json
 import re
 from typing import Any
 
-PASSAGE = re.compile(r"Passage (P\d+) \((.*?)\):\n<<DATA ([0-9a-f]+)>> \([^\n]*\)\n(.*?)\n<<END \3>>", re.DOTALL)
+# (pid, tag, title, text): the title travels in the block's label, inside the data markers.
+PASSAGE = re.compile(r"Passage (P\d+):\n<<DATA ([0-9a-f]+)>> \(passage P\d+: (.*?)\)\n(.*?)\n<<END \2>>", re.DOTALL)
 CLAIM_LINE = re.compile(r"^(d\d+\.c\d+) \[", re.MULTILINE)
 FABRICATED = "Generators were invented in 1807 by a committee of clockmakers."
 
@@ -56,7 +57,7 @@ def reply(messages: list[dict[str, Any]], *, fabricate: bool = True) -> str:
         passages = PASSAGE.findall(user)
         if not passages:
             return json.dumps({"claims": []})
-        pid, _title, _tag, text = passages[0]
+        pid, _tag, _title, text = passages[0]
         claims = [
             {
                 "text": "The source describes generators as lazily producing values.",
