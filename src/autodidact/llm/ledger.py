@@ -114,6 +114,7 @@ class Ledger:
         if self.path is not None:
             if self._fd is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                jsonl.seal_torn_tail(self.path)  # else a torn tail and our first line fuse into corruption
                 self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             line = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
             os.write(self._fd, line.encode("utf-8"))
