@@ -292,6 +292,8 @@ async def run_report(
     reporter = reporter or NullReporter()
     paths = ReportPaths(Path(report_dir))
     paths.root.mkdir(parents=True, exist_ok=True)
+    for leftover in atomic.sweep_stale_temps(paths.root):  # a killed earlier run's half-done writes
+        _call(reporter, "warning", f"removed {leftover.relative_to(paths.root)}, left by an interrupted write")
     write_request(paths, request)
     plan = _existing_plan(paths)
     if plan is None:
