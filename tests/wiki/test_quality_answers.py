@@ -53,11 +53,11 @@ def test_offline_answer_deduplicates_and_strips_markup() -> None:
     summary = (
         "This article collects the key points about Python generators from 1 source. (source: y.md) "
         "Yield expressions are only used when defining a *generator* function. (source: y.md) "
-        "**Generators** are created by any function that contains yield. (source: y.md)"
+        "**Generators** are functions that contain a yield expression. (source: y.md)"
     )
     section = (
         "- Yield expressions are only used when defining a *generator* function. (source: y.md)\n"
-        "- **Generators** are created by any function that contains yield. (source: y.md)\n"
+        "- **Generators** are functions that contain a yield expression. (source: y.md)\n"
         "- Python generators produce values lazily, one at a time. (source: y.md)"
     )
     passages = [
@@ -149,3 +149,33 @@ def test_framework_subtopics_agree_with_phase_one_aspects() -> None:
     zh_text = "- Python 生成器只能遍历一次，不能回退。（来源：a.md）\n"
     assert "L3" not in [layer for layer, _, _ in missing_aspects("Python 生成器的原理是什么？", zh_text, zh=True)]
     assert "L3" in [layer for layer, _, _ in missing_aspects("Python 生成器的原理是什么？", "- 生成器。\n", zh=True)]
+
+
+@pytest.mark.parametrize(
+    ("question", "lang", "without", "with_definition", "gap"),
+    [
+        (
+            "What is a coroutine?",
+            "en",
+            "- A coroutine runs until it awaits something. (source: a.md)\n"
+            "- Coroutine code reads top to bottom. (source: a.md)",
+            "- A coroutine is a function whose execution can be suspended and resumed. (source: a.md)",
+            "a definition of coroutine",
+        ),
+        (
+            "什么是备兑开仓？",
+            "zh",
+            "- 备兑开仓可以增加持仓收益。（来源：a.md）\n- 备兑开仓在震荡市中常用。（来源：a.md）",
+            "- 备兑开仓是指持有标的证券并卖出认购期权的策略。（来源：a.md）",
+            "备兑开仓的定义",
+        ),
+    ],
+)
+def test_a_definition_question_needs_a_defining_sentence(
+    question: str, lang: str, without: str, with_definition: str, gap: str
+) -> None:
+    verdict = offline_answer(QuestionInputs(qid="q", question=question, lang=lang, passages=[_passage(without)]))
+    assert verdict.status == "partial" and verdict.gap == gap
+    text = without + "\n" + with_definition
+    verdict = offline_answer(QuestionInputs(qid="q", question=question, lang=lang, passages=[_passage(text)]))
+    assert verdict.status == "resolved" and strip_citations(with_definition[2:]) in verdict.answer

@@ -65,3 +65,18 @@ def test_index_lines_on_the_demo_files_are_whole_sentences(en_kb: KnowledgeBase,
         body = [b for s in art.body_sections() for b in s.blocks]
         fragments = ("- generator*", "- *PEP", "- yield <expr>", "- For example, the yield", "- manager = (")
         assert not any(b.startswith(fragments) for b in body), body
+
+
+def test_emphasis_markers_never_reach_articles_in_either_script(zh_kb: KnowledgeBase) -> None:
+    from .conftest import add_raw
+
+    body = (
+        "APT 可以让用户从档案库安装**统一设置的二进制软件包**到系统中。\n\n"
+        "*Debian* 软件包管理系统有丰富的历史，有许多可供选择的前端程序。\n"
+    )
+    add_raw(zh_kb, "软件包管理", body)
+    compile_wiki(zh_kb, None, None)
+    (art,) = load_wiki(zh_kb.wiki)
+    text = art.text()
+    assert "统一设置的二进制软件包到系统中" in text and "Debian 软件包管理系统" in text
+    assert "*" not in text

@@ -95,6 +95,8 @@ def topic_subject(topic: str) -> str:
 
 # Framework layers whose coverage the phase-1 aspect cues also show (so phase 1 and phase 2 agree).
 _LAYER_ASPECTS = {
+    ("概念理解", "L1"): ("definition",),
+    ("技术研究", "L1"): ("definition",),
     ("概念理解", "L2"): ("mechanism",),
     ("概念理解", "L3"): ("limitations", "purpose"),
     ("概念理解", "L4"): ("use-cases", "compare"),

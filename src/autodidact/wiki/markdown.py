@@ -234,7 +234,7 @@ def numeric_conflict(a: str, b: str, threshold: float = SAME_SUBJECT) -> tuple[s
     return clash(na, nb)
 
 
-_EMPHASIS_RE = re.compile(r"(?<![\w*])\*{1,3}(?=[^\s*])|(?<=[^\s*])\*{1,3}(?![\w*])")
+_STARS_RE = re.compile(r"\*+")
 _BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)]\s+|\d+、\s*)")
 _VERSION_NOTE = re.compile(
     r"^(?:(?:changed|new|added|removed|deprecated)\s+in\s+version|deprecated\s+since\s+version|"
@@ -246,9 +246,20 @@ _GOOD_START = re.compile(rf"^(?:[\"“‘'`(（「《][A-Za-z0-9_{_CJK}]|[A-Z0-9
 _TERMINAL = re.compile(r"[.!?。！？…][\"”’')）」》]*$")
 
 
+def _emphasis_or_keep(match: re.Match[str]) -> str:
+    text, start, end = match.string, match.start(), match.end()
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    if before.isspace() and after.isspace():  # " * ": multiplication or a lone star
+        return match.group()
+    if before.isascii() and before.isalnum() and after.isascii() and after.isalnum():  # a*b
+        return match.group()
+    return ""
+
+
 def strip_emphasis(text: str) -> str:
-    """Prose without markdown emphasis markers (``*word*``, ``**word**``, and halves cut by a split)."""
-    return _EMPHASIS_RE.sub("", text)
+    """Prose without markdown emphasis markers (``*word*``, ``**词**``, and halves cut by a split)."""
+    return _STARS_RE.sub(_emphasis_or_keep, text)
 
 
 def strip_bullet(text: str) -> str:

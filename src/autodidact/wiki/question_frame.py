@@ -131,6 +131,17 @@ ASPECTS = [
         "how {s} works (its components and mechanism)",
         "{s}的组成与工作原理",
     ),
+    Aspect(  # last: "What are the limitations of X?" asks for limitations, not a definition
+        "definition",
+        _re(r"\bdefinitions?\b|\bdefine\b|^what (?:is|are)\b|\bmeaning of\b|定义|什么是|是什么|含义"),
+        _re(
+            r"\b(?:is|are) (?:a|an|the|one|any|called)\b|\b(?:is|are) (?:\w+ ){1,2}(?:that|which|whose)\b|"
+            r"\brefers? to\b|\bmeans\b|\bdefined\b|\bdenotes?\b|"
+            r"\bknown as\b|\bcalled\b|是指|是一种|是一个|是一类|定义|称为|指的是|即|是"
+        ),
+        "a definition of {s}",
+        "{s}的定义",
+    ),
 ]
 
 
