@@ -203,3 +203,25 @@ def test_add_of_a_missing_path_is_reported_as_skipped(kb: Path, tmp_path: Path) 
     done = run_cli("add", str(tmp_path / "nope.md"), "--kb", str(kb))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "nope.md: not found" in done.stderr
+
+
+# -- a whole research round with broken web sources --------------------------------------------
+
+
+@pytest.mark.parametrize("broken", ["503", "not-json"])
+def test_research_round_survives_a_broken_search_provider(broken: str, kb: Path, web: FakeWeb) -> None:
+    """No local sources, search broken: the round still finishes, names the provider, and verifies."""
+    root = kb
+    fake = FakeSearxng({}, failures=[503] * 200) if broken == "503" else FakeSearxng({}, malformed=broken)
+    with fake as searx:
+        env = {
+            "AUTODIDACT_SEARCH_PROVIDERS": "searxng",
+            "AUTODIDACT_SEARXNG_URL": searx.base_url,
+            "AUTODIDACT_ALLOW_PRIVATE": web.allow_entry,
+        }
+        done = run_cli("research", "How do Python generators work?", "--kb", str(root), "--max-rounds", "1", env=env)
+        asked = len(searx.queries)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert asked >= 1 and "searxng" in done.stderr.lower()
+    assert (root / "outputs" / "rounds" / "round_1_check.md").is_file()
+    assert_verified(root)
