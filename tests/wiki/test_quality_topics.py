@@ -73,6 +73,7 @@ def test_a_question_topic_is_reduced_to_its_subject_in_directions() -> None:
     zh = [d for _, _, d in missing_aspects("Python 生成器的原理是什么？", "", zh=True)]
     assert zh and all(d.startswith("Python 生成器") or "Python 生成器" in d for d in zh)
     assert not any("原理是什么的" in d or "？的" in d for d in zh)
+    assert "Python 生成器的准确定义是什么？与相近概念有何区别？" in zh  # no space before 的
 
 
 def test_articles_are_named_after_topics_not_question_fragments(en_kb: KnowledgeBase, pydoc_dir: Path) -> None:

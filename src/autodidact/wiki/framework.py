@@ -130,5 +130,8 @@ def missing_aspects(topic: str, wiki_text: str, zh: bool) -> list[tuple[str, str
                 about = [line for line in wiki_text.splitlines() if terms & set(tokens(line))]
             if _shown_by_statements(aspects, about):
                 continue
-        out.append((layer, label_zh if zh else label_en, (dir_zh if zh else dir_en).format(t=subject)))
+        direction = (dir_zh if zh else dir_en).format(t=subject)
+        if zh:  # the templates put a space after {t}; between two ideographs it does not belong
+            direction = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", direction)
+        out.append((layer, label_zh if zh else label_en, direction))
     return out
