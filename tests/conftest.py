@@ -30,6 +30,7 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         "DEEPSEEK_API_KEY",
         "DASHSCOPE_API_KEY",
         "OPENROUTER_API_KEY",
+        "VLLM_API_KEY",
         "TAVILY_API_KEY",
         "BRAVE_API_KEY",
         "OPENAI_BASE_URL",
