@@ -164,3 +164,21 @@ def test_lock_held_by_a_live_process_refuses_with_its_pid(fresh_kb: Callable[...
         holder.wait()
     assert not (root / "outputs" / "research_state.json").exists()
     assert os.path.exists(root / ".autodidact" / "lock")
+
+
+def test_read_only_file_system_is_a_clear_error_then_resumes(
+    small_tmpfs: Path, fresh_kb: Callable[..., Path], clean_one_round: dict[str, bytes]
+) -> None:
+    root = fresh_kb("kb", where=small_tmpfs)
+    remount = subprocess.run(["mount", "-o", "remount,ro", str(small_tmpfs)], capture_output=True)
+    if remount.returncode != 0:
+        pytest.skip("cannot remount read-only here")
+    try:
+        done = run_cli(*ARGS, "--kb", str(root))
+    finally:
+        subprocess.run(["mount", "-o", "remount,rw", str(small_tmpfs)], capture_output=True, check=True)
+    assert_clean_error(done, "Read-only file system")
+    resumed = run_cli(*ARGS, "--kb", str(root))
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert_same_tree(clean_one_round, tree(root), "read-only then writable")
+    assert_verified(root)
