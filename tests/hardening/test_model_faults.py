@@ -126,7 +126,9 @@ def test_429_then_success_completes_the_round(model_kb: Path) -> None:
 
     with serving(fn) as llm:
         done = research(model_kb, llm)
+        times = [r.at for r in llm.requests[:3]]
     assert done.returncode == 0, done.stderr[-3000:]
+    assert times[1] - times[0] >= 0.2 and times[2] - times[1] >= 0.2, times  # never sooner than Retry-After
     assert_verified(model_kb)
 
 
