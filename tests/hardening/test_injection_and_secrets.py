@@ -14,7 +14,6 @@ stdout/stderr of any command, or in an error message — also when the server re
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,10 +48,11 @@ def outside_blocks(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def injected_run(tmp_path_factory: pytest.TempPathFactory, indexed_base: Path) -> Iterator[dict[str, Any]]:
+def injected_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    from autodidact.kb import init_kb
+
     base = tmp_path_factory.mktemp("hd_injection")
-    root = base / "kb"
-    shutil.copytree(indexed_base, root)
+    root = init_kb(base / "kb", topic=TOPIC, lang="en")[0].root  # no corpus: the web must be searched
     with FakeWeb() as web, FakeLLM(reply) as llm:
         web.add_page("/title.html", TITLE_PAGE)
         hits = [
