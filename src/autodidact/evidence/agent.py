@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -106,10 +107,18 @@ async def gather(
     reporter: Any = None,
     providers: list[Any] | None = None,
     fetcher: Any = None,
+    prefer_new_over: Iterable[str] | None = None,
 ) -> GatherResult:
-    """Research one dimension and write its evidence.json (CONTRACTS §3.4). Raises on invalid output."""
+    """Research one dimension and write its evidence.json (CONTRACTS §3.4). Raises on invalid output.
+
+    ``prefer_new_over``: URLs read before (earlier rounds); among similarly relevant documents the
+    others are read first. None means the payload's ``prefer_new_over`` plus, when the payload
+    researches into the knowledge base itself (``report_dir`` is ``kb_root``), the sources its
+    ``raw/`` already holds.
+    """
     report_dir = payload.report_path()
     report_dir.mkdir(parents=True, exist_ok=True)
+    known = list(prefer_new_over) if prefer_new_over is not None else default_known(payload, report_dir, kb_root)
     path = output_path(payload, out)
     mode = payload.mode
     previous = _previous(path) if mode == "supplement" else None
@@ -140,7 +149,9 @@ async def gather(
     # The plan call and opening the sources (clients, indexes, caches) do not depend on each other.
     plan_task = asyncio.ensure_future(runtime.run(planner, plan_inputs))
     try:
-        opened = await asyncio.to_thread(_open_sources, payload, settings, report_dir, kb_root, providers, fetcher)
+        opened = await asyncio.to_thread(
+            _open_sources, payload, settings, report_dir, kb_root, providers, fetcher, known
+        )
     except BaseException:
         plan_task.cancel()
         raise
@@ -241,6 +252,7 @@ def _open_sources(
     kb_root: Path | None,
     providers: list[Any] | None,
     fetcher: Any,
+    known: list[str],
 ) -> tuple[Collector, Any, Any]:
     """The collector with its providers and fetcher (built in a worker thread: TLS contexts are slow)."""
     own_fetcher = search_client = None
@@ -258,8 +270,26 @@ def _open_sources(
         fetcher.fetch_document if fetcher is not None else None,
         settings.search.results_per_query,
         payload.scope_ownership.excludes,
+        known,
     )
     return collector, own_fetcher, search_client
+
+
+def default_known(payload: Payload, report_dir: Path, kb_root: Path | None) -> list[str]:
+    """The payload's ``prefer_new_over``, plus the source URLs of ``raw/`` when researching into the KB."""
+    known = list(payload.prefer_new_over)
+    if kb_root is None or Path(kb_root).resolve() != report_dir.resolve():
+        return known
+    from autodidact.sources.rawfiles import list_raw_files, parse_raw_file
+
+    for path in list_raw_files(Path(kb_root) / "raw"):
+        try:
+            url = parse_raw_file(path).url
+        except (AutodidactError, OSError, UnicodeDecodeError):
+            continue
+        if url and url not in known:
+            known.append(url)
+    return known
 
 
 async def _close_sources(collector: Collector, own_fetcher: Any, search_client: Any) -> None:

@@ -15,15 +15,17 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from autodidact.errors import AutodidactError
+from autodidact.evidence.focus import content_terms
 from autodidact.evidence.quality import classify, from_raw_rating
-from autodidact.evidence.textscore import BM25, coverage, terms
+from autodidact.evidence.relevance import aspect_bonus
+from autodidact.evidence.textscore import BM25, coverage, kept_stopwords, terms
 from autodidact.sources.passages import chunk_spans
 from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, is_local_url, normalize_url, url_hash
 from autodidact.store.hashing import sha256_text
@@ -105,6 +107,7 @@ class Collector:
         fetch_document: Callable[[str], Awaitable[Any]] | None,
         results_per_query: int = 8,
         excludes: Sequence[str] = (),
+        prefer_new_over: Iterable[str] = (),
     ) -> None:
         self.report_dir = Path(report_dir)
         self.store = SnapshotStore.for_folder(self.report_dir)
@@ -113,6 +116,8 @@ class Collector:
         self.n = results_per_query
         self.excludes = [e.lower() for e in excludes if e.strip()]
         self.counters = Counters()
+        self.known = _normalized(prefer_new_over)  # URLs already read in earlier rounds: tie-break against them
+        self._titles: dict[Path, list[tuple[Any, list[str]]]] = {}
         self.docs: dict[str, Doc] = {}
         self._pending: dict[str, asyncio.Future[Doc | None]] = {}
         self._writes: list[asyncio.Future[Any]] = []
@@ -151,12 +156,50 @@ class Collector:
                 doc = self._local_doc(root, passage)
                 if doc is None:
                     continue
-                score = _span_score(kq_terms, passage.text)
+                score = _span_score(kq_terms, body_text(passage.text))
                 cand = by_ref.setdefault(doc.snapshot_ref, Candidate(doc, [], 0.0))
                 if (passage.start, passage.end) not in cand.spans:
                     cand.spans.append((passage.start, passage.end))
                     cand.score = max(cand.score, score)
         return sorted(by_ref.values(), key=lambda c: (-c.score, c.doc.url))
+
+    def is_known(self, doc: Doc) -> bool:
+        """Whether the document was read before (its URL is in ``prefer_new_over``)."""
+        try:
+            return normalize_url(doc.url) in self.known
+        except AutodidactError:
+            return False
+
+    def title_candidates(self, kq_terms: list[list[str]], k: int = 6) -> list[Candidate]:
+        """Documents whose *title* names the question's subject ("The "for" statement", "Generator functions").
+
+        Reference corpora title their sections by subject; a body search for common words misses them.
+        """
+        scored: list[tuple[float, str, Path, Any]] = []
+        for root, index in self._indexes:
+            for info, words in self._title_terms(root, index):
+                ts = title_score(words, kq_terms)
+                if ts >= TITLE_MIN:
+                    scored.append((ts, info.snapshot_ref, root, info))
+        # Known twins first, so a section stored under two names comes back under the one read before.
+        scored.sort(key=lambda x: (-x[0], info_url(x[3]) not in self.known, x[1]))
+        out: list[Candidate] = []
+        texts: set[str] = set()
+        for _ts, ref, root, info in scored:
+            if len(out) >= k:
+                break
+            if self._excluded(info.title) or ref.rsplit("/", 1)[-1] in texts:
+                continue
+            texts.add(ref.rsplit("/", 1)[-1])
+            doc = self._local_doc(root, info)
+            if doc is not None:
+                out.append(Candidate(doc, [], 0.0))
+        return out
+
+    def _title_terms(self, root: Path, index: Any) -> list[tuple[Any, list[str]]]:
+        if root not in self._titles:
+            self._titles[root] = [(d, content_terms(d.title)) for d in index.documents() if d.title]
+        return self._titles[root]
 
     def _local_doc(self, root: Path, passage: Any) -> Doc | None:
         key = f"local:{passage.snapshot_ref}:{passage.url}"
@@ -306,6 +349,47 @@ class Collector:
                 )
 
 
+TITLE_MIN = 0.45
+
+
+def title_score(title_terms: list[str], variants: list[list[str]]) -> float:
+    """How well a title names the question's subject: mean of title precision and question recall (0..1)."""
+    title = set(title_terms)
+    best = 0.0
+    for v in variants:
+        wanted = set(v)
+        hit = title & wanted
+        if hit and title:
+            best = max(best, 0.5 * len(hit) / len(title) + 0.5 * len(hit) / len(wanted))
+    return best
+
+
+def info_url(info: Any) -> str:
+    """An indexed document's normalised URL ("" when it has none)."""
+    try:
+        return normalize_url(info.url)
+    except AutodidactError:
+        return ""
+
+
+_HEADING_LINE = re.compile(r"^[ \t]*#{1,6}[ \t].*$", re.M)
+
+
+def body_text(text: str) -> str:
+    """Text without markdown heading lines (a title alone answers nothing)."""
+    return _HEADING_LINE.sub(" ", text)
+
+
+def _normalized(urls: Iterable[str]) -> set[str]:
+    out: set[str] = set()
+    for url in urls:
+        try:
+            out.add(normalize_url(url))
+        except AutodidactError:
+            continue
+    return out
+
+
 def _raw_rating(root: Path, raw_file: str | None) -> str | None:
     """The quality a knowledge base's raw file header gives its source (高/中/低), if any."""
     if not raw_file:
@@ -320,25 +404,34 @@ def _raw_rating(root: Path, raw_file: str | None) -> str | None:
 
 
 def _span_score(variants: list[list[str]], text: str) -> float:
-    found = terms(text)
+    found = terms(text, keep=kept_stopwords(variants))
     return max(
         (coverage(v, found) * (1 + min(len(set(v) & set(found)), 6) / 6) for v in variants if v),
         default=0.0,
     )
 
 
-def best_spans(doc: Doc, variants: list[list[str]], limit: int = 2) -> tuple[list[tuple[int, int]], float]:
-    """The ``limit`` passages of a whole document that best match the question, and the best score."""
+def best_spans(
+    doc: Doc, variants: list[list[str]], limit: int = 2, aspect: str = ""
+) -> tuple[list[tuple[int, int]], float]:
+    """The ``limit`` passages of a whole document that best match the question, and the best score.
+
+    With an ``aspect`` (definition, example), a passage showing it (a defining sentence about the
+    subject, an example) ranks above one that only shares words.
+    """
+    subject = variants[0] if variants else []
     spans = chunk_spans(doc.text)
     if not spans:
         return [], 0.0
-    docs = [terms(doc.text[s:e]) for s, e in spans]
+    keep = kept_stopwords(variants)
+    docs = [terms(doc.text[s:e], keep=keep) for s, e in spans]
     bm25 = BM25(docs)
 
     def score(i: int) -> float:
-        return max((bm25.score(v, i) * (0.5 + coverage(v, docs[i])) for v in variants if v), default=0.0)
+        base = max((bm25.score(v, i) * (0.5 + coverage(v, docs[i])) for v in variants if v), default=0.0)
+        return base * (1.0 + aspect_bonus(aspect, doc.text[spans[i][0] : spans[i][1]], subject))
 
     ranked = sorted(((score(i), i) for i in range(len(spans))), key=lambda x: (-x[0], x[1]))
     top = [spans[i] for sc, i in ranked[:limit] if sc > 0]
-    best = max((_span_score(variants, doc.text[s:e]) for s, e in top), default=0.0)
+    best = max((_span_score(variants, body_text(doc.text[s:e])) for s, e in top), default=0.0)
     return top, best

@@ -21,7 +21,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from autodidact.evidence.prompting import compact, language_line, stable_data_block
-from autodidact.evidence.textscore import BM25, clip, coverage, sentence_spans, terms
+from autodidact.evidence.relevance import quotable, sentence_bonus, unquotable_ranges
+from autodidact.evidence.textscore import BM25, clip, coverage, kept_stopwords, sentence_spans, terms
 from autodidact.llm.tasks import Message
 
 # Contrast and limitation markers. Plain negation ("not") is descriptive far more often than it
@@ -96,6 +97,9 @@ class ExtractInputs:
     want_refute: bool = False
     failed_quotes: list[str] = field(default_factory=list)
     query_variants: list[list[str]] = field(default_factory=list)  # term sets: the question, its translations
+    aspect: str = ""  # definition | example | compare | "": what kind of answer the question asks for
+    heads: list[str] = field(default_factory=list)  # a sentence matching the question's terms names one of these
+    min_sources: int = 1  # distinct sources the depth asks for (weaker sentences may fill up to it)
 
 
 class ExtractClaimsTask:
@@ -136,36 +140,58 @@ class ExtractClaimsTask:
             return ExtractOutput()
         cands: list[tuple[str, str, str]] = []  # (pid, sentence, source_key)
         for p in inputs.passages:
+            blocked = unquotable_ranges(p.text)
             for s, e in sentence_spans(p.text):
-                cands.append((p.pid, p.text[s:e], p.source_key))
+                if quotable(p.text[s:e], s, blocked):
+                    cands.append((p.pid, p.text[s:e], p.source_key))
         if not cands:
             return ExtractOutput()
-        sent_terms = [terms(c[1]) for c in cands]
+        keep = kept_stopwords(variants)
+        sent_terms = [terms(c[1], keep=keep) for c in cands]
         bm25 = BM25(sent_terms)
+        # Modifiers ("Python" of "Python coroutines") count less than the head nouns they modify.
+        heads = set(inputs.heads)
+        weights = {t: MODIFIER_WEIGHT for v in variants for t in v if heads and t not in heads}
         scored = []
+        shows: set[int] = set()
         for i, (pid, sentence, key) in enumerate(cands):
             if not _sentence_like(sentence):
                 continue
             best = 0.0
-            for v in variants:
+            for n, v in enumerate(variants):
                 need = 1 if len(set(v)) <= 2 else 2
+                if n == 0 and inputs.heads:
+                    if not set(inputs.heads) & set(sent_terms[i]):
+                        continue  # only the modifier ("Python" of "Python generators"): not about the subject
+                    # Several heads ("generators and coroutines"): each is a subject of its own.
+                    need = 1 if len(set(inputs.heads)) > 1 else need
                 if len(set(v) & set(sent_terms[i])) >= need:
-                    best = max(best, bm25.score(v, i) * (0.5 + coverage(v, sent_terms[i])))
+                    best = max(best, bm25.score(v, i, weights) * (0.5 + coverage(v, sent_terms[i])))
             if best > 0:
-                scored.append((-best, i, pid, sentence, key))
+                bonus = sentence_bonus(inputs.aspect, sentence, variants[0])
+                if bonus:
+                    shows.add(i)
+                scored.append((-best * (1.0 + bonus), i, pid, sentence, key))
         scored.sort()
+        reach: list[tuple[float, int, str, str, str]] = []
         if scored:
             floor = scored[0][0] * 0.45  # scores are negated: keep those at least 45% of the best
-            scored = [x for x in scored if x[0] <= floor]
+            # When some sentence shows the asked aspect (defines X, gives an example), the others must be close.
+            strict = scored[0][0] * (0.75 if shows else 0.45)
+            # Depth asks for more sources than the strongest passages give: a further source's best
+            # sentence may be weaker (down to a quarter of the best), one per source.
+            reach = [x for x in scored if scored[0][0] * 0.25 >= x[0] > floor]
+            scored = [x for x in scored if x[0] <= (floor if x[1] in shows else strict)]
         chosen: list[tuple[str, str]] = []
         used_keys: set[str] = set()
         seen_text: set[str] = set()
-        for pass_no in (0, 1):  # first one sentence per source, then the rest
-            for _, _, pid, sentence, key in scored:
-                if len(chosen) >= inputs.max_claims:
+        for pass_no in (0, 1, 2):  # one sentence per source, more sources if depth needs them, then the rest
+            pool = reach if pass_no == 1 else scored
+            for _, _, pid, sentence, key in pool:
+                if len(chosen) >= inputs.max_claims or (pass_no == 1 and len(used_keys) >= inputs.min_sources):
                     break
                 norm = " ".join(sentence.split())
-                if norm in seen_text or (pass_no == 0 and key in used_keys):
+                if norm in seen_text or (pass_no < 2 and key in used_keys):
                     continue
                 chosen.append((pid, sentence))
                 used_keys.add(key)
@@ -185,12 +211,19 @@ class ExtractClaimsTask:
         return ExtractOutput(claims=claims)
 
 
+MODIFIER_WEIGHT = 0.3
+_QUOTED_ITEM = re.compile(r"[\"“`'][^\"”`'\s]{1,40}[\"”`']")
 _END_PUNCT = tuple('.。!?！？:;；)"”')
 
 
 def _sentence_like(sentence: str) -> bool:
     """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
     stripped = sentence.strip()
+    if stripped[:1].isascii() and stripped[:1].islower():
+        return False  # a fragment (a list item's continuation, a clause cut off its sentence)
+    quoted = _QUOTED_ITEM.findall(stripped)
+    if len(quoted) >= 4 and sum(len(q) for q in quoted) > 0.4 * len(stripped):
+        return False  # an enumeration of names ("absolute_import", "division", ...), not a statement
     if "::=" in stripped or sum(ch.isalnum() or ch.isspace() for ch in stripped) < 0.8 * len(stripped):
         return False  # grammar rules, code, tables
     words = len(stripped.split())

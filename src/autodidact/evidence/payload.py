@@ -73,6 +73,9 @@ class Payload(BaseModel):
     dimension_id: str = Field(pattern=DIMENSION_RE)
     mode: Mode = "initial"
     plan_path: str | None = None
+    # Not in CONTRACTS §3.4 (optional extension): URLs read in earlier rounds; the agent reads
+    # other, similarly relevant documents first, so successive rounds widen coverage.
+    prefer_new_over: list[str] = Field(default_factory=list)
 
     @field_validator("language", mode="before")
     @classmethod

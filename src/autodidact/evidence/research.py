@@ -15,16 +15,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from autodidact.errors import ModelOutputInvalid
-from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans
+from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans, title_score
 from autodidact.evidence.extract_task import ClaimOut, ExtractClaimsTask, ExtractInputs, PassageIn
+from autodidact.evidence.focus import content_terms, focus
 from autodidact.evidence.quality import RANK, refine
+from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.search_plan import PlannedQuery
-from autodidact.evidence.textscore import terms
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 
 DEPTH_NEED = {"skim": 1, "moderate": 2, "thorough": 3}
 MAX_CLAIMS = {"skim": 2, "moderate": 3, "thorough": 5}
 MIN_SCORE = 0.34
+NEW_SHARE = 0.4  # a new document this close to the best gets a reading slot (see widen_first)
+KNOWN_FACTOR = 0.75  # a document already read counts this much when candidates are ranked
+TITLE_WEIGHT = 1.5  # a title naming exactly the subject weighs 2.5 times; a partial match far less
 PASSAGE_CHARS = 1600
 
 
@@ -54,10 +58,16 @@ def search_terms(kq_text: str, queries: list[PlannedQuery], language: str) -> li
     A passage is scored by its best variant, so a Chinese question still finds English documents
     through its English query.
     """
-    out = [terms(kq_text)]
+    fx = focus(kq_text)
+    out = [fx.terms]
+    # "the for statement and the while statement", "Python coroutines": each subject (and head
+    # noun) alone also scores a passage, so a document about either subject counts as relevant.
+    out += [s for s in fx.subjects if s not in out]
+    if fx.english:
+        out.append(content_terms(" ".join(fx.english)))
     for q in queries:
         if q.angle != "refute" and q.language != language:
-            variant = terms(q.text)
+            variant = content_terms(q.text)
             if variant and variant not in out:
                 out.append(variant)
     return [v for v in out if v]
@@ -68,6 +78,8 @@ async def find_candidates(
 ) -> list[Candidate]:
     """Relevant documents for one question: local index first, then web hits (looked up, else fetched)."""
     qterms = search_terms(kq_text, queries, language)
+    fx = focus(kq_text)
+    aspect = fx.aspect
     merged: dict[str, Candidate] = {}
     for q in queries:
         for cand in collector.local_candidates(q.text, qterms):
@@ -78,6 +90,14 @@ async def find_candidates(
             else:
                 have.spans += [s for s in cand.spans if s not in have.spans]
                 have.score = max(have.score, cand.score)
+    for subject in fx.subjects:  # each subject on its own: "coroutines" alone finds the await page
+        for cand in collector.local_candidates(" ".join(subject), qterms, k=12):
+            merged.setdefault(cand.doc.snapshot_ref, cand)
+    for cand in collector.title_candidates(qterms):
+        merged.setdefault(cand.doc.snapshot_ref, cand)
+    merged = _one_per_text(merged, collector)
+    for cand in merged.values():
+        _rescore(cand, qterms, aspect)
     relevant = [c for c in merged.values() if c.score >= MIN_SCORE]
     want = 1 if quick else need + 1
     if collector.has_web and len(relevant) < want:
@@ -92,25 +112,84 @@ async def find_candidates(
         if quick:
             # One entry: read hits in order and stop at the first that answers (at most three tries).
             for hit in chosen[:3]:
-                found = _relevant(await collector.read_web(hit.url, hit.title), qterms, merged)
+                found = _relevant(await collector.read_web(hit.url, hit.title), qterms, merged, aspect)
                 if found is not None:
                     relevant.append(found)
                     break
         else:
             chosen = chosen[: want - len(relevant) + 1]
             docs = await asyncio.gather(*(collector.read_web(h.url, h.title) for h in chosen))
-            relevant += [c for c in (_relevant(d, qterms, merged) for d in docs) if c is not None]
+            relevant += [c for c in (_relevant(d, qterms, merged, aspect) for d in docs) if c is not None]
+
+    # Novelty: a document read in an earlier round counts a little less, so among similar passages
+    # a new one is read first and successive rounds widen coverage instead of re-reading.
+    def ranked(c: Candidate) -> float:
+        return c.score * (KNOWN_FACTOR if collector.is_known(c.doc) else 1.0)
+
     if quick:
-        relevant.sort(key=lambda c: (RANK.get(c.doc.quality, 3), -c.score, c.doc.url))
-    else:
-        relevant.sort(key=lambda c: (-c.score, RANK.get(c.doc.quality, 3), c.doc.url))
-    return relevant
+        relevant.sort(key=lambda c: (RANK.get(c.doc.quality, 3), -ranked(c), c.doc.url))
+        return relevant
+    relevant.sort(key=lambda c: (-ranked(c), RANK.get(c.doc.quality, 3), c.doc.url))
+    return widen_first(relevant, need + 1, collector.is_known)
 
 
-def _relevant(doc: Doc | None, qterms: list[list[str]], merged: dict[str, Candidate]) -> Candidate | None:
+def widen_first(ranked: list[Candidate], take: int, known: Any) -> list[Candidate]:
+    """The first ``take`` candidates include new documents when any are reasonably relevant.
+
+    The best candidate stays first; then up to ``take - 1`` slots go to the best documents not read
+    before whose score is at least :data:`NEW_SHARE` of the best — so each round reads something
+    new next to what it already knows, and stops widening when nothing new is close enough.
+    """
+    if len(ranked) <= 1 or take <= 1:
+        return ranked
+    top = ranked[0].score
+    fresh = [c for c in ranked[1:] if not known(c.doc) and c.score >= NEW_SHARE * top]
+    head = [ranked[0], *fresh[: max(1, take - 2) if known(ranked[0].doc) else 0]]
+    return head + [c for c in ranked if all(c is not h for h in head)]
+
+
+def _one_per_text(merged: dict[str, Candidate], collector: Collector) -> dict[str, Candidate]:
+    """One candidate per distinct text: a corpus often holds the same section under two names.
+
+    The one read before wins (so a twin never comes back as a "new" source), else the first URL.
+    """
+    groups: dict[str, list[Candidate]] = {}
+    for cand in merged.values():
+        groups.setdefault(cand.doc.snapshot_ref.rsplit("/", 1)[-1], []).append(cand)
+    out: dict[str, Candidate] = {}
+    for group in groups.values():
+        group.sort(key=lambda c: (not collector.is_known(c.doc), c.doc.url))
+        keep = group[0]
+        for twin in group[1:]:
+            keep.spans += [s for s in twin.spans if s not in keep.spans] if twin.doc.text == keep.doc.text else []
+            keep.score = max(keep.score, twin.score)
+        out[keep.doc.snapshot_ref] = keep
+    return out
+
+
+def _rescore(cand: Candidate, qterms: list[list[str]], aspect: str) -> None:
+    """The document's own best passages for the question (and aspect) first; title and aspect weigh in."""
+    spans, score = best_spans(cand.doc, qterms, aspect=aspect)
+    cand.spans = spans + [s for s in cand.spans if not any(_overlap(s, t) for t in spans)]
+    if not cand.spans:
+        cand.score = 0.0
+        return
+    subject = qterms[0] if qterms else []
+    first = cand.doc.text[cand.spans[0][0] : cand.spans[0][1]]
+    boost = 1.0 + TITLE_WEIGHT * title_score(content_terms(cand.doc.title), qterms) ** 2
+    cand.score = max(cand.score, score) * boost * (1.0 + aspect_bonus(aspect, first, subject))
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _relevant(
+    doc: Doc | None, qterms: list[list[str]], merged: dict[str, Candidate], aspect: str = ""
+) -> Candidate | None:
     if doc is None or doc.snapshot_ref in merged:
         return None
-    spans, score = best_spans(doc, qterms)
+    spans, score = best_spans(doc, qterms, aspect=aspect)
     return Candidate(doc, spans, score) if spans and score >= MIN_SCORE else None
 
 
@@ -180,6 +259,7 @@ async def research_kq(
     quick = mode == "quick"
     need = 1 if quick else DEPTH_NEED[depth]
     result = KQResult(kq_id)
+    fx = focus(kq_text)
     queue = diversify(list(candidates), need + 1) if depth == "thorough" and not quick else list(candidates)
     task = ExtractClaimsTask()
     pid_start = 0
@@ -200,6 +280,9 @@ async def research_kq(
             max_claims=2 if quick else MAX_CLAIMS[depth],
             want_refute=depth == "thorough" or (not quick and any(c.angle == "refute" for c in batch)),
             query_variants=list(query_terms or []),
+            aspect=fx.aspect,
+            heads=fx.heads,
+            min_sources=need,
         )
         try:
             output = await runtime.run(task, inputs)

@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from autodidact.evidence.focus import focus
 from autodidact.evidence.prompting import compact, language_line, stable_data_block
 from autodidact.evidence.textscore import clip, terms
 from autodidact.llm.tasks import Message
@@ -163,20 +164,30 @@ class SearchPlanTask:
 
 
 def _offline_queries(inputs: SearchPlanInputs, text: str, scope_terms: list[str]) -> list[PlannedQuery]:
+    """Content words first (frame words out, subject keywords and the gap phrase in), then variants."""
     lang = "zh" if inputs.language == "zh" else "en"
-    base = clip(_URLISH.sub(" ", text), 200)
+    fx = focus(_URLISH.sub(" ", text))
+    base = clip(fx.query() or fx.question or _URLISH.sub(" ", text), 200)
     out = [PlannedQuery(text=base, language=lang, angle="neutral")]
-    latin = _latin_terms(text) or _latin_terms(inputs.name, " ".join(inputs.owns))
-    if lang == "zh" and latin:
-        out.append(PlannedQuery(text=clip(" ".join(latin[:8]), 200), language="en", angle="neutral"))
-    elif lang == "en" and inputs.name and inputs.name.lower() not in base.lower():
-        out.append(PlannedQuery(text=clip(f"{base} {inputs.name}", 200), language="en", angle="neutral"))
+    if fx.english and (lang == "zh" or _has_cjk(text)):
+        out.append(PlannedQuery(text=clip(" ".join(fx.english[:10]), 200), language="en", angle="neutral"))
+    elif lang == "zh":
+        latin = _latin_terms(inputs.name, " ".join(inputs.owns))
+        if latin:
+            out.append(PlannedQuery(text=clip(" ".join(latin[:8]), 200), language="en", angle="neutral"))
+    full = clip(_URLISH.sub(" ", fx.question), 200)
+    if full and full.lower() != base.lower():
+        out.append(PlannedQuery(text=full, language=lang, angle="neutral"))  # the question as asked
     if scope_terms:
         out.append(PlannedQuery(text=clip(f"{base} {' '.join(scope_terms)}", 200), language=lang, angle="neutral"))
     if inputs.mode != "quick":
         cue = "局限 问题 争议" if lang == "zh" else "limitations problems criticism"
         out.append(PlannedQuery(text=clip(f"{base} {cue}", 200), language=lang, angle="refute"))
     return out[:6]
+
+
+def _has_cjk(text: str) -> bool:
+    return any("\u3400" <= ch <= "\u9fff" for ch in text)
 
 
 def _offline_decision(view: UpstreamView, idx: list[int], texts: list[str], language: str) -> UpstreamDecision:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN = re.compile(f"([{_CJK}]+)|([A-Za-z][A-Za-z0-9_]*|\\d+(?:\\.\\d+)?%?)")
@@ -108,15 +108,26 @@ STOPWORDS = frozenset(
 CJK_STOP = frozenset({"什么", "哪些", "如何", "怎么", "是否", "为什", "么是", "的是", "一个", "这个", "可以", "以及"})
 
 
+_ES_AFTER = ("s", "x", "z", "ch", "sh")
+
+
 def _stem(word: str) -> str:
+    """A light plural/tense stem. "-es" only after s/x/z/ch/sh, so "coroutines" and "coroutine" agree."""
     for suffix in ("ing", "ies", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "es" and not word[:-2].endswith(_ES_AFTER):
+                continue
+            if suffix == "s" and word.endswith("ss"):
+                return word
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
     return word
 
 
-def terms(text: str) -> list[str]:
-    """Content terms: stemmed lower-case words (no stopwords), numbers, and CJK bigrams."""
+def terms(text: str, keep: frozenset[str] = frozenset()) -> list[str]:
+    """Content terms: stemmed lower-case words (no stopwords but those in ``keep``), numbers, CJK bigrams.
+
+    ``keep`` holds stopwords that are content for this query (the "for" of "the for statement").
+    """
     out: list[str] = []
     for match in _TOKEN.finditer(text):
         cjk, word = match.group(1), match.group(2)
@@ -127,7 +138,9 @@ def terms(text: str) -> list[str]:
                 out.extend(g for g in (cjk[i : i + 2] for i in range(len(cjk) - 1)) if g not in CJK_STOP)
         elif word:
             low = word.lower()
-            if low not in STOPWORDS and len(low) > 1:
+            if low in keep:
+                out.append(low)
+            elif low not in STOPWORDS and len(low) > 1:
                 out.append(_stem(low))
     return out
 
@@ -177,8 +190,8 @@ class BM25:
         n = len(self.docs)
         self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
 
-    def score(self, query: Sequence[str], i: int) -> float:
-        """BM25 of document ``i`` for the query terms."""
+    def score(self, query: Sequence[str], i: int, weights: Mapping[str, float] | None = None) -> float:
+        """BM25 of document ``i`` for the query terms (each term's share scaled by ``weights``, default 1)."""
         doc, length = self.docs[i], self.lengths[i]
         total = 0.0
         for term in set(query):
@@ -186,8 +199,13 @@ class BM25:
             if not tf:
                 continue
             norm = tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * length / (self.avg or 1)))
-            total += self.idf.get(term, 0.0) * norm
+            total += self.idf.get(term, 0.0) * norm * (weights.get(term, 1.0) if weights else 1.0)
         return total
+
+
+def kept_stopwords(variants: Sequence[Sequence[str]]) -> frozenset[str]:
+    """The stopwords some query variant searches for (so the text side must keep them too)."""
+    return frozenset(t for v in variants for t in v if t in STOPWORDS)
 
 
 def coverage(query: Sequence[str], doc_terms: Sequence[str]) -> float:

@@ -1,0 +1,308 @@
+"""What a key question is about: its content terms, the aspect it asks for, and its gap phrase.
+
+Why: the offline engine retrieves by term overlap, so the words it matches decide what it reads.
+"What does a typical example of X look like?" is about X; "typical", "look", "example" are the
+question's frame and match every page that happens to use them. Conversely, "for", "while",
+"with" are English function words but the *subject* of "Compare the for statement and the while
+statement" — dropping them as stopwords makes that question unanswerable. A question the loop
+re-asks carries its gap ("… (missing: a definition of X)"): that phrase says what was not found,
+so its content words join the query. A Chinese question over an English corpus gets English terms
+from a small glossary of technical words, not only from the Latin words it happens to contain.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from autodidact.evidence.textscore import STOPWORDS, terms
+
+# Question-frame vocabulary: words that say what kind of answer is wanted, not what it is about.
+_EN_FRAME = frozenset(
+    """
+    what how why which who whom whose when where does do did is are was were be can could would should might must
+    work works working worked happen happens get gets make makes explain explained describe described example
+    examples difference differences differ differs way ways thing things main key important common best good role
+    purpose exactly definition definitions define defined distinguish distinguishes distinguished closely related
+    concept concepts core component components mechanism mechanisms variant variants typical look looks like problem
+    problems solve solves solved solving limitation limitations scenario scenarios right choice choices alternative
+    alternatives approach approaches compare compared comparison advantage advantages disadvantage disadvantages
+    drawback drawbacks benefit benefits tradeoff tradeoffs challenge challenges overview basic basics principle
+    principles aspect aspects detail details general generally really actually practice practical tell know
+    understand understanding simple concrete relate relates interact interacts behave behaves have has kind kinds
+    type types mean means meaning use uses used using need needs there their they them it its the a an of to and or
+    vs versus between
+    """.split()  # noqa: SIM905
+)
+_EN_FRAME_TERMS = frozenset(_EN_FRAME | {t for w in _EN_FRAME for t in terms(w)})  # stemmed forms too
+_ZH_FRAME_WORDS = """
+    是什么 有哪些 有什么 为什么 怎么样 什么是 什么 如何 哪些 主要 核心 机制 区别 典型
+    例子 示例 定义 组成部分 组成 工作原理 原理 变体 解决了 解决 问题 局限性 局限 场景
+    适合 使用 替代方案 替代 方案 相比 相近概念 概念 有何 怎样 优劣 对比 比较 为何 是否
+    有没有 怎么 哪种 何种 一个 可以 作用 用途 特点 优势 缺点 不足 方法有 吗 呢 的 了
+    与 和 及 是 在 中 对 各 工作 它们 它 其
+""".split()  # noqa: SIM905
+_ZH_FRAME_RE = re.compile("|".join(re.escape(w) for w in sorted(_ZH_FRAME_WORDS, key=len, reverse=True)))
+# Language keywords that collide with English stopwords: content when they are the subject.
+KEYWORDS = frozenset(
+    """
+    for while with if else elif in is not and or as from import return try except finally raise yield
+    await async def class lambda del global nonlocal assert break continue pass match case
+    """.split()  # noqa: SIM905
+)
+_STRUCTURE = r"(?:statements?|loops?|clauses?|keywords?|expressions?|blocks?|operators?|syntax|stmts?|语句|循环|关键字)"
+_KEYWORD_AS_SUBJECT = re.compile(
+    r"[\"'`“‘«]\s*(\w+)\s*[\"'`”’»]"  # quoted or backticked: "for", `with`
+    rf"|\b(\w+)\s+{_STRUCTURE}"  # followed by a structure noun: for statement, while loops
+    r"|\b(?:async|await)\b",  # never English function words
+    re.IGNORECASE,
+)
+_GAP = re.compile(r"[(（]\s*(?:missing|gap|缺少|缺失|尚缺|未覆盖)\s*[:：]\s*([^)）]*)[)）]", re.IGNORECASE)
+_META = re.compile(r"[(（]\s*(?:re-asked|重问|再问|source|来源)\s*[:：][^)）]*[)）]", re.IGNORECASE)
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+ASPECTS: list[tuple[str, re.Pattern[str]]] = [
+    ("example", re.compile(r"\bexamples?\b|\blook like\b|\bsample\b|示例|例子|举例|案例", re.I)),
+    ("limitations", re.compile(r"limitation|drawback|disadvantage|downside|pitfall|shortcoming|局限|缺点|不足", re.I)),
+    (
+        "purpose",
+        re.compile(r"\bproblems?\b.*\bsolv|\bsolves?\b|\bpurpose\b|\bwhy (?:use|do|does)\b|解决|用途|作用", re.I),
+    ),
+    ("use-cases", re.compile(r"scenario|\bwhen should\b|use cases?|right choice|suitable|场景|适合|适用", re.I)),
+    (
+        "compare",
+        re.compile(r"distinguish|differ|compare|comparison|\bversus\b|\bvs\b|alternative|区别|不同|相比|对比", re.I),
+    ),
+    ("variants", re.compile(r"\bvariants?\b|\btypes of\b|\bkinds of\b|\bforms of\b|变体|类型|种类", re.I)),
+    ("mechanism", re.compile(r"mechanism|components?|internals|\bhow (?:do|does) .+ work\b|原理|机制|如何工作", re.I)),
+    (
+        "definition",
+        re.compile(r"\bdefinitions?\b|\bdefine\b|^what (?:is|are)\b|\bmeaning of\b|定义|什么是|是什么", re.I),
+    ),
+]
+
+# Chinese technical words → English, so a Chinese question finds an English corpus (longest first).
+GLOSSARY = {
+    "生成器": "generator",
+    "协程": "coroutine",
+    "迭代器": "iterator",
+    "可迭代": "iterable",
+    "异步": "asynchronous async",
+    "等待": "await",
+    "上下文管理器": "context manager",
+    "装饰器": "decorator",
+    "异常": "exception",
+    "函数": "function",
+    "方法": "method",
+    "语句": "statement",
+    "表达式": "expression",
+    "循环": "loop",
+    "类": "class",
+    "模块": "module",
+    "对象": "object",
+    "变量": "variable",
+    "作用域": "scope",
+    "字典": "dictionary dict",
+    "列表": "list",
+    "元组": "tuple",
+    "集合": "set",
+    "字符串": "string",
+    "整数": "integer",
+    "浮点": "floating point",
+    "属性": "attribute",
+    "参数": "argument",
+    "返回": "return",
+    "调用": "call",
+    "导入": "import",
+    "继承": "inheritance",
+    "元类": "metaclass",
+    "描述器": "descriptor",
+    "切片": "slice slicing",
+    "赋值": "assignment",
+    "运算符": "operator",
+    "比较": "comparison",
+    "断言": "assert",
+    "匹配": "match pattern",
+    "模式": "pattern",
+    "捕获": "catch except",
+    "抛出": "raise",
+    "挂起": "suspend",
+    "恢复": "resume",
+    "暂停": "suspend pause",
+    "线程": "thread",
+    "进程": "process",
+    "事件循环": "event loop",
+    "垃圾回收": "garbage collection",
+    "内存": "memory",
+    "命名空间": "namespace",
+    "闭包": "closure",
+    "递归": "recursion",
+    "解释器": "interpreter",
+    "编译": "compile",
+    "语法": "syntax",
+    "关键字": "keyword",
+    "格式化": "format formatting",
+    "文件": "file",
+    "包": "package",
+    "软件包": "package",
+    "网络": "network",
+    "内核": "kernel",
+    "命令": "command",
+    "配置": "configuration",
+    "安装": "install installation",
+    "数据库": "database",
+    "索引": "index",
+    "缓存": "cache",
+}
+_GLOSSARY_RE = re.compile("|".join(re.escape(k) for k in sorted(GLOSSARY, key=len, reverse=True)))
+
+
+@dataclass
+class Focus:
+    """A key question reduced to what retrieval should match."""
+
+    question: str  # the question without gap and meta parentheses
+    gap: str  # the gap phrase ("a definition of Python generators"), or ""
+    aspect: str  # example | compare | definition | ""
+    terms: list[str]  # stemmed content terms of question and gap (keywords kept when they are the subject)
+    words: list[str] = field(default_factory=list)  # surface content words, for an index query
+    english: list[str] = field(default_factory=list)  # English words for a Chinese question (Latin + glossary)
+    heads: list[str] = field(default_factory=list)  # head-noun terms ("generator" of "Python generators")
+    subjects: list[list[str]] = field(default_factory=list)  # term sets matched on their own (see subjects())
+
+    def query(self) -> str:
+        """An index query of content words (question order, gap words last)."""
+        return " ".join(self.words)
+
+
+def subject_keywords(text: str) -> set[str]:
+    """Stopword-colliding language keywords that the text uses as its subject."""
+    found: set[str] = set()
+    for m in _KEYWORD_AS_SUBJECT.finditer(text):
+        word = (m.group(1) or m.group(2) or m.group(0)).lower()
+        if word in KEYWORDS:
+            found.add(word)
+    return found
+
+
+def content_terms(text: str, keep: set[str] | None = None) -> list[str]:
+    """Stemmed content terms: frame words removed, subject keywords kept (see :func:`subject_keywords`)."""
+    keep = subject_keywords(text) if keep is None else keep
+    if _CJK.search(text):
+        text = _ZH_FRAME_RE.sub(" ", text)
+    out = [t for t in terms(text, keep=frozenset(keep)) if t not in _EN_FRAME_TERMS or t in keep]
+    return list(dict.fromkeys(out))
+
+
+def _surface_words(text: str, keep: set[str]) -> list[str]:
+    if _CJK.search(text):
+        text = _ZH_FRAME_RE.sub(" ", text)
+    words: list[str] = []
+    for w in re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[A-Za-z][A-Za-z0-9_.+#-]*[A-Za-z0-9_+#]|[A-Za-z0-9]+", text):
+        low = w.lower()
+        content = low in keep or (low not in _EN_FRAME and low not in STOPWORDS and (len(w) > 1 or _CJK.match(w)))
+        if content and low not in {x.lower() for x in words}:
+            words.append(w)
+    return words
+
+
+def english_words(text: str) -> list[str]:
+    """Latin words of the text (frame removed) plus glossary translations of its Chinese words."""
+    keep = subject_keywords(text)
+    latin = [w for w in _surface_words(re.sub(r"[^\x00-\x7f]+", " ", text), keep)]
+    for m in _GLOSSARY_RE.finditer(text):
+        for w in GLOSSARY[m.group(0)].split():
+            if w not in latin:
+                latin.append(w)
+    return latin
+
+
+_COORD = frozenset({"and", "or", "vs", "versus", "nor"})
+
+
+def _runs(text: str, keep: set[str]) -> list[tuple[list[str], bool]]:
+    """Content-word runs of an English text, each with whether a coordinator ("and", "or", "vs")
+    joins it to the run before."""
+    out: list[tuple[list[str], bool]] = []
+    run: list[str] = []
+    coord = False
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9_]*", text):
+        st = content_terms(word, keep)
+        if st:
+            run += [t for t in st if t not in run]
+            continue
+        if run:
+            out.append((run, coord))
+            run, coord = [], False
+        coord = coord or word.lower() in _COORD
+    if run:
+        out.append((run, coord))
+    return out
+
+
+def phrases(text: str, keep: set[str]) -> list[list[str]]:
+    """The content-word runs of an English question ("for statement", "while statement")."""
+    return [run for run, _ in _runs(text, keep)]
+
+
+def subjects(text: str, keep: set[str]) -> list[list[str]]:
+    """The separate subjects a question asks about, each matched on its own by retrieval.
+
+    Coordinated runs ("the for statement and the while statement", "generators and coroutines")
+    each become a subject, and so does each one's head noun; a single run of several words
+    ("Python coroutines") gives its head ("coroutine"). Runs in another relation ("methods of a
+    generator iterator") stay together: neither alone is the subject.
+    """
+    runs = _runs(text, keep)
+    if len(runs) == 1:
+        run = runs[0][0]
+        return [[run[-1]]] if len(run) > 1 else []
+    if len(runs) > 1 and all(coord for _, coord in runs[1:]):
+        out = [run for run, _ in runs]
+        heads = [run[-1] for run in out]
+        if len(set(heads)) < len(heads):  # "for statement and while statement": the head is shared, not a subject
+            return out
+        return out + [[h] for h in heads if [h] not in out]
+    return []
+
+
+def head_terms(text: str, keep: set[str]) -> list[str]:
+    """The last term of each content-word run (English noun heads).
+
+    "Python generators and coroutines" → generator, coroutin: a sentence that only says "Python"
+    does not answer a question about Python generators.
+    """
+    return list(dict.fromkeys(run[-1] for run in phrases(text, keep)))
+
+
+def split_gap(text: str) -> tuple[str, str]:
+    """(question without meta parentheses, gap phrase or "")."""
+    m = _GAP.search(text)
+    gap = m.group(1).strip() if m else ""
+    question = _META.sub(" ", _GAP.sub(" ", text))
+    return " ".join(question.split()), gap
+
+
+def aspect_of(text: str) -> str:
+    """The aspect asked beyond the subject: example, compare or definition (first match), else ""."""
+    return next((name for name, pat in ASPECTS if pat.search(text.strip())), "")
+
+
+def focus(text: str) -> Focus:
+    """The :class:`Focus` of one key question."""
+    question, gap = split_gap(text)
+    keep = subject_keywords(question) | subject_keywords(gap)
+    q_terms = content_terms(question, keep)
+    g_terms = [t for t in content_terms(gap, keep) if t not in q_terms]
+    all_terms = q_terms + g_terms
+    if not all_terms:  # a question made only of frame words: fall back to its plain terms
+        all_terms = terms(question) or terms(text)
+    words = _surface_words(question, keep)
+    low = {w.lower() for w in words}
+    words += [w for w in _surface_words(gap, keep) if w.lower() not in low]
+    english = english_words(question + " " + gap) if _CJK.search(question + gap) else []
+    cjk = bool(_CJK.search(question))
+    heads = [] if cjk else [t for t in head_terms(question, keep) if t in all_terms]
+    runs = [] if cjk else [[t for t in r if t in all_terms] for r in subjects(question, keep)]
+    runs = [r for r in runs if r]
+    return Focus(question, gap, aspect_of(question) or aspect_of(gap), all_terms, words, english, heads, runs)
