@@ -77,11 +77,15 @@ def assemble(
     n = next_number([c.get("id", "") for c in prev_claims])
     quick = mode == "quick"
     for result in results:
+        taken = 0
         for kept in result.kept:
             claim = kept.claim
             key = tuple(" ".join(q.snippet.split()) for q in claim.quotes)
             if key in seen_quotes:
                 continue
+            cap = getattr(result, "cap", None)
+            if cap is not None and taken >= cap:
+                break  # the rest were spares, for quotes an earlier question had already taken
             distinct = {normalize_url(d.url) for d in kept.docs}
             strong = any(d.quality in ("primary", "secondary") for d in kept.docs)
             kind: str = claim.kind
@@ -93,6 +97,7 @@ def assemble(
                 out.dropped_weak += 1
                 continue
             seen_quotes.add(key)
+            taken += 1
             evidence = []
             for quote, doc in zip(claim.quotes, kept.docs, strict=True):
                 sid = _source_for(doc, by_url, used_ids, new_sources)

@@ -26,6 +26,9 @@ from autodidact.sources.snapshots import normalize_url, quote_in_text
 DEPTH_NEED = {"skim": 1, "moderate": 2, "thorough": 3}
 MAX_CLAIMS = {"skim": 2, "moderate": 3, "thorough": 5}
 MIN_SCORE = 0.34
+# Offline, a question extracts a few spare claims: when an earlier question of the same file already
+# quoted a sentence, the spare keeps this question answered instead of leaving it a gap.
+SPARE_CLAIMS = 2
 NEW_SHARE = 0.4  # a new document this close to the best gets a reading slot (see widen_first)
 KNOWN_FACTOR = 0.75  # a document already read counts this much when candidates are ranked
 TITLE_WEIGHT = 1.5  # a title naming exactly the subject weighs 2.5 times; a partial match far less
@@ -50,6 +53,7 @@ class KQResult:
     dropped_quotes: list[str] = field(default_factory=list)
     docs_read: list[Doc] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    cap: int | None = None  # claims the file takes for this question; ``kept`` may hold spares beyond it
 
 
 def search_terms(kq_text: str, queries: list[PlannedQuery], language: str) -> list[list[str]]:
@@ -258,7 +262,8 @@ async def research_kq(
     """Extraction rounds over the candidates until the depth's source count is met (at most two rounds)."""
     quick = mode == "quick"
     need = 1 if quick else DEPTH_NEED[depth]
-    result = KQResult(kq_id)
+    cap = 2 if quick else MAX_CLAIMS[depth]
+    result = KQResult(kq_id, cap=cap)
     fx = focus(kq_text)
     queue = diversify(list(candidates), need + 1) if depth == "thorough" and not quick else list(candidates)
     task = ExtractClaimsTask()
@@ -277,7 +282,7 @@ async def research_kq(
             kq_text=kq_text,
             passages=passages,
             mode=mode,
-            max_claims=2 if quick else MAX_CLAIMS[depth],
+            max_claims=cap + (SPARE_CLAIMS if runtime.is_offline else 0),
             want_refute=depth == "thorough" or (not quick and any(c.angle == "refute" for c in batch)),
             query_variants=list(query_terms or []),
             aspect=fx.aspect,
