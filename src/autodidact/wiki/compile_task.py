@@ -261,7 +261,8 @@ class CompileArticleTask:
         rules = _RULES_ZH if inputs.lang == "zh" else _RULES_EN
         return [
             {"role": "system", "content": f"{rules}\n{sys1}\n{sys2}"},
-            {"role": "user", "content": f"Article: {inputs.title}\n\n{block1}\n\n{block2}"},
+            # The title may come from a fetched page, so it travels only inside the data block.
+            {"role": "user", "content": f"Update the article in the first data block.\n\n{block1}\n\n{block2}"},
         ]
 
     def offline(self, inputs: ArticleInputs) -> ArticleDraft:
