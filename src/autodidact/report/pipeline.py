@@ -33,6 +33,7 @@ from autodidact.report.labels import label
 from autodidact.report.paths import ReportPaths, write_request
 from autodidact.report.subreport import render_subreport
 from autodidact.store import atomic
+from autodidact.store.lock import WriterLock
 
 if TYPE_CHECKING:
     from autodidact.config import Settings
@@ -292,6 +293,21 @@ async def run_report(
     reporter = reporter or NullReporter()
     paths = ReportPaths(Path(report_dir))
     paths.root.mkdir(parents=True, exist_ok=True)
+    # One writer per report folder: a second run on it fails fast, naming the holder's pid.
+    with WriterLock(paths.root / ".autodidact" / "lock"):
+        return await _run_locked(paths, request, runtime, settings, kb_root, corpus, mode, reporter)
+
+
+async def _run_locked(
+    paths: ReportPaths,
+    request: str,
+    runtime: Runtime,
+    settings: Settings,
+    kb_root: Path | None,
+    corpus: list[Path] | None,
+    mode: str,
+    reporter: Any,
+) -> ReportResult:
     for leftover in atomic.sweep_stale_temps(paths.root):  # a killed earlier run's half-done writes
         _call(reporter, "warning", f"removed {leftover.relative_to(paths.root)}, left by an interrupted write")
     write_request(paths, request)
