@@ -140,15 +140,16 @@ async def find_candidates(
 def widen_first(ranked: list[Candidate], take: int, known: Any) -> list[Candidate]:
     """The first ``take`` candidates include new documents when any are reasonably relevant.
 
-    The best candidate stays first; then up to ``take - 1`` slots go to the best documents not read
-    before whose score is at least :data:`NEW_SHARE` of the best — so each round reads something
+    The best candidate stays first. When it was read before, the other ``take - 1`` slots go to the
+    best documents not read before whose score is at least :data:`NEW_SHARE` of the best (known ones
+    follow, for the extraction round that tops up the source count) — so each round reads something
     new next to what it already knows, and stops widening when nothing new is close enough.
     """
     if len(ranked) <= 1 or take <= 1:
         return ranked
     top = ranked[0].score
     fresh = [c for c in ranked[1:] if not known(c.doc) and c.score >= NEW_SHARE * top]
-    head = [ranked[0], *fresh[: max(1, take - 2) if known(ranked[0].doc) else 0]]
+    head = [ranked[0], *fresh[: take - 1 if known(ranked[0].doc) else 0]]
     return head + [c for c in ranked if all(c is not h for h in head)]
 
 
