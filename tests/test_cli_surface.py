@@ -57,3 +57,8 @@ def test_real_entry_point_runs_and_reports_expected_errors_in_one_line(tmp_path:
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: ")
     assert "Traceback" not in proc.stderr
+
+
+def test_help_lists_the_main_job_first() -> None:
+    output = CliRunner().invoke(app, ["--help"]).output
+    assert output.index(" research ") < output.index(" init ") < output.index(" snapshot ")

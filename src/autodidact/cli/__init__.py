@@ -30,8 +30,20 @@ def print_error(exc: AutodidactError) -> None:
         typer.echo(f"hint: {exc.hint}", err=True)
 
 
+# The order `autodidact --help` lists commands in: the main job first, plumbing last.
+HELP_ORDER = (
+    "research", "ask", "status", "report", "debate", "init", "add", "search", "fetch", "websearch",
+    "wiki", "gather", "plan", "questions", "evidence", "verify", "doctor", "usage", "index", "snapshot", "session",
+)  # fmt: skip
+
+
 class AppGroup(TyperGroup):
     """Top-level group that turns expected errors into one line and an exit code."""
+
+    def list_commands(self, ctx: ClickContext) -> list[str]:
+        names = super().list_commands(ctx)
+        rank = {name: i for i, name in enumerate(HELP_ORDER)}
+        return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
 
     def invoke(self, ctx: ClickContext) -> Any:
         try:

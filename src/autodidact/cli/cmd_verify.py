@@ -18,8 +18,9 @@ def register(app: typer.Typer) -> None:
         report_dir: Path | None = typer.Option(None, "--report-dir", help="Verify one report folder instead."),
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON on stdout."),
     ) -> None:
-        """Re-hash every snapshot, re-check every evidence quote, wiki citation and report [N],
-        validate every JSON artifact and the state file, and list leftover temporary files.
+        """Re-hash every snapshot; re-check evidence quotes, wiki citations, report [N], JSON files and temp files.
+
+        Validates every JSON artifact and the state file too, and lists leftover temporary files.
 
         Exit 0 only when everything holds; 1 when a problem was found. Repairs nothing.
 
