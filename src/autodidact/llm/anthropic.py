@@ -14,16 +14,16 @@ import asyncio
 from typing import Any
 
 from autodidact.config import ModelSettings, secret
-from autodidact.errors import ConfigError, ContextLengthError, ModelAuthError, ModelError
+from autodidact.errors import ConfigError, ModelAuthError, ModelError
 from autodidact.llm.base import (
     Completion,
     Request,
     TransientModelError,
     Usage,
     looks_like_context_error,
-    parse_retry_after,
     redact,
     shared_ssl_context,
+    status_error,
 )
 from autodidact.llm.tasks import Message
 
@@ -138,20 +138,8 @@ class AnthropicModel:
                 hint=f"set {var} to a valid Anthropic key",
             )
         detail = redact(str(getattr(exc, "message", "") or ""), self.key_env_var)[:300]
-        if status in (400, 413) and looks_like_context_error(detail):
-            return ContextLengthError(
-                f"{what}: the prompt of task {request.task or '?'} is longer than the model's context window",
-                hint="the task should shrink its input; or choose a model with a larger context",
-            )
-        if status in (408, 409, 429) or status >= 500:
-            headers = getattr(getattr(exc, "response", None), "headers", None)
-            return TransientModelError(
-                f"{what}: HTTP {status}: {detail}", status=status, retry_after=parse_retry_after(headers)
-            )
-        return ModelError(
-            f"{what}: the server rejected the request (HTTP {status}): {detail}",
-            hint="check the model name and the server (autodidact doctor --check)",
-        )
+        context = status in (400, 413) and looks_like_context_error(detail)
+        return status_error(what, request.task, status, detail, exc, context=context)
 
     async def aclose(self) -> None:
         """Close the client of the running loop."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from autodidact.errors import ModelError
+from autodidact.errors import ContextLengthError, ModelError
 from autodidact.llm.tasks import Message
 
 
@@ -128,6 +128,28 @@ def looks_like_context_error(text: str) -> bool:
     """Servers word this differently; match the phrases OpenAI, vLLM, llama.cpp and Anthropic use."""
     low = text.lower()
     return any(marker in low for marker in CONTEXT_MARKERS)
+
+
+def status_error(what: str, task: str | None, status: int, detail: str, exc: Any, *, context: bool) -> ModelError:
+    """Map a non-auth HTTP error to our types, the same way for every provider.
+
+    ``context`` says the provider recognised a context-length error (each wire format words it
+    differently); 408/409/429/5xx are transient and carry the server's Retry-After.
+    """
+    if context:
+        return ContextLengthError(
+            f"{what}: the prompt of task {task or '?'} is longer than the model's context window",
+            hint="the task should shrink its input; or choose a model with a larger context",
+        )
+    if status in (408, 409, 429) or status >= 500:
+        headers = getattr(getattr(exc, "response", None), "headers", None)
+        return TransientModelError(
+            f"{what}: HTTP {status}: {detail}", status=status, retry_after=parse_retry_after(headers)
+        )
+    return ModelError(
+        f"{what}: the server rejected the request (HTTP {status}): {detail}",
+        hint="check the model name and the server (autodidact doctor --check)",
+    )
 
 
 def redact(text: str, *extra_vars: str | None) -> str:

@@ -15,16 +15,16 @@ import asyncio
 from typing import Any
 
 from autodidact.config import ModelSettings, secret
-from autodidact.errors import ContextLengthError, ModelAuthError, ModelError
+from autodidact.errors import ModelAuthError, ModelError
 from autodidact.llm.base import (
     Completion,
     Request,
     TransientModelError,
     Usage,
     looks_like_context_error,
-    parse_retry_after,
     redact,
     shared_ssl_context,
+    status_error,
 )
 
 PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key, but the SDK insists on one
@@ -143,22 +143,10 @@ class OpenAICompatModel:
             )
         detail = redact(str(getattr(exc, "message", "") or ""), self.key_env_var)[:300]
         code = str(getattr(exc, "code", "") or "")
-        if code == "context_length_exceeded" or looks_like_context_error(detail):
-            return ContextLengthError(
-                f"{what}: the prompt of task {request.task or '?'} is longer than the model's context window",
-                hint="the task should shrink its input; or choose a model with a larger context",
-            )
         if status == 429 and code == "insufficient_quota":
             return ModelError(f"{what}: quota exhausted (HTTP 429)", hint="check the account's billing")
-        if status in (408, 409, 429) or status >= 500:
-            headers = getattr(getattr(exc, "response", None), "headers", None)
-            return TransientModelError(
-                f"{what}: HTTP {status}: {detail}", status=status, retry_after=parse_retry_after(headers)
-            )
-        return ModelError(
-            f"{what}: the server rejected the request (HTTP {status}): {detail}",
-            hint="check the model name and the server (autodidact doctor --check)",
-        )
+        context = code == "context_length_exceeded" or looks_like_context_error(detail)
+        return status_error(what, request.task, status, detail, exc, context=context)
 
     async def aclose(self) -> None:
         """Close the client of the running loop."""
