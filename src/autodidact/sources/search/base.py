@@ -16,7 +16,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
-from autodidact.errors import SourceError
+import httpx
+
+from autodidact.config import secret
+from autodidact.errors import ConfigError, SourceError
+from autodidact.sources.search.http import RetryPolicy
 
 _TAGS = re.compile(r"<[^>]{0,200}>")
 
@@ -66,3 +70,35 @@ def hits_from_rows(provider: str, rows: Any, url_key: str, title_key: str, snipp
         if len(hits) >= n:
             break
     return hits
+
+
+def require_key(var: str, provider: str) -> str:
+    """The key from the environment, or a clear error naming the variable (never the value)."""
+    key = secret(var)
+    if not key:
+        raise ConfigError(f"{provider}: {var} is not set", hint=f"export {var}=... or remove {provider} from providers")
+    return key
+
+
+class KeyedProvider:
+    """Set-up shared by REST providers that need an API key.
+
+    The key is checked at construction, so a missing key fails before any search, and read again
+    for every call rather than stored on the object.
+    """
+
+    name: str
+    key_var: str
+    default_base: str
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        client: httpx.AsyncClient | None = None,
+        policy: RetryPolicy | None = None,
+    ) -> None:
+        require_key(self.key_var, self.name)
+        self.base_url = (base_url or self.default_base).rstrip("/")
+        self.client = client
+        self.policy = policy or RetryPolicy()

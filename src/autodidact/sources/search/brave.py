@@ -4,37 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
 from autodidact.errors import SourceError
 from autodidact.sources.search._client import client_for
-from autodidact.sources.search.base import SearchHit, hits_from_rows
-from autodidact.sources.search.http import RetryPolicy, request_json
-from autodidact.sources.search.tavily import require_key
+from autodidact.sources.search.base import KeyedProvider, SearchHit, hits_from_rows, require_key
+from autodidact.sources.search.http import request_json
 
 KEY_VAR = "BRAVE_API_KEY"
 DEFAULT_BASE = "https://api.search.brave.com"
 
 
-class BraveProvider:
+class BraveProvider(KeyedProvider):
     """Queries Brave's web search REST API."""
 
     name = "brave"
-
-    def __init__(
-        self,
-        *,
-        base_url: str = DEFAULT_BASE,
-        client: httpx.AsyncClient | None = None,
-        policy: RetryPolicy | None = None,
-    ) -> None:
-        require_key(KEY_VAR, self.name)
-        self.base_url = base_url.rstrip("/")
-        self.client = client
-        self.policy = policy or RetryPolicy()
+    key_var = KEY_VAR
+    default_base = DEFAULT_BASE
 
     async def search(self, query: str, n: int) -> list[SearchHit]:
-        key = require_key(KEY_VAR, self.name)
+        key = require_key(self.key_var, self.name)
         url = f"{self.base_url}/res/v1/web/search"
         params = {"q": query, "count": str(max(1, min(n, 20)))}
         headers = {"X-Subscription-Token": key, "Accept": "application/json"}

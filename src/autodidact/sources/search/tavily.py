@@ -4,45 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
-from autodidact.config import secret
-from autodidact.errors import ConfigError, SourceError
+from autodidact.errors import SourceError
 from autodidact.sources.search._client import client_for
-from autodidact.sources.search.base import SearchHit, hits_from_rows
-from autodidact.sources.search.http import RetryPolicy, request_json
+from autodidact.sources.search.base import KeyedProvider, SearchHit, hits_from_rows, require_key
+from autodidact.sources.search.http import request_json
 
 KEY_VAR = "TAVILY_API_KEY"
 DEFAULT_BASE = "https://api.tavily.com"
 
 
-def require_key(var: str, provider: str) -> str:
-    """The key from the environment, or a clear error naming the variable (never the value)."""
-    key = secret(var)
-    if not key:
-        raise ConfigError(f"{provider}: {var} is not set", hint=f"export {var}=... or remove {provider} from providers")
-    return key
-
-
-class TavilyProvider:
+class TavilyProvider(KeyedProvider):
     """Queries Tavily's REST API."""
 
     name = "tavily"
-
-    def __init__(
-        self,
-        *,
-        base_url: str = DEFAULT_BASE,
-        client: httpx.AsyncClient | None = None,
-        policy: RetryPolicy | None = None,
-    ) -> None:
-        require_key(KEY_VAR, self.name)
-        self.base_url = base_url.rstrip("/")
-        self.client = client
-        self.policy = policy or RetryPolicy()
+    key_var = KEY_VAR
+    default_base = DEFAULT_BASE
 
     async def search(self, query: str, n: int) -> list[SearchHit]:
-        key = require_key(KEY_VAR, self.name)
+        key = require_key(self.key_var, self.name)
         url = f"{self.base_url}/search"
         body = {"query": query, "max_results": max(1, min(n, 20)), "search_depth": "basic"}
         headers = {"Authorization": f"Bearer {key}"}
