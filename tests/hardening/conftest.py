@@ -19,6 +19,11 @@ from typing import Any
 
 import pytest
 
+from autodidact.testing.kbtree import assert_same_tree, kb_tree
+
+tree = kb_tree  # the name the hardening tests use
+__all__ = ["assert_same_tree", "tree"]
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "driver.py"
@@ -93,30 +98,6 @@ def assert_clean_error(done: subprocess.CompletedProcess[str], *needles: str, co
 def temp_files(root: Path) -> list[str]:
     """Leftover ``.<name>.*.tmp`` files of interrupted atomic writes."""
     return sorted(str(p.relative_to(root)) for p in root.rglob("*") if re.match(r"^\..+\.tmp$", p.name))
-
-
-def tree(root: Path, *, skip_internal: bool = True) -> dict[str, bytes]:
-    """Every file of a knowledge base (``.autodidact/`` is derived and skipped), timestamps masked."""
-    files: dict[str, bytes] = {}
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if (skip_internal and rel.startswith(".autodidact")) or not path.is_file():
-            continue
-        data = path.read_bytes()
-        if rel == "outputs/research_state.json":
-            state = json.loads(data)
-            state["started_at"] = "<timestamp>"
-            for record in state["rounds"]:
-                record["timestamp"] = "<timestamp>"
-            data = json.dumps(state, ensure_ascii=False, indent=2).encode()
-        files[rel] = data
-    return files
-
-
-def assert_same_tree(clean: dict[str, bytes], other: dict[str, bytes], label: str) -> None:
-    assert sorted(other) == sorted(clean), f"{label}: file sets differ: {sorted(set(other) ^ set(clean))}"
-    different = [name for name in clean if clean[name] != other[name]]
-    assert not different, f"{label}: files differ: {different}"
 
 
 @pytest.fixture(scope="session")

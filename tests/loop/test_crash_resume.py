@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from autodidact.loop.control import CRASH_EXIT_CODE, crash_points_for_round
+from autodidact.testing.kbtree import assert_same_tree, kb_tree
 
 from .conftest import ROOT, TOPIC, run_cli
 
@@ -39,27 +40,8 @@ def reachable(point: str, clean: dict[str, bytes]) -> bool:
     return k <= (len(record["questions"]) if when.startswith("q") else len(record["new_raw_files"]))
 
 
-def snapshot(root: Path) -> dict[str, bytes]:
-    files: dict[str, bytes] = {}
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if rel.startswith(".autodidact") or not path.is_file():
-            continue
-        data = path.read_bytes()
-        if rel == "outputs/research_state.json":
-            state = json.loads(data)
-            state["started_at"] = "<timestamp>"
-            for record in state["rounds"]:
-                record["timestamp"] = "<timestamp>"
-            data = json.dumps(state, ensure_ascii=False, indent=2).encode()
-        files[rel] = data
-    return files
-
-
 def assert_same(clean: dict[str, bytes], resumed: dict[str, bytes], point: str) -> None:
-    assert sorted(resumed) == sorted(clean), f"{point}: file sets differ: {set(resumed) ^ set(clean)}"
-    different = [name for name in clean if clean[name] != resumed[name]]
-    assert not different, f"{point}: files differ after resume: {different}"
+    assert_same_tree(clean, resumed, f"{point} (after resume)")
     assert not [n for n in resumed if n.endswith(".tmp")], f"{point}: temporary files left"
 
 
@@ -71,7 +53,7 @@ def clean_run(tmp_path_factory: pytest.TempPathFactory, indexed_base: Path) -> d
     shutil.copytree(indexed_base, root)
     done = run_cli(*ARGS, "--kb", str(root))
     assert done.returncode == 0, done.stderr
-    return snapshot(root)
+    return kb_tree(root)
 
 
 def crash_and_resume(root: Path, point: str) -> None:
@@ -89,7 +71,7 @@ def test_crash_then_resume_equals_clean_run(
         pytest.skip(f"the clean run never reaches {point}")
     root = fresh_kb("kb")
     crash_and_resume(root, point)
-    assert_same(clean_run, snapshot(root), point)
+    assert_same(clean_run, kb_tree(root), point)
 
 
 @pytest.mark.slow
@@ -99,7 +81,7 @@ def test_every_crash_point(point: str, fresh_kb: Callable[[str], Path], clean_ru
         pytest.skip(f"the clean run never reaches {point}")
     root = fresh_kb("kb")
     crash_and_resume(root, point)
-    assert_same(clean_run, snapshot(root), point)
+    assert_same(clean_run, kb_tree(root), point)
 
 
 def test_sigint_stops_cleanly_with_resume_hint(fresh_kb: Callable[[str], Path]) -> None:
