@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check bench format clean
+.PHONY: demo test check bench eval format clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,8 +19,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 check: $(STAMP)
-	$(BIN)/ruff check src tests bench scripts
-	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/ruff check src tests bench scripts eval
+	$(BIN)/ruff format --check src tests bench scripts eval
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	$(BIN)/python -m pip check
@@ -28,9 +28,12 @@ check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 
+eval: $(STAMP)
+	$(BIN)/python eval/run.py --verbose
+
 format: $(STAMP)
-	$(BIN)/ruff check --fix src tests bench scripts
-	$(BIN)/ruff format src tests bench scripts
+	$(BIN)/ruff check --fix src tests bench scripts eval
+	$(BIN)/ruff format src tests bench scripts eval
 
 clean:
 	rm -rf $(VENV) demo-kb .pytest_cache
