@@ -226,7 +226,8 @@ def run_case(case: Case, work: Path) -> Result:
     result = Result(case)
     corpus = write_corpus(case.corpus, work / "corpus")
     if corpus is None:
-        result.error = f"corpus {case.corpus} is not installed (apt-get install debian-reference-en debian-reference-zh-cn)"
+        packages = "debian-reference-en debian-reference-zh-cn"
+        result.error = f"corpus {case.corpus} is not installed (apt-get install {packages})"
         return result
     kb = work / "kb"
     started = time.monotonic()
