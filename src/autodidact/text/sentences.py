@@ -1,0 +1,53 @@
+"""Sentences of a text as offsets, Chinese and English alike.
+
+Why offsets: a quoted sentence must be an exact substring of its snapshot, so the evidence agent
+picks spans, never rewritten text; the audit and the wiki split the same way, so "a sentence
+without a citation" means the same thing to the writer and to the auditor. See docs/text.md.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Sentence ends: Chinese 。！？ (and ；), English .!?; followed by space, a blank line, or a line that
+# starts a heading, list item or table row. A single line break inside a paragraph is not an end.
+_SENT_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])(?=\s)|\n[ \t]*(?:\n|(?=[#>|]|[*+-]\s|\d+\.\s))")
+
+
+def _cjk_count(text: str, start: int, stop: int) -> int:
+    return sum(1 for ch in text[start:stop] if "\u3400" <= ch <= "\u9fff")
+
+
+def sentence_spans(text: str, min_chars: int = 12, max_chars: int = 420) -> list[tuple[int, int]]:
+    """(start, end) offsets of sentences in ``text``; long ones cut at a clause or word boundary.
+
+    Fragments shorter than ``min_chars`` (and with fewer than five CJK characters) are left out.
+    """
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for match in [*_SENT_END.finditer(text), None]:
+        end = match.start() if match is not None else len(text)
+        if match is not None and end == pos:
+            pos = match.end()
+            continue
+        start, stop = pos, end
+        while start < stop and text[start] in " \t\r\n-*#>|":
+            start += 1
+        while stop > start and text[stop - 1].isspace():
+            stop -= 1
+        while stop - start > max_chars:
+            cut = max(text.rfind(ch, start + min_chars, start + max_chars) for ch in (",", "，", "、", " "))
+            cut = cut + 1 if cut > start else start + max_chars
+            spans.append((start, cut))
+            start = cut
+            while start < stop and text[start].isspace():
+                start += 1
+        if stop - start >= min_chars or _cjk_count(text, start, stop) >= 5:
+            spans.append((start, stop))
+        pos = match.end() if match is not None else len(text)
+    return spans
+
+
+def split_sentences(text: str, min_chars: int = 1) -> list[str]:
+    """The sentences of ``text`` as strings (whitespace inside each collapsed)."""
+    return [" ".join(text[s:e].split()) for s, e in sentence_spans(text, min_chars=min_chars)]

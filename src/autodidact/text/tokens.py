@@ -1,0 +1,88 @@
+"""Terms of a text, the same for every layer: stemmed English words, numbers, CJK bigrams.
+
+Why one definition: the index, the evidence agent, the wiki audit and the questioner each decide
+whether a text "contains" a question's key terms; when each had its own stopword list and stemmer,
+an answer the agent quoted could be judged missing by the audit ("configured" vs "configur").
+See docs/text.md.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# CJK ideographs (with extensions and compatibility forms) — Chinese is tokenised as bigrams.
+CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
+_TOKEN = re.compile(f"([{CJK_CLASS}]+)|([A-Za-z][A-Za-z0-9_]*|\\d+(?:\\.\\d+)?%?)")
+
+# English function words: never a key term of a question or a passage.
+STOPWORDS = frozenset(
+    """a an and are as at be been being but by can could did do does for from had has have how i if in into is
+    it its may might more most no not of on or our so such than that the their them then there these they this
+    those to was we were what when where which while who why will with would you your about also between both
+    each many much other over same some use used using very""".split()  # noqa: SIM905
+)
+# Chinese bigrams that are question frame or glue, not content ("什么", "如何", "是否"…).
+CJK_STOP = frozenset(
+    "什么 哪些 如何 怎么 怎样 是否 为什 么是 的是 一个 这个 那个 可以 以及 或者 因为 所以 有哪 么样 我们 他们".split()  # noqa: SIM905
+)
+
+_ES_AFTER = ("s", "x", "z", "ch", "sh")
+
+
+def nfkc(text: str) -> str:
+    """NFKC-normalise: full-width letters, digits and punctuation become their ASCII forms."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text contains a CJK ideograph."""
+    return bool(CJK_RUN.search(text or ""))
+
+
+def cjk_bigrams(run: str) -> list[str]:
+    """``软件包`` → [``软件``, ``件包``]; a single character stays itself."""
+    if len(run) < 2:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def stem(word: str) -> str:
+    """A light plural/tense stem. "-es" only after s/x/z/ch/sh, so "coroutines" and "coroutine" agree."""
+    for suffix in ("ing", "ies", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "es" and not word[:-2].endswith(_ES_AFTER):
+                continue
+            if suffix == "s" and word.endswith("ss"):
+                return word
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def terms(text: str, keep: frozenset[str] = frozenset()) -> list[str]:
+    """Content terms in order: stemmed lower-case words (no stopwords but those in ``keep``), numbers,
+    and CJK bigrams (frame bigrams dropped).
+
+    ``keep`` holds stopwords that are content for one query (the "for" of "the for statement").
+    """
+    out: list[str] = []
+    for match in _TOKEN.finditer(nfkc(text)):
+        cjk, word = match.group(1), match.group(2)
+        if cjk:
+            if len(cjk) == 1:
+                out.append(cjk)
+            else:
+                out.extend(g for g in cjk_bigrams(cjk) if g not in CJK_STOP)
+        elif word:
+            low = word.lower()
+            if low in keep:
+                out.append(low)
+            elif low not in STOPWORDS and len(low) > 1:
+                out.append(stem(low))
+    return out
+
+
+def term_set(text: str) -> set[str]:
+    """The distinct content terms of a text (for "does this answer hold the question's terms?")."""
+    return set(terms(text))

@@ -1,0 +1,44 @@
+"""The one text layer: terms and sentences agree across languages (docs/text.md)."""
+
+from __future__ import annotations
+
+from autodidact.text.sentences import sentence_spans, split_sentences
+from autodidact.text.tokens import has_cjk, stem, term_set, terms
+
+
+def test_plural_and_tense_forms_share_a_stem() -> None:
+    assert stem("coroutines") == stem("coroutine")
+    assert stem("configured") == stem("configuring")
+    assert stem("libraries") == "library"
+    assert stem("class") == "class"  # -ss is not a plural
+    assert stem("boxes") == stem("box")
+
+
+def test_terms_drop_function_words_and_keep_content() -> None:
+    assert terms("What is the default Pin-Priority of an archive?") == ["default", "pin", "priority", "archive"]
+    assert terms("the for statement", keep=frozenset({"for"})) == ["for", "statement"]
+
+
+def test_chinese_becomes_bigrams_without_question_frame() -> None:
+    got = terms("什么是软件包管理？")
+    assert "软件" in got and "件包" in got and "管理" in got
+    assert "什么" not in got and "么是" not in got
+    assert has_cjk("dpkg 与 apt") and not has_cjk("dpkg vs apt")
+
+
+def test_full_width_forms_match_ascii() -> None:
+    assert term_set("ＡＰＴ") == term_set("APT")
+
+
+def test_sentences_are_exact_substrings_in_both_languages() -> None:
+    text = "dpkg is the lowest level tool. apt is for interactive use!\n\n它非常强大。必须小心使用！"
+    spans = sentence_spans(text)
+    pieces = [text[s:e] for s, e in spans]
+    assert pieces == ["dpkg is the lowest level tool.", "apt is for interactive use!", "它非常强大。", "必须小心使用！"]
+
+
+def test_decimals_and_single_line_breaks_do_not_end_a_sentence() -> None:
+    assert split_sentences("Python 3.12 added it\nin one release. Next one.") == [
+        "Python 3.12 added it in one release.",
+        "Next one.",
+    ]
