@@ -23,10 +23,16 @@ STOPWORDS = frozenset(
     those to was we were what when where which while who why will with would you your about also between both
     each many much other over same some use used using very""".split()  # noqa: SIM905
 )
-# Chinese bigrams that are question frame or glue, not content ("什么", "如何", "是否"…).
-CJK_STOP = frozenset(
-    "什么 哪些 如何 怎么 怎样 是否 为什 么是 的是 一个 这个 那个 可以 以及 或者 因为 所以 有哪 么样 我们 他们".split()  # noqa: SIM905
-)
+# Chinese question-frame and glue words: a run of ideographs is split at them before bigrams are
+# made, so neither they nor the bigrams straddling them ("是软" of "什么是软件") become key terms.
+CJK_STOP_WORDS = (
+    "为什么", "有哪些", "什么样", "什么", "哪些", "如何", "怎么", "怎样", "是否", "一个", "这个", "那个", "可以",
+    "以及", "或者", "因为", "所以", "我们", "他们", "的", "是", "了",
+)  # fmt: skip
+# Single ideographs that only join words ("dpkg 与 apt"): not a term on their own.
+CJK_GLUE = frozenset("的是了与和及或在对")
+CJK_STOP = frozenset(w for w in CJK_STOP_WORDS if len(w) == 2)
+_CJK_SPLIT = re.compile("|".join(CJK_STOP_WORDS))
 
 _ES_AFTER = ("s", "x", "z", "ch", "sh")
 
@@ -70,10 +76,11 @@ def terms(text: str, keep: frozenset[str] = frozenset()) -> list[str]:
     for match in _TOKEN.finditer(nfkc(text)):
         cjk, word = match.group(1), match.group(2)
         if cjk:
-            if len(cjk) == 1:
-                out.append(cjk)
-            else:
-                out.extend(g for g in cjk_bigrams(cjk) if g not in CJK_STOP)
+            for piece in _CJK_SPLIT.split(cjk):
+                if len(piece) > 1:
+                    out.extend(cjk_bigrams(piece))
+                elif piece and piece not in CJK_GLUE:
+                    out.append(piece)
         elif word:
             low = word.lower()
             if low in keep:
