@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"  # --src points the runs at another checkout (to compare two trees side by side)
 CASES = Path(__file__).resolve().parent / "cases.toml"
 DEBIAN_DIR = Path("/usr/share/debian-reference")
 TARGET_RECALL = 0.8
@@ -131,7 +132,7 @@ def write_corpus(kind: str, dest: Path) -> Path | None:
     """The case's corpus as a folder of files; None when its Debian package is not installed."""
     dest.mkdir(parents=True, exist_ok=True)
     if kind == "pydoc":
-        sys.path.insert(0, str(ROOT / "src"))
+        sys.path.insert(0, str(SRC))
         from autodidact.testing.corpora import write_pydoc_corpus
 
         write_pydoc_corpus(dest)
@@ -147,7 +148,7 @@ def write_corpus(kind: str, dest: Path) -> Path | None:
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AUTODIDACT_")}
-    env["PYTHONPATH"] = str(ROOT / "src")
+    env["PYTHONPATH"] = str(SRC)
     env["COLUMNS"] = "200"
     return subprocess.run(
         [sys.executable, "-m", "autodidact", *args], cwd=cwd, env=env, capture_output=True, text=True, check=False
@@ -199,7 +200,7 @@ def last_audit_open(kb: Path) -> list[str]:
     check = last.get("check_report")
     if not check:
         return []
-    sys.path.insert(0, str(ROOT / "src"))
+    sys.path.insert(0, str(SRC))
     from autodidact.wiki.report_parser import read_check_report
 
     report = read_check_report(kb / check)
@@ -302,7 +303,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--case", action="append", help="run only this case (repeatable)")
     parser.add_argument("--keep", type=Path, help="keep each case's work folder under this directory")
     parser.add_argument("--verbose", action="store_true", help="print the missed facts and open questions")
+    parser.add_argument("--src", type=Path, help="run the CLI from this src/ folder (default: this checkout's)")
     args = parser.parse_args(argv)
+    if args.src:
+        global SRC
+        SRC = args.src.resolve()
     cases = [c for c in load_cases() if not args.case or c.name in args.case]
     if not cases:
         print(f"no case named {args.case}; cases: {', '.join(c.name for c in load_cases())}", file=sys.stderr)
