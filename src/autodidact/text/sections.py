@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 SEPARATOR = " › "
 MAX_SECTION_CHARS = 6000
-MIN_SECTION_CHARS = 200
+MIN_SECTION_CHARS = 80
 
 _ATX = re.compile(r"^(#{1,3})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -306,6 +306,18 @@ def split_sections(
     return [Section(d.title, d.level, d.start, d.end) for d in drafts]
 
 
+def boundary_lines(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every line that opens a section: headings, or a PDF's page markers.
+
+    The search index leaves these lines out of a passage's body, since it indexes the section
+    title on its own; a heading counted twice would outweigh the text under it.
+    """
+    markers = page_markers(text)
+    if markers:
+        return [(start, end) for _, start, end in markers]
+    return [(h.start, h.end) for h in headings(text)]
+
+
 def section_at(sections: list[Section], offset: int) -> Section:
     """The section holding character ``offset`` (the last one for an offset past the end)."""
     starts = [s.start for s in sections]
@@ -322,11 +334,6 @@ def label(doc_title: str, section_title: str) -> str:
     if not doc:
         return sec
     return f"{doc}{SEPARATOR}{sec}"
-
-
-def document_title(section_label: str) -> str:
-    """The document part of a :func:`label` (the whole string when it names no section)."""
-    return section_label.split(SEPARATOR, 1)[0].strip()
 
 
 class QuoteLocator:
