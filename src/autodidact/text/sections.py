@@ -42,6 +42,7 @@ _SHELL_ARG = re.compile(r"\s(?:--?[A-Za-z0-9]|[/~]\S|\$\w|\./)")
 _COMMAND_WORD = re.compile(r"^[a-z][a-z0-9._+-]*$")
 _TECH_WORD = re.compile(r"[a-z][-._][a-z0-9]|[a-z]\d|\d[a-z]")
 _PARA_BREAK = re.compile(r"\n[ \t]*\n")
+_LINE_BREAK = re.compile(r"\n")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
@@ -91,7 +92,7 @@ def heading_like(title: str) -> bool:
 def clean_title(title: str) -> str:
     """A heading's text as a plain title: emphasis and code marks and escapes removed, one line."""
     title = re.sub(r"\\([\\`*_{}\[\]()#+\-.!<>|])", r"\1", title)
-    title = re.sub(r"(\*\*|__|`)", "", title)
+    title = re.sub(r"(\*\*|`)", "", title)  # not "__": it is part of names like __slots__
     return " ".join(title.split())
 
 
@@ -248,28 +249,30 @@ def _join(a: _Draft, b: _Draft) -> _Draft:
     return _Draft(lead.title, lead.level, a.start, b.end, a.body + b.body, pages)
 
 
+def _best_break(text: str, lo: int, hi: int, goal: int) -> int:
+    """The paragraph break (else line break) in ``(lo, hi]`` nearest ``goal``; -1 if none."""
+    for pattern in (_PARA_BREAK, _LINE_BREAK):
+        found = [m.end() for m in pattern.finditer(text, lo, hi) if lo < m.end() <= hi]
+        if found:
+            return min(found, key=lambda p: (abs(p - goal), p))
+    return -1
+
+
 def _cut_points(text: str, start: int, end: int, max_chars: int) -> list[int]:
-    """Offsets inside ``[start, end)`` where a long section is cut: paragraph breaks, else lines."""
-    parts = -(-(end - start) // max_chars)
-    target = (end - start) / parts
+    """Offsets inside ``[start, end)`` where a long section is cut, so no part exceeds ``max_chars``.
+
+    Each cut is a paragraph break (else a line break, else a hard cut) late in the next
+    ``max_chars``; the last two parts share what is left evenly, so none is a scrap.
+    """
     cuts: list[int] = []
     lo = start
-    for k in range(1, parts):
-        goal = int(start + k * target)
-        window_lo, window_hi = max(lo + max_chars // 4, goal - max_chars // 2), min(end - 1, goal + max_chars // 2)
-        best = -1
-        for pattern in (_PARA_BREAK, re.compile(r"\n")):
-            best = min(
-                (m.end() for m in pattern.finditer(text, window_lo, window_hi)),
-                key=lambda p: abs(p - goal),
-                default=-1,
-            )
-            if best > 0:
-                break
-        if best <= lo:
-            best = goal
-        cuts.append(best)
-        lo = best
+    while end - lo > max_chars:
+        rest = end - lo
+        goal = lo + rest // 2 if rest <= 2 * max_chars else lo + max_chars
+        cut = _best_break(text, lo + max_chars // 4, lo + max_chars, goal)
+        cut = cut if cut > lo else lo + max_chars
+        cuts.append(cut)
+        lo = cut
     return cuts
 
 
