@@ -112,3 +112,75 @@ def test_render_parse_round_trip_property(title: str, body: str, qids: list[str]
     back = parse_raw_text(rf.render(), "2026-01-01_x.md")
     assert back.url == rf.url and back.question_ids == qids
     assert back.body == rf.body.rstrip("\n")
+
+
+# -- excerpts (docs/sections.md) --------------------------------------------------------------
+
+CHAPTER = (
+    "# Chapter 2. Package management\n\nIntro text about packages and how they are handled by the tools.\n\n"
+    "## 2.5.9. The dpkg command\n\ndpkg is the lowest level tool for the Debian package management.\n"
+    "It is very powerful and needs to be used with care.\n\n"
+    "## 2.7.3. Tweaking candidate version\n\nThe default Pin-Priority value is 500 for normal archives.\n"
+    "The apt-pinning situation is displayed by apt-cache policy.\n\n"
+    "## 2.7.4. Updates and backports\n\nThere are updates and backports archives for stable.\n"
+    "They hold newer packages that are still built for the stable release.\n"
+)
+
+
+def test_excerpt_header_round_trip_and_tolerant_parse(tmp_path: Path) -> None:
+    rf = _rf()
+    rf.body, rf.excerpt = "excerpt body", (12034, 15877)
+    path, _ = write_raw_file(tmp_path, rf, date="2026-03-04")
+    text = path.read_text("utf-8")
+    assert "> 快照: source_cache/" in text and "> 片段: 12034-15877\n" in text
+    assert parse_raw_file(path).excerpt == (12034, 15877)
+    assert "片段" not in _rf().render()  # a whole-document raw file renders as before
+    for value, expected in [
+        ("12034 – 15877", (12034, 15877)),
+        ("12034..15877", (12034, 15877)),
+        ("chars 5 to 9", (5, 9)),
+        ("9-5", None),
+        ("everything", None),
+    ]:
+        header = f"# t\n\n> 来源: https://e.org/x\n> 片段：{value}\n\n---\nbody\n"
+        assert parse_raw_text(header, "2026-01-01_t.md").excerpt == expected
+
+
+def test_other_excerpt_of_same_url_and_slug_is_a_new_file(tmp_path: Path) -> None:
+    first, second = _rf(), _rf()
+    first.body, first.excerpt = "section one text", (0, 16)
+    second.body, second.excerpt = "section two text", (20, 36)
+    p1, new1 = write_raw_file(tmp_path, first, date="2026-03-04", slug="Usage")
+    p2, new2 = write_raw_file(tmp_path, second, date="2026-03-04", slug="Usage")
+    again, new3 = write_raw_file(tmp_path, second, date="2026-03-04", slug="Usage")
+    assert new1 and new2 and not new3
+    assert p1.name == "2026-03-04_usage.md" and p2.name == "2026-03-04_usage-2.md" and again == p2
+
+
+def test_excerpts_are_the_sections_that_hold_the_quotes() -> None:
+    from autodidact.sources.rawfiles import excerpts_for_quotes
+
+    quotes = [
+        ("The default Pin-Priority value is 500", "r1q2"),
+        ("apt-cache   policy", "r1q3"),  # whitespace differs: still located
+        ("dpkg is the lowest level tool", "r1q1"),
+    ]
+    found = excerpts_for_quotes(CHAPTER, "Chapter 2. Package management", quotes)
+    assert [e.section for e in found] == ["2.5.9. The dpkg command", "2.7.3. Tweaking candidate version"]
+    pinning = found[1]
+    body = CHAPTER[pinning.start : pinning.end]
+    assert body.startswith("## 2.7.3.") and body.endswith("apt-cache policy.")
+    assert "backports" not in body and "lowest level" not in body
+    assert pinning.title == "Chapter 2. Package management › 2.7.3. Tweaking candidate version"
+    assert pinning.question_ids == ("r1q2", "r1q3")
+
+
+def test_quote_across_a_heading_joins_sections_and_unknown_quote_takes_all() -> None:
+    from autodidact.sources.rawfiles import excerpts_for_quotes
+
+    across = "policy.\n\n## 2.7.4. Updates and backports\n\nThere are updates"
+    joined = excerpts_for_quotes(CHAPTER, "Chapter 2", [(across, "q1"), ("default Pin-Priority", "q2")])
+    assert len(joined) == 1 and joined[0].section == "2.7.3. Tweaking candidate version"
+    assert "backports archives" in CHAPTER[joined[0].start : joined[0].end]
+    everything = excerpts_for_quotes(CHAPTER, "Chapter 2", [("not in the text", None)])
+    assert CHAPTER[everything[0].start : everything[0].end] == CHAPTER.strip()

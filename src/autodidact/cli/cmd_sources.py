@@ -211,7 +211,7 @@ def register(app: typer.Typer) -> None:
         with LocalIndex(_search_root(kb)) as index:
             hits = index.search(query, k)
         if as_json:
-            emit_json([asdict(p) for p in hits])
+            emit_json([{**asdict(p), "label": p.label} for p in hits])
             return
         if not hits:
             console.print(f"no passages match {query!r}")
@@ -221,7 +221,7 @@ def register(app: typer.Typer) -> None:
             table.add_column(col, overflow="fold")
         for n, p in enumerate(hits, 1):
             source = f"raw/{p.raw_file}" if p.raw_file else p.url
-            table.add_row(str(n), f"{p.score:.2f}", f"{p.title}\n{source}", _rich_highlight(p.highlight))
+            table.add_row(str(n), f"{p.score:.2f}", f"{p.label}\n{source}", _rich_highlight(p.highlight))
         from rich.console import Console
 
         Console(highlight=False).print(table)

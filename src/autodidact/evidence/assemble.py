@@ -100,7 +100,7 @@ def assemble(
             taken += 1
             evidence = []
             for quote, doc in zip(claim.quotes, kept.docs, strict=True):
-                sid = _source_for(doc, by_url, used_ids, new_sources)
+                sid = _source_for(doc, by_url, used_ids, new_sources, doc.section_label(quote.snippet))
                 out.docs_by_source[sid] = doc
                 evidence.append(
                     {
@@ -128,8 +128,10 @@ def assemble(
 
 
 def _source_for(
-    doc: Doc, by_url: dict[str, dict[str, Any]], used_ids: set[str], new_sources: list[dict[str, Any]]
+    doc: Doc, by_url: dict[str, dict[str, Any]], used_ids: set[str], new_sources: list[dict[str, Any]], title: str
 ) -> str:
+    """The source id for ``doc`` (one per URL), entered with ``title`` — the section of the first
+    quote that cites it (``Doc › Section``) — when it is new."""
     key = normalize_url(doc.url)
     if key in by_url:
         return str(by_url[key]["id"])
@@ -138,7 +140,7 @@ def _source_for(
     while sid in used_ids:
         sid, k = f"{base}_{k}", k + 1
     used_ids.add(sid)
-    entry: dict[str, Any] = {"id": sid, "url": doc.url, "title": doc.title.strip() or doc.url, "quality": doc.quality}
+    entry: dict[str, Any] = {"id": sid, "url": doc.url, "title": title.strip() or doc.url, "quality": doc.quality}
     if doc.published_at:
         entry["published_at"] = doc.published_at
     by_url[key] = entry

@@ -30,6 +30,7 @@ from autodidact.sources.passages import chunk_spans
 from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, is_local_url, normalize_url, url_hash
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import connect, index_path
+from autodidact.text.sections import QuoteLocator, Section, label, section_at, split_sections
 
 _DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
 SEARCH_CACHE_DDL = """
@@ -57,6 +58,23 @@ class Doc:
     published_at: str | None = None
     fetched: bool = False
     rated: bool = False
+    _sections: list[Section] | None = field(default=None, init=False, repr=False, compare=False)
+    _locator: QuoteLocator | None = field(default=None, init=False, repr=False, compare=False)
+
+    def section_label(self, quote: str) -> str:
+        """``Doc title › Section title`` of the section where ``quote`` stands in the text.
+
+        What a source cited for this quote is called: the chapter *and* its section
+        (docs/sections.md). The document's title alone when the quote is not found or the
+        document has no sections.
+        """
+        if self._sections is None:
+            self._sections = split_sections(self.text, self.title)
+            self._locator = QuoteLocator(self.text)
+        found = self._locator.find(quote) if self._locator is not None else None
+        if found is None:
+            return self.title
+        return label(self.title, section_at(self._sections, found[0]).title)
 
 
 @dataclass

@@ -1,23 +1,30 @@
 """Step 2: research the round's questions with the evidence agent, then write raw files.
 
 Why raw files from the evidence: ``raw/`` is what a person reads and what the wiki cites, and
-every source the round's evidence relies on must be there (CONTRACTS §1.1). The raw file's body is
-the stored snapshot's text, so a wiki statement and an evidence quote point at the same bytes.
-Sources that already are raw files (a person's own documents) are not copied again. The list of
+every source the round's evidence relies on must be there (CONTRACTS §1.1). A raw file's body is
+the section(s) of the stored snapshot that hold the round's quotes — the snapshot's own bytes, so
+a wiki statement and an evidence quote point at the same text — never a whole book chapter
+(docs/sections.md). Sources that already are raw files (a person's own documents) are not copied. The list of
 the round's new raw files is derived from the evidence and ``raw/`` — not from "which write
 happened in this attempt" — so an interrupted step repeated gives the same list.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
-from autodidact.errors import BudgetExceeded, ModelAuthError, ModelError, SourceError
+from autodidact.errors import AutodidactError, BudgetExceeded, ModelAuthError, ModelError, SourceError
 from autodidact.loop.steps import RoundContext, RoundScratch, load_evidence
 from autodidact.questions.models import RoundQuestions
-from autodidact.sources.rawfiles import RawFile, list_raw_files, write_raw_file
+from autodidact.sources.rawfiles import (
+    RawFile,
+    document_part,
+    excerpts_for_quotes,
+    list_raw_files,
+    parse_raw_file,
+    write_raw_file,
+)
 from autodidact.sources.snapshots import SnapshotStore, is_local_url
 
 QUALITY_TO_RAW = {"primary": "高", "secondary": "中", "tertiary": "低"}
@@ -147,22 +154,27 @@ async def _without_failing_questions(
 def write_raw_files(
     ctx: RoundContext, n: int, rq: RoundQuestions, evidence: dict[str, Any], scratch: RoundScratch
 ) -> list[str]:
-    """A raw file per cited source that is not a raw file already; returns the round's new ones."""
+    """A raw file per section of a cited source that holds the round's quotes; returns the new ones.
+
+    The body is the section's text (``> 片段`` gives its offsets in the snapshot), not the whole
+    document, so the wiki reads what answers the questions (CONTRACTS §1.4, docs/sections.md).
+    Every quote of the evidence is in the body of a raw file with its source's URL. An excerpt
+    already in raw/ (same URL, same text) is not written again; another section of a source read
+    before is a new raw file, so its evidence reaches the wiki. Sources that already are raw
+    files (a person's own documents) are not copied.
+    """
     kq_to_qid = {f"kq{i}": q.id for i, q in enumerate(rq.questions, start=1)}
-    kqs: dict[str, list[str]] = {}
-    refs: dict[str, list[str]] = {}
+    quotes: dict[str, dict[str, list[tuple[str, str | None]]]] = {}  # source id → ref → (quote, qid)
     for claim in evidence.get("claims", []):
-        kq = claim.get("answers_key_question")
+        qid = kq_to_qid.get(str(claim.get("answers_key_question")))
         for ev in claim.get("evidence", []):
-            sid = ev.get("source_id")
-            if kq and kq in kq_to_qid and kq_to_qid[kq] not in kqs.setdefault(sid, []):
-                kqs[sid].append(kq_to_qid[kq])
-            if ev.get("snapshot_ref") and ev["snapshot_ref"] not in refs.setdefault(sid, []):
-                refs[sid].append(ev["snapshot_ref"])
+            ref = ev.get("snapshot_ref")
+            if ref and str(ev.get("snippet", "")).strip():
+                quotes.setdefault(str(ev.get("source_id")), {}).setdefault(ref, []).append((str(ev["snippet"]), qid))
     store = SnapshotStore.for_folder(ctx.kb.root)
     lang = "zh" if ctx.language == "zh" else "en"
     processed = set(ctx.state.all_raw_files_processed) | set(scratch.user_contributed_raw_files)
-    by_url = raw_files_by_url(ctx)
+    have = raw_excerpts_by_text(ctx)
     new: list[str] = []
     count = 0
     for src in sorted(evidence.get("sources", []), key=lambda s: str(s.get("id"))):
@@ -170,51 +182,47 @@ def write_raw_files(
         if is_local_url(url) and "/raw/" in url:
             continue  # already a raw file (a person's document)
         sid = str(src.get("id"))
-        snapshot_refs = sorted(refs.get(sid, []))
-        if not snapshot_refs:
-            continue
-        text = store.read(snapshot_refs[0], url)
         quality = str(src.get("quality", ""))
-        rf = RawFile(
-            filename="",
-            title=str(src.get("title") or url),
-            url=url,
-            fetched_date=scratch.date,
-            question_ids=sorted(kqs.get(sid, []), key=_qid_order),
-            quality=QUALITY_TO_RAW.get(quality, "待评估"),
-            quality_note=QUALITY_NOTE[lang].get(quality, ""),
-            snapshot_ref=snapshot_refs[0],
-            body=text,
-        )
-        known = by_url.get(url)
-        if known is not None and known not in new and known in processed:
-            continue  # fetched in an earlier round (maybe on another day): raw/ already has it
-        written, _ = write_raw_file(ctx.kb.raw, rf, date=scratch.date)
-        by_url.setdefault(url, written.name)
-        count += 1
-        ctx.control.point(f"r{n}.research.raw{count}")
-        if written.name not in processed and written.name not in new:
-            new.append(written.name)
+        for ref in sorted(quotes.get(sid, {})):
+            text = store.read(ref, url)
+            doc_title = document_part(str(src.get("title") or url), text)
+            for ex in excerpts_for_quotes(text, doc_title, quotes[sid][ref]):
+                body = text[ex.start : ex.end]
+                known = have.get((url, " ".join(body.split())))
+                if known is not None and known in processed:
+                    continue  # an earlier round wrote this very excerpt: raw/ already has it
+                rf = RawFile(
+                    filename="",
+                    title=ex.title,
+                    url=url,
+                    fetched_date=scratch.date,
+                    question_ids=sorted(ex.question_ids, key=_qid_order),
+                    quality=QUALITY_TO_RAW.get(quality, "待评估"),
+                    quality_note=QUALITY_NOTE[lang].get(quality, ""),
+                    snapshot_ref=ref,
+                    body=body,
+                    excerpt=(ex.start, ex.end),
+                )
+                written, _ = write_raw_file(ctx.kb.raw, rf, date=scratch.date, slug=ex.section or doc_title)
+                have.setdefault((url, " ".join(body.split())), written.name)
+                count += 1
+                ctx.control.point(f"r{n}.research.raw{count}")
+                if written.name not in processed and written.name not in new:
+                    new.append(written.name)
     return sorted(new)
 
 
-_SOURCE_LINE = re.compile(r"^>\s*来源\s*[:：]\s*(\S+)", re.M)
-
-
-def raw_files_by_url(ctx: RoundContext) -> dict[str, str]:
-    """URL → raw file name, from the header lines of the files in raw/ (first one wins)."""
-    out: dict[str, str] = {}
+def raw_excerpts_by_text(ctx: RoundContext) -> dict[tuple[str, str], str]:
+    """(URL, whitespace-collapsed body) → raw file name, for the header-carrying files in raw/."""
+    out: dict[tuple[str, str], str] = {}
     for path in list_raw_files(ctx.kb.raw):
         if path.suffix.lower() not in {".md", ".txt", ".markdown"}:
             continue
         try:
-            with path.open("r", encoding="utf-8", errors="replace") as fh:
-                head = fh.read(2048)
-        except OSError:
+            rf = parse_raw_file(path)
+        except AutodidactError:
             continue
-        match = _SOURCE_LINE.search(head)
-        if match:
-            out.setdefault(match.group(1), path.name)
+        out.setdefault((rf.url, " ".join(rf.body.split())), path.name)
     return out
 
 

@@ -7,8 +7,10 @@ text this returns, so it must be deterministic and honest:
 * the content is sniffed over the declared type (a PDF served as ``text/html`` is a PDF);
 * the charset comes from a BOM, the HTTP header, ``<meta charset>``, strict UTF-8, or detection,
   in that order, so GBK/GB2312/Big5 pages decode to the right characters;
-* HTML becomes markdown-like text via trafilatura (headings kept), with a plain tag-stripping
-  fallback when trafilatura keeps nothing (tiny pages);
+* HTML becomes markdown-like text via trafilatura, with a plain tag-stripping fallback when
+  trafilatura keeps nothing (tiny pages); h1–h3 are always ``#``–``###`` lines — put back where
+  trafilatura dropped them — and any other line starting with ``#`` (a shell prompt in a code
+  block) is escaped as ``\#``, so sections derive from the text alone (docs/sections.md);
 * PDF becomes text with ``[page N]`` markers, via pypdf;
 * an encrypted, corrupt or empty document raises :class:`SourceError` naming the source, so the
   caller stores nothing.
@@ -21,11 +23,12 @@ import io
 import logging
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from autodidact.errors import SourceError
-from autodidact.sources.htmltext import html_to_text
+from autodidact.sources.htmltext import HtmlHeading, parse_html
 
 MEDIA_HTML = "text/html"
 MEDIA_PDF = "application/pdf"
@@ -60,7 +63,10 @@ _CHARSET_ALIASES = {
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)""", re.I)
 _HTML_SNIFF = re.compile(rb"^\s*(<!doctype\s+html|<html|<head|<body|<\?xml[^>]*>\s*(<!doctype\s+html|<html))", re.I)
 _HTML_TAGS = re.compile(rb"<(html|head|body|title|p|div|h1|h2|article|meta)[\s>/]", re.I)
-_HEADING = re.compile(r"^#{1,6} \S", re.M)
+_HASH_LINE = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_ANCHOR_LETTERS = 40  # letters of a following text block that locate a heading in the extracted text
+_MIDLINE_FENCE = re.compile(r"(?<=[^\n])(```|~~~)[ \t]*\n")
+_LOOKAHEAD = 3  # headings ahead whose text bounds where a heading may be placed
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -222,10 +228,122 @@ def _cap(text: str, max_chars: int) -> str:
     return text[: cut if cut > max_chars // 2 else max_chars].rstrip()
 
 
+def _letters(text: str) -> tuple[str, list[int]]:
+    """Lowercased letters of ``text`` and the offset of each (markup, digits and spaces dropped).
+
+    trafilatura writes ``**bold**``, backticks, ``\\`` escapes, list numbers and table pipes that
+    the plain parser does not; letters alone are what both texts share.
+    """
+    out: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if ch.isalpha():
+            out.append(ch.lower())
+            where.append(i)
+    return "".join(out), where
+
+
+def _skeleton(text: str) -> str:
+    return "".join(ch.lower() for ch in text if ch.isalpha())
+
+
+def _heading_lines(text: str) -> list[tuple[int, str]]:
+    """(line start, title letters) of every ``#`` line of ``text``."""
+    out: list[tuple[int, str]] = []
+    pos = 0
+    for line in text.split("\n"):
+        match = _HASH_LINE.match(line)
+        if match:
+            out.append((pos, _skeleton(match.group(2))))
+        pos += len(line) + 1
+    return out
+
+
+def _anchors(head: HtmlHeading, repeated: set[str]) -> list[str]:
+    """The letters that locate ``head``'s text blocks; text repeated on the page (a warning box
+    printed in every section) cannot say which section it belongs to and is left out."""
+    out = [_skeleton(block)[:_ANCHOR_LETTERS] for block in head.blocks]
+    return [a for a in out if a not in repeated]
+
+
+def _first_found(letters: str, anchors: list[str], cursor: int) -> int:
+    """Where the first of ``anchors`` found in ``letters`` (from ``cursor``) stands, or -1."""
+    for anchor in anchors:
+        at = letters.find(anchor, cursor)
+        if at >= 0:
+            return at
+    return -1
+
+
+def restore_headings(text: str, heads: list[HtmlHeading]) -> str:
+    """``text`` with the page's h1–h3 as ``#`` lines and no other line starting with ``#``.
+
+    A heading trafilatura kept stays. A dropped one goes before the line where a text block that
+    followed it in the page begins, found by its letters, searching forward from the previous
+    heading and never past the place of the next heading's first block (so order is kept and a
+    phrase repeated later cannot pull a heading down). A heading whose text is not found goes
+    just before the next heading that is placed; headings after the last placed one are left
+    out. Lines starting with ``#`` that are not headings of the page are escaped ``\\#``.
+    """
+    letters, where = _letters(text)
+    existing = _heading_lines(text)
+    real = {_skeleton(h.title) for h in heads}
+    outline = [h for h in heads if h.level <= 3]
+    counts = Counter(a for h in heads for a in {_skeleton(b)[:_ANCHOR_LETTERS] for b in h.blocks})
+    repeated = {a for a, n in counts.items() if n > 1}
+    anchors = [_anchors(h, repeated) for h in outline]
+    inserts: list[tuple[int, str]] = []
+    kept: set[int] = set()
+    cursor = 0  # in letters: the next heading's text is searched from here
+    last = 0  # in characters: where the previous heading went
+    waiting: list[HtmlHeading] = []  # placed together with the next heading that is found
+    for i, head in enumerate(outline):
+        waiting.append(head)
+        found = -1
+        # the next headings' text (a few of them) bounds where this one's may be
+        ahead = (_first_found(letters, a, cursor) for a in anchors[i + 1 : i + 1 + _LOOKAHEAD] if a)
+        limit = next((at for at in ahead if at >= 0), -1)
+        for anchor in anchors[i]:
+            at = letters.find(anchor, cursor)
+            if at >= 0 and (limit < 0 or at <= limit):
+                found = at
+                break
+        if found < 0:
+            continue
+        line_start = text.rfind("\n", 0, where[found]) + 1
+        cursor = found + 1
+        for pending in waiting:
+            want = _skeleton(pending.title)
+            same = next((p for p, sk in existing if sk == want and p not in kept and last <= p <= line_start), None)
+            if same is not None:
+                kept.add(same)
+                last = same
+                continue
+            inserts.append((line_start, "#" * pending.level + " " + " ".join(pending.title.split())))
+            last = line_start
+        waiting = []
+    out: list[str] = []
+    pos = 0
+    for at, line in inserts:  # already in order: positions never decrease
+        out.append(text[pos:at])
+        out.append(f"\n\n{line}\n\n")
+        pos = at
+    out.append(text[pos:])
+    restored = "".join(out)
+    return "\n".join(_escape_stray(line, real) for line in restored.split("\n"))
+
+
+def _escape_stray(line: str, real: set[str]) -> str:
+    match = _HASH_LINE.match(line)
+    if match and _skeleton(match.group(2)) not in real:
+        return "\\" + line
+    return line
+
+
 def _extract_html(html: str, url: str | None) -> tuple[str, str | None, str | None, str | None]:
     import trafilatura
 
-    fallback_title, fallback_text = html_to_text(html)
+    fallback_title, fallback_text, heads = parse_html(html)
     try:
         body = trafilatura.extract(
             html,
@@ -243,12 +361,13 @@ def _extract_html(html: str, url: str | None) -> tuple[str, str | None, str | No
         body, meta = None, None
     text = clean_text(body or "")
     fallback = clean_text(fallback_text)
-    # Tiny pages: trafilatura may keep nothing, or much less than the visible text; on small pages
-    # its fallback extractors also drop heading markup, which the plain parser keeps.
-    too_little = not text or (len(text) < 200 and len(text) < len(fallback) // 2)
-    lost_headings = bool(_HEADING.search(fallback)) and not _HEADING.search(text)
-    if too_little or (lost_headings and len(fallback) <= 1.5 * len(text) + 200):
+    # Tiny pages: trafilatura may keep nothing, or much less than the visible text.
+    if not text or (len(text) < 200 and len(text) < len(fallback) // 2):
         text = fallback
+    # trafilatura writes inline code that spans lines as "“```\ncode\n```”": the opening fence
+    # goes on its own line, so the block is a real fenced block and not a stray closing fence.
+    text = _MIDLINE_FENCE.sub(lambda m: "\n" + m.group(1) + "\n", text)
+    text = clean_text(restore_headings(text, heads))
     title = (getattr(meta, "title", None) or fallback_title or None) if meta or fallback_title else None
     author = getattr(meta, "author", None) if meta else None
     date = getattr(meta, "date", None) if meta else None

@@ -5,6 +5,11 @@ hold answer this?" without a network or a model. Each snapshot is cut into passa
 characters) whose offsets point back into the snapshot text, so ``passage.text ==
 snapshot_text[start:end]`` and a quote taken from a hit verifies against the snapshot.
 
+Passages never cross a section boundary (autodidact.text.sections, docs/sections.md): each one
+records its section's title and offsets, the section title is a searched column of its own (a
+passage under "2.7.3. Tweaking candidate version" matches "candidate version" even when its body
+says only "Pin-Priority"), and every hit names its section.
+
 The index is a cache: :meth:`LocalIndex.rebuild` recreates it from the files alone — the snapshots
 in ``source_cache/``, the headers of ``raw/`` files, and ``.autodidact/documents.jsonl`` (one line
 per indexed document: title, kind, raw file) when present. Results are ordered by (score, snapshot
@@ -24,16 +29,19 @@ from urllib.parse import unquote, urlsplit
 
 from autodidact.errors import InputError
 from autodidact.sources.passages import chunk_spans, fts_term, highlight, query_terms, segment
-from autodidact.sources.rawfiles import list_raw_files, parse_raw_file
+from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import INDEX_DIRNAME, connect, index_path
+from autodidact.text.sections import boundary_lines, label, split_sections
 
 MANIFEST_NAME = "documents.jsonl"
 KINDS = ("raw", "corpus", "web")
-# Title matches count, but less than body matches: every passage of a document shares its title.
-_BM25_WEIGHTS = (1.0, 0.4)
+# Title matches count, but less than body matches: every passage of a document shares its title,
+# every passage of a section its section title (which says more about the passage than the
+# document's title does).
+_BM25_WEIGHTS = (1.0, 0.4, 0.4)
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$")
 _TOKENIZER = "porter unicode61 remove_diacritics 2"
 # OR fallback: terms in more than this share of passages (and more than _OR_MIN_DF) are left out.
@@ -57,11 +65,14 @@ SCHEMA = [
         snapshot_ref TEXT NOT NULL,
         start INTEGER NOT NULL,
         "end" INTEGER NOT NULL,
-        text TEXT NOT NULL
+        text TEXT NOT NULL,
+        section TEXT NOT NULL,
+        section_start INTEGER NOT NULL,
+        section_end INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS src_passages_ref ON src_passages(snapshot_ref);
     CREATE VIRTUAL TABLE IF NOT EXISTS src_fts USING fts5(
-        body, title, content='', tokenize='porter unicode61 remove_diacritics 2'
+        body, title, section, content='', tokenize='porter unicode61 remove_diacritics 2'
     );
     CREATE VIRTUAL TABLE IF NOT EXISTS src_vocab USING fts5vocab(src_fts, 'row');
     """
@@ -77,7 +88,12 @@ DocumentInput = tuple[Snapshot, str, str, str, "str | None"]
 
 @dataclass(frozen=True)
 class Passage:
-    """One search hit: a span of a snapshot with its document's identity."""
+    """One search hit: a span of a snapshot with its document's identity and its section.
+
+    ``section`` is the title of the section holding the passage ("" when the document's title
+    already names it: a document without headings); ``section_start``/``section_end`` are the
+    section's offsets in the snapshot text.
+    """
 
     snapshot_ref: str
     url: str
@@ -89,6 +105,14 @@ class Passage:
     raw_file: str | None
     kind: str
     highlight: str
+    section: str = ""
+    section_start: int = 0
+    section_end: int = 0
+
+    @property
+    def label(self) -> str:
+        """``Doc title › Section title`` (just the document's title when there is no section)."""
+        return label(self.title, self.section)
 
 
 @dataclass(frozen=True)
@@ -135,7 +159,12 @@ class LocalIndex:
     @property
     def conn(self) -> sqlite3.Connection:
         if self._conn is None:
-            self._conn = connect(self.db_path, SCHEMA)
+            conn = connect(self.db_path, SCHEMA)
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(src_passages)")}
+            self._conn = conn
+            if "section" not in columns:  # an index written before sections: rebuilt from the files
+                with self._lock:
+                    self.rebuild()
         return self._conn
 
     def close(self) -> None:
@@ -210,15 +239,21 @@ class LocalIndex:
             (ref, url, title, kind, raw_file),
         )
         title_seg = segment(title)
-        for start, end in chunk_spans(text):
-            cur = conn.execute(
-                'INSERT INTO src_passages(snapshot_ref, start, "end", text) VALUES (?,?,?,?)',
-                (ref, start, end, text[start:end]),
-            )
-            conn.execute(
-                "INSERT INTO src_fts(rowid, body, title) VALUES (?,?,?)",
-                (cur.lastrowid, segment(text[start:end]), title_seg),
-            )
+        openers = boundary_lines(text)
+        for sec in split_sections(text, title):
+            name = sec.title if sec.title != title else ""  # the document's title is its own column
+            name_seg = segment(name)
+            for s, e in chunk_spans(text[sec.start : sec.end]):
+                start, end = sec.start + s, sec.start + e
+                cur = conn.execute(
+                    'INSERT INTO src_passages(snapshot_ref, start, "end", text, section, section_start, section_end) '
+                    "VALUES (?,?,?,?,?,?,?)",
+                    (ref, start, end, text[start:end], name, sec.start, sec.end),
+                )
+                conn.execute(
+                    "INSERT INTO src_fts(rowid, body, title, section) VALUES (?,?,?,?)",
+                    (cur.lastrowid, segment(_without(text, start, end, openers)), title_seg, name_seg),
+                )
 
     def rebuild(self) -> int:
         """Recreate the index from the snapshots, raw/ headers and the manifest; returns documents indexed."""
@@ -227,14 +262,14 @@ class LocalIndex:
             for entry in jsonl.read(self.manifest_path):
                 if isinstance(entry, dict) and isinstance(entry.get("snapshot_ref"), str):
                     manifest[entry["snapshot_ref"]] = entry
-        raw_by_ref: dict[str, tuple[str, str]] = {}
+        raw_by_ref: dict[str, tuple[str, str, bool]] = {}  # ref → (file, title, title names a section)
         for path in list_raw_files(self.root / "raw"):
             try:
                 rf = parse_raw_file(path)
             except Exception:  # an unreadable raw file cannot name a snapshot; skip it
                 continue
             if rf.snapshot_ref:
-                raw_by_ref.setdefault(rf.snapshot_ref, (rf.filename, rf.title))
+                raw_by_ref.setdefault(rf.snapshot_ref, (rf.filename, rf.title, rf.excerpt is not None))
         snapshots = self.store.iter_all()
         with self._lock:
             conn = self.conn
@@ -253,7 +288,8 @@ class LocalIndex:
                         raw_val = meta.get("raw_file")
                         raw_file = str(raw_val) if raw_val else None
                     elif raw is not None:
-                        raw_file, title = raw
+                        raw_file, title, excerpt = raw
+                        title = document_part(title, text) if excerpt else title
                         kind = kind_for_url(snap.normalized_url)
                     else:
                         raw_file, title, kind = None, "", kind_for_url(snap.normalized_url)
@@ -318,7 +354,8 @@ class LocalIndex:
 
     def _query(self, expr: str, limit: int, kinds: tuple[str, ...] | None) -> list[tuple[int, float, str, int]]:
         """(passage id, bm25, ref, start) of the ``limit`` best matches; no passage text yet."""
-        ranked = f"SELECT rowid AS id, bm25(src_fts, {_BM25_WEIGHTS[0]}, {_BM25_WEIGHTS[1]}) AS s FROM src_fts "
+        weights = ", ".join(str(w) for w in _BM25_WEIGHTS)
+        ranked = f"SELECT rowid AS id, bm25(src_fts, {weights}) AS s FROM src_fts "
         params: list[object] = [expr]
         if kinds:  # filter before ranking's LIMIT, so a rare kind is not crowded out
             sql = (
@@ -355,7 +392,8 @@ class LocalIndex:
         found = {
             row[0]: row[1:]
             for row in self.conn.execute(
-                'SELECT p.id, p.snapshot_ref, d.url, d.title, p.text, p.start, p."end", d.raw_file, d.kind '
+                'SELECT p.id, p.snapshot_ref, d.url, d.title, p.text, p.start, p."end", d.raw_file, d.kind, '
+                "p.section, p.section_start, p.section_end "
                 "FROM src_passages p JOIN src_documents d ON d.snapshot_ref = p.snapshot_ref "
                 f"WHERE p.id IN ({','.join('?' * len(ids))})",
                 ids,
@@ -363,7 +401,7 @@ class LocalIndex:
         }
         out = []
         for pid, score, _, _ in ranked:
-            ref, url, title, text, start, end, raw_file, kind = found[pid]
+            ref, url, title, text, start, end, raw_file, kind, section, sec_start, sec_end = found[pid]
             out.append(
                 Passage(
                     snapshot_ref=ref,
@@ -376,6 +414,9 @@ class LocalIndex:
                     raw_file=raw_file,
                     kind=kind,
                     highlight=highlight(text, query),
+                    section=section,
+                    section_start=sec_start,
+                    section_end=sec_end,
                 )
             )
         return out
@@ -415,6 +456,19 @@ class LocalIndex:
                 extra = [r for r in self._ranked(any_term, k + len(rows), kinds) if r[0] not in seen]
                 rows += extra[: k - len(rows)]
             return self._passages(rows, query)
+
+
+def _without(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> str:
+    """``text[start:end]`` with the given spans (section heading lines) left out."""
+    parts: list[str] = []
+    pos = start
+    for s, e in spans:
+        if e <= pos or s >= end:
+            continue
+        parts.append(text[pos:s])
+        pos = max(pos, e)
+    parts.append(text[pos:end])
+    return " ".join(parts)
 
 
 def manifest_entries(root: Path) -> list[dict[str, object]]:

@@ -6,6 +6,11 @@ the body. The program only ever *adds* files here: a new name is claimed with an
 so an existing file is never modified, and a name collision with a different URL gets ``-2``,
 ``-3``... A person may drop their own md/txt/html/pdf files in too; :func:`parse_raw_file` reads
 those as sources without a header (quality ``待评估``).
+
+A raw file the research step writes holds an *excerpt*: the section(s) of a snapshot that hold
+the round's quotes, not the whole document. Its header then has one more line,
+``> 片段: 12034-15877``, the excerpt's character offsets in the snapshot text (``body ==
+snapshot_text[12034:15877]``); :func:`excerpts_for_quotes` chooses them (docs/sections.md).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from autodidact.sources.snapshots import CACHE_DIRNAME, is_local_url, local_url,
 from autodidact.store.atomic import create_exclusive
 from autodidact.store.hashing import sha256_text
 from autodidact.store.paths import slugify
+from autodidact.text.sections import SEPARATOR, QuoteLocator, Section, label, section_at, split_sections
 
 QUALITIES = ("高", "中", "低", "待评估")
 RAW_SUFFIXES = (".md", ".txt", ".markdown", ".html", ".htm", ".pdf")
@@ -31,8 +37,10 @@ _KEYS = {
     "质量评分": "quality",
     "质量说明": "quality_note",
     "快照": "snapshot_ref",
+    "片段": "excerpt",
 }
-_HEADER_LINE = re.compile(r"^>\s*(来源|抓取日期|关联问题|质量评分|质量说明|快照)\s*[:：]\s*(.*?)\s*$")
+_HEADER_LINE = re.compile(r"^>\s*(来源|抓取日期|关联问题|质量评分|质量说明|快照|片段)\s*[:：]\s*(.*?)\s*$")
+_RANGE = re.compile(r"(\d+)\s*(?:-|–|—|~|～|\.\.|to|至|到)\s*(\d+)")
 _DATE_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2})_")
 _MAX_COLLISIONS = 1000
 
@@ -51,6 +59,7 @@ class RawFile:
     snapshot_ref: str = ""
     body: str = ""
     user_contributed: bool = False
+    excerpt: tuple[int, int] | None = None  # offsets of ``body`` in the snapshot text, when an excerpt
 
     def render(self) -> str:
         """The file text: H1, blockquote header, ``---``, body (CONTRACTS §1.1)."""
@@ -64,6 +73,7 @@ class RawFile:
             f"> 质量评分: {self.quality if self.quality in QUALITIES else UNRATED}",
             f"> 质量说明: {_one_line(self.quality_note)}",
             f"> 快照: {_one_line(self.snapshot_ref)}",
+            *([f"> 片段: {self.excerpt[0]}-{self.excerpt[1]}"] if self.excerpt is not None else []),
             "",
             "---",
             "",
@@ -73,6 +83,15 @@ class RawFile:
 
 def _one_line(value: str) -> str:
     return " ".join(str(value).split())
+
+
+def parse_excerpt(value: str) -> tuple[int, int] | None:
+    """``12034-15877`` (also ``–``, ``..``, ``至``, spaces) → (12034, 15877); None if not a range."""
+    match = _RANGE.search(value or "")
+    if not match:
+        return None
+    start, end = int(match.group(1)), int(match.group(2))
+    return (start, end) if start < end else None
 
 
 def local_snapshot_ref(url: str, text: str) -> str:
@@ -141,6 +160,7 @@ def parse_raw_text(text: str, filename: str) -> RawFile:
         snapshot_ref=fields.get("snapshot_ref", "").strip(),
         body=body,
         user_contributed=is_local_url(url),
+        excerpt=parse_excerpt(fields.get("excerpt", "")),
     )
 
 
@@ -181,15 +201,26 @@ def list_raw_files(raw_dir: Path) -> list[Path]:
     )
 
 
-def _same_source(path: Path, url: str) -> bool:
+def _same_source(path: Path, rf: RawFile) -> bool:
+    """Same URL — and, when either is an excerpt, the same excerpt text (another section of the
+    same document is a new raw file)."""
     try:
         existing = parse_raw_file(path)
     except Exception:  # an unreadable file is never "the same": pick another name
         return False
     try:
-        return normalize_url(existing.url) == normalize_url(url)
+        same_url = normalize_url(existing.url) == normalize_url(rf.url)
     except InputError:
-        return existing.url == url
+        same_url = existing.url == rf.url
+    if not same_url:
+        return False
+    if existing.excerpt is None and rf.excerpt is None:
+        return True
+    return _flat(existing.body) == _flat(rf.body)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
 
 
 def candidate_names(stem: str, suffix: str) -> list[str]:
@@ -197,18 +228,25 @@ def candidate_names(stem: str, suffix: str) -> list[str]:
     return [f"{stem}{suffix}"] + [f"{stem}-{n}{suffix}" for n in range(2, _MAX_COLLISIONS + 1)]
 
 
-def write_raw_file(raw_dir: Path, rf: RawFile, date: str | None = None) -> tuple[Path, bool]:
-    """Write ``rf`` as ``raw/YYYY-MM-DD_<slug>.md``; same slug+URL → (existing, False); else ``-2``..."""
+def write_raw_file(
+    raw_dir: Path, rf: RawFile, date: str | None = None, *, slug: str | None = None
+) -> tuple[Path, bool]:
+    """Write ``rf`` as ``raw/YYYY-MM-DD_<slug>.md``; same slug+URL → (existing, False); else ``-2``...
+
+    The slug comes from ``slug`` when given (an excerpt's section title), else the title. For an
+    excerpt, "same" also needs the same excerpt text: another section of the same document
+    under the same slug gets ``-2``.
+    """
     raw_dir = Path(raw_dir)
     raw_dir.mkdir(parents=True, exist_ok=True)
     day = date or rf.fetched_date or date_cls.today().isoformat()
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
         raise InputError(f"raw file date {day!r} is not YYYY-MM-DD")
-    slug = slugify(rf.title or rf.url)
+    slug = slugify(slug or rf.title or rf.url)
     for name in candidate_names(f"{day}_{slug}", ".md"):
         path = raw_dir / name
         if path.exists():
-            if _same_source(path, rf.url):
+            if _same_source(path, rf):
                 return path, False
             continue
         rf.filename = name
@@ -216,7 +254,7 @@ def write_raw_file(raw_dir: Path, rf: RawFile, date: str | None = None) -> tuple
             rf.fetched_date = day
         if create_exclusive(path, rf.render().encode("utf-8")):
             return path, True
-        if _same_source(path, rf.url):  # lost a race to a writer of the same source
+        if _same_source(path, rf):  # lost a race to a writer of the same source
             return path, False
     raise InputError(f"too many raw files named {day}_{slug}*.md", hint="choose a different title")
 
@@ -240,3 +278,61 @@ def write_raw_copy(raw_dir: Path, stem: str, suffix: str, text: str) -> tuple[Pa
         if path.read_bytes() == data:
             return path, False
     raise InputError(f"too many raw files named {stem}*{suffix}", hint="rename the file")
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """A part of a snapshot that holds some quotes: ``text[start:end]``, its title, their questions."""
+
+    start: int
+    end: int
+    section: str  # title of the (first) section it covers
+    title: str  # ``Doc title › Section title``
+    question_ids: tuple[str, ...]
+
+
+def excerpts_for_quotes(text: str, doc_title: str, quotes: list[tuple[str, str | None]]) -> list[Excerpt]:
+    """The sections of ``text`` that hold the given ``(quote, question id)`` pairs, in text order.
+
+    Each quote lands in the section where it starts; a quote running past its section's end takes
+    the next section(s) along, and excerpts that then overlap are joined. A quote that cannot be
+    located (it always can when the snapshot verified it) makes the whole text one excerpt, so
+    every quote is in some excerpt. Each excerpt's offsets are trimmed to its first and last
+    non-blank character, so ``body == text[start:end]``.
+    """
+    sections = split_sections(text, doc_title)
+    locator = QuoteLocator(text)
+    spans: list[tuple[int, int, Section, set[str]]] = []
+    for quote, qid in quotes:
+        found = locator.find(quote)
+        if found is None:
+            first, last = sections[0], sections[-1]
+        else:
+            first, last = section_at(sections, found[0]), section_at(sections, found[1] - 1)
+        spans.append((first.start, last.end, first, {qid} if qid else set()))
+    spans.sort(key=lambda item: (item[0], item[1]))
+    merged: list[tuple[int, int, Section, set[str]]] = []
+    for start, end, sec, qids in spans:
+        if merged and start < merged[-1][1]:
+            m_start, m_end, m_sec, m_qids = merged[-1]
+            merged[-1] = (m_start, max(m_end, end), m_sec, m_qids | qids)
+        else:
+            merged.append((start, end, sec, set(qids)))
+    out: list[Excerpt] = []
+    for start, end, sec, qids in merged:
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start < end:
+            out.append(Excerpt(start, end, sec.title, label(doc_title, sec.title), tuple(sorted(qids))))
+    return out
+
+
+def document_part(title: str, text: str) -> str:
+    """A source title without the ``› Section`` that names one of ``text``'s sections."""
+    for sec in split_sections(text):
+        tail = f"{SEPARATOR}{sec.title}"
+        if sec.title and title.endswith(tail) and len(title) > len(tail):
+            return title[: -len(tail)]
+    return title
