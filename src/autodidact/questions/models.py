@@ -28,6 +28,11 @@ class Question(BaseModel):
     source: QuestionSource = Field(description="audit | user | framework | raw")
     depends_on: list[str] = Field(default_factory=list, description="ids of questions this one builds on")
     rationale: str = Field(description="why this round asks it, and which finding it comes from")
+    facet: str | None = Field(
+        None,
+        description="the topic facet it belongs to (the wiki files its answer under that facet's article); "
+        "null = the topic as a whole or no facet. Optional: files written before facets existed read as null",
+    )
 
 
 class DedupedQuestion(BaseModel):
@@ -48,6 +53,11 @@ class RoundQuestions(BaseModel):
     )
     deduped_questions: list[DedupedQuestion] = Field(default_factory=list)
     incorporated_user_questions: list[str] = Field(default_factory=list)
+    off_topic_questions: list[str] = Field(
+        default_factory=list,
+        description="candidates dropped because they share no key term with the topic, its facets or a user "
+        "question (an off-topic concept from a raw file, a model's drift)",
+    )
 
 
 class HistoryItem(BaseModel):
@@ -55,6 +65,7 @@ class HistoryItem(BaseModel):
 
     id: str
     text: str
+    facet: str | None = Field(None, description="its facet when known (else found from its words)")
 
 
 class RawDigest(BaseModel):
@@ -104,6 +115,7 @@ class Candidate(BaseModel):
     source: QuestionSource
     rationale: str = Field(description="which finding or framework slot this comes from")
     depends_on: list[str] = Field(default_factory=list)
+    facet: str | None = Field(None, description="the name of the topic facet it asks about, or null")
 
 
 class CandidateList(BaseModel):
