@@ -147,7 +147,7 @@ def test_comparison_topic_asks_the_candidates_and_the_context() -> None:
     assert "When should PostgreSQL be used over SQLite for embedded analytics, and when not?" in texts
     assert {q.facet for q in qs} == {"PostgreSQL vs SQLite"}
     zh = [q.text for q in framework_questions("比较 PostgreSQL 和 SQLite 在嵌入式分析中的表现", "zh", None, (1, 2))]
-    assert "在嵌入式分析场景下，PostgreSQL 与 SQLite 有什么区别？" in zh
+    assert "PostgreSQL 与 SQLite 在嵌入式分析场景下有什么区别？" in zh
 
 
 def test_a_question_clause_is_asked_as_the_user_wrote_it() -> None:

@@ -146,13 +146,14 @@ TEMPLATES: dict[TopicType, dict[str, Levels]] = {
 }
 
 # {p} = an aspect in its subject: "version pinning in Debian package management", 「Debian 软件包管理中的版本固定」;
-# {x} = the aspect alone and {ctx} = 「在Debian 软件包管理中，」 (Chinese avoids a chain of 的).
+# Chinese also uses {x} = the aspect alone, {ctx} = 「Debian 软件包管理中」 and {in_s} = 「在Debian 软件包管理中」,
+# which avoid a chain of 的 and keep the subject in front, where readers of the question look for it.
 ASPECT_TEMPLATES: dict[str, Levels] = {
     "zh": (
         ("{p}是什么？",),
         ("{ctx}{x}的核心组成部分和工作原理是什么？", "{ctx}{x}的典型示例是怎样的？"),
         ("{ctx}{x}解决了什么问题？", "{ctx}{x}有哪些局限性？"),
-        ("{ctx}什么场景下适合使用{x}？",),
+        ("什么场景下适合{in_s}使用{x}？",),
     ),
     "en": (
         ("What is the definition of {p}?",),
@@ -166,7 +167,7 @@ ASPECT_TEMPLATES: dict[str, Levels] = {
 }
 
 # A comparison: {items} = "dpkg and apt" / 「dpkg 与 apt」, {a} the first candidate, {b} the others,
-# {c} each candidate, {s} the subject, {ctx} " for embedded analytics" / 「在嵌入式分析场景下，」.
+# {c} each candidate, {s} the subject, {ctx} " for embedded analytics" / 「在嵌入式分析场景下」.
 COMPARISON_TEMPLATES: dict[str, dict[str, str]] = {
     "en": {
         "differences": "What are the differences between {items}{ctx}?",
@@ -178,13 +179,13 @@ COMPARISON_TEMPLATES: dict[str, dict[str, str]] = {
         "choice": "When should {a} be used over {b}{ctx}, and when not?",
     },
     "zh": {
-        "differences": "{ctx}{items}有什么区别？",
+        "differences": "{items}{ctx}有什么区别？",
         "role": "{c}在{s}中起什么作用？",
         "purpose": "{c}的用途是什么？",
         "relation": "{items}之间有什么关系？",
         "fit": "{c}在{ctx_noun}场景下的适用性如何？",
-        "tradeoffs": "{ctx}与{b}相比，{a}有哪些优势和不足？",
-        "choice": "{ctx}什么情况下应选择{a}而不是{b}？",
+        "tradeoffs": "{a}{ctx}相比{b}有哪些优势和不足？",
+        "choice": "{ctx_lead}什么情况下应选择{a}而不是{b}？",
     },
 }
 BETWEEN_PARTS = {"en": "What are the differences between {items}?", "zh": "{items}有什么区别？"}
@@ -267,8 +268,9 @@ def _facet_levels(frame: TopicFrame, facet: Facet, lang: str, kind: TopicType) -
         return dict(enumerate(_type_levels(facet.name, lang, kind, related=not several), start=1))
     if facet.kind == "aspect":
         phrase = _in_subject(facet.name, frame.subject, lang)
-        ctx = f"在{frame.subject}中，" if phrase != facet.name else ""
-        values = {"p": phrase, "x": facet.name, "ctx": ctx}
+        placed = phrase != facet.name
+        ctx, in_s = (f"{frame.subject}中", f"在{frame.subject}中") if placed else ("", "")
+        values = {"p": phrase, "x": facet.name, "ctx": ctx, "in_s": in_s}
         return {i: [t.format(**values) for t in ts] for i, ts in enumerate(ASPECT_TEMPLATES[lang], start=1)}
     if facet.kind == "comparison":
         return _comparison_levels(frame, facet, lang)
@@ -289,12 +291,13 @@ def _comparison_levels(frame: TopicFrame, facet: Facet, lang: str) -> dict[int, 
     items = _join(cands, lang, comparison=True)
     a, b = cands[0], _join(cands[1:], lang, comparison=True)
     ctx_noun = re.sub(r"^(?:for|in|when|on|as|under)\s+", "", facet.context or "", flags=re.I)
-    ctx = (
-        (f"在{ctx_noun}场景下，" if ctx_noun else "")
-        if lang == "zh"
-        else (f" {facet.context}" if facet.context else "")
-    )
+    if lang == "zh":
+        ctx = f"在{ctx_noun}场景下" if ctx_noun else ""
+        ctx_lead = f"{ctx}，" if ctx else ""
+    else:
+        ctx = ctx_lead = f" {facet.context}" if facet.context else ""
     values = {"items": items, "a": a, "b": b, "s": frame.subject, "ctx": ctx, "ctx_noun": ctx_noun}
+    values["ctx_lead"] = ctx_lead
     own = _has_overview(frame)
     each = [(t["role"] if own else t["purpose"]).format(**values, c=c) for c in cands]
     fit = [t["fit"].format(**values, c=c) for c in cands] if ctx_noun else []
