@@ -195,3 +195,11 @@ def test_appended_topic_gets_its_own_facets() -> None:
     facets = {q.facet for q in rq.questions}
     assert {"event loop", "cancellation"} <= facets
     assert "What is the definition of event loop in Python asyncio?" in [q.text for q in rq.questions]
+
+
+def test_a_topic_of_common_words_still_gets_its_questions() -> None:
+    rq = gen(QuestionerInputs(topic="Data management", round=1, language="en", gaps=["[[Name Service Switch]] x"]))
+    assert len(rq.questions) == 5 and rq.questions[0].text == "What is the definition of Data management?"
+    assert rq.off_topic_questions == ["What is Name Service Switch?"]
+    zh = gen(QuestionerInputs(topic="数据管理", round=1, language="zh"))
+    assert zh.questions[0].text == "数据管理的定义是什么？"

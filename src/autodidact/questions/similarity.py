@@ -10,7 +10,8 @@ How it works. A question becomes two feature sets:
 * **content** — Chinese runs are cut at function characters (的, 与, 和, …) and question phrases
   (是什么, 如何, …); each remaining run contributes its character bigrams (a one-character run
   contributes itself). Latin words are lower-cased, stop words removed, and lightly stemmed
-  (``generators`` → ``generator``, ``works`` → ``work``).
+  (``generators`` → ``generator``, ``works`` → ``work``). Stopwords and the stemmer are the text
+  layer's (:mod:`autodidact.text.topic`), so "key term" means the same here as in the topic frame.
 * **intent** — question phrases in either language map to a small set of intent tags
   (definition, mechanism, reason, comparison, limitation, use, example, variant). "What is X?" and
   "How does X work?" share their content but not their intent, so they are *related*, not

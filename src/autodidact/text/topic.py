@@ -178,6 +178,11 @@ def key_terms(text: str, *, generic: bool = True) -> list[str]:
     return out
 
 
+def _distinctive(text: str) -> list[str]:
+    """Key terms without the common words, unless the text has nothing else."""
+    return key_terms(text, generic=False) or key_terms(text)
+
+
 def _bigrams(run: str) -> set[str]:
     return {run[i : i + 2] for i in range(len(run) - 1)} if len(run) > 1 else {run}
 
@@ -377,19 +382,27 @@ class TopicFrame(BaseModel):
         return next((f for f in self.facets if f.name == name), None)
 
     def key_terms(self) -> list[str]:
-        """Distinctive terms of the subject and every facet: what an on-topic text mentions one of."""
+        """Distinctive terms of the subject and every facet: what an on-topic text mentions one of.
+
+        A phrase made only of common words ("data management") keeps them: they are all it has.
+        """
         out: list[str] = []
         texts = [self.subject] + [f.name for f in self.facets] + self.candidates
         texts += [f.context for f in self.facets if f.context]
         for text in texts:
-            out += [t for t in key_terms(text, generic=False) if t not in out]
+            out += [t for t in _distinctive(text) if t not in out]
         return out
 
     def is_relevant(self, text: str, extra: list[str] | tuple[str, ...] = ()) -> bool:
-        """Does ``text`` share a distinctive key term with the topic, its facets or ``extra`` texts?"""
+        """Does ``text`` share a distinctive key term with the topic, its facets or ``extra`` texts?
+
+        A topic with no content words at all ("How does it work?") cannot judge: everything passes.
+        """
         terms = list(self.key_terms())
+        if not terms:
+            return True
         for other in extra:
-            terms += key_terms(other, generic=False)
+            terms += _distinctive(other)
         return shares_key_term(text, terms)
 
     def signature(self, text: str) -> frozenset[str]:
