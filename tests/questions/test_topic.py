@@ -70,6 +70,9 @@ def names(topic: str) -> list[tuple[str, str]]:
         ),
         ("dpkg 和 apt 有什么区别？", "dpkg 和 apt", [("comparison", "dpkg 与 apt")]),
         ("Rust lifetimes", "Rust lifetimes", [("part", "Rust lifetimes")]),
+        ("Python 3.12: typing and asyncio", "Python 3.12", [("aspect", "typing"), ("aspect", "asyncio")]),
+        ("Read https://debian.org docs", "Read https://debian.org docs", [("part", "Read https://debian.org docs")]),
+        ("参与式预算和公民监督", "参与式预算和公民监督", [("part", "参与式预算"), ("part", "公民监督")]),
     ],
 )
 def test_example_topics_decompose(topic: str, subject: str, facets: list[tuple[str, str]]) -> None:

@@ -319,8 +319,10 @@ def subject_parts(subject: str) -> list[str]:
     return parts
 
 
-# Words that contain 和 but are not "and".
-_ZH_HE_WORDS = ("和平", "和谐", "总和", "温和", "缓和", "柔和", "和解", "调和", "共和", "和声")
+# Words that contain 和 or 与 but are not "and".
+_ZH_HE_WORDS = (
+    "和平", "和谐", "总和", "温和", "缓和", "柔和", "和解", "调和", "共和", "和声", "参与", "给与", "与其", "与会",
+)  # fmt: skip
 
 
 def _zh_list_split(text: str) -> list[str]:
@@ -698,7 +700,8 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
             topic=topic, language=language, subject=subject, topic_type=kind, type_sure=sure, facets=facets
         )
     head, tail = text, ""
-    colon = re.search(r"\s*[:：—]\s*|\s+-\s+", text)
+    # a colon, dash or em dash — but not the colon of a URL or of 10:30
+    colon = re.search(r"\s*(?:：|:(?=\s)|(?<!\d):(?![\d/]))\s*|\s*—\s*|\s+-\s+", text)
     if colon and colon.start() > 0 and colon.end() < len(text):
         head, tail = text[: colon.start()], text[colon.end() :]
     clauses = [c for c in (_ZH_CLAUSE if zh else _EN_CLAUSE).split(head) if c and c.strip(" ,，")]
