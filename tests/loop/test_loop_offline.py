@@ -189,13 +189,13 @@ def test_a_question_lost_to_model_errors_does_not_lose_the_round(fresh_kb: Calla
     root = fresh_kb("kb")
     kb = open_kb(root)
     reporter = RecordingReporter()
-    runtime = FailingOnOneQuestion("main variants")
+    runtime = FailingOnOneQuestion("main variants of Python generators")  # one facet's question
     result = research_sync(
         kb, topic=TOPIC, runtime=runtime, settings=load_settings(root), max_rounds=1, reporter=reporter
     )
     assert result.rounds == 1
     rq = RoundQuestions.model_validate_json((root / "outputs/rounds/round_1_questions.json").read_text("utf-8"))
-    lost = [q for q in rq.questions if "main variants" in q.text]
+    lost = [q for q in rq.questions if "main variants of Python generators" in q.text]
     assert len(lost) == 1
     warnings = [text for name, text in reporter.events if name == "warning"]
     assert any(f"lost question {lost[0].id}" in w for w in warnings)

@@ -7,7 +7,9 @@ seed 000 step 4–5 hold for both engines.
 
 Sources, in the seed's priority order: user questions (verbatim, high) → the audit's
 建议下一轮重点方向 (high) → other gaps, partial answers and missing sources (medium) → new raw
-files' concepts (medium) → the framework (cold start: L1/L2; later: every layer, low).
+files' concepts (medium) → the framework (cold start: L1/L2; later: every layer, low). The framework
+is asked per facet of the topic; a facet no question has asked yet has its first question raised to
+high priority in every round (the user named it), so no named facet waits behind the audit's list.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from autodidact.questions.framework import TOPIC_TYPE_EN, detect_topic_type, framework_questions, subject_of
+from autodidact.questions.facets import asked_facets, frame_of, frames
+from autodidact.questions.framework import TOPIC_TYPE_EN, framework_questions
 from autodidact.questions.models import Candidate, QuestionerInputs, RawDigest
+from autodidact.text.topic import subject_of
 
 _CONCEPT = re.compile(
     r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\]|「([^」]+)」|“([^”]+)”|《([^》]+)》|\"([^\"]{2,60})\"|`([^`]{2,60})`"
@@ -38,6 +42,22 @@ def concept_of(item: str) -> str | None:
     value = next(g for g in match.groups() if g)
     value = value.strip().strip("：:，,。.")
     return value or None
+
+
+def what_is(concept: str) -> str:
+    """ "What is X?" / "What are X?": a concept whose last word is a plain plural noun takes "are"
+    ("What are async generators?"); names, files and calls keep "is" ("What is Kubernetes?",
+    "What is nsswitch.conf?", "What is send()?")."""
+    last = concept.split()[-1] if concept.split() else ""
+    plural = (
+        len(last) > 3
+        and last.isalpha()
+        and last.islower()
+        and last.endswith("s")
+        and not last.endswith(("ss", "us", "is"))
+        and not re.search(r"[-._/()\d`]", concept)
+    )
+    return f"What {'are' if plural else 'is'} {concept}?"
 
 
 def _clean(item: str) -> str:
@@ -75,7 +95,7 @@ def audit_question(item: str, language: str, *, concept_only: bool = False) -> s
             return f"关于{concept}，哪种说法正确？" if zh else f"What is the correct account of {concept}?"
         if _SOURCE_CUE.search(item):
             return f"{concept}有哪些权威来源？" if zh else f"What do authoritative sources say about {concept}?"
-        return f"{concept}是什么？" if zh else f"What is {concept}?"
+        return f"{concept}是什么？" if zh else what_is(concept)
     body = item.rstrip("。.;；")
     if len(body) > 80:
         body = body[:80].rstrip()
@@ -101,7 +121,7 @@ def raw_questions(raw: RawDigest, language: str) -> list[str]:
     zh = language == "zh"
     terms = _terms(raw)
     if terms:
-        return [f"{t}是什么？" if zh else f"What is {t}?" for t in terms]
+        return [f"{t}是什么？" if zh else what_is(t) for t in terms]
     title = raw.title.strip() or raw.filename
     return [f"《{title}》的要点是什么？" if zh else f"What are the key points of “{title}”?"]
 
@@ -161,29 +181,43 @@ def _raw_layer(language: str) -> str:
     return "新素材" if language == "zh" else "new-material"
 
 
-def framework_candidates(inputs: QuestionerInputs) -> list[Candidate]:
-    """Cold start: L1/L2 (L2/L3 with --background). Later: every layer as low-priority fill-in."""
+def framework_candidates(inputs: QuestionerInputs, *, fill_in: bool = False) -> list[Candidate]:
+    """Cold start: L1/L2 (L2/L3 with --background). Later: every layer as low-priority fill-in.
+
+    Every candidate carries its facet; the first question of a facet never asked is high.
+    ``fill_in``: everything else is low (the framework only tops up a model's proposal).
+    """
     zh = inputs.language == "zh"
     out: list[Candidate] = []
+    asked = asked_facets(frames(inputs), inputs.history)
     topics = [(inputs.topic, inputs.cold_start)] + [(t, True) for t in inputs.extension_topics]
     for topic, cold in topics:
-        topic_type, sure = detect_topic_type(topic)
+        frame = frame_of(topic, inputs.language)
         basics = (2, 3) if inputs.background else (1, 2)
         levels = basics + tuple(lv for lv in (1, 2, 3, 4) if lv not in basics and not (inputs.background and lv == 1))
-        for fq in framework_questions(topic, inputs.language, topic_type, levels):
+        kind = frame.topic_type if zh else TOPIC_TYPE_EN[frame.topic_type]
+        note = "" if frame.type_sure else ("（类型不确定，默认概念理解）" if zh else " (type unsure: default)")
+        for fq in framework_questions(frame, inputs.language, frame.topic_type, levels):
             in_basics = fq.level in basics
             priority = ("high" if fq.level == min(basics) else "medium") if cold and in_basics else "low"
-            kind = topic_type if zh else TOPIC_TYPE_EN[topic_type]
-            note = "" if sure else ("（类型不确定，默认概念理解）" if zh else " (type unsure: default)")
+            if fill_in:
+                priority = "low"
+            first_of_facet = fq.primary and fq.facet is not None and fq.facet not in asked
+            if first_of_facet:
+                priority = "high"
+            slot = f"{kind} {fq.layer}{note}"
+            if fq.facet is not None:
+                slot += f"，方面「{fq.facet}」" if zh else f", facet “{fq.facet}”"
+            if first_of_facet and not cold:
+                slot += "（此前未问及）" if zh else " (not asked before)"
             why = (
-                f"框架{'冷启动' if cold else '补充'}：{kind} {fq.layer}{note}"
+                f"框架{'冷启动' if cold else '补充'}：{slot}"
                 if zh
-                else f"framework {'cold start' if cold else 'fill-in'}: {kind} {fq.layer}{note}"
+                else f"framework {'cold start' if cold else 'fill-in'}: {slot}"
             )
-            out.append(Candidate(text=fq.text, layer=fq.layer, priority=priority, source="framework", rationale=why))
+            out.append(
+                Candidate(
+                    text=fq.text, layer=fq.layer, priority=priority, source="framework", rationale=why, facet=fq.facet
+                )
+            )
     return out
-
-
-def topic_subject(inputs: QuestionerInputs) -> str:
-    """The subject of the main topic (for relevance ordering)."""
-    return subject_of(inputs.topic)

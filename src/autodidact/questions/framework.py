@@ -1,45 +1,42 @@
-"""The seed-000 question framework: topic types, layers L1–L4, templates in Chinese and English.
+"""The seed-000 question framework, asked per facet: layers L1–L4, templates in Chinese and English.
 
 Why: at cold start (round 1, empty wiki) the framework is the only source of questions, and in
 later rounds it is the supplement that keeps systematic directions from being missed (seed 000
-step 3). The topic type is chosen by keywords (CONTRACTS §1.3); when unsure it is 概念理解.
-Templates are filled with the topic's *subject* ("How do Python generators work?" → "Python
-generators"), so every question names something a search can match.
+step 3). The topic is read once by :func:`autodidact.text.topic.decompose`; each facet the user
+named gets the questions its kind calls for (docs/questions.md):
+
+* a **part** of the subject ("Python generators") — the topic type's templates;
+* an **aspect** named after a colon ("version pinning") — the aspect templates, which place the
+  aspect in its subject ("… of version pinning in Debian package management?");
+* a **comparison** ("dpkg vs apt") — a definition or role per candidate, then differences,
+  relation, trade-offs and when to use which;
+* a **question** clause ("why does it reject some programs?") — the user's own question.
+
+Every template holds for any noun phrase — singular, plural or verb-like ("system upgrades",
+「系统升级」): no "is X" agreement ("In which scenarios is X the right choice?" is gone), no
+「X的定义」 on a facet that is itself a relation (「apt 的关系的定义」), and no template ever receives
+the whole topic.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
-TopicType = Literal["概念理解", "技术研究", "行业调研", "创业方案"]
-TOPIC_TYPES: tuple[TopicType, ...] = ("概念理解", "技术研究", "行业调研", "创业方案")
-TOPIC_TYPE_EN: dict[TopicType, str] = {
-    "概念理解": "concept understanding",
-    "技术研究": "technical research",
-    "行业调研": "industry survey",
-    "创业方案": "startup plan",
-}
-
-KEYWORDS: dict[TopicType, tuple[str, ...]] = {
-    "概念理解": (
-        "什么是", "原理", "如何工作", "概念", "理解",
-        "what is", "what are", "how does", "how do", "work", "concept", "understand", "principle", "explain",
-    ),
-    "技术研究": (
-        "方案", "技术", "方法", "实现", "架构",
-        "approach", "technique", "technology", "method", "implementation", "implement", "architecture",
-    ),
-    "行业调研": (
-        "行业", "市场", "规模", "玩家", "竞争", "调研",
-        "industry", "market", "size", "players", "competition", "competitor", "survey",
-    ),
-    "创业方案": (
-        "创业", "机会", "商业模式", "用户", "痛点",
-        "startup", "start-up", "opportunity", "business model", "users", "pain point",
-    ),
-}  # fmt: skip
+from autodidact.text.topic import (
+    TOPIC_TYPE_EN,
+    TOPIC_TYPES,
+    Facet,
+    TopicFrame,
+    TopicType,
+    decompose,
+    detect_topic_type,
+    has_cjk,
+    key_terms,
+    shares_key_term,
+    subject_of,
+    subject_parts,
+)
 
 LAYER_NAMES: dict[TopicType, dict[str, tuple[str, str, str, str]]] = {
     "概念理解": {
@@ -60,24 +57,29 @@ LAYER_NAMES: dict[TopicType, dict[str, tuple[str, str, str, str]]] = {
     },
 }
 
-# {s} = the subject. Each layer lists its questions in the order the seed gives them.
-TEMPLATES: dict[TopicType, dict[str, tuple[tuple[str, ...], ...]]] = {
+Levels = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+RELATED = "What distinguishes {s} from closely related concepts?"
+RELATED_ZH = "{s}与相近概念有何区别？"
+
+# {s} = a part of the subject (or the subject). Each layer lists its questions in the seed's order.
+# Every English template keeps {s} out of subject–verb agreement: "of {s}", "by {s}", "should {s} be".
+TEMPLATES: dict[TopicType, dict[str, Levels]] = {
     "概念理解": {
         "zh": (
-            ("{s}的定义是什么？", "{s}与相近概念有何区别？"),
+            ("{s}的定义是什么？", RELATED_ZH),
             ("{s}的核心组成部分和工作原理是什么？", "{s}有哪些主要变体？", "{s}的典型示例是怎样的？"),
             ("{s}解决了什么问题？", "{s}有哪些局限性？"),
             ("什么场景下适合使用{s}？", "{s}与替代方案相比如何？"),
         ),
         "en": (
-            ("What is the definition of {s}?", "What distinguishes {s} from closely related concepts?"),
+            ("What is the definition of {s}?", RELATED),
             (
                 "What are the core components and the working mechanism of {s}?",
                 "What are the main variants of {s}?",
                 "What does a typical example of {s} look like?",
             ),
             ("What problems are solved by {s}?", "What are the limitations of {s}?"),
-            ("In which scenarios is {s} the right choice?", "How do alternative approaches compare with {s}?"),
+            ("When should {s} be used, and when not?", "How do alternative approaches compare with {s}?"),
         ),
     },
     "技术研究": {
@@ -85,20 +87,20 @@ TEMPLATES: dict[TopicType, dict[str, tuple[tuple[str, ...], ...]]] = {
             ("{s}的定义和边界是什么？",),
             ("{s}的主流技术方案有哪些？", "{s}各技术方案的技术路线是什么？"),
             ("{s}各方案的优劣对比如何？", "{s}有哪些前沿进展？", "{s}在工程实践中有哪些挑战？"),
-            ("什么场景下哪种{s}方案最合适？", "{s}的未来趋势是什么？"),
+            ("什么场景下哪种方案最适合{s}？", "{s}的未来趋势是什么？"),
         ),
         "en": (
             ("What is the definition and scope of {s}?",),
             (
                 "What are the mainstream technical approaches to {s}?",
-                "What technical route does each {s} approach take?",
+                "What technical route does each approach to {s} take?",
             ),
             (
                 "What are the trade-offs between the approaches to {s}?",
                 "What recent advances have been made in {s}?",
                 "What engineering challenges arise with {s} in practice?",
             ),
-            ("Which {s} approach fits which scenario best?", "What are the future trends of {s}?"),
+            ("Which approach to {s} fits which scenario best?", "What are the future trends of {s}?"),
         ),
     },
     "行业调研": {
@@ -109,7 +111,7 @@ TEMPLATES: dict[TopicType, dict[str, tuple[tuple[str, ...], ...]]] = {
             ("{s}有哪些趋势和机会？", "{s}有哪些潜在风险？"),
         ),
         "en": (
-            ("How is the {s} market defined, and where are its boundaries?",),
+            ("What are the definition and the boundaries of the market for {s}?",),
             ("What is the market size of {s}?", "Who are the main players in {s}, with their shares and positioning?"),
             (
                 "What business models dominate {s}?",
@@ -127,17 +129,66 @@ TEMPLATES: dict[TopicType, dict[str, tuple[tuple[str, ...], ...]]] = {
             ("{s}的可行性如何评估？", "{s}最大的风险点是什么？", "{s}的验证路径是什么？"),
         ),
         "en": (
-            ("Who are the target users of {s}?", "What core pain point does {s} address?"),
+            ("Who are the target users of {s}?", "What core pain point is addressed by {s}?"),
             ("What existing solutions address {s}?", "What are the shortcomings of existing solutions for {s}?"),
             (
                 "Where is the room for differentiation in {s}?",
                 "What business model fits {s}?",
                 "What are the key success factors for {s}?",
             ),
-            ("How feasible is {s}?", "What is the biggest risk of {s}?", "How could {s} be validated cheaply?"),
+            (
+                "What is the feasibility of {s}?",
+                "What is the biggest risk of {s}?",
+                "How could {s} be validated cheaply?",
+            ),
         ),
     },
 }
+
+# {p} = an aspect in its subject: "version pinning in Debian package management", 「Debian 软件包管理中的版本固定」;
+# Chinese also uses {x} = the aspect alone, {ctx} = 「Debian 软件包管理中」 and {in_s} = 「在Debian 软件包管理中」,
+# which avoid a chain of 的 and keep the subject in front, where readers of the question look for it.
+ASPECT_TEMPLATES: dict[str, Levels] = {
+    "zh": (
+        ("{p}是什么？",),
+        ("{ctx}{x}的核心组成部分和工作原理是什么？", "{ctx}{x}的典型示例是怎样的？"),
+        ("{ctx}{x}解决了什么问题？", "{ctx}{x}有哪些局限性？"),
+        ("什么场景下适合{in_s}使用{x}？",),
+    ),
+    "en": (
+        ("What is the definition of {p}?",),
+        (
+            "What are the core components and the working mechanism of {p}?",
+            "What does a typical example of {p} look like?",
+        ),
+        ("What problems are solved by {p}?", "What are the limitations of {p}?"),
+        ("When should {p} be used, and when not?",),
+    ),
+}
+
+# A comparison: {items} = "dpkg and apt" / 「dpkg 与 apt」, {a} the first candidate, {b} the others,
+# {c} each candidate, {s} the subject, {ctx} " for embedded analytics" / 「在嵌入式分析场景下」.
+COMPARISON_TEMPLATES: dict[str, dict[str, str]] = {
+    "en": {
+        "differences": "What are the differences between {items}{ctx}?",
+        "role": "What is the role of {c} in {s}?",
+        "purpose": "What is the purpose of {c}?",
+        "relation": "How do {items} relate to each other?",
+        "fit": "What makes {c} suitable{ctx}?",
+        "tradeoffs": "What are the advantages and disadvantages of {a} compared with {b}{ctx}?",
+        "choice": "When should {a} be used over {b}{ctx}, and when not?",
+    },
+    "zh": {
+        "differences": "{items}{ctx}有什么区别？",
+        "role": "{c}在{s}中起什么作用？",
+        "purpose": "{c}的用途是什么？",
+        "relation": "{items}之间有什么关系？",
+        "fit": "{c}在{ctx_noun}场景下的适用性如何？",
+        "tradeoffs": "{a}{ctx}相比{b}有哪些优势和不足？",
+        "choice": "{ctx_lead}什么情况下应选择{a}而不是{b}？",
+    },
+}
+BETWEEN_PARTS = {"en": "What are the differences between {items}?", "zh": "{items}有什么区别？"}
 
 
 @dataclass(frozen=True)
@@ -147,93 +198,167 @@ class FrameworkQuestion:
     text: str
     layer: str
     level: int  # 1..4
-
-
-def detect_topic_type(topic: str) -> tuple[TopicType, bool]:
-    """The topic type by keyword votes, and whether any keyword matched (False = unsure)."""
-    lowered = topic.lower()
-    best: TopicType = "概念理解"
-    best_votes = 0
-    for kind in TOPIC_TYPES:
-        votes = sum(1 for kw in KEYWORDS[kind] if _has_keyword(lowered, kw))
-        if votes > best_votes:
-            best, best_votes = kind, votes
-    return best, best_votes > 0
-
-
-def _has_keyword(text: str, keyword: str) -> bool:
-    if re.search(r"[a-z]", keyword):
-        return re.search(rf"\b{re.escape(keyword)}", text) is not None
-    return keyword in text
-
-
-_EN_PREFIX = re.compile(
-    r"^(?:(?:how|why|what|when|where|which)\s+(?:do|does|did|is|are|can|could|should|would|was|were)\s+"
-    r"|what\s+(?:is|are)\s+|(?:an?\s+)?(?:introduction|overview|guide)\s+(?:to|of)\s+"
-    r"|(?:understanding|understand|explain|explaining|research(?:ing)?\s+(?:on|into)?|study\s+of|learn(?:ing)?"
-    r"|about)\s+)",
-    re.IGNORECASE,
-)
-_EN_SUFFIX = re.compile(
-    r"\s+(?:work|works|function|operate|behave|mean)(?:\s+(?:in\s+practice|internally|under\s+the\s+hood))?$",
-    re.IGNORECASE,
-)
-_ZH_STRIP = (
-    "是如何工作的", "如何工作", "怎么工作", "的工作原理", "工作原理", "的原理", "原理", "是什么", "什么是",
-    "深入理解", "理解", "了解", "研究", "调研", "介绍", "关于", "入门", "详解",
-)  # fmt: skip
-
-
-def subject_of(topic: str) -> str:
-    """The thing the topic is about, for template filling: question words and framing removed."""
-    text = " ".join(topic.split()).strip().rstrip("?？.。!！")
-    if re.search(r"[\u4e00-\u9fff]", text):
-        for phrase in _ZH_STRIP:
-            text = text.replace(phrase, "")
-        text = text.strip(" ，,、的")
-    else:
-        for _ in range(2):
-            text = _EN_PREFIX.sub("", text).strip()
-        text = _EN_SUFFIX.sub("", text).strip()
-        text = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.IGNORECASE)
-    return text or topic.strip()
-
-
-def subject_parts(subject: str) -> list[str]:
-    """Split a compound subject ("Python generators and coroutines") into parts sharing a prefix."""
-    if re.search(r"[\u4e00-\u9fff]", subject):
-        parts = [p.strip() for p in re.split(r"[和与及、]|以及", subject) if p.strip()]
-    else:
-        parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", subject) if p.strip()]
-    if len(parts) < 2 or len(parts) > 4:
-        return [subject]
-    head_words = parts[0].split()
-    if len(head_words) >= 2:
-        prefix = " ".join(head_words[:-1])
-        parts = [parts[0]] + [p if len(p.split()) > 1 or p.startswith(prefix) else f"{prefix} {p}" for p in parts[1:]]
-    return parts
+    facet: str | None = None  # the facet it belongs to; None = the subject as a whole
+    primary: bool = False  # the facet's first question (asked first for a facet never asked)
 
 
 def framework_questions(
-    topic: str, language: str, topic_type: TopicType, levels: tuple[int, ...]
+    topic: str | TopicFrame, language: str, topic_type: TopicType | None, levels: tuple[int, ...]
 ) -> list[FrameworkQuestion]:
-    """The framework's questions for ``levels`` (1–4), filled with the topic's subject.
+    """The framework's questions for ``levels`` (1–4), per facet of the topic.
 
-    Level 1 is asked per part of a compound subject (each part needs its own definition).
+    Order within a level: the subject's first question (when the user named facets), then one
+    question per facet in turn (so every facet is asked before any is asked twice), then the
+    subject's other questions.
     """
     lang = "zh" if language == "zh" else "en"
-    subject = subject_of(topic)
-    parts = subject_parts(subject)
-    names = LAYER_NAMES[topic_type][lang]
+    frame = topic if isinstance(topic, TopicFrame) else decompose(topic, lang)
+    kind = topic_type or frame.topic_type
+    names = LAYER_NAMES[kind][lang]
+    per_facet = [(f.name, _facet_levels(frame, f, lang, kind)) for f in frame.facets]
+    overview = _type_levels(frame.subject, lang, kind, related=True) if _has_overview(frame) else None
+    parts = [f.name for f in frame.facets if f.kind == "part"]
     out: list[FrameworkQuestion] = []
-    for level in levels:
-        templates = TEMPLATES[topic_type][lang][level - 1]
-        subjects = parts if level == 1 and len(parts) > 1 else [subject]
-        for template in templates:
-            for subj in subjects:
-                out.append(FrameworkQuestion(template.format(s=subj), names[level - 1], level))
-            if level == 1 and len(parts) > 1:
-                break  # the first L1 template per part; the comparison follows once for the whole
-        if level == 1 and len(parts) > 1 and len(templates) > 1:
-            out.append(FrameworkQuestion(templates[1].format(s=subject), names[0], 1))
+    first_seen: set[str | None] = set()
+
+    def add(text: str, level: int, facet: str | None) -> None:
+        text = _tidy(text, lang)
+        if any(q.text == text for q in out):
+            return
+        primary = facet is not None and facet not in first_seen
+        first_seen.add(facet)
+        out.append(FrameworkQuestion(text, names[level - 1], level, facet, primary))
+
+    for level in sorted(levels):
+        if overview and overview[level - 1]:
+            add(overview[level - 1][0], level, None)
+        lists = [(name, list(by_level.get(level, []))) for name, by_level in per_facet]
+        while any(items for _, items in lists):
+            for name, items in lists:
+                if items:
+                    add(items.pop(0), level, name)
+        if overview:
+            for text in overview[level - 1][1:]:
+                add(text, level, None)
+        if level == 1 and len(parts) > 1:
+            add(BETWEEN_PARTS[lang].format(items=_join(parts, lang)), 1, None)
     return out
+
+
+def _has_overview(frame: TopicFrame) -> bool:
+    """The subject as a whole gets its own questions when the user named facets of it — unless the
+    subject *is* the comparison ("Compare PostgreSQL and SQLite": the comparison is everything)."""
+    if not frame.explicit:
+        return False
+    subject_terms = set(key_terms(frame.subject))
+    compared = {t for f in frame.facets if f.kind == "comparison" for c in f.candidates for t in key_terms(c)}
+    return not subject_terms <= compared
+
+
+def _type_levels(subject: str, lang: str, kind: TopicType, *, related: bool) -> list[list[str]]:
+    out: list[list[str]] = []
+    for templates in TEMPLATES[kind][lang]:
+        out.append([t.format(s=subject) for t in templates if related or t not in {RELATED, RELATED_ZH}])
+    return out
+
+
+def _facet_levels(frame: TopicFrame, facet: Facet, lang: str, kind: TopicType) -> dict[int, list[str]]:
+    if facet.kind == "part":
+        several = sum(1 for f in frame.facets if f.kind == "part") > 1
+        return dict(enumerate(_type_levels(facet.name, lang, kind, related=not several), start=1))
+    if facet.kind == "aspect":
+        phrase = _in_subject(facet.name, frame.subject, lang)
+        placed = phrase != facet.name
+        ctx, in_s = (f"{frame.subject}中", f"在{frame.subject}中") if placed else ("", "")
+        values = {"p": phrase, "x": facet.name, "ctx": ctx, "in_s": in_s}
+        return {i: [t.format(**values) for t in ts] for i, ts in enumerate(ASPECT_TEMPLATES[lang], start=1)}
+    if facet.kind == "comparison":
+        return _comparison_levels(frame, facet, lang)
+    question = facet.question or facet.name
+    return {_question_level(question): [question]}
+
+
+def _in_subject(name: str, subject: str, lang: str) -> str:
+    """The aspect placed in its subject, unless it already names it."""
+    if not subject or shares_key_term(name, key_terms(subject, generic=False)):
+        return name
+    return f"{subject}中的{name}" if lang == "zh" else f"{name} in {subject}"
+
+
+def _comparison_levels(frame: TopicFrame, facet: Facet, lang: str) -> dict[int, list[str]]:
+    t = COMPARISON_TEMPLATES[lang]
+    cands = facet.candidates
+    items = _join(cands, lang, comparison=True)
+    a, b = cands[0], _join(cands[1:], lang, comparison=True)
+    ctx_noun = re.sub(r"^(?:for|in|when|on|as|under)\s+", "", facet.context or "", flags=re.I)
+    if lang == "zh":
+        ctx = f"在{ctx_noun}场景下" if ctx_noun else ""
+        ctx_lead = f"{ctx}，" if ctx else ""
+    else:
+        ctx = ctx_lead = f" {facet.context}" if facet.context else ""
+    values = {"items": items, "a": a, "b": b, "s": frame.subject, "ctx": ctx, "ctx_noun": ctx_noun}
+    values["ctx_lead"] = ctx_lead
+    own = _has_overview(frame)
+    each = [(t["role"] if own else t["purpose"]).format(**values, c=c) for c in cands]
+    fit = [t["fit"].format(**values, c=c) for c in cands] if ctx_noun else []
+    return {
+        1: [t["differences"].format(**values), *each],
+        2: [t["relation"].format(**values), *fit],
+        3: [t["tradeoffs"].format(**values)],
+        4: [t["choice"].format(**values)],
+    }
+
+
+_LEVEL_CUES = (
+    (1, re.compile(r"^(?:what\s+(?:is|are)\b)|是什么|什么是|的定义", re.I)),
+    (4, re.compile(r"^(?:when|which|in\s+which)\b|什么时候|何时|什么场景|什么情况", re.I)),
+    (3, re.compile(r"limitation|drawback|downside|局限|缺点|不足|风险", re.I)),
+)
+
+
+def _question_level(question: str) -> int:
+    """A user's own question sits at the layer its question word asks for (why/how: mechanism)."""
+    for level, cue in _LEVEL_CUES:
+        if cue.search(question):
+            return level
+    return 2
+
+
+def _join(items: list[str], lang: str, *, comparison: bool = False) -> str:
+    if len(items) < 2:
+        return "".join(items)
+    if lang == "zh":
+        last = " 与 " if comparison else " 和 "
+        return "、".join(items[:-1]) + last + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
+
+
+def _tidy(text: str, lang: str) -> str:
+    """Chinese spacing as the topics write it: a space between Latin and Han ("dpkg 与 apt"), none
+    between two ideographs or before Chinese punctuation; never 「的的」."""
+    text = " ".join(text.split())
+    if lang == "zh" or has_cjk(text):
+        text = re.sub(rf"(?<=[{_HAN}，、？：])\s+(?=[{_HAN}，、？：])", "", text)
+        text = re.sub(r"\s+(?=[，、？。：])", "", text)
+        text = re.sub(rf"(?<=[A-Za-z0-9+#)])(?=[{_HAN}])|(?<=[{_HAN}])(?=[A-Za-z0-9(])", " ", text)
+        text = text.replace("的的", "的")
+    return text
+
+
+__all__ = [
+    "ASPECT_TEMPLATES",
+    "COMPARISON_TEMPLATES",
+    "LAYER_NAMES",
+    "TEMPLATES",
+    "TOPIC_TYPES",
+    "TOPIC_TYPE_EN",
+    "FrameworkQuestion",
+    "TopicType",
+    "detect_topic_type",
+    "framework_questions",
+    "subject_of",
+    "subject_parts",
+]

@@ -10,6 +10,13 @@ framework fill-in only tops the list up to ``min_questions``. When fewer than ``
 novel questions exist, the best deduplicated candidates are re-asked (they are still open or
 partial in the knowledge base's eyes) — and they count in ``overlap_ratio``, which is how a
 knowledge base that has run out of new questions reaches the termination rule "overlap > 0.7".
+
+Facets (docs/questions.md): two questions repeat each other only when they are similar *and*
+mention the same facet terms — "What is the role of dpkg …" and "What is the role of apt …" share
+all their other words yet ask about different things. The same rule decides dedup and overlap.
+A candidate (other than the user's own) that shares no key term with the topic, its facets or a
+user question is dropped and listed in ``off_topic_questions``. Among framework questions, a
+facet no question has asked yet goes first; every question leaves with its ``facet``.
 """
 
 from __future__ import annotations
@@ -18,9 +25,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from autodidact.questions.candidates import framework_candidates, topic_subject
+from autodidact.questions.candidates import framework_candidates
 from autodidact.questions.coverage import cited_passages, covered_by
-from autodidact.questions.framework import subject_of
+from autodidact.questions.facets import asked_facets, facet_names, facet_of, frames, on_topic, signature
 from autodidact.questions.models import (
     PRIORITY_RANK,
     Candidate,
@@ -29,8 +36,9 @@ from autodidact.questions.models import (
     QuestionerInputs,
     RoundQuestions,
 )
-from autodidact.questions.similarity import Features, best_match, features, index_history, is_duplicate
+from autodidact.questions.similarity import Features, best_match, features, is_duplicate
 from autodidact.questions.task import ProposeQuestions
+from autodidact.text.topic import TopicFrame, subject_of
 
 SOURCE_RANK = {"user": 0, "audit": 1, "raw": 2, "framework": 3}
 _MACRO = re.compile(
@@ -47,7 +55,8 @@ async def generate_questions(inputs: QuestionerInputs, runtime: Any) -> RoundQue
     candidates = list(proposal.candidates)
     if not getattr(runtime, "is_offline", True):
         # A model may propose too few usable questions: the framework tops the list up to the minimum.
-        candidates += [c.model_copy(update={"priority": "low"}) for c in framework_candidates(inputs)]
+        # A facet the model left out still gets its first question (high); the rest is low fill-in.
+        candidates += framework_candidates(inputs, fill_in=True)
     return select_questions(inputs, candidates)
 
 
@@ -69,26 +78,60 @@ def split_or_drop(candidate: Candidate) -> list[Candidate]:
     return [candidate.model_copy(update={"text": text})]
 
 
-def _order(inputs: QuestionerInputs, candidates: list[Candidate]) -> list[Candidate]:
-    """Priority, then source (user, audit, raw, framework), then relevance to the topic.
+def _order(inputs: QuestionerInputs, candidates: list[Candidate], asked: set[str | None]) -> list[Candidate]:
+    """Priority, then source (user, audit, raw, framework), then facet coverage, then layer, then
+    relevance to the topic. Audit directions keep the report's order (the checker lists the most
+    important first).
 
-    Audit directions keep the report's order (the checker lists the most important first)."""
-    topic_feats = features(topic_subject(inputs)).content
-    indexed = list(enumerate(candidates))
+    Facet coverage orders framework questions: first the first question of every facet never asked
+    (the subject as a whole counts as one, ``None``), then the rest of those facets, then facets
+    asked before — so a later round covers what was not asked before it deepens what was.
+    """
+    topic_feats = features(" ".join(frames(inputs)[0].key_terms())).content
+    firsts: set[int] = set()
+    seen: set[str | None] = set()
+    for pos, cand in enumerate(candidates):
+        if cand.source == "framework" and cand.facet not in seen:
+            seen.add(cand.facet)
+            firsts.add(pos)
 
-    def key(item: tuple[int, Candidate]) -> tuple[int, int, int, float, int]:
+    def coverage_rank(pos: int, cand: Candidate) -> int:
+        if cand.source != "framework":
+            return 0
+        if cand.facet in asked:
+            return 2
+        return 0 if pos in firsts else 1
+
+    def key(item: tuple[int, Candidate]) -> tuple[int, int, int, int, float, int]:
         pos, cand = item
         keeps_order = cand.source in {"user", "framework"} or (cand.source == "audit" and cand.priority == "high")
         relevance = 0.0 if keeps_order else -len(features(cand.text).content & topic_feats)
         layer_rank = int(cand.layer[1]) if cand.layer[:1] == "L" and cand.layer[1:2].isdigit() else 0
-        return (PRIORITY_RANK[cand.priority], SOURCE_RANK[cand.source], layer_rank, relevance, pos)
+        return (
+            PRIORITY_RANK[cand.priority],
+            SOURCE_RANK[cand.source],
+            coverage_rank(pos, cand),
+            layer_rank,
+            relevance,
+            pos,
+        )
 
-    return [c for _, c in sorted(indexed, key=key)]
+    return [c for _, c in sorted(enumerate(candidates), key=key)]
+
+
+Indexed = tuple[str, Features, frozenset[str]]
+
+
+def _repeats(feats: Features, sig: frozenset[str], others: list[Indexed]) -> tuple[str | None, float]:
+    """The most similar of ``others`` about the same facet terms (the one rule of dedup and overlap)."""
+    return best_match(feats, [(oid, f) for oid, f, osig in others if osig == sig])
 
 
 def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> RoundQuestions:
     """Apply seed 000 step 4–6 to the proposed candidates; deterministic for the same inputs."""
     user_texts = [u.strip() for u in inputs.user_questions if u.strip()]
+    all_frames = frames(inputs)
+    known_facets = set(facet_names(all_frames))
     # User questions are incorporated verbatim whatever the proposer did with them.
     candidates = [c for c in proposed if c.source != "user"]
     zh = inputs.language == "zh"
@@ -102,30 +145,39 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
                 rationale="用户在 user_questions.md 中插入的问题" if zh else "asked by the user in user_questions.md",
             )
         )
-    expanded = [piece for cand in candidates for piece in split_or_drop(cand)]
-    ordered = _order(inputs, expanded)
+    expanded: list[Candidate] = []
+    off_topic: list[str] = []
+    for piece in (p for cand in candidates for p in split_or_drop(cand)):
+        if piece.source != "user" and not on_topic(piece.text, all_frames, user_texts):
+            if piece.text not in off_topic:
+                off_topic.append(piece.text)
+            continue
+        expanded.append(_with_facet(piece, all_frames, known_facets))
+    asked = asked_facets(all_frames, inputs.history)
+    ordered = _order(inputs, expanded, asked)
 
-    history = index_history((h.id, h.text) for h in inputs.history)
+    history: list[Indexed] = [(h.id, features(h.text), signature(h.text, all_frames)) for h in inputs.history]
     passages = cited_passages(Path(inputs.wiki_dir)) if inputs.wiki_dir and not inputs.cold_start else []
-    chosen: list[tuple[Candidate, Features]] = []
+    chosen: list[tuple[Candidate, Features, frozenset[str]]] = []
     deduped: list[tuple[Candidate, str]] = []
     seen_dedup: set[str] = set()
 
-    def duplicate_of_chosen(feats: Features) -> bool:
-        return is_duplicate(best_match(feats, [(str(i), f) for i, (_, f) in enumerate(chosen)])[1])
+    def duplicate_of_chosen(feats: Features, sig: frozenset[str]) -> bool:
+        others = [(str(i), f, s) for i, (_, f, s) in enumerate(chosen)]
+        return is_duplicate(_repeats(feats, sig, others)[1])
 
     for cand in ordered:
-        feats = features(cand.text)
+        feats, sig = features(cand.text), signature(cand.text, all_frames)
         if cand.source == "user":
             if len(chosen) < inputs.max_questions:
-                chosen.append((cand, feats))
+                chosen.append((cand, feats, sig))
             continue
         limit = inputs.max_questions if cand.priority != "low" else inputs.min_questions
         if len(chosen) >= limit:
             continue
-        if duplicate_of_chosen(feats):
+        if duplicate_of_chosen(feats, sig):
             continue
-        hid, score = best_match(feats, history)
+        hid, score = _repeats(feats, sig, history)
         if hid is not None and is_duplicate(score):
             if cand.text not in seen_dedup:
                 deduped.append((cand, hid))
@@ -133,24 +185,24 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
             continue
         if cand.source in {"framework", "raw"} and covered_by(feats, passages) is not None:
             continue
-        chosen.append((cand, feats))
+        chosen.append((cand, feats, sig))
 
     # Top up with re-asks when fewer than the minimum novel questions remain.
     reasked: set[str] = set()
     for cand, hid in list(deduped):
         if len(chosen) >= inputs.min_questions:
             break
-        feats = features(cand.text)
-        if duplicate_of_chosen(feats):
+        feats, sig = features(cand.text), signature(cand.text, all_frames)
+        if duplicate_of_chosen(feats, sig):
             continue
         note = f"（重新提问：与 {hid} 相近，仍需深化）" if zh else f" (re-asked: close to {hid}, still needs depth)"
-        chosen.append((cand.model_copy(update={"rationale": cand.rationale + note}), feats))
+        chosen.append((cand.model_copy(update={"rationale": cand.rationale + note}), feats, sig))
         reasked.add(cand.text)
 
-    questions = _number(inputs.round, [c for c, _ in chosen], {h.id for h in inputs.history})
+    questions = _number(inputs.round, [c for c, _, _ in chosen], {h.id for h in inputs.history})
     overlap: float | None = None
     if inputs.round > 1 and questions:
-        similar = sum(1 for _, f in chosen if is_duplicate(best_match(f, history)[1]))
+        similar = sum(1 for _, f, s in chosen if is_duplicate(_repeats(f, s, history)[1]))
         overlap = round(similar / len(questions), 4)
     elif inputs.round > 1:
         overlap = 1.0
@@ -160,8 +212,16 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
         deduped_questions=[
             DedupedQuestion(text=c.text, matched_history_id=hid) for c, hid in deduped if c.text not in reasked
         ],
-        incorporated_user_questions=[c.text for c, _ in chosen if c.source == "user"],
+        incorporated_user_questions=[c.text for c, _, _ in chosen if c.source == "user"],
+        off_topic_questions=off_topic,
     )
+
+
+def _with_facet(cand: Candidate, all_frames: list[TopicFrame], known: set[str]) -> Candidate:
+    """Keep a proposer's facet when it names a real one; otherwise the question's words decide."""
+    if cand.facet in known:
+        return cand
+    return cand.model_copy(update={"facet": facet_of(cand.text, all_frames)})
 
 
 def _number(round_n: int, chosen: list[Candidate], history_ids: set[str]) -> list[Question]:
@@ -170,12 +230,18 @@ def _number(round_n: int, chosen: list[Candidate], history_ids: set[str]) -> lis
     A proposer's ``depends_on`` survives only where it names a real id (this round or history)."""
     ids = [f"r{round_n}q{k}" for k in range(1, len(chosen) + 1)]
     known = set(ids) | history_ids
-    l1 = [qid for qid, c in zip(ids, chosen, strict=True) if c.source == "framework" and c.layer.startswith("L1")]
+    l1 = [
+        (qid, c.facet)
+        for qid, c in zip(ids, chosen, strict=True)
+        if c.source == "framework" and c.layer.startswith("L1")
+    ]
     out: list[Question] = []
     for qid, cand in zip(ids, chosen, strict=True):
         depends = [d for d in cand.depends_on if d in known]
         if cand.source == "framework" and not cand.layer.startswith("L1"):
-            depends = [d for d in l1 if d not in depends] + depends
+            # a facet's deeper questions build on its own definitions (and the subject's)
+            base = [d for d, facet in l1 if cand.facet is None or facet in {cand.facet, None}]
+            depends = [d for d in base if d not in depends] + depends
         depends = [d for d in depends if d != qid]
         out.append(
             Question(
@@ -186,6 +252,7 @@ def _number(round_n: int, chosen: list[Candidate], history_ids: set[str]) -> lis
                 source=cand.source,
                 depends_on=depends,
                 rationale=cand.rationale,
+                facet=cand.facet,
             )
         )
     return out

@@ -2,8 +2,11 @@
 
 Why plain data in: the questioner (L3) may not import the wiki or the loop, so the loop reads the
 previous check report with the wiki's parser and passes directions, gaps and statuses in as
-strings. The output model is exactly the JSON of seed 000 (CONTRACTS §1.3); ``extra="forbid"``
-makes a model reply or a hand-edited file with unknown fields fail loudly instead of drifting.
+strings. The output model is the JSON of seed 000 (CONTRACTS §1.3) plus two optional fields —
+each question's ``facet`` (the article its answer is filed under) and ``off_topic_questions`` —
+which default to null / empty, so files written before them still load (docs/questions.md);
+``extra="forbid"`` makes a model reply or a hand-edited file with unknown fields fail loudly
+instead of drifting.
 """
 
 from __future__ import annotations
@@ -28,6 +31,11 @@ class Question(BaseModel):
     source: QuestionSource = Field(description="audit | user | framework | raw")
     depends_on: list[str] = Field(default_factory=list, description="ids of questions this one builds on")
     rationale: str = Field(description="why this round asks it, and which finding it comes from")
+    facet: str | None = Field(
+        None,
+        description="the topic facet it belongs to (the wiki files its answer under that facet's article); "
+        "null = the topic as a whole or no facet. Optional: files written before facets existed read as null",
+    )
 
 
 class DedupedQuestion(BaseModel):
@@ -48,6 +56,11 @@ class RoundQuestions(BaseModel):
     )
     deduped_questions: list[DedupedQuestion] = Field(default_factory=list)
     incorporated_user_questions: list[str] = Field(default_factory=list)
+    off_topic_questions: list[str] = Field(
+        default_factory=list,
+        description="candidates dropped because they share no key term with the topic, its facets or a user "
+        "question (an off-topic concept from a raw file, a model's drift)",
+    )
 
 
 class HistoryItem(BaseModel):
@@ -55,6 +68,7 @@ class HistoryItem(BaseModel):
 
     id: str
     text: str
+    facet: str | None = Field(None, description="its facet when known (else found from its words)")
 
 
 class RawDigest(BaseModel):
@@ -104,6 +118,7 @@ class Candidate(BaseModel):
     source: QuestionSource
     rationale: str = Field(description="which finding or framework slot this comes from")
     depends_on: list[str] = Field(default_factory=list)
+    facet: str | None = Field(None, description="the name of the topic facet it asks about, or null")
 
 
 class CandidateList(BaseModel):

@@ -10,9 +10,10 @@ How it works. A question becomes two feature sets:
 * **content** — Chinese runs are cut at function characters (的, 与, 和, …) and question phrases
   (是什么, 如何, …); each remaining run contributes its character bigrams (a one-character run
   contributes itself). Latin words are lower-cased, stop words removed, and lightly stemmed
-  (``generators`` → ``generator``, ``works`` → ``work``).
+  (``generators`` → ``generator``, ``works`` → ``work``). Stopwords and the stemmer are the text
+  layer's (:mod:`autodidact.text.topic`), so "key term" means the same here as in the topic frame.
 * **intent** — question phrases in either language map to a small set of intent tags
-  (definition, mechanism, reason, comparison, limitation, use, example). "What is X?" and
+  (definition, mechanism, reason, comparison, limitation, use, example, variant). "What is X?" and
   "How does X work?" share their content but not their intent, so they are *related*, not
   duplicates; "什么是 X？" and "X 是什么？" share both.
 
@@ -35,6 +36,11 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from autodidact.text.topic import EN_STOPWORDS as _EN_STOP
+from autodidact.text.topic import ZH_STOP_CHARS as _ZH_STOP_CHARS
+from autodidact.text.topic import ZH_STOP_WORDS as _ZH_STOP_WORDS
+from autodidact.text.topic import stem as _stem
 
 THRESHOLD = 0.70
 """Two questions with similarity ≥ THRESHOLD have the same core intent (dedup and overlap)."""
@@ -84,30 +90,10 @@ _ZH_INTENTS: tuple[tuple[str, str], ...] = (
     ("例子", "#ex"),
     ("示例", "#ex"),
     ("案例", "#ex"),
+    ("变体", "#var"),
+    ("解决", "#why"),
+    ("组成", "#how"),
 )
-# Function characters and filler words that separate content runs.
-_ZH_STOP_WORDS = (
-    "哪些",
-    "什么",
-    "有没有",
-    "是否",
-    "可以",
-    "能否",
-    "一下",
-    "具体",
-    "到底",
-    "究竟",
-    "以及",
-    "还有",
-    "其中",
-    "之间",
-    "主要",
-    "哪个",
-    "哪种",
-    "怎么样",
-)
-_ZH_STOP_CHARS = set("的了吗呢吧啊与和及或在是有为对从把被让给向以其之而且也都就还又这那个些种该一请么")
-
 _EN_INTENTS: dict[str, str] = {
     "what": "#def",
     "define": "#def",
@@ -140,30 +126,13 @@ _EN_INTENTS: dict[str, str] = {
     "suitable": "#use",
     "appropriate": "#use",
     "example": "#ex",
+    "variant": "#var",
+    "solve": "#why",
+    "solv": "#why",
+    "component": "#how",
+    "distinguish": "#cmp",
 }
 _WEAK_WORDS = {"what", "how"}
-
-_EN_STOP_TEXT = """a an the of in on for to and or with by about is are was were be been being do does did doing it its
-    this that these those which who whom whose where can could should would will shall may might must there
-    their they them as at from into than then so such i you we me my your our us he she his her exactly
-    precisely really actually any some one more most very also just not no yes if else between among
-    other others each every both all many much way ways kind kinds thing things give explain describe tell
-    please used uses using use ones s have has had role play relate related relation relationship"""
-_EN_STOP = set(_EN_STOP_TEXT.split())
-
-
-def _stem(word: str) -> str:
-    """A tiny, symmetric English stemmer: enough to equate plural and verb forms."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            if suffix == "s" and word.endswith(("ss", "us", "is")):
-                return word
-            if suffix == "es" and not word.endswith(("ches", "shes", "xes", "sses", "zes")):
-                continue
-            return word[: len(word) - len(suffix)] + repl
-    return word
 
 
 def normalize(text: str) -> str:

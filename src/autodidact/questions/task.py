@@ -6,14 +6,21 @@ questions, new material, recent history — only inside data blocks, because fin
 quote fetched text. Its reply is a :class:`CandidateList`; the filters that follow are the same
 for both engines. The prompt carries at most :data:`HISTORY_IN_PROMPT` history items and short
 raw-file digests, so its size does not grow with the knowledge base.
+
+The prompt names the topic's subject and facets (:func:`autodidact.text.topic.decompose`) and asks
+for questions per facet, each labelled with its facet. Whatever the model proposes then passes the
+same filters as the offline engine's candidates — among them the off-topic drop: a proposal that
+shares no key term with the topic, its facets or a user question is dropped and counted in
+``off_topic_questions`` (docs/questions.md).
 """
 
 from __future__ import annotations
 
 from autodidact.llm.tasks import Message, data_block
 from autodidact.questions.candidates import offline_candidates
-from autodidact.questions.framework import TOPIC_TYPE_EN, detect_topic_type, subject_of
+from autodidact.questions.facets import asked_facets, frames
 from autodidact.questions.models import CandidateList, QuestionerInputs
+from autodidact.text.topic import TOPIC_TYPE_EN, Facet
 
 HISTORY_IN_PROMPT = 60
 RAW_CHARS_IN_PROMPT = 1500
@@ -23,6 +30,11 @@ RULES_EN = """You are the questioner of an autonomous research loop. Propose the
 Rules:
 - Every question is specific and searchable: it names the concept it asks about; no "everything about X".
 - Stay on the research topic; natural extensions are fine, drifting to merely interesting side topics is not.
+  Every question must name the subject, a facet or a comparison candidate (or a term of them); questions
+  that share no term with them are dropped.
+- Cover every facet listed below: at cold start at least one question per facet (a comparison: its
+  differences, and what each candidate is); later, facets with few questions first. Set "facet" to the
+  facet's name exactly as listed, or null for a question about the subject as a whole.
 - Priority: user questions (copy them verbatim, source "user", priority "high") > the audit's suggested next
   directions (source "audit", priority "high") > other audit gaps and unexplained concepts (source "audit",
   "medium") > concepts introduced by new raw files (source "raw", "medium") > framework questions (source
@@ -43,12 +55,15 @@ class ProposeQuestions:
     def build_prompt(self, inputs: QuestionerInputs) -> list[Message]:
         """Topic and round in the clear; every finding, question and file excerpt in data blocks."""
         language = "Chinese" if inputs.language == "zh" else "English"
-        topic_type, sure = detect_topic_type(inputs.topic)
+        frame = frames(inputs)[0]
         system_lines = [RULES_EN.format(language=language)]
+        unsure = "" if frame.type_sure else " (unsure: use concept understanding L1+L2)"
+        asked = asked_facets([frame], inputs.history)
         parts = [
             f"Research topic: {inputs.topic}",
-            f"Subject: {subject_of(inputs.topic)}",
-            f"Topic type: {TOPIC_TYPE_EN[topic_type]}{'' if sure else ' (unsure: use concept understanding L1+L2)'}",
+            f"Subject: {frame.subject}",
+            "Facets:\n" + "\n".join(_facet_line(f, asked, inputs.cold_start) for f in frame.facets),
+            f"Topic type: {TOPIC_TYPE_EN[frame.topic_type]}{unsure}",
             f"Round: {inputs.round} ({'cold start: framework only' if inputs.cold_start else 'deepening'})",
         ]
         if inputs.extension_topics:
@@ -82,6 +97,19 @@ class ProposeQuestions:
     def offline(self, inputs: QuestionerInputs) -> CandidateList:
         """Templates and audit conversion: the deterministic candidate list."""
         return CandidateList(candidates=offline_candidates(inputs))
+
+
+def _facet_line(facet: Facet, asked: set[str | None], cold: bool) -> str:
+    """One facet for the prompt: its name, kind, what it compares or asks, and whether it was asked."""
+    line = f"- {facet.name} ({facet.kind}"
+    if facet.candidates:
+        line += ": " + ", ".join(facet.candidates) + (f" {facet.context}" if facet.context else "")
+    if facet.question:
+        line += f": {facet.question}"
+    line += ")"
+    if not cold and facet.name not in asked:
+        line += " — not asked yet: ask it first"
+    return line
 
 
 def _lines(items: list[str]) -> str:

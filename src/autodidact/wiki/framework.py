@@ -11,16 +11,10 @@ from __future__ import annotations
 # ruff: noqa: E501  (the framework table reads best one aspect per line)
 import re
 
+from autodidact.text.topic import subject_of as topic_subject  # the one subject extractor (docs/questions.md)
+from autodidact.text.topic import topic_type  # the one topic classifier (CONTRACTS §1.3)
 from autodidact.wiki.markdown import tokens
 from autodidact.wiki.question_frame import ASPECTS
-from autodidact.wiki.topics import topic_subject as subject_of_topic
-
-_TYPES: list[tuple[str, tuple[str, ...]]] = [
-    ("创业方案", ("创业", "机会", "商业模式", "痛点", "startup", "business model", "pain point", "opportunity")),
-    ("行业调研", ("行业", "市场", "规模", "玩家", "竞争", "调研", "industry", "market", "players", "competition")),
-    ("技术研究", ("方案", "技术", "方法", "实现", "架构", "technology", "technique", "implementation", "architecture")),
-    ("概念理解", ("什么是", "原理", "如何工作", "概念", "理解", "what is", "how does", "concept", "understand")),
-]
 
 # (layer, zh label, en label, cue words, zh direction, en direction); {t} = topic
 Aspect = tuple[str, str, str, tuple[str, ...], str, str]
@@ -72,25 +66,6 @@ _FRAMEWORKS: dict[str, list[Aspect]] = {
          "{t} 的可行性如何？最大风险和验证路径是什么？", "How feasible is {t}, what is the biggest risk and how to validate it?"),
     ],
 }  # fmt: skip
-
-
-def topic_type(topic: str) -> str:
-    """The seed-000 topic type by keywords (CONTRACTS §1.3); 概念理解 when unsure."""
-    low = topic.casefold()
-    for name, cues in _TYPES:
-        if any(c in low for c in cues):
-            return name
-    return "概念理解"
-
-
-def topic_subject(topic: str) -> str:
-    """The topic without its framing words, for use inside framework questions.
-
-    A topic that is itself a question ("How do Python generators and coroutines work?") becomes its
-    subject ("Python generators and coroutines"), so directions never embed a whole question.
-    """
-    text = re.sub(r"^(?:研究|调研|了解|理解|深入理解|关于)\s*", "", topic.strip())
-    return subject_of_topic(text) or topic
 
 
 # Framework layers whose coverage the phase-1 aspect cues also show (so phase 1 and phase 2 agree).

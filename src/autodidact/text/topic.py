@@ -1,0 +1,763 @@
+"""A research topic, read once: its type, its subject, and the facets the user named (docs/questions.md).
+
+Why one module: the questioner asks per facet, the wiki files each answer under its facet's article,
+and the audit judges coverage by the subject's terms. When each kept its own topic classifier and
+subject extractor they disagreed (one voted on keywords, the other took the first match), and
+questions pasted the whole topic into templates ("What is the definition of Debian package
+management work: dpkg vs apt?"). :func:`decompose` is the one reading of a topic:
+
+* ``subject`` — what the topic is about ("Debian package management", 「机器学习中的过拟合」);
+* ``facets`` — what the user asked about it: an explicit list after a colon ("dpkg vs apt, version
+  pinning, and system upgrades"), follow-up question clauses ("… and why does it reject some
+  programs?", 「…？如何避免？」), a comparison ("Compare PostgreSQL and SQLite for …"), or, when
+  nothing is named, the parts of the subject ("Python generators", "Python coroutines");
+* each facet's ``terms`` — the content words that tell its questions and passages apart from the
+  rest of the research.
+
+Deterministic rules, no model: the same topic gives the same frame in a clean and a resumed run.
+Key terms and the "does this text mention that term" test live here too, because every layer that
+asks "is this on topic?" must answer it the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+TopicType = Literal["概念理解", "技术研究", "行业调研", "创业方案"]
+TOPIC_TYPES: tuple[TopicType, ...] = ("概念理解", "技术研究", "行业调研", "创业方案")
+TOPIC_TYPE_EN: dict[TopicType, str] = {
+    "概念理解": "concept understanding",
+    "技术研究": "technical research",
+    "行业调研": "industry survey",
+    "创业方案": "startup plan",
+}
+FacetKind = Literal["comparison", "aspect", "part", "question"]
+MAX_FACETS = 8
+
+# CONTRACTS §1.3's keywords, with English equivalents; the type with the most matches wins.
+KEYWORDS: dict[TopicType, tuple[str, ...]] = {
+    "概念理解": (
+        "什么是", "原理", "如何工作", "概念", "理解",
+        "what is", "what are", "how does", "how do", "work", "concept", "understand", "principle", "explain",
+    ),
+    "技术研究": (
+        "方案", "技术", "方法", "实现", "架构",
+        "approach", "technique", "technology", "method", "implementation", "implement", "architecture",
+    ),
+    "行业调研": (
+        "行业", "市场", "规模", "玩家", "竞争", "调研",
+        "industry", "market", "size", "players", "competition", "competitor", "survey",
+    ),
+    "创业方案": (
+        "创业", "机会", "商业模式", "用户", "痛点",
+        "startup", "start-up", "opportunity", "business model", "users", "pain point",
+    ),
+}  # fmt: skip
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_RE = re.compile(f"[{_CJK}]")
+_TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9][a-z0-9_+#.]*[a-z0-9+#]|[a-z0-9]")
+
+# --------------------------------------------------------------------------------------------------
+# Words: stopwords, stems, key terms (shared with questions.similarity)
+
+EN_STOPWORDS = frozenset(
+    """a an the of in on for to and or with by about is are was were be been being do does did doing it its
+    this that these those which who whom whose where can could should would will shall may might must there
+    their they them as at from into than then so such i you we me my your our us he she his her exactly
+    precisely really actually any some one more most very also just not no yes if else between among
+    other others each every both all many much way ways kind kinds thing things give explain describe tell
+    please used uses using use ones s have has had role play relate related relation relationship""".split()  # noqa: SIM905
+)
+"""English function words (the similarity of two questions ignores them)."""
+
+ZH_STOP_WORDS: tuple[str, ...] = (
+    "哪些", "什么", "有没有", "是否", "可以", "能否", "一下", "具体", "到底", "究竟", "以及", "还有", "其中",
+    "之间", "主要", "哪个", "哪种", "怎么样",
+)  # fmt: skip
+"""Chinese filler words that separate content runs."""
+ZH_STOP_CHARS = frozenset("的了吗呢吧啊与和及或在是有为对从把被让给向以其之而且也都就还又这那个些种该一请么")
+"""Chinese function characters that separate content runs."""
+
+# Question and framing words: never a key term of a topic ("How does X work?" is about X).
+_EN_FRAMING = frozenset(
+    """what why how when which where who work works working worked function functions operate operates
+    compare compared comparing comparison contrast versus vs difference differences differ differs
+    definition define defined meaning mean means overview introduction guide understanding understand
+    learn learning study research researching concept concepts basics basic principle principles""".split()  # noqa: SIM905
+)
+_ZH_FRAMING = tuple(
+    sorted(
+        """是如何工作的 如何工作 怎么工作 工作原理 原理 是什么 什么是 为什么 为何 如何 怎样 怎么 有哪些 有什么
+        区别 差异 异同 对比 比较 相比 关系 定义 含义 概念 理解 了解 研究 调研 介绍 详解 入门 深入 中的 之中""".split(),  # noqa: SIM905
+        key=len,
+        reverse=True,
+    )
+)
+# Words too common to make two texts "about the same thing" (relevance only; see docs/questions.md).
+GENERIC_EN = frozenset(
+    """system systems management manage managing data method methods process processes tool tools type types
+    problem problems issue issues example examples part parts feature features approach approaches technique
+    techniques technology application applications program programs information file files support
+    thing service services""".split()  # noqa: SIM905
+)
+GENERIC_ZH = frozenset("系统 管理 方法 问题 数据 工作 技术 方案 工具 信息 文件 功能 应用 程序 服务".split())  # noqa: SIM905
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text contains CJK ideographs."""
+    return bool(_CJK_RE.search(text or ""))
+
+
+def stem(word: str) -> str:
+    """A tiny, symmetric English stemmer: enough to equate plural and verb forms.
+
+    A final silent e goes too, so "upgrade", "upgrades", "upgrading" and "upgraded" meet.
+    """
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    base = _strip_suffix(word)
+    return base[:-1] if len(base) > 3 and base.endswith("e") and not base.endswith("ee") else base
+
+
+def _strip_suffix(word: str) -> str:
+    for suffix, repl in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                return word
+            if suffix == "es" and not word.endswith(("ches", "shes", "xes", "sses", "zes")):
+                continue
+            base = word[: len(word) - len(suffix)] + repl
+            if suffix in {"ing", "ed"} and re.search(r"([bdgmnprt])\1$", base):
+                base = base[:-1]  # pinning → pin, committed → commit (not install, pass)
+            return base
+    return word
+
+
+def _normalize(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text or "").lower().split())
+
+
+def _zh_runs(run: str) -> list[str]:
+    for phrase in _ZH_FRAMING:
+        run = run.replace(phrase, " ")
+    for word in ZH_STOP_WORDS:
+        run = run.replace(word, " ")
+    run = "".join(" " if ch in ZH_STOP_CHARS else ch for ch in run)
+    return run.split()
+
+
+def key_terms(text: str, *, generic: bool = True) -> list[str]:
+    """The content words of ``text``, in order, each once: Latin words (lower case, unstemmed) and
+    Chinese runs between function characters (「版本固定」, 「软件包管理」).
+
+    ``generic=False`` also drops words too common to identify a subject (``system``, 「管理」).
+    """
+    out: list[str] = []
+    seen: set[str] = set()
+    for token in _TOKEN.findall(_normalize(text)):
+        if _CJK_RE.match(token):
+            pieces = _zh_runs(token)
+            keys = pieces
+        else:
+            if token in EN_STOPWORDS or token in _EN_FRAMING or token.isdigit():
+                continue
+            pieces, keys = [token], [stem(token)]
+        for piece, key in zip(pieces, keys, strict=True):
+            if key in seen or (
+                not generic and (piece in GENERIC_EN or stem(piece) in GENERIC_EN or piece in GENERIC_ZH)
+            ):
+                continue
+            seen.add(key)
+            out.append(piece)
+    return out
+
+
+def _distinctive(text: str) -> list[str]:
+    """Key terms without the common words, unless the text has nothing else."""
+    return key_terms(text, generic=False) or key_terms(text)
+
+
+def _bigrams(run: str) -> set[str]:
+    return {run[i : i + 2] for i in range(len(run) - 1)} if len(run) > 1 else {run}
+
+
+class _Indexed:
+    """A text's Latin stems and CJK bigrams, computed once for many :func:`mentions` tests."""
+
+    def __init__(self, text: str) -> None:
+        self.stems: set[str] = set()
+        self.bigrams: set[str] = set()
+        self.chars: str = ""
+        for token in _TOKEN.findall(_normalize(text)):
+            if _CJK_RE.match(token):
+                self.bigrams |= _bigrams(token)
+                self.chars += token + " "
+            else:
+                self.stems.add(stem(token))
+                self.stems.update(stem(p) for p in re.split(r"[._+#]", token) if p)
+
+    def mentions(self, term: str) -> bool:
+        term = _normalize(term)
+        if not term:
+            return False
+        if _CJK_RE.match(term):
+            if len(term) == 1:
+                return term in self.chars
+            grams = _bigrams(term)
+            return len(grams & self.bigrams) >= max(1, math.ceil(len(grams) / 2))
+        return stem(term) in self.stems
+
+
+def mentions(text: str, term: str) -> bool:
+    """Does ``text`` mention ``term``? Latin: the same stem; Chinese: at least half the term's bigrams.
+
+    Half the bigrams lets 「软件包」 mention 「软件包管理」 and 「升级系统」 mention 「系统升级」, while
+    「文件系统」 does not mention 「系统升级」.
+    """
+    return _Indexed(text).mentions(term)
+
+
+def shares_key_term(text: str, terms: list[str] | tuple[str, ...] | set[str] | frozenset[str]) -> bool:
+    """True when ``text`` mentions at least one of ``terms``."""
+    indexed = _Indexed(text)
+    return any(indexed.mentions(t) for t in terms)
+
+
+# --------------------------------------------------------------------------------------------------
+# Topic type
+
+
+def detect_topic_type(topic: str) -> tuple[TopicType, bool]:
+    """The topic type by keyword votes, and whether any keyword matched (False = unsure → 概念理解)."""
+    lowered = topic.lower()
+    best: TopicType = "概念理解"
+    best_votes = 0
+    for kind in TOPIC_TYPES:
+        votes = sum(1 for kw in KEYWORDS[kind] if _has_keyword(lowered, kw))
+        if votes > best_votes:
+            best, best_votes = kind, votes
+    return best, best_votes > 0
+
+
+def topic_type(topic: str) -> TopicType:
+    """The topic type alone (CONTRACTS §1.3)."""
+    return detect_topic_type(topic)[0]
+
+
+def _has_keyword(text: str, keyword: str) -> bool:
+    if re.search(r"[a-z]", keyword):
+        return re.search(rf"\b{re.escape(keyword)}", text) is not None
+    return keyword in text
+
+
+# --------------------------------------------------------------------------------------------------
+# Subject
+
+_EN_PREFIX = re.compile(
+    r"^(?:(?:how|why|what|when|where|which)\s+(?:do|does|did|is|are|can|could|should|would|was|were)\s+"
+    r"|what\s+(?:is|are)\s+|(?:an?\s+)?(?:introduction|overview|guide)\s+(?:to|of)\s+"
+    r"|(?:understanding|understand|explain|explaining|research(?:ing)?\s+(?:on|into)?|study\s+of|learn(?:ing)?"
+    r"|about)\s+)",
+    re.IGNORECASE,
+)
+_EN_SUFFIX = re.compile(
+    r"\s+(?:work|works|function|operate|behave|mean)(?:\s+(?:in\s+practice|internally|under\s+the\s+hood))?$",
+    re.IGNORECASE,
+)
+_ZH_STRIP = (
+    "是如何工作的", "如何工作", "怎么工作", "的工作原理", "工作原理", "的原理", "原理", "是什么", "什么是",
+    "深入理解", "理解", "了解", "研究", "调研", "介绍", "关于", "入门", "详解",
+)  # fmt: skip
+_END_PUNCT = "?？.。!！ "
+
+
+def _clean(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).split()).strip().rstrip(_END_PUNCT) if text else ""
+
+
+def _bare_subject(clause: str) -> str:
+    """One clause without its question words and framing ("How do X work" → "X")."""
+    text = _clean(clause)
+    if has_cjk(text):
+        for phrase in _ZH_STRIP:
+            text = text.replace(phrase, "")
+        text = text.strip(" ，,、的")
+    else:
+        for _ in range(2):
+            text = _EN_PREFIX.sub("", text).strip()
+        text = _EN_SUFFIX.sub("", text).strip()
+        text = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.IGNORECASE)
+    return text or _clean(clause)
+
+
+def subject_of(topic: str) -> str:
+    """The thing the topic is about, without question words, framing and the facet list."""
+    return decompose(topic).subject
+
+
+def subject_parts(subject: str) -> list[str]:
+    """Split a compound subject ("Python generators and coroutines") into parts sharing a prefix."""
+    if has_cjk(subject):
+        parts = [p.strip() for p in _zh_list_split(subject) if p.strip()]
+    else:
+        parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", subject) if p.strip()]
+    if len(parts) < 2 or len(parts) > 4:
+        return [subject]
+    head_words = parts[0].split()
+    if has_cjk(parts[0]) and "的" in parts[0][1:-1]:  # 「Python 的生成器和协程」: 「Python 的」 is shared
+        prefix = parts[0][: parts[0].rindex("的") + 1]
+        parts = [parts[0]] + [p if p.startswith(prefix) or "的" in p else prefix + p for p in parts[1:]]
+    elif len(head_words) >= 2:
+        prefix = " ".join(head_words[:-1])
+        parts = [parts[0]] + [p if len(p.split()) > 1 or p.startswith(prefix) else f"{prefix} {p}" for p in parts[1:]]
+    return parts
+
+
+# Words that contain 和 or 与 but are not "and".
+_ZH_HE_WORDS = (
+    "和平", "和谐", "总和", "温和", "缓和", "柔和", "和解", "调和", "共和", "和声", "参与", "给与", "与其", "与会",
+)  # fmt: skip
+
+
+def _zh_list_split(text: str) -> list[str]:
+    """Split a Chinese list item on 和 / 与 / 以及 (not inside 和平, 总和 …)."""
+    guarded = text
+    for i, word in enumerate(_ZH_HE_WORDS):
+        guarded = guarded.replace(word, f"\x00{i}\x00")
+    pieces = re.split(r"\s*(?:以及|和|与)\s*", guarded)
+    out = []
+    for piece in pieces:
+        for i, word in enumerate(_ZH_HE_WORDS):
+            piece = piece.replace(f"\x00{i}\x00", word)
+        out.append(piece)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Facets
+
+
+class Facet(BaseModel):
+    """One thing the user asked about within the topic."""
+
+    model_config = ConfigDict(frozen=True)
+    name: str = Field(description="a short phrase naming the facet, in the topic's words: 'version pinning'")
+    kind: FacetKind = Field(description="comparison | aspect (named after a colon) | part (of the subject) | question")
+    terms: list[str] = Field(description="content key terms that tell this facet apart within the research")
+    candidates: list[str] = Field(default_factory=list, description="what a comparison compares: ['dpkg', 'apt']")
+    context: str | None = Field(None, description="what a comparison is judged for: 'for embedded analytics'")
+    question: str | None = Field(None, description="kind question: the user's own question, pronouns resolved")
+
+
+class TopicFrame(BaseModel):
+    """The decomposition of one topic (see :func:`decompose`)."""
+
+    model_config = ConfigDict(frozen=True)
+    topic: str
+    language: Literal["zh", "en"]
+    subject: str
+    topic_type: TopicType
+    type_sure: bool
+    facets: list[Facet]
+
+    @property
+    def candidates(self) -> list[str]:
+        """Every comparison candidate, in order."""
+        out: list[str] = []
+        for facet in self.facets:
+            out += [c for c in facet.candidates if c not in out]
+        return out
+
+    @property
+    def explicit(self) -> bool:
+        """True when the user named facets (rather than the subject's parts standing in for them)."""
+        return any(f.kind != "part" for f in self.facets)
+
+    def facet(self, name: str | None) -> Facet | None:
+        """The facet called ``name``, if any."""
+        return next((f for f in self.facets if f.name == name), None)
+
+    def key_terms(self) -> list[str]:
+        """Distinctive terms of the subject and every facet: what an on-topic text mentions one of.
+
+        A phrase made only of common words ("data management") keeps them: they are all it has.
+        """
+        out: list[str] = []
+        texts = [self.subject] + [f.name for f in self.facets] + self.candidates
+        texts += [f.context for f in self.facets if f.context]
+        for text in texts:
+            out += [t for t in _distinctive(text) if t not in out]
+        return out
+
+    def is_relevant(self, text: str, extra: list[str] | tuple[str, ...] = ()) -> bool:
+        """Does ``text`` share a distinctive key term with the topic, its facets or ``extra`` texts?
+
+        A topic with no content words at all ("How does it work?") cannot judge: everything passes.
+        """
+        terms = list(self.key_terms())
+        if not terms:
+            return True
+        for other in extra:
+            terms += _distinctive(other)
+        return shares_key_term(text, terms)
+
+    def signature(self, text: str) -> frozenset[str]:
+        """The facet terms ``text`` mentions: two questions with different signatures ask about different
+        facets, however alike their wording ("What is the role of dpkg …" / "… of apt …")."""
+        indexed = _Indexed(text)
+        found = set()
+        for facet in self.facets:
+            for term in [*facet.terms, *(t for c in facet.candidates for t in key_terms(c))]:
+                if indexed.mentions(term):
+                    found.add(stem(_normalize(term)))
+        return frozenset(found)
+
+    def facet_for(self, text: str) -> str | None:
+        """The facet a question belongs to: the one whose terms it mentions most; None on a tie or no match."""
+        indexed = _Indexed(text)
+        scores = []
+        for facet in self.facets:
+            terms = facet.terms + [t for c in facet.candidates for t in key_terms(c) if t not in facet.terms]
+            scores.append(sum(1 for t in terms if indexed.mentions(t)))
+        best = max(scores, default=0)
+        if best == 0 or scores.count(best) > 1:
+            return None
+        return self.facets[scores.index(best)].name
+
+
+# English: "dpkg vs apt", "apt versus aptitude", "the difference between apt and apt-get".
+_EN_VS = re.compile(r"\s+(?:vs\.?|versus|compared\s+(?:with|to))\s+", re.I)
+_EN_DIFF = re.compile(
+    r"^(?:(?:what\s+(?:is|are)\s+)?(?:the\s+)?(?:differences?|relationship|relation|trade-?offs?)\s+between\s+)"
+    r"(?P<items>.+)$",
+    re.I,
+)
+_EN_COMPARE = re.compile(r"^(?:compare|comparing|contrast|contrasting|comparison\s+of)\s+(?P<items>.+)$", re.I)
+_EN_DIFFER = re.compile(
+    r"^how\s+(?:does|do)\s+(?P<a>.+?)\s+(?:differ\s+from|compare\s+(?:with|to|against))\s+(?P<b>.+)$", re.I
+)
+_EN_CHOOSE = re.compile(
+    r"^(?:should\s+(?:i|we|you|one)\s+(?:use|choose|pick)|which\s+is\s+better,?)\s+(?P<items>.+?\s+or\s+.+)$", re.I
+)
+_EN_CONTEXT = re.compile(r"\s+(?P<ctx>(?:for|in|when|on|as|under)\s+.+)$", re.I)
+_EN_ITEMS = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|with|to)\s+", re.I)
+# Chinese: 「dpkg 与 apt 的关系」「A 和 B 的区别」「A vs B」「比较 A 和 B」.
+_ZH_REL = (
+    r"(?:之间)?(?:的)?(?:有什么|有何|有哪些)?(?:关系|区别|差异|异同|对比|比较|不同|优劣|联系)"
+    r"(?:是什么|有哪些|在哪里|有什么)?$"
+)
+_ZH_PAIR = re.compile(rf"^(?P<a>.+?)\s*(?:与|和|跟|同)\s*(?P<b>.+?)\s*{_ZH_REL}")
+_ZH_VS = re.compile(r"\s*(?:vs\.?|VS|versus|对比|相比|还是)\s*")
+_ZH_COMPARE = re.compile(
+    r"^(?:比较|对比)\s*(?P<items>.+?)(?:在(?P<ctx>.+?)(?:中|上|方面|场景下?)(?:的)?(?:表现|差异|优劣)?)?$"
+)
+
+# Follow-up question clauses: "…, and why does it …", "… and how can it be …", 「…？如何避免？」.
+_WH = r"(?:why|how|what|when|where|which|who)"
+_EN_CLAUSE = re.compile(rf"\s*[?;]\s+(?=\S)|\s*,\s*(?:and\s+|but\s+)?(?={_WH}\b)|\s+(?:and|but)\s+(?={_WH}\b)", re.I)
+_ZH_WH = r"(?:如何|怎样|怎么|为什么|为何|有哪些|有什么|是否|能否|什么时候|何时|哪些)"
+_ZH_CLAUSE = re.compile(rf"\s*[？?；;]\s*|\s*[，,]\s*(?={_ZH_WH})")
+_EN_AUX = r"(?:is|are|was|were|can|could|should|would|will|may|might|must|does|do|did)"
+_EN_PRONOUN = re.compile(r"\b(?:it|they|them|this|these)\b", re.I)
+
+
+def _split_items(text: str) -> list[str]:
+    return [p.strip(" .") for p in _EN_ITEMS.split(text) if p and p.strip(" .")]
+
+
+def _strip_article(text: str) -> str:
+    return re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I)
+
+
+def _en_comparison(text: str) -> tuple[list[str], str | None] | None:
+    """``(candidates, context)`` when ``text`` compares things, else None."""
+    for pattern in (_EN_COMPARE, _EN_DIFF, _EN_CHOOSE):
+        found = pattern.match(text)
+        if found:
+            items, ctx = found.group("items"), None
+            tail = _EN_CONTEXT.search(items)
+            if tail:
+                items, ctx = items[: tail.start()], tail.group("ctx")
+            parts = [_strip_article(p) for p in _split_items(items)]
+            return (parts, ctx) if len(parts) >= 2 else None
+    found = _EN_DIFFER.match(text)
+    if found:
+        b, ctx = found.group("b"), None
+        tail = _EN_CONTEXT.search(b)
+        if tail:
+            b, ctx = b[: tail.start()], tail.group("ctx")
+        return [_strip_article(found.group("a")), _strip_article(b)], ctx
+    if _EN_VS.search(text):
+        parts = [_strip_article(p) for p in _EN_VS.split(text) if p.strip()]
+        ctx = None
+        tail = _EN_CONTEXT.search(parts[-1]) if parts else None
+        if tail:
+            parts[-1], ctx = parts[-1][: tail.start()], tail.group("ctx")
+        return (parts, ctx) if len(parts) >= 2 else None
+    return None
+
+
+def _zh_comparison(text: str) -> tuple[list[str], str | None] | None:
+    found = _ZH_COMPARE.match(text)
+    if found:
+        items = [p.strip() for p in re.split(r"\s*(?:和|与|跟|同|、|，|,)\s*", found.group("items")) if p.strip()]
+        return (items, found.group("ctx")) if len(items) >= 2 else None
+    found = _ZH_PAIR.match(text)
+    if found:
+        return [found.group("a").strip(), found.group("b").strip()], None
+    if _ZH_VS.search(text):
+        parts = [p.strip() for p in _ZH_VS.split(re.sub(_ZH_REL, "", text)) if p.strip()]
+        return (parts, None) if len(parts) >= 2 else None
+    return None
+
+
+def _join(items: list[str], zh: bool) -> str:
+    """「A、B 和 C」 / "A, B and C"."""
+    if len(items) < 2:
+        return "".join(items)
+    if zh:
+        return "、".join(items[:-1]) + " 和 " + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _comparison_name(candidates: list[str], zh: bool) -> str:
+    return (" 与 " if zh else " vs ").join(candidates)
+
+
+def _make(name: str, kind: FacetKind, **extra: object) -> Facet:
+    return Facet(name=name, kind=kind, terms=key_terms(name), **extra)  # type: ignore[arg-type]
+
+
+def _en_third_person(verb: str) -> str:
+    if verb in {"have"}:
+        return "has"
+    if re.search(r"(?:s|sh|ch|x|z|o)$", verb):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _en_question_facet(clause: str, subject: str) -> Facet | None:
+    """A follow-up clause ("why does it reject some programs") as a facet named by a noun clause
+    ("why Rust's borrow checker rejects some programs") whose question is the clause itself."""
+    text = _clean(clause)
+    if not text:
+        return None
+    its = re.match(r"^(?P<wh>what|which)\s+(?P<aux>is|are)\s+(?:its|their)\s+(?P<rest>.+)$", text, re.I)
+    if its:
+        question = f"{its.group('wh')} {its.group('aux')} the {its.group('rest')} of {subject}"
+        name = f"{its.group('rest')} of {subject}"
+    else:
+        to = re.match(rf"^(?P<wh>{_WH})\s+to\s+(?P<rest>.+)$", text, re.I)
+        resolved = _EN_PRONOUN.sub(subject, text)
+        resolved = re.sub(r"\b(?:its|their)\b", f"{subject}'s", resolved, flags=re.I)
+        if to:
+            rest = _EN_PRONOUN.sub(subject, to.group("rest"))
+            name = f"{to.group('wh').lower()} to {rest}"
+            question = f"{to.group('wh')} can one {rest}"
+        else:
+            question = resolved
+            inverted = re.match(rf"^(?P<wh>{_WH})\s+(?P<aux>{_EN_AUX})\s+(?P<np>it|they)\b\s*(?P<rest>.*)$", text, re.I)
+            if inverted:
+                wh, aux, rest = inverted.group("wh").lower(), inverted.group("aux").lower(), inverted.group("rest")
+                rest = _EN_PRONOUN.sub(subject, rest)
+                if aux in {"does", "do", "did"} and rest:
+                    verb, _, tail = rest.partition(" ")
+                    verb = _en_third_person(verb) if aux == "does" else verb if aux == "do" else f"did {verb}"
+                    name = " ".join(p for p in (wh, subject, verb, tail) if p)
+                else:
+                    name = " ".join(p for p in (wh, subject, aux, rest) if p)
+            else:
+                name = resolved[:1].lower() + resolved[1:]
+    question = question[:1].upper() + question[1:] + "?"
+    return _make(name.strip(), "question", question=question)
+
+
+def _zh_core(subject: str) -> str:
+    """「机器学习中的过拟合」 → 「过拟合」: the head of a "context 中的 thing" subject."""
+    found = re.match(r"^(.+?)(?:领域中|领域|之中|中|里)的(.+)$", subject)
+    return found.group(2).strip() if found else subject
+
+
+def _zh_question_facet(clause: str, subject: str) -> Facet | None:
+    text = _clean(clause).strip("，,：: ")
+    if not text:
+        return None
+    core = _zh_core(subject)
+    if re.search(r"它们|它|其", text):
+        name = re.sub(r"它们|它|其", core, text)
+        question = re.sub(r"它们|它|其", subject, text)
+    elif shares_key_term(text, key_terms(subject)):
+        name = question = text
+    else:
+        wh = re.match(r"^(如何|怎样|怎么|怎么样)(.{1,3})$", text)
+        if wh:  # 「如何避免」: the object is the subject
+            name, question = text + core, text + subject
+        else:
+            name, question = core + text, subject + text
+    return _make(name, "question", question=question + "？")
+
+
+def _zh_list(tail: str) -> list[str]:
+    items: list[str] = []
+    for piece in re.split(r"\s*[、，,；;]\s*", tail):
+        piece = piece.strip(" 的")
+        if not piece:
+            continue
+        if _zh_comparison(piece) or re.search(_ZH_WH, piece):
+            items.append(piece)
+        else:
+            items += [p.strip(" 的") for p in _zh_list_split(piece) if p.strip(" 的")]
+    return items
+
+
+def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
+    """An explicit facet list ("dpkg vs apt, version pinning, and system upgrades")."""
+    out: list[Facet] = []
+    if zh:
+        for item in _zh_list(tail):
+            cmp = _zh_comparison(item)
+            if cmp:
+                out.append(_make(item, "comparison", candidates=cmp[0], context=cmp[1]))
+            elif re.match(_ZH_WH, item):
+                facet = _zh_question_facet(item, subject)
+                if facet:
+                    out.append(facet)
+            else:
+                out.append(_make(item, "aspect"))
+        return out
+    items = [p for p in (s.strip() for s in re.split(r"\s*[;,]\s*", tail)) if p]
+    items = [re.sub(r"^(?:and|or|as well as)\s+", "", p, flags=re.I) for p in items]
+    if items and not _en_comparison(items[-1]) and not re.match(rf"{_WH}\b", items[-1], re.I):
+        # "A and B" alone, or the last of "A, B and C" (a list without the serial comma)
+        items = items[:-1] + [p for p in re.split(r"\s+and\s+", items[-1]) if p.strip()]
+    for item in items:
+        item = item.strip(" .")
+        cmp = _en_comparison(item)
+        if cmp:
+            out.append(_make(_strip_article(item), "comparison", candidates=cmp[0], context=cmp[1]))
+        elif re.match(rf"{_WH}\b", item, re.I):
+            facet = _en_question_facet(item, subject)
+            if facet:
+                out.append(facet)
+        elif item:
+            out.append(_make(_strip_article(item), "aspect"))
+    return out
+
+
+def _without_runs(terms: list[str], runs: list[str]) -> list[str]:
+    """「避免过拟合」 without the subject's 「过拟合」 is 「避免」 (Chinese runs are not split into words)."""
+    out: list[str] = []
+    for term in terms:
+        pieces = [term]
+        if has_cjk(term):
+            for run in runs:
+                if run != term:
+                    pieces = [q for p in pieces for q in p.split(run) if q]
+        out += [p for p in pieces if p not in out and (len(p) >= 2 or not has_cjk(p))]
+    return out or terms
+
+
+def _distinguish(facets: list[Facet], subject: str) -> list[Facet]:
+    """Keep in each facet's ``terms`` only what tells it apart: not the subject's words (every question
+    of the research has them), else not the words all facets share ("Python" of two parts)."""
+    subject_keys = key_terms(subject)
+    subject_terms = {stem(_normalize(t)) for t in subject_keys}
+    subject_runs = [t for t in subject_keys if has_cjk(t)]
+    facets = [f.model_copy(update={"terms": _without_runs(f.terms, subject_runs)}) for f in facets]
+    common: set[str] | None = None
+    for facet in facets:
+        stems = {stem(_normalize(t)) for t in facet.terms}
+        common = stems if common is None else common & stems
+    out = []
+    for facet in facets:
+        terms = [t for t in facet.terms if stem(_normalize(t)) not in subject_terms]
+        if not terms and len(facets) > 1:
+            terms = [t for t in facet.terms if stem(_normalize(t)) not in (common or set())]
+        out.append(facet.model_copy(update={"terms": terms or list(facet.terms)}))
+    return out
+
+
+def decompose(topic: str, lang: str | None = None) -> TopicFrame:
+    """Split ``topic`` into its subject and facets (module docstring; docs/questions.md)."""
+    text = _clean(topic)
+    zh = has_cjk(text)
+    language: Literal["zh", "en"] = "zh" if (lang == "zh" or (lang is None and zh)) else "en"
+    kind, sure = detect_topic_type(topic)
+    facets: list[Facet] = []
+    if kind in {"行业调研", "创业方案"}:
+        # A market or a venture is studied as a whole: its framework layers are the facets.
+        subject = _bare_subject(text)
+        facets = [_make(subject, "part")]
+        return TopicFrame(
+            topic=topic, language=language, subject=subject, topic_type=kind, type_sure=sure, facets=facets
+        )
+    head, tail = text, ""
+    # a colon, dash or em dash — but not the colon of a URL or of 10:30
+    colon = re.search(r"\s*(?:：|:(?=\s)|(?<!\d):(?![\d/]))\s*|\s*—\s*|\s+-\s+", text)
+    if colon and colon.start() > 0 and colon.end() < len(text):
+        head, tail = text[: colon.start()], text[colon.end() :]
+    clauses = [c for c in (_ZH_CLAUSE if zh else _EN_CLAUSE).split(head) if c and c.strip(" ,，")]
+    first = clauses[0] if clauses else head
+    compare = _zh_comparison if zh else _en_comparison
+    comparison = compare(_clean(first)) or compare(_bare_subject(first))
+    if comparison:
+        candidates, context = comparison
+        subject = _join(candidates, zh)
+        facets.append(_make(_comparison_name(candidates, zh), "comparison", candidates=candidates, context=context))
+    else:
+        subject = _bare_subject(first)
+    for clause in clauses[1:]:
+        facet = (_zh_question_facet if zh else _en_question_facet)(clause, subject)
+        if facet:
+            facets.append(facet)
+    if tail:
+        facets += _list_facets(tail, subject, zh)
+    if not facets:
+        facets = [_make(part, "part") for part in subject_parts(subject)]
+    unique: list[Facet] = []
+    for facet in facets:
+        if facet.name and facet.name not in {f.name for f in unique}:
+            unique.append(facet)
+    return TopicFrame(
+        topic=topic,
+        language=language,
+        subject=subject,
+        topic_type=kind,
+        type_sure=sure,
+        facets=_distinguish(unique[:MAX_FACETS], subject),
+    )
+
+
+__all__ = [
+    "EN_STOPWORDS",
+    "GENERIC_EN",
+    "GENERIC_ZH",
+    "KEYWORDS",
+    "MAX_FACETS",
+    "TOPIC_TYPES",
+    "TOPIC_TYPE_EN",
+    "ZH_STOP_CHARS",
+    "ZH_STOP_WORDS",
+    "Facet",
+    "FacetKind",
+    "TopicFrame",
+    "TopicType",
+    "decompose",
+    "detect_topic_type",
+    "has_cjk",
+    "key_terms",
+    "mentions",
+    "shares_key_term",
+    "stem",
+    "subject_of",
+    "subject_parts",
+    "topic_type",
+]

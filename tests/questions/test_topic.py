@@ -1,0 +1,167 @@
+"""Topic decomposition: subject, facets, comparison candidates, key terms (autodidact.text.topic)."""
+
+from __future__ import annotations
+
+import pytest
+
+from autodidact.text.topic import (
+    decompose,
+    detect_topic_type,
+    key_terms,
+    mentions,
+    shares_key_term,
+    stem,
+    subject_of,
+    subject_parts,
+    topic_type,
+)
+
+DEBIAN_EN = "How does Debian package management work: dpkg vs apt, version pinning, and system upgrades?"
+DEBIAN_ZH = "Debian 软件包管理是如何工作的：dpkg 与 apt 的关系、版本固定和系统升级"
+
+
+def names(topic: str) -> list[tuple[str, str]]:
+    return [(f.kind, f.name) for f in decompose(topic).facets]
+
+
+@pytest.mark.parametrize(
+    ("topic", "subject", "facets"),
+    [
+        (
+            DEBIAN_EN,
+            "Debian package management",
+            [("comparison", "dpkg vs apt"), ("aspect", "version pinning"), ("aspect", "system upgrades")],
+        ),
+        (
+            "How do Python generators and coroutines work?",
+            "Python generators and coroutines",
+            [("part", "Python generators"), ("part", "Python coroutines")],
+        ),
+        (
+            "Compare PostgreSQL and SQLite for embedded analytics",
+            "PostgreSQL and SQLite",
+            [("comparison", "PostgreSQL vs SQLite")],
+        ),
+        (
+            "What is Rust's borrow checker and why does it reject some programs?",
+            "Rust's borrow checker",
+            [("question", "why Rust's borrow checker rejects some programs")],
+        ),
+        (
+            DEBIAN_ZH,
+            "Debian 软件包管理",
+            [("comparison", "dpkg 与 apt 的关系"), ("aspect", "版本固定"), ("aspect", "系统升级")],
+        ),
+        (
+            "Python 的生成器和协程是如何工作的？",
+            "Python 的生成器和协程",
+            [("part", "Python 的生成器"), ("part", "Python 的协程")],
+        ),
+        ("机器学习中的过拟合是什么？如何避免？", "机器学习中的过拟合", [("question", "如何避免过拟合")]),
+        (
+            "What is overfitting in machine learning, and how can it be avoided?",
+            "overfitting in machine learning",
+            [("question", "how overfitting in machine learning can be avoided")],
+        ),
+        (
+            "Python asyncio: event loop, tasks and cancellation",
+            "Python asyncio",
+            [("aspect", "event loop"), ("aspect", "tasks"), ("aspect", "cancellation")],
+        ),
+        ("dpkg 和 apt 有什么区别？", "dpkg 和 apt", [("comparison", "dpkg 与 apt")]),
+        ("Rust lifetimes", "Rust lifetimes", [("part", "Rust lifetimes")]),
+        ("Python 3.12: typing and asyncio", "Python 3.12", [("aspect", "typing"), ("aspect", "asyncio")]),
+        ("Read https://debian.org docs", "Read https://debian.org docs", [("part", "Read https://debian.org docs")]),
+        ("参与式预算和公民监督", "参与式预算和公民监督", [("part", "参与式预算"), ("part", "公民监督")]),
+    ],
+)
+def test_example_topics_decompose(topic: str, subject: str, facets: list[tuple[str, str]]) -> None:
+    frame = decompose(topic)
+    assert frame.subject == subject
+    assert names(topic) == facets
+    assert subject_of(topic) == subject
+
+
+def test_comparison_candidates_and_context() -> None:
+    assert decompose(DEBIAN_EN).candidates == ["dpkg", "apt"]
+    assert decompose(DEBIAN_ZH).candidates == ["dpkg", "apt"]
+    pg = decompose("Compare PostgreSQL and SQLite for embedded analytics").facets[0]
+    assert pg.candidates == ["PostgreSQL", "SQLite"] and pg.context == "for embedded analytics"
+    threads = decompose("What is the difference between threads and processes in Python?").facets[0]
+    assert threads.candidates == ["threads", "processes"] and threads.context == "in Python"
+    assert decompose("apt versus aptitude").candidates == ["apt", "aptitude"]
+
+
+def test_question_clauses_keep_the_users_question_with_pronouns_resolved() -> None:
+    rust = decompose("What is Rust's borrow checker and why does it reject some programs?").facets[0]
+    assert rust.question == "Why does Rust's borrow checker reject some programs?"
+    zh = decompose("机器学习中的过拟合是什么？如何避免？").facets[0]
+    assert zh.question == "如何避免机器学习中的过拟合？"
+    limits = decompose("What is a monad, and what are its limitations?").facets[0]
+    assert limits.question == "What are the limitations of monad?"
+
+
+def test_facet_terms_tell_facets_apart() -> None:
+    frame = decompose(DEBIAN_EN)
+    assert [f.terms for f in frame.facets] == [["dpkg", "apt"], ["version", "pinning"], ["system", "upgrades"]]
+    # the subject's words are not a facet's: every question of the research has them
+    parts = decompose("How do Python generators and coroutines work?")
+    assert [f.terms for f in parts.facets] == [["generators"], ["coroutines"]]
+    assert decompose("机器学习中的过拟合是什么？如何避免？").facets[0].terms == ["避免"]
+    assert decompose(DEBIAN_ZH).facets[1].terms == ["版本固定"]
+
+
+def test_facet_for_assigns_questions_by_their_words() -> None:
+    frame = decompose(DEBIAN_EN)
+    assert frame.facet_for("How does Pin-Priority control version pinning?") == "version pinning"
+    assert frame.facet_for("What does unattended-upgrades do?") == "system upgrades"
+    assert frame.facet_for("What is apt-get?") == "dpkg vs apt"
+    assert frame.facet_for("What is the definition of Debian package management?") is None
+    zh = decompose(DEBIAN_ZH)
+    assert zh.facet_for("如何固定软件包的版本？") == "版本固定"
+    assert zh.facet_for("Debian 软件包管理的定义是什么？") is None
+
+
+def test_relevance_uses_distinctive_terms_only() -> None:
+    frame = decompose(DEBIAN_EN)
+    assert not frame.is_relevant("What is Name Service Switch?")
+    assert not frame.is_relevant("What is data management?")  # "management" is too common to count
+    assert frame.is_relevant("What is Pin-Priority?")  # pin ~ pinning
+    assert frame.is_relevant("What is apt-get?")
+    assert frame.is_relevant("What is a shell?", extra=["Which shell runs maintainer scripts?"])
+    zh = decompose(DEBIAN_ZH)
+    assert not zh.is_relevant("名称服务切换是什么？")
+    assert zh.is_relevant("软件包签名是什么？")
+
+
+def test_type_detection_is_one_classifier() -> None:
+    assert topic_type(DEBIAN_EN) == "概念理解" == decompose(DEBIAN_EN).topic_type
+    assert detect_topic_type("Compare PostgreSQL and SQLite for embedded analytics") == ("概念理解", False)
+    assert topic_type("国内新能源汽车市场规模和竞争格局调研") == "行业调研"
+    # a market is studied as a whole: no facet split
+    assert names("国内新能源汽车市场规模和竞争格局调研") == [("part", "国内新能源汽车市场规模和竞争格局")]
+
+
+def test_subject_parts_share_their_prefix() -> None:
+    assert subject_parts("Python generators and coroutines") == ["Python generators", "Python coroutines"]
+    assert subject_parts("Python 生成器和协程") == ["Python 生成器", "Python 协程"]
+    assert subject_parts("Python 的生成器和协程") == ["Python 的生成器", "Python 的协程"]
+    assert subject_parts("和平与发展") == ["和平", "发展"]  # 和 inside 和平 is not "and"
+    assert subject_of("What is a monad?") == "monad"
+
+
+def test_key_terms_and_mentions() -> None:
+    assert key_terms("How does Debian package management work?") == ["debian", "package", "management"]
+    assert key_terms("How does Debian package management work?", generic=False) == ["debian", "package"]
+    assert key_terms("Debian 软件包管理是如何工作的") == ["debian", "软件包管理"]
+    assert stem("pinning") == stem("pin") == stem("pinned")
+    assert mentions("Upgrading the system", "upgrades")
+    assert mentions("软件包的依赖", "软件包管理")  # half the bigrams
+    assert mentions("升级系统", "系统升级")
+    assert not mentions("文件系统", "系统升级")
+    assert shares_key_term("sources.list lists the mirrors", ["sources"])
+
+
+def test_decompose_is_deterministic() -> None:
+    assert decompose(DEBIAN_ZH) == decompose(DEBIAN_ZH)
+    assert decompose(DEBIAN_EN, "zh").language == "zh" and decompose(DEBIAN_EN).language == "en"
