@@ -13,8 +13,8 @@ Two rules keep the wiki true and on topic:
   such a file is not written, and counted;
 * a quote that shares no key term with its question or the topic never enters an article; when the
   question names something beyond the topic's subject ("pinning" in a question about Debian
-  package management) the quote must name it too, and a quote that only shares one word of a
-  longer question is not an answer either (:meth:`QuestionTerms.admits`).
+  package management) the quote must name it too, and a question about the whole subject needs
+  more than one of its words (:meth:`QuestionTerms.admits`).
 """
 
 from __future__ import annotations
@@ -142,15 +142,17 @@ class QuestionTerms:
     def admits(self, quote: str) -> bool:
         """True when the quote may enter the question's answer block (see the module docstring).
 
-        The terms judged are the question's own beyond the topic's subject (else all its terms):
-        one of one or two, two of three or more. Every page of a manual about the subject shares
-        the subject's words, so they alone never admit a quote when the question asks more.
+        A question that asks beyond the topic's subject is answered by a quote naming one of its
+        own terms (or the facet's). A question about the subject as a whole needs two of its terms
+        (one when it has only one or two): every page of a manual shares the subject's words, so
+        one of them alone ("management" in a chapter on keys) does not make an answer.
         """
         toks = set(tokens(quote))
-        for terms in (self.distinct or self.question, self.facet):
-            if terms and _covered(terms, toks) >= min(2, (len(terms) + 1) // 2):
-                return True
-        return not self.question and _covered(self.topic, toks) > 0
+        if self.distinct:
+            return _covered(self.distinct, toks) > 0 or (bool(self.facet) and _covered(self.facet, toks) > 0)
+        if self.question:
+            return _covered(self.question, toks) >= min(2, (len(self.question) + 1) // 2)
+        return _covered(self.topic, toks) > 0
 
     def score(self, quote: str, quality: str = "中") -> float:
         """How well the quote answers: question terms covered, the facet named, the aspect asked shown."""
@@ -177,6 +179,14 @@ def is_statement(quote: str) -> bool:
     if len(toks) < 3 or quote.count("`") % 2:
         return False  # a quote cut inside inline code is a cut sentence
     return not (quote.rstrip().endswith((":", "：")) and len(toks) < 6)
+
+
+_EDGE_MARKS = re.compile(r"^(?:[|>#*+-]+\s+|\d+[.)]\s+)+|\s*\|+\s*$")
+
+
+def tidy(quote: str) -> str:
+    """The quote without the table pipes, list and heading marks at its edges (still a substring)."""
+    return _EDGE_MARKS.sub("", " ".join(quote.split())).strip()
 
 
 def split_long(quote: str, terms: QuestionTerms) -> list[str]:
@@ -309,7 +319,7 @@ def collect_answers(
         for ev in claim.get("evidence") or []:
             if not isinstance(ev, dict) or ev.get("quote_type", "direct") not in ("direct", "numeric"):
                 continue
-            quote = " ".join(str(ev.get("snippet") or "").split())
+            quote = tidy(str(ev.get("snippet") or ""))
             name = locator.find(urls.get(str(ev.get("source_id")), ""), quote, question.id)
             if name is None:
                 continue

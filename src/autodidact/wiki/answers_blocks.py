@@ -17,6 +17,7 @@ nothing and a block never depends on how many rounds it took to fill.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -44,6 +45,7 @@ from autodidact.wiki.topics import TopicMap, question_subject, topic_subject
 MAX_QUOTES = 6
 MAX_SUMMARY_SENTENCES = 4
 SUMMARY_QUOTE_CHARS = 250
+SUMMARY_KEY = "compiled_summary"
 FALLBACK_TITLE = {"zh": "研究主题", "en": "Research topic"}
 
 QualityOf = Callable[[str], str]
@@ -296,11 +298,27 @@ def cited_chunks(summary: str) -> list[tuple[str, list[str]]] | None:
     return out
 
 
+def _fingerprint(summary: str) -> str:
+    return hashlib.sha256(" ".join(summary.split()).encode("utf-8")).hexdigest()[:16]
+
+
+def mark_summary(art: Article) -> None:
+    """Record in the front matter that compile wrote this summary (``compiled_summary: <hash>``)."""
+    line = f'{SUMMARY_KEY}: "{_fingerprint(art.summary)}"'
+    art.extra_front = [x for x in art.extra_front if not x.startswith(f"{SUMMARY_KEY}:")]
+    if art.summary:
+        art.extra_front.append(line)
+
+
 def is_generated_summary(art: Article) -> bool:
-    """True when the summary was written by compile (safe to rewrite): empty, the old framing
-    template, or made only of statements that stand in the article's body with the same citations."""
+    """True when compile may rewrite the summary: empty, written by compile and unchanged since
+    (its recorded hash), the old framing template, or made only of statements that stand in the
+    article's body with the same citations. A summary a person wrote is kept."""
     if is_auto_summary(art.summary):
         return True
+    recorded = next((x for x in art.extra_front if x.startswith(f"{SUMMARY_KEY}:")), None)
+    if recorded is not None:
+        return recorded.split(":", 1)[1].strip().strip('"') == _fingerprint(art.summary)
     chunks = cited_chunks(art.summary)
     if chunks is None:
         return False

@@ -33,6 +33,7 @@ from autodidact.wiki.answers_blocks import (
     Placer,
     answer_summary,
     is_generated_summary,
+    mark_summary,
     merge_answers,
     quote_key,
     valid_phrasing,
@@ -279,6 +280,7 @@ async def compile_evidence_async(
             sec.blocks = [unlink(b, known) for b in sec.blocks]
         if is_generated_summary(art):
             art.summary = await _phrase_summary(runtime, art, answer_summary(art, lang), lang)
+            mark_summary(art)
     write_back(kb, articles, before, touched, lang, day, result)
     return result
 
