@@ -363,3 +363,46 @@ def test_chinese_knowledge_base_reads_in_chinese(tmp_path: Path) -> None:
     assert "文本界面" not in (kb.wiki / "版本固定.md").read_text("utf-8")
     assert (kb.wiki / "INDEX.md").read_text("utf-8").startswith("# 知识库索引")
     assert_quotes_hold(kb)
+
+
+def test_the_loop_builds_its_wiki_from_answers(tmp_path: Path, pydoc_dir: Path) -> None:
+    """Two offline rounds over the pydoc corpus: every article section answers a question of a round,
+    every statement stands in the raw file it cites, and every admitted quote of every round is in its
+    block unless the block is full of better ones."""
+    from autodidact.config import load_settings
+    from autodidact.kb import init_kb
+    from autodidact.loop.runner import research_sync
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.wiki.answers import RawLocator, round_answers
+    from autodidact.wiki.answers_blocks import MAX_QUOTES
+
+    kb, _ = init_kb(tmp_path / "kb", topic=TOPIC, lang="en")
+    index_corpus(kb.root, [pydoc_dir], name="pydoc")
+    research_sync(kb, topic=TOPIC, runtime=Runtime(), settings=load_settings(kb.root), max_rounds=2)
+    state = json.loads(kb.state_file.read_text("utf-8"))
+    asked = {q["text"] for record in state["rounds"] for q in record["questions"]}
+    articles = load_wiki(kb.wiki)
+    assert articles
+    titles = {a.title for a in articles}
+    for art in articles:
+        for sec in art.body_sections():
+            assert sec.heading in asked, sec.heading  # no chapter headings, no "Key points" dumps
+    assert_quotes_hold(kb)
+    placed = 0
+    for record in state["rounds"]:
+        assert set(record["wiki_topics_updated"]) <= titles
+        found = round_answers(kb, record["round"], TOPIC, RawLocator(kb.raw))
+        for answer in found.answers:
+            if not answer.quotes:
+                continue
+            holder = [a for a in articles if a.section(answer.question.text)]
+            assert len(holder) == 1, answer.question.text  # one block per question text
+            section = holder[0].section(answer.question.text)
+            assert section is not None
+            items = parse_block(section)[1]
+            have = {" ".join(it.text.split()) for it in items}
+            for quote in answer.quotes:
+                inside = any(quote.text in h for h in have)
+                assert inside or len(items) == MAX_QUOTES, (answer.question.text, quote.text)
+                placed += inside
+    assert placed >= 3

@@ -163,7 +163,7 @@ async def compile_wiki_async(
         if rf.quality == "待评估":
             result.pending_quality.append(rf.filename)
         topic, qtexts = topic_for(rf.title, rf.filename, rf.question_ids, questions, research)
-        material = select_statements(rf, topic, qtexts)
+        material = select_statements(rf, topic, qtexts, research)
         if not material:
             result.empty.append(rf.filename)
             continue
