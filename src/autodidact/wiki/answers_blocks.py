@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from autodidact.wiki.answers import Answer, Question, QuestionTerms, Quote, term_in
-from autodidact.wiki.articles import Article, Section
+from autodidact.wiki.articles import RELATED_HEADINGS, Article, Section
 from autodidact.wiki.compile_task import is_auto_summary
 from autodidact.wiki.markdown import (
     CITATION_RE,
@@ -33,11 +33,13 @@ from autodidact.wiki.markdown import (
     cite,
     normalize_key,
     numeric_conflict,
+    render_link,
     split_sentences,
     strip_bullet,
     strip_citations,
     summary_worthy,
     tokens,
+    wikilinks,
 )
 from autodidact.wiki.question_frame import key_terms
 from autodidact.wiki.topics import TopicMap, question_subject, topic_subject
@@ -248,6 +250,21 @@ def merge_answers(
         duplicates += merge_quotes(section, answer.quotes, terms, quality_of, lang, others)
         touched.add(stem)
     return touched, duplicates
+
+
+def link_siblings(articles: dict[str, Article], stems: set[str], lang: str) -> None:
+    """Articles answering questions of the same round are facets of one topic: each lists the others
+    under Related, so no facet article is an orphan (relinking keeps these links)."""
+    for stem in sorted(stems):
+        art = articles[stem]
+        related = next((s for s in art.sections if s.is_related), None)
+        if related is None:
+            related = Section(RELATED_HEADINGS[lang], [])
+            art.sections.append(related)
+        have = {normalize_key(t) for b in related.blocks for t in wikilinks(b)}
+        for other in sorted(stems - {stem}):
+            if normalize_key(other) not in have:
+                related.blocks.append(f"- {render_link(other, articles[other].title)}")
 
 
 def _best_sentence(text: str, heading: str) -> str:

@@ -33,6 +33,7 @@ from autodidact.wiki.answers_blocks import (
     Placer,
     answer_summary,
     is_generated_summary,
+    link_siblings,
     mark_summary,
     merge_answers,
     quote_key,
@@ -52,7 +53,14 @@ from autodidact.wiki.index_page import render_index
 from autodidact.wiki.linking import relink
 from autodidact.wiki.markdown import article_stem, citations, normalize_key, unlink
 from autodidact.wiki.selection import select_statements
-from autodidact.wiki.topics import TopicMap, clean_title, load_question_texts, research_topic, topic_for
+from autodidact.wiki.topics import (
+    TopicMap,
+    clean_title,
+    load_question_texts,
+    research_topic,
+    topic_for,
+    topic_subject,
+)
 
 ARTICLE_CHUNK_CHARS = 8000
 MATERIAL_CHUNK_CHARS = 6000
@@ -271,6 +279,10 @@ async def compile_evidence_async(
     result.answered = [a.question.id for a in found.answers if a.quotes]
     result.answer_keys = {quote_key(q.text) for a in found.answers for q in a.quotes}
     result.compiled = sorted({n for a in found.answers for q in a.quotes for n in q.sources})
+    hub = topics.find(topic_subject(research)) if research else None
+    siblings = touched | ({hub} if hub and touched else set())
+    link_siblings(articles, siblings, lang)
+    touched |= siblings
     known = topics.keys()
     for stem in sorted(touched):
         art = articles[stem]
