@@ -125,7 +125,7 @@ def test_chinese_titles_citations_and_index(zh_kb: KnowledgeBase) -> None:
     b = add_raw(
         zh_kb,
         "波动率曲面入门",
-        "期权波动率曲面描述了隐含波动率随行权价和到期时间变化的形状。\n交易员用它比较不同合约的相对价格，也会参考备兑开仓的收益。\n",
+        "期权波动率曲面描述了隐含波动率随行权价和到期时间变化的形状。\n交易员用波动率曲面比较不同合约的相对价格，也会参考备兑开仓的收益。\n",
         qids=["r1q2"],
         quality="中",
     )

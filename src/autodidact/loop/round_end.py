@@ -1,9 +1,9 @@
 """Steps 3–6 of a round: wiki compile, wiki check, state update, termination decision.
 
 Why together: each is a short call into the wiki package plus the bookkeeping seed 001 asks for.
-The topics a compile touched are read back from the articles (those citing this round's raw
-files), so a compile repeated after an interruption — which skips files already compiled —
-still reports the same topics as a clean run. Step 5 and step 6 are one atomic state write: the
+The topics a compile touched are read back from the articles (those holding this round's quotes
+or citing its raw files), so a compile repeated after an interruption still reports the same
+topics as a clean run. Step 5 and step 6 are one atomic state write: the
 round is appended with its ``termination_check`` (the decision is recorded before it is acted on)
 and ``current_round_progress`` returns to null in the same write.
 """
@@ -21,24 +21,41 @@ from autodidact.questions.models import RoundQuestions
 
 
 def round_files(scratch: RoundScratch) -> list[str]:
-    """Step 3's input: the round's new raw files plus the user's contributed ones (seed 001)."""
+    """The round's new raw files plus the user's contributed ones (seed 001)."""
     files = list(scratch.new_raw_files)
     files += [f for f in scratch.user_contributed_raw_files if f not in files]
     return files
 
 
 async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> RoundScratch:
-    """Step 3: incremental compile of this round's files; record the topics that cite them."""
-    from autodidact.wiki.articles import load_wiki
-    from autodidact.wiki.compile import compile_wiki_async
+    """Step 3: the round's evidence becomes answer blocks; the user's own raw files are compiled whole.
 
-    files = round_files(scratch)
-    if files:
-        result = await compile_wiki_async(ctx.kb, files, ctx.runtime, today=scratch.date)
+    The research step's raw files are not compiled as files: what the wiki takes from them is what
+    the evidence quoted for the round's questions (docs/wiki.md). The topics touched are read back
+    from the articles — those holding one of this round's quotes or citing this round's files — so a
+    compile repeated after an interruption reports what a clean run reports.
+    """
+    from autodidact.wiki.answers_blocks import quote_key
+    from autodidact.wiki.articles import load_wiki
+    from autodidact.wiki.compile import compile_evidence_async, compile_wiki_async
+
+    user_files = list(scratch.user_contributed_raw_files)
+    if user_files:
+        result = await compile_wiki_async(ctx.kb, user_files, ctx.runtime, today=scratch.date, topic=ctx.state.topic)
         if result.pending_quality:
             ctx.reporter.progress(n, pending_quality=len(result.pending_quality))
-    wanted = set(files)
-    scratch.wiki_topics_updated = sorted(a.title for a in load_wiki(ctx.kb.wiki) if wanted & set(a.sources))
+    keys: set[str] = set()
+    if ctx.evidence_path(n).is_file():
+        found = await compile_evidence_async(ctx.kb, n, ctx.runtime, today=scratch.date, topic=ctx.state.topic)
+        keys = found.answer_keys
+        if found.unmatched_claims or found.off_topic:
+            ctx.reporter.progress(n, claims_without_raw_file=found.unmatched_claims, off_topic_quotes=found.off_topic)
+    wanted = set(round_files(scratch))
+    scratch.wiki_topics_updated = sorted(
+        a.title
+        for a in load_wiki(ctx.kb.wiki)
+        if wanted & set(a.sources) or any(quote_key(b) in keys for s in a.body_sections() for b in s.blocks)
+    )
     ctx.save_scratch(scratch)
     return scratch
 

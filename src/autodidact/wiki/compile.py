@@ -1,11 +1,17 @@
-"""``wiki compile``: fold new raw files into ``wiki/<topic>.md`` and keep ``wiki/INDEX.md`` in step.
+"""``wiki compile``: fold a round's evidence, or raw files, into ``wiki/<topic>.md`` and ``wiki/INDEX.md``.
 
-Why incremental and idempotent: the loop compiles each round's new files (seed 001 step 3), and a
-resumed round may compile the same files again. A raw file already listed in an article's
-``sources`` is skipped, statements are deduplicated, and an article is rewritten only when its
-rendered text changes (its ``updated`` date moves only then), so compiling the same files twice
-changes no byte. Each article is one task call that sees only that article's relevant sections
-and its new material (CONTRACTS §1.4, ARCHITECTURE principle 6).
+Two paths (docs/wiki.md):
+
+* **from evidence** (:func:`compile_evidence_async`, what the loop uses): each question of the
+  round gets an answer block of the quotes the evidence found for it, under the article of its
+  facet. A source compiled before is never skipped; only a quote the block already holds is.
+* **from raw files** (:func:`compile_wiki_async`, ``wiki compile --files``): a person's own files
+  are read whole and their best statements are merged by topic. A raw file already listed in an
+  article's ``sources`` is skipped there.
+
+Why idempotent: a resumed round may compile again. Statements are deduplicated and an article is
+rewritten only when its rendered text changes (its ``updated`` date moves only then), so compiling
+the same input twice changes no byte. A model, when configured, sees one article at a time.
 """
 
 from __future__ import annotations
@@ -22,6 +28,17 @@ from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
 from autodidact.store import atomic
 from autodidact.wiki.aio import run_blocking
+from autodidact.wiki.answers import RawLocator, round_answers
+from autodidact.wiki.answers_blocks import (
+    Placer,
+    answer_summary,
+    is_generated_summary,
+    link_siblings,
+    mark_summary,
+    merge_answers,
+    quote_key,
+    valid_phrasing,
+)
 from autodidact.wiki.articles import Article, Section, load_wiki, render_article
 from autodidact.wiki.compile_task import (
     ArticleInputs,
@@ -36,7 +53,14 @@ from autodidact.wiki.index_page import render_index
 from autodidact.wiki.linking import relink
 from autodidact.wiki.markdown import article_stem, citations, normalize_key, unlink
 from autodidact.wiki.selection import select_statements
-from autodidact.wiki.topics import TopicMap, clean_title, load_question_texts, research_topic, topic_for
+from autodidact.wiki.topics import (
+    TopicMap,
+    clean_title,
+    load_question_texts,
+    research_topic,
+    topic_for,
+    topic_subject,
+)
 
 ARTICLE_CHUNK_CHARS = 8000
 MATERIAL_CHUNK_CHARS = 6000
@@ -55,6 +79,12 @@ class CompileResult:
     empty: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
+    answered: list[str] = field(default_factory=list)
+    answer_keys: set[str] = field(default_factory=set)
+    unmatched_claims: int = 0
+    off_topic: int = 0
+    fragments: int = 0
+    duplicates: int = 0
 
     @property
     def topics(self) -> list[str]:
@@ -141,7 +171,7 @@ async def compile_wiki_async(
         if rf.quality == "待评估":
             result.pending_quality.append(rf.filename)
         topic, qtexts = topic_for(rf.title, rf.filename, rf.question_ids, questions, research)
-        material = select_statements(rf, topic, qtexts)
+        material = select_statements(rf, topic, qtexts, research)
         if not material:
             result.empty.append(rf.filename)
             continue
@@ -181,9 +211,22 @@ async def compile_wiki_async(
     # Articles are independent: update them concurrently (the runtime bounds model concurrency).
     await asyncio.gather(*(update(stem) for stem in sorted(groups)))
     result.compiled = sorted(rf.filename for members in groups.values() for rf, _ in members)
+    write_back(kb, articles, before, set(groups), lang, day, result)
+    return result
 
-    changed_stems = relink(articles, set(groups), {s for s in groups if s not in before}, lang)
-    for stem in sorted(changed_stems | set(groups)):
+
+def write_back(
+    kb: KnowledgeBase,
+    articles: dict[str, Article],
+    before: dict[str, str],
+    touched: set[str],
+    lang: str,
+    day: str,
+    result: CompileResult,
+) -> None:
+    """Relink, then write the articles whose text changed (``updated`` moves only then) and INDEX.md."""
+    changed_stems = relink(articles, touched, {s for s in touched if s not in before}, lang)
+    for stem in sorted(changed_stems | touched):
         art = articles[stem]
         text = render_article(art)
         if before.get(stem) == text:
@@ -197,7 +240,78 @@ async def compile_wiki_async(
     current = index_path.read_text("utf-8") if index_path.is_file() else None
     if current != index_text:
         atomic.write_text(index_path, index_text)
+
+
+def compile_evidence(
+    kb: KnowledgeBase, round_n: int, runtime: Any = None, *, today: str | None = None, topic: str | None = None
+) -> CompileResult:
+    """Synchronous :func:`compile_evidence_async` (not inside a running event loop)."""
+    return run_blocking(lambda: compile_evidence_async(kb, round_n, runtime, today=today, topic=topic))
+
+
+async def compile_evidence_async(
+    kb: KnowledgeBase, round_n: int, runtime: Any = None, *, today: str | None = None, topic: str | None = None
+) -> CompileResult:
+    """Merge round N's evidence into answer blocks (docs/wiki.md "Answers from evidence").
+
+    Input: ``outputs/rounds/round_N_evidence.json`` (claims, ``kqN`` = the round's question N),
+    ``round_N_questions.json`` (texts, optional ``facet``) and raw/ (the files that hold the quotes).
+    Every question with admitted quotes gets (or extends) its answer block under the article of its
+    facet; a source compiled before is never skipped — only quotes already in the block are.
+    Idempotent: the same round compiled again changes no byte.
+    """
+    lang = kb.language()
+    day = today or dt.datetime.now(dt.UTC).date().isoformat()
+    research = topic or research_topic(kb.root)
+    result = CompileResult()
+    locator = RawLocator(kb.raw)
+    found = round_answers(kb, round_n, research, locator)
+    result.unmatched_claims = found.unmatched_claims
+    result.off_topic = found.off_topic_quotes
+    result.fragments = found.fragments
+    articles = {a.stem: a for a in load_wiki(kb.wiki)}
+    before = {stem: render_article(a) for stem, a in articles.items()}
+    topics = TopicMap()
+    for art in articles.values():
+        topics.add(art.stem, art.names())
+    placer = Placer(articles, topics, research, lang)
+    touched, result.duplicates = merge_answers(found.answers, placer, research, locator.quality, lang)
+    result.answered = [a.question.id for a in found.answers if a.quotes]
+    result.answer_keys = {quote_key(q.text) for a in found.answers for q in a.quotes}
+    result.compiled = sorted({n for a in found.answers for q in a.quotes for n in q.sources})
+    hub = topics.find(topic_subject(research)) if research else None
+    siblings = touched | ({hub} if hub and touched else set())
+    link_siblings(articles, siblings, lang)
+    touched |= siblings
+    known = topics.keys()
+    for stem in sorted(touched):
+        art = articles[stem]
+        cited = {n for sec in art.body_sections() for b in sec.blocks for n in citations(b)}
+        art.sources = sorted(set(art.sources) | cited)
+        for sec in art.sections:
+            sec.blocks = [unlink(b, known) for b in sec.blocks]
+        if is_generated_summary(art):
+            art.summary = await _phrase_summary(runtime, art, answer_summary(art, lang), lang)
+            mark_summary(art)
+    write_back(kb, articles, before, touched, lang, day, result)
     return result
+
+
+async def _phrase_summary(runtime: Any, art: Article, offline: str, lang: str) -> str:
+    """With a model configured, let it phrase the summary; keep it only if every sentence still cites
+    the article's raw files (else the extractive summary stands)."""
+    if runtime is None or getattr(runtime, "is_offline", True) or not offline:
+        return offline
+    inputs = ArticleInputs(
+        title=art.title,
+        lang=lang,
+        summary=offline,
+        sections=[SectionText(heading=s.heading, blocks=list(s.blocks)) for s in art.body_sections()],
+        source_count=len(art.sources),
+    )
+    draft = await runtime.run(CompileArticleTask(), inputs)
+    phrased = " ".join(draft.summary.split()) if lang != "zh" else "".join(draft.summary.split())
+    return phrased if phrased and valid_phrasing(phrased, art) else offline
 
 
 def _header_quality(path: Path) -> str:

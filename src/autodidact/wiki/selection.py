@@ -153,13 +153,19 @@ def candidates(rf: RawFile) -> list[tuple[str, str]]:
     return out
 
 
-def select_statements(rf: RawFile, title: str, question_texts: list[str]) -> list[Material]:
-    """The statements of ``rf`` to merge into the article ``title`` (in source order)."""
+def select_statements(rf: RawFile, title: str, question_texts: list[str], topic: str | None = None) -> list[Material]:
+    """The statements of ``rf`` to merge into the article ``title`` (in source order).
+
+    When there is a research ``topic`` or a question, a sentence that shares no word with them (or
+    the article's title) is never selected (docs/wiki.md): lines about something else stay out.
+    """
     found = candidates(rf)
     quality = rf.quality if rf.quality in LIMITS else "待评估"
     if quality == "低":
         found = [c for c in found if numbers(c[1]) or _DEFINITION.search(c[1])]
     terms = set(tokens(" ".join([title, *question_texts])))
+    # Without a research topic or a question, the file itself is the topic: nothing to filter by.
+    allowed = terms | set(tokens(topic or "")) if topic or question_texts else set()
     scored: list[tuple[float, int]] = []
     seen: set[str] = set()
     for position, (_, sentence) in enumerate(found):
@@ -167,7 +173,10 @@ def select_statements(rf: RawFile, title: str, question_texts: list[str]) -> lis
         if key in seen:
             continue
         seen.add(key)
-        overlap = len(set(tokens(sentence)) & terms) / max(1, len(terms))
+        words = set(tokens(sentence))
+        if allowed and not words & allowed:
+            continue
+        overlap = len(words & terms) / max(1, len(terms))
         note = 1.0 if is_version_note(sentence) else 0.0  # changelog lines: kept only when there is room
         scored.append((2 * overlap + 1 / (1 + 0.15 * position) - note, position))
     keep = sorted(p for _, p in sorted(scored, key=lambda s: (-s[0], s[1]))[: LIMITS[quality]])

@@ -96,15 +96,20 @@ _EN_VERBS = frozenset(
 )
 
 
-def _zh_subject(question: str) -> str:
-    text = question
+def _zh_strip(text: str) -> str:
     previous = None
     while previous != text:
         previous = text
         text = _ZH_PREFIX.sub("", text).strip()
         text = _ZH_SUFFIX.sub("", text).strip()
+    return text
+
+
+def _zh_subject(question: str) -> str:
+    text = _zh_strip(question)
     text = _ZH_TAIL_OF.sub("", text).strip()
-    text = re.split(r"[，,；;：:]", text)[0].strip()
+    # "X是如何工作的：A、B和C" — the frame closes the first clause, so strip it again after the split
+    text = _zh_strip(re.split(r"[，,；;：:]", text)[0].strip())
     cut = _ZH_CUT.search(text)
     if cut and cut.start() >= 2:
         text = text[: cut.start()].strip()
