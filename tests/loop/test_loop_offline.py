@@ -36,7 +36,16 @@ ROUND_KEYS = {
     "check_report",
     "termination_check",
 }
-CHECK_KEYS = {"audit_issues_count", "pending_user_questions", "new_raw_files", "overlap_ratio", "decision", "reason"}
+CHECK_KEYS = {
+    "audit_issues_count",
+    "pending_user_questions",
+    "new_raw_files",
+    "overlap_ratio",
+    "decision",
+    "reason",
+    "new_claims",
+    "new_sources",
+}
 
 
 def run(root: Path, topic: str | None = TOPIC, **kwargs: object) -> tuple[RunResult, RecordingReporter]:
@@ -60,7 +69,8 @@ def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path])
     for record in data["rounds"]:
         n = record["round"]
         assert set(record) == ROUND_KEYS
-        assert set(record["termination_check"]) == CHECK_KEYS
+        stops = {"stopped_by"} if record["termination_check"]["decision"] == "terminate" else set()
+        assert set(record["termination_check"]) == CHECK_KEYS | stops
         rq = RoundQuestions.model_validate_json((root / f"outputs/rounds/round_{n}_questions.json").read_text("utf-8"))
         assert 5 <= len(rq.questions) <= 10
         assert [q["id"] for q in record["questions"]] == [q.id for q in rq.questions]
@@ -99,8 +109,11 @@ def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path])
             pending_user_questions=tc["pending_user_questions"],
             new_raw_files=tc["new_raw_files"],
             overlap=tc["overlap_ratio"],
+            new_claims=tc["new_claims"],
+            new_sources=tc["new_sources"],
         )
-        assert tc["decision"] == ("terminate" if cond.all_met or cond.max_rounds_reached else "continue")
+        assert tc["decision"] == ("terminate" if cond.terminate else "continue")
+        assert tc.get("stopped_by") == cond.stopped_by
         previous = tc["audit_issues_count"]
     processed = set(data["all_raw_files_processed"])
     assert processed == {p.name for p in (root / "raw").iterdir()}
