@@ -125,14 +125,12 @@ def register(app: typer.Typer) -> None:
 
         Creates the knowledge base if needed. Ctrl+C stops at the next safe point; run again to resume.
 
-        When it stops (checked after every round, docs/loop.md): when all four hold — audit issues
-        at most 60% of last round's (or below 3 twice), no pending user question, no new raw file
-        from you, question overlap above 0.7; or on a stall — a round that found no new claim and
-        no new source at question overlap 0.9 or more, with nothing of yours waiting; or at
-        --max-rounds. Your pending questions are never ignored: on a finished knowledge base
-        research runs at least one more round for them, raising max rounds if needed (with a
-        warning). A question only partly answered stays pending while rounds find new evidence
-        for it, then moves to 已处理 marked [rN, partial].
+        When it stops, checked after every round (docs/loop.md):
+        - rules: audit issues ≤ 60% of last round's (or < 3 twice), nothing pending from you, overlap > 0.7;
+        - stalled: the round found no new claim and no new source, overlap ≥ 0.9, nothing of yours waiting;
+        - max rounds: --max-rounds reached.
+        Your questions are never ignored: with one pending, research runs one more round (raising max rounds).
+        A partly answered question stays pending while rounds find new evidence, then is marked \\[rN, partial].
 
         Example: autodidact research "How do Python generators work?" --kb gen-kb --corpus docs/ --max-rounds 5
         """
