@@ -120,3 +120,37 @@ def test_corrupt_state_is_a_clear_error(fresh_kb: Callable[[str], Path]) -> None
     assert "Traceback" not in done.stderr
     assert "research_state.json is not valid JSON" in done.stderr
     assert "hint:" in done.stderr
+
+
+ASKED = ("What does the yield statement do?", "Can a generator be restarted after it is exhausted?")
+
+
+def with_questions(root: Path) -> Path:
+    from autodidact.kb import open_kb
+    from autodidact.loop.inbox import add_question
+
+    for text in ASKED:
+        add_question(open_kb(root), text)
+    return root
+
+
+@pytest.fixture(scope="module")
+def clean_run_with_questions(tmp_path_factory: pytest.TempPathFactory, indexed_base: Path) -> dict[str, bytes]:
+    import shutil
+
+    root = tmp_path_factory.mktemp("clean-asked") / "kb"
+    shutil.copytree(indexed_base, root)
+    done = run_cli(*ARGS, "--kb", str(with_questions(root)))
+    assert done.returncode == 0, done.stderr
+    return kb_tree(root)
+
+
+@pytest.mark.parametrize("point", ["r1.state.settled", "r2.state.settled"])
+def test_crash_while_settling_user_questions_resumes_to_the_clean_run(
+    point: str, fresh_kb: Callable[[str], Path], clean_run_with_questions: dict[str, bytes]
+) -> None:
+    inbox = clean_run_with_questions["outputs/user_questions.md"].decode("utf-8")
+    assert "~~" in inbox, "the clean run settled none of the user's questions: nothing to crash in"
+    root = with_questions(fresh_kb("kb"))
+    crash_and_resume(root, point)
+    assert_same(clean_run_with_questions, kb_tree(root), point)

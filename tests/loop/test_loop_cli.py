@@ -34,13 +34,17 @@ def test_research_ask_status_commands(fresh_kb: Callable[[str], Path], cli: Any,
     assert report["rounds"][0]["overlap_ratio"] is None
     assert report["termination"]["no_pending_user_questions"] is False
     assert report["termination"]["diminishing_gaps"] is False
+    assert report["termination"]["stalled"] is False and report["termination"]["stall"]["new_claims"] > 0
+    assert report["termination"]["user_waiting_extends_max_rounds"] is True
     preview = cli("questions", "generate", "--kb", str(root), "--json")
     assert preview.exit_code == 0
     assert json.loads(preview.stdout)["questions"][0]["text"] == "Is yield from the same as await?"
-    # plain `research` resumes; the pending question re-opens it (with a higher cap)
-    again = cli("research", "--kb", str(root), "--max-rounds", "2")
+    # plain `research` resumes: the pending question re-opens it and raises the cap it reached
+    again = cli("research", "--kb", str(root))
     assert again.exit_code == 0, again.output
-    assert json.loads(cli("status", "--kb", str(root), "--json").stdout)["rounds_completed"] == 2
+    assert "max_rounds raised from 1 to 2" in " ".join(again.output.split())
+    after = json.loads(cli("status", "--kb", str(root), "--json").stdout)
+    assert after["rounds_completed"] == 2 and after["max_rounds"] == 2
 
 
 def test_new_kb_from_scratch_with_corpus(tmp_path: Path, cli: Any, pydoc_corpus: Path) -> None:

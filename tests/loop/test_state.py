@@ -88,3 +88,36 @@ def test_wrong_type_deep_in_the_file_names_the_dotted_field(kb: KnowledgeBase) -
     kb.state_file.write_text(json.dumps(data), "utf-8")
     with pytest.raises(IntegrityError, match="field 'status'"):
         load_state(kb)
+
+
+def test_a_round_recorded_before_the_stall_rule_loads_and_saves_unchanged(kb: KnowledgeBase) -> None:
+    old_check = {
+        "audit_issues_count": 3,
+        "pending_user_questions": 0,
+        "new_raw_files": 0,
+        "overlap_ratio": 1.0,
+        "decision": "terminate",
+        "reason": "max_rounds 1 reached",
+    }
+    record = {
+        "round": 1,
+        "timestamp": "2026-01-01T00:00:00",
+        "questions": [],
+        "new_raw_files": [],
+        "user_contributed_raw_files": [],
+        "wiki_topics_updated": [],
+        "check_report": None,
+        "termination_check": old_check,
+    }
+    data = {**new_state("x", "2026-01-01T00:00:00", 1).to_json(), "rounds": [record], "status": "terminated"}
+    kb.state_file.write_text(json.dumps(data), "utf-8")
+    state = load_state(kb)
+    assert state is not None
+    check = state.rounds[0].termination_check
+    assert check.new_claims is None and check.new_sources is None and check.stopped_by is None
+    save_state(kb, state)
+    assert json.loads(kb.state_file.read_text("utf-8"))["rounds"][0]["termination_check"] == old_check
+    data["rounds"][0]["termination_check"] = {**old_check, "stopped_by": "tired"}
+    kb.state_file.write_text(json.dumps(data), "utf-8")
+    with pytest.raises(IntegrityError, match=r"termination_check\.stopped_by"):
+        load_state(kb)

@@ -1,10 +1,10 @@
-"""Each clause of CONTRACTS §1.6 on its own, and the recorded decision."""
+"""Each clause of CONTRACTS §1.6 on its own (four conditions, stall, cap), and the recorded decision."""
 
 from __future__ import annotations
 
 import pytest
 
-from autodidact.loop.termination import decide, diminishing, evaluate, overlap_high
+from autodidact.loop.termination import decide, diminishing, evaluate, overlap_high, stalled
 
 # A round where every clause holds; each test breaks exactly one.
 ALL_MET = {
@@ -75,6 +75,59 @@ def test_new_raw_files_block() -> None:
 
 def test_max_rounds_ends_regardless() -> None:
     check = decide(**{**ALL_MET, "round_n": 20, "overlap": None, "pending_user_questions": 3}, language="en")
-    assert check.decision == "terminate"
-    assert check.reason == "max_rounds 20 reached"
+    assert check.decision == "terminate" and check.stopped_by == "max_rounds"
+    assert check.reason.startswith("max_rounds 20 reached (rules not met: ")
+    assert "3 pending user questions" in check.reason and "overlap null" in check.reason
     assert evaluate(**{**ALL_MET, "round_n": 19}).max_rounds_reached is False
+
+
+# A round that is not finished by the four conditions (gaps not diminishing) but has stalled.
+STALLED = {**ALL_MET, "issues": 3, "previous_issues": 3, "overlap": 0.9, "new_claims": 0, "new_sources": 0}
+
+
+def test_stall_terminates_with_reason_stalled() -> None:
+    check = decide(**STALLED, language="en")
+    assert check.decision == "terminate" and check.stopped_by == "stalled"
+    assert check.reason.startswith("stalled: round 3 added no new claim and no new source")
+    assert "not diminishing enough" in check.reason  # says which rules were not met
+    assert check.new_claims == 0 and check.new_sources == 0
+    zh = decide(**STALLED, language="zh")
+    assert zh.reason.startswith("stalled（停滞）") and "没有新论据" in zh.reason
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"new_claims": 1},
+        {"new_sources": 1},
+        {"overlap": 0.89},
+        {"overlap": None},
+        {"new_claims": None},
+        {"new_sources": None},
+        {"pending_user_questions": 1},
+        {"new_raw_files": 1},
+    ],
+)
+def test_each_stall_clause_is_needed(change: dict[str, object]) -> None:
+    check = decide(**{**STALLED, **change}, language="en")  # type: ignore[arg-type]
+    assert check.decision == "continue" and check.stopped_by is None
+    assert "stalled" not in check.reason
+
+
+def test_stall_never_ends_a_run_while_the_user_waits() -> None:
+    assert not stalled(new_claims=0, new_sources=0, overlap=1.0, pending=1, new_raw=0)
+    assert not stalled(new_claims=0, new_sources=0, overlap=1.0, pending=0, new_raw=2)
+    assert stalled(new_claims=0, new_sources=0, overlap=1.0, pending=0, new_raw=0)
+
+
+def test_rules_take_precedence_over_stall_and_stall_over_cap() -> None:
+    both = decide(**{**ALL_MET, "new_claims": 0, "new_sources": 0, "overlap": 0.95}, language="en")
+    assert both.stopped_by == "rules" and both.reason.startswith("termination rules met")
+    at_cap = decide(**{**STALLED, "round_n": 20}, language="en")
+    assert at_cap.stopped_by == "stalled" and "max_rounds reached as well" in at_cap.reason
+
+
+def test_continue_reason_reports_what_the_round_added() -> None:
+    check = decide(**{**STALLED, "new_claims": 4, "new_sources": 2}, language="en")
+    assert check.decision == "continue"
+    assert "4 new claims and 2 new sources this round" in check.reason

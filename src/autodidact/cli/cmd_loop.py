@@ -104,7 +104,11 @@ def register(app: typer.Typer) -> None:
         topic: str | None = typer.Argument(None, help="Research topic; omit to resume the knowledge base's research."),
         kb: Path | None = kb_option(),
         max_rounds: int | None = typer.Option(
-            None, "--max-rounds", min=1, help="Stop after this many rounds in total (default 20, or the saved value)."
+            None,
+            "--max-rounds",
+            min=1,
+            help="Stop after this many rounds in total (default 20, or the saved value); raised by one "
+            "when your questions or files are waiting.",
         ),
         background: str | None = typer.Option(
             None, "--background", help="What you already know; the questioner skips those basics."
@@ -120,6 +124,13 @@ def register(app: typer.Typer) -> None:
         """Research a topic in rounds until more rounds stop adding value; resumable at any point.
 
         Creates the knowledge base if needed. Ctrl+C stops at the next safe point; run again to resume.
+
+        When it stops, checked after every round (docs/loop.md):
+        - rules: audit issues ≤ 60% of last round's (or < 3 twice), nothing pending from you, overlap > 0.7;
+        - stalled: the round found no new claim and no new source, overlap ≥ 0.9, nothing of yours waiting;
+        - max rounds: --max-rounds reached.
+        Your questions are never ignored: with one pending, research runs one more round (raising max rounds).
+        A partly answered question stays pending while rounds find new evidence, then is marked \\[rN, partial].
 
         Example: autodidact research "How do Python generators work?" --kb gen-kb --corpus docs/ --max-rounds 5
         """
@@ -170,7 +181,7 @@ def register(app: typer.Typer) -> None:
         kb: Path | None = kb_option(),
         as_json: bool = typer.Option(False, "--json", help="Print JSON on stdout."),
     ) -> None:
-        """Show rounds, counts, audit issues and overlap per round, each termination condition and cost.
+        """Show rounds, counts, audit issues and overlap per round, each termination condition, the stall and cost.
 
         Example: autodidact status --kb gen-kb --json
         """
@@ -244,33 +255,50 @@ def _print_status(report: dict[str, Any]) -> None:
         done = [k for k in ("step1_done", "step2_done", "step3_done", "step4_done") if p.get(k)]
         console.print(f"round {p['round']} in progress; done: {', '.join(done) or 'nothing yet'}")
     if report["rounds"]:
-        table = Table("round", "questions", "new raw", "audit issues", "overlap", "decision")
+        columns = ("round", "questions", "new raw", "new claims", "new sources", "audit issues", "overlap", "decision")
+        table = Table(*columns)
         for r in report["rounds"]:
             overlap = "null" if r["overlap_ratio"] is None else f"{r['overlap_ratio']:.2f}"
             table.add_row(
                 str(r["round"]),
                 str(r["questions"]),
                 str(r["new_raw_files"]),
+                "-" if r["new_claims"] is None else str(r["new_claims"]),
+                "-" if r["new_sources"] is None else str(r["new_sources"]),
                 str(r["audit_issues_count"]),
                 overlap,
-                r["decision"],
+                r["decision"] + (f" ({r['stopped_by']})" if r["stopped_by"] else ""),
             )
         console.print(table)
         last = report["rounds"][-1]
         console.print(f"round {last['round']} decision: {last['decision']} — {last['reason']}")
     term = report["termination"]
     if term:
-        console.print("termination conditions (all four, or max rounds):")
+        console.print("termination (all four conditions, or a stall, or max rounds):")
         labels = [
             ("diminishing_gaps", "1 audit issues ≤ 60% of last round (or both < 3)"),
             ("no_pending_user_questions", "2 no pending user questions"),
             ("no_new_raw_files", "3 no new raw files from the user"),
             ("overlap_above_0_7", "4 question overlap > 0.7"),
-            ("max_rounds_reached", "max rounds reached"),
         ]
         for key, label in labels:
             mark = "[green]met[/green]" if term[key] else "[red]not met[/red]"
             console.print(f"  {label}: {mark}")
+        stall = term["stall"]
+        if stall["new_claims"] is None:
+            numbers = "not measured for this round"
+        else:
+            overlap = "null" if stall["overlap_ratio"] is None else f"{stall['overlap_ratio']:.2f}"
+            numbers = (
+                f"last round: {stall['new_claims']} new claims, {stall['new_sources']} new sources, "
+                f"overlap {overlap}; needs 0, 0, ≥ {stall['overlap_limit']} and nothing pending from the user"
+            )
+        mark = "[green]yes[/green]" if term["stalled"] else "[red]no[/red]"
+        console.print(f"  stalled: {mark} ({numbers})")
+        mark = "[green]met[/green]" if term["max_rounds_reached"] else "[red]not met[/red]"
+        console.print(f"  max rounds reached: {mark}")
+        if term["user_waiting_extends_max_rounds"]:
+            console.print("  something from the user is waiting: the next `autodidact research` runs one more round")
     cost = report["cost"]
     console.print(
         f"cost so far: {cost['calls']} model calls, {cost['input_tokens'] + cost['output_tokens']} tokens, "

@@ -6,7 +6,8 @@ tested at every boundary. ``AUTODIDACT_CRASH_AT=<point>`` makes the process exit
 point. Points are named ``r<N>.<step>.<when>`` — step is questions, research, compile, check or
 state; when is ``before`` (nothing of the step written yet) or ``written`` (the step's output is
 on disk but its done-flag is not) — plus ``r<N>.research.q<k>`` after key question k and
-``r<N>.research.raw<k>`` after the k-th raw file of the round. ``AUTODIDACT_CRASH_AT`` may name
+``r<N>.research.raw<k>`` after the k-th raw file of the round, and ``r<N>.state.settled`` after
+the user's questions were settled in the inbox but before the state write. ``AUTODIDACT_CRASH_AT`` may name
 several points separated by commas; the first one reached fires.
 
 SIGINT/SIGTERM only set a flag; the loop checks it at the same safe points and raises
@@ -40,6 +41,8 @@ def crash_points_for_round(round_n: int, questions: int = 0, raw_files: int = 0)
         if step == "research":
             points += [f"r{round_n}.research.q{k}" for k in range(1, questions + 1)]
             points += [f"r{round_n}.research.raw{k}" for k in range(1, raw_files + 1)]
+        if step == "state":
+            points.append(f"r{round_n}.state.settled")
         points.append(f"r{round_n}.{step}.written")
     return points
 

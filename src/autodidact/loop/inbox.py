@@ -1,8 +1,9 @@
 """The user's inbox: ``outputs/user_questions.md`` (待处理 / 已处理) and files dropped into ``raw/``.
 
 Why so careful: people edit this file by hand while a run is going (CONTRACTS §1.1). The loop
-therefore reads it fresh every round, changes only the lines it owns (a pending question it
-incorporated moves to 已处理 as ``- ~~text~~ [rN]``), keeps every other line byte for byte, and
+therefore reads it fresh every round, changes only the lines it owns (a pending question moves to
+已处理 as ``- ~~text~~ [rN]`` once a round's audit answered it, or as ``- ~~text~~ [rN, partial]``
+when it settles not fully answered — docs/loop.md), keeps every other line byte for byte, and
 rewrites the file atomically. ``autodidact ask`` and the loop serialise through a small lock file
 of their own (not the knowledge base's writer lock, which a running loop holds for hours), and
 each re-reads the file under that lock right before writing, so neither loses the other's line.
@@ -169,23 +170,35 @@ def add_question(kb: KnowledgeBase, question: str) -> str:
 
 
 def mark_incorporated(kb: KnowledgeBase, questions: list[str], round_n: int) -> list[str]:
-    """Move incorporated questions from 待处理 to 已处理 as ``- ~~text~~ [rN]``; every other line stays.
+    """Move questions from 待处理 to 已处理 as ``- ~~text~~ [rN]``; every other line stays.
 
     Idempotent: a question no longer pending (moved already, or removed by the person) is left alone.
     Returns the texts moved.
     """
-    wanted = [" ".join(q.split()) for q in questions if q.strip()]
+    return settle_questions(kb, dict.fromkeys(questions), round_n)
+
+
+def settle_questions(kb: KnowledgeBase, outcomes: dict[str, str | None], round_n: int) -> list[str]:
+    """Move each question to 已处理: ``- ~~text~~ [rN]`` when answered (outcome ``None``), else
+    ``- ~~text~~ [rN, partial]`` / ``[rN, open]`` — settled, but marked as not fully answered.
+
+    Why a mark rather than leaving it pending: a question the sources cannot answer would otherwise
+    hold the research open forever (the rule is in docs/loop.md). Idempotent like
+    :func:`mark_incorporated`; returns the texts moved.
+    """
+    wanted = {" ".join(q.split()): note for q, note in outcomes.items() if q.strip()}
     if not wanted:
         return []
     moved: list[str] = []
     with inbox_lock(kb):
         lines = _read_lines(kb.user_questions)
-        for text in wanted:
+        for text, note in wanted.items():
             match = next((i for i, t in _pending_items(lines) if t == text), None)
             if match is None:
                 continue
             del lines[match]
-            lines = _insert_at_section_end(lines, DONE, f"- ~~{text}~~ [r{round_n}]")
+            tag = f"[r{round_n}]" if note is None else f"[r{round_n}, {note}]"
+            lines = _insert_at_section_end(lines, DONE, f"- ~~{text}~~ {tag}")
             moved.append(text)
         if moved:
             _write(kb.user_questions, lines)

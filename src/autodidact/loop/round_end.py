@@ -5,7 +5,10 @@ The topics a compile touched are read back from the articles (those holding this
 or citing its raw files), so a compile repeated after an interruption still reports the same
 topics as a clean run. Step 5 and step 6 are one atomic state write: the
 round is appended with its ``termination_check`` (the decision is recorded before it is acted on)
-and ``current_round_progress`` returns to null in the same write.
+and ``current_round_progress`` returns to null in the same write. Just before it, the user's
+questions this round asked are settled in ``user_questions.md`` from the round's audit and
+evidence (:mod:`autodidact.loop.user_answers`); that move is idempotent and depends only on files,
+so a crash between it and the state write resumes to the same inbox and the same decision.
 """
 
 from __future__ import annotations
@@ -13,10 +16,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from autodidact.loop.inbox import pending_questions
+from autodidact.loop.inbox import pending_questions, settle_questions
+from autodidact.loop.novelty import RoundNovelty, read_evidence, round_novelty
 from autodidact.loop.state import HistoryQuestion, RoundQuestion, RoundRecord, TerminationCheck, save_state
 from autodidact.loop.steps import RoundContext, RoundScratch, unprocessed_raw_files
 from autodidact.loop.termination import decide
+from autodidact.loop.user_answers import key_question_ids, user_question_outcomes
 from autodidact.questions.models import RoundQuestions
 
 
@@ -76,10 +81,37 @@ def read_check_report(ctx: RoundContext, n: int) -> Any:
     return parse_check_report(path.read_text("utf-8"), source=ctx.rel(path))
 
 
+def measure_round(ctx: RoundContext, n: int, scratch: RoundScratch) -> RoundNovelty:
+    """What round ``n`` added, from the evidence files of rounds 1…n and the round's raw files."""
+    from autodidact.sources.rawfiles import parse_raw_file
+
+    earlier = [read_evidence(ctx.evidence_path(k)) for k in range(1, n)]
+    sources: list[str] = []
+    for name in round_files(scratch):
+        try:
+            url = parse_raw_file(ctx.kb.raw / name).url
+        except Exception:  # a person's file the reader cannot parse is still a new source
+            url = ""
+        sources.append(url or f"raw/{name}")
+    return round_novelty(earlier, read_evidence(ctx.evidence_path(n)), sources)
+
+
 def step_state(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: RoundScratch) -> TerminationCheck:
-    """Steps 5–6: append the round with its termination check; progress back to null; one write."""
+    """Steps 5–6: settle the user's questions; append the round with its termination check;
+    progress back to null; one state write."""
     state = ctx.state
     report = read_check_report(ctx, n)
+    novelty = measure_round(ctx, n, scratch)
+    kq_of = key_question_ids(rq, scratch.lost_questions)
+    outcomes = user_question_outcomes(rq, report.question_status, novelty, state.rounds, kq_of)
+    settle_questions(ctx.kb, outcomes, n)
+    ctx.control.point(f"r{n}.state.settled")
+    staying = [q.text for q in rq.questions if q.source == "user" and q.text not in outcomes]
+    if staying:
+        ctx.reporter.warning(
+            f"{len(staying)} of your questions stay pending: round {n} found new evidence but did not fully "
+            "answer them, so the next round asks them again"
+        )
     processed_now = set(scratch.new_raw_files) | set(scratch.user_contributed_raw_files)
     previous = state.rounds[-1].termination_check.audit_issues_count if state.rounds else None
     check = decide(
@@ -90,6 +122,8 @@ def step_state(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: RoundScra
         pending_user_questions=len(pending_questions(ctx.kb.user_questions)),
         new_raw_files=len(unprocessed_raw_files(ctx, exclude=processed_now)),
         overlap=rq.overlap_ratio,
+        new_claims=novelty.new_claims,
+        new_sources=novelty.new_sources,
         language=ctx.language,
     )
     record = RoundRecord(

@@ -3,7 +3,9 @@
 Why the runner is small: every decision that must survive a crash lives in files. On start it
 reads ``research_state.json``; a non-null ``current_round_progress`` means "continue that round,
 skipping the steps marked done". A terminated knowledge base re-opens when something new arrived
-(a pending user question, a file in ``raw/``, a new topic). The single-writer lock is held for the
+(a pending user question, a file in ``raw/``, a new topic). Something from the user is never
+ignored: when it is waiting and the knowledge base already ran ``max_rounds`` rounds, the cap is
+raised by one round and the run says so (docs/loop.md). The single-writer lock is held for the
 whole run; ``autodidact ask`` does not need it. Between steps the run honours Ctrl+C and the
 fault-injection points of :mod:`autodidact.loop.control`.
 """
@@ -35,7 +37,7 @@ from autodidact.loop.state import (
 )
 from autodidact.loop.steps import RoundContext, RoundScratch, step_questions, unprocessed_raw_files
 from autodidact.loop.summary import write_summary
-from autodidact.loop.termination import evaluate
+from autodidact.loop.termination import conditions_of
 
 DEFAULT_MAX_ROUNDS = 20
 
@@ -51,6 +53,11 @@ class RunResult:
     summary: str | None = None
     termination: TerminationCheck | None = None
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def stopped_by(self) -> str | None:
+        """rules | stalled | max_rounds, from the last round's record (``None`` if it did not stop it)."""
+        return self.termination.stopped_by if self.termination is not None else None
 
 
 def _now() -> str:
@@ -91,39 +98,56 @@ def prepare_state(
 
 def _new_inputs(ctx: RoundContext) -> list[str]:
     """What re-opens a terminated knowledge base: pending questions, new raw files, a new topic."""
-    found: list[str] = []
-    pending = pending_questions(ctx.kb.user_questions)
-    if pending:
-        found.append(f"{len(pending)} pending question(s)")
-    new_raw = unprocessed_raw_files(ctx)
-    if new_raw:
-        found.append(f"{len(new_raw)} new raw file(s)")
+    found = _user_waiting(ctx)
     if any(e.round == ctx.state.next_round for e in ctx.state.topic_extensions):
         found.append("a new topic")
     return found
 
 
 def _stopped_only_by_cap(state: ResearchState) -> bool:
-    """True when the last round ended the research because of ``max_rounds``, not by the rules."""
+    """True when the last round ended the research because of ``max_rounds``, not by the rules or a stall."""
     if not state.rounds:
         return False
-    last = state.rounds[-1].termination_check
+    last = state.rounds[-1]
+    check = last.termination_check
+    if check.decision != "terminate":
+        return False
+    if check.stopped_by is not None:
+        return check.stopped_by == "max_rounds"
     previous = state.rounds[-2].termination_check.audit_issues_count if len(state.rounds) > 1 else None
-    cond = evaluate(
-        round_n=state.rounds[-1].round,
-        max_rounds=state.max_rounds,
-        issues=last.audit_issues_count,
-        previous_issues=previous,
-        pending_user_questions=last.pending_user_questions,
-        new_raw_files=last.new_raw_files,
-        overlap=last.overlap_ratio,
-    )
-    return last.decision == "terminate" and not cond.all_met
+    return conditions_of(check, last.round, state.max_rounds, previous).stopped_by == "max_rounds"
+
+
+def _user_waiting(ctx: RoundContext) -> list[str]:
+    """What the user left for the loop: pending questions and raw files not processed yet."""
+    found: list[str] = []
+    pending = pending_questions(ctx.kb.user_questions)
+    if pending:
+        found.append(f"{len(pending)} pending user question(s)")
+    new_raw = unprocessed_raw_files(ctx)
+    if new_raw:
+        found.append(f"{len(new_raw)} new raw file(s)")
+    return found
+
+
+def _extend_for_user(ctx: RoundContext) -> bool:
+    """At the cap with something from the user waiting: one more round, recorded in the state."""
+    waiting = _user_waiting(ctx)
+    if not waiting:
+        return False
+    state = ctx.state
+    old, state.max_rounds = state.max_rounds, len(state.rounds) + 1
+    message = f"max_rounds raised from {old} to {state.max_rounds}: {' and '.join(waiting)} must not be ignored"
+    ctx.reporter.warning(message)
+    ctx.warnings.append(message)
+    save_state(ctx.kb, state)
+    return True
 
 
 async def run_rounds(ctx: RoundContext) -> RunResult:
-    """Rounds until the termination rule or ``max_rounds`` (each round: the six steps)."""
+    """Rounds until the termination rule, a stall or ``max_rounds`` (each round: the six steps)."""
     kb, state = ctx.kb, ctx.state
+    extended = False
     while True:
         if state.current_round_progress is None:
             if state.status == "terminated":
@@ -134,9 +158,11 @@ async def run_rounds(ctx: RoundContext) -> RunResult:
                     return _finish(ctx, "already_complete")
                 ctx.reporter.warning("re-opening a finished knowledge base: " + ", ".join(news))
             if len(state.rounds) >= state.max_rounds:
-                state.status = "terminated"
-                save_state(kb, state)
-                return _finish(ctx, "max_rounds")
+                if extended or not _extend_for_user(ctx):
+                    state.status = "terminated"
+                    save_state(kb, state)
+                    return _finish(ctx, "max_rounds")
+                extended = True  # at most one extension per run: that round's end applies the cap again
             n = state.next_round
             state.status = "in_progress"
             stale = ctx.scratch_path(n)

@@ -8,7 +8,10 @@ in ``.autodidact/``, which is the way back when the file is damaged by hand or b
 
 The structure is exactly seed 001's. Two optional fields are added only when used: ``background``
 (``--background``, needed again on resume) and ``topic_extensions`` (a different topic given to an
-existing knowledge base is appended, as the seed says, and recorded here with its round).
+existing knowledge base is appended, as the seed says, and recorded here with its round). A
+``termination_check`` also records what the round added (``new_claims``, ``new_sources``: the
+numbers the stall rule reads) and, on the round that stopped the run, ``stopped_by`` (rules /
+stalled / max_rounds); rounds recorded before these existed load without them (docs/loop.md).
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ from autodidact.errors import IntegrityError
 from autodidact.kb import KnowledgeBase
 from autodidact.store import atomic
 
+StopKind = Literal["rules", "stalled", "max_rounds"]
 STEP_FLAGS = ("step1_done", "step2_done", "step3_done", "step4_done")
 LAST_GOOD = "research_state.last-good.json"
+OPTIONAL_CHECK_KEYS = ("new_claims", "new_sources", "stopped_by")
 
 
 class _Strict(BaseModel):
@@ -62,6 +67,9 @@ class TerminationCheck(_Strict):
     overlap_ratio: float | None
     decision: Literal["continue", "terminate"]
     reason: str
+    new_claims: int | None = Field(default=None, ge=0)
+    new_sources: int | None = Field(default=None, ge=0)
+    stopped_by: StopKind | None = None
 
 
 class RoundRecord(_Strict):
@@ -120,6 +128,11 @@ class ResearchState(_Strict):
             data.pop("background")
         if not self.topic_extensions:
             data.pop("topic_extensions")
+        for record in data["rounds"]:
+            check = record["termination_check"]
+            for key in OPTIONAL_CHECK_KEYS:
+                if check.get(key) is None:
+                    check.pop(key, None)
         return data
 
 

@@ -1,8 +1,9 @@
 """``autodidact status``: where a research stands, read from its files only.
 
 Why a separate reader: status must work while a run holds the writer lock (it never writes), and
-it must say *why* the loop would or would not stop now — each termination clause with the numbers
-behind it — so a person can see what another round would be for.
+it must say *why* the loop would or would not stop now — each termination clause, the stall
+(what the last round added) and the cap, with the numbers behind them — so a person can see what
+another round would be for (the rule: docs/loop.md).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.inbox import pending_questions
 from autodidact.loop.state import load_state
-from autodidact.loop.termination import evaluate
+from autodidact.loop.termination import STALL_OVERLAP, evaluate
 from autodidact.sources.rawfiles import list_raw_files
 
 
@@ -63,7 +64,10 @@ def status_report(kb: KnowledgeBase) -> dict[str, Any]:
                 "wiki_topics_updated": len(record.wiki_topics_updated),
                 "audit_issues_count": check.audit_issues_count,
                 "overlap_ratio": check.overlap_ratio,
+                "new_claims": check.new_claims,
+                "new_sources": check.new_sources,
                 "decision": check.decision,
+                "stopped_by": check.stopped_by,
                 "reason": check.reason,
             }
         )
@@ -72,23 +76,38 @@ def status_report(kb: KnowledgeBase) -> dict[str, Any]:
         previous = state.rounds[-2].termination_check.audit_issues_count if len(state.rounds) > 1 else None
         processed = set(state.all_raw_files_processed)
         new_raw = [name for name in raw if name not in processed]
+        check = last.termination_check
         cond = evaluate(
             round_n=last.round,
             max_rounds=state.max_rounds,
-            issues=last.termination_check.audit_issues_count,
+            issues=check.audit_issues_count,
             previous_issues=previous,
             pending_user_questions=len(pending),
             new_raw_files=len(new_raw),
-            overlap=last.termination_check.overlap_ratio,
+            overlap=check.overlap_ratio,
+            new_claims=check.new_claims,
+            new_sources=check.new_sources,
         )
         report["termination"] = {
             "diminishing_gaps": cond.diminishing,
             "no_pending_user_questions": cond.no_pending_questions,
             "no_new_raw_files": cond.no_new_raw_files,
             "overlap_above_0_7": cond.overlap_high,
+            "stalled": cond.stalled,
+            "stall": {
+                "new_claims": check.new_claims,
+                "new_sources": check.new_sources,
+                "overlap_ratio": check.overlap_ratio,
+                "overlap_limit": STALL_OVERLAP,
+                "nothing_pending_from_user": cond.no_pending_questions and cond.no_new_raw_files,
+            },
             "max_rounds_reached": cond.max_rounds_reached,
-            "would_terminate": cond.all_met or cond.max_rounds_reached,
-            "last_decision": last.termination_check.decision,
-            "last_reason": last.termination_check.reason,
+            "would_terminate": cond.terminate,
+            "would_stop_by": cond.stopped_by,
+            "user_waiting_extends_max_rounds": cond.max_rounds_reached
+            and not (cond.no_pending_questions and cond.no_new_raw_files),
+            "last_decision": check.decision,
+            "last_reason": check.reason,
+            "last_stopped_by": check.stopped_by,
         }
     return report

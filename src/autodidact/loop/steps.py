@@ -22,7 +22,7 @@ from autodidact.config import Settings
 from autodidact.errors import IntegrityError
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.control import Control
-from autodidact.loop.inbox import mark_incorporated, pending_questions
+from autodidact.loop.inbox import pending_questions
 from autodidact.loop.progress import Reporter
 from autodidact.loop.state import ResearchState, RoundProgress, save_state
 from autodidact.questions.generate import generate_questions
@@ -147,7 +147,8 @@ def _digest(ctx: RoundContext, name: str) -> RawDigest | None:
 
 
 async def step_questions(ctx: RoundContext, n: int) -> RoundQuestions:
-    """Step 1: the questioner, then the inbox update (incorporated questions → 已处理)."""
+    """Step 1: the questioner. The user's questions it took stay in 待处理 until the round's end
+    has the audit's verdict on them (:mod:`autodidact.loop.user_answers`)."""
     scratch = ctx.load_scratch(n)
     qpath = ctx.questions_path(n)
     if scratch is not None and qpath.is_file():
@@ -166,7 +167,6 @@ async def step_questions(ctx: RoundContext, n: int) -> RoundQuestions:
         ctx.save_scratch(scratch)
         atomic.write_json(qpath, rq.model_dump(mode="json"))
     ctx.control.point(f"r{n}.questions.written")
-    mark_incorporated(ctx.kb, rq.incorporated_user_questions, n)
     if scratch.check_report_warning:
         ctx.reporter.warning(scratch.check_report_warning)
     ctx.reporter.message(

@@ -1,36 +1,162 @@
-"""``outputs/research_summary.md``: the closing summary of seed 001's 收尾流程.
+"""``outputs/research_summary.md``: the closing summary of seed 001's 收尾流程 (docs/loop.md).
 
-Why extractive: the summary must be true to the wiki, so its findings are the opening sentences
-of the best-sourced articles, each with the article it comes from; the open questions come from
-the rounds' recorded statuses; the topic graph is the articles' ``[[links]]``. Everything is read
-from files, so the summary is the same however the run got there.
+Why from the answers: a person reads the summary to learn what the research found out, so its
+core findings are the research's answers to its questions — per question, the question and the
+best sentences of its cited answer from the audits (which answer each question from the wiki,
+citing the articles) — not the opening sentences of articles. Its open questions are every
+question the last audit left partial or open, plus the user's own questions that were not fully
+answered: nothing the research could not answer is hidden. The overview states how the run really
+stopped (termination rules met, stalled, or max_rounds). Everything is read from files, so the
+summary is the same however the run got there.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from autodidact.kb import KnowledgeBase
+from autodidact.loop.audit_answers import AuditedQuestion, read_audited_questions
+from autodidact.loop.inbox import read_inbox
 from autodidact.loop.state import ResearchState
 from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
+from autodidact.wiki.markdown import citations, render_citation, split_sentences, strip_citations
 
 MAX_FINDINGS = 5
 MIN_FINDINGS = 3
+MAX_FINDING_SENTENCES = 3
+STATUS_RANK = {"resolved": 0, "partial": 1}
 _LINK = re.compile(r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\]")
-_SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
+_NOT_COVERED = re.compile(r"^(?:Not yet covered|Still missing|尚缺|仍缺)\s*[:：]", re.I)
+_SETTLED = re.compile(r"^~~(.+?)~~\s*\[r(\d+),\s*(partial|open)\]\s*$")
 
 
-_CITE = re.compile(r"\s*[（(]\s*(?:source|sources|来源)\s*[:：][^)）]*[)）]", re.I)
-_BOILERPLATE = re.compile(r"^(?:This article collects|本文(?:汇总|整理|收集))", re.I)
+@dataclass(frozen=True)
+class _Asked:
+    """A question with the audit that last judged it."""
+
+    item: AuditedQuestion
+    round: int
+    order: int
+    by_user: bool
 
 
-def _finding(summary: str, limit: int = 2) -> str:
-    """The summary's first informative sentences (a compiler's "this article collects…" skipped)."""
-    text = " ".join(_CITE.sub("", summary).split())
-    pieces = [p.strip() for p in _SENTENCE_END.split(text) if p and p.strip()]
-    pieces = [p for p in pieces if not _BOILERPLATE.match(p)]
-    return " ".join(pieces[:limit])
+def _key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _audits(kb: KnowledgeBase, state: ResearchState) -> list[tuple[int, list[AuditedQuestion] | None]]:
+    """Each round's audited questions, newest round first (``None``: report missing or unreadable)."""
+    out: list[tuple[int, list[AuditedQuestion] | None]] = []
+    for record in reversed(state.rounds):
+        items = None
+        if record.check_report:
+            items = read_audited_questions(kb.root / record.check_report, record.check_report)
+        out.append((record.round, items))
+    return out
+
+
+def _last_audit(state: ResearchState, audit: list[AuditedQuestion] | None) -> list[AuditedQuestion]:
+    """The last round's questions as its audit judged them; the statuses recorded in the state
+    stand in when the report cannot be read back."""
+    if audit is not None:
+        return audit
+    if not state.rounds:
+        return []
+    return [
+        AuditedQuestion(qid=q.id, status=q.status or "open", question=q.text, answer="", gap="")
+        for q in state.rounds[-1].questions
+    ]
+
+
+def _asked(state: ResearchState, audits: list[tuple[int, list[AuditedQuestion] | None]]) -> list[_Asked]:
+    """Every audited question once, as its newest audit judged it."""
+    users = {_key(q.text) for r in state.rounds for q in r.questions if q.source == "user"}
+    seen: set[str] = set()
+    out: list[_Asked] = []
+    for round_n, items in audits:
+        for order, item in enumerate(items or []):
+            key = _key(item.question)
+            if not key or key in seen:
+                continue
+            seen.add(key)
+            out.append(_Asked(item, round_n, order, key in users))
+    return out
+
+
+def answer_sentences(answer: str) -> tuple[list[str], list[str]]:
+    """An audit answer's own sentences (its "not yet covered" note dropped) and the files it cites."""
+    cited = citations(answer)
+    sentences = [s for s in split_sentences(strip_citations(answer)) if not _NOT_COVERED.match(s)]
+    return sentences, cited
+
+
+def findings(asked: list[_Asked]) -> list[tuple[_Asked, list[str], list[str]]]:
+    """Up to :data:`MAX_FINDINGS` answered questions with their best unrepeated sentences.
+
+    Resolved before partial; among those, the user's own questions first, then newer audits, then
+    the report's order. Of each answer only its best sentences (the audit lists them best first)
+    are candidates; one already shown under an earlier finding is not repeated, and a question left
+    with nothing new to say is skipped (its answer is already above)."""
+    ranked = sorted(
+        (a for a in asked if a.item.status in STATUS_RANK and a.item.answer),
+        key=lambda a: (STATUS_RANK[a.item.status], not a.by_user, -a.round, a.order),
+    )
+    shown: set[str] = set()
+    out: list[tuple[_Asked, list[str], list[str]]] = []
+    for entry in ranked:
+        sentences, cited = answer_sentences(entry.item.answer)
+        fresh = [s for s in sentences[:MAX_FINDING_SENTENCES] if _key(s) not in shown]
+        if not fresh:
+            continue
+        shown |= {_key(s) for s in fresh}
+        out.append((entry, fresh, cited))
+        if len(out) == MAX_FINDINGS:
+            break
+    return out
+
+
+def _why_stopped(state: ResearchState, zh: bool) -> str:
+    if not state.rounds:
+        return "尚未完成任何一轮" if zh else "no round yet"
+    check = state.rounds[-1].termination_check
+    if check.decision == "continue":  # stopped at the start of a run by the cap
+        return f"达到最大轮次 {state.max_rounds}" if zh else f"max_rounds {state.max_rounds} reached"
+    return check.reason
+
+
+def _open_lines(kb: KnowledgeBase, last: list[AuditedQuestion], zh: bool) -> list[str]:
+    """Every partial/open question of the last audit, then the user's not fully answered ones."""
+    sep = "：" if zh else ": "
+    lines: list[str] = []
+    listed: set[str] = set()
+    for item in last:
+        if item.status not in {"partial", "open"}:
+            continue
+        listed.add(_key(item.question))
+        head = f"- {item.qid}{sep}{item.question}" if item.qid else f"- {item.question}"
+        if item.status == "partial":
+            missing = f"；尚缺：{item.gap}" if zh and item.gap else (f"; missing: {item.gap}" if item.gap else "")
+            note = f"（部分回答{missing}）" if zh else f" (partly answered{missing})"
+        else:
+            note = "（未找到答案）" if zh else " (no answer found)"
+        lines.append(head + note)
+    view = read_inbox(kb.user_questions)
+    for text in view.pending:
+        if _key(text) not in listed:
+            listed.add(_key(text))
+            lines.append(f"- {text}（你的问题，仍待处理）" if zh else f"- {text} (your question, still pending)")
+    for line in view.done:
+        match = _SETTLED.match(line)
+        if match and _key(match.group(1)) not in listed:
+            listed.add(_key(match.group(1)))
+            text, n, status = match.group(1), match.group(2), match.group(3)
+            word = ("部分回答" if status == "partial" else "未找到答案") if zh else status
+            lines.append(
+                f"- {text}（你的问题，第 {n} 轮：{word}）" if zh else f"- {text} (your question, round {n}: {word})"
+            )
+    return lines
 
 
 def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> str:
@@ -40,8 +166,7 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
     zh = language == "zh"
     articles = load_wiki(kb.wiki)
     raw_count = len(list_raw_files(kb.raw))
-    no_round = "尚未完成任何一轮" if zh else "no round yet"
-    reason = state.rounds[-1].termination_check.reason if state.rounds else no_round
+    reason = _why_stopped(state, zh)
     topics = [state.topic, *[e.topic for e in state.topic_extensions]]
     lines = [f"# 研究摘要：{state.topic}" if zh else f"# Research summary: {state.topic}", ""]
     lines += ["## 研究概况" if zh else "## Overview"]
@@ -63,33 +188,23 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
         ]
         if len(topics) > 1:
             lines.append(f"- Extended topics: {'; '.join(topics[1:])}")
+    audits = _audits(kb, state)
+    last = _last_audit(state, audits[0][1] if audits else None)
     lines += ["", "## 核心发现" if zh else "## Core findings", ""]
-    topic_words = set(re.findall(r"\w+", " ".join(topics).lower()))
-    ranked = sorted(
-        articles,
-        key=lambda a: (not (set(re.findall(r"\w+", a.title.lower())) & topic_words), -len(a.sources), a.title),
-    )
-    findings = [(a, s) for a in ranked if (s := _finding(a.summary))][:MAX_FINDINGS]
-    if not findings:
-        lines.append("（wiki 中尚无可提炼的内容）" if zh else "(the wiki has nothing to summarise yet)")
-    for i, (art, sentence) in enumerate(findings, start=1):
-        where = f"wiki/{art.stem}.md"
-        see = f"（见 {where}）" if zh else f" (see {where})"
-        lines.append(f"{i}. **{art.title}**{'：' if zh else ': '}{sentence}{see}")
-    if 0 < len(findings) < MIN_FINDINGS:
+    found = findings(_asked(state, audits))
+    if not found:
+        lines.append("（尚无问题得到有出处的回答）" if zh else "(no question has a cited answer yet)")
+    for i, (entry, sentences, cited) in enumerate(found, start=1):
+        body = ("" if zh else " ").join(sentences)
+        if entry.item.status == "partial":
+            body += "（部分回答）" if zh else " (partly answered)"
+        cite = render_citation(cited, "zh" if zh else "en") if cited else ""
+        lines.append(f"{i}. **{entry.item.question}** {body}{'' if zh else ' '}{cite}".rstrip())
+    if 0 < len(found) < MIN_FINDINGS:
         lines.append("")
-        lines.append("（wiki 内容较少，核心发现不足 3 条）" if zh else "(the wiki is small: fewer than 3 findings)")
+        lines.append("（有出处的回答较少，核心发现不足 3 条）" if zh else "(few questions have cited answers yet)")
     lines += ["", "## 未解决问题" if zh else "## Open questions", ""]
-    latest: dict[str, tuple[str, str | None]] = {}  # by question text: a re-asked question's last status
-    for record in state.rounds:
-        for q in record.questions:
-            key = " ".join(q.text.split()).lower()
-            latest.pop(key, None)
-            latest[key] = (q.id, q.status)
-    texts = {" ".join(q.text.split()).lower(): q.text for r in state.rounds for q in r.questions}
-    open_items = [(qid, texts[key]) for key, (qid, status) in latest.items() if status == "open"]
-    sep = "：" if zh else ": "
-    lines += [f"- {qid}{sep}{text}" for qid, text in open_items] or ["- 无" if zh else "- none"]
+    lines += _open_lines(kb, last, zh) or ["- 无" if zh else "- none"]
     lines += ["", "## 知识图谱" if zh else "## Topic graph", ""]
     titles = {a.stem: a.title for a in articles}
     for art in sorted(articles, key=lambda a: a.title):

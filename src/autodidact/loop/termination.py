@@ -1,10 +1,17 @@
-"""When to stop researching (seed 001 step 6, CONTRACTS §1.6).
+"""When to stop researching (seed 001 step 6, CONTRACTS §1.6; the whole rule is in docs/loop.md).
 
 Why diminishing gaps rather than "fewer than 3": the deeper a knowledge base gets, the fewer gaps
 an audit finds, but a diligent auditor can always find three. Stopping when this round's
 audit_issues_count is ≤ 60% of the last round's (or both rounds found fewer than 3) captures "no
 obvious new value any more" — provided nothing is waiting from the user and the questioner is
 mostly repeating itself (overlap > 0.7). ``max_rounds`` ends the loop regardless.
+
+Why a stall rule on top: an auditor that keeps finding the same three gaps never lets the
+diminishing clause hold, so a knowledge base whose sources are exhausted ran to its cap. A round
+that added no new claim (no quote never seen before) and no new source, while the questioner is
+repeating itself (overlap ≥ 0.9), shows that another round cannot add anything: the run stops as
+``stalled``. It never stops that way while something from the user is waiting — the user's
+question or file gets its round first.
 
 Everything here is a pure function of numbers, so each clause is unit-tested on its own; the
 decision and its reason are recorded in ``termination_check`` before the loop acts on it.
@@ -14,26 +21,43 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autodidact.loop.state import TerminationCheck
+from autodidact.loop.state import StopKind, TerminationCheck
 
 DIMINISHING_FACTOR = 0.6
 LOW_ISSUES = 3
 OVERLAP_LIMIT = 0.7
+STALL_OVERLAP = 0.9
 
 
 @dataclass(frozen=True)
 class Conditions:
-    """The four conditions of §1.6 and the hard cap, each true when it allows termination."""
+    """The four conditions of §1.6, the stall and the hard cap, each true when it allows termination."""
 
     diminishing: bool
     no_pending_questions: bool
     no_new_raw_files: bool
     overlap_high: bool
     max_rounds_reached: bool
+    stalled: bool = False
 
     @property
     def all_met(self) -> bool:
         return self.diminishing and self.no_pending_questions and self.no_new_raw_files and self.overlap_high
+
+    @property
+    def terminate(self) -> bool:
+        return self.all_met or self.stalled or self.max_rounds_reached
+
+    @property
+    def stopped_by(self) -> StopKind | None:
+        """Which way the loop stops, in this order of precedence; ``None`` when it continues."""
+        if self.all_met:
+            return "rules"
+        if self.stalled:
+            return "stalled"
+        if self.max_rounds_reached:
+            return "max_rounds"
+        return None
 
 
 def diminishing(round_n: int, issues: int, previous: int | None) -> bool:
@@ -48,6 +72,18 @@ def overlap_high(overlap: float | None) -> bool:
     return overlap is not None and overlap > OVERLAP_LIMIT
 
 
+def stalled(
+    *, new_claims: int | None, new_sources: int | None, overlap: float | None, pending: int, new_raw: int
+) -> bool:
+    """The stall: no new claim, no new source, overlap ≥ 0.9, and nothing waiting from the user.
+
+    Unknown counts (``None``: a round recorded before the rule existed) are never a stall.
+    """
+    if new_claims is None or new_sources is None or overlap is None:
+        return False
+    return new_claims == 0 and new_sources == 0 and overlap >= STALL_OVERLAP and pending == 0 and new_raw == 0
+
+
 def evaluate(
     *,
     round_n: int,
@@ -57,6 +93,8 @@ def evaluate(
     pending_user_questions: int,
     new_raw_files: int,
     overlap: float | None,
+    new_claims: int | None = None,
+    new_sources: int | None = None,
 ) -> Conditions:
     """Every clause for this round."""
     return Conditions(
@@ -65,6 +103,28 @@ def evaluate(
         no_new_raw_files=new_raw_files == 0,
         overlap_high=overlap_high(overlap),
         max_rounds_reached=round_n >= max_rounds,
+        stalled=stalled(
+            new_claims=new_claims,
+            new_sources=new_sources,
+            overlap=overlap,
+            pending=pending_user_questions,
+            new_raw=new_raw_files,
+        ),
+    )
+
+
+def conditions_of(check: TerminationCheck, round_n: int, max_rounds: int, previous_issues: int | None) -> Conditions:
+    """The clauses as they were for a recorded ``termination_check``."""
+    return evaluate(
+        round_n=round_n,
+        max_rounds=max_rounds,
+        issues=check.audit_issues_count,
+        previous_issues=previous_issues,
+        pending_user_questions=check.pending_user_questions,
+        new_raw_files=check.new_raw_files,
+        overlap=check.overlap_ratio,
+        new_claims=check.new_claims,
+        new_sources=check.new_sources,
     )
 
 
@@ -77,6 +137,8 @@ def decide(
     pending_user_questions: int,
     new_raw_files: int,
     overlap: float | None,
+    new_claims: int | None = None,
+    new_sources: int | None = None,
     language: str = "zh",
 ) -> TerminationCheck:
     """The ``termination_check`` record: the numbers, the decision, and the reason in words."""
@@ -88,61 +150,94 @@ def decide(
         pending_user_questions=pending_user_questions,
         new_raw_files=new_raw_files,
         overlap=overlap,
+        new_claims=new_claims,
+        new_sources=new_sources,
     )
-    terminate = cond.all_met or cond.max_rounds_reached
-    reason = _reason(
-        cond, round_n, max_rounds, issues, previous_issues, pending_user_questions, new_raw_files, overlap, language
-    )
+    numbers = _Numbers(round_n, max_rounds, issues, previous_issues, pending_user_questions, new_raw_files, overlap)
     return TerminationCheck(
         audit_issues_count=issues,
         pending_user_questions=pending_user_questions,
         new_raw_files=new_raw_files,
         overlap_ratio=overlap,
-        decision="terminate" if terminate else "continue",
-        reason=reason,
+        decision="terminate" if cond.terminate else "continue",
+        reason=_reason(cond, numbers, new_claims, new_sources, language == "zh"),
+        new_claims=new_claims,
+        new_sources=new_sources,
+        stopped_by=cond.stopped_by,
     )
 
 
-def _reason(
-    cond: Conditions,
-    round_n: int,
-    max_rounds: int,
-    issues: int,
-    previous: int | None,
-    pending: int,
-    new_raw: int,
-    overlap: float | None,
-    language: str,
-) -> str:
-    zh = language == "zh"
-    ov = "null" if overlap is None else f"{overlap:.2f}"
+@dataclass(frozen=True)
+class _Numbers:
+    round_n: int
+    max_rounds: int
+    issues: int
+    previous: int | None
+    pending: int
+    new_raw: int
+    overlap: float | None
+
+    @property
+    def ov(self) -> str:
+        return "null" if self.overlap is None else f"{self.overlap:.2f}"
+
+
+def _reason(cond: Conditions, n: _Numbers, new_claims: int | None, new_sources: int | None, zh: bool) -> str:
+    """The reason in words; a stopping reason opens with how it stopped (rules / stalled / max_rounds)."""
+    sep = "；" if zh else "; "
     if cond.all_met:
         core = (
-            f"漏洞边际递减达标（audit_issues_count {issues}，上轮 {previous}），"
-            f"无待处理问题与新素材，问题重叠率 {ov} > 0.7"
+            f"终止规则全部满足：漏洞边际递减达标（audit_issues_count {n.issues}，上轮 {n.previous}），"
+            f"无待处理问题与新素材，问题重叠率 {n.ov} > 0.7"
             if zh
-            else f"diminishing gaps (audit_issues_count {issues}, last round {previous}), nothing pending from the "
-            f"user, question overlap {ov} > 0.7"
+            else f"termination rules met: diminishing gaps (audit_issues_count {n.issues}, last round {n.previous}), "
+            f"nothing pending from the user, question overlap {n.ov} > 0.7"
         )
         if cond.max_rounds_reached:
             core += "；同时达到最大轮次" if zh else "; max_rounds reached as well"
         return core
+    unmet = _unmet(cond, n, zh)
+    if cond.stalled:
+        core = (
+            f"stalled（停滞）：第 {n.round_n} 轮没有新论据（新引文 0 条）也没有新来源，问题重叠率 {n.ov} ≥ 0.9，"
+            f"现有来源已无更多可补充"
+            if zh
+            else f"stalled: round {n.round_n} added no new claim and no new source at question overlap "
+            f"{n.ov} ≥ 0.9, so the available sources have nothing more to give"
+        )
+        if cond.max_rounds_reached:
+            core += "；同时达到最大轮次" if zh else "; max_rounds reached as well"
+        return core + (f"（规则未满足：{sep.join(unmet)}）" if zh else f" (rules not met: {sep.join(unmet)})")
     if cond.max_rounds_reached:
-        return f"达到最大轮次 {max_rounds}" if zh else f"max_rounds {max_rounds} reached"
+        return (
+            f"达到最大轮次 {n.max_rounds}（规则未满足：{sep.join(unmet)}）"
+            if zh
+            else f"max_rounds {n.max_rounds} reached (rules not met: {sep.join(unmet)})"
+        )
+    if new_claims is not None and new_sources is not None:
+        unmet.append(
+            f"本轮新论据 {new_claims} 条、新来源 {new_sources} 个"
+            if zh
+            else f"{new_claims} new claims and {new_sources} new sources this round"
+        )
+    return sep.join(unmet)
+
+
+def _unmet(cond: Conditions, n: _Numbers, zh: bool) -> list[str]:
     unmet: list[str] = []
     if not cond.diminishing:
-        if round_n < 2 or previous is None:
+        if n.round_n < 2 or n.previous is None:
             unmet.append("第 1 轮无法判断边际递减" if zh else "round 1: diminishing gaps cannot be judged yet")
         else:
             unmet.append(
-                f"audit_issues_count {issues}，上轮 {previous}，边际递减条件未满足"
+                f"audit_issues_count {n.issues}，上轮 {n.previous}，边际递减条件未满足"
                 if zh
-                else f"audit_issues_count {issues} vs {previous} last round: not diminishing enough"
+                else f"audit_issues_count {n.issues} vs {n.previous} last round: not diminishing enough"
             )
     if not cond.no_pending_questions:
-        unmet.append(f"{pending} 个待处理用户问题" if zh else f"{pending} pending user questions")
+        unmet.append(f"{n.pending} 个待处理用户问题" if zh else f"{n.pending} pending user questions")
     if not cond.no_new_raw_files:
-        unmet.append(f"{new_raw} 个用户新增 raw 文件" if zh else f"{new_raw} new raw files from the user")
+        unmet.append(f"{n.new_raw} 个用户新增 raw 文件" if zh else f"{n.new_raw} new raw files from the user")
     if not cond.overlap_high:
-        unmet.append(f"问题重叠率 {ov} 未超过 0.7" if zh else f"question overlap {ov} is not above 0.7")
-    return ("；" if zh else "; ").join(unmet)
+        unmet.append(f"问题重叠率 {n.ov} 未超过 0.7" if zh else f"question overlap {n.ov} is not above 0.7")
+    return unmet

@@ -1,0 +1,223 @@
+"""Offline over Python's docs: a run stops on a stall, the user's questions are never ignored, and
+the closing summary reports the answers and every question left open (docs/loop.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import unicodedata
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autodidact.config import load_settings
+from autodidact.kb import open_kb
+from autodidact.llm.runtime import Runtime
+from autodidact.loop.inbox import add_question, read_inbox
+from autodidact.loop.progress import RecordingReporter
+from autodidact.loop.runner import RunResult, research_sync
+from autodidact.loop.state import load_state
+from autodidact.loop.status import status_report
+from autodidact.loop.user_answers import MAX_USER_QUESTION_ROUNDS
+from autodidact.questions.models import RoundQuestions
+from autodidact.wiki.markdown import split_sentences
+from autodidact.wiki.report_parser import parse_check_report
+
+from .conftest import TOPIC
+
+CAP = 15
+HARD_QUESTION = "Can a generator be restarted after it is exhausted?"
+
+
+def run(root: Path, topic: str | None = TOPIC, **kwargs: Any) -> tuple[RunResult, RecordingReporter]:
+    reporter = RecordingReporter()
+    kb = open_kb(root)
+    result = research_sync(
+        kb, topic=topic, runtime=Runtime(), settings=load_settings(root), reporter=reporter, **kwargs
+    )
+    return result, reporter
+
+
+def warnings(reporter: RecordingReporter) -> list[str]:
+    return [text for name, text in reporter.events if name == "warning"]
+
+
+@pytest.fixture(scope="module")
+def stalled_kb(tmp_path_factory: pytest.TempPathFactory, indexed_base: Path) -> Iterator[Path]:
+    """One run to its end with a cap it should not need (its own isolated home)."""
+    root = tmp_path_factory.mktemp("stalled") / "kb"
+    shutil.copytree(indexed_base, root)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("AUTODIDACT_HOME", str(tmp_path_factory.mktemp("home")))
+        result, _ = run(root, max_rounds=CAP)
+    assert result.status == "terminated"
+    yield root
+
+
+def quote_key(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", text).split()).casefold()
+
+
+def evidence_of(root: Path, n: int) -> dict[str, Any]:
+    path = root / f"outputs/rounds/round_{n}_evidence.json"
+    return json.loads(path.read_text("utf-8")) if path.is_file() else {}
+
+
+def new_claims_per_kq(root: Path, n: int) -> dict[str, int]:
+    """Recomputed here from the evidence files: claims of round n with a quote no earlier round had."""
+    seen: set[str] = set()
+    for k in range(1, n):
+        for claim in evidence_of(root, k).get("claims", []):
+            seen |= {quote_key(e["snippet"]) for e in claim["evidence"]}
+    out: dict[str, int] = {}
+    for claim in evidence_of(root, n).get("claims", []):
+        quotes = {quote_key(e["snippet"]) for e in claim["evidence"]}
+        if quotes - seen:
+            out[claim["answers_key_question"]] = out.get(claim["answers_key_question"], 0) + 1
+        seen |= quotes
+    return out
+
+
+def test_a_run_whose_sources_are_exhausted_stops_as_stalled(stalled_kb: Path) -> None:
+    root = stalled_kb
+    data = json.loads((root / "outputs/research_state.json").read_text("utf-8"))
+    rounds = data["rounds"]
+    assert len(rounds) < CAP, "the run went to its cap instead of stopping on a stall"
+    last = rounds[-1]["termination_check"]
+    assert last["decision"] == "terminate" and last["stopped_by"] == "stalled", last["reason"]
+    assert last["reason"].startswith(f"stalled: round {len(rounds)} added no new claim and no new source")
+    assert last["new_claims"] == 0 and last["new_sources"] == 0 and last["overlap_ratio"] >= 0.9
+    assert last["pending_user_questions"] == 0
+    assert all(r["termination_check"]["decision"] == "continue" for r in rounds[:-1])
+    urls: set[str] = set()
+    for record in rounds:
+        n, tc = record["round"], record["termination_check"]
+        assert tc["new_claims"] == sum(new_claims_per_kq(root, n).values()), f"round {n}"
+        round_urls = {s["url"] for s in evidence_of(root, n).get("sources", [])}
+        if round_urls - urls or record["new_raw_files"] or record["user_contributed_raw_files"]:
+            assert tc["new_sources"] > 0, f"round {n}"
+        else:
+            assert tc["new_sources"] == 0, f"round {n}"
+        urls |= round_urls
+    summary = (root / "outputs/research_summary.md").read_text("utf-8")
+    assert "- Why it stopped: stalled: " in summary
+    report = status_report(open_kb(root))
+    assert report["termination"]["stalled"] is True and report["termination"]["would_stop_by"] == "stalled"
+    assert report["rounds"][-1]["stopped_by"] == "stalled"
+
+
+def test_a_stalled_run_does_not_reopen_for_a_higher_cap_alone(stalled_kb: Path, tmp_path: Path) -> None:
+    root = tmp_path / "kb"
+    shutil.copytree(stalled_kb, root)
+    again, _ = run(root, topic=None, max_rounds=CAP + 5)
+    assert again.status == "already_complete" and again.stopped_by == "stalled"
+
+
+def section(summary: str, heading: str) -> list[str]:
+    body = summary.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return [line for line in body.splitlines() if line.strip()]
+
+
+def audit_answers(root: Path) -> dict[str, list[str]]:
+    """Question text → every answer any audit gave it (read here from the reports' lines)."""
+    out: dict[str, list[str]] = {}
+    for path in sorted((root / "outputs/rounds").glob("round_*_check.md")):
+        current = None
+        for line in path.read_text("utf-8").splitlines():
+            head = re.match(r"^- \*\*r\d+q\d+\*\* \[(\w+)\] (.+)$", line)
+            if head:
+                current = head.group(2)
+            elif current and line.startswith("  - answer: "):
+                out.setdefault(current, []).append(line.removeprefix("  - answer: "))
+    return out
+
+
+def test_summary_lists_every_partial_or_open_question_of_the_last_audit(stalled_kb: Path) -> None:
+    root = stalled_kb
+    state = load_state(open_kb(root))
+    assert state is not None
+    last = state.rounds[-1]
+    report = parse_check_report((root / str(last.check_report)).read_text("utf-8"))
+    unresolved = [q for q in last.questions if report.question_status.get(q.id) in {"partial", "open"}]
+    assert len(unresolved) == report.partial + report.open > 0
+    lines = section((root / "outputs/research_summary.md").read_text("utf-8"), "Open questions")
+    for q in unresolved:
+        assert any(line.startswith(f"- {q.id}: {q.text}") for line in lines), q.id
+    partial = [q for q in unresolved if report.question_status[q.id] == "partial"]
+    assert all(any(f"- {q.id}: " in line and "partly answered" in line for line in lines) for q in partial)
+
+
+def test_summary_findings_are_the_answers_to_questions(stalled_kb: Path) -> None:
+    root = stalled_kb
+    summary = (root / "outputs/research_summary.md").read_text("utf-8")
+    findings = section(summary, "Core findings")
+    answers = audit_answers(root)
+    numbered = [line for line in findings if re.match(r"^\d+\. ", line)]
+    assert 3 <= len(numbered) <= 5
+    shown: list[str] = []
+    for line in numbered:
+        match = re.match(r"^\d+\. \*\*(.+?)\*\* (.+) \(source: (wiki/[^)]+)\)$", line)
+        assert match, line
+        question, body, cited = match.groups()
+        assert question in answers, f"{question!r} is not a question any audit answered"
+        body = body.removesuffix(" (partly answered)")
+        for sentence in split_sentences(body):
+            assert any(sentence in answer for answer in answers[question]), f"{sentence!r} is not in its answer"
+            assert not sentence.startswith("Not yet covered")
+        assert all((root / name.strip()).is_file() for name in cited.split(","))
+        shown.append(body)
+    assert len(set(shown)) == len(shown)
+
+
+def test_a_question_asked_after_the_cap_gets_one_more_round(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    first, _ = run(root, max_rounds=1)
+    assert first.stopped_by == "max_rounds"
+    kb = open_kb(root)
+    add_question(kb, HARD_QUESTION)
+    result, reporter = run(root, topic=None)  # no --max-rounds: the saved cap (1) is reached
+    assert result.rounds == 2 and result.status == "terminated"
+    state = load_state(kb)
+    assert state is not None and state.max_rounds == 2
+    assert any(w.startswith("max_rounds raised from 1 to 2: 1 pending user question(s)") for w in warnings(reporter))
+    rq = RoundQuestions.model_validate_json((root / "outputs/rounds/round_2_questions.json").read_text("utf-8"))
+    assert rq.questions[0].text == HARD_QUESTION and rq.questions[0].source == "user"
+
+
+def test_a_partly_answered_question_stays_pending_then_settles(fresh_kb: Callable[[str], Path]) -> None:
+    root = fresh_kb("kb")
+    run(root, max_rounds=1)
+    kb = open_kb(root)
+    add_question(kb, HARD_QUESTION)
+    outcomes: list[str] = []
+    for _ in range(MAX_USER_QUESTION_ROUNDS + 1):
+        before = len(load_state(kb).rounds)  # type: ignore[union-attr]
+        result, _ = run(root, topic=None)
+        n = result.rounds
+        assert n == before + 1, "research with a pending question must run one more round"
+        rq = RoundQuestions.model_validate_json((root / f"outputs/rounds/round_{n}_questions.json").read_text("utf-8"))
+        k, asked = next((k, q) for k, q in enumerate(rq.questions, 1) if q.source == "user")
+        assert asked.text == HARD_QUESTION
+        status = parse_check_report((root / f"outputs/rounds/round_{n}_check.md").read_text("utf-8")).question_status
+        view = read_inbox(kb.user_questions)
+        if HARD_QUESTION in view.pending:
+            assert status[asked.id] in {"partial", "open"}
+            assert new_claims_per_kq(root, n).get(f"kq{k}", 0) > 0, "pending without new evidence for it"
+            assert result.termination is not None and result.termination.pending_user_questions == 1
+            outcomes.append("pending")
+            continue
+        tag = f"[r{n}]" if status[asked.id] == "resolved" else f"[r{n}, {status[asked.id]}]"
+        assert view.done[-1] == f"~~{HARD_QUESTION}~~ {tag}"
+        outcomes.append(tag)
+        break
+    assert outcomes[0] == "pending", "the question was expected to be only partly answered at first"
+    assert outcomes[-1] != "pending" and len(outcomes) <= MAX_USER_QUESTION_ROUNDS
+    assert f"- {HARD_QUESTION}" not in (root / "outputs/user_questions.md").read_text("utf-8").split("## 已处理")[0]
+    again, _ = run(root, topic=None)
+    assert again.status == "already_complete"  # settled: nothing of the user's waits any more
+    if outcomes[-1].endswith(("partial]", "open]")):
+        summary = (root / "outputs/research_summary.md").read_text("utf-8")
+        assert any(HARD_QUESTION in line for line in section(summary, "Open questions"))
