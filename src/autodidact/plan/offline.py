@@ -14,6 +14,7 @@ from typing import Any
 
 from autodidact.plan.archetypes import ARCHETYPES, Archetype
 from autodidact.plan.catalogue import ReportType, classify_request, needs_freshness
+from autodidact.plan.facet_plan import MAX_FACET_DIMENSIONS, base_archetype, facet_dimensions_wanted, facet_texts
 from autodidact.plan.models import (
     DependencyInput,
     Dimension,
@@ -26,6 +27,7 @@ from autodidact.plan.models import (
     SourceHint,
 )
 from autodidact.plan.terms import RequestTerms, extract_terms
+from autodidact.text.topic import Facet, decompose
 
 MAX_CANDIDATES = 5
 
@@ -242,6 +244,31 @@ def _dimension(index: int, arch: Archetype, obj: str, terms: RequestTerms, lang:
     )
 
 
+def _facet_dimension(index: int, facet: Facet, subject: str, arch: Archetype, lang: str, fresh: bool) -> Dimension:
+    """A dimension for one facet the request names (plan/facet_plan.py), with the archetype's method."""
+    words = facet_texts(facet, subject, lang)
+    time_bound = fresh or arch.time_bound
+    return Dimension(
+        id=f"d{index}",
+        name=str(words["name"]),
+        description=str(words["description"]),
+        key_questions=list(words["key_questions"]),
+        method=arch.method[lang],
+        search_strategy=SearchStrategy(
+            source_types=list(arch.source_types[lang]),
+            seed_queries=list(words["seed_queries"]),
+            freshness_requirement=T["fresh"][lang] if time_bound else T["stable"][lang],
+            sufficiency=list(T["suff"][lang]),
+        ),
+        expected_output=str(words["expected_output"]),
+        focus=str(words["focus"]),
+        depth="moderate",
+        time_sensitivity=T["ts_high"][lang] if time_bound else T["ts_low"][lang],
+        sources=[SourceHint(category=_category(t), description=t) for t in arch.source_types[lang]],
+        scope_ownership=ScopeOwnership(owns=[str(words["owns"])], overlap_policy=_fill(T["overlap"][lang], subject)),
+    )
+
+
 def _join_en(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -254,7 +281,16 @@ def offline_plan(request: str, lang: str) -> Plan:
     audience = terms.purpose or T["default_audience"][lang]
     dims: list[Dimension] = []
     made: list[tuple[str, Dimension]] = []  # (archetype key, dimension)
-    for arch, obj in _instances(rtype, terms):
+    frame = decompose(request, lang)
+    instances = _instances(rtype, terms)
+    if facet_dimensions_wanted(frame) and not terms.sections:
+        # The request names its facets: one dimension each; archetypes only fill up to three.
+        arch = base_archetype(ARCHETYPES, rtype.archetypes)
+        for facet in frame.facets[:MAX_FACET_DIMENSIONS]:
+            dims.append(_facet_dimension(len(dims) + 1, facet, frame.subject, arch, lang, fresh))
+            made.append(("facet", dims[-1]))
+        instances = [(a, o) for a, o in instances if not a.upstream][: max(0, 3 - len(dims))]
+    for arch, obj in instances:
         dim = _dimension(len(dims) + 1, arch, obj, terms, lang, fresh)
         for up in arch.upstream:
             for key, upstream_dim in made:
