@@ -48,6 +48,10 @@ _ZH_FRAME_WORDS = sorted(
     reverse=True,
 )
 _ZH_FRAME_RE = re.compile("|".join(re.escape(w) for w in _ZH_FRAME_WORDS))
+# "How heavy / long / often ... is X?" asks for a quantity of X; the adjective is frame, not content.
+_HOW_ADJECTIVE = re.compile(
+    r"\bhow (?:heavy|big|large|small|long|often|fast|slow|old|far|high|wide|many|much|well|quickly)\b", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,7 @@ ASPECTS = [
 def key_terms(question: str) -> list[str]:
     """The question's content tokens: question words, frame vocabulary and particles removed."""
     text = _ZH_FRAME_RE.sub(" ", question) if has_cjk(question) else question
+    text = _HOW_ADJECTIVE.sub(" ", text)
     return [t for t in dict.fromkeys(tokens(text)) if t not in _EN_FRAME]
 
 
@@ -229,7 +234,7 @@ def question_terms(question: str) -> list[KeyTerm]:
     wanted = set(key_terms(question))
     if not wanted:
         return []
-    text = _ZH_FRAME_RE.sub(" ", question) if has_cjk(question) else question
+    text = _HOW_ADJECTIVE.sub(" ", _ZH_FRAME_RE.sub(" ", question) if has_cjk(question) else question)
     out: list[KeyTerm] = []
     seen: set[frozenset[str]] = set()
     for word in _LATIN_WORD.findall(text):
