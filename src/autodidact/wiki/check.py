@@ -4,7 +4,9 @@ Why this shape: the report is read by people and by the program (the questioner 
 directions; termination counts its gaps and partial answers), so it is rendered in exactly the
 structure of CONTRACTS §1.5 and then parsed back with :mod:`report_parser` before it is returned —
 the counts the loop sees are the counts a reader sees. Phase 1 answers each question from a few
-retrieved sections (one task call per question); phase 2 is deterministic (:mod:`findings`).
+retrieved sections (one task call per question; a section written for the question is preferred)
+and holds every verdict to the key-term rule (:func:`check_task.honest_verdict`); phase 2 is
+deterministic (:mod:`findings`). The rules: docs/audit.md.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from autodidact.wiki.check_task import (
     PassageIn,
     QuestionAnswer,
     QuestionInputs,
+    honest_verdict,
     key_terms,
 )
 from autodidact.wiki.findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding, all_findings
@@ -98,12 +101,14 @@ async def answer_questions(
     task = AnswerQuestionTask()
 
     async def one(qid: str, question: str) -> QuestionResult:
+        found = index.search(question, k=TOP_K, terms=key_terms(question) or None, heading=question)
         passages = [
             PassageIn(title=p.title, file=f"wiki/{p.stem}.md", heading=p.heading, text=p.text[:PASSAGE_CHARS])
-            for p in index.search(question, k=TOP_K, terms=key_terms(question) or None)
+            for p in found
         ]
-        verdict = await runtime.run(task, QuestionInputs(qid=qid, question=question, lang=lang, passages=passages))
-        return QuestionResult(qid, question, verdict)
+        inputs = QuestionInputs(qid=qid, question=question, lang=lang, passages=passages)
+        verdict = await runtime.run(task, inputs)
+        return QuestionResult(qid, question, honest_verdict(inputs, verdict))
 
     return list(await asyncio.gather(*(one(qid, q) for qid, q in pairs)))
 

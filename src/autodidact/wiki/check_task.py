@@ -1,14 +1,18 @@
 """Phase 1 of the audit: is one question resolved, partial or open, given the retrieved passages?
 
 Why one call per question with only retrieved passages: the audit's model cost must grow with the
-number of questions, not with the wiki (ARCHITECTURE principle 6). The offline twin measures how
-much of the question's key terms the passages cover and answers with the best-matching sentences,
-citing the article file (CONTRACTS §1.5: 2–5 sentences with the wiki source).
+number of questions, not with the wiki (ARCHITECTURE principle 6). The offline twin answers with the
+passage sentences that hold the question's key terms, citing the article file (CONTRACTS §1.5: 2–5
+sentences with the wiki source), and judges from what that answer holds. Every verdict, a model's
+too, then passes :func:`honest_verdict`: ``resolved`` only when the answer holds the question's key
+terms (docs/audit.md).
 """
 
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -26,11 +30,20 @@ from autodidact.wiki.markdown import (
     summary_worthy,
     tokens,
 )
-from autodidact.wiki.question_frame import aspect_gap, aspect_of, content_gap, key_terms
+from autodidact.wiki.question_frame import (
+    Aspect,
+    KeyTerm,
+    aspect_gap,
+    aspect_of,
+    held_terms,
+    key_terms,
+    missing_terms_gap,
+    question_terms,
+)
 
-RESOLVED_COVERAGE = 0.7
 PASSAGE_CHARS = 1500
 MAX_ANSWER_SENTENCES = 4  # plus the "not yet covered" sentence of a partial answer: 2-5 in all
+GAP_LEAD = {"zh": "尚缺：", "en": "Not yet covered: "}
 
 
 class PassageIn(BaseModel):
@@ -59,16 +72,21 @@ class QuestionAnswer(BaseModel):
 
 
 def _sentences(text: str) -> list[str]:
-    """Stand-alone sentences of a passage: citations, bullets, emphasis markers and the framing line removed."""
+    """Stand-alone sentences of a passage: citations, bullets, quote markers, emphasis and the framing
+    line removed; link lines and ``> ⚠️ 待核实`` markers skipped."""
     out: list[str] = []
     for block in text.split("\n"):
         if MARKER_RE.match(block) or "[[" in block:
             continue
-        for sentence in split_sentences(strip_emphasis(strip_citations(strip_bullet(block)))):
+        block = _QUOTE_LINE.sub("", strip_bullet(block))
+        for sentence in split_sentences(strip_emphasis(strip_citations(block))):
             sentence = " ".join(sentence.split())
             if len(sentence) > 6 and not is_auto_summary(sentence):
                 out.append(sentence)
     return out
+
+
+_QUOTE_LINE = re.compile(r"^\s*>\s?")
 
 
 def _terminated(sentence: str) -> str:
@@ -77,63 +95,186 @@ def _terminated(sentence: str) -> str:
     return sentence + ("。" if has_cjk(sentence) else ".")
 
 
-def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
-    """Coverage of the question's content terms (and of its aspect) decides the status.
+@dataclass
+class _Candidate:
+    sentence: str
+    file: str
+    held: frozenset[str]  # the key-term words this sentence holds
+    shows_aspect: bool
+    score: float
+    order: int
 
-    The answer is 2-5 distinct sentences (deduplicated after normalisation) from the passages that
-    cover the most content terms — those showing the asked aspect first — citing the articles they
-    came from.
+
+def _heading_matches(heading: str, question: str) -> bool:
+    """A section written for this question (an answer block): same words, or all its key terms."""
+    if not heading.strip():
+        return False
+    if normalize_key(heading) == normalize_key(question):
+        return True
+    wanted = set(key_terms(question))
+    return bool(wanted) and wanted <= set(key_terms(heading))
+
+
+def _candidates(inputs: QuestionInputs, terms: list[KeyTerm], aspect: Aspect | None) -> list[_Candidate]:
+    """Every distinct passage sentence that holds at least one key term, scored."""
+    out: list[_Candidate] = []
+    seen: set[str] = set()
+    for passage in inputs.passages:
+        own = _heading_matches(passage.heading, inputs.question)
+        for sentence in _sentences(passage.text):
+            key = normalize_key(sentence)
+            if key in seen:
+                continue
+            held, _ = held_terms(terms, sentence)
+            if not held:
+                continue
+            seen.add(key)
+            shows = aspect is not None and aspect.cues.search(sentence) is not None
+            score = (
+                len(held) / len(terms)
+                + (0.5 if shows else 0.0)
+                + (0.1 if summary_worthy(sentence) else -0.2)
+                + (0.3 if own else 0.0)
+            )
+            out.append(_Candidate(sentence, passage.file, frozenset(t.word for t in held), shows, score, len(out)))
+    return out
+
+
+def _choose(cands: list[_Candidate], aspect: Aspect | None) -> list[_Candidate]:
+    """2–4 sentences: the best one, then those that add key terms the answer lacks (and the asked
+    aspect), then the best of the rest while they stay on topic."""
+    ranked = sorted(cands, key=lambda c: (-c.score, c.order))
+    chosen = [ranked[0]]
+    covered = set(ranked[0].held)
+    while len(chosen) < MAX_ANSWER_SENTENCES:
+        adds = [c for c in ranked if c not in chosen and c.held - covered]
+        if not adds:
+            break
+        best = max(adds, key=lambda c: (len(c.held - covered), c.score, -c.order))
+        chosen.append(best)
+        covered |= best.held
+    if aspect is not None and not any(c.shows_aspect for c in chosen):
+        showing = [c for c in ranked if c.shows_aspect and c not in chosen]
+        if showing:
+            if len(chosen) == MAX_ANSWER_SENTENCES:
+                chosen.pop()
+            chosen.append(showing[0])
+    top = ranked[0].score
+    for cand in ranked:
+        if len(chosen) >= MAX_ANSWER_SENTENCES or (len(chosen) >= 2 and cand.score < top / 2):
+            break
+        if cand not in chosen:
+            chosen.append(cand)
+    return chosen
+
+
+def _cite(files: list[str], zh: bool) -> str:
+    return ("（来源：" + "、".join(files) + "）") if zh else (" (source: " + ", ".join(files) + ")")
+
+
+def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
+    """The verdict from the sentences the answer quotes (docs/audit.md).
+
+    The answer is 2-5 distinct passage sentences that hold the question's key terms — chosen so that
+    together they hold as many of them as the passages allow, the asked aspect shown. Then the rule:
+    the answer holds every key term (and shows the aspect, with two sentences or more) → resolved;
+    some → partial, the missing terms named as the gap; none → open.
     """
-    terms = key_terms(inputs.question)
+    terms = question_terms(inputs.question)
     if not terms or not inputs.passages:
         return QuestionAnswer(status="open")
     zh = inputs.lang == "zh"
     aspect = aspect_of(inputs.question)
-    term_set = set(terms)
-    scored: list[tuple[float, int, str, str]] = []
-    covered: set[str] = set()
-    aspect_seen = aspect is None
-    seen: set[str] = set()
-    order = 0
-    for passage in inputs.passages:
-        for sentence in _sentences(passage.text):
-            key = normalize_key(sentence)
-            hit = set(tokens(sentence)) & term_set
-            if not hit or key in seen:
-                continue
-            seen.add(key)
-            covered |= hit
-            shows = aspect is not None and aspect.cues.search(sentence) is not None
-            aspect_seen = aspect_seen or shows
-            score = len(hit) / len(term_set) + (0.5 if shows else 0.0) + (0.1 if summary_worthy(sentence) else -0.2)
-            scored.append((score, order, sentence, passage.file))
-            order += 1
-    if not scored:
+    cands = _candidates(inputs, terms, aspect)
+    if not cands:
         return QuestionAnswer(status="open")
-    best = sorted(scored, key=lambda s: (-s[0], s[1]))
-    chosen: list[tuple[str, str]] = []
-    top = best[0][0]
-    for score, _, sentence, file in best:
-        if len(chosen) >= 2 and score < top / 2:  # keep the answer on topic once it has two sentences
-            break
-        chosen.append((sentence, file))
-        if len(chosen) == MAX_ANSWER_SENTENCES:
-            break
-    coverage = len(covered) / len(term_set)
-    files = list(dict.fromkeys(f for _, f in chosen))
-    sentences = [_terminated(s) for s, _ in chosen]
-    enough = coverage >= RESOLVED_COVERAGE and len(chosen) >= 2
-    status: Literal["resolved", "partial", "open"] = "resolved" if enough and aspect_seen else "partial"
+    chosen = _choose(cands, aspect)
+    held = {w for c in chosen for w in c.held}
+    missing = [t for t in terms if t.word not in held]
+    aspect_seen = aspect is None or any(c.shows_aspect for c in chosen)
+    files = list(dict.fromkeys(c.file for c in chosen))
+    sentences = [_terminated(c.sentence) for c in chosen]
+    status: Literal["resolved", "partial", "open"] = (
+        "resolved" if not missing and aspect_seen and len(chosen) >= 2 else "partial"
+    )
     gap = ""
     if status == "partial":
-        parts = [content_gap(inputs.question, term_set - covered, zh)] if coverage < RESOLVED_COVERAGE else []
+        parts = [missing_terms_gap(inputs.question, missing, zh)]
         if aspect is not None and not aspect_seen:
             parts.append(aspect_gap(aspect, inputs.question, zh))
         gap = ("；" if zh else "; ").join(p for p in parts if p) or ("更多细节" if zh else "more detail")
-        sentences.append(f"尚缺：{gap}。" if zh else f"Not yet covered: {gap}.")
-    cite = ("（来源：" + "、".join(files) + "）") if zh else (" (source: " + ", ".join(files) + ")")
-    answer = ("" if zh else " ").join(sentences) + cite
+        sentences.append(GAP_LEAD["zh" if zh else "en"] + gap + ("。" if zh else "."))
+    answer = ("" if zh else " ").join(sentences) + _cite(files, zh)
     return QuestionAnswer(status=status, answer=answer, gap=gap, files=files)
+
+
+# Sentences of an answer that say what is *not* there: they name missing terms, so they must not
+# count as holding them.
+_ABSENCE = re.compile(
+    r"^(?:尚缺|未覆盖|not yet covered|missing)\s*[:：]|"
+    r"\b(?:not (?:yet )?(?:covered|mentioned|explained|described|discussed|addressed)|no information|"
+    r"(?:does|do|did) not (?:say|mention|explain|describe|cover|discuss)|nothing (?:about|on))\b|"
+    r"(?:没有|未|并未|尚未)(?:提及|说明|涉及|覆盖|解释|介绍|提到)|尚缺",
+    re.I,
+)
+
+
+def answer_body(answer: str) -> str:
+    """What an answer asserts: citations removed, and its "not covered" sentences left out."""
+    kept = [s for s in split_sentences(strip_citations(answer)) if not _ABSENCE.search(s)]
+    return " ".join(kept)
+
+
+def _instruction_texts() -> list[str]:
+    texts = [str(f.description or "") for f in QuestionAnswer.model_fields.values()]
+    texts += [AnswerQuestionTask.RULES["zh"], AnswerQuestionTask.RULES["en"]]
+    return [t for t in texts if t]
+
+
+def echoes_instructions(text: str, inputs: QuestionInputs) -> bool:
+    """True when ``text`` repeats the task's schema descriptions or rules instead of answering.
+
+    Echo = most of its words come from the instructions and few from the passages (a real answer
+    about "wiki files" still quotes its passages).
+    """
+    words = set(tokens(strip_citations(text)))
+    if not words:
+        return False
+    instructions = set(tokens(" ".join(_instruction_texts())))
+    passages = set(tokens(" ".join(p.text for p in inputs.passages)))
+    from_instructions = len(words & instructions) / len(words)
+    from_passages = len(words & passages - instructions) / len(words)
+    return from_instructions >= 0.6 and from_passages < 0.3
+
+
+def honest_verdict(inputs: QuestionInputs, verdict: QuestionAnswer) -> QuestionAnswer:
+    """Hold any verdict (a model's above all) to the key-term rule of docs/audit.md.
+
+    An answer or gap that merely echoes the schema descriptions or the rules is rejected, and the
+    verdict is made again from the same passages by :func:`offline_answer`. A ``resolved`` whose answer
+    lacks some key terms becomes ``partial`` naming them; an answer with none of them is ``open``.
+    Files the answer cites that were not among the passages are dropped.
+    """
+    if verdict.status == "open":
+        return QuestionAnswer(status="open")
+    if echoes_instructions(verdict.answer, inputs) or (verdict.gap and echoes_instructions(verdict.gap, inputs)):
+        return offline_answer(inputs)
+    terms = question_terms(inputs.question)
+    if not terms:
+        return verdict
+    zh = inputs.lang == "zh"
+    held, missing = held_terms(terms, answer_body(verdict.answer))
+    if not held:
+        return QuestionAnswer(status="open")
+    known = {p.file for p in inputs.passages}
+    files = [f for f in verdict.files if f in known]
+    if not missing:
+        return verdict.model_copy(update={"files": files})
+    term_gap = missing_terms_gap(inputs.question, missing, zh)
+    gap = verdict.gap.strip()
+    if term_gap and not all(t.word.casefold() in gap.casefold() for t in missing):
+        gap = (gap + ("；" if zh else "; ") + term_gap) if gap else term_gap
+    return verdict.model_copy(update={"status": "partial", "gap": gap, "files": files})
 
 
 class AnswerQuestionTask:
@@ -142,22 +283,25 @@ class AnswerQuestionTask:
     name = "wiki.answer_question"
     Output = QuestionAnswer
 
+    RULES = {
+        "zh": (
+            "你在审计知识库对一个问题的覆盖。只根据给出的段落判断：resolved=具体且充分；partial=相关但不完整"
+            "（在 gap 中写明缺什么）；open=没有相关内容。resolved/partial 给出 2–5 句回答，"
+            "并以（来源：wiki/文件.md）注明所用文章。回答必须包含问题的关键词，否则不算 resolved。"
+        ),
+        "en": (
+            "You audit how well a knowledge base covers one question, judging only from the passages given: "
+            "resolved = specific and sufficient; partial = related but incomplete (say what is missing in gap); "
+            "open = nothing relevant. For resolved/partial answer in 2-5 sentences ending with "
+            "(source: wiki/file.md) naming the articles used. An answer that does not contain the question's "
+            "key terms is not resolved."
+        ),
+    }
+
     def build_prompt(self, inputs: QuestionInputs) -> list[Message]:
         passages = [p.model_dump() for p in inputs.passages]
         system_line, block = data_block(json.dumps(passages, ensure_ascii=False, indent=1), "wiki passages")
-        if inputs.lang == "zh":
-            rules = (
-                "你在审计知识库对一个问题的覆盖。只根据给出的段落判断：resolved=具体且充分；partial=相关但不完整"
-                "（在 gap 中写明缺什么）；open=没有相关内容。resolved/partial 给出 2–5 句回答，"
-                "并以（来源：wiki/文件.md）注明所用文章。"
-            )
-        else:
-            rules = (
-                "You audit how well a knowledge base covers one question, judging only from the passages given: "
-                "resolved = specific and sufficient; partial = related but incomplete (say what is missing in gap); "
-                "open = nothing relevant. For resolved/partial answer in 2-5 sentences ending with "
-                "(source: wiki/file.md) naming the articles used."
-            )
+        rules = self.RULES["zh" if inputs.lang == "zh" else "en"]
         return [
             {"role": "system", "content": f"{rules}\n{system_line}"},
             {"role": "user", "content": f"Question {inputs.qid}: {inputs.question}\n\n{block}"},

@@ -10,8 +10,14 @@ Kinds and their report sections:
   article covers.
 * 三 矛盾 — every ``> ⚠️ 待核实:`` marker, and unmarked statements that give different numbers
   about the same subject.
-* 四 来源缺失 — a statement with no raw-file citation, or citing a file that is not in ``raw/``.
-* 五 结构问题 — dangling links, INDEX.md out of sync, orphan articles.
+* 四 来源缺失 — a sentence with no raw-file citation (each sentence of a paragraph is checked: a
+  citation covers the sentence it ends; a line with one trailing citation covers that line), or a
+  citation of a file that is not in ``raw/``.
+* 五 结构问题 — dangling links, INDEX.md out of sync (an article it does not list, an entry with
+  no article; every ``[[X]]`` / ``[[X|label]]`` / ``[[X#h]]`` / ``[label](X.md)`` form is read),
+  orphan articles.
+
+The rules, with examples in English and Chinese, are in docs/audit.md.
 """
 
 from __future__ import annotations
@@ -24,12 +30,14 @@ from autodidact.wiki.articles import Article
 from autodidact.wiki.framework import missing_aspects
 from autodidact.wiki.linking import resolver
 from autodidact.wiki.markdown import (
-    CITATION_RE,
     MARKER_RE,
     SAME_SUBJECT,
     WIKILINK_RE,
     citations,
+    cited_statements,
     clash,
+    index_targets,
+    iter_lines_outside_code,
     jaccard,
     normalize_key,
     numbers,
@@ -175,36 +183,38 @@ def term_findings(articles: list[Article], zh: bool) -> list[Finding]:
     return out
 
 
+def _uncited_finding(where: str, sentence: str, zh: bool) -> Finding:
+    """An uncited statement: an unsupported conclusion is a 知识漏洞, anything else is 来源缺失."""
+    if _CONCLUSION.search(sentence):
+        text = (
+            f"{where}：结论“{_short(sentence)}”没有来源支撑"
+            if zh
+            else f"{where}: conclusion “{_short(sentence)}” is not supported by a source"
+        )
+        direction = (
+            f"有什么证据支持“{_short(sentence, 40)}”？" if zh else f"What evidence supports “{_short(sentence, 40)}”?"
+        )
+        return Finding(GAPS, "unsupported-conclusion", text, direction, priority=4)
+    text = (
+        f"{where}：陈述“{_short(sentence)}”没有引用 raw/ 文件"
+        if zh
+        else f"{where}: statement “{_short(sentence)}” cites no raw/ file"
+    )
+    direction = f"为“{_short(sentence, 40)}”找到来源" if zh else f"Find a source for “{_short(sentence, 40)}”"
+    return Finding(MISSING, "uncited", text, direction, priority=7)
+
+
 def citation_findings(articles: list[Article], raw_names: set[str], zh: bool) -> list[Finding]:
-    """Uncited statements (unsupported conclusions are gaps) and citations of files not in raw/."""
+    """Uncited statements, sentence by sentence (unsupported conclusions are gaps), and citations of
+    files not in raw/. Which citation covers which sentence: :func:`markdown.cited_statements`."""
     out: list[Finding] = []
     for art in articles:
         for heading, unit in statement_units(art):
             where = f"{_loc(art)}" + (f"（{heading}）" if zh and heading else f" ({heading})" if heading else "")
-            cited = citations(unit)
-            if not CITATION_RE.search(unit):
-                if _CONCLUSION.search(unit):
-                    text = (
-                        f"{where}：结论“{_short(unit)}”没有来源支撑"
-                        if zh
-                        else f"{where}: conclusion “{_short(unit)}” is not supported by a source"
-                    )
-                    direction = (
-                        f"有什么证据支持“{_short(unit, 40)}”？"
-                        if zh
-                        else f"What evidence supports “{_short(unit, 40)}”?"
-                    )
-                    out.append(Finding(GAPS, "unsupported-conclusion", text, direction, priority=4))
-                else:
-                    text = (
-                        f"{where}：陈述“{_short(unit)}”没有引用 raw/ 文件"
-                        if zh
-                        else f"{where}: statement “{_short(unit)}” cites no raw/ file"
-                    )
-                    direction = f"为“{_short(unit, 40)}”找到来源" if zh else f"Find a source for “{_short(unit, 40)}”"
-                    out.append(Finding(MISSING, "uncited", text, direction, priority=7))
-                continue
-            absent = [n for n in cited if n not in raw_names]
+            for sentence, cited in cited_statements(unit):
+                if not cited:
+                    out.append(_uncited_finding(where, sentence, zh))
+            absent = [n for n in citations(unit) if n not in raw_names]
             if absent:
                 names = "、".join(absent) if zh else ", ".join(absent)
                 text = (
@@ -270,12 +280,13 @@ def structure_findings(articles: list[Article], index_text: str | None, zh: bool
                 Finding(STRUCTURE, "index-missing", "wiki/INDEX.md 不存在" if zh else "wiki/INDEX.md is missing")
             )
     else:
-        listed = {names.get(normalize_key(t), "") for t in wikilinks(index_text)}
+        entries = [t for _, line in iter_lines_outside_code(index_text) for t in index_targets(line)]
+        listed = {names.get(normalize_key(t), "") for t in entries}
         for art in articles:
             if art.stem not in listed:
                 text = f"INDEX.md 没有列出 {_loc(art)}" if zh else f"INDEX.md does not list {_loc(art)}"
                 out.append(Finding(STRUCTURE, "index-missing-entry", text))
-        for target in dict.fromkeys(wikilinks(index_text)):
+        for target in dict.fromkeys(entries):
             if normalize_key(target) not in names:
                 text = (
                     f"INDEX.md 列出的 [[{target}]] 没有对应文章"

@@ -9,6 +9,7 @@ for retrieval (words for Latin script, bigrams for CJK) all live here, once.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -281,3 +282,145 @@ def is_complete_sentence(sentence: str) -> bool:
 def summary_worthy(sentence: str) -> bool:
     """A sentence fit to stand alone in a summary or index line."""
     return is_complete_sentence(sentence) and not is_version_note(sentence) and len(tokens(sentence)) >= 3
+
+
+# -- statements and the citations that cover them (the audit's 来源缺失, docs/audit.md) ---------------
+
+_CLOSERS = "”’」』\"')）\\]"
+_CJK_END = re.compile(rf"[。！？][{_CLOSERS}]*")
+_LATIN_END = re.compile(rf"[.!?][{_CLOSERS}]*(?=\s+[*_\"“‘'(\[「]*[A-Z0-9{_CJK}]|\s*$)")
+_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|Mr|Mrs|Ms|Dr|Prof|Fig|Sec|vol))\.$", re.I)
+_ITEM_START = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)]\s+|\d+、\s*|>\s?)")
+_LINK_OR_PUNCT = re.compile(r"\[\[[^\[\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)")
+
+
+def _sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``(start, end)`` of the sentences in ``text[start:end]``: Chinese ends always, Latin ends before a
+    capital/CJK/digit or the end; abbreviations ("e.g.") and quoted passages (“A. B.”) are not cut."""
+    cuts: list[int] = []
+    for pattern in (_CJK_END, _LATIN_END):
+        for match in pattern.finditer(text, start, end):
+            if pattern is _LATIN_END and _ABBREVIATION.search(text[max(start, match.start() - 8) : match.start() + 1]):
+                continue
+            cuts.append(match.end())
+    spans: list[tuple[int, int]] = []
+    begin = start
+    depth = [0, 0, 0]  # open “ and 「 quotes, ASCII " count, since ``begin`` (kept running: linear)
+    last = start
+    for cut in sorted(set(cuts)):
+        piece = text[last:cut]
+        last = cut
+        depth[0] += piece.count("“") - piece.count("”")
+        depth[1] += piece.count("「") - piece.count("」")
+        depth[2] += piece.count('"')
+        if depth[0] > 0 or depth[1] > 0 or depth[2] % 2:
+            continue  # inside a quotation: the quoted passage is one statement
+        spans.append((begin, cut))
+        begin = cut
+        depth = [0, 0, 0]
+    if begin < end:
+        spans.append((begin, end))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
+
+
+def _is_statement(sentence: str) -> bool:
+    """Worth a citation: three or more words once links, list markers and citations are gone."""
+    return len(tokens(_LINK_OR_PUNCT.sub(" ", sentence))) >= 3
+
+
+def cited_statements(block: str) -> list[tuple[str, list[str]]]:
+    """Every statement of a markdown block with the raw files cited for it (``[]`` = uncited).
+
+    The rule (docs/audit.md): a citation covers the sentence it ends, and only that sentence; a list
+    item, a ``>`` quote line or a paragraph line that carries exactly one citation, at its end, covers
+    that whole line. ``> ⚠️ 待核实`` marker lines, link-only sentences and fragments are not statements.
+    Linear in the block's length.
+    """
+    items: list[tuple[str, bool]] = []  # (text, is a list item / quote line)
+    for line in block.split("\n"):
+        if not line.strip() or MARKER_RE.match(line):
+            continue
+        if _ITEM_START.match(line):
+            items.append((line, True))
+        elif items and (not items[-1][1] or line.startswith((" ", "\t"))):
+            items[-1] = (items[-1][0] + "\n" + line, items[-1][1])  # a paragraph line, or an item's continuation
+        else:
+            items.append((line, False))
+    out: list[tuple[str, list[str]]] = []
+    for item, is_line in items:
+        out.extend(_item_statements(item, is_line))
+    return out
+
+
+def _trailing_single_citation(text: str) -> bool:
+    found = list(CITATION_RE.finditer(text))
+    return len(found) == 1 and not text[found[0].end() :].strip(" \t.。;；,，!！?？")
+
+
+def _item_statements(item: str, is_line: bool) -> list[tuple[str, list[str]]]:
+    lines = item.split("\n")
+    covered: list[tuple[int, int, list[str]]] = []  # (start, end, citations) of lines covered whole
+    if is_line:
+        item = _ITEM_START.sub("", " ".join(part.strip() for part in lines), count=1)
+        if _trailing_single_citation(item):
+            body = strip_citations(item)
+            return [(body, citations(item))] if _is_statement(body) else []
+        text = item
+    else:  # a paragraph: its lines joined; a line with one trailing citation is covered whole
+        text, at = "", 0
+        for n, part in enumerate(lines):
+            part = part.strip()
+            if n:
+                text += " "
+                at += 1
+            if _trailing_single_citation(part):
+                covered.append((at, at + len(part), citations(part)))
+            text += part
+            at += len(part)
+    out: list[tuple[str, list[str]]] = []
+    starts = [c[0] for c in covered]
+    pos = 0
+
+    def emit(start: int, end: int, names: list[str]) -> None:
+        for a, b in _sentence_spans(text, start, end):
+            sentence = strip_citations(text[a:b])
+            if not _is_statement(sentence):
+                continue
+            i = bisect.bisect_right(starts, a) - 1
+            line = covered[i] if i >= 0 and b <= covered[i][1] else None
+            out.append((sentence, names or (line[2] if line else [])))
+
+    for match in CITATION_RE.finditer(text):
+        spans = _sentence_spans(text, pos, match.start())
+        spans = [s for s in spans if _is_statement(text[s[0] : s[1]])]
+        names = citations(match.group(0))
+        if spans:
+            emit(pos, spans[-1][0], [])
+            emit(spans[-1][0], match.start(), names)
+        pos = match.end()
+    emit(pos, len(text), [])
+    return out
+
+
+def index_targets(line: str) -> list[str]:
+    """Article names an INDEX.md line points at, in any hand-written form.
+
+    ``[[X]]``, ``[[X|label]]``, ``[[X#heading]]`` (also with full-width ``［［ ］］ ｜ ＃``, a ``.md``
+    suffix or a ``wiki/`` path) and markdown links ``[label](X.md)``, anywhere in the line and
+    followed by any punctuation (``- [[APT]]：…``).
+    """
+    text = nfkc(line)
+    out: list[str] = []
+    for match in WIKILINK_RE.finditer(text):
+        out.append(_index_name(match.group(1)))
+    for match in re.finditer(r"(?<!\!)\[[^\]\n]*\]\(\s*<?([^)\s>]+\.md)>?(?:#[^)\s]*)?\s*(?:\"[^\"]*\")?\)", text):
+        out.append(_index_name(match.group(1)))
+    return [t for t in out if t]
+
+
+def _index_name(target: str) -> str:
+    from urllib.parse import unquote
+
+    name = unquote(target.strip().replace("\\", ""))
+    name = name.rsplit("/", 1)[-1]
+    return name[:-3] if name.lower().endswith(".md") else name

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from autodidact.wiki.markdown import has_cjk, tokens
+from autodidact.wiki.markdown import has_cjk, nfkc, tokens
 from autodidact.wiki.topics import question_subject
 
 # Question-frame vocabulary (English): wh-words and auxiliaries are already EN_STOPWORDS in markdown.
@@ -31,7 +31,8 @@ tradeoff tradeoffs challenge challenges trend trends recent development developm
 boundaries mainstream technical suitable situation situations help helps matter matters overview basic basics
 principle principles aspect aspects detail details general generally really actually practice practical real
 world should could would might must need needs tell know understand understanding happen simple concrete
-handle handles handled deal deals relate relates interact interacts behave behaves
+handle handles handled deal deals relate relates interact interacts behave behaves relation relations
+relationship relationships
 """.split()  # noqa: SIM905
 _EN_FRAME = frozenset(tokens(" ".join(_EN_FRAME_WORDS)))
 # Question-frame vocabulary (Chinese), removed as substrings before bigrams are formed (longest first).
@@ -41,11 +42,16 @@ _ZH_FRAME_WORDS = sorted(
     局限 场景 适合 使用 替代方案 替代 方案 相比 相近概念 概念 有何 怎样 优劣 对比 挑战 趋势 未来 技术路线 路线 边界
     是什么 有哪些 有什么 为什么 为何 是否 有没有 怎么 怎么样 吗 呢 的 了 与 和 及 是 在 中 对 哪种 何种 下 各 一个
     主流 前沿 进展 工程实践 实践 目标 要 能 可以 多大 多少 如何评估 评估 关键 要素 作用 用途 特点 优势 缺点 不足
+    进行 关系 之间
     """.split(),  # noqa: SIM905
     key=len,
     reverse=True,
 )
 _ZH_FRAME_RE = re.compile("|".join(re.escape(w) for w in _ZH_FRAME_WORDS))
+# "How heavy / long / often ... is X?" asks for a quantity of X; the adjective is frame, not content.
+_HOW_ADJECTIVE = re.compile(
+    r"\bhow (?:heavy|big|large|small|long|often|fast|slow|old|far|high|wide|many|much|well|quickly)\b", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,7 @@ ASPECTS = [
 def key_terms(question: str) -> list[str]:
     """The question's content tokens: question words, frame vocabulary and particles removed."""
     text = _ZH_FRAME_RE.sub(" ", question) if has_cjk(question) else question
+    text = _HOW_ADJECTIVE.sub(" ", text)
     return [t for t in dict.fromkeys(tokens(text)) if t not in _EN_FRAME]
 
 
@@ -182,5 +189,103 @@ def content_gap(question: str, missing: set[str], zh: bool) -> str:
     listed = "、".join(words) if zh else ", ".join(words)
     subject_terms = set(tokens(subject))
     if not subject or any(set(tokens(w)) & subject_terms for w in words):  # the subject itself is missing
+        return listed
+    return f"{subject}：{listed}" if zh else f"{listed} ({subject})"
+
+
+# -- does an answer hold the question's key terms? (the resolved / partial / open rule, docs/audit.md) --
+
+_SUFFIXES = ("ing", "ed", "es", "e")
+_LATIN_WORD = re.compile(r"[\w'’.+#-]+")
+
+
+def _root(token: str) -> str:
+    """A token without inflection, so "pinning" meets "Pin-Priority" and "upgrading" meets "upgrade"."""
+    if has_cjk(token) or len(token) <= 4:
+        return token
+    for suffix in _SUFFIXES:
+        if token.endswith(suffix) and len(token) - len(suffix) >= 3:
+            token = token[: -len(suffix)]
+            break
+    if len(token) >= 4 and token[-1] == token[-2] and token[-1] not in "aeiousl":
+        token = token[:-1]
+    return token
+
+
+@dataclass(frozen=True)
+class KeyTerm:
+    """One key term as the question writes it (``pinning``, ``apt-get``, ``版本固定``) and its tokens."""
+
+    word: str
+    tokens: frozenset[str]
+
+    @property
+    def cjk(self) -> bool:
+        return has_cjk(self.word)
+
+
+def question_terms(question: str) -> list[KeyTerm]:
+    """The question's key terms (:func:`key_terms`) grouped into the words the question uses.
+
+    A Latin word is one term (``apt-get`` keeps its two tokens together); in Chinese, a run of
+    characters between frame words is one term, because bigrams that straddle two words
+    (「版本固定」→ 本固) are not words the wiki must contain.
+    """
+    wanted = set(key_terms(question))
+    if not wanted:
+        return []
+    text = _HOW_ADJECTIVE.sub(" ", _ZH_FRAME_RE.sub(" ", question) if has_cjk(question) else question)
+    out: list[KeyTerm] = []
+    seen: set[frozenset[str]] = set()
+    for word in _LATIN_WORD.findall(text):
+        for part in re.split(r"([^\W\d_a-zA-Z]+)", word) if has_cjk(word) else [word]:
+            all_toks = tokens(part)
+            # a hyphenated name keeps all its words ("apt-get" is not "apt"); else only the key tokens
+            toks = frozenset(all_toks if "-" in part and not has_cjk(part) else (t for t in all_toks if t in wanted))
+            part = part.strip(".'’-_")
+            if toks & wanted and toks not in seen and part:
+                seen.add(toks)
+                out.append(KeyTerm(part, toks))
+    return out
+
+
+def _holds(term: KeyTerm, text: str, roots: set[str]) -> bool:
+    """A Latin term: all its tokens (inflection aside). A Chinese term: its whole run appears, or two
+    thirds of its bigrams do (「固定版本」 holds 「版本固定」; 「版本」 alone does not)."""
+    if not term.cjk:
+        return all(_root(t) in roots for t in term.tokens)
+    run = "".join(ch for ch in term.word if has_cjk(ch))
+    if run and run in text:
+        return True
+    grams = [t for t in term.tokens if has_cjk(t)]
+    latin = [t for t in term.tokens if not has_cjk(t)]
+    if latin and not all(_root(t) in roots for t in latin):
+        return False
+    if not grams:
+        return bool(latin)
+    found = sum(1 for g in grams if g in roots)
+    return found * 3 >= len(grams) * 2 and found > 0
+
+
+def held_terms(terms: list[KeyTerm], text: str) -> tuple[list[KeyTerm], list[KeyTerm]]:
+    """``(held, missing)``: which key terms ``text`` (an answer) contains."""
+    norm = nfkc(text).lower()
+    roots = {_root(t) for t in tokens(norm)}
+    held: list[KeyTerm] = []
+    missing: list[KeyTerm] = []
+    for term in terms:
+        (held if _holds(term, norm, roots) else missing).append(term)
+    return held, missing
+
+
+def missing_terms_gap(question: str, missing: list[KeyTerm], zh: bool) -> str:
+    """The missing key terms as a gap, with the question's subject when the subject is covered."""
+    words = [t.word for t in missing]
+    if not words:
+        return ""
+    subject = question_subject(question)
+    listed = "、".join(words) if zh else ", ".join(words)
+    subject_terms = set(tokens(subject))
+    if not subject or any(t.tokens & subject_terms for t in missing):  # the subject itself is missing
         return listed
     return f"{subject}：{listed}" if zh else f"{listed} ({subject})"

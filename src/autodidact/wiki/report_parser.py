@@ -1,4 +1,5 @@
-"""Read any ``round_N_check.md`` back: counts, items per section, directions, per-question status.
+"""Read any ``round_N_check.md`` back: counts, items per section, directions, per-question status,
+and each question's text, answer and gap (what the summary lists as partial or open).
 
 Why tolerant: the loop decides termination from these numbers (``audit_issues_count`` = 知识漏洞
 + partial, CONTRACTS §1.5–1.6) and the questioner starts from the directions, but the report may
@@ -44,6 +45,22 @@ _QID = re.compile(r"\b([A-Za-z]*\d*[Qq]\d+[A-Za-z0-9_-]*)\b")
 _STATUS = re.compile(r"\b(resolved|partial|open)\b|(已解决|已覆盖|部分解决|部分覆盖|未解决|未覆盖)", re.I)
 
 
+_ANSWER_LABEL = re.compile(r"^\s*(?:answer|回答|答案)\s*[:：]\s*(.*)$", re.I | re.S)
+_GAP_LABEL = re.compile(r"^\s*(?:gap|missing|缺口|尚缺)\s*[:：]\s*(.*)$", re.I | re.S)
+_FRAME_CHARS = " \t*_:：-—–|·[]【】()（）"
+
+
+@dataclass
+class QuestionEntry:
+    """One phase-1 item read back: its id, status, question, and (resolved/partial) answer and gap."""
+
+    qid: str
+    status: str
+    question: str = ""
+    answer: str = ""
+    gap: str = ""
+
+
 class ParseError(InputError):
     """A check report that cannot be read back; the message names the file and what is missing."""
 
@@ -61,6 +78,7 @@ class CheckReport:
     structure: list[str] = field(default_factory=list)
     directions: list[str] = field(default_factory=list)
     question_status: dict[str, str] = field(default_factory=dict)
+    questions: list[QuestionEntry] = field(default_factory=list)
     gap_count: int = 0
     contradiction_count: int = 0
     missing_source_count: int = 0
@@ -167,6 +185,27 @@ def _status_of(item: str) -> tuple[str | None, str | None]:
     return (qid.group(1) if qid else None), STATUS_WORDS.get(word)
 
 
+def _question_entry(item: str, qid: str | None, status: str) -> QuestionEntry:
+    """The question text (the head without id and status) and the labelled answer / gap lines."""
+    head, *rest = item.split("\n")
+    text = _plain(head)
+    if qid:
+        text = text.replace(qid, " ", 1) if qid in text else re.sub(r"^\W*\w+", " ", text, count=1)
+    found = _STATUS.search(text)
+    if found:
+        text = text[: found.start()] + " " + text[found.end() :]
+    question = " ".join(text.split()).lstrip(_FRAME_CHARS).rstrip()
+    entry = QuestionEntry(qid=qid or "", status=status, question=question)
+    for line in rest:
+        body = _BULLET.match(line)
+        value = _plain(body.group(2) if body else line)
+        if (m := _ANSWER_LABEL.match(value)) and not entry.answer:
+            entry.answer = m.group(1).strip()
+        elif (m := _GAP_LABEL.match(value)) and not entry.gap:
+            entry.gap = m.group(1).strip()
+    return entry
+
+
 def parse_check_report(text: str, source: str = "check report") -> CheckReport:
     """Parse a report; ``source`` names the file in error messages."""
     sections: dict[str, list[str]] = {}
@@ -189,6 +228,7 @@ def parse_check_report(text: str, source: str = "check report") -> CheckReport:
         qid, status = _status_of(item)
         if status:
             statuses.append(status)
+            report.questions.append(_question_entry(item, qid, status))
             if qid:
                 report.question_status[qid] = status
     summary = "\n".join(_norm(line) for line in sections.get("summary", []))

@@ -5,6 +5,10 @@ so the auditor indexes what is on disk now. Sections (plus each summary) are the
 question's prompt carries a few relevant sections, never whole articles or the whole wiki. Tokens
 are words for Latin script and bigrams for CJK (``markdown.tokens``); an inverted index keeps a
 query's cost proportional to the postings of its terms, not to the number of articles.
+
+A section written for a question (an answer block whose heading is the question, or holds all its
+key terms) ranks first for that question: it is where the wiki answers it (docs/audit.md). The
+heading lookup is a dictionary, so preferring it costs nothing per article.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from autodidact.wiki.articles import Article
-from autodidact.wiki.markdown import tokens
+from autodidact.wiki.markdown import normalize_key, tokens
+from autodidact.wiki.question_frame import key_terms
 
 K1 = 1.2
 B = 0.75
@@ -39,6 +44,8 @@ class WikiIndex:
         self.docs: list[WikiPassage] = []
         self.lengths: list[int] = []
         self.postings: dict[str, dict[int, int]] = {}
+        self.by_heading: dict[str, list[int]] = {}
+        self.heading_terms: list[frozenset[str]] = []
         for art in articles:
             units = [("", art.summary)] + [(s.heading, "\n".join(s.blocks)) for s in art.body_sections()]
             title_tokens = tokens(art.title)
@@ -48,14 +55,22 @@ class WikiIndex:
                 toks = tokens(f"{heading}\n{text}") + title_tokens
                 doc_id = len(self.docs)
                 self.docs.append(WikiPassage(art.stem, art.title, heading, text))
+                self.heading_terms.append(frozenset(key_terms(heading)) if heading else frozenset())
+                if heading:
+                    self.by_heading.setdefault(normalize_key(heading), []).append(doc_id)
                 self.lengths.append(len(toks))
                 for tok, tf in Counter(toks).items():
                     self.postings.setdefault(tok, {})[doc_id] = tf
         self.avg_len = (sum(self.lengths) / len(self.lengths)) if self.lengths else 1.0
         self.common_df = max(64, len(self.docs) // 50)
 
-    def search(self, query: str, k: int = 5, terms: list[str] | None = None) -> list[WikiPassage]:
-        """The ``k`` best passages for ``query`` (or for already-tokenized ``terms``); empty when none match."""
+    def search(
+        self, query: str, k: int = 5, terms: list[str] | None = None, heading: str | None = None
+    ) -> list[WikiPassage]:
+        """The ``k`` best passages for ``query`` (or for already-tokenized ``terms``); empty when none match.
+
+        With ``heading`` (the question), sections headed by it — or by all its key terms — come first.
+        """
         n = len(self.docs)
         scores: dict[int, float] = {}
         wanted = set(terms) if terms is not None else set(tokens(query))
@@ -72,9 +87,23 @@ class WikiIndex:
             for doc_id, tf in pairs:
                 norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * self.lengths[doc_id] / self.avg_len))
                 scores[doc_id] = scores.get(doc_id, 0.0) + idf * norm
+        if heading:
+            self._prefer_heading(scores, heading, wanted)
         best = heapq.nlargest(k, scores.items(), key=lambda item: (item[1], -item[0]))
         out = []
         for doc_id, score in best:
             doc = self.docs[doc_id]
             out.append(WikiPassage(doc.stem, doc.title, doc.heading, doc.text, round(score, 4)))
         return out
+
+    def _prefer_heading(self, scores: dict[int, float], heading: str, wanted: set[str]) -> None:
+        """Lift the sections written for this question above every other candidate (in place)."""
+        lift = max(scores.values(), default=0.0) + 1.0
+        exact = self.by_heading.get(normalize_key(heading), [])
+        for doc_id in exact:
+            scores[doc_id] = scores.get(doc_id, 0.0) + 2 * lift
+        if not wanted:
+            return
+        for doc_id in list(scores):
+            if doc_id not in exact and self.heading_terms[doc_id] and wanted <= self.heading_terms[doc_id]:
+                scores[doc_id] += lift
