@@ -39,9 +39,11 @@ from autodidact.evidence.findings import (
     offline_synthesis,
     usable,
 )
+from autodidact.evidence.focus import focus
 from autodidact.evidence.payload import Payload
 from autodidact.evidence.research import DEPTH_NEED, KQResult, find_candidates, research_kq, search_terms
 from autodidact.evidence.search_plan import KQPlan, SearchPlanInputs, SearchPlanTask, UpstreamView
+from autodidact.evidence.sharpen import sharpen, subject_terms, subject_words
 from autodidact.evidence.upstream import load_upstreams, usage_entries
 from autodidact.evidence.validator import validate_evidence
 from autodidact.sources.fetch import Fetcher  # imported here, not in the worker thread: import races
@@ -171,13 +173,17 @@ async def gather(
     need = 1 if quick else DEPTH_NEED[payload.depth]
     lang = payload.language
 
+    subject = subject_terms(payload.query, lang)
+    words = subject_words(payload.query, lang)
+
     async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
         queries = plans[kq].queries
+        sharp = sharpen(focus(text), subject, words)
         if cands is None:
-            cands = await find_candidates(collector, text, queries, need, quick, lang)
+            cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
         terms = search_terms(text, queries, lang)
         return await research_kq(
-            runtime, kq, text, cands, query_terms=terms, language=lang, mode=mode, depth=payload.depth
+            runtime, kq, text, cands, query_terms=terms, language=lang, mode=mode, depth=payload.depth, sharp=sharp
         )
 
     try:

@@ -99,6 +99,7 @@ class ExtractInputs:
     query_variants: list[list[str]] = field(default_factory=list)  # term sets: the question, its translations
     aspect: str = ""  # definition | example | compare | "": what kind of answer the question asks for
     heads: list[str] = field(default_factory=list)  # a sentence matching the question's terms names one of these
+    min_head_hits: int = 1  # how many distinct heads it must name (2 for a question about the whole subject)
     min_sources: int = 1  # distinct sources the depth asks for (weaker sentences may fill up to it)
 
 
@@ -141,7 +142,7 @@ class ExtractClaimsTask:
         cands: list[tuple[str, str, str]] = []  # (pid, sentence, source_key)
         for p in inputs.passages:
             blocked = unquotable_ranges(p.text)
-            for s, e in sentence_spans(p.text):
+            for s, e in with_antecedents(p.text, sentence_spans(p.text)):
                 if quotable(p.text[s:e], s, blocked):
                     cands.append((p.pid, p.text[s:e], p.source_key))
         if not cands:
@@ -161,7 +162,7 @@ class ExtractClaimsTask:
             for n, v in enumerate(variants):
                 need = 1 if len(set(v)) <= 2 else 2
                 if n == 0 and inputs.heads:
-                    if not set(inputs.heads) & set(sent_terms[i]):
+                    if len(set(inputs.heads) & set(sent_terms[i])) < inputs.min_head_hits:
                         continue  # only the modifier ("Python" of "Python generators"): not about the subject
                     # Several heads ("generators and coroutines"): each is a subject of its own.
                     need = 1 if len(set(inputs.heads)) > 1 else need
@@ -212,6 +213,28 @@ class ExtractClaimsTask:
 
 
 MODIFIER_WEIGHT = 0.3
+# A sentence that leans on the one before it ("This is called apt-pinning.", "It is a generator.")
+# is quoted together with it: alone it names the term but not what the term is.
+_ANAPHOR = re.compile(r"^(?:this|that|these|those|it|they|such|thus|hence|here)\b|^(?:这|此|它|其|该|这些|因此)", re.I)
+MERGE_MAX_CHARS = 600
+
+
+def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sentence spans, where a short or anaphoric sentence is joined to the sentence just before it.
+
+    The joined span is still one exact substring of the passage, so the quote check holds.
+    """
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        piece = text[start:end]
+        short = len(piece.split()) < 6 and sum(1 for ch in piece if "\u4e00" <= ch <= "\u9fff") < 10
+        if out and (short or _ANAPHOR.match(piece)) and end - out[-1][0] <= MERGE_MAX_CHARS:
+            gap = text[out[-1][1] : start]
+            if "\n\n" not in gap and len(gap) <= 3:
+                out[-1] = (out[-1][0], end)
+                continue
+        out.append((start, end))
+    return out
 _QUOTED_ITEM = re.compile(r"[\"“`'][^\"”`'\s]{1,40}[\"”`']")
 _END_PUNCT = tuple('.。!?！？:;；)"”')
 

@@ -21,6 +21,7 @@ from autodidact.evidence.focus import content_terms, focus
 from autodidact.evidence.quality import RANK, refine
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.search_plan import PlannedQuery
+from autodidact.evidence.sharpen import Sharpened
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 
 DEPTH_NEED = {"skim": 1, "moderate": 2, "thorough": 3}
@@ -33,6 +34,7 @@ NEW_SHARE = 0.4  # a new document this close to the best gets a reading slot (se
 KNOWN_FACTOR = 0.75  # a document already read counts this much when candidates are ranked
 TITLE_WEIGHT = 1.5  # a title naming exactly the subject weighs 2.5 times; a partial match far less
 PASSAGE_CHARS = 1600
+SPANS_READ = 3  # passages per document the extractor reads: the index's best, then the document's own best
 
 
 @dataclass
@@ -78,13 +80,25 @@ def search_terms(kq_text: str, queries: list[PlannedQuery], language: str) -> li
 
 
 async def find_candidates(
-    collector: Collector, kq_text: str, queries: list[PlannedQuery], need: int, quick: bool, language: str
+    collector: Collector,
+    kq_text: str,
+    queries: list[PlannedQuery],
+    need: int,
+    quick: bool,
+    language: str,
+    sharp: Sharpened | None = None,
 ) -> list[Candidate]:
-    """Relevant documents for one question: local index first, then web hits (looked up, else fetched)."""
+    """Relevant documents for one question: local index first, then web hits (looked up, else fetched).
+
+    ``sharp``: what the question asks beyond the research's subject; its words are searched first,
+    so the passages about "pinning" are found before those that only repeat the subject.
+    """
     qterms = search_terms(kq_text, queries, language)
     fx = focus(kq_text)
     aspect = fx.aspect
     merged: dict[str, Candidate] = {}
+    if sharp is not None and sharp.specific_query:
+        queries = [PlannedQuery(text=sharp.specific_query, language=language, angle="neutral"), *queries]
     for q in queries:
         for cand in collector.local_candidates(q.text, qterms):
             have = merged.get(cand.doc.snapshot_ref)
@@ -175,6 +189,10 @@ def _one_per_text(merged: dict[str, Candidate], collector: Collector) -> dict[st
 def _rescore(cand: Candidate, qterms: list[list[str]], aspect: str) -> None:
     """The document's own best passages for the question (and aspect) first; title and aspect weigh in."""
     spans, score = best_spans(cand.doc, qterms, aspect=aspect)
+    # The index's best passage stays first: it was ranked against the whole corpus (what `search`
+    # shows, section titles included), while best_spans ranks within this one document only.
+    lead = cand.spans[:1]
+    spans = lead + [s for s in spans if not any(_overlap(s, t) for t in lead)]
     cand.spans = spans + [s for s in cand.spans if not any(_overlap(s, t) for t in spans)]
     if not cand.spans:
         cand.score = 0.0
@@ -203,7 +221,7 @@ def _passages(cands: list[Candidate], start: int) -> tuple[list[PassageIn], dict
     by_pid: dict[str, Doc] = {}
     n = start
     for cand in cands:
-        for s, e in cand.spans[:2]:  # best first (index rank or BM25 rank)
+        for s, e in cand.spans[:SPANS_READ]:
             n += 1
             pid = f"P{n}"
             s, e = widen(cand.doc.text, s, min(e, s + PASSAGE_CHARS))
@@ -259,6 +277,7 @@ async def research_kq(
     language: str,
     mode: str,
     depth: str,
+    sharp: Sharpened | None = None,
 ) -> KQResult:
     """Extraction rounds over the candidates until the depth's source count is met (at most two rounds)."""
     quick = mode == "quick"
@@ -287,7 +306,8 @@ async def research_kq(
             want_refute=depth == "thorough" or (not quick and any(c.angle == "refute" for c in batch)),
             query_variants=list(query_terms or []),
             aspect=fx.aspect,
-            heads=fx.heads,
+            heads=sharp.heads if sharp is not None else fx.heads,
+            min_head_hits=sharp.min_head_hits if sharp is not None else 1,
             min_sources=need,
         )
         try:

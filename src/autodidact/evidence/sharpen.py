@@ -1,0 +1,62 @@
+"""What a key question asks *beyond the research's subject*, so retrieval and extraction chase it.
+
+Why: in a research on "Debian package management", every page of the manual says Debian,
+package and management. A question about "version pinning in Debian package management" is
+answered by the sentences about pinning, not by any sentence that says "management" (which also
+matched "GNU Privacy Guard commands for the basic key management"). The research's subject terms
+therefore become modifiers: the question's other terms are its heads, and a question about the
+whole subject must match at least two of the subject's terms. See docs/evidence.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from autodidact.evidence.focus import Focus
+from autodidact.text.tokens import CJK_CLASS, CJK_RUN, terms
+from autodidact.text.topic import decompose
+
+
+@dataclass(frozen=True)
+class Sharpened:
+    """A question's heads relative to the subject, how many a sentence must name, and a query of them."""
+
+    heads: list[str]
+    min_head_hits: int
+    specific_query: str  # the question's content words without the subject's words ("" if none remain)
+
+
+def subject_terms(research_query: str, language: str) -> frozenset[str]:
+    """The content terms of the research's subject ("Debian package management" → debian, package, …)."""
+    if not research_query.strip():
+        return frozenset()
+    subject = decompose(research_query, "zh" if language == "zh" else "en").subject
+    return frozenset(terms(subject))
+
+
+def subject_words(research_query: str, language: str) -> list[str]:
+    """The subject's surface words and CJK runs, for removing them from a query string."""
+    if not research_query.strip():
+        return []
+    subject = decompose(research_query, "zh" if language == "zh" else "en").subject
+    return [m.group(0) for m in re.finditer(rf"[{CJK_CLASS}]+|[^\W_]+(?:[-'][^\W_]+)*", subject)]
+
+
+def sharpen(fx: Focus, subject: frozenset[str], words: list[str]) -> Sharpened:
+    """Heads beyond the subject when the question has any, else the subject's own terms (two needed)."""
+    if not subject:
+        return Sharpened(list(fx.heads), 1, "")
+    specific = [t for t in fx.terms if t not in subject]
+    if specific:
+        heads = [h for h in fx.heads if h not in subject] or specific
+        query = fx.query()
+        for word in sorted(words, key=len, reverse=True):
+            if CJK_RUN.fullmatch(word):
+                query = query.replace(word, " ")
+            else:
+                query = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", query, flags=re.IGNORECASE)
+        query = " ".join(query.split())
+        return Sharpened(heads, 1, query if terms(query) else "")
+    own = [t for t in fx.terms if t in subject]
+    return Sharpened(own or list(fx.heads), min(2, len(own)) if own else 1, "")
