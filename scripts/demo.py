@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 KB = ROOT / "demo-kb"
 TOPIC = "How do Python generators and coroutines work?"
-MAX_ROUNDS = "10"  # a cap; the run normally ends earlier by the termination rules
+MAX_ROUNDS = "10"  # a cap; the run normally ends earlier, by the termination rules or a stall
 
 
 def run(*args: str) -> None:
