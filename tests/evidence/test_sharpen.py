@@ -1,0 +1,68 @@
+"""Questions are sharpened against the research's subject (docs/evidence.md)."""
+
+from __future__ import annotations
+
+from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn, with_antecedents
+from autodidact.evidence.focus import focus
+from autodidact.evidence.sharpen import sharpen, subject_terms, subject_words
+from autodidact.text.sentences import sentence_spans
+
+TOPIC = "How does Debian package management work: dpkg vs apt, version pinning, and system upgrades?"
+# Sentences from the Debian Reference, chapters 2 and 10.
+PACKAGES = (
+    "Debian is a volunteer organization which builds consistent distributions of pre-compiled binary packages. "
+    "Repository based package management operations on the Debian system can be performed by many APT-based "
+    "package management tools available on the Debian system."
+)
+GPG = "Here are GNU Privacy Guard commands for the basic key management. Keys are stored in a keyring."
+PINNING = (
+    "When you install packages from mixed source of archives regularly, you can automate these complicated "
+    "operations by creating the /etc/apt/preferences file with proper entries. This is called apt-pinning."
+)
+
+
+def _extract(question: str, passages: list[PassageIn]) -> list[str]:
+    fx = focus(question)
+    sharp = sharpen(fx, subject_terms(TOPIC, "en"), subject_words(TOPIC, "en"))
+    inputs = ExtractInputs(
+        language="en",
+        kq_id="kq1",
+        kq_text=question,
+        passages=passages,
+        mode="initial",
+        max_claims=3,
+        query_variants=[fx.terms],
+        aspect=fx.aspect,
+        heads=sharp.heads,
+        min_head_hits=sharp.min_head_hits,
+    )
+    return [c.quotes[0].snippet for c in ExtractClaimsTask().offline(inputs).claims]
+
+
+def test_the_subject_terms_become_modifiers_and_the_question_words_are_searched() -> None:
+    sharp = sharpen(
+        focus("What is the definition of version pinning in Debian package management?"),
+        subject_terms(TOPIC, "en"),
+        subject_words(TOPIC, "en"),
+    )
+    assert sharp.specific_query == "version pinning"
+    assert "management" not in sharp.heads and sharp.min_head_hits == 1
+
+
+def test_a_question_about_the_whole_subject_needs_two_of_its_terms() -> None:
+    passages = [
+        PassageIn("P1", "Chapter 10", GPG, "primary", "u1"),
+        PassageIn("P2", "Chapter 2", PACKAGES, "primary", "u2"),
+    ]
+    quotes = _extract("What is the definition of Debian package management?", passages)
+    assert quotes and all("Privacy Guard" not in q for q in quotes)
+
+
+def test_a_sentence_that_names_the_term_is_quoted_with_its_antecedent() -> None:
+    spans = with_antecedents(PINNING, sentence_spans(PINNING))
+    assert len(spans) == 1 and PINNING[spans[0][0] : spans[0][1]].endswith("This is called apt-pinning.")
+    quotes = _extract(
+        "What is the definition of version pinning in Debian package management?",
+        [PassageIn("P1", "Chapter 2", PINNING, "primary", "u1")],
+    )
+    assert any("/etc/apt/preferences" in q and "apt-pinning" in q for q in quotes)
