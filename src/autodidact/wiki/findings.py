@@ -211,7 +211,7 @@ def citation_findings(articles: list[Article], raw_names: set[str], zh: bool) ->
     for art in articles:
         for heading, unit in statement_units(art):
             where = f"{_loc(art)}" + (f"（{heading}）" if zh and heading else f" ({heading})" if heading else "")
-            for sentence, cited in cited_statements(unit):
+            for sentence, cited in cited_statements(unit, art.names()):
                 if not cited:
                     out.append(_uncited_finding(where, sentence, zh))
             absent = [n for n in citations(unit) if n not in raw_names]
