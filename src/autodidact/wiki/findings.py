@@ -36,6 +36,7 @@ from autodidact.wiki.markdown import (
     citations,
     cited_statements,
     clash,
+    has_tokens,
     index_targets,
     iter_lines_outside_code,
     jaccard,
@@ -86,7 +87,7 @@ def statement_units(art: Article) -> Iterator[tuple[str, str]]:
     """``(section heading, block)`` for every prose unit that should carry a citation."""
     if art.summary.strip():
         for para in re.split(r"\n\s*\n", art.summary):
-            if len(tokens(para)) >= 3:
+            if has_tokens(para):
                 yield "", para.strip()
     for sec in art.body_sections():
         for blk in sec.blocks:
@@ -94,7 +95,7 @@ def statement_units(art: Article) -> Iterator[tuple[str, str]]:
                 continue
             if not WIKILINK_RE.sub("", re.sub(r"^\s*(?:[-*+]|\d+[.)、])\s+", "", blk)).strip(" -—:：,，"):
                 continue
-            if len(tokens(blk)) >= 3:
+            if has_tokens(blk):
                 yield sec.heading, blk
 
 
