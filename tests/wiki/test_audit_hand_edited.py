@@ -404,3 +404,15 @@ def test_model_style_report_gives_question_entries(tmp_path: Path) -> None:
     assert (first.qid, first.status, first.question) == ("r3q2", "partial", "期权的波动率曲面是什么（定义）？")
     assert first.gap == "缺少构建方法" and first.answer.startswith("波动率曲面描述隐含波动率")
     assert (second.qid, second.status, second.question, second.answer) == ("r3q3", "open", "国内有没有期权私募？", "")
+
+
+def test_a_title_with_a_full_stop_is_not_cut_into_an_uncited_sentence(en_kb: KnowledgeBase) -> None:
+    raw = add_raw(en_kb, "Debian", "Chapter 2 describes Debian package management.\n")
+    (en_kb.wiki / "chapter-2.md").write_text(
+        '---\ntitle: "Chapter 2. Debian package management"\n---\n\n# Chapter 2. Debian package management\n\n'
+        "This article collects the key points about Chapter 2. Debian package management from 1 source. "
+        f"(source: {raw}) Packages are installed with apt. (source: {raw}) Version 10. Debian moved on quickly.\n",
+        "utf-8",
+    )
+    missing = check_wiki(en_kb, None, 1, None).report.missing_sources
+    assert len(missing) == 1 and "Debian moved on quickly" in missing[0]

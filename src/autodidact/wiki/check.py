@@ -108,7 +108,9 @@ async def answer_questions(
         ]
         inputs = QuestionInputs(qid=qid, question=question, lang=lang, passages=passages)
         verdict = await runtime.run(task, inputs)
-        return QuestionResult(qid, question, honest_verdict(inputs, verdict))
+        if not getattr(runtime, "is_offline", False):  # the offline engine already answers by the rule
+            verdict = honest_verdict(inputs, verdict)
+        return QuestionResult(qid, question, verdict)
 
     return list(await asyncio.gather(*(one(qid, q) for qid, q in pairs)))
 

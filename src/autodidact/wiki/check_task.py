@@ -10,6 +10,7 @@ terms (docs/audit.md).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -105,13 +106,12 @@ class _Candidate:
     order: int
 
 
-def _heading_matches(heading: str, question: str) -> bool:
+def _heading_matches(heading: str, question: str, wanted: set[str]) -> bool:
     """A section written for this question (an answer block): same words, or all its key terms."""
     if not heading.strip():
         return False
     if normalize_key(heading) == normalize_key(question):
         return True
-    wanted = set(key_terms(question))
     return bool(wanted) and wanted <= set(key_terms(heading))
 
 
@@ -119,8 +119,9 @@ def _candidates(inputs: QuestionInputs, terms: list[KeyTerm], aspect: Aspect | N
     """Every distinct passage sentence that holds at least one key term, scored."""
     out: list[_Candidate] = []
     seen: set[str] = set()
+    wanted = set(key_terms(inputs.question))
     for passage in inputs.passages:
-        own = _heading_matches(passage.heading, inputs.question)
+        own = _heading_matches(passage.heading, inputs.question, wanted)
         for sentence in _sentences(passage.text):
             key = normalize_key(sentence)
             if key in seen:
@@ -225,10 +226,12 @@ def answer_body(answer: str) -> str:
     return " ".join(kept)
 
 
-def _instruction_texts() -> list[str]:
+@functools.cache
+def _instruction_tokens() -> frozenset[str]:
+    """The words of the schema's field descriptions and of the task's rules (both languages)."""
     texts = [str(f.description or "") for f in QuestionAnswer.model_fields.values()]
     texts += [AnswerQuestionTask.RULES["zh"], AnswerQuestionTask.RULES["en"]]
-    return [t for t in texts if t]
+    return frozenset(tokens(" ".join(texts)))
 
 
 def echoes_instructions(text: str, inputs: QuestionInputs) -> bool:
@@ -240,11 +243,11 @@ def echoes_instructions(text: str, inputs: QuestionInputs) -> bool:
     words = set(tokens(strip_citations(text)))
     if not words:
         return False
-    instructions = set(tokens(" ".join(_instruction_texts())))
+    instructions = _instruction_tokens()
+    if len(words & instructions) < 0.6 * len(words):
+        return False
     passages = set(tokens(" ".join(p.text for p in inputs.passages)))
-    from_instructions = len(words & instructions) / len(words)
-    from_passages = len(words & passages - instructions) / len(words)
-    return from_instructions >= 0.6 and from_passages < 0.3
+    return len((words & passages) - instructions) < 0.3 * len(words)
 
 
 def honest_verdict(inputs: QuestionInputs, verdict: QuestionAnswer) -> QuestionAnswer:

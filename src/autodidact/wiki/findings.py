@@ -36,6 +36,7 @@ from autodidact.wiki.markdown import (
     citations,
     cited_statements,
     clash,
+    has_tokens,
     index_targets,
     iter_lines_outside_code,
     jaccard,
@@ -86,7 +87,7 @@ def statement_units(art: Article) -> Iterator[tuple[str, str]]:
     """``(section heading, block)`` for every prose unit that should carry a citation."""
     if art.summary.strip():
         for para in re.split(r"\n\s*\n", art.summary):
-            if len(tokens(para)) >= 3:
+            if has_tokens(para):
                 yield "", para.strip()
     for sec in art.body_sections():
         for blk in sec.blocks:
@@ -94,7 +95,7 @@ def statement_units(art: Article) -> Iterator[tuple[str, str]]:
                 continue
             if not WIKILINK_RE.sub("", re.sub(r"^\s*(?:[-*+]|\d+[.)、])\s+", "", blk)).strip(" -—:：,，"):
                 continue
-            if len(tokens(blk)) >= 3:
+            if has_tokens(blk):
                 yield sec.heading, blk
 
 
@@ -211,7 +212,7 @@ def citation_findings(articles: list[Article], raw_names: set[str], zh: bool) ->
     for art in articles:
         for heading, unit in statement_units(art):
             where = f"{_loc(art)}" + (f"（{heading}）" if zh and heading else f" ({heading})" if heading else "")
-            for sentence, cited in cited_statements(unit):
+            for sentence, cited in cited_statements(unit, art.names()):
                 if not cited:
                     out.append(_uncited_finding(where, sentence, zh))
             absent = [n for n in citations(unit) if n not in raw_names]

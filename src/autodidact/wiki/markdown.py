@@ -46,6 +46,21 @@ ZH_STOP_BIGRAMS = frozenset(
 )
 
 
+def has_tokens(text: str, n: int = 3) -> bool:
+    """``len(tokens(text)) >= n``, stopping at the ``n``-th token (the audit asks this of every sentence)."""
+    count = 0
+    for match in _TOKEN_RE.finditer(nfkc(text).lower()):
+        tok = match.group()
+        if _CJK_RE.match(tok):
+            grams = [tok] if len(tok) == 1 else (tok[i : i + 2] for i in range(len(tok) - 1))
+            count += sum(1 for g in grams if g not in ZH_STOP_BIGRAMS)
+        elif tok not in EN_STOPWORDS and not tok.isdigit():
+            count += 1
+        if count >= n:
+            return True
+    return False
+
+
 def nfkc(text: str) -> str:
     """NFKC-normalise (full-width digits and letters become ASCII)."""
     return unicodedata.normalize("NFKC", text)
@@ -294,13 +309,16 @@ _ITEM_START = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)]\s+|\d+、\s*|>\s?)")
 _LINK_OR_PUNCT = re.compile(r"\[\[[^\[\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\)")
 
 
-def _sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+def _sentence_spans(text: str, start: int, end: int, whole: tuple[tuple[int, int], ...] = ()) -> list[tuple[int, int]]:
     """``(start, end)`` of the sentences in ``text[start:end]``: Chinese ends always, Latin ends before a
-    capital/CJK/digit or the end; abbreviations ("e.g.") and quoted passages (“A. B.”) are not cut."""
+    capital/CJK/digit or the end; abbreviations ("e.g."), quoted passages (“A. B.”) and the ``whole``
+    spans (a title such as "Chapter 10. Data management") are not cut."""
     cuts: list[int] = []
     for pattern in (_CJK_END, _LATIN_END):
         for match in pattern.finditer(text, start, end):
             if pattern is _LATIN_END and _ABBREVIATION.search(text[max(start, match.start() - 8) : match.start() + 1]):
+                continue
+            if any(a < match.end() < b for a, b in whole):
                 continue
             cuts.append(match.end())
     spans: list[tuple[int, int]] = []
@@ -325,17 +343,19 @@ def _sentence_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def _is_statement(sentence: str) -> bool:
     """Worth a citation: three or more words once links, list markers and citations are gone."""
-    return len(tokens(_LINK_OR_PUNCT.sub(" ", sentence))) >= 3
+    return has_tokens(_LINK_OR_PUNCT.sub(" ", sentence))
 
 
-def cited_statements(block: str) -> list[tuple[str, list[str]]]:
+def cited_statements(block: str, names: Iterable[str] = ()) -> list[tuple[str, list[str]]]:
     """Every statement of a markdown block with the raw files cited for it (``[]`` = uncited).
 
     The rule (docs/audit.md): a citation covers the sentence it ends, and only that sentence; a list
     item, a ``>`` quote line or a paragraph line that carries exactly one citation, at its end, covers
     that whole line. ``> ⚠️ 待核实`` marker lines, link-only sentences and fragments are not statements.
+    ``names`` (the article's title and aliases) are never cut in two, whatever punctuation they hold.
     Linear in the block's length.
     """
+    keep = tuple(n for n in names if _CJK_END.search(n) or re.search(r"[.!?]\s", n))
     items: list[tuple[str, bool]] = []  # (text, is a list item / quote line)
     for line in block.split("\n"):
         if not line.strip() or MARKER_RE.match(line):
@@ -348,7 +368,7 @@ def cited_statements(block: str) -> list[tuple[str, list[str]]]:
             items.append((line, False))
     out: list[tuple[str, list[str]]] = []
     for item, is_line in items:
-        out.extend(_item_statements(item, is_line))
+        out.extend(_item_statements(item, is_line, keep))
     return out
 
 
@@ -357,7 +377,19 @@ def _trailing_single_citation(text: str) -> bool:
     return len(found) == 1 and not text[found[0].end() :].strip(" \t.。;；,，!！?？")
 
 
-def _item_statements(item: str, is_line: bool) -> list[tuple[str, list[str]]]:
+def _occurrences(text: str, names: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    low = text.casefold()
+    found: list[tuple[int, int]] = []
+    for name in names:
+        key = name.casefold()
+        at = low.find(key)
+        while at >= 0:
+            found.append((at, at + len(key)))
+            at = low.find(key, at + len(key))
+    return tuple(found)
+
+
+def _item_statements(item: str, is_line: bool, names: tuple[str, ...] = ()) -> list[tuple[str, list[str]]]:
     lines = item.split("\n")
     covered: list[tuple[int, int, list[str]]] = []  # (start, end, citations) of lines covered whole
     if is_line:
@@ -379,24 +411,25 @@ def _item_statements(item: str, is_line: bool) -> list[tuple[str, list[str]]]:
             at += len(part)
     out: list[tuple[str, list[str]]] = []
     starts = [c[0] for c in covered]
+    whole = _occurrences(text, names) if names else ()
     pos = 0
 
-    def emit(start: int, end: int, names: list[str]) -> None:
-        for a, b in _sentence_spans(text, start, end):
+    def emit(start: int, end: int, cited: list[str]) -> None:
+        for a, b in _sentence_spans(text, start, end, whole):
             sentence = strip_citations(text[a:b])
             if not _is_statement(sentence):
                 continue
             i = bisect.bisect_right(starts, a) - 1
             line = covered[i] if i >= 0 and b <= covered[i][1] else None
-            out.append((sentence, names or (line[2] if line else [])))
+            out.append((sentence, cited or (line[2] if line else [])))
 
     for match in CITATION_RE.finditer(text):
-        spans = _sentence_spans(text, pos, match.start())
+        spans = _sentence_spans(text, pos, match.start(), whole)
         spans = [s for s in spans if _is_statement(text[s[0] : s[1]])]
-        names = citations(match.group(0))
+        cited = citations(match.group(0))
         if spans:
             emit(pos, spans[-1][0], [])
-            emit(spans[-1][0], match.start(), names)
+            emit(spans[-1][0], match.start(), cited)
         pos = match.end()
     emit(pos, len(text), [])
     return out

@@ -12,6 +12,7 @@ of leftover words.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -199,6 +200,7 @@ _SUFFIXES = ("ing", "ed", "es", "e")
 _LATIN_WORD = re.compile(r"[\w'’.+#-]+")
 
 
+@functools.lru_cache(maxsize=65536)
 def _root(token: str) -> str:
     """A token without inflection, so "pinning" meets "Pin-Priority" and "upgrading" meets "upgrade"."""
     if has_cjk(token) or len(token) <= 4:

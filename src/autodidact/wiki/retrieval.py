@@ -46,6 +46,7 @@ class WikiIndex:
         self.postings: dict[str, dict[int, int]] = {}
         self.by_heading: dict[str, list[int]] = {}
         self.heading_terms: list[frozenset[str]] = []
+        heading_terms: dict[str, frozenset[str]] = {}
         for art in articles:
             units = [("", art.summary)] + [(s.heading, "\n".join(s.blocks)) for s in art.body_sections()]
             title_tokens = tokens(art.title)
@@ -55,7 +56,9 @@ class WikiIndex:
                 toks = tokens(f"{heading}\n{text}") + title_tokens
                 doc_id = len(self.docs)
                 self.docs.append(WikiPassage(art.stem, art.title, heading, text))
-                self.heading_terms.append(frozenset(key_terms(heading)) if heading else frozenset())
+                if heading not in heading_terms:  # headings repeat ("Key points"): compute each once
+                    heading_terms[heading] = frozenset(key_terms(heading)) if heading else frozenset()
+                self.heading_terms.append(heading_terms[heading])
                 if heading:
                     self.by_heading.setdefault(normalize_key(heading), []).append(doc_id)
                 self.lengths.append(len(toks))
