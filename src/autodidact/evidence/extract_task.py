@@ -15,7 +15,7 @@ language around the quote.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -100,6 +100,10 @@ class ExtractInputs:
     aspect: str = ""  # definition | example | compare | "": what kind of answer the question asks for
     heads: list[str] = field(default_factory=list)  # a sentence matching the question's terms names one of these
     min_head_hits: int = 1  # how many distinct heads it must name (2 for a question about the whole subject)
+    # The question's own heads, tried when the sharpened ones (docs/evidence.md) select nothing: a
+    # question whose only words beyond the subject are frame-like ("Who is affected by X?") still gets
+    # the sentences about X.
+    fallback_heads: list[str] | None = None
     min_sources: int = 1  # distinct sources the depth asks for (weaker sentences may fill up to it)
 
 
@@ -136,6 +140,12 @@ class ExtractClaimsTask:
 
     def offline(self, inputs: ExtractInputs) -> ExtractOutput:
         """Extractive selection: best sentences by BM25 and term coverage, distinct sources first."""
+        out = self._select(inputs)
+        if not out.claims and inputs.fallback_heads is not None and inputs.fallback_heads != inputs.heads:
+            out = self._select(replace(inputs, heads=list(inputs.fallback_heads), min_head_hits=1))
+        return out
+
+    def _select(self, inputs: ExtractInputs) -> ExtractOutput:
         variants = [v for v in (inputs.query_variants or [terms(inputs.kq_text)]) if v]
         if not variants:
             return ExtractOutput()

@@ -308,6 +308,7 @@ async def research_kq(
             aspect=fx.aspect,
             heads=sharp.heads if sharp is not None else fx.heads,
             min_head_hits=sharp.min_head_hits if sharp is not None else 1,
+            fallback_heads=list(fx.heads) if sharp is not None else None,
             min_sources=need,
         )
         try:
