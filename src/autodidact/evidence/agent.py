@@ -173,6 +173,7 @@ async def gather(
     need = 1 if quick else DEPTH_NEED[payload.depth]
     lang = payload.language
 
+    quoted = known_quotes(report_dir, kb_root, path)
     subject = subject_terms(payload.query, lang)
     words = subject_words(payload.query, lang)
 
@@ -183,7 +184,16 @@ async def gather(
             cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
         terms = search_terms(text, queries, lang)
         return await research_kq(
-            runtime, kq, text, cands, query_terms=terms, language=lang, mode=mode, depth=payload.depth, sharp=sharp
+            runtime,
+            kq,
+            text,
+            cands,
+            query_terms=terms,
+            language=lang,
+            mode=mode,
+            depth=payload.depth,
+            sharp=sharp,
+            known_quotes=quoted,
         )
 
     try:
@@ -279,6 +289,26 @@ def _open_sources(
         known,
     )
     return collector, own_fetcher, search_client
+
+
+def known_quotes(report_dir: Path, kb_root: Path | None, out: Path) -> frozenset[str]:
+    """Quotes the knowledge base's earlier rounds hold (``outputs/rounds/round_*_evidence.json``,
+    except the file being written), whitespace-collapsed; empty outside a knowledge base."""
+    if kb_root is None or Path(kb_root).resolve() != report_dir.resolve():
+        return frozenset()
+    found: set[str] = set()
+    for path in sorted((Path(kb_root) / "outputs" / "rounds").glob("round_*_evidence.json")):
+        if path.resolve() == out.resolve():
+            continue
+        try:
+            data = json.loads(path.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        for claim in data.get("claims", []) if isinstance(data, dict) else []:
+            for ev in claim.get("evidence", []) if isinstance(claim, dict) else []:
+                if isinstance(ev, dict) and ev.get("snippet"):
+                    found.add(" ".join(str(ev["snippet"]).split()))
+    return frozenset(found)
 
 
 def default_known(payload: Payload, report_dir: Path, kb_root: Path | None) -> list[str]:

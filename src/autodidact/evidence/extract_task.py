@@ -104,6 +104,9 @@ class ExtractInputs:
     # question whose only words beyond the subject are frame-like ("Who is affected by X?") still gets
     # the sentences about X.
     fallback_heads: list[str] | None = None
+    # Quotes (whitespace-collapsed) that earlier rounds already hold: after the best sentence per
+    # source, unquoted sentences come first, so a round adds to the wiki instead of repeating it.
+    known_quotes: frozenset[str] = frozenset()
     min_sources: int = 1  # distinct sources the depth asks for (weaker sentences may fill up to it)
 
 
@@ -192,17 +195,26 @@ class ExtractClaimsTask:
             # Depth asks for more sources than the strongest passages give: a further source's best
             # sentence may be weaker (down to a quarter of the best), one per source.
             reach = [x for x in scored if scored[0][0] * 0.25 >= x[0] > floor]
+            # Sentences no earlier round quoted, close enough to the best: a question asked again (or a
+            # new question on ground already covered) adds what is not in the wiki yet.
+            fresh = [x for x in scored if x[0] <= floor and " ".join(x[3].split()) not in inputs.known_quotes]
             scored = [x for x in scored if x[0] <= (floor if x[1] in shows else strict)]
+        else:
+            fresh = []
         chosen: list[tuple[str, str]] = []
         used_keys: set[str] = set()
         seen_text: set[str] = set()
-        for pass_no in (0, 1, 2):  # one sentence per source, more sources if depth needs them, then the rest
-            pool = reach if pass_no == 1 else scored
+        # One sentence per source, then unquoted ones (when earlier rounds are known), more sources if
+        # depth needs them, then the rest.
+        for pass_no in (0, 3, 1, 2):
+            pool = reach if pass_no == 1 else (fresh if pass_no == 3 else scored)
+            if pass_no == 3 and not inputs.known_quotes:
+                continue
             for _, _, pid, sentence, key in pool:
                 if len(chosen) >= inputs.max_claims or (pass_no == 1 and len(used_keys) >= inputs.min_sources):
                     break
                 norm = " ".join(sentence.split())
-                if norm in seen_text or (pass_no < 2 and key in used_keys):
+                if norm in seen_text or (pass_no in (0, 1) and key in used_keys):
                     continue
                 chosen.append((pid, sentence))
                 used_keys.add(key)
@@ -245,8 +257,28 @@ def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
                 continue
         out.append((start, end))
     return out
+
+
 _QUOTED_ITEM = re.compile(r"[\"“`'][^\"”`'\s]{1,40}[\"”`']")
 _END_PUNCT = tuple('.。!?！？:;；)"”')
+
+
+def _is_fact_row(text: str) -> bool:
+    """A markdown table row of 2–4 cells whose last filled cell is a phrase of prose (≥ 4 words).
+
+    Reference manuals state many facts only in tables (a command and what it does); such a row is
+    quotable as it stands. Header separators, numeric rows and one-word cells are not.
+    """
+    if not (text.startswith("|") and text.endswith("|")) or "---" in text:
+        return False
+    cells = [c.strip() for c in text.strip("|").split("|")]
+    filled = [c for c in cells if c]
+    if not 2 <= len(filled) <= 4 or len(cells) > 5:
+        return False
+    last = re.sub(r"[`*_]", "", filled[-1])
+    words = re.findall(r"[A-Za-z]{2,}", last)
+    cjk = sum(1 for ch in last if "\u4e00" <= ch <= "\u9fff")
+    return len(words) >= 4 or cjk >= 6
 
 
 def _sentence_like(sentence: str) -> bool:
@@ -257,6 +289,8 @@ def _sentence_like(sentence: str) -> bool:
     quoted = _QUOTED_ITEM.findall(stripped)
     if len(quoted) >= 4 and sum(len(q) for q in quoted) > 0.4 * len(stripped):
         return False  # an enumeration of names ("absolute_import", "division", ...), not a statement
+    if _is_fact_row(stripped):
+        return True  # a reference table's row: a name and what it does ("| `dpkg --configure -a` | configure …|")
     if "::=" in stripped or sum(ch.isalnum() or ch.isspace() for ch in stripped) < 0.8 * len(stripped):
         return False  # grammar rules, code, tables
     words = len(stripped.split())

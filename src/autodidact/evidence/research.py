@@ -278,6 +278,7 @@ async def research_kq(
     mode: str,
     depth: str,
     sharp: Sharpened | None = None,
+    known_quotes: frozenset[str] = frozenset(),
 ) -> KQResult:
     """Extraction rounds over the candidates until the depth's source count is met (at most two rounds)."""
     quick = mode == "quick"
@@ -309,6 +310,7 @@ async def research_kq(
             heads=sharp.heads if sharp is not None else fx.heads,
             min_head_hits=sharp.min_head_hits if sharp is not None else 1,
             fallback_heads=list(fx.heads) if sharp is not None else None,
+            known_quotes=known_quotes,
             min_sources=need,
         )
         try:

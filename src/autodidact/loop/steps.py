@@ -137,6 +137,9 @@ def previous_check_report(ctx: RoundContext, n: int) -> tuple[str | None, str | 
     return None, None
 
 
+QUOTED_EXCERPTS = 12  # last round's research excerpts read for follow-up concepts
+
+
 def _digest(ctx: RoundContext, name: str) -> RawDigest | None:
     try:
         rf = parse_raw_file(ctx.kb.raw / name)
@@ -187,6 +190,8 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
         report = parse_check_report(text, source=scratch.check_report_used)
         directions, gaps, missing = list(report.directions), list(report.gaps), list(report.missing_sources)
     digests = [d for d in (_digest(ctx, name) for name in scratch.user_contributed_raw_files) if d is not None]
+    quoted = ctx.state.rounds[-1].new_raw_files if ctx.state.rounds else []
+    excerpts = [d for d in (_digest(ctx, name) for name in quoted[:QUOTED_EXCERPTS]) if d is not None]
     return QuestionerInputs(
         topic=ctx.state.topic,
         round=n,
@@ -200,6 +205,7 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
         check_report_warning=scratch.check_report_warning,
         user_questions=pending_questions(ctx.kb.user_questions),
         new_raw_files=digests,
+        quoted_excerpts=excerpts,
         history=[HistoryItem(id=h.id, text=h.text) for h in ctx.state.all_questions_ever],
         wiki_dir=str(ctx.kb.wiki),
     )

@@ -116,6 +116,36 @@ def _terms(raw: RawDigest) -> list[str]:
     return [term for term, _ in sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))][:3]
 
 
+FOLLOW_UPS = 4  # follow-up concepts per round from the sections the last round quoted
+_NOT_A_CONCEPT = re.compile(r"[\\*_{}<>=$]|^[-.~]|/$|^\d|https?:|\s{2,}")
+
+
+def followup_concepts(excerpts: list[RawDigest], asked: list[str]) -> list[str]:
+    """Terms the quoted sections mark (``apt-cache policy``, **Pin-Priority**), most frequent first.
+
+    Why: the framework asks the same layers of every facet; the material the round actually quoted
+    names the specific commands, settings and terms that answer the topic. Headings are left out
+    (they name sections, not concepts), and so are paths, code, numbers and terms already asked.
+    """
+    seen = " ".join(asked).casefold()
+    found: Counter[str] = Counter()
+    for raw in excerpts:
+        for match in _CONCEPT.finditer(raw.body):
+            value = next(g for g in match.groups() if g).strip().strip(".,:;`*").strip()
+            if not 2 <= len(value) <= 40 or len(value.split()) > 4 or _NOT_A_CONCEPT.search(value):
+                continue
+            if value.casefold() in seen:
+                continue
+            found[value] += 1
+    ranked = sorted(found.items(), key=lambda kv: (-kv[1], kv[0].casefold()))
+    out: list[str] = []
+    for term, count in ranked:
+        if count < 2 or any(term.casefold() == o.casefold() for o in out):
+            continue
+        out.append(term)
+    return out[:FOLLOW_UPS]
+
+
 def raw_questions(raw: RawDigest, language: str) -> list[str]:
     """Questions about the new topics a contributed raw file brings in (seed 000 source C)."""
     zh = language == "zh"
@@ -159,6 +189,11 @@ def offline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
         for q in raw_questions(raw, lang):
             why = f"新增素材 raw/{raw.filename} 引入的概念" if zh else f"a concept introduced by raw/{raw.filename}"
             out.append(Candidate(text=q, layer=_raw_layer(lang), priority="medium", source="raw", rationale=why))
+    asked = [h.text for h in inputs.history]
+    for concept in followup_concepts(inputs.quoted_excerpts, asked):
+        q = f"{concept}是什么？" if zh else what_is(concept)
+        why = "上一轮引用的章节中标出的概念" if zh else "a term marked in a section the last round quoted"
+        out.append(Candidate(text=q, layer=_raw_layer(lang), priority="medium", source="raw", rationale=why))
     out.extend(framework_candidates(inputs))
     return out
 

@@ -97,6 +97,8 @@ class QuestionerInputs(BaseModel):
     check_report_warning: str | None = Field(None, description="set when an older report stood in for N-1's")
     user_questions: list[str] = Field(default_factory=list, description="待处理 lines, verbatim")
     new_raw_files: list[RawDigest] = Field(default_factory=list)
+    # The sections the last round quoted (research excerpts): the terms they mark are follow-ups.
+    quoted_excerpts: list[RawDigest] = Field(default_factory=list)
     history: list[HistoryItem] = Field(default_factory=list, description="all_questions_ever")
     wiki_dir: str | None = Field(None, description="wiki/ folder, read to drop questions already covered well")
     min_questions: int = 5
