@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn, with_antecedents
 from autodidact.evidence.focus import focus
 from autodidact.evidence.sharpen import sharpen, subject_terms, subject_words
@@ -66,3 +68,44 @@ def test_a_sentence_that_names_the_term_is_quoted_with_its_antecedent() -> None:
         [PassageIn("P1", "Chapter 2", PINNING, "primary", "u1")],
     )
     assert any("/etc/apt/preferences" in q and "apt-pinning" in q for q in quotes)
+
+
+TABLE = (
+    "| command | description |\n|---|---|\n"
+    "| `dpkg --audit` | audit system for partially installed packages |\n"
+    "| `dpkg --configure -a` | configure all partially installed packages |\n"
+)
+
+
+def test_a_reference_table_row_with_a_description_is_quotable() -> None:
+    quotes = _extract(
+        "How are partially installed packages configured by dpkg?",
+        [PassageIn("P1", "Chapter 2", TABLE, "primary", "u1")],
+    )
+    assert any("configure all partially installed packages" in q for q in quotes)
+    assert all("---" not in q for q in quotes)
+
+
+def test_sentences_earlier_rounds_quoted_give_way_to_new_ones() -> None:
+    text = (
+        "Pin-Priority value of each package is defined by Pin-Priority entries in the preferences file. "
+        "For normal archives the default Pin-Priority value is 500. "
+        "The Pin-Priority of an experimental archive is always 1."
+    )
+    fx = focus("What is the default Pin-Priority of an archive?")
+    base = ExtractInputs(
+        language="en",
+        kq_id="kq1",
+        kq_text=fx.question,
+        passages=[PassageIn("P1", "Chapter 2", text, "primary", "u1")],
+        mode="initial",
+        max_claims=2,
+        query_variants=[fx.terms],
+        aspect=fx.aspect,
+        heads=fx.heads,
+    )
+    first = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(base).claims]
+    known = frozenset(first)
+    again = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(replace(base, known_quotes=known)).claims]
+    assert again[0] == first[0]  # the best answer is kept
+    assert len(again) > len(first) and not set(again[len(first) :]) & known  # and something new is added

@@ -269,7 +269,8 @@ def _is_fact_row(text: str) -> bool:
     Reference manuals state many facts only in tables (a command and what it does); such a row is
     quotable as it stands. Header separators, numeric rows and one-word cells are not.
     """
-    if not (text.startswith("|") and text.endswith("|")) or "---" in text:
+    # (sentence spans start after a row's leading "|", so only the closing one is certain)
+    if not text.endswith("|") or text.count("|") < 2 or "---" in text:
         return False
     cells = [c.strip() for c in text.strip("|").split("|")]
     filled = [c for c in cells if c]
