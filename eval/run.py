@@ -267,7 +267,10 @@ def run_case(case: Case, work: Path) -> Result:
         report_dir = work / "report"
         haystack = normalise((report_dir / "report.md").read_text("utf-8"))
         cites = json.loads((report_dir / "citations.json").read_text("utf-8")).get("citations", [])
-        cited_urls = [str(c.get("url", "")) for c in cites]
+        by_number = {int(c.get("n", 0)): str(c.get("url", "")) for c in cites}
+        # Every [N] in the report body counts once, as each (source: x.md) does in the wiki.
+        body = (report_dir / "report.md").read_text("utf-8").split("\n## References")[0]
+        cited_urls = [by_number[int(n)] for n in re.findall(r"\[(\d+)\]", body) if int(n) in by_number]
         result.stop_reason = "report"
     result.citations = len(cited_urls)
     result.on_topic = sum(1 for u in cited_urls if pattern.search(u)) / max(1, len(cited_urls))
