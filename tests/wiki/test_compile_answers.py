@@ -327,7 +327,8 @@ def test_chinese_knowledge_base_reads_in_chinese(tmp_path: Path) -> None:
     kb, _ = init_kb(tmp_path / "kb-zh", topic=topic, lang="zh")
     atomic.write_json(kb.state_file, {"topic": topic, "rounds": []})
     shutil.copy(chapter, kb.raw / chapter.name)  # a person's own document, cited by its portable URL
-    body = " ".join(parse_raw_file(kb.raw / chapter.name).body.split())
+    # Line breaks kept: the restored section headings (docs/sections.md) stay on their own lines.
+    body = parse_raw_file(kb.raw / chapter.name).body
 
     def quote(*words: str) -> str:
         return next(s.lstrip("- ") for s in split_sentences(body) if all(w in s for w in words))

@@ -25,7 +25,7 @@ from autodidact.evidence.sharpen import Sharpened
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 
 DEPTH_NEED = {"skim": 1, "moderate": 2, "thorough": 3}
-MAX_CLAIMS = {"skim": 2, "moderate": 3, "thorough": 5}
+MAX_CLAIMS = {"skim": 2, "moderate": 5, "thorough": 6}
 MIN_SCORE = 0.34
 # Offline, a question extracts a few spare claims: when an earlier question of the same file already
 # quoted a sentence, the spare keeps this question answered instead of leaving it a gap.
