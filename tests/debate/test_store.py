@@ -1,4 +1,4 @@
-"""The event store (CONTRACTS §4.2): idempotent append, torn tails, inner corruption, revisions, seal."""
+"""The event store (docs/contracts.md §4.2): idempotent append, torn tails, inner corruption, revisions, seal."""
 
 from __future__ import annotations
 

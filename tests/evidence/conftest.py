@@ -167,7 +167,7 @@ def pydoc_report(pydoc_template: Path, tmp_path: Path) -> Path:
 
 
 def make_payload(report_dir: Path, **over: Any) -> dict[str, Any]:
-    """A CONTRACTS §3.4 payload for the Python-docs corpus."""
+    """A docs/contracts.md §3.4 payload for the Python-docs corpus."""
     data: dict[str, Any] = {
         "query": "How does Python control flow work: generators, with, exceptions?",
         "language": "en",

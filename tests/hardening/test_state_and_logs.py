@@ -222,7 +222,7 @@ def test_event_corruption_before_the_last_line_stops_and_repairs_nothing(debate_
     events.write_bytes(b"\n".join(lines))
     before = events.read_bytes()
     recovered = run_cli("session", "recover", str(session))
-    out = recovered.stdout + recovered.stderr  # the session commands answer in JSON (CONTRACTS §4)
+    out = recovered.stdout + recovered.stderr  # the session commands answer in JSON (docs/contracts.md §4)
     assert recovered.returncode != 0 and "Traceback" not in out
     assert "events.jsonl: line 2 is corrupt" in out and "nothing was repaired" in out
     report = verify(root)

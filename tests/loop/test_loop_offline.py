@@ -97,7 +97,7 @@ def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path])
                 assert all(similarity(q.text, h["text"]) < THRESHOLD for h in history), q.text
         history += [{"id": q.id, "text": q.text} for q in rq.questions]
     assert [h["id"] for h in data["all_questions_ever"]] == [h["id"] for h in history]
-    # every recorded decision follows from its recorded numbers (CONTRACTS §1.6)
+    # every recorded decision follows from its recorded numbers (docs/contracts.md §1.6)
     previous = None
     for record in data["rounds"]:
         tc = record["termination_check"]

@@ -1,4 +1,4 @@
-"""Each clause of CONTRACTS §1.6 on its own (four conditions, stall, cap), and the recorded decision."""
+"""Each clause of docs/contracts.md §1.6 on its own (four conditions, stall, cap), and the recorded decision."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Raw files (CONTRACTS §1.1): header round trip, naming, collisions, tolerant parsing."""
+"""Raw files (docs/contracts.md §1.1): header round trip, naming, collisions, tolerant parsing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""CONTRACTS §3.1: the snapshot store's library API and `autodidact snapshot` CLI."""
+"""docs/contracts.md §3.1: the snapshot store's library API and `autodidact snapshot` CLI."""
 
 from __future__ import annotations
 

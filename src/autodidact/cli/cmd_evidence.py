@@ -1,7 +1,7 @@
 """``autodidact evidence validate`` and ``autodidact gather``: check and produce evidence.json.
 
-Validation prints CONTRACTS §3.3 JSON on stdout (exit 0 valid, 1 invalid, 2 unreadable). Gathering
-runs the research agent on a payload (CONTRACTS §3.4) and reports progress on stderr.
+Validation prints docs/contracts.md §3.3 JSON on stdout (exit 0 valid, 1 invalid, 2 unreadable). Gathering
+runs the research agent on a payload (docs/contracts.md §3.4) and reports progress on stderr.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class _CliReporter:
 
 def register(app: typer.Typer) -> None:
     """Add ``evidence validate`` and ``gather``."""
-    sub = typer.Typer(help="Check evidence.json files (CONTRACTS §3.3).", no_args_is_help=True)
+    sub = typer.Typer(help="Check evidence.json files (docs/contracts.md §3.3).", no_args_is_help=True)
     app.add_typer(sub, name="evidence")
 
     @sub.command("validate")
@@ -89,7 +89,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("gather")
     def gather_cmd(
-        payload: Path = typer.Option(..., "--payload", help="Payload JSON (CONTRACTS §3.4)."),
+        payload: Path = typer.Option(..., "--payload", help="Payload JSON (docs/contracts.md §3.4)."),
         kb: Path | None = kb_option(),
         out: Path | None = typer.Option(None, "--out", help="Output path (default: sub_reports/<dim>.evidence.json)."),
         engine: str | None = typer.Option(

@@ -1,6 +1,6 @@
 """``autodidact snapshot|add|search|index``: the snapshot store, local documents and local search.
 
-``snapshot`` subcommands print JSON on stdout (CONTRACTS §3.1) with exit codes: 0 ok, 1 refused or
+``snapshot`` subcommands print JSON on stdout (docs/contracts.md §3.1) with exit codes: 0 ok, 1 refused or
 failed verification, 2 bad input; failures print ``{"ok": false, "error": ...}`` too, so scripts
 always get JSON. ``add`` and ``index rebuild`` take the knowledge base's writer lock.
 """
@@ -61,7 +61,7 @@ def _read_input(source: str) -> str:
 
 
 def _register_snapshot(app: typer.Typer) -> None:
-    sub = typer.Typer(help="The immutable snapshot store (CONTRACTS §3.1): JSON on stdout.", no_args_is_help=True)
+    sub = typer.Typer(help="The immutable snapshot store (§3.1 of docs/contracts.md): JSON out.", no_args_is_help=True)
     app.add_typer(sub, name="snapshot")
 
     @sub.command("store")

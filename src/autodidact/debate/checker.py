@@ -1,4 +1,4 @@
-"""The session checker (CONTRACTS §4.3): one rule id per protocol point, checked from the event log.
+"""The session checker (docs/contracts.md §4.3): one rule id per protocol point, checked from the event log.
 
 Why from events and in order: several rules are about *when* something happened (an evaluative
 question before the gate opened, a question after two stalled rounds without a checkpoint, research

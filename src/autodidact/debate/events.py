@@ -1,4 +1,4 @@
-"""Debate events: the append-only truth of a session (CONTRACTS §4.1).
+"""Debate events: the append-only truth of a session (docs/contracts.md §4.1).
 
 Why a discriminated union: ``events.jsonl`` is the only record a session is rebuilt from, so every
 line must be read back exactly as written. One pydantic class per event type, tagged by ``type``,

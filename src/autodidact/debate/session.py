@@ -1,4 +1,4 @@
-"""The session model (CONTRACTS §4.1): what ``session.json`` holds, rebuilt by ``projection.replay``.
+"""The session model (docs/contracts.md §4.1): what ``session.json`` holds, rebuilt by ``projection.replay``.
 
 Why a projection: ``events.jsonl`` is the truth and ``session.json`` only a snapshot of it. Every
 state change the engine makes goes through :func:`apply` (the engine appends an event, then

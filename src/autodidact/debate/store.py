@@ -1,4 +1,4 @@
-"""The session folder as an event-sourced store (CONTRACTS §4.2).
+"""The session folder as an event-sourced store (docs/contracts.md §4.2).
 
 Why this shape: a conversation with a person cannot be re-run, so its record must survive a crash
 at any byte. ``events.jsonl`` is appended with fsync and is the truth; ``session.json`` is a
@@ -164,7 +164,7 @@ class SessionStore:
             parse_event(event)
         except ValidationError as exc:
             raise AutodidactError(
-                f"invalid event: {str(exc).splitlines()[0]}", hint="see CONTRACTS §4.1", exit_code=2
+                f"invalid event: {str(exc).splitlines()[0]}", hint="see docs/contracts.md §4.1", exit_code=2
             ) from None
         if any(e["event_id"] == event["event_id"] for e in log.events):
             return False

@@ -111,7 +111,7 @@ async def gather(
     fetcher: Any = None,
     prefer_new_over: Iterable[str] | None = None,
 ) -> GatherResult:
-    """Research one dimension and write its evidence.json (CONTRACTS §3.4). Raises on invalid output.
+    """Research one dimension and write its evidence.json (docs/contracts.md §3.4). Raises on invalid output.
 
     ``prefer_new_over``: URLs read before (earlier rounds); among similarly relevant documents the
     others are read first. None means the payload's ``prefer_new_over`` plus, when the payload

@@ -1,4 +1,4 @@
-"""evidence.json 1.2 as pydantic models (CONTRACTS §3.2), reading 1.1 as well.
+"""evidence.json 1.2 as pydantic models (docs/contracts.md §3.2), reading 1.1 as well.
 
 Why pydantic here when the validator works on raw dicts: the agent builds evidence through these
 models so that what it writes has the right shape by construction, and the field descriptions are

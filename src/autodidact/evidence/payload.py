@@ -1,4 +1,4 @@
-"""The research agent's input payload (CONTRACTS §3.4), with errors a person can act on.
+"""The research agent's input payload (docs/contracts.md §3.4), with errors a person can act on.
 
 Why a model: the payload is written by the report pipeline, the loop or a person by hand. A bad
 field must fail before any search or fetch, as one line naming the field and the value.
@@ -54,7 +54,7 @@ class UpstreamInput(BaseModel):
 
 
 class Payload(BaseModel):
-    """CONTRACTS §3.4 field names. Unknown seed fields (plugin_skills_dir, ...) are ignored."""
+    """docs/contracts.md §3.4 field names. Unknown seed fields (plugin_skills_dir, ...) are ignored."""
 
     model_config = ConfigDict(extra="ignore")
     query: str = Field(min_length=1)
@@ -73,7 +73,7 @@ class Payload(BaseModel):
     dimension_id: str = Field(pattern=DIMENSION_RE)
     mode: Mode = "initial"
     plan_path: str | None = None
-    # Not in CONTRACTS §3.4 (optional extension): URLs read in earlier rounds; the agent reads
+    # Not in docs/contracts.md §3.4 (optional extension): URLs read in earlier rounds; the agent reads
     # other, similarly relevant documents first, so successive rounds widen coverage.
     prefer_new_over: list[str] = Field(default_factory=list)
 
@@ -137,7 +137,7 @@ def parse_payload(data: Any, origin: str = "payload") -> Payload:
         shown = "" if isinstance(value, dict) else f" (got {json.dumps(value, ensure_ascii=False)[:80]})"
         raise InputError(
             f"{origin}: field '{field}': {err['msg']}{shown}",
-            hint="fix that field; CONTRACTS §3.4 lists the payload fields",
+            hint="fix that field; docs/contracts.md §3.4 lists the payload fields",
         ) from None
 
 

@@ -1,4 +1,4 @@
-"""The evidence.json validator (CONTRACTS §3.3): one rule code per check, never a crash.
+"""The evidence.json validator (docs/contracts.md §3.3): one rule code per check, never a crash.
 
 Why this is the gate: the research agent runs exactly this function before it writes, the report
 pipeline runs it before it cites, and a person runs it from the CLI. An invalid evidence file is
@@ -102,7 +102,7 @@ class ValidationReport:
     stats: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """CONTRACTS §3.3 output."""
+        """docs/contracts.md §3.3 output."""
         if self.ok:
             return {"ok": True, "stats": self.stats}
         return {"ok": False, "errors": self.errors, "stats": self.stats}
@@ -144,7 +144,7 @@ def validate_evidence(
     require_version: str | None = None,
     upstream: dict[str, Any] | None = None,
 ) -> ValidationReport:
-    """Check evidence (a dict, or a path to read) against every rule of CONTRACTS §3.3.
+    """Check evidence (a dict, or a path to read) against every rule of docs/contracts.md §3.3.
 
     ``upstream`` maps an upstream dimension id to that dimension's evidence dict. Reading a path
     may raise :class:`InputError`/:class:`NotFoundError` (exit 2); the checks themselves never raise.

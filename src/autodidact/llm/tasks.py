@@ -1,6 +1,6 @@
 """The Task mechanism: every step that needs judgement is a task with an offline twin.
 
-Why: a model is a replaceable part (ARCHITECTURE principle 3). A task says what it needs
+Why: a model is a replaceable part (docs/architecture.md principle 3). A task says what it needs
 (``build_prompt``), what it must return (``Output``, a pydantic model whose JSON schema is sent
 to the model) and how to do the same job without a model (``offline``). The runtime in
 ``llm/runtime.py`` decides which path runs; steps never branch on it themselves.

@@ -3,7 +3,7 @@
 Why here: the closing summary reports what the research answered, question by question, and what
 it did not. The project's report parser (:mod:`autodidact.wiki.report_parser`) is the authority on
 each question's status and on the counts; it does not return the question texts and answers, so
-this module reads those from the 问题覆盖情况 section (CONTRACTS §1.5: ``- **qid** [status]
+this module reads those from the 问题覆盖情况 section (docs/contracts.md §1.5: ``- **qid** [status]
 question`` with ``answer:`` / ``回答：`` and ``gap:`` / ``缺口：`` sub-items), tolerating the same
 variations as the parser (bold or not, other bullets, full-width colons).
 """

@@ -1,6 +1,6 @@
 """Stopping a run on purpose: fault-injection points and Ctrl+C at safe points.
 
-Why: "crash anywhere, resume exactly" (ARCHITECTURE principle 4) is only a promise if it is
+Why: "crash anywhere, resume exactly" (docs/architecture.md principle 4) is only a promise if it is
 tested at every boundary. ``AUTODIDACT_CRASH_AT=<point>`` makes the process exit *hard*
 (``os._exit``: no cleanup, no finally blocks, like ``kill -9``) when execution reaches the named
 point. Points are named ``r<N>.<step>.<when>`` — step is questions, research, compile, check or

@@ -1,6 +1,6 @@
 """The user's inbox: ``outputs/user_questions.md`` (待处理 / 已处理) and files dropped into ``raw/``.
 
-Why so careful: people edit this file by hand while a run is going (CONTRACTS §1.1). The loop
+Why so careful: people edit this file by hand while a run is going (docs/contracts.md §1.1). The loop
 therefore reads it fresh every round, changes only the lines it owns (a pending question moves to
 已处理 as ``- ~~text~~ [rN]`` once a round's audit answered it, or as ``- ~~text~~ [rN, partial]``
 when it settles not fully answered — docs/loop.md), keeps every other line byte for byte, and

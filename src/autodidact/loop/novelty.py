@@ -1,6 +1,6 @@
 """What a round added: claims with a quote never seen before, and sources never used before.
 
-Why: the stall rule (CONTRACTS §1.6, docs/loop.md) stops a run whose rounds no longer add
+Why: the stall rule (docs/contracts.md §1.6, docs/loop.md) stops a run whose rounds no longer add
 anything, and a user question stays pending only while its rounds keep finding new evidence.
 Both read these numbers, so they are computed from files alone — the rounds' evidence
 (``outputs/rounds/round_K_evidence.json``) and the raw files' headers — and a round end repeated

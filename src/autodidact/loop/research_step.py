@@ -1,7 +1,7 @@
 """Step 2: research the round's questions with the evidence agent, then write raw files.
 
 Why raw files from the evidence: ``raw/`` is what a person reads and what the wiki cites, and
-every source the round's evidence relies on must be there (CONTRACTS §1.1). A raw file's body is
+every source the round's evidence relies on must be there (docs/contracts.md §1.1). A raw file's body is
 the section(s) of the stored snapshot that hold the round's quotes — the snapshot's own bytes, so
 a wiki statement and an evidence quote point at the same text — never a whole book chapter
 (docs/sections.md). Sources that already are raw files (a person's own documents) are not copied. The list of
@@ -59,7 +59,7 @@ class _AgentReporter:
 
 
 def build_payload(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:
-    """CONTRACTS §3.4 payload: the round's questions as kq1…, the knowledge base as report_dir."""
+    """docs/contracts.md §3.4 payload: the round's questions as kq1…, the knowledge base as report_dir."""
     from autodidact.evidence.payload import Payload
 
     zh = ctx.language == "zh"
@@ -157,7 +157,7 @@ def write_raw_files(
     """A raw file per section of a cited source that holds the round's quotes; returns the new ones.
 
     The body is the section's text (``> 片段`` gives its offsets in the snapshot), not the whole
-    document, so the wiki reads what answers the questions (CONTRACTS §1.4, docs/sections.md).
+    document, so the wiki reads what answers the questions (docs/contracts.md §1.4, docs/sections.md).
     Every quote of the evidence is in the body of a raw file with its source's URL. An excerpt
     already in raw/ (same URL, same text) is not written again; another section of a source read
     before is a new raw file, so its evidence reaches the wiki. Sources that already are raw

@@ -1,4 +1,4 @@
-"""``outputs/research_state.json``: the loop's single source of truth (seed 001, CONTRACTS §1.2).
+"""``outputs/research_state.json``: the loop's single source of truth (seed 001, docs/contracts.md §1.2).
 
 Why a strict model: resume decisions (which round, which steps are done, which questions and raw
 files were already seen) are read from this file alone, so a file with a missing or mistyped

@@ -118,7 +118,7 @@ def unprocessed_raw_files(ctx: RoundContext, exclude: set[str] | None = None) ->
 
 
 def previous_check_report(ctx: RoundContext, n: int) -> tuple[str | None, str | None]:
-    """Round N−1's check report, or the newest earlier one with a warning (CONTRACTS §1.2)."""
+    """Round N−1's check report, or the newest earlier one with a warning (docs/contracts.md §1.2)."""
     if n <= 1 or not ctx.state.rounds:
         return None, None
     by_round = {r.round: r.check_report for r in ctx.state.rounds}

@@ -1,8 +1,8 @@
-"""plan.json as pydantic models: seed 004's fields plus what the research agent needs (CONTRACTS §2).
+"""plan.json as pydantic models: seed 004's fields plus what the research agent needs (docs/contracts.md §2).
 
 Why typed models: the planner's model path asks for JSON matching :class:`Plan`'s schema, the
 offline planner builds the same objects, and the report pipeline reads them back to build each
-dimension's payload (CONTRACTS §3.4). The structural rules that need the whole plan (counts,
+dimension's payload (docs/contracts.md §3.4). The structural rules that need the whole plan (counts,
 dependencies, cycles, execution order) live in :mod:`autodidact.plan.validate`, which works on
 plain dicts so that it can report a rule code for a hand-edited or foreign plan that these models
 would reject outright.
@@ -79,7 +79,7 @@ class SearchStrategy(_Open):
 
 
 class SourceHint(_Open):
-    """A recommended source category for the research agent (CONTRACTS §3.4 ``sources``)."""
+    """A recommended source category for the research agent (docs/contracts.md §3.4 ``sources``)."""
 
     category: str
     description: str
@@ -124,7 +124,7 @@ class Dimension(_Open):
 
 
 class Plan(_Open):
-    """The whole plan.json (seed 004 + CONTRACTS §2)."""
+    """The whole plan.json (seed 004 + docs/contracts.md §2)."""
 
     research_goal: str = Field(description="one sentence: the judgement the report serves")
     language: Literal["zh", "en"] = "en"

@@ -1,4 +1,4 @@
-"""``validate_plan``: every CONTRACTS §2 check on plan.json, each with its own rule code.
+"""``validate_plan``: every docs/contracts.md §2 check on plan.json, each with its own rule code.
 
 Why on plain dicts: a plan may be hand-edited or written by another tool; a pydantic parse would
 stop at the first bad field with a message no script can act on. Here each check appends an
@@ -368,7 +368,7 @@ def find_cycle(graph: dict[str, list[str]]) -> list[str] | None:
 
 
 def validate_plan(data: dict[str, Any] | Path | str) -> PlanReport:
-    """Check a plan (dict, or a path to plan.json) against every CONTRACTS §2 rule."""
+    """Check a plan (dict, or a path to plan.json) against every docs/contracts.md §2 rule."""
     plan = load_plan_json(Path(data)) if isinstance(data, (str, Path)) else data
     checker = _Checker(plan if isinstance(plan, dict) else {})
     if not isinstance(plan, dict):

@@ -3,7 +3,7 @@
 Why the filters live here and not in the task: dedup, coverage, searchability and ordering are
 rules, not judgement, so they run identically after the model's proposal and after the offline
 engine's. The one similarity function of :mod:`autodidact.questions.similarity` decides both the
-dedup and ``overlap_ratio`` (CONTRACTS §1.3).
+dedup and ``overlap_ratio`` (docs/contracts.md §1.3).
 
 Counting rule: high and medium candidates are taken up to ``max_questions``; low-priority
 framework fill-in only tops the list up to ``min_questions``. When fewer than ``min_questions``

@@ -2,7 +2,7 @@
 
 Why plain data in: the questioner (L3) may not import the wiki or the loop, so the loop reads the
 previous check report with the wiki's parser and passes directions, gaps and statuses in as
-strings. The output model is the JSON of seed 000 (CONTRACTS §1.3) plus two optional fields —
+strings. The output model is the JSON of seed 000 (docs/contracts.md §1.3) plus two optional fields —
 each question's ``facet`` (the article its answer is filed under) and ``off_topic_questions`` —
 which default to null / empty, so files written before them still load (docs/questions.md);
 ``extra="forbid"`` makes a model reply or a hand-edited file with unknown fields fail loudly

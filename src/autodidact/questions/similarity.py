@@ -2,7 +2,7 @@
 
 Why this exists: the questioner must drop a candidate whose *core intent* repeats a question
 already asked (seed 000 step 4), and the loop's termination rule reads ``overlap_ratio`` — the
-share of this round's questions that are similar to history (CONTRACTS §1.3). Both must use the
+share of this round's questions that are similar to history (docs/contracts.md §1.3). Both must use the
 same function and the same threshold, and both must work without a model or network.
 
 How it works. A question becomes two feature sets:

@@ -1,7 +1,7 @@
 """The question-proposal task: a model (or the offline engine) proposes candidate questions.
 
 Why a task: judgement about *which* questions are worth asking is the questioner's model-shaped
-part (ARCHITECTURE principle 3). The model sees the round's inputs — audit findings, user
+part (docs/architecture.md principle 3). The model sees the round's inputs — audit findings, user
 questions, new material, recent history — only inside data blocks, because findings and raw files
 quote fetched text. Its reply is a :class:`CandidateList`; the filters that follow are the same
 for both engines. The prompt carries at most :data:`HISTORY_IN_PROMPT` history items and short

@@ -4,7 +4,7 @@ Why a small class: report.md is written top to bottom, and every factual sentenc
 key finding built on claims) from a validated evidence file. Asking the :class:`Citer` for a
 claim's markers at the moment the sentence is written numbers sources in order of first
 appearance, and records which claims and snapshots each number stands for, so
-``citations.json`` (CONTRACTS §2) has exactly the numbers the text uses. Two dimensions citing the
+``citations.json`` (docs/contracts.md §2) has exactly the numbers the text uses. Two dimensions citing the
 same URL share one number.
 """
 

@@ -1,7 +1,7 @@
 """The report folder: where each artifact lives, and how the folder is named and opened.
 
 Why one place: the pipeline, the CLI, the tests and a person reading the folder must agree on
-the layout of ARCHITECTURE.md (``reports/<id>/request.md, plan.json, source_cache/,
+the layout of docs/architecture.md (``reports/<id>/request.md, plan.json, source_cache/,
 sub_reports/<dim>.evidence.json, sub_reports/<dim>.md, report.md``) plus ``citations.json`` and
 ``report.html``. Everything the report cites lives under the folder, so it can be moved or
 zipped and still verify.

@@ -1,4 +1,4 @@
-"""The readable source files in ``raw/`` (CONTRACTS §1.1): write once, parse tolerantly.
+"""The readable source files in ``raw/`` (docs/contracts.md §1.1): write once, parse tolerantly.
 
 Why: ``raw/`` is what a person reads and what every wiki statement cites, so a raw file is plain
 markdown with a small header (title, source URL, date, question ids, quality, snapshot ref) above
@@ -62,7 +62,7 @@ class RawFile:
     excerpt: tuple[int, int] | None = None  # offsets of ``body`` in the snapshot text, when an excerpt
 
     def render(self) -> str:
-        """The file text: H1, blockquote header, ``---``, body (CONTRACTS §1.1)."""
+        """The file text: H1, blockquote header, ``---``, body (docs/contracts.md §1.1)."""
         title = " ".join(self.title.split()) or "untitled"
         lines = [
             f"# {title}",

@@ -1,4 +1,4 @@
-"""Immutable, content-addressed source snapshots (CONTRACTS §3.1).
+"""Immutable, content-addressed source snapshots (docs/contracts.md §3.1).
 
 Why: evidence is only as trustworthy as the bytes it quotes. A snapshot is named by the hash of
 its URL and the hash of its text, so the same page read twice is one object, a changed page is a
@@ -48,7 +48,7 @@ class Snapshot:
     normalized_url: str
 
     def meta(self) -> dict[str, str]:
-        """The ``.meta.json`` content (CONTRACTS §3.1)."""
+        """The ``.meta.json`` content (docs/contracts.md §3.1)."""
         return {
             "content_hash": self.content_hash,
             "encoding": "utf-8",
@@ -64,7 +64,7 @@ class Snapshot:
 
 
 def normalize_url(url: str) -> str:
-    """Normalise a URL exactly as CONTRACTS §3.1 says, or raise :class:`InputError`."""
+    """Normalise a URL exactly as docs/contracts.md §3.1 says, or raise :class:`InputError`."""
     url = url.strip()
     if not url:
         raise InputError("empty URL")

@@ -39,7 +39,7 @@ TOPIC_TYPE_EN: dict[TopicType, str] = {
 FacetKind = Literal["comparison", "aspect", "part", "question"]
 MAX_FACETS = 8
 
-# CONTRACTS §1.3's keywords, with English equivalents; the type with the most matches wins.
+# docs/contracts.md §1.3's keywords, with English equivalents; the type with the most matches wins.
 KEYWORDS: dict[TopicType, tuple[str, ...]] = {
     "概念理解": (
         "什么是", "原理", "如何工作", "概念", "理解",
@@ -246,7 +246,7 @@ def detect_topic_type(topic: str) -> tuple[TopicType, bool]:
 
 
 def topic_type(topic: str) -> TopicType:
-    """The topic type alone (CONTRACTS §1.3)."""
+    """The topic type alone (docs/contracts.md §1.3)."""
     return detect_topic_type(topic)[0]
 
 

@@ -295,7 +295,7 @@ def read_evidence(path: Path) -> dict[str, Any]:
     """A round's evidence file as a JSON object."""
     data = _read_json(path)
     if not isinstance(data, dict):
-        raise InputError(f"{path.name} is not a JSON object", hint="expected evidence.json (CONTRACTS §3.2)")
+        raise InputError(f"{path.name} is not a JSON object", hint="expected evidence.json (docs/contracts.md §3.2)")
     return data
 
 

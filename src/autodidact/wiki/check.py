@@ -2,7 +2,7 @@
 
 Why this shape: the report is read by people and by the program (the questioner starts from its
 directions; termination counts its gaps and partial answers), so it is rendered in exactly the
-structure of CONTRACTS §1.5 and then parsed back with :mod:`report_parser` before it is returned —
+structure of docs/contracts.md §1.5 and then parsed back with :mod:`report_parser` before it is returned —
 the counts the loop sees are the counts a reader sees. Phase 1 answers each question from a few
 retrieved sections (one task call per question; a section written for the question is preferred)
 and holds every verdict to the key-term rule (:func:`check_task.honest_verdict`); phase 2 is
@@ -175,7 +175,7 @@ def directions(results: list[QuestionResult], findings: list[Finding], lang: str
 
 
 def render_report(round_n: int, results: list[QuestionResult], findings: list[Finding], lang: str) -> str:
-    """The report in the structure of CONTRACTS §1.5."""
+    """The report in the structure of docs/contracts.md §1.5."""
     zh = lang == "zh"
     answer_label, gap_label = ("回答：", "缺口：") if zh else ("answer: ", "gap: ")
     lines = [f"# 知识审计报告（第 {round_n} 轮）", ""]

@@ -1,8 +1,8 @@
 """Phase 1 of the audit: is one question resolved, partial or open, given the retrieved passages?
 
 Why one call per question with only retrieved passages: the audit's model cost must grow with the
-number of questions, not with the wiki (ARCHITECTURE principle 6). The offline twin answers with the
-passage sentences that hold the question's key terms, citing the article file (CONTRACTS §1.5: 2–5
+number of questions, not with the wiki (docs/architecture.md principle 6). The offline twin answers with the
+passage sentences that hold the question's key terms, citing the article file (docs/contracts.md §1.5: 2–5
 sentences with the wiki source), and judges from what that answer holds. Every verdict, a model's
 too, then passes :func:`honest_verdict`: ``resolved`` only when the answer holds the question's key
 terms (docs/audit.md).

@@ -2,9 +2,9 @@
 
 Why a task with a bounded input: the model sees one article (or the chunk of it the material
 touches) plus the new statements selected for it — never the whole wiki — so a round's cost grows
-with the new material, not with the wiki (ARCHITECTURE principle 6). The offline twin does the
+with the new material, not with the wiki (docs/architecture.md principle 6). The offline twin does the
 same job deterministically: dedupe, append to the matching section, order by quality → date →
-relevance (CONTRACTS §1.4 merge precedence), mark conflicting numbers with ``> ⚠️ 待核实:`` and
+relevance (docs/contracts.md §1.4 merge precedence), mark conflicting numbers with ``> ⚠️ 待核实:`` and
 regenerate the extractive summary.
 """
 

@@ -1,7 +1,7 @@
 """Phase 2 of the audit: structural findings over the whole wiki, each with a next-round direction.
 
 Why deterministic: these findings drive the next round's questions and the termination counts
-(CONTRACTS §1.5–1.6), so the same wiki must give the same findings with or without a model.
+(docs/contracts.md §1.5–1.6), so the same wiki must give the same findings with or without a model.
 Kinds and their report sections:
 
 * 二 知识漏洞 — a ``[[X]]`` with no article (one per concept); a term quoted with 「」/“”/bold/

@@ -1,7 +1,7 @@
 """The topic frameworks of seed 000, as aspects the wiki should cover.
 
-Why: "missing important subtopic" (CONTRACTS §1.5) needs a yardstick. The questioner's framework
-for the topic's type (概念理解 / 技术研究 / 行业调研 / 创业方案, chosen by the keywords of CONTRACTS
+Why: "missing important subtopic" (docs/contracts.md §1.5) needs a yardstick. The questioner's framework
+for the topic's type (概念理解 / 技术研究 / 行业调研 / 创业方案, chosen by the keywords of docs/contracts.md
 §1.3) lists the layers a finished study covers; an aspect none of whose cue words appear anywhere
 in the wiki is a gap, and its framework question becomes the next round's direction.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from autodidact.text.topic import subject_of as topic_subject  # the one subject extractor (docs/questions.md)
-from autodidact.text.topic import topic_type  # the one topic classifier (CONTRACTS §1.3)
+from autodidact.text.topic import topic_type  # the one topic classifier (docs/contracts.md §1.3)
 from autodidact.wiki.markdown import tokens
 from autodidact.wiki.question_frame import ASPECTS
 

@@ -1,4 +1,4 @@
-"""``wiki/INDEX.md``: every article with a one-line description (CONTRACTS §1.1).
+"""``wiki/INDEX.md``: every article with a one-line description (docs/contracts.md §1.1).
 
 Why generated whole: the index is a projection of the articles, so rebuilding it from them after
 each compile is the only way it cannot drift; it is rewritten only when its text changes.

@@ -2,7 +2,7 @@
 
 Why one module: compile writes citations, links and statements that check later reads back. If
 the two sides used different regexes, a wiki written by compile could fail its own audit. So the
-citation forms of CONTRACTS §1.4 (``（来源：a.md、b.md）`` / ``(source: a.md, b.md)``), the
+citation forms of docs/contracts.md §1.4 (``（来源：a.md、b.md）`` / ``(source: a.md, b.md)``), the
 ``[[wikilink]]`` syntax, the ``> ⚠️ 待核实:`` marker, sentence splitting and the tokenizer used
 for retrieval (words for Latin script, bigrams for CJK) all live here, once.
 """

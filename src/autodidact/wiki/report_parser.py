@@ -2,7 +2,7 @@
 and each question's text, answer and gap (what the summary lists as partial or open).
 
 Why tolerant: the loop decides termination from these numbers (``audit_issues_count`` = 知识漏洞
-+ partial, CONTRACTS §1.5–1.6) and the questioner starts from the directions, but the report may
++ partial, docs/contracts.md §1.5–1.6) and the questioner starts from the directions, but the report may
 have been written by a model or edited by a person. Headings are found by their keywords whatever
 the numbering (``## 二、知识漏洞``, ``### 2. 知识漏洞``, ``**二：知识漏洞**``); labels may be bold;
 colons and digits may be full-width; bullets may be reordered or spaced out. A report with no
@@ -86,7 +86,7 @@ class CheckReport:
 
     @property
     def audit_issues_count(self) -> int:
-        """知识漏洞 + partial (CONTRACTS §1.5); open, contradictions and missing sources are not counted."""
+        """知识漏洞 + partial (docs/contracts.md §1.5); open, contradictions and missing sources are not counted."""
         return self.gap_count + self.partial
 
 

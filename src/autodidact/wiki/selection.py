@@ -2,7 +2,7 @@
 
 Why here and not in the task: the same selection feeds both engines, so a model is given only the
 statements worth keeping (bounded input) and the offline engine quotes them verbatim. Weighting
-follows CONTRACTS §1.4: 高 keeps details (up to 12 sentences), 中 and 待评估 the core points (5),
+follows docs/contracts.md §1.4: 高 keeps details (up to 12 sentences), 中 and 待评估 the core points (5),
 低 explicit facts only (3 sentences that carry a number, a date or a definition).
 """
 

@@ -6,7 +6,7 @@ that (dedupe, fetch, snapshot) is shared.
 
 **A snippet is never evidence.** It is the provider's summary of a page, unverifiable and
 possibly stale or invented; it only helps choose which URLs to fetch. Claims quote the fetched,
-snapshotted text (CONTRACTS §3.2), never ``SearchHit.snippet``.
+snapshotted text (docs/contracts.md §3.2), never ``SearchHit.snippet``.
 """
 
 from __future__ import annotations
