@@ -109,3 +109,10 @@ def test_sentences_earlier_rounds_quoted_give_way_to_new_ones() -> None:
     again = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(replace(base, known_quotes=known)).claims]
     assert again[0] == first[0]  # the best answer is kept
     assert len(again) > len(first) and not set(again[len(first) :]) & known  # and something new is added
+
+
+def test_a_compound_subjects_parts_stay_heads_and_only_what_they_share_is_a_modifier() -> None:
+    assert subject_terms("How do Python generators and coroutines work?", "en") == frozenset({"python"})
+    assert subject_terms("Python 的生成器和协程是如何工作的？", "zh") == frozenset({"python"})
+    sharp = sharpen(focus("What is the definition of Python coroutines?"), frozenset({"python"}), ["Python"])
+    assert sharp.heads == ["coroutine"] and sharp.min_head_hits == 1

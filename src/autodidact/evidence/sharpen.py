@@ -31,8 +31,14 @@ def subject_terms(research_query: str, language: str) -> frozenset[str]:
     """The content terms of the research's subject ("Debian package management" → debian, package, …)."""
     if not research_query.strip():
         return frozenset()
-    subject = decompose(research_query, "zh" if language == "zh" else "en").subject
-    return frozenset(terms(subject))
+    frame = decompose(research_query, "zh" if language == "zh" else "en")
+    own = set(terms(frame.subject))
+    # A compound subject's parts ("Python generators and coroutines") are what its questions are
+    # about: each part's own terms stay heads; only what the parts share (python) is a modifier.
+    for facet in frame.facets:
+        if facet.kind == "part":
+            own -= set(terms(" ".join(facet.terms)))
+    return frozenset(own)
 
 
 def subject_words(research_query: str, language: str) -> list[str]:
