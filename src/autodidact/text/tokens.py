@@ -27,7 +27,7 @@ STOPWORDS = frozenset(
 # made, so neither they nor the bigrams straddling them ("是软" of "什么是软件") become key terms.
 CJK_STOP_WORDS = (
     "为什么", "有哪些", "什么样", "什么", "哪些", "如何", "怎么", "怎样", "是否", "一个", "这个", "那个", "可以",
-    "以及", "或者", "因为", "所以", "我们", "他们", "的", "是", "了", "和", "与", "及",
+    "以及", "或者", "因为", "所以", "我们", "他们", "之间", "关系", "区别", "的", "是", "了", "和", "与", "及",
 )  # fmt: skip
 # Single ideographs that only join words ("dpkg 与 apt"): not a term on their own.
 CJK_GLUE = frozenset("的是了与和及或在对")
