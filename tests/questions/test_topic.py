@@ -165,3 +165,13 @@ def test_key_terms_and_mentions() -> None:
 def test_decompose_is_deterministic() -> None:
     assert decompose(DEBIAN_ZH) == decompose(DEBIAN_ZH)
     assert decompose(DEBIAN_EN, "zh").language == "zh" and decompose(DEBIAN_EN).language == "en"
+
+
+def test_the_verb_between_subject_and_place_is_not_part_of_the_subject() -> None:
+    from autodidact.text.topic import decompose
+
+    frame = decompose(
+        "How does networking work on Debian: interface configuration, DNS name resolution, and firewalls?"
+    )
+    assert frame.subject == "networking on Debian"
+    assert decompose("How does garbage collection work in Java?").subject == "garbage collection in Java"

@@ -104,6 +104,7 @@ class ExtractInputs:
     # question whose only words beyond the subject are frame-like ("Who is affected by X?") still gets
     # the sentences about X.
     fallback_heads: list[str] | None = None
+    fallback_min_hits: int = 1
     # Quotes (whitespace-collapsed) that earlier rounds already hold: after the best sentence per
     # source, unquoted sentences come first, so a round adds to the wiki instead of repeating it.
     known_quotes: frozenset[str] = frozenset()
@@ -145,7 +146,9 @@ class ExtractClaimsTask:
         """Extractive selection: best sentences by BM25 and term coverage, distinct sources first."""
         out = self._select(inputs)
         if not out.claims and inputs.fallback_heads is not None and inputs.fallback_heads != inputs.heads:
-            out = self._select(replace(inputs, heads=list(inputs.fallback_heads), min_head_hits=1))
+            out = self._select(
+                replace(inputs, heads=list(inputs.fallback_heads), min_head_hits=inputs.fallback_min_hits)
+            )
         return out
 
     def _select(self, inputs: ExtractInputs) -> ExtractOutput:

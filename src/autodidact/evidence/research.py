@@ -309,7 +309,8 @@ async def research_kq(
             aspect=fx.aspect,
             heads=sharp.heads if sharp is not None else fx.heads,
             min_head_hits=sharp.min_head_hits if sharp is not None else 1,
-            fallback_heads=list(fx.heads) if sharp is not None else None,
+            fallback_heads=sharp.fallback_heads if sharp is not None else None,
+            fallback_min_hits=sharp.fallback_min_hits if sharp is not None else 1,
             known_quotes=known_quotes,
             min_sources=need,
         )

@@ -25,6 +25,10 @@ class Sharpened:
     heads: list[str]
     min_head_hits: int
     specific_query: str  # the question's content words without the subject's words ("" if none remain)
+    # Tried when the heads select nothing ("Who is affected by X?" has only frame-like words beyond
+    # the subject): the subject terms the question names, two of them when it names two or more.
+    fallback_heads: list[str] | None = None
+    fallback_min_hits: int = 1
 
 
 def subject_terms(research_query: str, language: str) -> frozenset[str]:
@@ -63,6 +67,8 @@ def sharpen(fx: Focus, subject: frozenset[str], words: list[str]) -> Sharpened:
             else:
                 query = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", query, flags=re.IGNORECASE)
         query = " ".join(query.split())
-        return Sharpened(heads, 1, query if terms(query) else "")
+        own = [t for t in fx.terms if t in subject]
+        fallback = own or list(fx.heads)
+        return Sharpened(heads, 1, query if terms(query) else "", fallback, min(2, len(own)) if own else 1)
     own = [t for t in fx.terms if t in subject]
     return Sharpened(own or list(fx.heads), min(2, len(own)) if own else 1, "")

@@ -270,6 +270,10 @@ _EN_SUFFIX = re.compile(
     r"\s+(?:work|works|function|operate|behave|mean)(?:\s+(?:in\s+practice|internally|under\s+the\s+hood))?$",
     re.IGNORECASE,
 )
+_EN_MID_VERB = re.compile(
+    r"\s+(?:work|works|function|functions|operate|operates|behave|behaves)(?=\s+(?:on|in|under|with|for|inside|across)\s)",
+    re.IGNORECASE,
+)
 _ZH_STRIP = (
     "是如何工作的", "如何工作", "怎么工作", "的工作原理", "工作原理", "的原理", "原理", "是什么", "什么是",
     "深入理解", "理解", "了解", "研究", "调研", "介绍", "关于", "入门", "详解",
@@ -292,6 +296,8 @@ def _bare_subject(clause: str) -> str:
         for _ in range(2):
             text = _EN_PREFIX.sub("", text).strip()
         text = _EN_SUFFIX.sub("", text).strip()
+        # "networking work on Debian" → "networking on Debian": the verb of "How does X work on Y"
+        text = _EN_MID_VERB.sub("", text).strip()
         text = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.IGNORECASE)
     return text or _clean(clause)
 
