@@ -50,7 +50,10 @@ def subject_words(research_query: str, language: str) -> list[str]:
     if not research_query.strip():
         return []
     subject = decompose(research_query, "zh" if language == "zh" else "en").subject
-    return [m.group(0) for m in re.finditer(rf"[{CJK_CLASS}]+|[^\W_]+(?:[-'][^\W_]+)*", subject)]
+    modifiers = subject_terms(research_query, language)
+    words = [m.group(0) for m in re.finditer(rf"[{CJK_CLASS}]+|[^\W_]+(?:[-'][^\W_]+)*", subject)]
+    # only the modifiers leave the query: a compound subject's parts ("coroutines") are what is asked
+    return [w for w in words if set(terms(w)) and set(terms(w)) <= modifiers]
 
 
 def sharpen(fx: Focus, subject: frozenset[str], words: list[str]) -> Sharpened:
