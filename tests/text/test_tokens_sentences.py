@@ -14,6 +14,13 @@ def test_plural_and_tense_forms_share_a_stem() -> None:
     assert stem("boxes") == stem("box")
 
 
+def test_a_doubled_consonant_before_ing_or_ed_is_undoubled() -> None:
+    assert stem("pinning") == stem("pinned") == "pin"  # so "version pinning" finds "Pin-Priority"
+    assert stem("stopped") == "stop"
+    assert stem("installed") == "install" and stem("passed") == "pass"  # ll, ss are the word's own
+    assert stem("added") == "add"  # too short to undouble
+
+
 def test_terms_drop_function_words_and_keep_content() -> None:
     assert terms("What is the default Pin-Priority of an archive?") == ["default", "pin", "priority", "archive"]
     assert terms("the for statement", keep=frozenset({"for"})) == ["for", "statement"]

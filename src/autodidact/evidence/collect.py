@@ -30,7 +30,7 @@ from autodidact.sources.passages import chunk_spans
 from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, is_local_url, normalize_url, url_hash
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import connect, index_path
-from autodidact.text.sections import QuoteLocator, Section, label, section_at, split_sections
+from autodidact.text.sections import QuoteLocator, Section, label, section_at, section_named, split_sections
 
 _DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
 SEARCH_CACHE_DDL = """
@@ -68,13 +68,23 @@ class Doc:
         (docs/sections.md). The document's title alone when the quote is not found or the
         document has no sections.
         """
-        if self._sections is None:
-            self._sections = split_sections(self.text, self.title)
+        if self._locator is None:
             self._locator = QuoteLocator(self.text)
-        found = self._locator.find(quote) if self._locator is not None else None
+        found = self._locator.find(quote)
         if found is None:
             return self.title
-        return label(self.title, section_at(self._sections, found[0]).title)
+        return label(self.title, section_at(self.sections(), found[0]).title)
+
+    def sections(self) -> list[Section]:
+        """The document's sections (split once, on first use)."""
+        if self._sections is None:
+            self._sections = split_sections(self.text, self.title)
+        return self._sections
+
+    def section_span(self, heading: str) -> tuple[int, int] | None:
+        """Offsets of the section a reader calls ``heading`` (all its parts), or None."""
+        found = section_named(self.sections(), heading)
+        return (found[0].start, found[-1].end) if found else None
 
 
 @dataclass

@@ -15,13 +15,15 @@ language around the quote.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from autodidact.evidence.focus import normalised_for_literals
 from autodidact.evidence.prompting import compact, language_line, stable_data_block
-from autodidact.evidence.relevance import quotable, sentence_bonus, unquotable_ranges
+from autodidact.evidence.relevance import DEFINITION_BONUS, quotable, sentence_bonus, unquotable_ranges
 from autodidact.evidence.textscore import BM25, clip, coverage, kept_stopwords, sentence_spans, terms
 from autodidact.llm.tasks import Message
 
@@ -109,6 +111,9 @@ class ExtractInputs:
     # source, unquoted sentences come first, so a round adds to the wiki instead of repeating it.
     known_quotes: frozenset[str] = frozenset()
     min_sources: int = 1  # distinct sources the depth asks for (weaker sentences may fill up to it)
+    # Names the question writes as code ("apt-get", "/etc/apt/sources.list"): a quote must name one
+    # as written when any sentence does (evidence/focus.py literals()).
+    literals: list[str] = field(default_factory=list)
 
 
 class ExtractClaimsTask:
@@ -152,6 +157,8 @@ class ExtractClaimsTask:
         return out
 
     def _select(self, inputs: ExtractInputs) -> ExtractOutput:
+        if inputs.aspect == "keypoints":
+            return self._claims(inputs, key_point_sentences(inputs))
         variants = [v for v in (inputs.query_variants or [terms(inputs.kq_text)]) if v]
         if not variants:
             return ExtractOutput()
@@ -163,6 +170,13 @@ class ExtractClaimsTask:
                     cands.append((p.pid, p.text[s:e], p.source_key))
         if not cands:
             return ExtractOutput()
+        lits = [normalised_for_literals(x) for x in inputs.literals]
+        if lits:
+            # A passage that never writes the name is about something else ("ls -a | list …" for
+            # "sources.list"): nothing from it answers the question.
+            cands = [c for c in cands if any(x in normalised_for_literals(c[1]) for x in lits)]
+            if not cands:
+                return ExtractOutput()
         keep = kept_stopwords(variants)
         sent_terms = [terms(c[1], keep=keep) for c in cands]
         bm25 = BM25(sent_terms)
@@ -186,6 +200,8 @@ class ExtractClaimsTask:
                     best = max(best, bm25.score(v, i, weights) * (0.5 + coverage(v, sent_terms[i])))
             if best > 0:
                 bonus = sentence_bonus(inputs.aspect, sentence, variants[0])
+                if inputs.aspect == "definition" and leads_with(sentence, lits):
+                    bonus = max(bonus, DEFINITION_BONUS)
                 if bonus:
                     shows.add(i)
                 scored.append((-best * (1.0 + bonus), i, pid, sentence, key))
@@ -222,6 +238,10 @@ class ExtractClaimsTask:
                 chosen.append((pid, sentence))
                 used_keys.add(key)
                 seen_text.add(norm)
+        return self._claims(inputs, chosen)
+
+    def _claims(self, inputs: ExtractInputs, chosen: list[tuple[str, str]]) -> ExtractOutput:
+        """One direct-quote claim per chosen (passage id, sentence)."""
         titles = {p.pid: p.title for p in inputs.passages}
         tag = topic_tag(inputs.kq_text, inputs.kq_id)
         claims = [
@@ -238,6 +258,64 @@ class ExtractClaimsTask:
 
 
 MODIFIER_WEIGHT = 0.3
+
+
+def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
+    """The sentences that carry a section's key points: those sharing most terms with the rest of it.
+
+    Why centrality and not the question's words: "What are the key points of “Tweaking candidate
+    version”?" is answered by what the section says (Pin-Priority values, /etc/apt/preferences),
+    most of which never repeats the heading. A term counts once per sentence it appears in, so a
+    sentence about what the section keeps returning to ranks first; the heading's own terms add
+    one more, and each sentence is normalised by its length so a long list does not win on size.
+    The chosen sentences keep the section's order (docs/evidence.md, "Key points of a section").
+    """
+    cands: list[tuple[int, str, str]] = []  # (order, pid, sentence)
+    for p in inputs.passages:
+        blocked = unquotable_ranges(p.text)
+        for s, e in with_antecedents(p.text, sentence_spans(p.text)):
+            sentence = p.text[s:e]
+            if quotable(sentence, s, blocked) and _sentence_like(sentence):
+                cands.append((len(cands), p.pid, sentence))
+    if not cands:
+        return []
+    sent_terms = [set(terms(c[2])) for c in cands]
+    df: Counter[str] = Counter(t for ts in sent_terms for t in ts)
+    heading = set(inputs.query_variants[0]) if inputs.query_variants else set(terms(inputs.kq_text))
+    scored: list[tuple[float, int]] = []
+    for i, ts in enumerate(sent_terms):
+        if not ts:
+            continue
+        shared = sum(df[t] - 1 for t in ts) + 2 * len(ts & heading)
+        scored.append((-shared / (len(ts) ** 0.5 + 1.0), i))
+    scored.sort()
+    seen: set[str] = set()
+    picked: list[int] = []
+    for _, i in scored:
+        norm = " ".join(cands[i][2].split())
+        if norm in seen or norm in inputs.known_quotes:
+            continue
+        seen.add(norm)
+        picked.append(i)
+        if len(picked) >= inputs.max_claims:
+            break
+    return [(cands[i][1], cands[i][2]) for i in sorted(picked)]
+
+
+_LEAD_IN = re.compile(r"^[\s|>*•·-]*(?:the\s+|\d+\.\s+)?", re.I)
+
+
+def leads_with(sentence: str, names: list[str]) -> bool:
+    """The sentence opens with one of the (normalised) names: "apt-get(8) for calling … from
+    scripts", "| `dpkg --configure -a` | configure …". In a manual, a sentence or table row whose
+    subject is the name says what the name is or does, even without "is a".
+    """
+    if not names:
+        return False
+    head = _LEAD_IN.sub("", normalised_for_literals(sentence), count=1)
+    return any(head.startswith(n) for n in names)
+
+
 # A sentence that leans on the one before it ("This is called apt-pinning.", "It is a generator.")
 # is quoted together with it: alone it names the term but not what the term is.
 _ANAPHOR = re.compile(r"^(?:this|that|these|those|it|they|such|thus|hence|here)\b|^(?:这|此|它|其|该|这些|因此)", re.I)

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from autodidact.evidence.textscore import STOPWORDS, terms
+from autodidact.text.keypoints import key_points_heading
 
 # Question-frame vocabulary: words that say what kind of answer is wanted, not what it is about.
 _EN_FRAME = frozenset(
@@ -31,7 +32,7 @@ _EN_FRAME = frozenset(
     principles aspect aspects detail details general generally really actually practice practical tell know
     understand understanding simple concrete relate relates interact interacts behave behaves have has kind kinds
     type types mean means meaning use uses used using need needs there their they them it its the a an of to and or
-    vs versus between
+    vs versus between point points
     """.split()  # noqa: SIM905
 )
 _EN_FRAME_TERMS = frozenset(_EN_FRAME | {t for w in _EN_FRAME for t in terms(w)})  # stemmed forms too
@@ -40,7 +41,7 @@ _ZH_FRAME_WORDS = """
     例子 示例 定义 组成部分 组成 工作原理 原理 变体 解决了 解决 问题 局限性 局限 场景
     适合 使用 替代方案 替代 方案 相比 相近概念 概念 有何 怎样 优劣 对比 比较 为何 是否
     有没有 怎么 哪种 何种 一个 可以 作用 用途 特点 优势 缺点 不足 方法有 吗 呢 的 了
-    与 和 及 是 在 中 对 各 工作 它们 它 其
+    与 和 及 是 在 中 对 各 工作 它们 它 其 要点
 """.split()  # noqa: SIM905
 _ZH_FRAME_RE = re.compile("|".join(re.escape(w) for w in sorted(_ZH_FRAME_WORDS, key=len, reverse=True)))
 # Language keywords that collide with English stopwords: content when they are the subject.
@@ -62,6 +63,7 @@ _META = re.compile(r"[(（]\s*(?:re-asked|重问|再问|source|来源)\s*[:：][
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 ASPECTS: list[tuple[str, re.Pattern[str]]] = [
+    ("keypoints", re.compile(r"key points of|》\s*的要点", re.I)),  # text/keypoints.py
     ("example", re.compile(r"\bexamples?\b|\blook like\b|\bsample\b|示例|例子|举例|案例", re.I)),
     ("limitations", re.compile(r"limitation|drawback|disadvantage|downside|pitfall|shortcoming|局限|缺点|不足", re.I)),
     (
@@ -169,6 +171,8 @@ class Focus:
     english: list[str] = field(default_factory=list)  # English words for a Chinese question (Latin + glossary)
     heads: list[str] = field(default_factory=list)  # head-noun terms ("generator" of "Python generators")
     subjects: list[list[str]] = field(default_factory=list)  # term sets matched on their own (see subjects())
+    literals: list[str] = field(default_factory=list)  # names asked verbatim: apt-get, sources.list (literals())
+    section: str = ""  # the heading a "key points of" question names (aspect "keypoints")
 
     def query(self) -> str:
         """An index query of content words (question order, gap words last)."""
@@ -275,6 +279,36 @@ def head_terms(text: str, keep: set[str]) -> list[str]:
     return list(dict.fromkeys(run[-1] for run in phrases(text, keep)))
 
 
+# A name written the way a manual writes it: "apt-get", "/etc/apt/sources.list", "Pin-Priority",
+# "__next__", "os.path" — letters joined by "-", ".", "/" or "_" (or a leading "/" or "--").
+_LITERAL = re.compile(
+    r"(?<![\w./-])(?:--?|/)?[A-Za-z0-9]+(?:[-./_]+[A-Za-z0-9]+)+|(?<![\w-])--[A-Za-z][\w-]*|(?<!\w)_{1,2}[A-Za-z]\w*"
+)
+_NOT_LITERAL = frozenset({"e.g", "i.e", "etc", "vs", "a.k.a", "cf"})
+_LITERAL_MARKS = re.compile(r"[`*\"'“”‘’]")
+
+
+def literals(text: str) -> list[str]:
+    """The code-like names a question asks about, to be matched as written.
+
+    Why: tokenising "apt-get" gives "apt" + "get" (a frame word), so "What is apt-get?" would match
+    any sentence saying "apt"; "sources.list" would match "list". A name with a joiner is one name.
+    """
+    out: list[str] = []
+    for m in _LITERAL.finditer(_LITERAL_MARKS.sub("", text)):
+        word = m.group(0).rstrip(".")
+        if word.casefold() in _NOT_LITERAL or not re.search(r"[A-Za-z]", word):
+            continue
+        if word.casefold() not in {o.casefold() for o in out}:
+            out.append(word)
+    return out
+
+
+def normalised_for_literals(text: str) -> str:
+    """Case-folded text without markdown and quotation marks, for :func:`literals` matching."""
+    return _LITERAL_MARKS.sub("", text).casefold()
+
+
 def split_gap(text: str) -> tuple[str, str]:
     """(question without meta parentheses, gap phrase or "")."""
     m = _GAP.search(text)
@@ -305,4 +339,16 @@ def focus(text: str) -> Focus:
     heads = [] if cjk else [t for t in head_terms(question, keep) if t in all_terms]
     runs = [] if cjk else [[t for t in r if t in all_terms] for r in subjects(question, keep)]
     runs = [r for r in runs if r]
-    return Focus(question, gap, aspect_of(question) or aspect_of(gap), all_terms, words, english, heads, runs)
+    section = key_points_heading(question)
+    return Focus(
+        question,
+        gap,
+        aspect_of(question) or aspect_of(gap),
+        all_terms,
+        words,
+        english,
+        heads,
+        runs,
+        [] if section else literals(question),
+        section,
+    )

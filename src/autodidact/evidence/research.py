@@ -144,6 +144,10 @@ async def find_candidates(
     def ranked(c: Candidate) -> float:
         return c.score * (KNOWN_FACTOR if collector.is_known(c.doc) else 1.0)
 
+    if fx.section:
+        # A question about one named section reads that section: the documents that have it first.
+        named = [c for c in relevant if c.doc.section_span(fx.section) is not None]
+        relevant = named or relevant
     if quick:
         relevant.sort(key=lambda c: (RANK.get(c.doc.quality, 3), -ranked(c), c.doc.url))
         return relevant
@@ -216,12 +220,31 @@ def _relevant(
     return Candidate(doc, spans, score) if spans and score >= MIN_SCORE else None
 
 
-def _passages(cands: list[Candidate], start: int) -> tuple[list[PassageIn], dict[str, Doc]]:
+def section_spans(doc: Doc, heading: str) -> list[tuple[int, int]]:
+    """The named section of ``doc`` from its start, in passage-sized pieces (at most SPANS_READ).
+
+    Why from the start: a manual's section states what it is about first; its best-matching
+    passages for the heading's words are often a cross-reference ("see Section 2.7.3, …").
+    """
+    span = doc.section_span(heading) if heading else None
+    if span is None:
+        return []
+    out: list[tuple[int, int]] = []
+    pos, end = span
+    while pos < end and len(out) < SPANS_READ:
+        _, e = widen(doc.text, pos, min(end, pos + PASSAGE_CHARS))
+        e = min(max(e, pos + 1), end)
+        out.append((pos, e))
+        pos = e
+    return out
+
+
+def _passages(cands: list[Candidate], start: int, section: str = "") -> tuple[list[PassageIn], dict[str, Doc]]:
     passages: list[PassageIn] = []
     by_pid: dict[str, Doc] = {}
     n = start
     for cand in cands:
-        for s, e in cand.spans[:SPANS_READ]:
+        for s, e in section_spans(cand.doc, section) or cand.spans[:SPANS_READ]:
             n += 1
             pid = f"P{n}"
             s, e = widen(cand.doc.text, s, min(e, s + PASSAGE_CHARS))
@@ -295,7 +318,7 @@ async def research_kq(
         if not batch:
             break
         result.docs_read += [c.doc for c in batch]
-        passages, by_pid = _passages(batch, pid_start)
+        passages, by_pid = _passages(batch, pid_start, fx.section)
         pid_start += len(passages)
         inputs = ExtractInputs(
             language=language,
@@ -313,6 +336,7 @@ async def research_kq(
             fallback_min_hits=sharp.fallback_min_hits if sharp is not None else 1,
             known_quotes=known_quotes,
             min_sources=need,
+            literals=fx.literals,
         )
         try:
             output = await runtime.run(task, inputs)

@@ -23,6 +23,7 @@ from autodidact.errors import IntegrityError
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.control import Control
 from autodidact.loop.inbox import pending_questions
+from autodidact.loop.outline import facet_outline
 from autodidact.loop.progress import Reporter
 from autodidact.loop.state import ResearchState, RoundProgress, save_state
 from autodidact.questions.generate import generate_questions
@@ -192,10 +193,11 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
     digests = [d for d in (_digest(ctx, name) for name in scratch.user_contributed_raw_files) if d is not None]
     quoted = ctx.state.rounds[-1].new_raw_files if ctx.state.rounds else []
     excerpts = [d for d in (_digest(ctx, name) for name in quoted[:QUOTED_EXCERPTS]) if d is not None]
+    language = "zh" if ctx.language == "zh" else "en"
     return QuestionerInputs(
         topic=ctx.state.topic,
         round=n,
-        language="zh" if ctx.language == "zh" else "en",
+        language=language,
         background=ctx.state.background,
         extension_topics=scratch.extension_topics,
         directions=directions,
@@ -206,6 +208,7 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
         user_questions=pending_questions(ctx.kb.user_questions),
         new_raw_files=digests,
         quoted_excerpts=excerpts,
+        outline=facet_outline(ctx.kb.root, [ctx.state.topic, *scratch.extension_topics], language),
         history=[HistoryItem(id=h.id, text=h.text) for h in ctx.state.all_questions_ever],
         wiki_dir=str(ctx.kb.wiki),
     )

@@ -20,6 +20,7 @@ from collections import Counter
 from autodidact.questions.facets import asked_facets, frame_of, frames
 from autodidact.questions.framework import TOPIC_TYPE_EN, framework_questions
 from autodidact.questions.models import Candidate, QuestionerInputs, RawDigest
+from autodidact.text.keypoints import key_points_question
 from autodidact.text.topic import subject_of
 
 _CONCEPT = re.compile(
@@ -194,7 +195,54 @@ def offline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
         q = f"{concept}是什么？" if zh else what_is(concept)
         why = "上一轮引用的章节中标出的概念" if zh else "a term marked in a section the last round quoted"
         out.append(Candidate(text=q, layer=_raw_layer(lang), priority="medium", source="raw", rationale=why))
+    out.extend(outline_candidates(inputs))
     out.extend(framework_candidates(inputs))
+    return out
+
+
+OUTLINE_PER_FACET = 2  # outline questions per facet per round: the rest wait for later rounds
+
+
+def outline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
+    """The documents' own sections per facet, not yet asked, taken round-robin across facets.
+
+    Why round-robin: one facet's sections must not crowd out another's (the Chinese Debian run
+    asked every follow-up about 「dpkg 与 apt」 and none about 升级). See docs/questions.md.
+    """
+    zh = inputs.language == "zh"
+    asked = {" ".join(h.text.split()).casefold() for h in inputs.history}
+    per_facet: dict[str | None, list[str]] = {}
+    for entry in inputs.outline:
+        q = key_points_question(entry.heading, inputs.language)
+        if q.casefold() in asked:
+            continue
+        queue = per_facet.setdefault(entry.facet, [])
+        if len(queue) < OUTLINE_PER_FACET:
+            queue.append(q)
+    out: list[Candidate] = []
+    for depth in range(OUTLINE_PER_FACET):
+        for facet, queue in per_facet.items():
+            if depth >= len(queue):
+                continue
+            where = f"「{facet}」" if zh and facet else (f"“{facet}”" if facet else "")
+            if zh:
+                why = f"文档中与方面{where}最相关的章节" if facet else "文档中与主题最相关的章节"
+            else:
+                why = (
+                    f"a section the documents give the facet {where}"
+                    if facet
+                    else "a section the documents give the subject"
+                )
+            out.append(
+                Candidate(
+                    text=queue[depth],
+                    layer=_raw_layer(inputs.language),
+                    priority="medium",
+                    source="raw",
+                    rationale=why,
+                    facet=facet,
+                )
+            )
     return out
 
 

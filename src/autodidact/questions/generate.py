@@ -38,6 +38,7 @@ from autodidact.questions.models import (
 )
 from autodidact.questions.similarity import Features, best_match, features, is_duplicate
 from autodidact.questions.task import ProposeQuestions
+from autodidact.text.keypoints import key_points_question
 from autodidact.text.topic import TopicFrame, subject_of
 
 SOURCE_RANK = {"user": 0, "audit": 1, "raw": 2, "framework": 3}
@@ -145,10 +146,13 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
                 rationale="用户在 user_questions.md 中插入的问题" if zh else "asked by the user in user_questions.md",
             )
         )
+    # The documents' own sections for a facet (loop/outline.py) are on topic by how they were
+    # found, and a wiki that mentions their words has not yet said what they say.
+    outline = {key_points_question(e.heading, inputs.language) for e in inputs.outline}
     expanded: list[Candidate] = []
     off_topic: list[str] = []
     for piece in (p for cand in candidates for p in split_or_drop(cand)):
-        if piece.source != "user" and not on_topic(piece.text, all_frames, user_texts):
+        if piece.source != "user" and piece.text not in outline and not on_topic(piece.text, all_frames, user_texts):
             if piece.text not in off_topic:
                 off_topic.append(piece.text)
             continue
@@ -183,7 +187,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
                 deduped.append((cand, hid))
                 seen_dedup.add(cand.text)
             continue
-        if cand.source in {"framework", "raw"} and covered_by(feats, passages) is not None:
+        if cand.source in {"framework", "raw"} and cand.text not in outline and covered_by(feats, passages) is not None:
             continue
         chosen.append((cand, feats, sig))
 

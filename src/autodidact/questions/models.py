@@ -79,6 +79,13 @@ class RawDigest(BaseModel):
     body: str = Field(description="the beginning of the body text (the questioner reads headings and terms)")
 
 
+class OutlineEntry(BaseModel):
+    """A section heading the local documents rank first for a facet (loop/outline.py)."""
+
+    facet: str | None = Field(None, description="the facet it was found for; null for the subject as a whole")
+    heading: str = Field(min_length=1, description="the section's heading without its numbering")
+
+
 class QuestionerInputs(BaseModel):
     """Everything one round's question generation depends on (seed 001 step 1 context)."""
 
@@ -99,6 +106,8 @@ class QuestionerInputs(BaseModel):
     new_raw_files: list[RawDigest] = Field(default_factory=list)
     # The sections the last round quoted (research excerpts): the terms they mark are follow-ups.
     quoted_excerpts: list[RawDigest] = Field(default_factory=list)
+    # The documents' own sections per facet: each heading becomes a "key points of" question.
+    outline: list[OutlineEntry] = Field(default_factory=list)
     history: list[HistoryItem] = Field(default_factory=list, description="all_questions_ever")
     wiki_dir: str | None = Field(None, description="wiki/ folder, read to drop questions already covered well")
     min_questions: int = 5

@@ -50,6 +50,8 @@ _TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9][a-z0-9_+#.]*[a-z0-9+#]|[a-z0-9]")
 
 # Chinese question phrases → intent tag (longest first, so 什么是 wins over 什么).
 _ZH_INTENTS: tuple[tuple[str, str], ...] = (
+    ("的要点", "#key"),
+    ("要点", "#key"),
     ("有什么区别", "#cmp"),
     ("有何区别", "#cmp"),
     ("什么是", "#def"),
@@ -95,6 +97,7 @@ _ZH_INTENTS: tuple[tuple[str, str], ...] = (
     ("组成", "#how"),
 )
 _EN_INTENTS: dict[str, str] = {
+    "keypoints": "#key",
     "what": "#def",
     "define": "#def",
     "definition": "#def",
@@ -133,6 +136,7 @@ _EN_INTENTS: dict[str, str] = {
     "distinguish": "#cmp",
 }
 _WEAK_WORDS = {"what", "how"}
+_KEY_POINTS = re.compile(r"\bkey points?\b")
 
 
 def normalize(text: str) -> str:
@@ -173,7 +177,9 @@ def features(text: str) -> Features:
     content: set[str] = set()
     intents: set[str] = set()
     weak: set[str] = set()
-    for token in _TOKEN.findall(normalize(text)):
+    # "key points of “X”" asks for a section's gist: one intent, not two content words every such
+    # question would share (which made them all near-duplicates of each other).
+    for token in _TOKEN.findall(_KEY_POINTS.sub(" keypoints ", normalize(text))):
         if re.match(rf"[{_CJK}]", token):
             _zh_features(token, content, intents)
             continue

@@ -96,6 +96,25 @@ def clean_title(title: str) -> str:
     return " ".join(title.split())
 
 
+_NUMBERING = re.compile(r"^\s*(?:chapter\s+\d+\.?|第\s*\d+\s*章|\d+(?:\.\d+)*\.?)\s*", re.I)
+_PART = re.compile(r"\s*\(\d+/\d+\)$")
+
+
+def bare_heading(title: str) -> str:
+    """A section's heading as a reader names it: the last part of ``Chapter › Section``, without
+    its numbering ("2.7.3. ") or part counter (" (2/3)"). "Tweaking candidate version" is what a
+    question about that section quotes, and what finds the section again (docs/questions.md).
+    """
+    last = title.split(SEPARATOR.strip())[-1].strip()
+    return _NUMBERING.sub("", _PART.sub("", last)).strip(" .:：")
+
+
+def section_named(sections: list[Section], heading: str) -> list[Section]:
+    """The sections (all parts of a cut one) whose bare heading is ``heading``, case-insensitive."""
+    want = " ".join(heading.split()).casefold()
+    return [s for s in sections if " ".join(bare_heading(s.title).split()).casefold() == want]
+
+
 def _fenced_lines(lines: list[str]) -> set[int]:
     """Indexes of lines inside (or opening/closing) fenced code blocks.
 

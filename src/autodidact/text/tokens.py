@@ -35,6 +35,7 @@ CJK_STOP = frozenset(w for w in CJK_STOP_WORDS if len(w) == 2)
 _CJK_SPLIT = re.compile("|".join(CJK_STOP_WORDS))
 
 _ES_AFTER = ("s", "x", "z", "ch", "sh")
+_UNDOUBLE = frozenset("bdfgkmnprt")
 
 
 def nfkc(text: str) -> str:
@@ -55,14 +56,18 @@ def cjk_bigrams(run: str) -> list[str]:
 
 
 def stem(word: str) -> str:
-    """A light plural/tense stem. "-es" only after s/x/z/ch/sh, so "coroutines" and "coroutine" agree."""
+    """A light plural/tense stem. "-es" only after s/x/z/ch/sh, so "coroutines" and "coroutine" agree;
+    a consonant doubled before "-ing"/"-ed" is undoubled, so "pinning" and "Pin-Priority" agree."""
     for suffix in ("ing", "ies", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "es" and not word[:-2].endswith(_ES_AFTER):
                 continue
             if suffix == "s" and word.endswith("ss"):
                 return word
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            base = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            if suffix in ("ing", "ed") and len(base) >= 4 and base[-1] == base[-2] and base[-1] in _UNDOUBLE:
+                base = base[:-1]  # pinn → pin, stopp → stop; "installed", "passed", "buzzing" keep theirs
+            return base
     return word
 
 

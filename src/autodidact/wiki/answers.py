@@ -29,6 +29,7 @@ from autodidact.errors import AutodidactError, InputError
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import local_url, normalize_text, normalize_url
+from autodidact.text.keypoints import key_points_heading
 from autodidact.wiki.markdown import has_cjk, normalize_key, split_sentences, tokens
 from autodidact.wiki.question_frame import aspect_of, key_terms
 from autodidact.wiki.topics import topic_subject
@@ -148,6 +149,10 @@ class QuestionTerms:
         one of them alone ("management" in a chapter on keys) does not make an answer.
         """
         toks = set(tokens(quote))
+        if key_points_heading(self.text):
+            # A section's key points (the evidence agent quoted that section): what it says need
+            # not repeat its heading, but it still names something of the topic or the heading.
+            return _covered(self.question + self.facet + self.topic, toks) > 0
         if self.distinct:
             return _covered(self.distinct, toks) > 0 or (bool(self.facet) and _covered(self.facet, toks) > 0)
         if self.question:

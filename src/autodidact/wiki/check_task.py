@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from autodidact.llm.tasks import Message, data_block
+from autodidact.text.keypoints import key_points_heading
 from autodidact.wiki.compile_task import is_auto_summary
 from autodidact.wiki.markdown import (
     MARKER_RE,
@@ -181,6 +182,8 @@ def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
     the answer holds every key term (and shows the aspect, with two sentences or more) → resolved;
     some → partial, the missing terms named as the gap; none → open.
     """
+    if key_points_heading(inputs.question):
+        return _key_points_answer(inputs)
     terms = question_terms(inputs.question)
     if not terms or not inputs.passages:
         return QuestionAnswer(status="open")
@@ -207,6 +210,27 @@ def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
         sentences.append(GAP_LEAD["zh" if zh else "en"] + gap + ("。" if zh else "."))
     answer = ("" if zh else " ").join(sentences) + _cite(files, zh)
     return QuestionAnswer(status=status, answer=answer, gap=gap, files=files)
+
+
+def _key_points_answer(inputs: QuestionInputs) -> QuestionAnswer:
+    """ "Key points of “X”" asks what section X says, not for X's words: it is answered by the
+    wiki's answer block for it (its own heading) — resolved by what that block quotes, since the
+    evidence agent quoted the section as far as it goes (a short section has one point)."""
+    own = [p for p in inputs.passages if normalize_key(p.heading) == normalize_key(inputs.question)]
+    chosen: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for passage in own:
+        for sentence in _sentences(passage.text):
+            key = normalize_key(sentence)
+            if key not in seen and len(chosen) < MAX_ANSWER_SENTENCES:
+                seen.add(key)
+                chosen.append((sentence, passage.file))
+    if not chosen:
+        return QuestionAnswer(status="open")
+    zh = inputs.lang == "zh"
+    files = list(dict.fromkeys(f for _, f in chosen))
+    answer = ("" if zh else " ").join(_terminated(s) for s, _ in chosen) + _cite(files, zh)
+    return QuestionAnswer(status="resolved", answer=answer, files=files)
 
 
 # Sentences of an answer that say what is *not* there: they name missing terms, so they must not

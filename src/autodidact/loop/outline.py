@@ -1,0 +1,78 @@
+"""The sections the documents give each facet of the topic: the outline the questioner asks from.
+
+Why: a manual's headings are the sub-questions its authors chose to answer ("Tweaking candidate
+version", "Automatic download and upgrade of packages"). Framework templates ask every facet the
+same abstract layers; the headings of the sections the local index ranks first for a facet name
+what the documents actually say about it. The questioner turns each into a "key points of" question
+and the evidence agent summarises that section (docs/questions.md, "Outline questions").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from autodidact.questions.models import OutlineEntry
+from autodidact.sources.index import LocalIndex
+from autodidact.store.index import index_path
+from autodidact.text.sections import bare_heading
+from autodidact.text.tokens import has_cjk, term_set
+from autodidact.text.topic import decompose, key_terms
+
+SEARCH_K = 12  # passages read per facet
+PER_FACET = 4  # headings kept per facet (the questioner asks two unasked ones per round)
+SCORE_SHARE = 0.55  # a section ranked below this share of the facet's best passage is not its own
+
+
+def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineEntry]:
+    """Per facet (and per subject), the headings of the best-ranked sections, best first.
+
+    A heading that names nothing beyond the subject ("Chapter 2. Debian package management") is
+    the chapter's own introduction: the subject's overview, never a facet's part — and the only
+    kind of section the subject's own query keeps (its other hits are what every facet shares).
+    A section far below the query's best hit is not about it.
+    """
+    out: list[OutlineEntry] = []
+    seen: set[str] = set()
+    if not index_path(root).is_file():
+        return out
+    with LocalIndex(root) as index:
+        for topic in topics:
+            frame = decompose(topic, language)
+            subject_terms = {t.casefold() for t in key_terms(frame.subject)} | {"chapter", "章"}
+            queries: list[tuple[str | None, str]] = [(f.name, f.name) for f in frame.facets]
+            queries.append((None, frame.subject))
+            # What a facet names beyond the words all facets share ("generator" of "Python
+            # generators" next to "Python coroutines"): a hit must say it in our own terms, since
+            # the index's stemmer files "generic" with "generators".
+            kinds = {f.name: f.kind for f in frame.facets}
+            named = [term_set(q) for _, q in queries[:-1]]
+            common = set.intersection(*named) if len(named) > 1 else set()
+            for facet, query in queries:
+                hits = index.search(query, k=SEARCH_K)
+                if not hits or hits[0].score <= 0:
+                    continue
+                top = hits[0].score
+                own = (term_set(query) - common) or term_set(query)
+                # All of a Latin facet's own words ("exception" and "chain", not "chained
+                # comparisons"); one candidate of a comparison; one bigram of a Chinese facet (a
+                # translated manual says 「候选版本」 where the topic says 「版本固定」).
+                loose = has_cjk(query) or kinds.get(facet or "") == "comparison"
+                need = 1 if loose else len(own)
+                kept = 0
+                for hit in hits:
+                    heading = bare_heading(hit.section or hit.title)
+                    terms = {t.casefold() for t in key_terms(heading)}
+                    if not heading or hit.score < SCORE_SHARE * top:
+                        continue
+                    if (terms <= subject_terms) != (facet is None):
+                        continue  # a facet's part, or the subject's own overview: nothing else
+                    if len(own & term_set(heading + " " + hit.text)) < need:
+                        continue
+                    if heading.casefold() in seen:
+                        continue
+                    seen.add(heading.casefold())
+                    out.append(OutlineEntry(facet=facet, heading=heading))
+                    kept += 1
+                    if kept >= PER_FACET:
+                        break
+    return out

@@ -1,0 +1,112 @@
+"""A "key points of “X”" question is answered from section X itself (evidence/research.py,
+evidence/extract_task.py key_point_sentences; docs/evidence.md)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from autodidact.config import Settings
+from autodidact.evidence.agent import GatherResult, gather
+from autodidact.evidence.focus import focus
+from autodidact.evidence.payload import parse_payload
+from autodidact.evidence.validator import validate_evidence
+
+from .conftest import make_payload
+
+MANUAL = """# Chapter 2. Package management
+
+The package system installs consistent sets of packages from the archive, and this chapter
+describes how the tools that drive it fit together for daily administration work.
+
+## 2.5.3. Archive level Release files
+
+The archive level Release files are used for the rule of apt_preferences.
+For normal archives the default Pin-Priority value is 500, while archives marked NotAutomatic get 1.
+An archive marked NotAutomatic is never used as the automatic source of upgrades.
+Each archive location listed in sources.list has its own Release file.
+
+## 2.7.3. Tweaking candidate version
+
+Without the preferences file, APT chooses the latest available version as the candidate version.
+See Section 2.5.3, Archive level Release files, for how archive level Release files are read.
+
+## 2.7.4. Backports
+
+Archive level Release files of backports mark them NotAutomatic, see the Release files section.
+Backports are rebuilt packages from testing for the stable release.
+"""
+
+QUESTION = "What are the key points of “Archive level Release files”?"
+
+
+def run(payload: dict[str, Any], **kw: Any) -> GatherResult:
+    from autodidact.llm.runtime import Runtime
+
+    return asyncio.run(gather(parse_payload(payload), runtime=Runtime(), settings=Settings(), **kw))
+
+
+def test_focus_reads_the_section_a_key_points_question_names() -> None:
+    fx = focus(QUESTION)
+    assert fx.aspect == "keypoints" and fx.section == "Archive level Release files"
+    assert fx.literals == []  # the heading is a name, not code the quotes must contain
+    assert focus("《调整候选版本》的要点是什么？").section == "调整候选版本"
+    assert focus("What is apt-cache policy?").section == ""
+
+
+def test_key_points_quote_the_named_section_and_not_the_pages_that_mention_it(tmp_path: Path) -> None:
+    from autodidact.sources.ingest import index_corpus
+
+    corpus = tmp_path / "manual"
+    corpus.mkdir()
+    (corpus / "ch02.md").write_text(MANUAL, encoding="utf-8")
+    report = tmp_path / "report"
+    index_corpus(report, [corpus], name="manual")
+    kqs = [{"id": "kq1", "text": QUESTION}]
+    result = run(make_payload(report, key_questions=kqs, name="Package management"))
+    ev = result.evidence
+    assert validate_evidence(ev, source_cache=report, require_version="1.2").ok
+    quotes = [e["snippet"] for c in ev["claims"] for e in c["evidence"]]
+    section = MANUAL.split("## 2.5.3.")[1].split("## 2.7.3.")[0]
+    assert len(quotes) >= 3
+    assert all(" ".join(q.split()) in " ".join(section.split()) for q in quotes)
+    # The fact the section exists for, though it never repeats the heading's words:
+    assert any("default Pin-Priority value is 500" in q for q in quotes)
+
+
+def test_code_like_names_are_literals_and_abbreviations_are_not() -> None:
+    from autodidact.evidence.focus import literals
+
+    assert literals("What is apt-get?") == ["apt-get"]
+    assert literals("What is /etc/apt/sources.list, e.g. for Pin-Priority?") == [
+        "/etc/apt/sources.list",
+        "Pin-Priority",
+    ]
+    assert literals("What does dpkg --configure -a do?") == ["--configure"]
+    assert literals("What is __next__ in os.path?") == ["__next__", "os.path"]
+    assert literals("What is a generator?") == []
+
+
+def test_a_question_naming_code_is_answered_only_by_sentences_that_write_it() -> None:
+    from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn
+
+    fx = focus("What is sources.list?")
+    text = (
+        "The ls command can list every file in a folder, and ls -a can list hidden ones as well. "
+        "The archive is specified in the /etc/apt/sources.list file of the system. "
+        "A list of mirrors is kept on the project website for anyone to browse."
+    )
+    inputs = ExtractInputs(
+        language="en",
+        kq_id="kq1",
+        kq_text=fx.question,
+        passages=[PassageIn("P1", "Debian archive basics", text, "primary", "https://example.org/a")],
+        mode="initial",
+        query_variants=[fx.terms],
+        aspect=fx.aspect,
+        heads=fx.heads,
+        literals=fx.literals,
+    )
+    quotes = [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
+    assert quotes == ["The archive is specified in the /etc/apt/sources.list file of the system."]

@@ -1,0 +1,106 @@
+"""The documents' outline per facet becomes key-points questions (loop/outline.py, docs/questions.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from autodidact.loop.outline import facet_outline
+from autodidact.questions.candidates import OUTLINE_PER_FACET, outline_candidates
+from autodidact.questions.generate import select_questions
+from autodidact.questions.models import HistoryItem, OutlineEntry, QuestionerInputs
+from autodidact.sources.index import LocalIndex
+from autodidact.text.keypoints import key_points_heading
+
+from .conftest import TOPIC
+
+
+def test_each_facet_gets_sections_that_name_it(fresh_kb: Callable[[str], Path]) -> None:
+    kb = fresh_kb("kb")
+    outline = facet_outline(kb, [TOPIC], "en")
+    by_facet: dict[str | None, list[str]] = {}
+    for entry in outline:
+        by_facet.setdefault(entry.facet, []).append(entry.heading)
+    assert set(by_facet) >= {"Python generators", "Python coroutines"}
+    assert all(len(h) <= 4 for h in by_facet.values())
+    assert any("oroutine" in h or "await" in h.lower() for h in by_facet["Python coroutines"])
+    # The index's stemmer files "generic" with "generators"; the outline does not.
+    assert not any("generic" in h.lower() for h in by_facet["Python generators"])
+    # Headings come without their numbering and name a section the index really has.
+    with LocalIndex(kb) as index:
+        for heading in by_facet["Python generators"]:
+            assert not heading[:1].isdigit()
+            assert any(heading in (hit.section or hit.title) for hit in index.search(heading, k=20))
+
+
+def test_no_index_no_outline(tmp_path: Path) -> None:
+    assert facet_outline(tmp_path, [TOPIC], "en") == []
+
+
+def _inputs(outline: list[OutlineEntry], history: list[str] | None = None) -> QuestionerInputs:
+    return QuestionerInputs(
+        topic="How does Debian package management work: dpkg vs apt, version pinning, and system upgrades?",
+        round=2,
+        language="en",
+        outline=outline,
+        history=[HistoryItem(id=f"r1q{i + 1}", text=t) for i, t in enumerate(history or [])],
+    )
+
+
+OUTLINE = [
+    OutlineEntry(facet="version pinning", heading="Tweaking candidate version"),
+    OutlineEntry(facet="version pinning", heading='Archive level "Release" files'),
+    OutlineEntry(facet="version pinning", heading="Tracking testing with some packages from unstable"),
+    OutlineEntry(facet="system upgrades", heading="System wide upgrade"),
+    OutlineEntry(facet=None, heading="Debian package management"),
+]
+
+
+def test_outline_questions_take_turns_across_facets_and_skip_what_was_asked() -> None:
+    asked = ["What are the key points of “Tweaking candidate version”?"]
+    got = [(c.facet, key_points_heading(c.text)) for c in outline_candidates(_inputs(OUTLINE, asked))]
+    assert got[:3] == [
+        ("version pinning", 'Archive level "Release" files'),
+        ("system upgrades", "System wide upgrade"),
+        (None, "Debian package management"),
+    ]
+    assert sum(1 for f, _ in got if f == "version pinning") == OUTLINE_PER_FACET
+    assert ("version pinning", "Tweaking candidate version") not in got
+
+
+def test_outline_questions_survive_the_filters_even_when_their_words_are_not_the_topics() -> None:
+    # "Archive level Release files" shares no word with the topic; it was found for the facet.
+    inputs = _inputs(OUTLINE)
+    chosen = [q.text for q in select_questions(inputs, outline_candidates(inputs)).questions]
+    assert 'What are the key points of “Archive level "Release" files”?' in chosen
+    assert "What are the key points of “System wide upgrade”?" in chosen
+
+
+def test_chinese_outline_questions_read_as_chinese() -> None:
+    inputs = QuestionerInputs(
+        topic="Debian 软件包管理是如何工作的：dpkg 与 apt 的关系、版本固定和系统升级",
+        round=2,
+        language="zh",
+        outline=[OutlineEntry(facet="版本固定", heading="调整候选版本")],
+    )
+    (cand,) = outline_candidates(inputs)
+    assert cand.text == "《调整候选版本》的要点是什么？"
+    assert "版本固定" in cand.rationale and key_points_heading(cand.text) == "调整候选版本"
+
+
+def test_debian_chinese_outline_finds_the_pinning_section(tmp_path: Path) -> None:
+    from autodidact.kb import init_kb
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import debian_reference_zh_files
+
+    files = [f for f in debian_reference_zh_files() if f.name.startswith(("ch02.", "ch05."))]
+    if not files:
+        pytest.skip("debian-reference-zh-cn is not installed")
+    topic = "Debian 软件包管理是如何工作的：dpkg 与 apt 的关系、版本固定和系统升级"
+    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
+    index_corpus(kb.root, files, name="debian-reference")
+    outline = facet_outline(kb.root, [topic], "zh")
+    assert ("版本固定", "调整候选版本") in {(e.facet, e.heading) for e in outline}
+    assert (None, "Debian 软件包管理") in {(e.facet, e.heading) for e in outline}

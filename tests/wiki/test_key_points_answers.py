@@ -1,0 +1,48 @@
+"""Key-points questions in the wiki: admitted by topic, judged by their own answer block
+(wiki/answers.py QuestionTerms.admits, wiki/check_task.py; docs/audit.md)."""
+
+from __future__ import annotations
+
+from autodidact.wiki.answers import QuestionTerms
+from autodidact.wiki.check_task import PassageIn, QuestionInputs, offline_answer
+
+TOPIC = "How does Debian package management work: dpkg vs apt, version pinning, and system upgrades?"
+QUESTION = "What are the key points of “Archive level Release files”?"
+OWN = (
+    "- For normal archives the default Pin-Priority value is 500. (source: r.md)\n"
+    "- An archive marked NotAutomatic is never used as the automatic source of upgrades. (source: r.md)\n"
+)
+ELSEWHERE = "- See the archive level Release files section for how Release files are read. (source: s.md)\n"
+
+
+def test_a_section_point_enters_without_repeating_the_heading_but_not_off_topic() -> None:
+    terms = QuestionTerms.of(QUESTION, "version pinning", TOPIC)
+    assert terms.admits("The default Pin-Priority of a package is 500 unless preferences say otherwise.")
+    assert not terms.admits("The keyboard layout is chosen in the installer.")
+    # The same quote under an ordinary question about the section's words is not an answer.
+    plain = QuestionTerms.of("What are archive level Release files?", "version pinning", TOPIC)
+    assert not plain.admits("The default Pin-Priority of a package is 500 unless preferences say otherwise.")
+
+
+def test_resolved_by_its_own_answer_block_only() -> None:
+    own = PassageIn(title="Version pinning", file="wiki/version-pinning.md", heading=QUESTION, text=OWN)
+    other = PassageIn(title="Backports", file="wiki/backports.md", heading="Backports", text=ELSEWHERE)
+    verdict = offline_answer(QuestionInputs(qid="q", question=QUESTION, lang="en", passages=[other, own]))
+    assert verdict.status == "resolved"
+    assert "500" in verdict.answer and verdict.files == ["wiki/version-pinning.md"]
+    # Mentions of the heading's words elsewhere do not answer what the section says.
+    alone = offline_answer(QuestionInputs(qid="q", question=QUESTION, lang="en", passages=[other]))
+    assert alone.status == "open"
+
+
+def test_a_short_section_is_answered_by_its_one_point_in_chinese_too() -> None:
+    question = "《调整候选版本》的要点是什么？"
+    own = PassageIn(
+        title="版本固定", file="wiki/pin.md", heading=question, text="- 默认的 Pin-Priority 值是 500。（来源：r.md）\n"
+    )
+    other = PassageIn(
+        title="升级", file="wiki/up.md", heading="系统升级", text="- 调整候选版本可以降级软件包。（来源：s.md）\n"
+    )
+    verdict = offline_answer(QuestionInputs(qid="q", question=question, lang="zh", passages=[other, own]))
+    assert verdict.status == "resolved" and "500" in verdict.answer and verdict.files == ["wiki/pin.md"]
+    assert offline_answer(QuestionInputs(qid="q", question=question, lang="zh", passages=[other])).status == "open"
