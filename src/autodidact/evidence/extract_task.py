@@ -287,7 +287,11 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
         if not ts:
             continue
         shared = sum(df[t] - 1 for t in ts) + 2 * len(ts & heading)
-        scored.append((-shared / (len(ts) ** 0.5 + 1.0), i))
+        # A line that does not end like a sentence (a "Key: value" record shown as text) is data
+        # the section illustrates with, not a point it makes — unless it is a reference-table row.
+        sentence = cands[i][2].strip()
+        prose = sentence.endswith(_END_PUNCT) or _is_fact_row(sentence)
+        scored.append((-shared / (len(ts) ** 0.5 + 1.0) * (1.0 if prose else 0.5), i))
     scored.sort()
     seen: set[str] = set()
     picked: list[int] = []

@@ -30,6 +30,7 @@ MIN_SCORE = 0.34
 # Offline, a question extracts a few spare claims: when an earlier question of the same file already
 # quoted a sentence, the spare keeps this question answered instead of leaving it a gap.
 SPARE_CLAIMS = 2
+KEY_POINTS_CLAIMS = 6  # claims kept for a key-points question: what a wiki answer block shows
 NEW_SHARE = 0.4  # a new document this close to the best gets a reading slot (see widen_first)
 KNOWN_FACTOR = 0.75  # a document already read counts this much when candidates are ranked
 TITLE_WEIGHT = 1.5  # a title naming exactly the subject weighs 2.5 times; a partial match far less
@@ -306,9 +307,11 @@ async def research_kq(
     """Extraction rounds over the candidates until the depth's source count is met (at most two rounds)."""
     quick = mode == "quick"
     need = 1 if quick else DEPTH_NEED[depth]
-    cap = 2 if quick else MAX_CLAIMS[depth]
-    result = KQResult(kq_id, cap=cap)
     fx = focus(kq_text)
+    cap = 2 if quick else MAX_CLAIMS[depth]
+    if fx.section and not quick:
+        cap = max(cap, KEY_POINTS_CLAIMS)  # a section's points are many short facts (table rows)
+    result = KQResult(kq_id, cap=cap)
     queue = diversify(list(candidates), need + 1) if depth == "thorough" and not quick else list(candidates)
     task = ExtractClaimsTask()
     pid_start = 0

@@ -19,7 +19,7 @@ from autodidact.text.tokens import has_cjk, term_set
 from autodidact.text.topic import decompose, key_terms
 
 SEARCH_K = 12  # passages read per facet
-PER_FACET = 4  # headings kept per facet (the questioner asks two unasked ones per round)
+PER_FACET = 6  # headings kept per facet (the questioner asks two unasked ones per round)
 SCORE_SHARE = 0.55  # a section ranked below this share of the facet's best passage is not its own
 
 
@@ -32,47 +32,62 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
     A section far below the query's best hit is not about it.
     """
     out: list[OutlineEntry] = []
-    seen: set[str] = set()
     if not index_path(root).is_file():
         return out
+    seen: set[str] = set()
     with LocalIndex(root) as index:
         for topic in topics:
-            frame = decompose(topic, language)
-            subject_terms = {t.casefold() for t in key_terms(frame.subject)} | {"chapter", "章"}
-            queries: list[tuple[str | None, str]] = [(f.name, f.name) for f in frame.facets]
-            queries.append((None, frame.subject))
-            # What a facet names beyond the words all facets share ("generator" of "Python
-            # generators" next to "Python coroutines"): a hit must say it in our own terms, since
-            # the index's stemmer files "generic" with "generators".
-            kinds = {f.name: f.kind for f in frame.facets}
-            named = [term_set(q) for _, q in queries[:-1]]
-            common = set.intersection(*named) if len(named) > 1 else set()
-            for facet, query in queries:
-                hits = index.search(query, k=SEARCH_K)
-                if not hits or hits[0].score <= 0:
+            # heading → (share of its query's best score, query order, facet): a section several
+            # facets find belongs to the one it ranks highest for.
+            best: dict[str, tuple[float, int, str | None, str]] = {}
+            for order, (facet, share, heading) in enumerate(_ranked_sections(index, topic, language)):
+                key = heading.casefold()
+                if key in seen:
                     continue
-                top = hits[0].score
-                own = (term_set(query) - common) or term_set(query)
-                # All of a Latin facet's own words ("exception" and "chain", not "chained
-                # comparisons"); one candidate of a comparison; one bigram of a Chinese facet (a
-                # translated manual says 「候选版本」 where the topic says 「版本固定」).
-                loose = has_cjk(query) or kinds.get(facet or "") == "comparison"
-                need = 1 if loose else len(own)
-                kept = 0
-                for hit in hits:
-                    heading = bare_heading(hit.section or hit.title)
-                    terms = {t.casefold() for t in key_terms(heading)}
-                    if not heading or hit.score < SCORE_SHARE * top:
-                        continue
-                    if (terms <= subject_terms) != (facet is None):
-                        continue  # a facet's part, or the subject's own overview: nothing else
-                    if len(own & term_set(heading + " " + hit.text)) < need:
-                        continue
-                    if heading.casefold() in seen:
-                        continue
-                    seen.add(heading.casefold())
-                    out.append(OutlineEntry(facet=facet, heading=heading))
-                    kept += 1
-                    if kept >= PER_FACET:
-                        break
+                if key not in best or share > best[key][0]:
+                    best[key] = (share, order, facet, heading)
+            per_facet: dict[str | None, int] = {}
+            for _share, _order, facet, heading in sorted(best.values(), key=lambda b: (b[1], -b[0])):
+                if per_facet.get(facet, 0) >= PER_FACET:
+                    continue
+                per_facet[facet] = per_facet.get(facet, 0) + 1
+                seen.add(heading.casefold())
+                out.append(OutlineEntry(facet=facet, heading=heading))
+    return out
+
+
+def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple[str | None, float, str]]:
+    """(facet, share of the facet's best score, bare heading) of every admissible hit, facet by facet."""
+    frame = decompose(topic, language)
+    subject_terms = {t.casefold() for t in key_terms(frame.subject)} | {"chapter", "章"}
+    queries: list[tuple[str | None, str]] = [(f.name, f.name) for f in frame.facets]
+    queries.append((None, frame.subject))
+    # What a facet names beyond the words all facets share ("generator" of "Python generators" next
+    # to "Python coroutines"): a hit must say it in our own terms, since the index's stemmer files
+    # "generic" with "generators".
+    kinds = {f.name: f.kind for f in frame.facets}
+    named = [term_set(q) for _, q in queries[:-1]]
+    common = set.intersection(*named) if len(named) > 1 else set()
+    out: list[tuple[str | None, float, str]] = []
+    for facet, query in queries:
+        hits = index.search(query, k=SEARCH_K)
+        if not hits or hits[0].score <= 0:
+            continue
+        top = hits[0].score
+        own = (term_set(query) - common) or term_set(query)
+        # All of a Latin facet's own words ("exception" and "chain", not "chained comparisons");
+        # one candidate of a comparison; one bigram of a Chinese facet (a translated manual says
+        # 「候选版本」 where the topic says 「版本固定」).
+        loose = has_cjk(query) or kinds.get(facet or "") == "comparison"
+        need = 1 if loose else len(own)
+        for hit in hits:
+            heading = bare_heading(hit.section or hit.title)
+            terms = {t.casefold() for t in key_terms(heading)}
+            if not heading or hit.score < SCORE_SHARE * top:
+                continue
+            if (terms <= subject_terms) != (facet is None):
+                continue  # a facet's part, or the subject's own overview: nothing else
+            if len(own & term_set(heading + " " + hit.text)) < need:
+                continue
+            out.append((facet, hit.score / top, heading))
     return out
