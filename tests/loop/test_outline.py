@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from autodidact.loop.outline import facet_outline
+from autodidact.loop.outline import PER_FACET, facet_outline
 from autodidact.questions.candidates import OUTLINE_PER_FACET, outline_candidates
 from autodidact.questions.generate import select_questions
 from autodidact.questions.models import HistoryItem, OutlineEntry, QuestionerInputs
@@ -24,7 +24,7 @@ def test_each_facet_gets_sections_that_name_it(fresh_kb: Callable[[str], Path]) 
     for entry in outline:
         by_facet.setdefault(entry.facet, []).append(entry.heading)
     assert set(by_facet) >= {"Python generators", "Python coroutines"}
-    assert all(len(h) <= 4 for h in by_facet.values())
+    assert all(len(h) <= PER_FACET for h in by_facet.values())
     assert any("oroutine" in h or "await" in h.lower() for h in by_facet["Python coroutines"])
     # The index's stemmer files "generic" with "generators"; the outline does not.
     assert not any("generic" in h.lower() for h in by_facet["Python generators"])
