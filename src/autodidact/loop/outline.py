@@ -37,8 +37,8 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
     seen: set[str] = set()
     with LocalIndex(root) as index:
         for topic in topics:
-            # heading → (share of its query's best score, query order, facet): a section several
-            # facets find belongs to the one it ranks highest for.
+            # heading → (its rank for the query, query order, facet): a section several facets find
+            # belongs to the one whose words its heading holds, else the one it ranks highest for.
             best: dict[str, tuple[float, int, str | None, str]] = {}
             for order, (facet, share, heading) in enumerate(_ranked_sections(index, topic, language)):
                 key = heading.casefold()
@@ -47,7 +47,8 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
                 if key not in best or share > best[key][0]:
                     best[key] = (share, order, facet, heading)
             per_facet: dict[str | None, int] = {}
-            for _share, _order, facet, heading in sorted(best.values(), key=lambda b: (b[1], -b[0])):
+            # Sections whose heading names their facet first, then the index's order.
+            for _share, _order, facet, heading in sorted(best.values(), key=lambda b: (b[0] < 1.0, b[1])):
                 if per_facet.get(facet, 0) >= PER_FACET:
                     continue
                 per_facet[facet] = per_facet.get(facet, 0) + 1
@@ -57,7 +58,8 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
 
 
 def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple[str | None, float, str]]:
-    """(facet, share of the facet's best score, bare heading) of every admissible hit, facet by facet."""
+    """(facet, rank, bare heading) of every admissible hit, facet by facet; the rank is the hit's
+    share of the facet's best score, plus one when the heading names the facet."""
     frame = decompose(topic, language)
     subject_terms = {t.casefold() for t in key_terms(frame.subject)} | {"chapter", "章"}
     queries: list[tuple[str | None, str]] = [(f.name, f.name) for f in frame.facets]
@@ -83,11 +85,14 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
         for hit in hits:
             heading = bare_heading(hit.section or hit.title)
             terms = {t.casefold() for t in key_terms(heading)}
-            if not heading or hit.score < SCORE_SHARE * top:
+            # A heading that names the facet ("2.7.8. 自动下载和升级软件包" for 系统升级) is the facet's
+            # section however BM25 ranks it below a passage that repeats the facet's words.
+            titled = bool(own & term_set(heading)) and facet is not None
+            if not heading or (hit.score < SCORE_SHARE * top and not titled):
                 continue
             if (terms <= subject_terms) != (facet is None):
                 continue  # a facet's part, or the subject's own overview: nothing else
             if len(own & term_set(heading + " " + hit.text)) < need:
                 continue
-            out.append((facet, hit.score / top, heading))
+            out.append((facet, (1.0 if titled else 0.0) + hit.score / top, heading))
     return out
