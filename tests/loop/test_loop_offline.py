@@ -88,7 +88,7 @@ def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path])
             assert raw.snapshot_ref.startswith("source_cache/") and raw.quality in {"高", "中", "低"}
             assert raw.question_ids and all(q.startswith(f"r{n}q") for q in raw.question_ids)
         if n == 1:
-            # cold start: the framework, plus the documents' own sections per facet (loop/outline.py)
+            # cold start: the framework, plus the documents' own sections per facet (sources/outline.py)
             assert rq.overlap_ratio is None and "framework" in {q.source for q in rq.questions}
             assert all(q.source == "framework" or key_points_heading(q.text) for q in rq.questions)
         else:

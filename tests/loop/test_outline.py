@@ -1,4 +1,4 @@
-"""The documents' outline per facet becomes key-points questions (loop/outline.py, docs/questions.md)."""
+"""The documents' outline per facet becomes key-points questions (sources/outline.py, docs/questions.md)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from autodidact.loop.outline import PER_FACET, facet_outline
 from autodidact.questions.candidates import OUTLINE_PER_FACET, outline_candidates
 from autodidact.questions.generate import select_questions
 from autodidact.questions.models import HistoryItem, OutlineEntry, QuestionerInputs
 from autodidact.sources.index import LocalIndex
+from autodidact.sources.outline import PER_FACET, facet_outline
 from autodidact.text.keypoints import key_points_heading
 
 from .conftest import TOPIC

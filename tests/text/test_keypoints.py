@@ -31,6 +31,7 @@ def test_other_questions_name_no_heading() -> None:
         ("第 2 章 Debian 软件包管理", "Debian 软件包管理"),
         ("Reference › 2.4.1. Advanced operations (2/3)", "Advanced operations"),
         ('The "try" statement', 'The "try" statement'),
+        ("2024 annual report", "2024 annual report"),
     ],
 )
 def test_bare_heading_drops_numbering_parts_and_chapter(title: str, bare: str) -> None:

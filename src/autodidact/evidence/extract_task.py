@@ -26,6 +26,7 @@ from autodidact.evidence.prompting import compact, language_line, stable_data_bl
 from autodidact.evidence.relevance import DEFINITION_BONUS, quotable, sentence_bonus, unquotable_ranges
 from autodidact.evidence.textscore import BM25, clip, coverage, kept_stopwords, sentence_spans, terms
 from autodidact.llm.tasks import Message
+from autodidact.text.sections import bare_heading
 
 # Contrast and limitation markers. Plain negation ("not") is descriptive far more often than it
 # refutes anything, so it does not count.
@@ -387,7 +388,9 @@ def _sentence_like(sentence: str) -> bool:
 def claim_text(sentence: str, title: str, language: str) -> str:
     """The offline claim: the quoted sentence, attributed in the output language (5-500 characters)."""
     body = clip(sentence, 380)
-    short = clip(title, 80) if title else ""
+    # "Chapter 2. Debian package management" → "Debian package management": a numbered title
+    # reads as two sentences once a report puts citation marks after each.
+    short = clip(bare_heading(title) or title, 80) if title else ""
     if language == "zh":
         text = f"据《{short}》：{body}" if short else f"据来源：{body}"
     else:

@@ -23,12 +23,12 @@ from autodidact.errors import IntegrityError
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.control import Control
 from autodidact.loop.inbox import pending_questions
-from autodidact.loop.outline import facet_outline
 from autodidact.loop.progress import Reporter
 from autodidact.loop.state import ResearchState, RoundProgress, save_state
 from autodidact.questions.generate import generate_questions
-from autodidact.questions.models import HistoryItem, QuestionerInputs, RawDigest, RoundQuestions
+from autodidact.questions.models import HistoryItem, OutlineEntry, QuestionerInputs, RawDigest, RoundQuestions
 from autodidact.questions.summary import render_summary
+from autodidact.sources.outline import facet_outline
 from autodidact.sources.rawfiles import list_raw_files, parse_raw_file
 from autodidact.store import atomic
 
@@ -208,7 +208,10 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
         user_questions=pending_questions(ctx.kb.user_questions),
         new_raw_files=digests,
         quoted_excerpts=excerpts,
-        outline=facet_outline(ctx.kb.root, [ctx.state.topic, *scratch.extension_topics], language),
+        outline=[
+            OutlineEntry(facet=e.facet, heading=e.heading)
+            for e in facet_outline(ctx.kb.root, [ctx.state.topic, *scratch.extension_topics], language)
+        ],
         history=[HistoryItem(id=h.id, text=h.text) for h in ctx.state.all_questions_ever],
         wiki_dir=str(ctx.kb.wiki),
     )

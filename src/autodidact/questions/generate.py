@@ -146,7 +146,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
                 rationale="用户在 user_questions.md 中插入的问题" if zh else "asked by the user in user_questions.md",
             )
         )
-    # The documents' own sections for a facet (loop/outline.py) are on topic by how they were
+    # The documents' own sections for a facet (sources/outline.py) are on topic by how they were
     # found, and a wiki that mentions their words has not yet said what they say.
     outline = {key_points_question(e.heading, inputs.language) for e in inputs.outline}
     expanded: list[Candidate] = []

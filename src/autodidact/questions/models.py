@@ -80,7 +80,7 @@ class RawDigest(BaseModel):
 
 
 class OutlineEntry(BaseModel):
-    """A section heading the local documents rank first for a facet (loop/outline.py)."""
+    """A section heading the local documents rank first for a facet (sources/outline.py)."""
 
     facet: str | None = Field(None, description="the facet it was found for; null for the subject as a whole")
     heading: str = Field(min_length=1, description="the section's heading without its numbering")

@@ -28,6 +28,7 @@ from autodidact.plan.models import Dimension, Plan
 from autodidact.plan.planner import acreate_plan
 from autodidact.plan.validate import load_plan_json, validate_plan
 from autodidact.report.compose import compose_report
+from autodidact.report.grounding import ground_plan
 from autodidact.report.html import render_html
 from autodidact.report.labels import label
 from autodidact.report.paths import ReportPaths, write_request
@@ -311,13 +312,6 @@ async def _run_locked(
     for leftover in atomic.sweep_stale_temps(paths.root):  # a killed earlier run's half-done writes
         _call(reporter, "warning", f"removed {leftover.relative_to(paths.root)}, left by an interrupted write")
     write_request(paths, request)
-    plan = _existing_plan(paths)
-    if plan is None:
-        _call(reporter, "stage", "plan", f"planning ({runtime.describe()})")
-        plan = await acreate_plan(request, runtime)
-        atomic.write_json(paths.plan, plan.to_json())
-    else:
-        _call(reporter, "stage", "plan", f"reusing {paths.plan.name}")
     if corpus:
         from autodidact.sources.ingest import index_corpus
 
@@ -332,6 +326,17 @@ async def _run_locked(
             "corpus",
             f"{len(indexed.added)} indexed, {len(indexed.unchanged)} unchanged, {len(indexed.skipped)} skipped",
         )
+    plan = _existing_plan(paths)
+    if plan is None:
+        _call(reporter, "stage", "plan", f"planning ({runtime.describe()})")
+        plan = await acreate_plan(request, runtime)
+        # Facet questions from the documents' own sections (report/grounding.py), before the plan is
+        # kept: a resumed run reuses exactly this plan.
+        roots = [r for r in (paths.root, kb_root) if r is not None]
+        plan = await asyncio.to_thread(ground_plan, plan, request, roots)
+        atomic.write_json(paths.plan, plan.to_json())
+    else:
+        _call(reporter, "stage", "plan", f"reusing {paths.plan.name}")
     run = _Run(paths, plan, request, mode, {"runtime": runtime, "settings": settings, "kb_root": kb_root,
                                               "reporter": reporter})  # fmt: skip
     _call(reporter, "stage", "evidence", f"{len(plan.dimensions)} dimensions in {len(plan.waves())} wave(s)")

@@ -96,7 +96,8 @@ def clean_title(title: str) -> str:
     return " ".join(title.split())
 
 
-_NUMBERING = re.compile(r"^\s*(?:chapter\s+\d+\.?|第\s*\d+\s*章|\d+(?:\.\d+)*\.?)\s*", re.I)
+# "Chapter 2.", "第 2 章", "2.7.3.", "2.1", "3." — not a bare number ("2024 annual report").
+_NUMBERING = re.compile(r"^\s*(?:chapter\s+\d+\.?|第\s*\d+\s*章|\d+(?:\.\d+)+\.?|\d+\.)\s+", re.I)
 _PART = re.compile(r"\s*\(\d+/\d+\)$")
 
 

@@ -1,17 +1,18 @@
-"""The sections the documents give each facet of the topic: the outline the questioner asks from.
+"""The sections the documents give each facet of a topic: the outline questions are asked from.
 
 Why: a manual's headings are the sub-questions its authors chose to answer ("Tweaking candidate
 version", "Automatic download and upgrade of packages"). Framework templates ask every facet the
 same abstract layers; the headings of the sections the local index ranks first for a facet name
-what the documents actually say about it. The questioner turns each into a "key points of" question
-and the evidence agent summarises that section (docs/questions.md, "Outline questions").
+what the documents actually say about it. The loop's questioner and the report's plan turn each
+into a "key points of" question, and the evidence agent reads that section (docs/questions.md,
+"Outline questions"; docs/planning.md).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from autodidact.questions.models import OutlineEntry
 from autodidact.sources.index import LocalIndex
 from autodidact.store.index import index_path
 from autodidact.text.sections import bare_heading
@@ -21,6 +22,14 @@ from autodidact.text.topic import decompose, key_terms
 SEARCH_K = 12  # passages read per facet
 PER_FACET = 6  # headings kept per facet (the questioner asks two unasked ones per round)
 SCORE_SHARE = 0.55  # a section ranked below this share of the facet's best passage is not its own
+
+
+@dataclass(frozen=True)
+class OutlineEntry:
+    """A section heading the local index ranks first for a facet (``facet`` None: the subject)."""
+
+    facet: str | None
+    heading: str
 
 
 def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineEntry]:
