@@ -203,5 +203,5 @@ def test_cli_compile_and_check(en_kb: KnowledgeBase, cli: object, tmp_path) -> N
     result = cli("wiki", "check", str(qfile), "--kb", str(en_kb.root))  # type: ignore[operator]
     assert result.exit_code == 0, result.output
     report = (en_kb.rounds / "round_3_check.md").read_text("utf-8")
-    assert report.startswith("# 知识审计报告（第 3 轮）") and "**r3q1** [resolved]" in report
+    assert report.startswith("# Knowledge audit report (round 3)") and "**r3q1** [resolved]" in report
     assert name  # the raw file exists

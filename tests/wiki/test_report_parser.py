@@ -187,3 +187,32 @@ def test_read_check_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path.write_text("nothing here", "utf-8")
     with pytest.raises(ParseError, match=r"round_1_check\.md"):
         read_check_report(path)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rendered_report_in_either_language_parses_back_to_its_numbers(lang: str) -> None:
+    from autodidact.wiki.check import QuestionResult, render_report
+    from autodidact.wiki.check_task import QuestionAnswer
+    from autodidact.wiki.findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding
+
+    results = [
+        QuestionResult("r2q1", "What is dpkg?", QuestionAnswer(status="resolved", answer="dpkg installs .deb files.")),
+        QuestionResult("r2q2", "What is apt?", QuestionAnswer(status="partial", answer="apt is a front end.", gap="x")),
+        QuestionResult("r2q3", "What is aptitude?", QuestionAnswer(status="open")),
+    ]
+    findings = [
+        Finding(GAPS, "concept", "concept [[Pinning]] has no article", direction="What is pinning?"),
+        Finding(GAPS, "concept", "concept [[Release file]] has no article"),
+        Finding(CONTRADICTIONS, "numbers", "a.md says 500 but b.md says 990"),
+        Finding(MISSING, "uncited", "wiki/apt.md: a sentence with no citation"),
+        Finding(STRUCTURE, "index", "INDEX.md does not list wiki/apt.md"),
+    ]
+    text = render_report(2, results, findings, lang)
+    cjk = any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    assert cjk == (lang == "zh")
+    rep = parse_check_report(text)
+    assert (rep.round, rep.resolved, rep.partial, rep.open) == (2, 1, 1, 1)
+    assert (rep.gap_count, rep.contradiction_count, rep.missing_source_count) == (2, 1, 1)
+    assert rep.audit_issues_count == 3 and len(rep.structure) == 1
+    assert rep.question_status == {"r2q1": "resolved", "r2q2": "partial", "r2q3": "open"}
+    assert rep.directions

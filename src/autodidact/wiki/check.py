@@ -46,6 +46,14 @@ SECTION_TITLES = [
     (MISSING, "四、来源缺失"),
     (STRUCTURE, "五、结构问题"),
 ]
+# An English knowledge base's report reads in English; report_parser.py reads both.
+SECTION_TITLES_EN = {
+    "coverage": "1. Question coverage",
+    GAPS: "2. Knowledge gaps",
+    CONTRADICTIONS: "3. Contradictions",
+    MISSING: "4. Missing sources",
+    STRUCTURE: "5. Structural issues",
+}
 
 
 @dataclass
@@ -178,9 +186,9 @@ def render_report(round_n: int, results: list[QuestionResult], findings: list[Fi
     """The report in the structure of docs/contracts.md §1.5."""
     zh = lang == "zh"
     answer_label, gap_label = ("回答：", "缺口：") if zh else ("answer: ", "gap: ")
-    lines = [f"# 知识审计报告（第 {round_n} 轮）", ""]
+    lines = [f"# 知识审计报告（第 {round_n} 轮）" if zh else f"# Knowledge audit report (round {round_n})", ""]
     for key, title in SECTION_TITLES:
-        lines += [f"## {title}", ""]
+        lines += [f"## {title if zh else SECTION_TITLES_EN[key]}", ""]
         items: list[str] = []
         if key == "coverage":
             for res in results:
@@ -192,18 +200,27 @@ def render_report(round_n: int, results: list[QuestionResult], findings: list[Fi
                     items.append(f"  - {answer_label}{_one_line(v.answer)}")
         else:
             items = [f"- {_one_line(f.text)}" for f in findings if f.section == key]
-        lines += items or ["无"]
+        lines += items or ["无" if zh else "none"]
         lines.append("")
     count = {s: sum(1 for f in findings if f.section == s) for s in (GAPS, CONTRADICTIONS, MISSING)}
     statuses = [r.verdict.status for r in results]
+    labels = ("审计摘要", "知识漏洞：", "矛盾：", "来源缺失：", "建议下一轮重点方向：")
+    if not zh:
+        labels = (
+            "Audit summary",
+            "knowledge gaps: ",
+            "contradictions: ",
+            "missing sources: ",
+            "next-round directions: ",
+        )
     lines += [
-        "## 审计摘要",
+        f"## {labels[0]}",
         "",
         f"- resolved: {statuses.count('resolved')} / partial: {statuses.count('partial')} / "
         f"open: {statuses.count('open')}",
-        f"- 知识漏洞：{count[GAPS]}",
-        f"- 矛盾：{count[CONTRADICTIONS]}",
-        f"- 来源缺失：{count[MISSING]}",
-        f"- 建议下一轮重点方向：{json.dumps(directions(results, findings, lang), ensure_ascii=False)}",
+        f"- {labels[1]}{count[GAPS]}",
+        f"- {labels[2]}{count[CONTRADICTIONS]}",
+        f"- {labels[3]}{count[MISSING]}",
+        f"- {labels[4]}{json.dumps(directions(results, findings, lang), ensure_ascii=False)}",
     ]
     return "\n".join(lines) + "\n"

@@ -251,8 +251,10 @@ def parse_check_report(text: str, source: str = "check report") -> CheckReport:
     report.open = counts["open"] if counts["open"] is not None else statuses.count("open")
     report.gap_count = gap_count if gap_count is not None else len(report.gaps)
     contra = _count("矛盾", summary)
+    contra = contra if contra is not None else _count("contradictions", summary)
     report.contradiction_count = contra if contra is not None else len(report.contradictions)
     missing = _count("来源缺失", summary)
+    missing = missing if missing is not None else _count("missing sources", summary)
     report.missing_source_count = missing if missing is not None else len(report.missing_sources)
     report.directions = _directions(sections.get("summary", []))
     return report
