@@ -216,3 +216,16 @@ def test_a_rendered_report_in_either_language_parses_back_to_its_numbers(lang: s
     assert rep.audit_issues_count == 3 and len(rep.structure) == 1
     assert rep.question_status == {"r2q1": "resolved", "r2q2": "partial", "r2q3": "open"}
     assert rep.directions
+
+
+def test_python_names_keep_their_underscores_while_bold_labels_lose_them() -> None:
+    text = (
+        "# Knowledge audit report (round 1)\n\n## 1. Question coverage\n\n"
+        '- **r1q1** [resolved] What is a docstring?\n  - answer: It becomes the "__doc__" attribute; '
+        "__init_subclass__() and __set_name__() run at class creation. (source: wiki/a.md)\n\n"
+        "## 2. Knowledge gaps\n\nnone\n\n## Audit summary\n\n- __knowledge gaps__: 0\n"
+    )
+    rep = parse_check_report(text)
+    answer = rep.questions[0].answer
+    assert '"__doc__"' in answer and "__init_subclass__()" in answer and "__set_name__()" in answer
+    assert rep.gap_count == 0

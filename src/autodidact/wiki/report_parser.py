@@ -90,9 +90,13 @@ class CheckReport:
         return self.gap_count + self.partial
 
 
+# "__bold label__" is bold; "__doc__", "__init__" and "__slots__" are names and keep their underscores.
+_UNDERSCORE_BOLD = re.compile(r"(?<!\w)__([^_\n]*[\s\u3400-\u9fff][^_\n]*)__(?!\w)")
+
+
 def _plain(text: str) -> str:
-    """The text without bold markers (item text keeps its own punctuation)."""
-    return text.replace("**", "").replace("__", "").strip()
+    """The text without bold markers (item text keeps its own punctuation and Python's dunder names)."""
+    return _UNDERSCORE_BOLD.sub(r"\1", text.replace("**", "")).strip()
 
 
 def _norm(text: str) -> str:
