@@ -175,3 +175,23 @@ def test_the_verb_between_subject_and_place_is_not_part_of_the_subject() -> None
     )
     assert frame.subject == "networking on Debian"
     assert decompose("How does garbage collection work in Java?").subject == "garbage collection in Java"
+
+
+def test_a_passive_questions_participle_is_its_frame() -> None:
+    from autodidact.text.topic import decompose
+
+    frame = decompose("How is networking configured on Debian: NetworkManager vs systemd-networkd, and the firewall?")
+    assert frame.subject == "networking on Debian"
+    assert [f.name for f in frame.facets] == ["NetworkManager vs systemd-networkd", "firewall"]
+    assert decompose("How is memory managed in CPython?").subject == "memory in CPython"
+    assert decompose("How is Python used?").subject == "Python"
+    assert decompose("How are signed packages verified?").subject == "signed packages"  # "signed" is the subject's
+    assert decompose("What is a red-black tree?").subject == "red-black tree"  # not passive: nothing removed
+
+
+def test_a_chinese_how_verb_object_subject_reads_as_a_noun_phrase() -> None:
+    from autodidact.text.topic import decompose
+
+    frame = decompose("Debian 如何配置网络：NetworkManager、DNS 解析和防火墙", "zh")
+    assert frame.subject == "Debian 网络配置"
+    assert decompose("Debian 软件包管理是如何工作的", "zh").subject == "Debian 软件包管理"

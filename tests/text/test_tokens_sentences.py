@@ -49,3 +49,16 @@ def test_decimals_and_single_line_breaks_do_not_end_a_sentence() -> None:
         "Python 3.12 added it in one release.",
         "Next one.",
     ]
+
+
+def test_an_abbreviation_does_not_end_a_sentence() -> None:
+    text = 'It is found from the metaclasses (i.e. "type(cls)") of all bases. Use e.g. apt-get in scripts.'
+    assert split_sentences(text) == [
+        'It is found from the metaclasses (i.e. "type(cls)") of all bases.',
+        "Use e.g. apt-get in scripts.",
+    ]
+    assert split_sentences("Tools, files, etc. Then more. Apples, pears, etc. are fruit.") == [
+        "Tools, files, etc.",
+        "Then more.",
+        "Apples, pears, etc. are fruit.",
+    ]

@@ -14,6 +14,21 @@ import re
 _SENT_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])(?=\s)|\n[ \t]*(?:\n|(?=[#>|]|[*+-]\s|\d+\.\s))")
 
 
+# A period that ends an abbreviation ends no sentence: "the metaclasses (i.e. type(cls))", "e.g. apt".
+# "etc." does only when a capital follows it.
+_ABBREVIATION = re.compile(r"(?:^|[\s(\[“\"'])(?:i\.e|e\.g|vs|cf|approx|fig|no|sec|dr|mr|mrs|ms|st)\.$", re.I)
+_ETC = re.compile(r"(?:^|[\s(])etc\.$", re.I)
+
+
+def _abbreviation_at(text: str, end: int) -> bool:
+    """Whether the period just before ``end`` closes an abbreviation rather than a sentence."""
+    before = text[max(0, end - 12) : end]
+    if _ABBREVIATION.search(before):
+        return True
+    rest = text[end : end + 3].lstrip()
+    return bool(_ETC.search(before)) and rest[:1].islower()
+
+
 def _cjk_count(text: str, start: int, stop: int) -> int:
     return sum(1 for ch in text[start:stop] if "\u3400" <= ch <= "\u9fff")
 
@@ -27,6 +42,8 @@ def sentence_spans(text: str, min_chars: int = 12, max_chars: int = 420) -> list
     pos = 0
     for match in [*_SENT_END.finditer(text), None]:
         end = match.start() if match is not None else len(text)
+        if match is not None and match.group(0) == "" and _abbreviation_at(text, end):
+            continue
         if match is not None and end == pos:
             pos = match.end()
             continue

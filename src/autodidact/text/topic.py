@@ -274,6 +274,16 @@ _EN_MID_VERB = re.compile(
     r"\s+(?:work|works|function|functions|operate|operates|behave|behaves)(?=\s+(?:on|in|under|with|for|inside|across)\s)",
     re.IGNORECASE,
 )
+# "How is networking configured on Debian" asks about "networking on Debian": a passive question's
+# participle is its frame, like "work" in "How does X work on Y".
+_EN_PASSIVE = re.compile(r"^(?:how|why|when|where)\s+(?:is|are|was|were)\s+", re.IGNORECASE)
+_EN_PARTICIPLE = re.compile(
+    r"\s+(?:\w{2,}ed|built|made|done|run|set|kept|held|written|chosen|given|taken|found|known|shown|drawn)"
+    r"(?=\s+(?:on|in|under|with|for|by|inside|across|at|within|from)\s|$)",
+    re.IGNORECASE,
+)
+# 「Debian 如何配置网络」 → 「Debian 网络配置」: the verb after 如何 follows its object as a noun.
+_ZH_HOW_VERB = re.compile(r"^(.*?)\s*如何(配置|管理|安装|使用|部署|实现|处理|升级|构建|编译|调试|优化|设置|维护)(.+)$")
 _ZH_STRIP = (
     "是如何工作的", "如何工作", "怎么工作", "的工作原理", "工作原理", "的原理", "原理", "是什么", "什么是",
     "深入理解", "理解", "了解", "研究", "调研", "介绍", "关于", "入门", "详解",
@@ -289,12 +299,18 @@ def _bare_subject(clause: str) -> str:
     """One clause without its question words and framing ("How do X work" → "X")."""
     text = _clean(clause)
     if has_cjk(text):
+        how = _ZH_HOW_VERB.match(text)
+        if how and how.group(3).strip(" ，,、的"):
+            text = f"{how.group(1)} {how.group(3).strip()}{how.group(2)}".strip()
         for phrase in _ZH_STRIP:
             text = text.replace(phrase, "")
         text = text.strip(" ，,、的")
     else:
+        passive = _EN_PASSIVE.match(text) is not None
         for _ in range(2):
             text = _EN_PREFIX.sub("", text).strip()
+        if passive:
+            text = _EN_PARTICIPLE.sub("", text, count=1).strip()
         text = _EN_SUFFIX.sub("", text).strip()
         # "networking work on Debian" → "networking on Debian": the verb of "How does X work on Y"
         text = _EN_MID_VERB.sub("", text).strip()
