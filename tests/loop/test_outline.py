@@ -28,6 +28,9 @@ def test_each_facet_gets_sections_that_name_it(fresh_kb: Callable[[str], Path]) 
     assert any("oroutine" in h or "await" in h.lower() for h in by_facet["Python coroutines"])
     # The index's stemmer files "generic" with "generators"; the outline does not.
     assert not any("generic" in h.lower() for h in by_facet["Python generators"])
+    # Named once in passing ("from __future__ import generators") is not being about generators.
+    assert "Future statements" not in by_facet["Python generators"]
+    assert 'The "yield" statement' in by_facet["Python generators"]
     # Headings come without their numbering and name a section the index really has.
     with LocalIndex(kb) as index:
         for heading in by_facet["Python generators"]:

@@ -170,6 +170,14 @@ def test_summary_findings_are_the_answers_to_questions(stalled_kb: Path) -> None
         assert all((root / name.strip()).is_file() for name in cited.split(","))
         shown.append(body)
     assert len(set(shown)) == len(shown)
+    # The first findings answer what round 1 asked (what each facet is), not the last fill-ins.
+    state = json.loads((root / "outputs/research_state.json").read_text("utf-8"))
+    asked_in = {q["text"]: int(q["id"][1 : q["id"].index("q")]) for q in state["all_questions_ever"]}
+    first = re.match(r"^\d+\. \*\*(.+?)\*\*", numbered[0])
+    assert first and asked_in[first.group(1)] == 1
+    resolved = [line for line in numbered if not line.split(" (source:")[0].endswith("(partly answered)")]
+    rounds = [asked_in[m.group(1)] for line in resolved if (m := re.match(r"^\d+\. \*\*(.+?)\*\*", line))]
+    assert rounds == sorted(rounds)  # among fully answered ones, earlier questions first
 
 
 def test_a_question_asked_after_the_cap_gets_one_more_round(fresh_kb: Callable[[str], Path]) -> None:

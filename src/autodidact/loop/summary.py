@@ -92,16 +92,26 @@ def answer_sentences(answer: str) -> tuple[list[str], list[str]]:
     return sentences, cited
 
 
+_QID_ROUND = re.compile(r"^r(\d+)q\d+$")
+
+
+def _asked_round(entry: _Asked) -> int:
+    """The round a question was first asked in (its id ``r3q2``), else the round of its audit."""
+    match = _QID_ROUND.match(entry.item.qid or "")
+    return int(match.group(1)) if match else entry.round
+
+
 def findings(asked: list[_Asked]) -> list[tuple[_Asked, list[str], list[str]]]:
     """Up to :data:`MAX_FINDINGS` answered questions with their best unrepeated sentences.
 
-    Resolved before partial; among those, the user's own questions first, then newer audits, then
-    the report's order. Of each answer only its best sentences (the audit lists them best first)
-    are candidates; one already shown under an earlier finding is not repeated, and a question left
-    with nothing new to say is skipped (its answer is already above)."""
+    Resolved before partial; among those, the user's own questions first, then the questions asked
+    earliest (round 1 asks what the topic and each facet is and how it works; later rounds fill in
+    limitations and alternatives), then the report's order. Of each answer only its best sentences
+    (the audit lists them best first) are candidates; one already shown under an earlier finding is
+    not repeated, and a question left with nothing new to say is skipped (its answer is above)."""
     ranked = sorted(
         (a for a in asked if a.item.status in STATUS_RANK and a.item.answer),
-        key=lambda a: (STATUS_RANK[a.item.status], not a.by_user, -a.round, a.order),
+        key=lambda a: (STATUS_RANK[a.item.status], not a.by_user, _asked_round(a), a.order),
     )
     shown: set[str] = set()
     out: list[tuple[_Asked, list[str], list[str]]] = []

@@ -10,13 +10,14 @@ into a "key points of" question, and the evidence agent reads that section (docs
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from autodidact.sources.index import LocalIndex
 from autodidact.store.index import index_path
 from autodidact.text.sections import bare_heading
-from autodidact.text.tokens import has_cjk, term_set
+from autodidact.text.tokens import has_cjk, term_set, terms
 from autodidact.text.topic import decompose, key_terms
 
 SEARCH_K = 12  # passages read per facet
@@ -93,15 +94,19 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
         need = 1 if loose else len(own)
         for hit in hits:
             heading = bare_heading(hit.section or hit.title)
-            terms = {t.casefold() for t in key_terms(heading)}
+            named_terms = {t.casefold() for t in key_terms(heading)}
             # A heading that names the facet ("2.7.8. 自动下载和升级软件包" for 系统升级) is the facet's
             # section however BM25 ranks it below a passage that repeats the facet's words.
             titled = bool(own & term_set(heading)) and facet is not None
             if not heading or (hit.score < SCORE_SHARE * top and not titled):
                 continue
-            if (terms <= subject_terms) != (facet is None):
+            if (named_terms <= subject_terms) != (facet is None):
                 continue  # a facet's part, or the subject's own overview: nothing else
             if len(own & term_set(heading + " " + hit.text)) < need:
+                continue
+            # Said once in passing ("from __future__ import generators") is not being about it.
+            said = Counter(t for t in terms(hit.text) if t in own)
+            if not titled and sum(said.values()) < 2:
                 continue
             out.append((facet, (1.0 if titled else 0.0) + hit.score / top, heading))
     return out

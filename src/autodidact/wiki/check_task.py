@@ -92,9 +92,11 @@ _QUOTE_LINE = re.compile(r"^\s*>\s?")
 
 
 def _terminated(sentence: str) -> str:
+    """The sentence with a full stop: a trailing ";" or "；" (a list item's) becomes one."""
     if sentence.endswith(("。", ".", "！", "？", "!", "?", "…")):
         return sentence
-    return sentence + ("。" if has_cjk(sentence) else ".")
+    body = sentence.rstrip(";；,，:：")
+    return body + ("。" if has_cjk(body) else ".")
 
 
 @dataclass
