@@ -98,16 +98,29 @@ def _split_media_type(media_type: str | None) -> tuple[str, str | None]:
     return parts[0].lower(), charset
 
 
+# Codecs Python knows that are not a charset a page can be written in: transforms (base64, hex,
+# zlib, rot13 are not text encodings at all), and these text codecs, which a declared charset never
+# legitimately names and some of which fail on any input ("undefined").
+_NOT_A_CHARSET = frozenset({"undefined", "punycode", "idna", "unicode-escape", "raw-unicode-escape", "mbcs", "oem"})
+
+
 def _codec(label: str | None) -> str | None:
-    """A Python codec for a charset label, or None if unknown."""
+    """A Python text codec for a charset label, or None if unknown or not a text encoding.
+
+    Why: a hostile ``charset=base64`` (or ``<meta charset=zlib>``) must not reach ``bytes.decode``
+    — it raised out of the whole run, on every resume (docs/hardening.md, "Charsets").
+    """
     if not label:
         return None
     label = label.strip().lower()
     label = _CHARSET_ALIASES.get(label, label)
     try:
-        return codecs.lookup(label).name
+        info = codecs.lookup(label)
     except LookupError:
         return None
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_A_CHARSET:
+        return None
+    return info.name
 
 
 def sniff(data: bytes, declared: str, filename: str | None) -> str:
@@ -155,7 +168,7 @@ def decode_text(data: bytes, header_charset: str | None = None, *, html: bool = 
     for enc in candidates:
         try:
             return data.decode(enc)
-        except UnicodeDecodeError:
+        except (UnicodeError, LookupError, ValueError):
             continue
     try:
         return data.decode("utf-8")
@@ -168,13 +181,17 @@ def decode_text(data: bytes, header_charset: str | None = None, *, html: bool = 
 
     best = from_bytes(data).best()
     if best is not None and best.encoding:
-        enc = _codec(best.encoding) or best.encoding
+        enc = _codec(best.encoding)
+        if enc is not None:
+            try:
+                return data.decode(enc, "replace")
+            except (UnicodeError, LookupError, ValueError):
+                pass
+    for enc in candidates:
         try:
             return data.decode(enc, "replace")
-        except LookupError:
-            pass
-    if candidates:
-        return data.decode(candidates[0], "replace")
+        except (UnicodeError, LookupError, ValueError):
+            continue
     return data.decode("utf-8", "replace")
 
 
