@@ -108,6 +108,29 @@ def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
 ) -> None:
     """Autodidact research engine."""
+    _show_library_warnings()
+
+
+def _show_library_warnings() -> None:
+    """Warnings the library logs (an index set aside and rebuilt) reach stderr as ``warning: …``."""
+    import logging
+
+    class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+        """Writes to whatever ``sys.stderr`` is at the time (a test runner swaps it per command)."""
+
+        autodidact_cli = True
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.stream = sys.stderr
+            super().emit(record)
+
+    logger = logging.getLogger("autodidact")
+    if not any(getattr(h, "autodidact_cli", False) for h in logger.handlers):
+        handler = _Stderr(sys.stderr)
+        handler.setFormatter(logging.Formatter("warning: %(message)s"))
+        handler.setLevel(logging.WARNING)
+        logger.addHandler(handler)
+        logger.propagate = False
 
 
 def _discover() -> None:

@@ -181,10 +181,10 @@ def decode_text(data: bytes, header_charset: str | None = None, *, html: bool = 
 
     best = from_bytes(data).best()
     if best is not None and best.encoding:
-        enc = _codec(best.encoding)
-        if enc is not None:
+        detected = _codec(best.encoding)
+        if detected is not None:
             try:
-                return data.decode(enc, "replace")
+                return data.decode(detected, "replace")
             except (UnicodeError, LookupError, ValueError):
                 pass
     for enc in candidates:

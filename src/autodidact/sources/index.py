@@ -19,6 +19,7 @@ ref, offset), never by insertion order, so a rebuilt index answers exactly as th
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 import threading
@@ -33,8 +34,10 @@ from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
 from autodidact.store.hashing import sha256_text
-from autodidact.store.index import INDEX_DIRNAME, connect, index_path
+from autodidact.store.index import INDEX_DIRNAME, connect_derived, index_path, set_aside
 from autodidact.text.sections import boundary_lines, label, split_sections
+
+log = logging.getLogger(__name__)
 
 MANIFEST_NAME = "documents.jsonl"
 KINDS = ("raw", "corpus", "web")
@@ -159,10 +162,15 @@ class LocalIndex:
     @property
     def conn(self) -> sqlite3.Connection:
         if self._conn is None:
-            conn = connect(self.db_path, SCHEMA)
+            conn, reset = connect_derived(self.db_path, SCHEMA)
             columns = {row[1] for row in conn.execute("PRAGMA table_info(src_passages)")}
             self._conn = conn
-            if "section" not in columns:  # an index written before sections: rebuilt from the files
+            # An index written before sections, or one that was corrupt and set aside: rebuilt
+            # from the files (docs/hardening.md, "A corrupt index").
+            empty = conn.execute("SELECT 1 FROM src_passages LIMIT 1").fetchone() is None
+            if "section" not in columns or ((reset or empty) and self.store.iter_all()):
+                if empty and not reset:
+                    log.warning("%s holds no passages but snapshots exist: rebuilding it", self.db_path)
                 with self._lock:
                     self.rebuild()
         return self._conn
@@ -434,6 +442,25 @@ class LocalIndex:
         terms = query_terms(query or "")
         if not terms:
             return []
+        try:
+            return self._search(query, terms, k, kinds)
+        except sqlite3.DatabaseError as exc:  # damaged inside ("malformed"): set aside, rebuilt, asked again
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            self.recover(str(exc))
+            return self._search(query, terms, k, kinds)
+
+    def recover(self, why: str) -> None:
+        """Set an unreadable index aside and rebuild it from the snapshots (docs/hardening.md)."""
+        with self._lock:
+            self.close()
+            aside = set_aside(self.db_path)
+            log.warning("%s could not be read (%s); set aside as %s and rebuilt", self.db_path, why, aside.name)
+            _ = self.conn  # a new, empty index: rebuilt from the files on opening
+
+    def _search(
+        self, query: str, terms: list[tuple[str, bool]], k: int, kinds: tuple[str, ...] | None
+    ) -> list[Passage]:
         with self._lock:
             rows = self._ranked(" AND ".join(fts_term(*t) for t in terms), k, kinds)
             if len(rows) >= k or len(terms) == 1:

@@ -244,6 +244,44 @@ def check_logs(root: Path, report: VerifyReport) -> None:
                     break
 
 
+def check_index(root: Path, report: VerifyReport) -> None:
+    """The derived index reads (``PRAGMA quick_check``) and holds every snapshot the folder has.
+
+    Why here although it is derived: a corrupt or stale index makes ``search`` and the loop's
+    retrieval silently wrong (docs/hardening.md, "A corrupt index"). The fix is always the same
+    command, so the problem names it.
+    """
+    import sqlite3
+
+    from autodidact.store.index import check_database, index_path
+
+    db = index_path(root)
+    if not db.is_file():
+        return
+    report.count("index")
+    fix = "run: autodidact index rebuild"
+    problem = check_database(db)
+    if problem is not None:
+        report.problem("index", db, f"index is unreadable ({problem}); {fix}")
+        return
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if "src_documents" not in tables:
+                return  # a report folder's search cache only: no passages are indexed there
+            indexed = {r[0] for r in conn.execute("SELECT snapshot_ref FROM src_documents")}
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        report.problem("index", db, f"index is unreadable ({exc}); {fix}")
+        return
+    stored = {s.snapshot_ref for s in SnapshotStore.for_folder(root).iter_all()}
+    missing = stored - indexed
+    if missing:
+        report.problem("index", db, f"index lacks {len(missing)} of {len(stored)} snapshots; {fix}")
+
+
 def verify_folder(root: Path) -> VerifyReport:
     """Verify a knowledge base (with its reports and debates) or a single report folder."""
     root = Path(root)
@@ -262,4 +300,5 @@ def verify_folder(root: Path) -> VerifyReport:
             check_report_folder(folder, report)
     check_debates(root, report)
     check_logs(root, report)
+    check_index(root, report)
     return report
