@@ -167,10 +167,16 @@ class LocalIndex:
             self._conn = conn
             # An index written before sections, or one that was corrupt and set aside: rebuilt
             # from the files (docs/hardening.md, "A corrupt index").
-            empty = conn.execute("SELECT 1 FROM src_passages LIMIT 1").fetchone() is None
-            if "section" not in columns or ((reset or empty) and self.store.iter_all()):
-                if empty and not reset:
-                    log.warning("%s holds no passages but snapshots exist: rebuilding it", self.db_path)
+            # Empty while the manifest lists indexed documents: the file was deleted or replaced.
+            lost = (
+                not reset
+                and conn.execute("SELECT 1 FROM src_documents LIMIT 1").fetchone() is None
+                and self.manifest_path.is_file()
+                and self.manifest_path.stat().st_size > 0
+            )
+            if "section" not in columns or ((reset or lost) and self.store.iter_all()):
+                if lost:
+                    log.warning("%s holds no documents but %s lists some: rebuilding it", self.db_path, MANIFEST_NAME)
                 with self._lock:
                     self.rebuild()
         return self._conn

@@ -21,6 +21,7 @@ from autodidact.sources.index import LocalIndex, kind_for_url
 from autodidact.sources.rawfiles import (
     RawFile,
     candidate_names,
+    links_out_of,
     list_raw_files,
     local_snapshot_ref,
     parse_raw_file,
@@ -77,9 +78,16 @@ def expand_paths(paths: Iterable[Path | str]) -> tuple[list[tuple[Path, Path]], 
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
+            base = path.resolve()
             for child in sorted(path.rglob("*")):
                 rel = child.relative_to(path)
                 if any(part.startswith(".") for part in rel.parts) or not child.is_file():
+                    continue
+                # A link inside the folder may point anywhere (~/.ssh/id_rsa): only what stays
+                # inside the folder given is read (docs/hardening.md, "Links").
+                target = child.resolve()
+                if base not in target.parents:
+                    missing.append(SkippedFile(str(child), f"a link to {target}, outside {path}: not followed"))
                     continue
                 found.append((child, path))
         elif path.is_file():
@@ -184,6 +192,8 @@ def add_paths(
 def scan_raw(kb: KnowledgeBase, *, progress: Progress | None = None) -> AddReport:
     """Snapshot and index every raw/ file not yet indexed (files a person dropped in by hand)."""
     report = AddReport()
+    for link in links_out_of(kb.raw):
+        report.skipped.append(SkippedFile(link.name, "a link out of raw/: not followed (docs/hardening.md)"))
     with LocalIndex(kb.root) as index:
         for path in list_raw_files(kb.raw):
             try:

@@ -192,13 +192,40 @@ def parse_raw_file(path: Path) -> RawFile:
 
 
 def list_raw_files(raw_dir: Path) -> list[Path]:
-    """Every source file in ``raw/`` (md, txt, html, pdf; hidden and temp files skipped), sorted."""
+    """Every source file in ``raw/`` (md, txt, html, pdf; hidden and temp files skipped), sorted.
+
+    A symbolic link whose target lies outside ``raw/`` is never a source: ``raw/notes.md ->
+    ~/.ssh/id_rsa`` would otherwise be snapshotted, indexed and put in a model's prompt
+    (docs/hardening.md, "Links"). :func:`links_out_of` lists them, so callers can say so.
+    """
     raw_dir = Path(raw_dir)
     if not raw_dir.is_dir():
         return []
+    outside = set(links_out_of(raw_dir))
     return sorted(
-        p for p in raw_dir.iterdir() if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in RAW_SUFFIXES
+        p
+        for p in raw_dir.iterdir()
+        if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in RAW_SUFFIXES and p not in outside
     )
+
+
+def links_out_of(folder: Path) -> list[Path]:
+    """Entries of ``folder`` that are symbolic links resolving outside it (or dangling), sorted."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    root = folder.resolve()
+    out: list[Path] = []
+    for p in folder.iterdir():
+        if p.is_symlink():
+            try:
+                target = p.resolve(strict=True)
+            except (OSError, RuntimeError):
+                out.append(p)
+                continue
+            if root not in target.parents:
+                out.append(p)
+    return sorted(out)
 
 
 def _same_source(path: Path, rf: RawFile) -> bool:
