@@ -174,7 +174,7 @@ class LocalIndex:
                 and self.manifest_path.is_file()
                 and self.manifest_path.stat().st_size > 0
             )
-            if "section" not in columns or ((reset or lost) and self.store.iter_all()):
+            if "section" not in columns or ((reset or lost) and self.store.refs()):
                 if lost:
                     log.warning("%s holds no documents but %s lists some: rebuilding it", self.db_path, MANIFEST_NAME)
                 with self._lock:

@@ -291,6 +291,15 @@ class SnapshotStore:
             found.append(self.verify(f"{CACHE_DIRNAME}/{uhash}/{chash}.md", url))
         return sorted(found, key=lambda s: s.content_hash)
 
+    def refs(self) -> list[str]:
+        """Every snapshot ref in the store, unverified (cheap: for counting, never for reading)."""
+        if not self.cache_dir.is_dir():
+            return []
+        return [
+            f"{CACHE_DIRNAME}/{m.parent.name}/{m.name.removesuffix('.meta.json')}.md"
+            for m in sorted(self.cache_dir.glob("*/*.meta.json"))
+        ]
+
     def iter_all(self) -> list[Snapshot]:
         """Every snapshot in the store (verified), for index rebuilds."""
         if not self.cache_dir.exists():

@@ -128,21 +128,115 @@ def check_evidence_file(path: Path, folder: Path, report: VerifyReport) -> None:
 
 
 def check_wiki(kb: Path, report: VerifyReport) -> None:
-    """Every citation in every article names a file that exists in ``raw/``."""
-    from autodidact.wiki.markdown import citations
+    """Every citation names a file in ``raw/``, and every cited statement is what that file says.
+
+    A statement holds when, markdown marks aside, it stands word for word in a raw file it cites
+    (a quote); written prose holds when every name and number it states (capitalised words, code
+    such as ``apt-get``, figures) stands in the files it cites. So "APT" edited to "YUM" beside its
+    citation, or "500" to "990", is a problem (docs/hardening.md, "What verify checks").
+    """
+    from autodidact.wiki.articles import parse_article
+    from autodidact.wiki.compile_task import is_auto_summary
+    from autodidact.wiki.findings import statement_units
+    from autodidact.wiki.markdown import citations, cited_statements, strip_citations
 
     wiki = kb / "wiki"
     if not wiki.is_dir():
         return
-    raw_names = {p.name for p in (kb / "raw").glob("*") if p.is_file()}
+    raw_names = {p.name for p in (kb / "raw").glob("*") if p.is_file() and not p.is_symlink()}
+    bodies: dict[str, str] = {}
     for article in sorted(wiki.glob("*.md")):
         if article.name == "INDEX.md":
             continue
         report.count("wiki_articles")
-        for name in citations(article.read_text("utf-8")):
+        text = article.read_text("utf-8")
+        for name in citations(text):
             report.count("wiki_citations")
             if name not in raw_names:
                 report.problem("wiki_citations", article, f"cites {name}, which is not in raw/")
+        art = parse_article(text, article.stem)
+        for _heading, unit in statement_units(art):
+            for sentence, cited in cited_statements(unit, art.names()):
+                sources = [n for n in cited if n in raw_names]
+                if not sources or is_auto_summary(sentence):
+                    continue  # uncited (the audit's finding) or the compiler's own "collects N sources" line
+                report.count("wiki_statements")
+                said = " ".join(_raw_body(kb / "raw" / n, bodies) for n in sources)
+                plain = _unmarked(strip_citations(sentence))
+                claim = plain.casefold()
+                if not claim or claim in said:
+                    continue
+                absent = [t for t in _facts(plain) if t.casefold() not in said]
+                if absent:
+                    names = ", ".join(sources)
+                    report.problem(
+                        "wiki_statements", article, f"“{claim[:70]}” states {', '.join(absent[:3])}; {names} does not"
+                    )
+
+
+def check_raw_files(kb: Path, report: VerifyReport) -> None:
+    """A raw file copied from a source (a web page, a corpus section) says what its snapshot says.
+
+    The snapshot is what every quote verifies against; a raw copy edited by hand would show a person
+    (and a model) text the research never read. Excerpts (of a corpus document or a web page) and
+    web copies are checked; a person's own whole files are theirs to edit (docs/hardening.md).
+    """
+    from autodidact.sources.rawfiles import list_raw_files, parse_raw_file
+    from autodidact.sources.snapshots import is_local_url, quote_in_text
+
+    store = SnapshotStore.for_folder(kb)
+    for path in list_raw_files(kb / "raw"):
+        try:
+            raw = parse_raw_file(path)
+        except Exception:  # a file a person dropped in without a header: nothing to compare
+            continue
+        if not raw.snapshot_ref or (is_local_url(raw.url) and raw.excerpt is None):
+            continue  # a person's own file (its snapshot is of the file): theirs to edit
+        report.count("raw_files")
+        try:
+            text = store.read(raw.snapshot_ref)
+        except AutodidactError as exc:
+            report.problem("raw_files", path, f"its snapshot {raw.snapshot_ref} cannot be read: {exc.message}")
+            continue
+        if raw.body.strip() and not quote_in_text(raw.body, text):
+            report.problem(
+                "raw_files", path, f"its text differs from snapshot {raw.snapshot_ref} (edited after it was written?)"
+            )
+
+
+_MARKS = re.compile(r"[`*]|^\s*(?:[-+>]|\d+[.)、])\s+|\[\[|\]\]|\\")
+# What a sentence states that a source must state too: names (capitalised or CJK-free code such as
+# apt-get, /etc/apt/preferences), and numbers.
+_FACT = re.compile(r"(?<![\w./-])(?:[A-Z][\w.+-]*|[\w]+(?:[-./_][\w]+)+|\d[\d.,]*)(?![\w-])")
+
+
+def _unmarked(text: str) -> str:
+    """Text without markdown marks and list markers, whitespace collapsed, final stop dropped."""
+    return " ".join(_MARKS.sub(" ", text).split()).rstrip(" .。")
+
+
+def _facts(claim: str) -> list[str]:
+    """The names and numbers a claim states (a sentence's first word is a name only when it is
+    not an ordinary capitalised word: "APT", "Debian" and "apt-get" count, "The" does not)."""
+    found: list[str] = []
+    for n, match in enumerate(_FACT.finditer(claim)):
+        word = match.group(0).rstrip(".,")
+        if n == 0 and match.start() == 0 and word[1:].islower() and word.isalpha():
+            continue
+        if word and word not in found:
+            found.append(word)
+    return found
+
+
+def _raw_body(path: Path, cache: dict[str, str]) -> str:
+    if path.name not in cache:
+        from autodidact.sources.rawfiles import parse_raw_file
+
+        try:
+            cache[path.name] = _unmarked(parse_raw_file(path).body).casefold()
+        except Exception:  # an unreadable raw file is reported by its own check
+            cache[path.name] = ""
+    return cache[path.name]
 
 
 def check_report_folder(folder: Path, report: VerifyReport) -> None:
@@ -181,9 +275,13 @@ def check_state(kb: Path, report: VerifyReport) -> None:
     if state_file.exists():
         report.count("state")
         try:
-            load_state(KnowledgeBase(kb))
+            state = load_state(KnowledgeBase(kb))
         except AutodidactError as exc:
             report.problem("state", state_file, exc.message)
+        else:
+            numbers = [r.round for r in state.rounds] if state is not None else []
+            if numbers != list(range(1, len(numbers) + 1)):
+                report.problem("state", state_file, f"rounds are numbered {numbers}, not 1..{len(numbers)} in order")
     for qfile in sorted((kb / "outputs" / "rounds").glob("round_*_questions.json")):
         report.count("round_questions")
         data = _load_json(qfile, report, "round_questions")
@@ -276,7 +374,7 @@ def check_index(root: Path, report: VerifyReport) -> None:
     except sqlite3.DatabaseError as exc:
         report.problem("index", db, f"index is unreadable ({exc}); {fix}")
         return
-    stored = {s.snapshot_ref for s in SnapshotStore.for_folder(root).iter_all()}
+    stored = set(SnapshotStore.for_folder(root).refs())  # a tampered one is the snapshots check's finding
     missing = stored - indexed
     if missing:
         report.problem("index", db, f"index lacks {len(missing)} of {len(stored)} snapshots; {fix}")
@@ -292,6 +390,7 @@ def verify_folder(root: Path) -> VerifyReport:
         check_report_folder(root, report)
         return report
     check_state(root, report)
+    check_raw_files(root, report)
     check_wiki(root, report)
     reports = root / "reports"
     if reports.is_dir():
