@@ -166,21 +166,25 @@ def register(app: typer.Typer) -> None:
 
     @app.command("add")
     def add_cmd(
-        paths: list[Path] = typer.Argument(..., help="Files or folders (md, txt, html, pdf; folders recursively)."),
+        paths: list[str] = typer.Argument(..., help="Files or folders (md, txt, html, pdf; folders recursively)."),
         kb: Path | None = kb_option(),
     ) -> None:
         """Copy documents into raw/, snapshot and index them; nothing already in raw/ changes.
 
         Unsupported or unreadable files are listed and skipped; the exit code is 1 if any were.
+        The knowledge base's own files (wiki/, outputs/, CLAUDE.md …) are never taken as sources.
 
         Example: autodidact add notes.md papers/ --kb my-kb
         """
+        from autodidact.errors import InputError
         from autodidact.kb import open_kb
         from autodidact.sources.ingest import add_paths
 
+        if any(not p.strip() for p in paths):
+            raise InputError("add: an empty path was given", hint="name the files or folders to add")
         knowledge_base = open_kb(kb)
         with knowledge_base.lock(warn=lambda m: console.print(f"[yellow]warning:[/yellow] {m}")):
-            report = add_paths(knowledge_base, paths, progress=lambda m: console.print(f"  {m}"))
+            report = add_paths(knowledge_base, [Path(p) for p in paths], progress=lambda m: console.print(f"  {m}"))
         new = sum(1 for a in report.added if a.new)
         console.print(
             f"{new} added, {len(report.added) - new} already present, {len(report.skipped)} skipped "

@@ -151,12 +151,18 @@ def add_paths(
     raw_dir.mkdir(parents=True, exist_ok=True)
     raw_resolved = raw_dir.resolve()
     cache_resolved = kb.source_cache.resolve()
+    kb_resolved = kb.root.resolve()
     with LocalIndex(kb.root) as index:
         for path, _base in files:
             shown = str(path)
             suffix = path.suffix.lower()
-            if cache_resolved in path.resolve().parents:
+            resolved = path.resolve()
+            if cache_resolved in resolved.parents:
                 report.skipped.append(SkippedFile(shown, "inside source_cache/ (snapshots are not sources to add)"))
+                continue
+            if kb_resolved in resolved.parents and resolved.parent != raw_resolved:
+                # `add .` inside the knowledge base, or `add wiki/`: its own files are not sources.
+                report.skipped.append(SkippedFile(shown, "part of the knowledge base itself (only raw/ holds sources)"))
                 continue
             if suffix not in SUPPORTED:
                 report.skipped.append(SkippedFile(shown, f"unsupported file type {suffix or '(none)'}"))
