@@ -80,6 +80,13 @@ CASES: list[tuple[str, Mut]] = [
     ("V013", _extra_source(url="")),
     ("V014", _extra_source(url="ftp://example.com/x")),
     ("V014", _extra_source(url="https:///nohost")),
+    # the snapshot normal form (docs/contracts.md §3.1): credentials, bad IDNA, whitespace, controls
+    ("V014", _extra_source(url="https://user:pw@example.com/x")),
+    ("V014", _extra_source(url="https://u@example.com/x")),
+    ("V014", _extra_source(url="https://a..b/x")),
+    ("V014", _extra_source(url="https://example.com/a b")),
+    ("V014", _extra_source(url="https://example.com/\x07x")),
+    ("V014", _extra_source(url=" https://example.com/x")),
     ("V015", _extra_source(title=" ")),
     ("V016", _extra_source(quality="gold")),
     ("V017", _extra_source(published_at="2024-13")),
@@ -266,3 +273,13 @@ def test_models_read_12_and_11_and_round_trip(fresh: Any) -> None:
     schema = EvidenceFile.model_json_schema()
     claim_props = schema["$defs"]["Claim"]["properties"]
     assert "never normative" in claim_props["text"]["description"]
+
+
+def test_a_credential_in_a_source_url_is_never_repeated_in_the_message(fresh: Any, report_dir: Path, cli: Any) -> None:
+    data = fresh()
+    data["sources"][0]["url"] = "https://alice:s3cret-pw@example.com/page"
+    path = report_dir / "ev.json"
+    path.write_text(json.dumps(data), "utf-8")
+    result = cli("evidence", "validate", str(path), "--source-cache", str(report_dir))
+    assert result.exit_code != 0 and "V014" in result.output
+    assert "s3cret-pw" not in result.output and "alice" not in result.output

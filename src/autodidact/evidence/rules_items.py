@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from autodidact.evidence.models import (
     CLAIM_ID_RE,
@@ -26,6 +25,7 @@ from autodidact.evidence.models import (
     SOURCE_ID_RE,
     TOPIC_TAG_RE,
 )
+from autodidact.sources.snapshots import shown_url
 
 _CLAIM_ID = re.compile(CLAIM_ID_RE)
 _CONTEXT_ID = re.compile(CONTEXT_ID_RE)
@@ -90,7 +90,11 @@ def check_sources(sources: list[Any], issues: Issues) -> dict[str, dict[str, Any
         if not isinstance(url, str) or not url.strip():
             issues.add("V013", f"{where}.url is missing or empty", f"{where}.url")
         elif not _valid_http_url(url):
-            issues.add("V014", f"{where}.url {show(url)} is not an http(s) URL with a host", f"{where}.url")
+            issues.add(
+                "V014",
+                f"{where}.url {show(shown_url(url))} is not a valid http(s) URL (host, no credentials)",
+                f"{where}.url",
+            )
         if not is_text(src.get("title")):
             issues.add("V015", f"{where}.title is missing or empty", f"{where}.title")
         if src.get("quality") not in QUALITIES:
@@ -103,14 +107,19 @@ def check_sources(sources: list[Any], issues: Issues) -> dict[str, dict[str, Any
 
 
 def _valid_http_url(url: str) -> bool:
-    if any(ch.isspace() for ch in url.strip()):
+    """V014 is the snapshot normal form (docs/contracts.md §3.1): http(s), a host that is valid
+    IDNA, no user information, no whitespace or control characters. A URL that normal form
+    refuses could never be stored as a snapshot, and one with credentials must never be shown."""
+    from autodidact.errors import InputError
+    from autodidact.sources.snapshots import normalize_url
+
+    if url != url.strip():
         return False
     try:
-        parts = urlsplit(url.strip())
-        _ = parts.port
-    except ValueError:
+        normalize_url(url)
+    except InputError:
         return False
-    return parts.scheme.lower() in {"http", "https"} and bool(parts.hostname)
+    return True
 
 
 def check_claims(

@@ -63,33 +63,39 @@ class Snapshot:
         return {"snapshot_ref": self.snapshot_ref, **self.meta()}
 
 
+def shown_url(url: str) -> str:
+    """The URL as a message may show it: any ``user:password@`` part replaced by ``***@``."""
+    return re.sub(r"(?<=//)[^/@\s]*@", "***@", url)
+
+
 def normalize_url(url: str) -> str:
     """Normalise a URL exactly as docs/contracts.md §3.1 says, or raise :class:`InputError`."""
     url = url.strip()
     if not url:
         raise InputError("empty URL")
+    shown = shown_url(url)  # what a message may repeat: never a user:password@ part
     if any(ch.isspace() or unicodedata.category(ch) == "Cc" for ch in url):
-        raise InputError(f"URL {url!r} contains whitespace or control characters")
+        raise InputError(f"URL {shown!r} contains whitespace or control characters")
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        raise InputError(f"URL {url!r} is malformed: {exc}") from None
+        raise InputError(f"URL {shown!r} is malformed: {exc}") from None
     scheme = parts.scheme.lower()
     if scheme not in {"http", "https"}:
-        raise InputError(f"URL {url!r} is not http or https")
+        raise InputError(f"URL {shown!r} is not http or https")
     if parts.username is not None or parts.password is not None or "@" in parts.netloc:
-        raise InputError(f"URL {url!r} carries user information", hint="remove the user:password@ part")
+        raise InputError(f"URL {shown!r} carries user information", hint="remove the user:password@ part")
     host = parts.hostname or ""
     if not host:
-        raise InputError(f"URL {url!r} has no host")
+        raise InputError(f"URL {shown!r} has no host")
     if ":" in host:  # IPv6 literal
         host_out = f"[{host.lower()}]"
     else:
         try:
             host_out = host.encode("idna").decode("ascii").lower()
         except UnicodeError:
-            raise InputError(f"URL {url!r} has a host that is not valid IDNA") from None
+            raise InputError(f"URL {shown!r} has a host that is not valid IDNA") from None
     netloc = host_out
     if port is not None and not ((scheme == "http" and port == 80) or (scheme == "https" and port == 443)):
         netloc = f"{host_out}:{port}"
