@@ -86,11 +86,25 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def _process_umask() -> int:
+    """The umask, read once at import (reading it means setting it; import is single-threaded)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+# mkstemp creates 0600 files whatever the umask; the files a person keeps (wiki, raw, reports) get
+# the mode any other tool would give them: 0666 less the umask (docs/hardening.md, "File modes").
+FILE_MODE = 0o666 & ~_process_umask()
+
+
 @contextlib.contextmanager
 def _temp_in(folder: Path, name: str) -> Iterator[tuple[int, Path]]:
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(name), suffix=".tmp", dir=folder)
     tmp_path = Path(tmp)
     try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, FILE_MODE)
         yield fd, tmp_path
     except BaseException:
         with contextlib.suppress(OSError):
