@@ -220,14 +220,21 @@ def register(app: typer.Typer) -> None:
         kb: Path | None = kb_option(),
         model: str | None = model_option(),
         as_json: bool = typer.Option(False, "--json", help="Print the turn as JSON."),
+        turn: int | None = typer.Option(
+            None, "--turn", min=1, help="The turn you are answering (default: the one open when this command starts)."
+        ),
     ) -> None:
         """Answer the open question and print the next turn (non-interactive).
 
-        Example: autodidact debate reply 20261202-idea-1a2b "我说的是认知上的疲劳" --kb my-kb
+        A reply answers one turn: if the session moved on before it is recorded (another reply came
+        first), it is refused with exit 3 and nothing is written.
+
+        Example: autodidact debate reply 20261202-idea-1a2b "我说的是认知上的疲劳" --turn 4 --kb my-kb
         """
         folder, kb_root = _session_dir(kb, session)
         engine = _engine(folder, kb_root, model)
-        events = engine.reply(answer)
+        asked = turn if turn is not None else engine.open_turn()
+        events = engine.reply(answer, turn=asked)
         _show(engine, events, as_json)
 
     @debate.command("show")

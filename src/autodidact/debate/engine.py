@@ -25,12 +25,18 @@ from autodidact.debate.reply_planner import ReplyPlanner
 from autodidact.debate.session import Session
 from autodidact.debate.store import SessionStore
 from autodidact.debate.txn import Txn
-from autodidact.errors import InputError, IntegrityError, LockedError
+from autodidact.errors import AutodidactError, InputError, IntegrityError, LockedError
 from autodidact.store import atomic
 from autodidact.store.lock import WriterLock
 
 CRASH_ENV = "AUTODIDACT_DEBATE_CRASH_AFTER"
 """Fault injection for recovery tests: die (mid-line) after writing this many event lines."""
+
+
+class TurnConflict(AutodidactError):
+    """A reply to a turn the session has already moved past."""
+
+    exit_code = 3
 
 
 class Engine(ReplyPlanner):
@@ -162,11 +168,23 @@ class Engine(ReplyPlanner):
         self._plan_start(txn, prompt, depth, run_id or self.store.folder.name)
         return self._commit(txn, started)
 
-    def reply(self, text: str) -> list[dict[str, Any]]:
-        with self._locked():
-            return self._reply(text)
+    def open_turn(self) -> int | None:
+        """The turn whose question is waiting for an answer (None: nothing is asked)."""
+        session = self.load()
+        pending = session.pending_question
+        return int(pending["turn"]) if pending and pending.get("turn") is not None else None
 
-    def _reply(self, text: str) -> list[dict[str, Any]]:
+    def reply(self, text: str, turn: int | None = None) -> list[dict[str, Any]]:
+        """Answer the open question; with ``turn``, only if that is still the open one.
+
+        Why: three replies sent at once used to land on three successive turns, each answering a
+        question its sender never saw. A reply names the turn it answers and is refused
+        (:class:`TurnConflict`, exit 3) once the session has moved on (docs/hardening.md).
+        """
+        with self._locked():
+            return self._reply(text, turn)
+
+    def _reply(self, text: str, turn: int | None = None) -> list[dict[str, Any]]:
         self.load()
         completed = self._complete_partial()
         if completed:
@@ -174,6 +192,14 @@ class Engine(ReplyPlanner):
             whole = [e for e in self.events if e["payload"].get("txn") == txn_id]
             if whole and whole[0]["type"] == "USER_INPUT" and whole[0]["payload"].get("text") == text:
                 return whole  # the same answer sent again after a crash: it was already recorded
+        if turn is not None:
+            open_now = self.open_turn()
+            if open_now != turn:
+                now = f"turn {open_now} is open" if open_now is not None else "no question is open"
+                raise TurnConflict(
+                    f"this reply answers turn {turn}, but {now}",
+                    hint="read the new question (autodidact debate show SESSION) and answer it",
+                )
         if not text.strip():
             raise InputError("empty answer", hint="type your answer, or 暂停 / pause to stop for now")
         started = self.clock()
