@@ -63,4 +63,4 @@ def test_verify_notices_an_index_that_lacks_snapshots(cli: Any, kb_dir: Path, tm
     with sqlite3.connect(db) as conn:
         conn.execute("DELETE FROM src_documents")
     result = cli("verify", "--kb", str(kb_dir))
-    assert result.exit_code != 0 and "lacks 1 of 1 snapshots" in result.output
+    assert result.exit_code != 0 and "lacks 1 of 1 indexed documents" in result.output

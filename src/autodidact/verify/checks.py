@@ -343,7 +343,7 @@ def check_logs(root: Path, report: VerifyReport) -> None:
 
 
 def check_index(root: Path, report: VerifyReport) -> None:
-    """The derived index reads (``PRAGMA quick_check``) and holds every snapshot the folder has.
+    """The derived index reads (``PRAGMA quick_check``) and holds every document its manifest lists.
 
     Why here although it is derived: a corrupt or stale index makes ``search`` and the loop's
     retrieval silently wrong (docs/hardening.md, "A corrupt index"). The fix is always the same
@@ -374,10 +374,20 @@ def check_index(root: Path, report: VerifyReport) -> None:
     except sqlite3.DatabaseError as exc:
         report.problem("index", db, f"index is unreadable ({exc}); {fix}")
         return
+    # documents.jsonl lists what was indexed (not every snapshot is: a web page a round read is
+    # cited through its raw excerpt); an entry the index lacks means the index lost it.
+    from autodidact.store import jsonl
+
+    manifest = root / ".autodidact" / "documents.jsonl"
+    listed: set[str] = set()
+    if manifest.is_file():
+        for entry in jsonl.read(manifest):
+            if isinstance(entry, dict) and isinstance(entry.get("snapshot_ref"), str):
+                listed.add(entry["snapshot_ref"])
     stored = set(SnapshotStore.for_folder(root).refs())  # a tampered one is the snapshots check's finding
-    missing = stored - indexed
+    missing = (listed & stored) - indexed
     if missing:
-        report.problem("index", db, f"index lacks {len(missing)} of {len(stored)} snapshots; {fix}")
+        report.problem("index", db, f"index lacks {len(missing)} of {len(listed & stored)} indexed documents; {fix}")
 
 
 def verify_folder(root: Path) -> VerifyReport:
