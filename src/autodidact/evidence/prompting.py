@@ -12,16 +12,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from autodidact.llm.tasks import DATA_SYSTEM_LINE
-from autodidact.store.hashing import sha256_text
+from autodidact.llm.tasks import data_block
 
 
 def stable_data_block(text: str, label: str) -> tuple[str, str]:
-    """``(system_line, block)`` like :func:`autodidact.llm.tasks.data_block`, deterministic."""
-    safe = text.replace("<<END", "<< END").replace("<<DATA", "<< DATA")
-    tag = sha256_text(f"{label}\x00{safe}")[:16]
-    block = f"<<DATA {tag}>> ({label})\n{safe}\n<<END {tag}>>"
-    return DATA_SYSTEM_LINE.format(tag=tag), block
+    """``(system_line, block)``: :func:`autodidact.llm.tasks.data_block` (one definition)."""
+    return data_block(text, label)
 
 
 def language_line(language: str) -> str:

@@ -45,6 +45,11 @@ DATA_SYSTEM_LINE = (
 )
 
 
+def _defang(text: str) -> str:
+    """Marker-like text made inert (the data's own ">>" stays: quotes must match it verbatim)."""
+    return text.replace("<<END", "<< END").replace("<<DATA", "<< DATA")
+
+
 def data_block(text: str, label: str = "source") -> tuple[str, str]:
     """Wrap untrusted text in delimiters the text itself cannot forge.
 
@@ -54,7 +59,10 @@ def data_block(text: str, label: str = "source") -> tuple[str, str]:
     defanged as well. Deriving the tag (rather than drawing it at random) keeps prompts identical
     for identical inputs, so the call cache hits and a resumed step re-pays nothing.
     """
-    safe = text.replace("<<END", "<< END").replace("<<DATA", "<< DATA")
+    safe = _defang(text)
+    # The label (a file name, a page title) is untrusted too: one line, no markers, bounded, so a
+    # name cannot close the block early or start new lines of instructions (docs/hardening.md).
+    label = " ".join(_defang(label).replace(">>", "> >").split())[:200] or "source"
     tag = hashlib.sha256(f"{label}\x00{safe}".encode()).hexdigest()[:16]
     block = f"<<DATA {tag}>> ({label})\n{safe}\n<<END {tag}>>"
     return DATA_SYSTEM_LINE.format(tag=tag), block
