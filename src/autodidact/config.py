@@ -66,6 +66,8 @@ class FetchSettings(BaseModel):
     allow_private: list[str] = Field(default_factory=list, description="host:port entries")
     max_pdf_pages: int = Field(300, ge=1)
     max_chars: int = Field(2_000_000, ge=1)
+    # The largest local file `add` and `--corpus` read: a 200 MB file used 1.5 GB of memory.
+    max_file_bytes: int = Field(50_000_000, ge=1)
 
 
 class SearchSettings(BaseModel):

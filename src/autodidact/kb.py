@@ -63,6 +63,7 @@ language = "{lang}"
 
 [fetch]
 # max_bytes = 20000000
+# max_file_bytes = 50000000         # largest local file `add` and --corpus read
 # deadline = 30.0
 # respect_robots = true
 # allow_private = []                 # "host:port" entries reachable despite the address guard

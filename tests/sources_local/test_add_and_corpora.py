@@ -40,7 +40,8 @@ def test_add_copies_snapshots_indexes_and_skips_with_nonzero_exit(cli, kb_dir: P
 
     result = cli("add", str(docs), str(tmp_path / "missing.md"), "--kb", str(kb_dir))
     assert result.exit_code == 1
-    assert "4 added" in result.output and "3 skipped" in result.output
+    assert "4 added" in result.output and "4 skipped" in result.output
+    assert ".hidden.md" in result.output  # listed, not dropped silently
     assert "locked.pdf" in result.output and "encrypted" in result.output
     assert "image.png" in result.output and "missing.md" in result.output
 

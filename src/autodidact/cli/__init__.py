@@ -60,6 +60,7 @@ class AppGroup(TyperGroup):
 
 
 _DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EACCES, errno.EPERM}
+_PATH_ERRNOS = {errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG, errno.ELOOP}
 _SQLITE_DISK = ("disk", "full", "readonly", "read-only", "unable to open")
 
 
@@ -73,6 +74,11 @@ def environment_error(exc: BaseException) -> AutodidactError | None:
     if isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
         where = f" ({exc.filename})" if exc.filename else ""
         return KBError(f"file system error: {exc.strerror or exc}{where}", hint=hint)
+    if isinstance(exc, OSError) and exc.errno in _PATH_ERRNOS and exc.filename:
+        # A folder that cannot hold files (/proc/self, a path through a file): the path is wrong.
+        return InputError(
+            f"cannot use {exc.filename}: {exc.strerror or exc}", hint="give a folder you can create files in"
+        )
     if isinstance(exc, RecursionError):  # e.g. JSON nested 100 000 deep: hostile or broken input, not a bug
         return InputError("an input file is nested too deeply to read", hint="check the files this command reads")
     cls = type(exc)

@@ -7,6 +7,7 @@ always get JSON. ``add`` and ``index rebuild`` take the knowledge base's writer 
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +21,15 @@ _CACHE_HELP = "The source_cache folder (or the knowledge-base/report folder hold
 
 
 def _cache_dir(path: Path) -> Path:
+    """The source_cache folder named by ``--source-cache`` (it or the folder holding it).
+
+    A path that exists but is not a folder is refused: looking snapshots up in a file would
+    answer ``[]`` as if the cache were merely empty.
+    """
+    from autodidact.errors import InputError
+
+    if path.exists() and not path.is_dir():
+        raise InputError(f"--source-cache {path} is a file, not a folder", hint="give the source_cache folder")
     if path.name != "source_cache" and (path / "source_cache").is_dir():
         return path / "source_cache"
     return path
@@ -100,8 +110,11 @@ def _register_snapshot(app: typer.Typer) -> None:
         """
 
         def run() -> list[dict[str, str]]:
+            from autodidact.errors import InputError
             from autodidact.sources.snapshots import SnapshotStore
 
+            if content_hash is not None and not re.fullmatch(r"[0-9a-f]{64}", content_hash):
+                raise InputError(f"--content-hash {content_hash!r} is not 64 lowercase hex digits (a sha256)")
             found = SnapshotStore(_cache_dir(source_cache)).lookup(url, content_hash)
             return [snap.as_dict() for snap in found]
 
@@ -184,7 +197,12 @@ def register(app: typer.Typer) -> None:
             raise InputError("add: an empty path was given", hint="name the files or folders to add")
         knowledge_base = open_kb(kb)
         with knowledge_base.lock(warn=lambda m: console.print(f"[yellow]warning:[/yellow] {m}")):
-            report = add_paths(knowledge_base, [Path(p) for p in paths], progress=lambda m: console.print(f"  {m}"))
+            from autodidact.config import load_settings
+
+            limit = load_settings(knowledge_base.root).fetch.max_file_bytes
+            report = add_paths(
+                knowledge_base, [Path(p) for p in paths], progress=lambda m: console.print(f"  {m}"), max_bytes=limit
+            )
         new = sum(1 for a in report.added if a.new)
         console.print(
             f"{new} added, {len(report.added) - new} already present, {len(report.skipped)} skipped "

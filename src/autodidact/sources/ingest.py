@@ -81,7 +81,10 @@ def expand_paths(paths: Iterable[Path | str]) -> tuple[list[tuple[Path, Path]], 
             base = path.resolve()
             for child in sorted(path.rglob("*")):
                 rel = child.relative_to(path)
-                if any(part.startswith(".") for part in rel.parts) or not child.is_file():
+                if any(part.startswith(".") for part in rel.parts[:-1]) or not child.is_file():
+                    continue  # inside a hidden folder (.git, .venv): not the person's documents
+                if rel.name.startswith("."):
+                    missing.append(SkippedFile(str(child), "hidden file name (starts with '.'): not added"))
                     continue
                 # A link inside the folder may point anywhere (~/.ssh/id_rsa): only what stays
                 # inside the folder given is read (docs/hardening.md, "Links").
@@ -140,8 +143,27 @@ def index_raw_file(kb_root: Path, path: Path, index: LocalIndex) -> tuple[str, b
     return snap.snapshot_ref, new
 
 
+MAX_FILE_BYTES = 50_000_000  # default of fetch.max_file_bytes (docs/hardening.md, "Sizes")
+
+
+def _too_large(path: Path, limit: int) -> str | None:
+    """Why ``path`` is not read (its size beyond ``limit``), or None."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return None  # reported as unreadable when read
+    if size <= limit:
+        return None
+    return f"{size / 1e6:.0f} MB is more than the {limit / 1e6:g} MB limit (fetch.max_file_bytes in autodidact.toml)"
+
+
 def add_paths(
-    kb: KnowledgeBase, paths: Iterable[Path | str], *, progress: Progress | None = None, date: str | None = None
+    kb: KnowledgeBase,
+    paths: Iterable[Path | str],
+    *,
+    progress: Progress | None = None,
+    date: str | None = None,
+    max_bytes: int = MAX_FILE_BYTES,
 ) -> AddReport:
     """Copy files and folders into raw/, snapshot and index them; unsupported files are skipped."""
     report = AddReport()
@@ -166,6 +188,9 @@ def add_paths(
                 continue
             if suffix not in SUPPORTED:
                 report.skipped.append(SkippedFile(shown, f"unsupported file type {suffix or '(none)'}"))
+                continue
+            if (why := _too_large(path, max_bytes)) is not None:
+                report.skipped.append(SkippedFile(shown, why))
                 continue
             try:
                 if path.resolve().parent == raw_resolved:  # already in raw/: index in place
@@ -217,7 +242,12 @@ def scan_raw(kb: KnowledgeBase, *, progress: Progress | None = None) -> AddRepor
 
 
 def index_corpus(
-    root: Path, paths: Iterable[Path | str], *, name: str | None = None, progress: Progress | None = None
+    root: Path,
+    paths: Iterable[Path | str],
+    *,
+    name: str | None = None,
+    progress: Progress | None = None,
+    max_bytes: int = MAX_FILE_BYTES,
 ) -> CorpusReport:
     """Snapshot documents under ``local_url("corpus/<name>", relpath)`` and index them as ``corpus``."""
     report = CorpusReport()
@@ -228,6 +258,9 @@ def index_corpus(
             shown = str(path)
             if path.suffix.lower() not in SUPPORTED:
                 report.skipped.append(SkippedFile(shown, f"unsupported file type {path.suffix or '(none)'}"))
+                continue
+            if (why := _too_large(path, max_bytes)) is not None:
+                report.skipped.append(SkippedFile(shown, why))
                 continue
             try:
                 extracted = extract_bytes(path.read_bytes(), filename=path.name)

@@ -250,6 +250,10 @@ class SnapshotStore:
         """Recompute both hashes of ``ref``; raise :class:`IntegrityError` on any mismatch."""
         uhash, chash = parse_ref(ref)
         md_path, meta_path = self._paths(uhash, chash)
+        if md_path.is_symlink() or meta_path.is_symlink():
+            # A snapshot is a regular file the store wrote; a link may point anywhere, and its
+            # target may change after it verifies (docs/hardening.md, "Links").
+            raise IntegrityError(f"snapshot {ref} is a symbolic link, not a regular file")
         try:
             data = md_path.read_bytes()
             meta_bytes = meta_path.read_bytes()
