@@ -82,6 +82,21 @@ def _dc03(b: LogBuilder) -> None:
     b.add("USER_INPUT", {"intent": "ANSWER", "turn": t, "text": "没有"}, "moderator", "SYSTEM")
 
 
+def _dc03_empty(b: LogBuilder) -> None:  # "" is not the person's own input (issue 13 item 16)
+    t = ask(b, "alternative_explorer", "P4", question="有没有反例？")
+    answer(b, t, "")
+
+
+def _dc08_unknown_signal(b: LogBuilder) -> None:  # FELT_GOOD used to count as progress and silence S1
+    b.events.clear()
+    fresh = base()
+    for _ in range(2):
+        t = ask(fresh, "concept_clarifier", "P1")
+        answer(fresh, t, "不知道", ("FELT_GOOD",))
+    ask(fresh, "premise_evidence_examiner", "P2")
+    b.events.extend(fresh.events)
+
+
 def _dc04(b: LogBuilder) -> None:
     ask(b, "concept_clarifier", "P4", qtype="IMPLICATION")
 
@@ -187,11 +202,13 @@ VIOLATIONS: list[tuple[str, Callable[[LogBuilder], None]]] = [
     ("DC01", _dc01),
     ("DC02", _dc02),
     ("DC03", _dc03),
+    ("DC03", _dc03_empty),
     ("DC04", _dc04),
     ("DC05", _dc05),
     ("DC06", _dc06),
     ("DC07", _dc07),
     ("DC08", _dc08),
+    ("DC08", _dc08_unknown_signal),
     ("DC09", _dc09),
     ("DC10", _dc10),
     ("DC11", _dc11),

@@ -92,6 +92,8 @@ def _on_event(session: Session | None, event: dict[str, Any], out: list[Violatio
         budget = session.execution.budget
         if budget is not None and session.execution.usage.rounds >= budget.max_rounds:
             out.append(Violation("DC11", f"round beyond the limit of {budget.max_rounds}", seq))
+    elif kind == "PROGRESS_SIGNAL" and p.get("signal") not in gates.SIGNALS:
+        out.append(Violation("DC08", f"unknown progress signal {p.get('signal')!r} (it would count as progress)", seq))
     elif kind == "CHECKPOINT":
         if p.get("stop_reason") not in STOP_REASONS:
             out.append(Violation("DC16", f"checkpoint without a valid stop reason ({p.get('stop_reason')!r})", seq))
@@ -141,6 +143,9 @@ def _final_rules(session: Session, events: list[dict[str, Any]], out: list[Viola
         if item.user_answer is None:
             if item.turn != pending_turn and not item.unanswered_reason and item is not session.rounds[-1]:
                 out.append(Violation("DC03", f"turn {item.turn} was never answered"))
+            continue
+        if not str(item.user_answer).strip():
+            out.append(Violation("DC03", f"turn {item.turn}: the answer is empty, so it is not the person's input"))
             continue
         source = by_id.get(item.answer_event_id or "")
         if (

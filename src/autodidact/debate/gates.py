@@ -96,8 +96,8 @@ def no_progress_streak(session: Session) -> int:
     for item in reversed(answered_rounds_since_checkpoint(session)):
         if item.answer_command is not None:
             continue  # a command is neither progress nor a stalled round
-        if item.signals:
-            break
+        if any(s in SIGNALS for s in item.signals):
+            break  # an unknown signal ("FELT_GOOD") is no progress: it must not silence S1
         streak += 1
     return streak
 
