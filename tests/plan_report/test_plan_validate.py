@@ -177,3 +177,23 @@ def test_cli_exit_codes(tmp_path: Path, plan: dict[str, Any], cli: Any) -> None:
     broken.write_text("{not json", encoding="utf-8")
     assert cli("plan", "validate", str(broken)).exit_code == 2
     assert cli("plan", "validate", str(tmp_path / "missing.json")).exit_code == 2
+
+
+def test_what_the_pipelines_plan_model_refuses_the_validator_refuses(plan: dict[str, Any]) -> None:
+    # issue 13 item 15: `sources[0].category = {}` passed `plan validate`, then the report step failed
+    plan["dimensions"][0]["sources"] = [{"category": {}, "description": "official docs"}]
+    report = validate_plan(plan)
+    assert report.rules == {"P021"} and "sources.0.category" in report.errors[0]["message"]
+
+
+def test_dimension_ids_start_at_d1(plan: dict[str, Any]) -> None:
+    old = plan["dimensions"][0]["id"]
+    plan["dimensions"][0]["id"] = "d0"
+    plan["execution_order"] = ["d0" if d == old else d for d in plan["execution_order"]]
+    assert "P003" in validate_plan(plan).rules
+
+
+def test_a_scope_rule_padded_with_spaces_is_still_too_short(plan: dict[str, Any]) -> None:
+    dim = next(d for d in plan["dimensions"] if d.get("dependency_inputs"))
+    dim["dependency_inputs"][0]["scope_rule"] = "use d1 a b c d e f"  # 18 with spaces, 12 characters
+    assert validate_plan(plan).rules == {"P019"}

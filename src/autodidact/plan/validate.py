@@ -73,7 +73,7 @@ RULES: dict[str, str] = {
     "P023": "report_shape.format_basis has at least one complete entry",
 }
 
-DIM_ID = re.compile(r"^d\d+$")
+DIM_ID = re.compile(r"^d[1-9]\d*$")  # d1, d2, … (ids start at d1)
 MIN_SCOPE_RULE = 16
 # Phrases that say nothing about *how* upstream findings change the search.
 FILLER_RULES = (
@@ -140,7 +140,7 @@ def _blank(value: Any) -> bool:
 def is_filler_rule(rule: str) -> bool:
     """True when a scope_rule is too short or only a generic "use the upstream" phrase."""
     text = " ".join(str(rule).split())
-    if len(text) < MIN_SCOPE_RULE:
+    if len(re.sub(r"\s", "", text)) < MIN_SCOPE_RULE:  # characters, not padding
         return True
     stripped = re.sub(r"[\s。.,，;；:：!！]+$", "", text).lower()
     return stripped in FILLER_RULES
@@ -381,6 +381,8 @@ def validate_plan(data: dict[str, Any] | Path | str) -> PlanReport:
     if dims_ok:
         dims, graph = checker.dimensions()
         checker.graph_rules(graph)
+    if not checker.errors:
+        _model_rules(plan, checker)
     stats = {
         "dimensions": len(dims),
         "key_questions": sum(len(d.get("key_questions") or []) for d in dims),
@@ -388,6 +390,23 @@ def validate_plan(data: dict[str, Any] | Path | str) -> PlanReport:
         "waves": _wave_count(graph) if not any(e["rule"] in {"P015", "P016"} for e in checker.errors) else None,
     }
     return PlanReport(ok=not checker.errors, errors=checker.errors, stats=stats)
+
+
+def _model_rules(plan: dict[str, Any], checker: _Checker) -> None:
+    """What the pipeline's own :class:`~autodidact.plan.models.Plan` refuses, the validator refuses:
+    one definition, so ``plan validate`` never passes a plan the report step then rejects
+    (``sources[0].category = {}`` did). Dimension fields are P021, the rest P001."""
+    from pydantic import ValidationError
+
+    from autodidact.plan.models import Plan
+
+    try:
+        Plan.model_validate(plan)
+    except ValidationError as exc:
+        for err in exc.errors()[:5]:
+            loc = ".".join(str(p) for p in err["loc"])
+            rule = "P021" if loc.startswith("dimensions") else "P001"
+            checker.add(rule, f"{loc}: {err['msg']}", path=loc)
 
 
 def _wave_count(graph: dict[str, list[str]]) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -76,7 +77,18 @@ def check_database(db_path: Path) -> str | None:
 def _open(db_path: Path, schema: list[str]) -> sqlite3.Connection:
     conn = sqlite3.connect(db_path, timeout=30, check_same_thread=False)
     try:
-        conn.execute("PRAGMA journal_mode=WAL")
+        # Switching to WAL takes a lock that the busy timeout does not wait for ("database is
+        # locked" when another connection is open): switch only a file that is not in WAL yet, and
+        # wait a little if another writer is making the same switch right now.
+        for attempt in range(50):
+            try:
+                if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                    conn.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 49:
+                    raise
+                time.sleep(0.1)
         conn.execute("PRAGMA synchronous=NORMAL")
         for ddl in schema:
             conn.executescript(ddl)
