@@ -283,3 +283,19 @@ def test_a_credential_in_a_source_url_is_never_repeated_in_the_message(fresh: An
     result = cli("evidence", "validate", str(path), "--source-cache", str(report_dir))
     assert result.exit_code != 0 and "V014" in result.output
     assert "s3cret-pw" not in result.output and "alice" not in result.output
+
+
+def test_v008_consumed_claims_need_their_upstream_and_a_plan_needs_its_inputs(fresh: Any, report_dir: Path) -> None:
+    # issue 13 item 14: both used to pass
+    cache = report_dir / "source_cache"
+    data = fresh()
+    data["upstream_usage"] = [UP_ENTRY]  # consumes d0.c1
+    other = dict(_upstream(True), dimension_id="d5")
+    report = validate_evidence(data, source_cache=cache, upstream={"d5": other})
+    assert report.rules() == {"V008"} and "pass its evidence" in report.errors[0]["message"]
+    assert validate_evidence(data, source_cache=cache).ok  # no upstream files at all: a standalone check
+    plan = {"dimensions": [{"id": "d1"}]}  # no dependency_inputs field: not the same as []
+    assert "V008" in validate_evidence(fresh(), source_cache=cache, plan=plan).rules()
+    assert validate_evidence(
+        fresh(), source_cache=cache, plan={"dimensions": [{"id": "d1", "dependency_inputs": []}]}
+    ).ok

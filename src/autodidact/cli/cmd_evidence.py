@@ -30,7 +30,7 @@ def _validate(
     try:
         data = read_json_file(path)
         plan = read_json_file(plan_path, "plan file") if plan_path is not None else None
-        upstream = load_upstream(upstream_paths)
+        upstream = load_upstream(upstream_paths) if upstream_paths else None
     except AutodidactError as exc:
         emit_json({"ok": False, "errors": [{"rule": "V000", "severity": "error", "message": exc.message}]})
         return 2

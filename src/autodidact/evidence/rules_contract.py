@@ -95,6 +95,7 @@ def check_contract(
     """V008: quick has no usage; usage equals the plan's dependency_inputs; consumed claims are real."""
     if mode == "quick" and isinstance(raw_usage, list) and raw_usage:
         issues.add("V008", "quick mode must have an empty upstream_usage", "upstream_usage")
+    given = upstream is not None  # --upstream-evidence was passed (possibly not for every upstream)
     upstream = upstream or {}
     if plan is not None:
         dim = _plan_dimension(plan, dimension_id)
@@ -102,7 +103,10 @@ def check_contract(
             issues.add("V008", f"dimension {dimension_id!r} is not in the plan's dimensions", "dimension_id")
         else:
             inputs = dim.get("dependency_inputs")
-            inputs = inputs if isinstance(inputs, list) else []
+            if not isinstance(inputs, list):
+                # A plan dimension states its inputs, even none ([]); a missing field is not "none".
+                issues.add("V008", f"plan dimension {dimension_id} has no dependency_inputs list", "dimension_id")
+                inputs = []
             expected = {
                 (d.get("dimension_id"), d.get("needed_for"))
                 for d in inputs
@@ -129,6 +133,13 @@ def check_contract(
     for entry in usage:
         up = upstream.get(entry["dimension_id"])
         if up is None:
+            if given and plan is None and entry["consumed_claim_ids"]:
+                issues.add(
+                    "V008",
+                    f"claims consumed from {entry['dimension_id']} cannot be checked: "
+                    "pass its evidence with --upstream-evidence",
+                    "upstream_usage",
+                )
             continue
         claims = up.get("claims") if isinstance(up, dict) else None
         findings = up.get("key_findings") if isinstance(up, dict) else None
