@@ -245,3 +245,11 @@ def test_checker_cli_exit_codes(cli: Any, tmp_path: Any) -> None:
     assert cli("debate", "check", str(good)).exit_code == 0
     result = cli("debate", "check", str(bad))
     assert result.exit_code == 1 and '"DC02"' in result.stdout
+
+
+def test_checker_cli_refuses_an_unknown_signal(cli: Any, tmp_path: Any) -> None:
+    b = base()
+    t = ask(b, "concept_clarifier", "P1")
+    answer(b, t, "主观感受", ("FELT_GOOD",))
+    result = cli("debate", "check", str(b.write(tmp_path / "felt")))
+    assert result.exit_code == 1 and "FELT_GOOD" in result.stdout and '"DC08"' in result.stdout

@@ -179,11 +179,17 @@ def test_cli_exit_codes(tmp_path: Path, plan: dict[str, Any], cli: Any) -> None:
     assert cli("plan", "validate", str(tmp_path / "missing.json")).exit_code == 2
 
 
-def test_what_the_pipelines_plan_model_refuses_the_validator_refuses(plan: dict[str, Any]) -> None:
+def test_what_the_pipelines_plan_model_refuses_the_validator_refuses(
+    plan: dict[str, Any], tmp_path: Path, cli: Any
+) -> None:
     # issue 13 item 15: `sources[0].category = {}` passed `plan validate`, then the report step failed
     plan["dimensions"][0]["sources"] = [{"category": {}, "description": "official docs"}]
-    report = validate_plan(plan)
-    assert report.rules == {"P021"} and "sources.0.category" in report.errors[0]["message"]
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan), encoding="utf-8")
+    result = cli("plan", "validate", str(path))
+    assert result.exit_code == 1
+    errors = json.loads(result.stdout)["errors"]
+    assert {e["rule"] for e in errors} == {"P021"} and "sources.0.category" in errors[0]["message"]
 
 
 def test_dimension_ids_start_at_d1(plan: dict[str, Any]) -> None:
