@@ -46,3 +46,18 @@ def test_a_short_section_is_answered_by_its_one_point_in_chinese_too() -> None:
     verdict = offline_answer(QuestionInputs(qid="q", question=question, lang="zh", passages=[other, own]))
     assert verdict.status == "resolved" and "500" in verdict.answer and verdict.files == ["wiki/pin.md"]
     assert offline_answer(QuestionInputs(qid="q", question=question, lang="zh", passages=[other])).status == "open"
+
+
+def test_a_term_the_articles_title_holds_is_not_a_gap() -> None:
+    # "missing: Python" re-asked "What is the definition of Python generators?" round after round
+    question = "What is the definition of Python generators?"
+    text = (
+        "- A generator is a function which returns a generator iterator. (source: g.md)\n"
+        "- A generator function is defined like a normal function but contains yield expressions. (source: g.md)\n"
+    )
+    own = PassageIn(title="Python generators", file="wiki/python-generators.md", heading="Generators", text=text)
+    verdict = offline_answer(QuestionInputs(qid="q", question=question, lang="en", passages=[own]))
+    assert verdict.status == "resolved", verdict
+    elsewhere = PassageIn(title="Iterators", file="wiki/iterators.md", heading="Generators", text=text)
+    verdict = offline_answer(QuestionInputs(qid="q", question=question, lang="en", passages=[elsewhere]))
+    assert verdict.status == "partial" and "Python" in verdict.gap

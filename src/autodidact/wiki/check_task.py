@@ -197,6 +197,14 @@ def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
     chosen = _choose(cands, aspect)
     held = {w for c in chosen for w in c.held}
     missing = [t for t in terms if t.word not in held]
+    # A sentence is read under its article's title: "Python" of "What is the definition of Python
+    # generators?" is held by the article "Python generators" it stands in, not a gap the next
+    # round must close ("missing: Python" re-asked the same question forever).
+    titles = " ".join(p.title for p in inputs.passages if p.file in {c.file for c in chosen})
+    if missing and titles:
+        _, still = held_terms(missing, titles)
+        if len(still) < len(missing) and any(t.word in held for t in terms):
+            missing = still
     aspect_seen = aspect is None or any(c.shows_aspect for c in chosen)
     files = list(dict.fromkeys(c.file for c in chosen))
     sentences = [_terminated(c.sentence) for c in chosen]
