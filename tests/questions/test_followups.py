@@ -45,3 +45,14 @@ def test_follow_ups_reach_the_candidates_as_questions() -> None:
     )
     texts = [c.text for c in offline_candidates(inputs)]
     assert "What is apt-cache policy?" in texts
+
+
+def test_an_action_phrase_is_not_a_follow_up_concept() -> None:
+    raw = RawDigest(
+        filename="2026-12-03_descriptors.md",
+        title="Implementing Descriptors",
+        body="**Implementing Descriptors** uses `__get__`. **Implementing Descriptors** again; "
+        "`__get__` and **descriptor** and **descriptor**.",
+    )
+    got = followup_concepts([raw], asked=[])
+    assert "Implementing Descriptors" not in got and "descriptor" in got

@@ -118,6 +118,7 @@ def _terms(raw: RawDigest) -> list[str]:
 
 
 FOLLOW_UPS = 4  # follow-up concepts per round from the sections the last round quoted
+_ACTION_PHRASE = re.compile(r"^[A-Za-z]+ing\s+\S", re.I)
 _NOT_A_CONCEPT = re.compile(r"[\\*_{}<>=$]|^[-.~]|/$|^\d|https?:|\s{2,}")
 
 
@@ -135,6 +136,8 @@ def followup_concepts(excerpts: list[RawDigest], asked: list[str]) -> list[str]:
             value = next(g for g in match.groups() if g).strip().strip(".,:;`*").strip()
             if not 2 <= len(value) <= 40 or len(value.split()) > 4 or _NOT_A_CONCEPT.search(value):
                 continue
+            if _ACTION_PHRASE.match(value):
+                continue  # "Implementing Descriptors" is a section's task, not a thing: "What is …?" misreads it
             if value.casefold() in seen:
                 continue
             found[value] += 1
