@@ -58,3 +58,11 @@ def test_key_points_questions_about_different_sections_are_not_duplicates() -> N
     same = features("What are the key points of “Tweaking candidate version”?")
     assert is_duplicate(best_match(same, [("c", c)])[1])
     assert "#key" in a.intents and "key" not in a.content
+
+
+def test_the_glossary_gives_english_for_chinese_technical_words() -> None:
+    from autodidact.text.glossary import english_of
+
+    assert english_of("版本固定") == ["pinning", "pin", "version"]
+    assert english_of("生成器和协程") == ["generator", "coroutine"]
+    assert english_of("Debian package management") == []

@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from autodidact.sources.index import LocalIndex
 from autodidact.store.index import index_path
+from autodidact.text.glossary import english_of
 from autodidact.text.sections import bare_heading
 from autodidact.text.tokens import has_cjk, term_set, terms
 from autodidact.text.topic import decompose, key_terms
@@ -82,23 +84,29 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
     common = set.intersection(*named) if len(named) > 1 else set()
     out: list[tuple[str | None, float, str]] = []
     for facet, query in queries:
-        hits = index.search(query, k=SEARCH_K)
-        if not hits or hits[0].score <= 0:
+        # A Chinese facet also finds the words a manual keeps in English ("版本固定" → Pin-Priority).
+        english = english_of(query) if has_cjk(query) else []
+        # (hit, its share of its own query's best score): two queries' scores are not comparable.
+        ranked: list[tuple[Any, float]] = []
+        for text in [query, " ".join(english)] if english else [query]:
+            found = index.search(text, k=SEARCH_K)
+            if found and found[0].score > 0:
+                ranked += [(h, h.score / found[0].score) for h in found]
+        if not ranked:
             continue
-        top = hits[0].score
-        own = (term_set(query) - common) or term_set(query)
+        own = ((term_set(query) | term_set(" ".join(english))) - common) or term_set(query)
         # All of a Latin facet's own words ("exception" and "chain", not "chained comparisons");
         # one candidate of a comparison; one bigram of a Chinese facet (a translated manual says
         # 「候选版本」 where the topic says 「版本固定」).
         loose = has_cjk(query) or kinds.get(facet or "") == "comparison"
         need = 1 if loose else len(own)
-        for hit in hits:
+        for hit, share in ranked:
             heading = bare_heading(hit.section or hit.title)
             named_terms = {t.casefold() for t in key_terms(heading)}
             # A heading that names the facet ("2.7.8. 自动下载和升级软件包" for 系统升级) is the facet's
             # section however BM25 ranks it below a passage that repeats the facet's words.
             titled = bool(own & term_set(heading)) and facet is not None
-            if not heading or (hit.score < SCORE_SHARE * top and not titled):
+            if not heading or (share < SCORE_SHARE and not titled):
                 continue
             if (named_terms <= subject_terms) != (facet is None):
                 continue  # a facet's part, or the subject's own overview: nothing else
@@ -108,5 +116,5 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
             said = Counter(t for t in terms(hit.text) if t in own)
             if not titled and sum(said.values()) < 2:
                 continue
-            out.append((facet, (1.0 if titled else 0.0) + hit.score / top, heading))
+            out.append((facet, (1.0 if titled else 0.0) + share, heading))
     return out
