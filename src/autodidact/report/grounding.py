@@ -19,7 +19,7 @@ from autodidact.text.keypoints import key_points_question
 from autodidact.text.tokens import term_set
 from autodidact.text.topic import decompose
 
-PER_DIMENSION = 2  # key-points questions a facet dimension gets (it keeps 2-5 key questions in all)
+PER_DIMENSION = 3  # key-points questions a facet dimension gets (two template questions stay: 2-5 in all)
 MAX_QUESTIONS = 5  # docs/contracts.md §2: 2-5 key questions per dimension
 
 
