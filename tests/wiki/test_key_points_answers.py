@@ -61,3 +61,19 @@ def test_a_term_the_articles_title_holds_is_not_a_gap() -> None:
     elsewhere = PassageIn(title="Iterators", file="wiki/iterators.md", heading="Generators", text=text)
     verdict = offline_answer(QuestionInputs(qid="q", question=question, lang="en", passages=[elsewhere]))
     assert verdict.status == "partial" and "Python" in verdict.gap
+
+
+def test_an_action_phrase_in_two_articles_is_not_a_missing_concept() -> None:
+    from autodidact.wiki.articles import Article, parse_article
+    from autodidact.wiki.findings import term_findings
+
+    def art(stem: str, title: str) -> Article:
+        body = (
+            f"# {title}\n\n## Notes\n\n- See **Implementing Descriptors** for the protocol. (source: a.md)\n"
+            "- The **Method Resolution Order** decides lookup. (source: a.md)\n"
+        )
+        return parse_article(body, stem)
+
+    articles = [art("a", "Descriptors"), art("b", "Classes")]
+    found = "\n".join(f.text for f in term_findings(articles, zh=False))
+    assert "Method Resolution Order" in found and "Implementing Descriptors" not in found

@@ -138,6 +138,9 @@ def _defined(term: str, corpus: str) -> bool:
     return re.search(pattern, corpus) is not None
 
 
+_ACTION_PHRASE = re.compile(r"^[A-Za-z]+ing\s+\S")
+
+
 def term_findings(articles: list[Article], zh: bool) -> list[Finding]:
     """Terms quoted or capitalised in two or more articles with no article and no definition."""
     names = resolver({a.stem: a for a in articles})
@@ -158,7 +161,8 @@ def term_findings(articles: list[Article], zh: bool) -> list[Finding]:
             if len(term.split()) >= 2:
                 seen.setdefault(normalize_key(term), term)
         for key, term in seen.items():
-            if key and key not in names:
+            if key and key not in names and not _ACTION_PHRASE.match(term):
+                # "Implementing Descriptors" names a section's task, not a concept to define
                 used.setdefault(key, {})[art.title] = term
     corpus = "\n".join(strip_citations(a.text()) for a in articles).casefold()
     out: list[Finding] = []
