@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from autodidact.sources.index import LocalIndex
+from autodidact.sources.index import LocalIndex, Passage
 from autodidact.store.index import index_path
 from autodidact.text.glossary import english_of
 from autodidact.text.sections import bare_heading
@@ -87,7 +86,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
         # A Chinese facet also finds the words a manual keeps in English ("版本固定" → Pin-Priority).
         english = english_of(query) if has_cjk(query) else []
         # (hit, its share of its own query's best score): two queries' scores are not comparable.
-        ranked: list[tuple[Any, float]] = []
+        ranked: list[tuple[Passage, float]] = []
         for text in [query, " ".join(english)] if english else [query]:
             found = index.search(text, k=SEARCH_K)
             if found and found[0].score > 0:
