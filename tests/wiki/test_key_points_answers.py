@@ -77,3 +77,19 @@ def test_an_action_phrase_in_two_articles_is_not_a_missing_concept() -> None:
     articles = [art("a", "Descriptors"), art("b", "Classes")]
     found = "\n".join(f.text for f in term_findings(articles, zh=False))
     assert "Method Resolution Order" in found and "Implementing Descriptors" not in found
+
+
+def test_a_data_table_row_reads_after_prose_that_answers() -> None:
+    from autodidact.wiki.answers import Quote
+    from autodidact.wiki.answers_blocks import is_data_row, merge_quotes
+    from autodidact.wiki.articles import Section
+
+    row = "`shorewall-lite` | V:0, I:0 | 71 | Shoreline Firewall, a netfilter firewall configurator |"
+    prose = "Netfilter provides the infrastructure for a stateful firewall and network address translation."
+    assert is_data_row(row) and not is_data_row(prose)
+    assert not is_data_row("`dpkg --configure -a` | configure all partially installed packages |")
+    section = Section("What is the firewall on Debian?")
+    terms = QuestionTerms.of("What is the firewall on Debian?", "firewall", "How is networking configured on Debian?")
+    merge_quotes(section, [Quote(row, ["a.md"]), Quote(prose, ["b.md"])], terms, lambda _n: "中", "en")
+    text = "\n".join(section.blocks)
+    assert text.index("Netfilter provides") < text.index("shorewall-lite")  # kept, but after the prose

@@ -18,6 +18,7 @@ nothing and a block never depends on how many rounds it took to fill.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -103,7 +104,18 @@ def render_block(others: list[str], items: list[Item], lang: str) -> list[str]:
 def _item_score(item: Item, terms: QuestionTerms, quality_of: QualityOf) -> float:
     qualities = [quality_of(name) for name in item.sources] or ["中"]
     best = min(qualities, key=lambda q: {"高": 0, "中": 1, "待评估": 1, "低": 2}.get(q, 1))
-    return terms.score(item.text, best)
+    return terms.score(item.text, best) - (DATA_ROW_PENALTY if is_data_row(item.text) else 0.0)
+
+
+DATA_ROW_PENALTY = 0.5
+_FIGURES = re.compile(r"^(?:[A-Za-z]{1,2}\s*:\s*)?[\d.,%+/-]+(?:\s*,\s*(?:[A-Za-z]{1,2}\s*:\s*)?[\d.,%+/-]+)*$")
+
+
+def is_data_row(text: str) -> bool:
+    """A table row whose middle cells are figures ("`shorewall` | V:0, I:0 | 71 | Shoreline …"):
+    it may carry a fact in its last cell, but prose that says the same reads first (docs/wiki.md)."""
+    cells = [c.strip() for c in text.strip().strip("|").split("|")]
+    return len(cells) >= 3 and any(_FIGURES.match(c) for c in cells[1:-1] if c)
 
 
 def merge_quotes(
