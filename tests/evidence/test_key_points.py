@@ -110,3 +110,26 @@ def test_a_question_naming_code_is_answered_only_by_sentences_that_write_it() ->
     )
     quotes = [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
     assert quotes == ["The archive is specified in the /etc/apt/sources.list file of the system."]
+
+
+def test_a_name_written_by_its_distinctive_part_still_answers() -> None:
+    from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn
+
+    fx = focus("What is the role of systemd-networkd in networking on Debian?")
+    text = (
+        "Under systemd, networkd may be used to manage networks on servers without a desktop. "
+        "The systemd journal keeps the logs of every service that the system runs at boot."
+    )
+    inputs = ExtractInputs(
+        language="en",
+        kq_id="kq1",
+        kq_text=fx.question,
+        passages=[PassageIn("P1", "Network setup", text, "primary", "https://example.org/n")],
+        mode="initial",
+        query_variants=[fx.terms],
+        aspect=fx.aspect,
+        heads=fx.heads,
+        literals=fx.literals,
+    )
+    quotes = [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
+    assert quotes and all("networkd" in q for q in quotes)

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 from autodidact.evidence.focus import normalised_for_literals
 from autodidact.evidence.prompting import compact, language_line, stable_data_block
 from autodidact.evidence.relevance import DEFINITION_BONUS, quotable, sentence_bonus, unquotable_ranges
-from autodidact.evidence.textscore import BM25, clip, coverage, kept_stopwords, sentence_spans, terms
+from autodidact.evidence.textscore import BM25, STOPWORDS, clip, coverage, kept_stopwords, sentence_spans, terms
 from autodidact.llm.tasks import Message
 from autodidact.text.sections import bare_heading
 
@@ -175,9 +175,15 @@ class ExtractClaimsTask:
         if lits:
             # A passage that never writes the name is about something else ("ls -a | list …" for
             # "sources.list"): nothing from it answers the question.
-            cands = [c for c in cands if any(x in normalised_for_literals(c[1]) for x in lits)]
-            if not cands:
+            named = [c for c in cands if any(x in normalised_for_literals(c[1]) for x in lits)]
+            if not named:
+                # The manual may write the distinctive part alone ("networkd" for
+                # "systemd-networkd"): a part of six letters or more, as a whole word.
+                parts = [p for x in lits for p in _distinctive_parts(x)]
+                named = [c for c in cands if parts and _names_a_part(c[1], parts)]
+            if not named:
                 return ExtractOutput()
+            cands = named
         keep = kept_stopwords(variants)
         sent_terms = [terms(c[1], keep=keep) for c in cands]
         bm25 = BM25(sent_terms)
@@ -259,6 +265,21 @@ class ExtractClaimsTask:
 
 
 MODIFIER_WEIGHT = 0.3
+_PART_SPLIT = re.compile(r"[-./_]+")
+
+
+def _distinctive_parts(literal: str) -> list[str]:
+    """The parts of a joined name that can stand for it: six letters or more, not the first part
+    when it is a tool's namespace shared by many names ("systemd-", "apt-")."""
+    pieces = [p for p in _PART_SPLIT.split(literal.strip("-./_")) if p]
+    if len(pieces) < 2:
+        return []
+    return [p for p in pieces[1:] if len(p) >= 6 and p.isalpha() and p not in STOPWORDS]
+
+
+def _names_a_part(sentence: str, parts: list[str]) -> bool:
+    low = normalised_for_literals(sentence)
+    return any(re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", low) for p in parts)
 
 
 def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
