@@ -88,48 +88,39 @@ def test_code_like_names_are_literals_and_abbreviations_are_not() -> None:
     assert literals("What is a generator?") == []
 
 
-def test_a_question_naming_code_is_answered_only_by_sentences_that_write_it() -> None:
+def _offline_quotes(question: str, title: str, text: str) -> list[str]:
+    """The quotes the offline extractor takes for ``question`` from one passage."""
     from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn
 
-    fx = focus("What is sources.list?")
+    fx = focus(question)
+    inputs = ExtractInputs(
+        language="en",
+        kq_id="kq1",
+        kq_text=fx.question,
+        passages=[PassageIn("P1", title, text, "primary", "https://example.org/a")],
+        mode="initial",
+        query_variants=[fx.terms],
+        aspect=fx.aspect,
+        heads=fx.heads,
+        literals=fx.literals,
+    )
+    return [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
+
+
+def test_a_question_naming_code_is_answered_only_by_sentences_that_write_it() -> None:
     text = (
         "The ls command can list every file in a folder, and ls -a can list hidden ones as well. "
         "The archive is specified in the /etc/apt/sources.list file of the system. "
         "A list of mirrors is kept on the project website for anyone to browse."
     )
-    inputs = ExtractInputs(
-        language="en",
-        kq_id="kq1",
-        kq_text=fx.question,
-        passages=[PassageIn("P1", "Debian archive basics", text, "primary", "https://example.org/a")],
-        mode="initial",
-        query_variants=[fx.terms],
-        aspect=fx.aspect,
-        heads=fx.heads,
-        literals=fx.literals,
-    )
-    quotes = [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
+    quotes = _offline_quotes("What is sources.list?", "Debian archive basics", text)
     assert quotes == ["The archive is specified in the /etc/apt/sources.list file of the system."]
 
 
 def test_a_name_written_by_its_distinctive_part_still_answers() -> None:
-    from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn
-
-    fx = focus("What is the role of systemd-networkd in networking on Debian?")
     text = (
         "Under systemd, networkd may be used to manage networks on servers without a desktop. "
         "The systemd journal keeps the logs of every service that the system runs at boot."
     )
-    inputs = ExtractInputs(
-        language="en",
-        kq_id="kq1",
-        kq_text=fx.question,
-        passages=[PassageIn("P1", "Network setup", text, "primary", "https://example.org/n")],
-        mode="initial",
-        query_variants=[fx.terms],
-        aspect=fx.aspect,
-        heads=fx.heads,
-        literals=fx.literals,
-    )
-    quotes = [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
+    quotes = _offline_quotes("What is the role of systemd-networkd in networking on Debian?", "Network setup", text)
     assert quotes and all("networkd" in q for q in quotes)

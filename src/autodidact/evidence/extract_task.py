@@ -163,12 +163,8 @@ class ExtractClaimsTask:
         variants = [v for v in (inputs.query_variants or [terms(inputs.kq_text)]) if v]
         if not variants:
             return ExtractOutput()
-        cands: list[tuple[str, str, str]] = []  # (pid, sentence, source_key)
-        for p in inputs.passages:
-            blocked = unquotable_ranges(p.text)
-            for s, e in with_antecedents(p.text, sentence_spans(p.text)):
-                if quotable(p.text[s:e], s, blocked):
-                    cands.append((p.pid, p.text[s:e], p.source_key))
+        # (pid, sentence, source_key)
+        cands = [(p.pid, sentence, p.source_key) for p, sentence in quotable_sentences(inputs.passages)]
         if not cands:
             return ExtractOutput()
         lits = [normalised_for_literals(x) for x in inputs.literals]
@@ -282,6 +278,18 @@ def _names_a_part(sentence: str, parts: list[str]) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", low) for p in parts)
 
 
+def quotable_sentences(passages: list[PassageIn]) -> list[tuple[PassageIn, str]]:
+    """Every sentence of the passages that may be quoted, in order (short or anaphoric ones joined
+    to their antecedent; code, tables' separators and similar ranges left out)."""
+    out: list[tuple[PassageIn, str]] = []
+    for p in passages:
+        blocked = unquotable_ranges(p.text)
+        for s, e in with_antecedents(p.text, sentence_spans(p.text)):
+            if quotable(p.text[s:e], s, blocked):
+                out.append((p, p.text[s:e]))
+    return out
+
+
 def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     """The sentences that carry a section's key points: those sharing most terms with the rest of it.
 
@@ -292,13 +300,8 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     one more, and each sentence is normalised by its length so a long list does not win on size.
     The chosen sentences keep the section's order (docs/evidence.md, "Key points of a section").
     """
-    cands: list[tuple[int, str, str]] = []  # (order, pid, sentence)
-    for p in inputs.passages:
-        blocked = unquotable_ranges(p.text)
-        for s, e in with_antecedents(p.text, sentence_spans(p.text)):
-            sentence = p.text[s:e]
-            if quotable(sentence, s, blocked) and _sentence_like(sentence):
-                cands.append((len(cands), p.pid, sentence))
+    found = [(p.pid, s) for p, s in quotable_sentences(inputs.passages) if _sentence_like(s)]
+    cands = [(n, pid, sentence) for n, (pid, sentence) in enumerate(found)]  # (order, pid, sentence)
     if not cands:
         return []
     sent_terms = [set(terms(c[2])) for c in cands]

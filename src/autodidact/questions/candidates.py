@@ -21,7 +21,7 @@ from autodidact.questions.facets import asked_facets, frame_of, frames
 from autodidact.questions.framework import TOPIC_TYPE_EN, framework_questions
 from autodidact.questions.models import Candidate, QuestionerInputs, RawDigest
 from autodidact.text.keypoints import key_points_question
-from autodidact.text.topic import subject_of
+from autodidact.text.topic import is_action_phrase, subject_of
 
 _CONCEPT = re.compile(
     r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\]|「([^」]+)」|“([^”]+)”|《([^》]+)》|\"([^\"]{2,60})\"|`([^`]{2,60})`"
@@ -118,7 +118,6 @@ def _terms(raw: RawDigest) -> list[str]:
 
 
 FOLLOW_UPS = 4  # follow-up concepts per round from the sections the last round quoted
-_ACTION_PHRASE = re.compile(r"^[A-Za-z]+ing\s+\S", re.I)
 _NOT_A_CONCEPT = re.compile(r"[\\*_{}<>=$]|^[-.~]|/$|^\d|https?:|\s{2,}")
 
 
@@ -136,7 +135,7 @@ def followup_concepts(excerpts: list[RawDigest], asked: list[str]) -> list[str]:
             value = next(g for g in match.groups() if g).strip().strip(".,:;`*").strip()
             if not 2 <= len(value) <= 40 or len(value.split()) > 4 or _NOT_A_CONCEPT.search(value):
                 continue
-            if _ACTION_PHRASE.match(value):
+            if is_action_phrase(value):
                 continue  # "Implementing Descriptors" is a section's task, not a thing: "What is …?" misreads it
             if value.casefold() in seen:
                 continue

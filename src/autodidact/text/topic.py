@@ -318,6 +318,15 @@ def _bare_subject(clause: str) -> str:
     return text or _clean(clause)
 
 
+_ACTION_PHRASE = re.compile(r"^[A-Za-z]+ing\s+\S", re.I)
+
+
+def is_action_phrase(term: str) -> bool:
+    """ "Implementing Descriptors", "Tracking testing": a section's task, not a thing to define —
+    "What is …?" would misread it (used by follow-up concepts and the audit's missing concepts)."""
+    return _ACTION_PHRASE.match(term) is not None
+
+
 def subject_of(topic: str) -> str:
     """The thing the topic is about, without question words, framing and the facet list."""
     return decompose(topic).subject

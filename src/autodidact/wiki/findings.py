@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from autodidact.text.topic import is_action_phrase
 from autodidact.wiki.articles import Article
 from autodidact.wiki.framework import missing_aspects
 from autodidact.wiki.linking import resolver
@@ -138,9 +139,6 @@ def _defined(term: str, corpus: str) -> bool:
     return re.search(pattern, corpus) is not None
 
 
-_ACTION_PHRASE = re.compile(r"^[A-Za-z]+ing\s+\S")
-
-
 def term_findings(articles: list[Article], zh: bool) -> list[Finding]:
     """Terms quoted or capitalised in two or more articles with no article and no definition."""
     names = resolver({a.stem: a for a in articles})
@@ -161,7 +159,7 @@ def term_findings(articles: list[Article], zh: bool) -> list[Finding]:
             if len(term.split()) >= 2:
                 seen.setdefault(normalize_key(term), term)
         for key, term in seen.items():
-            if key and key not in names and not _ACTION_PHRASE.match(term):
+            if key and key not in names and not is_action_phrase(term):
                 # "Implementing Descriptors" names a section's task, not a concept to define
                 used.setdefault(key, {})[art.title] = term
     corpus = "\n".join(strip_citations(a.text()) for a in articles).casefold()
