@@ -11,6 +11,7 @@ from typing import Any
 from autodidact.config import Settings
 from autodidact.evidence.agent import GatherResult, default_known, gather
 from autodidact.evidence.collect import Candidate, Doc
+from autodidact.evidence.extract_task import _sentence_like
 from autodidact.evidence.focus import focus
 from autodidact.evidence.payload import parse_payload
 from autodidact.evidence.relevance import defines, quotable, unquotable_ranges
@@ -95,6 +96,29 @@ def test_see_also_blocks_are_not_quotable() -> None:
     assert not quotable("The proposal that made coroutines a proper standalone concept.", inside, blocked)
     assert quotable("After the block comes prose again.", after, blocked)
     assert quotable("The statement runs the body.", 0, blocked)
+
+
+def test_table_header_rows_are_not_quotable_but_their_rows_are() -> None:
+    text = (
+        "The values are these.\n\n| Pin-Priority | apt-pinning effects to the package |\n|---|---|\n"
+        "| 500 | used as the default for the normal archive |\n"
+    )
+    blocked = unquotable_ranges(text)
+    head = text.index("| Pin-Priority")
+    row = text.index("| 500")
+    assert not quotable("| Pin-Priority | apt-pinning effects to the package |", head, blocked)
+    assert quotable("| 500 | used as the default for the normal archive |", row, blocked)
+    assert quotable("The values are these.", 0, blocked)
+
+
+def test_records_and_shell_sessions_are_not_sentences() -> None:
+    record = "Package: debian-reference-en Pin: release a=unstable Pin-Priority: 700 Package: debian-reference-common"
+    shell = "\\# apt-get update \\# apt-get dist-upgrade \\# apt-get install fakeroot devscripts build-essential"
+    prose = "Pin-Priority value of each package is defined by Pin-Priority entries in the preferences file."
+    assert not _sentence_like(record)
+    assert not _sentence_like(shell)
+    assert _sentence_like(prose)
+    assert _sentence_like("Note: the server answers with Status: 200 when it is up and running.")
 
 
 def test_widen_first_gives_a_slot_to_a_new_document() -> None:

@@ -369,6 +369,10 @@ def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
     return out
 
 
+# "Package: foo Pin: release a=unstable Pin-Priority: 700": fields of a record, not a statement.
+_RECORD_FIELD = re.compile(r"(?:^|\s)[A-Z][A-Za-z-]{1,30}:\s")
+# "# apt-get update # apt-get dist-upgrade $ cd foo": a shell transcript flattened into one line.
+_PROMPT = re.compile(r"(?:^|\s)\\?[#$]\s+[a-z]")
 _QUOTED_ITEM = re.compile(r"[\"“`'][^\"”`'\s]{1,40}[\"”`']")
 _END_PUNCT = tuple('.。!?！？:;；)"”')
 
@@ -400,6 +404,8 @@ def _sentence_like(sentence: str) -> bool:
     quoted = _QUOTED_ITEM.findall(stripped)
     if len(quoted) >= 4 and sum(len(q) for q in quoted) > 0.4 * len(stripped):
         return False  # an enumeration of names ("absolute_import", "division", ...), not a statement
+    if len(_RECORD_FIELD.findall(stripped)) >= 3 or len(_PROMPT.findall(stripped)) >= 2:
+        return False  # a configuration record or a shell session shown as text
     if _is_fact_row(stripped):
         return True  # a reference table's row: a name and what it does ("| `dpkg --configure -a` | configure …|")
     if "::=" in stripped or sum(ch.isalnum() or ch.isspace() for ch in stripped) < 0.8 * len(stripped):

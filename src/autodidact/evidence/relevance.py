@@ -56,6 +56,8 @@ CUE_BONUS = 0.4
 _CODE_LINE = re.compile(r"^(?: {3,}|\t)\S.*(?:[()=:\[\]]|>>>)", re.M)
 _SEE_ALSO = re.compile(r"^([ \t]*)(?:see also|参见|另请参阅|相关链接)[ \t]*[:：]?[ \t]*$", re.I | re.M)
 _RUBRIC = re.compile(r"^[ \t]*-\[\s*(?:footnotes?|脚注)\s*\]-[ \t]*$", re.I | re.M)
+# A table's header row: the row right above its "|---|" separator names columns, it states nothing.
+_TABLE_HEAD = re.compile(r"^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*$)", re.M)
 _REFERENCE_LIKE = re.compile(r"^\s*(?:see also\b|参见|\**PEP \d+\**\s*[-–—])|\*\*PEP \d+\*\*", re.I)
 
 DEFINITION_BONUS = 0.6
@@ -105,8 +107,9 @@ def sentence_bonus(aspect: str, sentence: str, subject: list[str]) -> float:
 
 
 def unquotable_ranges(text: str) -> list[tuple[int, int]]:
-    """Offsets of "See also" blocks and footnote rubrics: the heading plus its indented lines."""
-    out: list[tuple[int, int]] = []
+    """Offsets of "See also" blocks and footnote rubrics (the heading plus its indented lines) and of
+    tables' header rows."""
+    out: list[tuple[int, int]] = [(m.start(), m.end()) for m in _TABLE_HEAD.finditer(text)]
     for m in _SEE_ALSO.finditer(text):
         indent = len(m.group(1).expandtabs())
         pos = m.end()
