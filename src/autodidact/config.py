@@ -35,7 +35,21 @@ class ModelSettings(BaseModel):
     connect_timeout: float = Field(10.0, gt=0)
     max_retries: int = Field(4, ge=0, le=10)
     temperature: float = Field(0.0, ge=0, le=2)
-    max_tokens: int = Field(4096, ge=1)
+    max_tokens: int = Field(4096, ge=1, description="the largest reply any task may ask for")
+    context_window: int | None = Field(
+        None, ge=512, description="tokens the server's context holds (llama.cpp: its --n_ctx); default: the preset's"
+    )
+    tokens_per_second: float | None = Field(
+        None, gt=0, description="the server's generation speed (doctor --check measures it); sets each call's timeout"
+    )
+    fallback: Literal["offline", "none"] | None = Field(
+        None,
+        description="when a step's model reply stays invalid: run the offline engine for that step, or fail; "
+        "default: offline for local servers, none for hosted APIs",
+    )
+    stream: bool | None = Field(
+        None, description="stream replies so a timed-out call stops generating; default: on for local servers"
+    )
     cache: bool = True
     prices: dict[str, tuple[float, float]] = Field(
         default_factory=dict,

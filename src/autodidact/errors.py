@@ -90,6 +90,10 @@ class ModelError(AutodidactError):
     """A model call failed after its bounded retries."""
 
 
+class ModelUnavailable(ModelError):
+    """The server did not answer within the bounded retries (timeouts, refused connections, 5xx)."""
+
+
 class ModelAuthError(ModelError):
     """The server refused the credentials (401/403)."""
 

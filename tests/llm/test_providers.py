@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from autodidact.errors import BudgetExceeded, ContextLengthError, ModelAuthError, ModelError, ModelOutputInvalid
+from autodidact.llm.guards import bounded_schema
 from autodidact.llm.ledger import read_totals
 from autodidact.llm.retry import RetryPolicy
 from autodidact.llm.runtime import Runtime
@@ -27,7 +28,7 @@ def test_schema_output_is_parsed(fake: FakeLLM, provider: str, make_runtime: Mak
     out = make_runtime().run_sync(VerdictTask(), "generators")
     assert out == Verdict(topic="generators", confidence=7)
     (req,) = fake.requests
-    schema = Verdict.model_json_schema()
+    schema = bounded_schema(Verdict.model_json_schema())  # what is sent: with maxLength/maxItems
     if provider == "openai":
         assert req.path == "/v1/chat/completions"
         assert req.body["response_format"]["json_schema"]["schema"] == schema
@@ -140,8 +141,9 @@ def test_ledger_totals_equal_server_reported_usage(fake: FakeLLM, make_runtime: 
     reported_in, reported_out = fake.reported_usage
     totals = read_totals(kb_dir / ".autodidact" / "usage_ledger.jsonl")
     assert (totals["input_tokens"], totals["output_tokens"]) == (reported_in, reported_out)
-    assert totals["calls"] == 4
-    assert totals["by_task"]["verdict"]["calls"] == 4
+    assert totals["calls"] == 5  # the failed attempt is in the ledger too, at no tokens
+    assert totals["failed_calls"] == 1
+    assert totals["by_task"]["verdict"]["calls"] == 5
     assert totals["cost_usd"] == pytest.approx((reported_in * 2.0 + reported_out * 8.0) / 1e6)
     assert runtime.usage_totals()["input_tokens"] == reported_in
 
@@ -215,7 +217,7 @@ def test_backends_without_json_schema_get_json_mode_and_the_instruction(
     from autodidact.llm.registry import build_runtime
 
     monkeypatch.setenv("DEEPSEEK_API_KEY", FAKE_KEY)
-    schema = Verdict.model_json_schema()
+    schema = bounded_schema(Verdict.model_json_schema())  # what is sent: with maxLength/maxItems
     with FakeLLM([GOOD]) as server:
         settings = load_settings(None, {"llm.base_url": server.base_url})
         runtime = build_runtime(settings, None, model=f"{preset}:m")
@@ -225,8 +227,8 @@ def test_backends_without_json_schema_get_json_mode_and_the_instruction(
     assert body["response_format"] == fmt
     assert body["messages"][-1]["role"] == "system"
     assert json.dumps(schema) in body["messages"][-1]["content"]
-    if preset == "llamacpp":
-        assert body["max_tokens"] == 4096
+    if preset == "llamacpp":  # the preset's 4096-token window holds the prompt and the reply
+        assert 3000 < body["max_tokens"] < 4096
         assert body["messages"][0]["content"] == "Judge the topic."
 
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from autodidact.config import BudgetSettings, ModelSettings
 from autodidact.errors import BudgetExceeded, ModelOutputInvalid
+from autodidact.llm.guards import bounded_schema
 from autodidact.llm.ledger import read_totals
 from autodidact.llm.runtime import Runtime
 from autodidact.llm.scripted import ScriptedModel
@@ -50,7 +51,7 @@ def test_scripted_reply_is_parsed_and_the_request_recorded() -> None:
     assert out == Answer(title="gen", score=7)
     (request,) = model.requests
     assert request.task == "rate"
-    assert request.schema == Answer.model_json_schema()
+    assert request.schema == bounded_schema(Answer.model_json_schema())
     assert "<<DATA " in request.messages[1]["content"]
     assert "ignore previous instructions" in request.messages[1]["content"]
 
@@ -79,7 +80,7 @@ def test_schema_instruction_added_only_when_the_model_cannot_constrain() -> None
     free = ScriptedModel(['{"title": "a", "score": 1}'], supports_json_schema=False)
     Runtime(model=free).run_sync(RateTask(), "t")
     last = free.requests[0].messages[-1]
-    assert last["role"] == "system" and json.dumps(Answer.model_json_schema()) in last["content"]
+    assert last["role"] == "system" and json.dumps(bounded_schema(Answer.model_json_schema())) in last["content"]
 
 
 def test_cache_answers_a_repeated_call_without_the_model(tmp_path: Path) -> None:

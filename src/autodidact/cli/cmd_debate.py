@@ -18,7 +18,7 @@ from typing import Any
 import typer
 
 from autodidact.cli.common import console, emit_json, kb_option
-from autodidact.cli.engine_opts import model_option
+from autodidact.cli.engine_opts import fallback_option, model_option
 
 
 def _out(text: str) -> None:
@@ -49,11 +49,11 @@ def _session_dir(kb: Path | None, session: str) -> tuple[Path, Path | None]:
     return folder, kb_root
 
 
-def _engine(folder: Path, kb_root: Path | None, model: str | None) -> Any:
+def _engine(folder: Path, kb_root: Path | None, model: str | None, fallback: str | None = None) -> Any:
     from autodidact.cli.engine_opts import load_run_settings, make_runtime
     from autodidact.debate.engine import Engine
 
-    settings = load_run_settings(kb_root, model)
+    settings = load_run_settings(kb_root, model, fallback=fallback)
     runtime = make_runtime(kb_root, model, settings=settings)
     return Engine(folder, runtime=None if runtime.is_offline else runtime, settings=settings, kb_root=kb_root)
 
@@ -164,6 +164,7 @@ def register(app: typer.Typer) -> None:
         ctx: typer.Context,
         kb: Path | None = kb_option(),
         model: str | None = model_option(),
+        fallback: str | None = fallback_option(),
     ) -> None:
         """Without a subcommand: continue the latest open session in the terminal.
 
@@ -175,7 +176,7 @@ def register(app: typer.Typer) -> None:
 
         debates, kb_root = _roots(kb)
         folder = _latest_open(debates)
-        engine = _engine(folder, kb_root, model)
+        engine = _engine(folder, kb_root, model, fallback)
         if engine.store.read_log().torn_tail is not None:  # a crash mid-write: quarantine the torn line first
             result = engine.store.recover()
             console.print(f"recovered {folder.name}: torn last line moved to {result['quarantined']}", soft_wrap=True)
@@ -190,6 +191,7 @@ def register(app: typer.Typer) -> None:
         kb: Path | None = kb_option(),
         depth: str | None = typer.Option(None, "--depth", help="quick | standard | deep (else asked once)."),
         model: str | None = model_option(),
+        fallback: str | None = fallback_option(),
         no_input: bool = typer.Option(False, "--no-input", help="Print the first turn and exit (continue with reply)."),
         as_json: bool = typer.Option(False, "--json", help="With --no-input: print the turn as JSON."),
         session_id: str | None = typer.Option(None, "--session-id", help="Use this id instead of a generated one."),
@@ -203,7 +205,7 @@ def register(app: typer.Typer) -> None:
         debates, kb_root = _roots(kb)
         sid = safe_name(session_id, "session id") if session_id else _new_session_id(prompt)
         folder = safe_join(debates, sid)
-        engine = _engine(folder, kb_root, model)
+        engine = _engine(folder, kb_root, model, fallback)
         events = engine.start(prompt, depth=depth)
         if no_input:
             _show(engine, events, as_json)
@@ -219,6 +221,7 @@ def register(app: typer.Typer) -> None:
         answer: str = typer.Argument(..., help="Your answer, verbatim."),
         kb: Path | None = kb_option(),
         model: str | None = model_option(),
+        fallback: str | None = fallback_option(),
         as_json: bool = typer.Option(False, "--json", help="Print the turn as JSON."),
         turn: int | None = typer.Option(
             None, "--turn", min=1, help="The turn you are answering (default: the one open when this command starts)."
@@ -232,7 +235,7 @@ def register(app: typer.Typer) -> None:
         Example: autodidact debate reply 20261202-idea-1a2b "我说的是认知上的疲劳" --turn 4 --kb my-kb
         """
         folder, kb_root = _session_dir(kb, session)
-        engine = _engine(folder, kb_root, model)
+        engine = _engine(folder, kb_root, model, fallback)
         asked = turn if turn is not None else engine.open_turn()
         events = engine.reply(answer, turn=asked)
         _show(engine, events, as_json)

@@ -13,7 +13,13 @@ from typing import Any
 import typer
 
 from autodidact.cli.common import console, emit_json, kb_option
-from autodidact.cli.engine_opts import max_cost_option, max_tokens_option, model_option, no_cache_option
+from autodidact.cli.engine_opts import (
+    fallback_option,
+    max_cost_option,
+    max_tokens_option,
+    model_option,
+    no_cache_option,
+)
 
 
 def _validate(
@@ -96,6 +102,7 @@ def register(app: typer.Typer) -> None:
             None, "--engine", help="offline or model (default: the model if one is configured, else offline)."
         ),
         model: str | None = model_option(),
+        fallback: str | None = fallback_option(),
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
@@ -107,7 +114,7 @@ def register(app: typer.Typer) -> None:
 
         Example: autodidact gather --payload reports/r1/payloads/d1.json --kb .
         """
-        result = _gather(payload, kb, out, engine, model, no_cache, max_cost, max_tokens)
+        result = _gather(payload, kb, out, engine, model, no_cache, max_cost, max_tokens, fallback)
         emit_json(
             {
                 "ok": True,
@@ -130,6 +137,7 @@ def _gather(
     no_cache: bool,
     max_cost: float | None,
     max_tokens: int | None,
+    fallback: str | None = None,
 ) -> Any:
     from autodidact.cli.engine_opts import load_run_settings, make_runtime
     from autodidact.errors import InputError
@@ -145,7 +153,7 @@ def _gather(
 
     kb_value = kb if kb is not None else env("AUTODIDACT_KB")  # no --kb and no variable: no knowledge base
     kb_root = Path(kb_value).resolve() if kb_value else None
-    settings = load_run_settings(kb_root, model, max_cost, max_tokens)
+    settings = load_run_settings(kb_root, model, max_cost, max_tokens, fallback)
     # The call cache lives with the knowledge base, else inside the report folder (self-contained).
     cache_root = kb_root if kb_root is not None else payload.report_path()
     runtime = make_runtime(cache_root, model, no_cache, max_cost, max_tokens, settings=settings)

@@ -99,6 +99,85 @@ def _check(runtime: Any) -> None:
         f"({usage.input_tokens} in / {usage.output_tokens} out tokens): {completion.text.strip()[:80]!r}",
         soft_wrap=True,
     )
+    _speed(runtime)
+
+
+def _speed(runtime: Any) -> None:
+    """Measure generation speed with one longer reply and say which tasks can finish in time."""
+    import asyncio
+
+    from autodidact.llm.base import Request
+
+    request = Request(
+        messages=[{"role": "user", "content": "Count from 1 to 200, numbers separated by spaces, nothing else."}],
+        task="doctor.speed",
+        max_tokens=SPEED_TOKENS,
+    )
+
+    async def call() -> Any:
+        try:
+            started = time.monotonic()
+            done = await runtime.complete(request)
+            return done, time.monotonic() - started
+        finally:
+            await runtime.aclose()
+
+    try:
+        completion, seconds = asyncio.run(call())
+    except Exception as exc:  # the speed is advice: a failure here must not hide the check's result
+        console.print(f"[yellow]speed not measured[/yellow]: {exc}", soft_wrap=True)
+        return
+    produced = completion.usage.output_tokens
+    if produced < 16 or seconds <= 0:
+        console.print(f"speed not measured: the server produced {produced} tokens", soft_wrap=True)
+        return
+    speed = produced / seconds
+    timeout = runtime.settings.timeout
+    console.print(
+        f"generation speed: ~{speed:.0f} tokens/s ({produced} tokens in {seconds:.1f} s); "
+        f"set [llm] tokens_per_second = {speed:.0f} to time each call by its reply limit",
+        soft_wrap=True,
+    )
+    for name, limit in task_limits():
+        need = limit / speed
+        if need > timeout and not runtime.settings.tokens_per_second:
+            console.print(
+                f"[yellow]warning[/yellow]: task {name} may write up to {limit} tokens: ~{need:.0f} s at this "
+                f"speed, beyond the {timeout:g} s timeout ([llm] timeout, or set tokens_per_second)",
+                soft_wrap=True,
+            )
+
+
+SPEED_TOKENS = 160
+
+
+def task_limits() -> list[tuple[str, int]]:
+    """(task name, its reply limit) for every model task, for ``doctor --check``'s time estimates."""
+    from autodidact.debate.review import ReviewTask
+    from autodidact.debate.turns import ModeTask, RoleTurnTask, SignalTask
+    from autodidact.evidence.extract_task import ExtractClaimsTask
+    from autodidact.evidence.findings import SynthesisTask
+    from autodidact.evidence.search_plan import SearchPlanTask
+    from autodidact.plan.planner import PlanTask
+    from autodidact.questions.task import ProposeQuestions
+    from autodidact.wiki.check_task import AnswerQuestionTask
+    from autodidact.wiki.compile_task import CompileArticleTask
+
+    tasks = [ProposeQuestions, SearchPlanTask, ExtractClaimsTask, SynthesisTask, CompileArticleTask,
+             AnswerQuestionTask, PlanTask, RoleTurnTask, SignalTask, ModeTask, ReviewTask]  # fmt: skip
+    return [(str(getattr(t, "name", "")), int(getattr(t, "max_tokens", 0))) for t in tasks]
+
+
+def output_mode(model: Any) -> str:
+    """How the model is held to the schema, in words (``doctor``)."""
+    fmt = getattr(model, "response_format", None)
+    if fmt == "json_schema":
+        return "schema-constrained (json_schema response format)"
+    if fmt == "json_object_schema":
+        return "schema-constrained (schema in the json_object response format: llama.cpp grammar)"
+    if fmt == "json_object":
+        return "JSON mode, schema in the prompt, reply validated"
+    return "schema in the prompt, reply validated"
 
 
 def register(app: typer.Typer) -> None:
@@ -157,9 +236,16 @@ def register(app: typer.Typer) -> None:
         else:
             model_obj = runtime.model
             assert model_obj is not None
+            llm = runtime.settings
             console.print(
-                f"  schema-constrained output: {'yes' if model_obj.supports_json_schema else 'no (instructed)'}"
-                f"; concurrency {settings.llm.concurrency}; cache {'off' if runtime.no_cache else 'on'}"
+                f"  output: {output_mode(model_obj)}; concurrency {llm.concurrency}; "
+                f"cache {'off' if runtime.no_cache else 'on'}",
+                soft_wrap=True,
+            )
+            console.print(
+                f"  context window: {runtime.context_window or 'unknown'} tokens; fallback: {llm.fallback}; "
+                f"streaming: {'on' if llm.stream else 'off'}; retries: {llm.max_retries}",
+                soft_wrap=True,
             )
         out("[bold]search engines[/bold]")
         for line in _search_engines(settings):
@@ -175,33 +261,52 @@ def register(app: typer.Typer) -> None:
     @app.command("usage")
     def usage_cmd(
         kb: Path | None = kb_option(),
+        report_dir: Path | None = typer.Option(
+            None, "--report-dir", metavar="DIR", help="Read a report folder's ledger instead of a knowledge base's."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print the totals as JSON on stdout."),
     ) -> None:
         """Total model calls, tokens and estimated cost, by task and by model, from the usage ledger.
 
-        Example: autodidact usage --kb my-kb --json
+        Failed and timed-out calls count as calls (their column says how many); steps the offline
+        engine did after a model reply stayed invalid are counted as fallbacks, not calls.
+
+        Example: autodidact usage --kb my-kb --json; autodidact usage --report-dir reports/2026-12-03_x
         """
-        from autodidact.kb import open_kb
+        from autodidact.errors import InputError
         from autodidact.llm.ledger import read_totals
 
-        kb_obj = open_kb(kb)
-        totals = read_totals(kb_obj.usage_ledger)
+        if report_dir is not None:
+            if not report_dir.is_dir():
+                raise InputError(f"{report_dir}: no such report folder", hint="pass the folder report wrote into")
+            totals = read_totals(report_dir / ".autodidact" / "usage_ledger.jsonl")
+        else:
+            from autodidact.kb import open_kb
+
+            totals = read_totals(open_kb(kb).usage_ledger)
         if as_json:
             emit_json(totals)
             return
         from rich.table import Table
 
-        if totals["calls"] == 0:
+        if totals["calls"] == 0 and not totals.get("fallbacks"):
             console.print("no model calls recorded yet (the offline engine records none)")
             return
+        columns = ("name", "calls", "failed", "fallbacks", "cached", "input tokens", "output tokens", "cost (USD)",
+                   "seconds")  # fmt: skip
         for title, group in (("by task", totals["by_task"]), ("by model", totals["by_model"])):
             table = Table(title=title, title_justify="left")
-            for column in ("name", "calls", "cached", "input tokens", "output tokens", "cost (USD)", "seconds"):
-                table.add_column(column, justify="left" if column == "name" else "right")
+            for column in columns:
+                if column == "name":  # never cut a task name ("evidence.…" twice told nothing)
+                    table.add_column(column, justify="left", no_wrap=True, min_width=max(map(len, group), default=4))
+                else:
+                    table.add_column(column, justify="right")
             for name, row in group.items():
                 table.add_row(
                     name or "(none)",
                     str(row["calls"]),
+                    str(row.get("failed_calls", 0)),
+                    str(row.get("fallbacks", 0)),
                     str(row["cached_calls"]),
                     str(row["input_tokens"]),
                     str(row["output_tokens"]),
@@ -210,9 +315,12 @@ def register(app: typer.Typer) -> None:
                 )
             console.print(table)
         console.print(
-            f"total: {totals['calls']} calls ({totals['cached_calls']} cached), "
+            f"total: {totals['calls']} calls ({totals['cached_calls']} cached, "
+            f"{totals.get('failed_calls', 0)} failed), "
+            f"{totals.get('fallbacks', 0)} steps by the offline engine, "
             f"{totals['input_tokens']} input + {totals['output_tokens']} output tokens, "
-            f"~${totals['cost_usd']:.4f}"
+            f"~${totals['cost_usd']:.4f}",
+            soft_wrap=True,
         )
         if totals["unpriced_models"]:
             console.print(

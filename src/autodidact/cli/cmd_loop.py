@@ -8,7 +8,13 @@ from typing import Any
 import typer
 
 from autodidact.cli.common import console, emit_json, kb_option
-from autodidact.cli.engine_opts import max_cost_option, max_tokens_option, model_option, no_cache_option
+from autodidact.cli.engine_opts import (
+    fallback_option,
+    max_cost_option,
+    max_tokens_option,
+    model_option,
+    no_cache_option,
+)
 
 STEP_LABEL = {
     "questions": "step 1 questions",
@@ -117,6 +123,7 @@ def register(app: typer.Typer) -> None:
             None, "--corpus", help="Folder or file of reference documents to search offline (repeatable)."
         ),
         model: str | None = model_option(),
+        fallback: str | None = fallback_option(),
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
@@ -145,7 +152,7 @@ def register(app: typer.Typer) -> None:
             init_kb(root, topic=topic)
             console.print(f"initialised knowledge base at {root.resolve()}")
         knowledge = open_kb(root)
-        settings = load_run_settings(knowledge.root, model, max_cost, max_tokens)
+        settings = load_run_settings(knowledge.root, model, max_cost, max_tokens, fallback)
         runtime = make_runtime(knowledge.root, model, no_cache, max_cost, max_tokens, settings=settings)
         result = research_sync(
             knowledge,
@@ -202,6 +209,7 @@ def register(app: typer.Typer) -> None:
         kb: Path | None = kb_option(),
         as_json: bool = typer.Option(False, "--json", help="Print the round_N_questions.json content on stdout."),
         model: str | None = model_option(),
+        fallback: str | None = fallback_option(),
         no_cache: bool = no_cache_option(),
     ) -> None:
         """Show the questions the next round would ask, without writing anything.
@@ -225,7 +233,7 @@ def register(app: typer.Typer) -> None:
         state = load_state(knowledge)
         if state is None:
             raise InputError(f"{knowledge.root} has no research yet", hint='start one: autodidact research "topic"')
-        settings = load_run_settings(knowledge.root, model)
+        settings = load_run_settings(knowledge.root, model, fallback=fallback)
         runtime = make_runtime(knowledge.root, model, no_cache, settings=settings)
         ctx = RoundContext(knowledge, state, runtime, settings, NullReporter(), Control(), knowledge.language())
         n = state.next_round

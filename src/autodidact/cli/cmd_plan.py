@@ -12,7 +12,13 @@ from typing import Any
 import typer
 
 from autodidact.cli.common import console, emit_json
-from autodidact.cli.engine_opts import max_cost_option, max_tokens_option, model_option, no_cache_option
+from autodidact.cli.engine_opts import (
+    fallback_option,
+    max_cost_option,
+    max_tokens_option,
+    model_option,
+    no_cache_option,
+)
 
 REPORT_DIR_HELP = "Report folder (default: <kb>/reports/<date>_<slug> with --kb, else ./reports/<date>_<slug>)."
 
@@ -74,6 +80,7 @@ def register(app: typer.Typer) -> None:
         kb: Path | None = typer.Option(None, "--kb", help=REPORT_KB_HELP, file_okay=False),
         force: bool = typer.Option(False, "--force", help="Replace an existing plan.json in the report folder."),
         model: str | None = model_option(),
+        fallback: str | None = fallback_option(),
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
@@ -93,7 +100,10 @@ def register(app: typer.Typer) -> None:
         paths = ReportPaths(_report_dir(text, report_dir, kb_root))
         if paths.plan.exists() and not force:
             raise InputError(f"{paths.plan} already exists", hint="pass --force to replace it, or another --report-dir")
-        runtime = make_runtime(kb_root, model, no_cache, max_cost, max_tokens)
+        # As in `report`: without a knowledge base the call cache and the usage ledger live in the
+        # report folder, so `usage --report-dir` sees what planning cost.
+        cache_root = kb_root if kb_root is not None else paths.root
+        runtime = make_runtime(cache_root, model, no_cache, max_cost, max_tokens, fallback=fallback)
         plan = create_plan(text, runtime)
         write_request(paths, text)
         atomic.write_json(paths.plan, plan.to_json())
@@ -130,6 +140,7 @@ def register(app: typer.Typer) -> None:
         corpus: list[Path] = typer.Option([], "--corpus", help="Local files or folders to index as sources (repeat)."),
         mode: str = typer.Option("normal", "--mode", help="quick (skim), normal or heavy (thorough)."),
         model: str | None = model_option(),
+        fallback: str | None = fallback_option(),
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
@@ -149,7 +160,7 @@ def register(app: typer.Typer) -> None:
             raise InputError(f"--mode {mode!r} is not quick, normal or heavy")
         text = read_request(request)
         kb_root = _kb_root(kb)
-        settings = load_run_settings(kb_root, model, max_cost, max_tokens)
+        settings = load_run_settings(kb_root, model, max_cost, max_tokens, fallback)
         folder = _report_dir(text, report_dir, kb_root)
         # Without a knowledge base, the model-call cache and usage ledger live in the report folder,
         # so a resumed run re-pays no call it already made.

@@ -9,7 +9,13 @@ from typing import Any
 import typer
 
 from autodidact.cli.common import console, kb_option, warn
-from autodidact.cli.engine_opts import max_cost_option, max_tokens_option, model_option, no_cache_option
+from autodidact.cli.engine_opts import (
+    fallback_option,
+    max_cost_option,
+    max_tokens_option,
+    model_option,
+    no_cache_option,
+)
 from autodidact.errors import InputError, NotFoundError
 
 
@@ -50,6 +56,7 @@ def register(app: typer.Typer) -> None:
         ),
         kb: Path | None = kb_option(),
         model: str | None = model_option(),
+        fallback: str | None = fallback_option(),
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
@@ -64,7 +71,7 @@ def register(app: typer.Typer) -> None:
 
         knowledge = open_kb(kb)
         names = [f for f in files.split(",") if f.strip()] if files is not None else None
-        runtime = make_runtime(knowledge.root, model, no_cache, max_cost, max_tokens)
+        runtime = make_runtime(knowledge.root, model, no_cache, max_cost, max_tokens, fallback=fallback)
         with knowledge.lock():
             result = compile_wiki(knowledge, names, runtime)
         console.print(
@@ -95,6 +102,7 @@ def register(app: typer.Typer) -> None:
         topic: str | None = typer.Option(None, "--topic", help="Research topic for the subtopic check."),
         kb: Path | None = kb_option(),
         model: str | None = model_option(),
+        fallback: str | None = fallback_option(),
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
@@ -110,7 +118,7 @@ def register(app: typer.Typer) -> None:
         knowledge = open_kb(kb)
         questions = read_questions(questions_file) if questions_file is not None else None
         number = round_n if round_n is not None else (_round_from(questions_file) or 1)
-        runtime = make_runtime(knowledge.root, model, no_cache, max_cost, max_tokens)
+        runtime = make_runtime(knowledge.root, model, no_cache, max_cost, max_tokens, fallback=fallback)
         with knowledge.lock():
             result = check_wiki(knowledge, questions, number, runtime, topic=topic)
         rep = result.report

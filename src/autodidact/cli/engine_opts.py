@@ -37,6 +37,25 @@ def model_option() -> Any:
     return typer.Option(None, "--model", "-m", help=MODEL_HELP, metavar="PROVIDER:NAME")
 
 
+def _fallback_value(value: str | None) -> str | None:
+    if value is not None and value not in ("offline", "none"):
+        raise typer.BadParameter(f"{value!r} is not one of 'offline', 'none'")
+    return value
+
+
+def fallback_option() -> Any:
+    """``--fallback offline|none``: what a step does when the model's reply stays invalid."""
+    return typer.Option(
+        None,
+        "--fallback",
+        metavar="offline|none",
+        callback=_fallback_value,
+        help="When a step's model reply stays invalid after its re-ask (or the server stays unreachable): "
+        "'offline' runs the offline engine for that step and says so; 'none' stops with the error. "
+        "Default: offline for local servers (ollama, vllm, llamacpp), none for hosted APIs.",
+    )
+
+
 def no_cache_option() -> Any:
     """``--no-cache``: bypass the call cache (replies are still recorded in the ledger)."""
     return typer.Option(False, "--no-cache", help="Call the model even for requests answered before.")
@@ -61,11 +80,14 @@ def load_run_settings(
     model: str | None = None,
     max_cost: float | None = None,
     max_tokens: int | None = None,
+    fallback: str | None = None,
 ) -> Settings:
     """Settings in effect with the engine flags applied (flags > env > KB file > user file)."""
     from autodidact.config import load_settings
 
-    flags: dict[str, Any] = {"llm.model": model, "budget.max_cost": max_cost, "budget.max_tokens": max_tokens}
+    flags: dict[str, Any] = {
+        "llm.model": model, "budget.max_cost": max_cost, "budget.max_tokens": max_tokens, "llm.fallback": fallback,
+    }  # fmt: skip
     return load_settings(kb_root, flags)
 
 
@@ -78,6 +100,7 @@ def make_runtime(
     *,
     settings: Settings | None = None,
     announce: bool = True,
+    fallback: str | None = None,
 ) -> Runtime:
     """Build the runtime for a command and print ``engine: ...`` on stderr.
 
@@ -87,7 +110,7 @@ def make_runtime(
     from autodidact.llm.registry import build_runtime
 
     if settings is None:
-        settings = load_run_settings(kb_root, model, max_cost, max_tokens)
+        settings = load_run_settings(kb_root, model, max_cost, max_tokens, fallback)
     else:
         updates: dict[str, Any] = {}
         if max_cost is not None or max_tokens is not None:
@@ -95,6 +118,8 @@ def make_runtime(
                 update={k: v for k, v in {"max_cost": max_cost, "max_tokens": max_tokens}.items() if v is not None}
             )
             updates["budget"] = budget
+        if fallback is not None:
+            updates["llm"] = settings.llm.model_copy(update={"fallback": fallback})
         if updates:
             settings = settings.model_copy(update=updates)
     runtime = build_runtime(settings, kb_root, model=model, no_cache=no_cache)

@@ -57,6 +57,7 @@ class ReviewTask:
 
     name = "debate.review"
     Output = ReviewOutput
+    max_tokens = 900  # one reviewer's verdict (docs/models.md, "Output bounds")
 
     def build_prompt(self, inputs: ReviewInput) -> list[Message]:
         visible = {k: getattr(inputs, k) for k in WHITELIST}

@@ -58,6 +58,7 @@ class RoleTurnTask:
 
     name = "debate.role_turn"
     Output = TurnOutput
+    max_tokens = 500  # one question and its framing (docs/models.md, "Output bounds")
 
     def build_prompt(self, inputs: TurnInputs) -> list[Message]:
         role = ROLES[inputs.role]
@@ -122,6 +123,7 @@ class SignalTask:
 
     name = "debate.signals"
     Output = SignalOutput
+    max_tokens = 300  # a few signal names and one flag
 
     def build_prompt(self, inputs: SignalInputs) -> list[Message]:
         allowed = cues.ELIGIBLE.get(inputs.question_type, ())
@@ -162,6 +164,7 @@ class ModeTask:
 
     name = "debate.mode"
     Output = ModeOutput
+    max_tokens = 200  # a mode and a short quote
 
     def build_prompt(self, inputs: ModeInputs) -> list[Message]:
         system_line, block = data_block(inputs.prompt, "prompt")

@@ -122,6 +122,11 @@ class ExtractClaimsTask:
 
     name = "evidence.extract_claims"
     Output = ExtractOutput
+    max_tokens = 1800  # a few claims, each with its quotes (docs/models.md, "Output bounds")
+
+    def shrink(self, inputs: ExtractInputs) -> ExtractInputs | None:
+        """One passage fewer (the lowest ranked, last): for a prompt that does not fit the context."""
+        return replace(inputs, passages=inputs.passages[:-1]) if len(inputs.passages) > 1 else None
 
     def build_prompt(self, inputs: ExtractInputs) -> list[Message]:
         """Instructions, the key question, then each passage inside its own data block."""

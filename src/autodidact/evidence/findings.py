@@ -66,6 +66,7 @@ class SynthesisTask:
 
     name = "evidence.synthesis"
     Output = SynthesisOutput
+    max_tokens = 1000  # a headline and a few findings (docs/models.md, "Output bounds")
 
     def build_prompt(self, inputs: SynthesisInputs) -> list[Message]:
         """Claims (derived from sources, so data) in one block; rules as instructions."""

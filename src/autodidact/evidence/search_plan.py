@@ -111,6 +111,7 @@ class SearchPlanTask:
 
     name = "evidence.search_plan"
     Output = SearchPlanOutput
+    max_tokens = 1000  # a few queries per key question (docs/models.md, "Output bounds")
 
     def build_prompt(self, inputs: SearchPlanInputs) -> list[Message]:
         """Key questions and scope as instructions; upstream findings (derived from sources) as data."""

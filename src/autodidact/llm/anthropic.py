@@ -125,7 +125,8 @@ class AnthropicModel:
                 output_tokens=int(getattr(usage, "output_tokens", 0) or 0),
             ),
             model=str(getattr(response, "model", "") or self.name),
-            finish_reason=getattr(response, "stop_reason", None),
+            # one word for "cut off at the limit" across providers: the runtime re-asks on "length"
+            finish_reason=_finish(getattr(response, "stop_reason", None)),
         )
 
     def _status_error(self, exc: Any, request: Request) -> ModelError:
@@ -147,3 +148,8 @@ class AnthropicModel:
         entry = self._clients.pop(id(loop), None)
         if entry is not None:
             await entry[1].close()
+
+
+def _finish(stop_reason: str | None) -> str | None:
+    """Anthropic's ``max_tokens`` stop reason is OpenAI's ``length``."""
+    return "length" if stop_reason == "max_tokens" else stop_reason

@@ -25,6 +25,7 @@ class Request:
     temperature: float = 0.0
     max_tokens: int = 4096
     schema_name: str = "output"
+    timeout: float | None = None  # seconds for one attempt; None: [llm] timeout (not part of the cache key)
 
 
 @dataclass(frozen=True)

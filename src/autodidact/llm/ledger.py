@@ -39,6 +39,10 @@ class LedgerEntry:
     seconds: float
     priced: bool = True
     ts: str = ""
+    # "ok"; "failed" or "timeout" (an attempt that gave no reply: its prompt may still have been
+    # processed); "fallback" (no call: the offline engine did the step, ``note`` says why)
+    outcome: str = "ok"
+    note: str = ""
 
 
 def price_for(prices: dict[str, tuple[float, float]], provider: str, model: str) -> tuple[float, float] | None:
@@ -58,11 +62,19 @@ def cost_of(usage: Usage, price: tuple[float, float] | None) -> float:
 
 
 def _bucket() -> dict[str, Any]:
-    return {"calls": 0, "cached_calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "seconds": 0.0}
+    return {
+        "calls": 0, "cached_calls": 0, "failed_calls": 0, "fallbacks": 0,
+        "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "seconds": 0.0,
+    }  # fmt: skip
 
 
 def _add(bucket: dict[str, Any], entry: dict[str, Any]) -> None:
+    outcome = str(entry.get("outcome", "ok"))
+    if outcome == "fallback":
+        bucket["fallbacks"] += 1
+        return
     bucket["calls"] += 1
+    bucket["failed_calls"] += 1 if outcome != "ok" else 0
     bucket["cached_calls"] += 1 if entry.get("cached") else 0
     bucket["input_tokens"] += int(entry.get("input_tokens", 0))
     bucket["output_tokens"] += int(entry.get("output_tokens", 0))
@@ -109,6 +121,10 @@ class Ledger:
     def record(self, entry: LedgerEntry) -> None:
         """Append one call (a single ``write`` on an O_APPEND descriptor) and count it."""
         data = dict(entry.__dict__)
+        if data["outcome"] == "ok":
+            data.pop("outcome")  # the common case stays as short as the lines older versions wrote
+        if not data["note"]:
+            data.pop("note")
         if not data["ts"]:
             data["ts"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         if self.path is not None:

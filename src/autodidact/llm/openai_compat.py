@@ -30,6 +30,13 @@ from autodidact.llm.base import (
 PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key, but the SDK insists on one
 
 
+def request_tokens_of(kwargs: dict[str, Any]) -> int:
+    """Estimated prompt tokens of a chat request's messages (for servers that report none)."""
+    from autodidact.llm.scripted import estimate_tokens
+
+    return sum(estimate_tokens(str(m.get("content", ""))) + 4 for m in kwargs.get("messages", []))
+
+
 class OpenAICompatModel:
     """A model behind ``/v1/chat/completions``; capabilities come from its preset."""
 
@@ -54,6 +61,10 @@ class OpenAICompatModel:
         self.settings = settings or ModelSettings()
         self.context_window = context_window
         self.supports_json_schema = response_format == "json_schema"
+        # Streaming (``[llm] stream``): when our deadline ends a call, closing the stream stops the
+        # server generating; a plain request would go on running on a serial server, and every retry
+        # would queue behind it (docs/models.md, "Abandoned calls").
+        self.stream = bool(self.settings.stream)
         self._clients: dict[int, tuple[asyncio.AbstractEventLoop, Any]] = {}
 
     def _client(self) -> Any:
@@ -101,8 +112,12 @@ class OpenAICompatModel:
         fmt = self._response_format(request)
         if fmt is not None:
             kwargs["response_format"] = fmt
+        if request.timeout is not None:
+            kwargs["timeout"] = openai.Timeout(request.timeout, connect=self.settings.connect_timeout)
         what = f"{self.provider}:{self.name}"
         try:
+            if self.stream:
+                return await self._streamed(kwargs)
             response = await self._client().chat.completions.create(**kwargs)
         except openai.APIStatusError as exc:
             raise self._status_error(exc, request) from None
@@ -131,6 +146,38 @@ class OpenAICompatModel:
             model=str(getattr(response, "model", "") or self.name),
             finish_reason=choices[0].finish_reason,
         )
+
+    async def _streamed(self, kwargs: dict[str, Any]) -> Completion:
+        """One streamed completion, read to its end; cancelling the read closes the connection."""
+        stream = await self._client().chat.completions.create(
+            **kwargs, stream=True, stream_options={"include_usage": True}
+        )
+        parts: list[str] = []
+        finish: str | None = None
+        usage: Any = None
+        model = self.name
+        chunks = 0
+        try:
+            async for chunk in stream:
+                model = str(getattr(chunk, "model", "") or model)
+                if getattr(chunk, "usage", None) is not None:
+                    usage = chunk.usage
+                for choice in getattr(chunk, "choices", None) or []:
+                    delta = getattr(choice, "delta", None)
+                    text = getattr(delta, "content", None) if delta is not None else None
+                    if text:
+                        parts.append(text)
+                        chunks += 1
+                    if getattr(choice, "finish_reason", None):
+                        finish = choice.finish_reason
+        finally:
+            await stream.close()
+        text = "".join(parts)
+        if usage is not None:
+            counted = Usage(int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0))
+        else:  # a server that reports no usage in streams: one chunk is one token
+            counted = Usage(input_tokens=request_tokens_of(kwargs), output_tokens=chunks)
+        return Completion(text=text, usage=counted, model=model, finish_reason=finish)
 
     def _status_error(self, exc: Any, request: Request) -> ModelError:
         status = int(exc.status_code)

@@ -36,6 +36,9 @@ class Preset:
     max_tokens_param: str = "max_tokens"
     context_window: int | None = None
     note: str = ""
+    # A server people run themselves (Ollama, vLLM, llama.cpp): often a small model on a serial
+    # server, so its defaults differ (``resolved_settings``).
+    local: bool = False
 
     @property
     def supports_json_schema(self) -> bool:
@@ -99,6 +102,7 @@ PRESETS: dict[str, Preset] = {
             "qwen2.5:7b",
             "json_schema",
             note="local Ollama server",
+            local=True,
         ),
         Preset(
             "vllm",
@@ -109,6 +113,7 @@ PRESETS: dict[str, Preset] = {
             None,
             "json_schema",
             note="local vLLM server (name the served model)",
+            local=True,
         ),
         Preset(
             "llamacpp",
@@ -118,7 +123,9 @@ PRESETS: dict[str, Preset] = {
             False,
             "local",
             "json_object_schema",
+            context_window=4096,
             note="llama.cpp / llama-cpp-python server (schema via json_object; alias: llama.cpp)",
+            local=True,
         ),
         Preset(
             "anthropic",
@@ -218,6 +225,34 @@ def build_model(choice: ModelChoice, settings: ModelSettings) -> Model:
     )
 
 
+# A local server runs one request at a time and a small model is slow: what the defaults become there.
+LOCAL_DEFAULTS = {"concurrency": 1, "max_retries": 1}
+
+
+def resolved_settings(choice: ModelChoice, llm: ModelSettings) -> ModelSettings:
+    """``[llm]`` with the preset's defaults filled in where the user set nothing (docs/models.md).
+
+    A self-run server (the Ollama, vLLM and llama.cpp presets) gets fallback to the offline engine,
+    streaming (so a timed-out call stops generating), one call at a time and one retry; a hosted
+    API fails loudly instead of falling back, and keeps its concurrency. ``context_window`` comes
+    from the preset when unset.
+    """
+    preset = choice.preset
+    local = preset.local
+    update: dict[str, object] = {}
+    if llm.fallback is None:
+        update["fallback"] = "offline" if local else "none"
+    if llm.stream is None:
+        update["stream"] = local
+    if llm.context_window is None and preset.context_window is not None:
+        update["context_window"] = preset.context_window
+    if local:
+        for key, value in LOCAL_DEFAULTS.items():
+            if key not in llm.model_fields_set:
+                update[key] = value
+    return llm.model_copy(update=update)
+
+
 def build_runtime(
     settings: Settings,
     kb_root: Path | None,
@@ -239,10 +274,11 @@ def build_runtime(
     if choice is None:
         reason = "--model offline" if spec else "no model configured"
         return Runtime(None, settings=settings.llm, budget=settings.budget, offline_reason=reason)
-    built = build_model(choice, settings.llm)
+    llm = resolved_settings(choice, settings.llm)
+    built = build_model(choice, llm)
     return Runtime(
         built,
-        settings=settings.llm,
+        settings=llm,
         cache_db=cache_db,
         ledger_path=ledger,
         budget=settings.budget,

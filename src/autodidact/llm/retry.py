@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from autodidact.errors import ModelError
+from autodidact.errors import ModelUnavailable
 from autodidact.llm.base import TransientModelError
 
 T = TypeVar("T")
@@ -67,7 +67,7 @@ async def call_with_retry(
         delay = policy.backoff(attempt)
         if last.retry_after is not None:
             if last.retry_after > policy.max_retry_after:
-                raise ModelError(
+                raise ModelUnavailable(
                     f"{what}: server asked to wait {last.retry_after:g} s before retrying ({last.message})",
                     hint="try again later, or lower the request rate with [llm] concurrency",
                 )
@@ -77,7 +77,7 @@ async def call_with_retry(
         await sleep(delay)
     assert last is not None
     status = f" (HTTP {last.status})" if last.status else ""
-    raise ModelError(
+    raise ModelUnavailable(
         f"{what}: failed after {policy.max_attempts} attempt(s){status}: {last.message}",
         hint="the model server is unavailable or overloaded; check it (autodidact doctor --check) and re-run "
         "— completed work is kept",

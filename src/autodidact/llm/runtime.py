@@ -6,6 +6,13 @@ prompt, asks for schema-constrained JSON, validates, re-asks exactly once, and f
 error naming the task. Around each model call, in this order: the call cache (a hit makes no
 network call and costs nothing), the budget (stop *before* a call that would pass a cap), a
 per-model concurrency limit, bounded retries, and the usage ledger.
+
+The guards for real models, weak ones above all (docs/models.md): every reply is bounded (the
+task's ``max_tokens``, clamped to the context window minus the prompt; ``maxItems``/``maxLength`` in
+the schema), a reply cut off at its limit is said to be so and re-asked with a higher limit, a reply
+that echoes its schema or leaves required text empty counts as invalid, a task may add its own
+``check``, and with ``[llm] fallback = "offline"`` a step whose reply stays invalid (or whose server
+stays unreachable) is done by the offline engine instead, recorded in the ledger and on screen.
 """
 
 from __future__ import annotations
@@ -21,16 +28,17 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from autodidact.config import BudgetSettings, ModelSettings
-from autodidact.errors import ModelOutputInvalid
+from autodidact.errors import ContextLengthError, ModelOutputInvalid, ModelUnavailable
 from autodidact.llm.base import Completion, Model, Request, TransientModelError, Usage
 from autodidact.llm.budget import BudgetGuard
 from autodidact.llm.cache import CallCache, request_key
+from autodidact.llm.guards import bounded_schema, content_problems
 from autodidact.llm.ledger import Ledger, LedgerEntry, cost_of, price_for
 from autodidact.llm.offline import run_offline
 from autodidact.llm.retry import RetryPolicy, call_with_retry
 from autodidact.llm.scripted import request_tokens
 from autodidact.llm.structured import ReplyError, parse_output, repair_messages, with_schema_instruction
-from autodidact.llm.tasks import Task
+from autodidact.llm.tasks import Message, Task
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
 
@@ -63,6 +71,11 @@ class Runtime:
             attempt_timeout=self.settings.timeout,
         )
         self.offline_reason = offline_reason
+        # The context window: ``[llm] context_window`` (registry fills in the preset's), else the model's.
+        self.context_window = self.settings.context_window or (model.context_window if model is not None else None)
+        self.fallbacks: list[tuple[str, str]] = []  # (task, reason) of every step the offline engine did
+        self._fell_back: set[str] = set()
+        self._down: str | None = None  # set when the server stayed unreachable: later steps go offline
         self._semaphores: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Semaphore]] = {}
 
     # -- description -------------------------------------------------------------------------
@@ -96,42 +109,155 @@ class Runtime:
     async def run(self, task: Task[Any, OutputT], inputs: Any) -> OutputT:
         """Run one task and return an instance of ``task.Output``.
 
-        A task may set ``max_tokens`` (a smaller output cap, which also lowers its budget estimate)
-        and ``temperature``; otherwise ``[llm]`` settings apply.
+        A task may set ``max_tokens`` (its reply's bound, which also lowers its budget estimate),
+        ``temperature``, ``check(inputs, output) -> list[str]`` (problems beyond the schema) and
+        ``shrink(inputs) -> inputs | None`` (the same job on less input, for a prompt that does not
+        fit the context window); otherwise ``[llm]`` settings apply.
         """
         if self.model is None:
             return run_offline(task, inputs)
+        if self._down is not None and self.settings.fallback == "offline":
+            return self.fall_back(task, inputs, self._down, quiet=task.name in self._fell_back)
+        try:
+            return await self._run_model(task, inputs)
+        except ModelUnavailable as exc:
+            self._down = f"model unreachable ({exc.message})"
+            if self.settings.fallback != "offline":
+                raise
+            return self.fall_back(task, inputs, self._down)
+        except (ModelOutputInvalid, ContextLengthError) as exc:
+            if self.settings.fallback != "offline":
+                raise
+            return self.fall_back(task, inputs, exc.message)
+
+    @property
+    def falls_back(self) -> bool:
+        """True when a step whose model output stays invalid is done by the offline engine."""
+        return self.model is not None and self.settings.fallback == "offline"
+
+    def fall_back(self, task: Task[Any, OutputT], inputs: Any, reason: str, *, quiet: bool = False) -> OutputT:
+        """The offline engine does this step; the ledger and the screen say so. Steps call it too
+        when the model's output passed its schema but failed the step's own rules (a plan's P-rules)."""
+        result = run_offline(task, inputs)
+        model = self.model
+        self.fallbacks.append((task.name, reason))
+        self._fell_back.add(task.name)
+        if model is not None:
+            self.ledger.record(
+                LedgerEntry(task.name, model.provider, model.name, 0, 0, False, 0.0, 0.0, outcome="fallback",
+                            note=reason[:300])
+            )  # fmt: skip
+        if not quiet:
+            log.warning("%s: %s → offline engine", task.name, _short(reason))
+        return result
+
+    async def _run_model(self, task: Task[Any, OutputT], inputs: Any) -> OutputT:
         output_cls: type[OutputT] = task.Output
         schema = _schema_of(output_cls)
-        messages = list(task.build_prompt(inputs))
-        if not self.model.supports_json_schema:
-            messages = with_schema_instruction(messages, schema)
+        request, inputs = self._fitted_request(task, inputs, schema)
+        first = await self.complete(request)
+        parsed, problem = self._judge(task, inputs, first, request, output_cls)
+        if parsed is not None:
+            return parsed
+        if first.finish_reason == "length":
+            retry = self._longer(request, problem, task.name)
+        else:
+            log.info("task %s: invalid reply (%s); re-asking once", task.name, problem)
+            retry = replace(request, messages=repair_messages(request.messages, first.text, problem))
+        second = await self.complete(retry)
+        parsed, again = self._judge(task, inputs, second, retry, output_cls)
+        if parsed is not None:
+            return parsed
+        if self.cache is not None and self.model is not None:  # else a re-run is served the same bad replies
+            self.cache.delete(
+                request_key(self.model.provider, self.model.name, request),
+                request_key(self.model.provider, self.model.name, retry),
+            )
+        raise ModelOutputInvalid(
+            f"task {task.name}: the model's reply stayed invalid after one re-ask: {again}",
+            hint='try a stronger model (--model provider:name), set [llm] fallback = "offline", '
+            "or run with the offline engine",
+        )
+
+    def _judge(
+        self, task: Task[Any, OutputT], inputs: Any, reply: Completion, request: Request, output_cls: type[OutputT]
+    ) -> tuple[OutputT | None, str]:
+        """(the usable Output, "") or (None, what is wrong with the reply)."""
+        if reply.finish_reason == "length":
+            return None, f"reply cut off at max_tokens={request.max_tokens} (task {task.name})"
+        try:
+            parsed = parse_output(reply.text, output_cls)
+        except ReplyError as exc:
+            return None, str(exc)
+        problems = content_problems(parsed)
+        checker = getattr(task, "check", None)
+        if not problems and checker is not None:
+            problems = list(checker(inputs, parsed))
+        if problems:
+            return None, "; ".join(problems[:3])
+        return parsed, ""
+
+    def _fitted_request(self, task: Task[Any, OutputT], inputs: Any, schema: dict[str, Any]) -> tuple[Request, Any]:
+        """The request, its reply limit clamped to the context window; the input shrunk if it must be."""
         cap = self.settings.max_tokens
-        request = Request(
+        want = min(int(getattr(task, "max_tokens", None) or cap), cap)
+        window = self.context_window
+        shrinker = getattr(task, "shrink", None)
+        for _ in range(8):
+            request = self._request(task, inputs, schema, want)
+            if window is None:
+                return request, inputs
+            room = window - _prompt_estimate(request) - CONTEXT_MARGIN
+            if room >= min(want, MIN_REPLY_TOKENS):
+                return replace(request, max_tokens=min(want, room), timeout=self._timeout(min(want, room))), inputs
+            smaller = shrinker(inputs) if shrinker is not None else None
+            if smaller is None:
+                break
+            inputs = smaller
+        raise ContextLengthError(
+            f"task {task.name}: a prompt of ~{_prompt_estimate(request)} tokens leaves no room for a reply "
+            f"in context_window={window}",
+            hint="raise [llm] context_window to what the server holds (llama.cpp: --n_ctx), or use a larger model",
+        )
+
+    def _request(self, task: Task[Any, OutputT], inputs: Any, schema: dict[str, Any], max_tokens: int) -> Request:
+        messages = list(task.build_prompt(inputs))
+        sent = bounded_schema(schema)
+        if self.model is not None and not self.model.supports_json_schema:
+            messages = with_schema_instruction(messages, sent)
+        return Request(
             messages=messages,
-            schema=schema,
+            schema=sent,
             task=task.name,
             temperature=float(getattr(task, "temperature", None) or self.settings.temperature),
-            max_tokens=min(int(getattr(task, "max_tokens", None) or cap), cap),
+            max_tokens=max_tokens,
             schema_name=_schema_name(task.name),
+            timeout=self._timeout(max_tokens),
         )
-        first = await self.complete(request)
-        try:
-            return parse_output(first.text, output_cls)
-        except ReplyError as exc:
-            log.info("task %s: invalid reply (%s); re-asking once", task.name, exc)
-            retry = replace(request, messages=repair_messages(messages, first.text, str(exc)))
-        second = await self.complete(retry)
-        try:
-            return parse_output(second.text, output_cls)
-        except ReplyError as exc:
-            if self.cache is not None:  # else a re-run is served the same bad replies forever
-                key = request_key(self.model.provider, self.model.name, request)
-                self.cache.delete(key, request_key(self.model.provider, self.model.name, retry))
+
+    def _longer(self, request: Request, problem: str, task_name: str) -> Request:
+        """The re-ask of a reply cut off at its limit: twice the limit, within the context window."""
+        limit = min(request.max_tokens * 2, self.settings.max_tokens * 2)
+        if self.context_window is not None:
+            limit = min(limit, self.context_window - _prompt_estimate(request) - CONTEXT_MARGIN)
+        if limit <= request.max_tokens:
             raise ModelOutputInvalid(
-                f"task {task.name}: the model's reply did not match the task's schema after one re-ask: {exc}",
-                hint="try a stronger model (--model provider:name), or run with the offline engine",
-            ) from None
+                f"task {task_name}: {problem}, and the context window leaves no room for a longer reply",
+                hint="raise [llm] context_window (llama.cpp: --n_ctx), or use a model that answers briefly",
+            )
+        log.info("task %s: %s; re-asking with max_tokens=%d", task_name, problem, limit)
+        note = Message(
+            role="user", content="Your reply was cut off. Answer again, shorter, as one complete JSON object."
+        )
+        return replace(request, messages=[*request.messages, note], max_tokens=limit, timeout=self._timeout(limit))
+
+    def _timeout(self, max_tokens: int) -> float | None:
+        """Seconds one attempt may take, from the server's measured speed; None (the retry policy's
+        ``[llm] timeout``) when the speed is not known."""
+        speed = self.settings.tokens_per_second
+        if not speed:
+            return None
+        return max(30.0, 1.5 * max_tokens / speed + 15.0)
 
     def run_sync(self, task: Task[Any, OutputT], inputs: Any) -> OutputT:
         """``run`` for synchronous callers (runs in a worker thread if a loop is already running)."""
@@ -172,11 +298,29 @@ class Runtime:
             task=request.task or "?",
         )
         started = time.monotonic()
+        policy = replace(self.retry_policy, attempt_timeout=request.timeout or self.retry_policy.attempt_timeout)
+
+        async def attempt() -> Completion:
+            begun = time.monotonic()
+            try:
+                return await model.complete(request)
+            except BaseException as exc:  # a timeout arrives as cancellation; both are recorded, then re-raised
+                # A refused or failed request used nothing; a timed-out one had its prompt read (our
+                # estimate of it is recorded) and generated for as long as it ran.
+                if isinstance(exc, TransientModelError | asyncio.CancelledError):
+                    timed_out = not isinstance(exc, TransientModelError)
+                    self.ledger.record(
+                        LedgerEntry(request.task, provider, name, est_in if timed_out else 0, 0, False, 0.0,
+                                    round(time.monotonic() - begun, 4), priced=price is not None,
+                                    outcome="timeout" if timed_out else "failed", note=_short(str(exc)))
+                    )  # fmt: skip
+                raise
+
         try:
             async with self._semaphore():
                 completion = await call_with_retry(
-                    lambda: model.complete(request),
-                    self.retry_policy,
+                    attempt,
+                    policy,
                     what=f"{provider}:{name} (task {request.task or '?'})",
                     on_retry=_log_retry,
                 )
@@ -237,6 +381,22 @@ def _schema_of(output_cls: type[BaseModel]) -> dict[str, Any]:
 def _schema_name(task_name: str) -> str:
     cleaned = "".join(ch if ch.isascii() and (ch.isalnum() or ch in "_-") else "_" for ch in task_name)
     return (cleaned or "output")[:64]
+
+
+# Tokens kept free between prompt and reply (our estimate of the prompt is rough), and the smallest
+# reply worth asking for: below it the input is shrunk instead.
+CONTEXT_MARGIN = 64
+MIN_REPLY_TOKENS = 256
+
+
+def _prompt_estimate(request: Request) -> int:
+    """The prompt's tokens, over-estimated by a tenth (tokenisers differ from our 4-characters rule)."""
+    return int(request_tokens(request) * 1.1) + 16
+
+
+def _short(reason: str) -> str:
+    text = " ".join(reason.split())
+    return text if len(text) <= 160 else text[:157] + "…"
 
 
 def _log_retry(attempt: int, delay: float, error: TransientModelError) -> None:

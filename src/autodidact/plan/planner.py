@@ -62,6 +62,7 @@ class PlanTask:
 
     name = "plan.create"
     Output = Plan
+    max_tokens = 3500  # a whole plan: the largest reply of any task (docs/models.md, "Output bounds")
 
     def build_prompt(self, inputs: PlanInputs) -> list[Message]:
         """Seed 004's instructions, the request as data, and the fitting catalogue entry."""
@@ -140,9 +141,11 @@ async def acreate_plan(request_text: str, runtime: Runtime) -> Plan:
     report = validate_plan(plan.to_json())
     if not report.ok:
         first = report.errors[0]
+        reason = f"the model's plan fails {first['rule']}: {first['message']} (after one repair request)"
+        if runtime.falls_back:
+            return normalize(runtime.fall_back(task, inputs, reason), lang)
         raise ModelOutputInvalid(
-            f"the model's plan fails {first['rule']}: {first['message']} (after one repair request)",
-            hint="rerun, use another model, or run without a model for the offline planner",
+            reason, hint="rerun, use another model, --fallback offline, or run without a model for the offline planner"
         )
     return plan
 

@@ -136,4 +136,6 @@ class CandidateList(BaseModel):
     """The question-proposal task's output."""
 
     model_config = ConfigDict(extra="forbid")
-    candidates: list[Candidate]
+    # maxItems only in the schema sent (a grammar-constrained model stops there); a longer list
+    # from a hosted model is still read, and the program's filters keep the best.
+    candidates: list[Candidate] = Field(json_schema_extra={"maxItems": 16})

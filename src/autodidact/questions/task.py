@@ -51,6 +51,7 @@ class ProposeQuestions:
 
     name = "questions.propose"
     Output = CandidateList
+    max_tokens = 1500  # 8-14 short questions (docs/models.md, "Output bounds")
 
     def build_prompt(self, inputs: QuestionerInputs) -> list[Message]:
         """Topic and round in the clear; every finding, question and file excerpt in data blocks."""

@@ -88,7 +88,14 @@ class Recorded:
         return list(self.body.get("messages", []))
 
 
-Reply = str | Fault | dict[str, Any]
+@dataclass(frozen=True)
+class Cut:
+    """A reply the server stopped at its token limit (``finish_reason: "length"``)."""
+
+    text: str
+
+
+Reply = str | Fault | Cut | dict[str, Any]
 
 
 @dataclass
@@ -104,6 +111,8 @@ class _State:
     stopping: threading.Event = field(default_factory=threading.Event)
     in_flight: int = 0
     peak_in_flight: int = 0
+    chunk_delay: float = 0.0  # seconds between streamed chunks (a slow model)
+    streams: list[tuple[int, int]] = field(default_factory=list)  # (chunks sent, chunks in the reply)
 
 
 def _count_tokens(text: str) -> int:
@@ -180,10 +189,51 @@ class _Handler(BaseHTTPRequestHandler):
             self._fault(reply, anthropic, presented)
         elif isinstance(reply, dict):
             self._send(200, json.dumps(reply).encode())
+        elif isinstance(reply, Cut):
+            self._answer(reply.text, body, anthropic, finish="length")
         else:
             self._answer(str(reply), body, anthropic)
 
-    def _answer(self, text: str, body: dict[str, Any], anthropic: bool) -> None:
+    def _stream(self, text: str, body: dict[str, Any], finish: str, usage: tuple[int, int]) -> None:
+        """Server-sent events as OpenAI streams them, one chunk per 8 characters; stops when the client
+        goes away (as llama.cpp's server does), recording how far it got."""
+        state = self.server.state
+        pieces = [text[i : i + 8] for i in range(0, len(text), 8)] or [""]
+        model = str(body.get("model", "fake-model"))
+
+        def event(delta: dict[str, Any], reason: str | None, extra: dict[str, Any] | None = None) -> bytes:
+            data = {"id": "chatcmpl-s", "object": "chat.completion.chunk", "created": int(time.time()), "model": model,
+                    "choices": [{"index": 0, "delta": delta, "finish_reason": reason}]}  # fmt: skip
+            data.update(extra or {})
+            return b"data: " + json.dumps(data, ensure_ascii=False).encode("utf-8") + b"\n\n"
+
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        sent = 0
+        try:
+            for n, piece in enumerate(pieces):
+                if state.chunk_delay and state.stopping.wait(state.chunk_delay):
+                    break
+                last = n == len(pieces) - 1
+                self.wfile.write(event({"content": piece}, finish if last else None))
+                self.wfile.flush()
+                sent += 1
+            if sent == len(pieces):
+                if (body.get("stream_options") or {}).get("include_usage"):
+                    tokens = {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)}
+                    self.wfile.write(b"data: " + json.dumps({"id": "chatcmpl-s", "object": "chat.completion.chunk",
+                                     "model": model, "choices": [], "usage": tokens}).encode() + b"\n\n")  # fmt: skip
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+        except OSError:
+            pass  # the client closed the stream: generation stops here
+        with state.lock:
+            state.streams.append((sent, len(pieces)))
+
+    def _answer(self, text: str, body: dict[str, Any], anthropic: bool, finish: str = "stop") -> None:
         state = self.server.state
         if state.usage is not None:
             tokens_in, tokens_out = state.usage
@@ -192,6 +242,12 @@ class _Handler(BaseHTTPRequestHandler):
                 json.dumps(body.get("messages", []), ensure_ascii=False) + str(body.get("system", ""))
             )
             tokens_out = _count_tokens(text)
+        if body.get("stream") and not anthropic:
+            self._stream(text, body, finish, (tokens_in, tokens_out))
+            with state.lock:
+                if state.streams and state.streams[-1][0] == state.streams[-1][1]:
+                    state.reported.append((tokens_in, tokens_out))
+            return
         with state.lock:
             state.reported.append((tokens_in, tokens_out))
         model = str(body.get("model", "fake-model"))
@@ -202,7 +258,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "role": "assistant",
                 "model": model,
                 "content": [{"type": "text", "text": text}],
-                "stop_reason": "end_turn",
+                "stop_reason": "max_tokens" if finish == "length" else "end_turn",
                 "stop_sequence": None,
                 "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out},
             }
@@ -212,7 +268,7 @@ class _Handler(BaseHTTPRequestHandler):
                 "object": "chat.completion",
                 "created": int(time.time()),
                 "model": model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}],
                 "usage": {
                     "prompt_tokens": tokens_in,
                     "completion_tokens": tokens_out,
@@ -366,6 +422,16 @@ class FakeLLM:
 
     def set_latency(self, seconds: float) -> None:
         self.state.latency = seconds
+
+    def set_chunk_delay(self, seconds: float) -> None:
+        """Seconds between streamed chunks: a slow model whose stream a client may abandon."""
+        self.state.chunk_delay = seconds
+
+    @property
+    def streams(self) -> list[tuple[int, int]]:
+        """(chunks sent, chunks in the reply) per streamed reply: fewer sent = the client went away."""
+        with self.state.lock:
+            return list(self.state.streams)
 
     @property
     def requests(self) -> list[Recorded]:

@@ -319,6 +319,13 @@ class AnswerQuestionTask:
 
     name = "wiki.answer_question"
     Output = QuestionAnswer
+    max_tokens = 700  # a verdict and 2-5 sentences (docs/models.md, "Output bounds")
+
+    def shrink(self, inputs: QuestionInputs) -> QuestionInputs | None:
+        """One passage fewer (the last retrieved): for a prompt that does not fit the context."""
+        if len(inputs.passages) <= 1:
+            return None
+        return inputs.model_copy(update={"passages": inputs.passages[:-1]})
 
     RULES = {
         "zh": (

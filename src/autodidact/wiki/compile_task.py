@@ -246,6 +246,29 @@ class CompileArticleTask:
 
     name = "wiki.compile_article"
     Output = ArticleDraft
+    max_tokens = 2500  # a summary and the sections given: bounded so a looping model stops early
+
+    def check(self, inputs: ArticleInputs, draft: ArticleDraft) -> list[str]:
+        """A draft that cites none of the new material's raw files compiled nothing: the source
+        must not be recorded as compiled on its strength (docs/models.md, "Guards")."""
+        given = {m.source for m in inputs.material}
+        if not given:
+            return []
+        cited = {n for s in draft.sections for b in s.blocks for n in citations(b)} | set(citations(draft.summary))
+        if cited & given:
+            return []
+        return [f"no statement cites the new material ({', '.join(sorted(given)[:3])})"]
+
+    def shrink(self, inputs: ArticleInputs) -> ArticleInputs | None:
+        """Fewer current sections shown (those not shown stay as they are). The new material is never
+        cut: what is not merged now would be lost, so a prompt that still does not fit goes to the
+        offline merge, which takes it all."""
+        if inputs.sections:
+            return inputs.model_copy(
+                update={"sections": inputs.sections[:-1], "other_headings": [*inputs.other_headings,
+                                                                             inputs.sections[-1].heading]}
+            )  # fmt: skip
+        return None
 
     def build_prompt(self, inputs: ArticleInputs) -> list[Message]:
         current = {
