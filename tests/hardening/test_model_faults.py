@@ -87,7 +87,7 @@ def resume_with_healthy_model(root: Path) -> None:
 
 
 CASES = {
-    "invalid_json": ("this is {not json", 2, "did not match the task's schema after one re-ask"),
+    "invalid_json": ("this is {not json", 2, "stayed invalid after one re-ask"),
     "refusal": ("I'm sorry, but I can't help with that request.", 2, "did not match the task's schema"),
     "5xx": (Fault.server_error(), MAX_RETRIES + 1, f"failed after {MAX_RETRIES + 1} attempt(s) (HTTP 500)"),
     "429": (Fault.rate_limit(retry_after=0.3), MAX_RETRIES + 1, "(HTTP 429)"),

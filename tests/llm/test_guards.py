@@ -183,6 +183,19 @@ def test_schema_sent_bounds_every_list_and_free_string() -> None:
     assert "maxLength" not in Summary.model_json_schema()["properties"]["answer"]  # a copy: the model's stays
 
 
+def test_no_bound_sent_reaches_the_grammar_limit() -> None:
+    """llama.cpp refuses a grammar repetition of 2000 or more, and its Python server then exits."""
+
+    class Wide(BaseModel):
+        text: str = Field(max_length=50_000)
+        items: list[str] = Field(max_length=5_000)
+
+    schema = bounded_schema(Wide.model_json_schema())
+    assert schema["properties"]["text"]["maxLength"] < 2000
+    assert schema["properties"]["items"]["maxItems"] < 2000
+    assert schema["properties"]["items"]["items"]["maxLength"] < 2000
+
+
 def test_an_abandoned_streamed_call_stops_the_server_generating(tmp_path: Path) -> None:
     """A slow stream past the attempt's deadline is closed: the server sends no more chunks, the
     timed-out attempt is in the ledger, and the step falls back."""

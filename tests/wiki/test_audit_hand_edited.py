@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from autodidact.config import ModelSettings
 from autodidact.kb import KnowledgeBase
 from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
@@ -255,13 +256,14 @@ def _scripted(answers: dict[str, dict[str, object]]) -> Runtime:
     """A model that answers each question (found in the prompt) with the scripted verdict."""
 
     def reply(request: Request) -> str:
-        user = request.messages[-1]["content"]
+        user = "\n".join(m["content"] for m in request.messages if m["role"] == "user")  # a re-ask too
         for question, verdict in answers.items():
             if question in user:
                 return json.dumps(verdict, ensure_ascii=False)
         raise AssertionError(f"unscripted question in {user[:80]!r}")
 
-    return Runtime(model=ScriptedModel(fn=reply))
+    # As a local server's runtime: a reply that stays invalid (an echo of the schema) is done offline.
+    return Runtime(model=ScriptedModel(fn=reply), settings=ModelSettings(fallback="offline"))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -35,12 +35,16 @@ def size(request: Request) -> int:
 
 
 def compile_request_size(kb: KnowledgeBase) -> tuple[int, ScriptedModel]:
+    raw: dict[str, str] = {}
+
     def reply(request: Request) -> str:
+        # A draft must cite the new material it merged (else it compiled nothing: docs/models.md).
+        new = raw["name"]
         return json.dumps(
             {
                 "summary": "Widget3 engines are small. (source: x.md) They run on batteries. (source: x.md)",
                 "sections": [
-                    {"heading": "Updates", "blocks": ["- New fact about [[Nowhere]] engines. (source: x.md)"]}
+                    {"heading": "Updates", "blocks": [f"- New fact about [[Nowhere]] engines. (source: {new})"]}
                 ],
             }
         )
@@ -53,6 +57,7 @@ def compile_request_size(kb: KnowledgeBase) -> tuple[int, ScriptedModel]:
         url="https://example.org/w3-new",
         date="2026-12-03",
     )
+    raw["name"] = name
     result = compile_wiki(kb, [name], Runtime(model=model))
     assert result.updated == ["Widget3 engine"]
     return max(size(r) for r in model.requests), model

@@ -125,6 +125,14 @@ class SignalTask:
     Output = SignalOutput
     max_tokens = 300  # a few signal names and one flag
 
+    def check(self, inputs: SignalInputs, output: SignalOutput) -> list[str]:
+        """Only the signals this question type allows (a weak model invents names; docs/models.md)."""
+        allowed = set(cues.ELIGIBLE.get(inputs.question_type, ()))
+        unknown = [s for s in output.signals if s not in allowed]
+        return (
+            [f"signals not allowed for a {inputs.question_type} question: {', '.join(unknown[:3])}"] if unknown else []
+        )
+
     def build_prompt(self, inputs: SignalInputs) -> list[Message]:
         allowed = cues.ELIGIBLE.get(inputs.question_type, ())
         system_line, block = data_block(inputs.answer, "answer")
@@ -165,6 +173,12 @@ class ModeTask:
     name = "debate.mode"
     Output = ModeOutput
     max_tokens = 200  # a mode and a short quote
+
+    def check(self, inputs: ModeInputs, output: ModeOutput) -> list[str]:
+        """The basis must quote the prompt: "(no concrete claim)" is not the person's words."""
+        if output.basis and output.basis not in inputs.prompt:
+            return ["basis does not quote the prompt's own words"]
+        return []
 
     def build_prompt(self, inputs: ModeInputs) -> list[Message]:
         system_line, block = data_block(inputs.prompt, "prompt")

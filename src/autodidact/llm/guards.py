@@ -16,9 +16,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-# Bounds added to a schema sent to a model where the task's own Output sets none.
+# Bounds added to a schema sent to a model where the task's own Output sets none, and the most any
+# bound may say: llama.cpp compiles a bound into a grammar repetition and refuses one of 2000 or
+# more ("exceeds sane defaults") — and llama-cpp-python's server then exits. Measured live: 1000
+# works for every task's schema, 1999 kills the server (docs/models.md, "Output bounds").
 DEFAULT_MAX_ITEMS = 24
-DEFAULT_MAX_LENGTH = 2000
+DEFAULT_MAX_LENGTH = 1000
+MAX_BOUND = 1000
 
 _WORD = re.compile(r"[A-Za-z0-9]+|[\u4e00-\u9fff]")
 
@@ -92,10 +96,10 @@ def bounded_schema(schema: dict[str, Any]) -> dict[str, Any]:
 def _bound(node: Any) -> None:
     if isinstance(node, dict):
         kind = node.get("type")
-        if kind == "array" and "maxItems" not in node:
-            node["maxItems"] = DEFAULT_MAX_ITEMS
-        if kind == "string" and not any(k in node for k in ("maxLength", "enum", "const", "pattern", "format")):
-            node["maxLength"] = DEFAULT_MAX_LENGTH
+        if kind == "array":
+            node["maxItems"] = min(int(node.get("maxItems", DEFAULT_MAX_ITEMS)), MAX_BOUND)
+        if kind == "string" and not any(k in node for k in ("enum", "const", "pattern", "format")):
+            node["maxLength"] = min(int(node.get("maxLength", DEFAULT_MAX_LENGTH)), MAX_BOUND)
         for value in node.values():
             _bound(value)
     elif isinstance(node, list):

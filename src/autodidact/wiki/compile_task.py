@@ -74,7 +74,8 @@ class ArticleInputs(BaseModel):
 class ArticleDraft(BaseModel):
     """The updated summary and the updated versions of the sections that were sent (plus new ones)."""
 
-    summary: str = Field(description="2-4 sentences, each ending with its citation")
+    # Empty means "keep the current summary" (the merge writes one when none exists), so not required.
+    summary: str = Field("", description="2-4 sentences, each ending with its citation")
     sections: list[SectionText] = Field(description="updated sections; statements cite their raw files")
 
 
