@@ -33,15 +33,19 @@ def test_doctor_names_a_missing_key_without_failing(cli: Any, kb_dir: Path) -> N
     assert "DEEPSEEK_API_KEY is not set" in result.output
 
 
-def test_doctor_check_makes_one_call(cli: Any, kb_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doctor_check_makes_one_call_and_one_speed_call(
+    cli: Any, kb_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-    with FakeLLM(['{"ok": true}']) as fake:
+    counting = " ".join(str(n) for n in range(1, 121))
+    with FakeLLM(['{"ok": true}', counting]) as fake:
         monkeypatch.setenv("AUTODIDACT_BASE_URL", fake.base_url)
         result = cli("doctor", "--kb", str(kb_dir), "--model", "openai:test-model", "--check")
         assert result.exit_code == 0, result.output
         assert "model server OK" in result.output
         assert "openai:test-model at " + fake.base_url in result.output
-        assert len(fake.requests) == 1
+        assert "generation speed: ~" in result.output and "tokens_per_second" in result.output
+        assert len(fake.requests) == 2
         assert fake.requests[0].body["model"] == "test-model"
 
 
