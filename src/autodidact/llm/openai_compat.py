@@ -30,13 +30,6 @@ from autodidact.llm.base import (
 PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key, but the SDK insists on one
 
 
-def request_tokens_of(kwargs: dict[str, Any]) -> int:
-    """Estimated prompt tokens of a chat request's messages (for servers that report none)."""
-    from autodidact.llm.scripted import estimate_tokens
-
-    return sum(estimate_tokens(str(m.get("content", ""))) + 4 for m in kwargs.get("messages", []))
-
-
 class OpenAICompatModel:
     """A model behind ``/v1/chat/completions``; capabilities come from its preset."""
 
@@ -117,7 +110,7 @@ class OpenAICompatModel:
         what = f"{self.provider}:{self.name}"
         try:
             if self.stream:
-                return await self._streamed(kwargs)
+                return await self._streamed(kwargs, request)
             response = await self._client().chat.completions.create(**kwargs)
         except openai.APIStatusError as exc:
             raise self._status_error(exc, request) from None
@@ -147,7 +140,7 @@ class OpenAICompatModel:
             finish_reason=choices[0].finish_reason,
         )
 
-    async def _streamed(self, kwargs: dict[str, Any]) -> Completion:
+    async def _streamed(self, kwargs: dict[str, Any], request: Request) -> Completion:
         """One streamed completion, read to its end; cancelling the read closes the connection."""
         stream = await self._client().chat.completions.create(
             **kwargs, stream=True, stream_options={"include_usage": True}
@@ -176,7 +169,9 @@ class OpenAICompatModel:
         if usage is not None:
             counted = Usage(int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0))
         else:  # a server that reports no usage in streams: one chunk is one token
-            counted = Usage(input_tokens=request_tokens_of(kwargs), output_tokens=chunks)
+            from autodidact.llm.scripted import request_tokens
+
+            counted = Usage(input_tokens=request_tokens(request), output_tokens=chunks)
         return Completion(text=text, usage=counted, model=model, finish_reason=finish)
 
     def _status_error(self, exc: Any, request: Request) -> ModelError:

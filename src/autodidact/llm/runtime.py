@@ -209,7 +209,8 @@ class Runtime:
                 return request, inputs
             room = window - _prompt_estimate(request) - CONTEXT_MARGIN
             if room >= min(want, MIN_REPLY_TOKENS):
-                return replace(request, max_tokens=min(want, room), timeout=self._timeout(min(want, room))), inputs
+                fitted = min(want, room)  # the prompt is rendered once; only the limit changes
+                return replace(request, max_tokens=fitted, timeout=self._timeout(fitted)), inputs
             smaller = shrinker(inputs) if shrinker is not None else None
             if smaller is None:
                 break
