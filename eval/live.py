@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 TOPIC = "How do Python generators work?"
-STEP_LIMIT = 900.0  # seconds one step may take before the row says "no (time limit)"
+STEP_LIMIT = 1800.0  # seconds one step may take before the row says "no (time limit)"
 # A small corpus keeps the run in minutes: the pages about generators and yield.
 CORPUS_PREFIXES = ("yield", "types--generator", "return", "for")
 

@@ -50,6 +50,18 @@ class ModelSettings(BaseModel):
     stream: bool | None = Field(
         None, description="stream replies so a timed-out call stops generating; default: on for local servers"
     )
+    step_calls: int | None = Field(
+        None,
+        ge=0,
+        description="model calls one step may make (a dimension, a round's questions, compile or "
+        "check); the rest of the step runs offline. Default: 8 for local servers, unlimited for hosted APIs",
+    )
+    step_seconds: float | None = Field(
+        None,
+        gt=0,
+        description="seconds one step may spend on model calls before the rest of it runs offline; "
+        "default: 240 for local servers, unlimited for hosted APIs",
+    )
     cache: bool = True
     prices: dict[str, tuple[float, float]] = Field(
         default_factory=dict,

@@ -6,6 +6,7 @@ openai SDK) scripted to misbehave the way a 135M model did on llama.cpp (docs/mo
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from pathlib import Path
@@ -22,6 +23,7 @@ from autodidact.llm.registry import build_runtime
 from autodidact.llm.retry import RetryPolicy
 from autodidact.llm.runtime import Runtime
 from autodidact.llm.scripted import ScriptedModel
+from autodidact.llm.steps import Step
 from autodidact.llm.tasks import Message
 from autodidact.testing.fake_llm import FakeLLM
 
@@ -247,3 +249,78 @@ def test_local_presets_default_to_fallback_streaming_and_one_call_at_a_time() ->
     assert local.context_window == 4096
     chosen = build_runtime(load_settings(None, {"llm.model": "llamacpp:local", "llm.concurrency": 3}), None)
     assert chosen.settings.concurrency == 3  # what the user set stays
+
+
+# -- step budgets (llm/steps.py) ---------------------------------------------------------------------
+
+
+def test_a_step_past_its_call_budget_finishes_on_the_offline_engine(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    model = ScriptedModel([GOOD] * 5)
+    runtime = runtime_for(model, tmp_path, step_calls=2)
+
+    async def dimension() -> list[str]:
+        with runtime.step("d1 (pinning)"):
+            return [(await runtime.run(SummaryTask(), [f"p{i}"])).answer for i in range(4)]
+
+    with caplog.at_level(logging.WARNING, logger="autodidact"):
+        answers = asyncio.run(dimension())
+    assert answers[:2] == ["Generators yield values lazily (source: a.md)."] * 2
+    assert answers[2:] == ["Offline: p2", "Offline: p3"]
+    assert len(model.requests) == 2
+    assert caplog.text.count("d1 (pinning): model budget spent (2 calls") == 1  # said once per step
+    assert read_totals(tmp_path / "ledger.jsonl")["fallbacks"] == 2
+
+
+def test_each_step_has_its_own_budget_and_concurrent_work_shares_its_step() -> None:
+    model = ScriptedModel([GOOD] * 10)
+    runtime = runtime_for(model, step_calls=1)
+
+    async def dimension(name: str) -> list[str]:
+        with runtime.step(name):
+            outs = await asyncio.gather(*(runtime.run(SummaryTask(), [f"{name}-{i}"]) for i in range(3)))
+            with runtime.step("inner"):  # a step inside a step counts against the outer one
+                outs.append(await runtime.run(SummaryTask(), [f"{name}-inner"]))
+            return [o.answer for o in outs]
+
+    async def report() -> list[list[str]]:
+        return list(await asyncio.gather(dimension("d1"), dimension("d2")))
+
+    d1, d2 = asyncio.run(report())
+    for answers in (d1, d2):
+        assert sum(not a.startswith("Offline") for a in answers) == 1
+    assert len(model.requests) == 2
+    # Outside any step nothing is cut short.
+    assert runtime.run_sync(SummaryTask(), ["free"]).answer.startswith("Generators")
+
+
+def test_a_call_expected_to_pass_the_step_time_budget_is_not_started() -> None:
+    # 300 tokens at 2 tok/s is ~150 s expected: a 60 s step cannot fit it, so no call is made.
+    model = ScriptedModel([GOOD])
+    runtime = runtime_for(model, step_seconds=60, tokens_per_second=2)
+
+    async def step() -> str:
+        with runtime.step("round 1 check"):
+            return (await runtime.run(SummaryTask(), ["p"])).answer
+
+    assert asyncio.run(step()) == "Offline: p"
+    assert model.requests == []
+    assert "150 s for the next call" in runtime.fallbacks[0][1]
+
+
+def test_step_time_is_wall_time_since_the_step_began() -> None:
+    step = Step("d2", max_calls=None, max_seconds=100)
+    assert step.spent(expected_seconds=30) is None
+    step.started -= 80  # as if the step had run 80 s
+    reason = step.spent(expected_seconds=30)
+    assert reason is not None and "d2: model budget spent (80 s" in reason
+    assert Step("d3", max_calls=None, max_seconds=None).spent(10_000) is None
+
+
+def test_local_presets_bound_each_step_and_hosted_apis_do_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")  # read to build the client; no call is made
+    local = build_runtime(load_settings(None, {"llm.model": "llamacpp:local"}), None)
+    assert (local.settings.step_calls, local.settings.step_seconds) == (8, 240.0)
+    hosted = build_runtime(load_settings(None, {"llm.model": "openai:gpt-4o-mini"}), None)
+    assert (hosted.settings.step_calls, hosted.settings.step_seconds) == (None, None)

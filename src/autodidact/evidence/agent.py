@@ -118,147 +118,152 @@ async def gather(
     researches into the knowledge base itself (``report_dir`` is ``kb_root``), the sources its
     ``raw/`` already holds.
     """
-    report_dir = payload.report_path()
-    report_dir.mkdir(parents=True, exist_ok=True)
-    known = list(prefer_new_over) if prefer_new_over is not None else default_known(payload, report_dir, kb_root)
-    path = output_path(payload, out)
-    mode = payload.mode
-    previous = _previous(path) if mode == "supplement" else None
-    if mode == "quick" and payload.upstream_inputs:
-        _say(reporter, "quick mode ignores upstream_inputs (upstream_usage stays empty)", warning=True)
-        views: list[UpstreamView] = []
-        upstream_data: dict[str, dict[str, Any]] = {}
-    else:
-        views, upstream_data = load_upstreams(payload, report_dir)
-    kqs = [(k.id, k.text) for k in payload.key_questions]
-    plan_inputs = SearchPlanInputs(
-        language=payload.language,
-        name=payload.name,
-        description=payload.description,
-        query=payload.query,
-        focus=payload.focus,
-        key_questions=kqs,
-        mode=mode,
-        depth=payload.depth,
-        owns=payload.scope_ownership.owns,
-        excludes=payload.scope_ownership.excludes,
-        upstream=views,
-        source_hints=[f"{h.category}: {h.description}".strip(": ") for h in payload.sources],
-        time_sensitivity=payload.time_sensitivity or "",
-        briefing=payload.context_from_briefing,
-    )
-    planner = SearchPlanTask()
-    # The plan call and opening the sources (clients, indexes, caches) do not depend on each other.
-    plan_task = asyncio.ensure_future(runtime.run(planner, plan_inputs))
-    try:
-        opened = await asyncio.to_thread(
-            _open_sources, payload, settings, report_dir, kb_root, providers, fetcher, known
-        )
-    except BaseException:
-        plan_task.cancel()
-        raise
-    collector, own_fetcher, search_client = opened
-    fallback = planner.offline(plan_inputs)
-    try:
-        plan = await plan_task
-    except ModelOutputInvalid as exc:
-        _say(reporter, f"search plan: {exc.message}; using the template plan", warning=True)
-        plan = fallback
-    except BaseException:
-        await _close_sources(collector, own_fetcher, search_client)
-        raise
-    plans = _plans_by_kq(plan.plans, fallback.plans)
-    usage = usage_entries(views, plan.upstream or fallback.upstream) if views else []
-    quick = mode == "quick"
-    need = 1 if quick else DEPTH_NEED[payload.depth]
-    lang = payload.language
-
-    quoted = known_quotes(report_dir, kb_root, path)
-    subject = subject_terms(payload.query, lang)
-    words = subject_words(payload.query, lang)
-
-    async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
-        queries = plans[kq].queries
-        sharp = sharpen(focus(text), subject, words)
-        if cands is None:
-            cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
-        terms = search_terms(text, queries, lang)
-        return await research_kq(
-            runtime,
-            kq,
-            text,
-            cands,
-            query_terms=terms,
-            language=lang,
+    # One budget for the whole dimension: the search plan, every question's extraction, the synthesis.
+    with runtime.step(f"{payload.dimension_id} ({payload.name})"):
+        report_dir = payload.report_path()
+        report_dir.mkdir(parents=True, exist_ok=True)
+        known = list(prefer_new_over) if prefer_new_over is not None else default_known(payload, report_dir, kb_root)
+        path = output_path(payload, out)
+        mode = payload.mode
+        previous = _previous(path) if mode == "supplement" else None
+        if mode == "quick" and payload.upstream_inputs:
+            _say(reporter, "quick mode ignores upstream_inputs (upstream_usage stays empty)", warning=True)
+            views: list[UpstreamView] = []
+            upstream_data: dict[str, dict[str, Any]] = {}
+        else:
+            views, upstream_data = load_upstreams(payload, report_dir)
+        kqs = [(k.id, k.text) for k in payload.key_questions]
+        plan_inputs = SearchPlanInputs(
+            language=payload.language,
+            name=payload.name,
+            description=payload.description,
+            query=payload.query,
+            focus=payload.focus,
+            key_questions=kqs,
             mode=mode,
             depth=payload.depth,
-            sharp=sharp,
-            known_quotes=quoted,
+            owns=payload.scope_ownership.owns,
+            excludes=payload.scope_ownership.excludes,
+            upstream=views,
+            source_hints=[f"{h.category}: {h.description}".strip(": ") for h in payload.sources],
+            time_sensitivity=payload.time_sensitivity or "",
+            briefing=payload.context_from_briefing,
         )
-
-    try:
-        if quick:
-            # Quick mode picks one entry document across questions, so all candidates come first.
-            found = await asyncio.gather(
-                *(find_candidates(collector, t, plans[k].queries, need, True, lang) for k, t in kqs)
+        planner = SearchPlanTask()
+        # The plan call and opening the sources (clients, indexes, caches) do not depend on each other.
+        plan_task = asyncio.ensure_future(runtime.run(planner, plan_inputs))
+        try:
+            opened = await asyncio.to_thread(
+                _open_sources, payload, settings, report_dir, kb_root, providers, fetcher, known
             )
-            entry_first: list[list[Candidate] | None] = list(_prefer_entry(list(found)))
-        else:
-            entry_first = [None] * len(kqs)  # each question goes from search to extraction on its own
-        results: list[KQResult] = list(
-            await asyncio.gather(*(one(kq, text, c) for (kq, text), c in zip(kqs, entry_first, strict=True)))
+        except BaseException:
+            plan_task.cancel()
+            raise
+        collector, own_fetcher, search_client = opened
+        fallback = planner.offline(plan_inputs)
+        try:
+            plan = await plan_task
+        except ModelOutputInvalid as exc:
+            _say(reporter, f"search plan: {exc.message}; using the template plan", warning=True)
+            plan = fallback
+        except BaseException:
+            await _close_sources(collector, own_fetcher, search_client)
+            raise
+        plans = _plans_by_kq(plan.plans, fallback.plans)
+        usage = usage_entries(views, plan.upstream or fallback.upstream) if views else []
+        quick = mode == "quick"
+        need = 1 if quick else DEPTH_NEED[payload.depth]
+        lang = payload.language
+
+        quoted = known_quotes(report_dir, kb_root, path)
+        subject = subject_terms(payload.query, lang)
+        words = subject_words(payload.query, lang)
+
+        async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
+            queries = plans[kq].queries
+            sharp = sharpen(focus(text), subject, words)
+            if cands is None:
+                cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
+            terms = search_terms(text, queries, lang)
+            return await research_kq(
+                runtime,
+                kq,
+                text,
+                cands,
+                query_terms=terms,
+                language=lang,
+                mode=mode,
+                depth=payload.depth,
+                sharp=sharp,
+                known_quotes=quoted,
+            )
+
+        try:
+            if quick:
+                # Quick mode picks one entry document across questions, so all candidates come first.
+                found = await asyncio.gather(
+                    *(find_candidates(collector, t, plans[k].queries, need, True, lang) for k, t in kqs)
+                )
+                entry_first: list[list[Candidate] | None] = list(_prefer_entry(list(found)))
+            else:
+                entry_first = [None] * len(kqs)  # each question goes from search to extraction on its own
+            results: list[KQResult] = list(
+                await asyncio.gather(*(one(kq, text, c) for (kq, text), c in zip(kqs, entry_first, strict=True)))
+            )
+            await collector.flush()
+        finally:
+            await _close_sources(collector, own_fetcher, search_client)
+        for (kq, text), res in zip(kqs, results, strict=True):
+            _say(
+                reporter,
+                f"{kq}: {text[:60]} — {len(res.docs_read)} source(s) read "
+                f"({sum(d.fetched for d in res.docs_read)} fetched), "
+                f"{len(res.kept)} claim(s) kept, {res.dropped} dropped",
+            )
+            for note in res.notes:
+                _say(reporter, f"{kq}: {note}", warning=True)
+            for quote in res.dropped_quotes:
+                _say(
+                    reporter, f"{kq}: dropped a claim whose quote is not in its snapshot: {quote[:80]!r}", warning=True
+                )
+        c = collector.counters
+        _say(reporter, f"sources: {c.local} local, {c.fetched} fetched, {c.reused} reused from source_cache")
+        for failure in c.failures[:10]:
+            _say(reporter, f"source skipped: {failure}", warning=True)
+
+        built = assemble(payload.dimension_id, results, previous, mode)
+        if not built.claims:
+            raise SourceError(
+                f"no verifiable evidence found for any key question of {payload.dimension_id}",
+                hint="add documents (autodidact add / --kb), index a corpus, or configure web search",
+            )
+        evidence = await _finish(payload, runtime, built.claims, built.sources, usage, previous, mode, c)
+        report = validate_evidence(
+            evidence,
+            source_cache=report_dir / "source_cache",
+            plan=_plan(payload, report_dir) if mode != "quick" else None,
+            expected_mode=mode,
+            require_version="1.2",
+            upstream=upstream_data,
         )
-        await collector.flush()
-    finally:
-        await _close_sources(collector, own_fetcher, search_client)
-    for (kq, text), res in zip(kqs, results, strict=True):
+        if not report.ok:
+            raise ValidationFailed(
+                f"evidence for {payload.dimension_id} failed validation and was not written: {report.summary()}",
+                hint="nothing was written; check the previous and upstream evidence files with "
+                "`autodidact evidence validate` (if they are valid, this is a bug: report it with the payload)",
+            )
+        write_json(path, evidence)
+        dropped = sum(r.dropped for r in results) + built.dropped_weak
         _say(
             reporter,
-            f"{kq}: {text[:60]} — {len(res.docs_read)} source(s) read "
-            f"({sum(d.fetched for d in res.docs_read)} fetched), {len(res.kept)} claim(s) kept, {res.dropped} dropped",
+            f"wrote {path} ({len(evidence['claims'])} claims, {len(evidence['sources'])} sources, {dropped} dropped)",
         )
-        for note in res.notes:
-            _say(reporter, f"{kq}: {note}", warning=True)
-        for quote in res.dropped_quotes:
-            _say(reporter, f"{kq}: dropped a claim whose quote is not in its snapshot: {quote[:80]!r}", warning=True)
-    c = collector.counters
-    _say(reporter, f"sources: {c.local} local, {c.fetched} fetched, {c.reused} reused from source_cache")
-    for failure in c.failures[:10]:
-        _say(reporter, f"source skipped: {failure}", warning=True)
-
-    built = assemble(payload.dimension_id, results, previous, mode)
-    if not built.claims:
-        raise SourceError(
-            f"no verifiable evidence found for any key question of {payload.dimension_id}",
-            hint="add documents (autodidact add / --kb), index a corpus, or configure web search",
-        )
-    evidence = await _finish(payload, runtime, built.claims, built.sources, usage, previous, mode, c)
-    report = validate_evidence(
-        evidence,
-        source_cache=report_dir / "source_cache",
-        plan=_plan(payload, report_dir) if mode != "quick" else None,
-        expected_mode=mode,
-        require_version="1.2",
-        upstream=upstream_data,
-    )
-    if not report.ok:
-        raise ValidationFailed(
-            f"evidence for {payload.dimension_id} failed validation and was not written: {report.summary()}",
-            hint="nothing was written; check the previous and upstream evidence files with "
-            "`autodidact evidence validate` (if they are valid, this is a bug: report it with the payload)",
-        )
-    write_json(path, evidence)
-    dropped = sum(r.dropped for r in results) + built.dropped_weak
-    _say(
-        reporter,
-        f"wrote {path} ({len(evidence['claims'])} claims, {len(evidence['sources'])} sources, {dropped} dropped)",
-    )
-    stats = dict(report.stats)
-    stats.update(
-        fetched=c.fetched, reused=c.reused, local=c.local, searches=c.searches, cached_searches=c.cached_searches,
-        dropped_unverified=sum(r.dropped for r in results), dropped_weak=built.dropped_weak,
-    )  # fmt: skip
-    return GatherResult(path, evidence, dropped, _used(evidence, built.docs_by_source), stats)
+        stats = dict(report.stats)
+        stats.update(
+            fetched=c.fetched, reused=c.reused, local=c.local, searches=c.searches, cached_searches=c.cached_searches,
+            dropped_unverified=sum(r.dropped for r in results), dropped_weak=built.dropped_weak,
+        )  # fmt: skip
+        return GatherResult(path, evidence, dropped, _used(evidence, built.docs_by_source), stats)
 
 
 def _open_sources(

@@ -226,14 +226,15 @@ def build_model(choice: ModelChoice, settings: ModelSettings) -> Model:
 
 
 # A local server runs one request at a time and a small model is slow: what the defaults become there.
-LOCAL_DEFAULTS = {"concurrency": 1, "max_retries": 1}
+LOCAL_DEFAULTS = {"concurrency": 1, "max_retries": 1, "step_calls": 8, "step_seconds": 240.0}
 
 
 def resolved_settings(choice: ModelChoice, llm: ModelSettings) -> ModelSettings:
     """``[llm]`` with the preset's defaults filled in where the user set nothing (docs/models.md).
 
     A self-run server (the Ollama, vLLM and llama.cpp presets) gets fallback to the offline engine,
-    streaming (so a timed-out call stops generating), one call at a time and one retry; a hosted
+    streaming (so a timed-out call stops generating), one call at a time, one retry and a budget
+    per step (8 calls, 240 s, then the offline engine finishes the step); a hosted
     API fails loudly instead of falling back, and keeps its concurrency. ``context_window`` comes
     from the preset when unset.
     """

@@ -13,6 +13,9 @@ the schema), a reply cut off at its limit is said to be so and re-asked with a h
 that echoes its schema or leaves required text empty counts as invalid, a task may add its own
 ``check``, and with ``[llm] fallback = "offline"`` a step whose reply stays invalid (or whose server
 stays unreachable) is done by the offline engine instead, recorded in the ledger and on screen.
+Inside a step (``runtime.step(name)``: one dimension, one round's questions, compile or check) the
+calls are also held to ``[llm] step_calls`` and ``step_seconds``; once spent, the rest of the step
+runs offline (``llm/steps.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import asyncio
 import concurrent.futures
 import logging
 import time
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,6 +41,7 @@ from autodidact.llm.ledger import Ledger, LedgerEntry, cost_of, price_for
 from autodidact.llm.offline import run_offline
 from autodidact.llm.retry import RetryPolicy, call_with_retry
 from autodidact.llm.scripted import request_tokens
+from autodidact.llm.steps import Step, current_step, step_scope
 from autodidact.llm.structured import ReplyError, parse_output, repair_messages, with_schema_instruction
 from autodidact.llm.tasks import Message, Task
 
@@ -76,6 +81,7 @@ class Runtime:
         self.fallbacks: list[tuple[str, str]] = []  # (task, reason) of every step the offline engine did
         self._fell_back: set[str] = set()
         self._down: str | None = None  # set when the server stayed unreachable: later steps go offline
+        self._seconds: dict[str, tuple[int, float]] = {}  # task -> (calls, seconds) answered, for step budgets
         self._semaphores: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Semaphore]] = {}
 
     # -- description -------------------------------------------------------------------------
@@ -118,6 +124,12 @@ class Runtime:
             return run_offline(task, inputs)
         if self._down is not None and self.settings.fallback == "offline":
             return self.fall_back(task, inputs, self._down, quiet=task.name in self._fell_back)
+        step = current_step()
+        if step is not None:
+            spent = step.spent(self._expected_seconds(task))
+            if spent is not None:  # a budget the user set (or the local preset's): the step finishes offline
+                quiet, step.announced = step.announced, True
+                return self.fall_back(task, inputs, spent, quiet=quiet)
         try:
             return await self._run_model(task, inputs)
         except ModelUnavailable as exc:
@@ -129,6 +141,30 @@ class Runtime:
             if self.settings.fallback != "offline":
                 raise
             return self.fall_back(task, inputs, exc.message)
+
+    def step(self, name: str) -> AbstractContextManager[Step]:
+        """A block whose model calls share one budget (``[llm] step_calls``, ``step_seconds``).
+
+        Without a model, or without either limit, the block is counted but never cut short.
+        """
+        limited = self.model is not None
+        return step_scope(
+            name,
+            self.settings.step_calls if limited else None,
+            self.settings.step_seconds if limited else None,
+        )
+
+    def _expected_seconds(self, task: Task[Any, Any]) -> float:
+        """How long the next call of ``task`` will likely take: this run's mean for that task, else
+        its reply limit at the measured speed, else 0 (unknown: the call may start)."""
+        seen = self._seconds.get(task.name)
+        if seen is not None and seen[0] > 0:
+            return seen[1] / seen[0]
+        speed = self.settings.tokens_per_second
+        if speed:
+            limit = min(int(getattr(task, "max_tokens", None) or self.settings.max_tokens), self.settings.max_tokens)
+            return limit / speed
+        return 0.0
 
     @property
     def falls_back(self) -> bool:
@@ -291,6 +327,9 @@ class Runtime:
             if hit is not None:
                 self.ledger.record(LedgerEntry(request.task, provider, name, 0, 0, True, 0.0, 0.0))
                 return hit
+        step = current_step()
+        if step is not None:
+            step.calls += 1
         price = price_for(self.settings.prices, provider, name)
         est_in = request_tokens(request)
         reservation = self.budget.reserve(
@@ -329,6 +368,8 @@ class Runtime:
             self.budget.settle(reservation, 0, 0.0)
             raise
         seconds = time.monotonic() - started
+        calls, total = self._seconds.get(request.task or "?", (0, 0.0))
+        self._seconds[request.task or "?"] = (calls + 1, total + seconds)
         usage = completion.usage
         cost = cost_of(usage, price)
         self.budget.settle(reservation, usage.total, cost)

@@ -207,7 +207,8 @@ async def run_round(ctx: RoundContext, n: int) -> TerminationCheck:
         rq = ctx.load_questions(n)
     else:
         begin("questions")
-        rq = await step_questions(ctx, n)
+        with ctx.runtime.step(f"round {n} questions"):  # each step has its own model budget
+            rq = await step_questions(ctx, n)
         ctx.mark(n, "step1_done")
         reporter.step_done(n, "questions", {"questions": len(rq.questions), "overlap": rq.overlap_ratio})
     scratch = _scratch(ctx, n)
@@ -215,7 +216,8 @@ async def run_round(ctx: RoundContext, n: int) -> TerminationCheck:
         reporter.step_skipped(n, "research")
     else:
         begin("research")
-        scratch = await step_research(ctx, n, rq, scratch)
+        with ctx.runtime.step(f"round {n} research"):
+            scratch = await step_research(ctx, n, rq, scratch)
         control.point(f"r{n}.research.written")
         ctx.mark(n, "step2_done")
         reporter.step_done(n, "research", _research_info(ctx, n, scratch))
@@ -223,7 +225,8 @@ async def run_round(ctx: RoundContext, n: int) -> TerminationCheck:
         reporter.step_skipped(n, "compile")
     else:
         begin("compile")
-        scratch = await step_compile(ctx, n, scratch)
+        with ctx.runtime.step(f"round {n} compile"):
+            scratch = await step_compile(ctx, n, scratch)
         control.point(f"r{n}.compile.written")
         ctx.mark(n, "step3_done")
         reporter.step_done(n, "compile", {"topics": len(scratch.wiki_topics_updated)})
@@ -231,7 +234,8 @@ async def run_round(ctx: RoundContext, n: int) -> TerminationCheck:
         reporter.step_skipped(n, "check")
     else:
         begin("check")
-        await step_check(ctx, n, rq)
+        with ctx.runtime.step(f"round {n} check"):
+            await step_check(ctx, n, rq)
         control.point(f"r{n}.check.written")
         ctx.mark(n, "step4_done")
         reporter.step_done(n, "check", {})

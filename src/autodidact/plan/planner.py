@@ -127,6 +127,11 @@ def _request_text(request_text: str) -> str:
 
 async def acreate_plan(request_text: str, runtime: Runtime) -> Plan:
     """Write a plan for ``request_text``; raises :class:`ModelOutputInvalid` if a model's plan stays invalid."""
+    with runtime.step("plan"):  # the plan and its repair share one model budget
+        return await _create(request_text, runtime)
+
+
+async def _create(request_text: str, runtime: Runtime) -> Plan:
     text = _request_text(request_text)
     lang = detect_language(text)
     task = PlanTask()
