@@ -42,3 +42,33 @@ def test_a_request_without_facets_keeps_the_catalogue_dimensions(request_text: s
     assert len(plan.dimensions) >= 3
     # archetype questions stay grammatical for a plural subject
     assert not any("does Python generators" in q for d in plan.dimensions for q in d.key_questions)
+
+
+@pytest.mark.parametrize(("request_text", "lang"), [(DEBIAN_EN, "en"), (DEBIAN_ZH, "zh")])
+def test_a_how_does_it_work_request_that_names_facets_reads_as_an_explanation_by_facet(
+    request_text: str, lang: str
+) -> None:
+    # "vs" inside one facet does not make the report a selection between candidates.
+    plan = offline_plan(request_text, lang)
+    shape = plan.report_shape
+    assert shape.report_type == "technical"
+    facets = (
+        ["dpkg vs apt", "version pinning", "system upgrades"]
+        if lang == "en"
+        else ["dpkg 与 apt 的关系", "版本固定", "系统升级"]
+    )
+    assert shape.sections[2:5] == facets  # the body follows the question's own facets, in order
+    assert len(shape.sections) == 6  # summary, method, three facets, the closing limitations section
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("PostgreSQL vs MySQL for a small analytics team", "comparison"),
+        ("Compare uv vs pip: speed, lock files and caching", "comparison"),
+        ("How do Python generators work?", "technical"),
+        ("History of the Debian release process: from Buzz to Bookworm", "timeline"),
+    ],
+)
+def test_the_request_frame_decides_the_report_type(request_text: str, expected: str) -> None:
+    assert offline_plan(request_text, "en").report_shape.report_type == expected

@@ -71,15 +71,29 @@ DEFAULT_TYPE = "technical"
 
 
 def classify_request(text: str, lang: str) -> ReportType:
-    """The catalogue type whose keywords the request matches best (ties: catalogue order)."""
+    """The catalogue type whose keywords the request matches best (ties: catalogue order).
+
+    The request's frame — its words before the first colon — counts twice: in "How does Debian
+    package management work: dpkg vs apt, version pinning, and system upgrades?" the person asks how
+    something works, and "vs" only names one of the facets, so the report explains rather than
+    compares (docs/planning.md).
+    """
     lowered = f" {text.lower()} "
+    frame = f" {_FRAME_END.split(text.lower(), maxsplit=1)[0]} "
     best, best_score = CATALOGUE[DEFAULT_TYPE], 0
     for entry in CATALOGUE.values():
-        score = sum(lowered.count(w) for w in entry.keywords["zh"]) if lang == "zh" else 0
-        score += sum(len(re.findall(rf"\b{re.escape(w.strip())}\b", lowered)) for w in entry.keywords["en"])
+        score = _hits(entry, lowered, lang) + _hits(entry, frame, lang)
         if score > best_score:
             best, best_score = entry, score
     return best
+
+
+_FRAME_END = re.compile(r"[:：]")
+
+
+def _hits(entry: ReportType, lowered: str, lang: str) -> int:
+    score = sum(lowered.count(w) for w in entry.keywords["zh"]) if lang == "zh" else 0
+    return score + sum(len(re.findall(rf"\b{re.escape(w.strip())}\b", lowered)) for w in entry.keywords["en"])
 
 
 def needs_freshness(text: str) -> bool:

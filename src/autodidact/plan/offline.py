@@ -177,7 +177,11 @@ def _fill(template: str, s: str, o: str = "") -> str:
     return template.replace("{s}", s).replace("{o}", o or s)
 
 
-def _shape(rtype: ReportType, terms: RequestTerms, lang: str) -> ReportShape:
+def _shape(rtype: ReportType, terms: RequestTerms, lang: str, facets: list[str] | None = None) -> ReportShape:
+    """The report's sections: the person's own, else the catalogue type's. When the dimensions are
+    the facets the person named, those facets are the body (one section each, between the summary
+    and method sections and the type's closing one), so the report reads in the order of the
+    question instead of forcing the facets into a template's middle sections."""
     if terms.sections:
         name, why, what = T["user_basis"][lang]
         basis = [FormatBasis(type="fallback", name=name, credibility_reason=why, what_extracted=what)]
@@ -193,6 +197,8 @@ def _shape(rtype: ReportType, terms: RequestTerms, lang: str) -> ReportShape:
             for b in rtype.basis
         ]
         sections = list(rtype.sections[lang])
+        if facets:
+            sections = [*sections[:2], *facets, sections[-1]]
     return ReportShape(
         report_type=rtype.key,
         format_basis=basis,
@@ -283,11 +289,13 @@ def offline_plan(request: str, lang: str) -> Plan:
     made: list[tuple[str, Dimension]] = []  # (archetype key, dimension)
     frame = decompose(request, lang)
     instances = _instances(rtype, terms)
+    facet_names: list[str] = []
     if facet_dimensions_wanted(frame) and not terms.sections:
         # The request names its facets: one dimension each; archetypes only fill up to three.
         arch = base_archetype(ARCHETYPES, rtype.archetypes)
         for facet in frame.facets[:MAX_FACET_DIMENSIONS]:
             dims.append(_facet_dimension(len(dims) + 1, facet, frame.subject, arch, lang, fresh))
+            facet_names.append(facet.name)
             made.append(("facet", dims[-1]))
         instances = [(a, o) for a, o in instances if not a.upstream][: max(0, 3 - len(dims))]
     for arch, obj in instances:
@@ -334,7 +342,7 @@ def offline_plan(request: str, lang: str) -> Plan:
         research_goal=_fill(goal, terms.subject),
         language="zh" if lang == "zh" else "en",
         scope=scope,
-        report_shape=_shape(rtype, terms, lang),
+        report_shape=_shape(rtype, terms, lang, facet_names),
         completion_criteria=list(T["criteria"][lang]),
         change_notes=[],
         dimensions=dims,
