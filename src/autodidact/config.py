@@ -105,6 +105,16 @@ class SearchSettings(BaseModel):
     results_per_query: int = Field(8, ge=1, le=50)
 
 
+class ReportSettings(BaseModel):
+    """How a report's prose is held to its claims (docs/writing.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+    support_threshold: float = Field(
+        0.7, ge=0, le=1, description="share of a model sentence's content words its claims' quotes must hold"
+    )
+    check_support: bool = Field(False, description="a second model call judges each written sentence")
+
+
 class Settings(BaseModel):
     """All settings in effect for one run."""
 
@@ -114,6 +124,7 @@ class Settings(BaseModel):
     budget: BudgetSettings = Field(default_factory=BudgetSettings)
     fetch: FetchSettings = Field(default_factory=FetchSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
+    report: ReportSettings = Field(default_factory=ReportSettings)
     sources_origin: dict[str, str] = Field(default_factory=dict, exclude=True)
 
 

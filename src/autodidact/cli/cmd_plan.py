@@ -144,8 +144,18 @@ def register(app: typer.Typer) -> None:
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
+        check_support: bool = typer.Option(
+            False,
+            "--check-support",
+            help="With a model: a second call judges each written sentence against its quotes; refused ones are "
+            "dropped (and counted in the report's footer and prose.json).",
+        ),
     ) -> None:
         """Plan, gather evidence per dimension, and write a cited report.md, citations.json and report.html.
+
+        With a model, the model writes the prose: each sentence names the claims it rests on and is kept
+        only when its claims' quotes cover it (prose.json records them; verify re-proves them). Offline,
+        each claim becomes one plain sentence.
 
         Rerunning the same command resumes: finished dimensions are not redone.
 
@@ -161,6 +171,10 @@ def register(app: typer.Typer) -> None:
         text = read_request(request)
         kb_root = _kb_root(kb)
         settings = load_run_settings(kb_root, model, max_cost, max_tokens, fallback)
+        if check_support:
+            settings = settings.model_copy(
+                update={"report": settings.report.model_copy(update={"check_support": True})}
+            )
         folder = _report_dir(text, report_dir, kb_root)
         # Without a knowledge base, the model-call cache and usage ledger live in the report folder,
         # so a resumed run re-pays no call it already made.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodidact.report.labels import esc
+from autodidact.report.prose import inline, plain
 from autodidact.sources.snapshots import normalize_url
 
 _END = re.compile(r"[\s.。!！;；]+$")
@@ -77,9 +77,10 @@ class Citer:
         return "".join(f"[{n}]" for n in self.numbers(claim_ids))
 
     def sentence(self, text: str, claim_ids: list[str], lang: str) -> str:
-        """``text`` with its markers before the full stop; inner sentences carry them too."""
+        """``text`` with its markers before the full stop; inner sentences carry them too. A claim's
+        attribution ("According to X:") is left out: the marker names the source."""
         marks = self.marks(claim_ids)
-        body = _END.sub("", esc(text))
+        body = _END.sub("", inline(plain(text)))
         if not marks:
             return body + ("。" if lang == "zh" else ".")
         if lang == "zh":

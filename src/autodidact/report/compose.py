@@ -11,6 +11,8 @@ numbers the text uses, in order of first appearance.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,8 +20,11 @@ from autodidact.plan.models import Dimension, Plan
 from autodidact.report.citations import Citer
 from autodidact.report.elements import element_kind, render_element
 from autodidact.report.labels import cell, esc, label, overlap
+from autodidact.report.prose import Sentence, Written
+from autodidact.report.writing import BlockKey, block_claims, offline_block
 
 Evidences = dict[str, dict[str, Any]]
+Prose = Mapping[BlockKey, Written]
 
 ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("references", ("reference", "bibliograph", "参考文献", "参考资料")),
@@ -58,6 +63,7 @@ class Composed:
     markdown: str
     citations: dict[str, Any]
     placement: dict[str, list[str]]
+    prose: dict[BlockKey, Written]
 
 
 def _dim_text(dim: Dimension) -> str:
@@ -99,44 +105,68 @@ def place_elements(plan: Plan, sections: list[str]) -> tuple[dict[int, list[str]
     return placed, annex
 
 
-def _dimension_block(dim: Dimension, ev: dict[str, Any], citer: Citer, lang: str, findings: bool) -> list[str]:
-    """A dimension's evidence in its section: key findings (unless the summary has them), then claims by question."""
+def _dimension_block(
+    dim: Dimension, ev: dict[str, Any], citer: Citer, lang: str, findings: bool, prose: Prose
+) -> list[str]:
+    """A dimension's evidence in its section: its summary (unless the report has a summary
+    section), then each question's written sentences, refuting ones last under their label."""
     lines = [f"### {esc(dim.name)}", ""]
-    for finding in ev.get("key_findings", []) if findings else []:
-        lines.append(citer.sentence(finding["finding"], finding["claim_ids"], lang))
-        lines.append("")
+    claims = {c["id"]: c for c in ev.get("claims", [])}
+    summary = prose.get((dim.id, "summary"))
+    if findings and summary is not None:
+        lines += [_paragraph(summary.sentences, claims, citer, lang), ""]
     kq_ids = [f"kq{i + 1}" for i in range(len(dim.key_questions))]
-    groups: list[tuple[str, list[dict[str, Any]]]] = [
-        (q, [c for c in ev["claims"] if c.get("answers_key_question") == kq])
-        for kq, q in zip(kq_ids, dim.key_questions, strict=True)
-    ]
-    groups.append((label(lang, "other_findings"), [c for c in ev["claims"] if c.get("answers_key_question") is None]))
-    for title, claims in groups:
-        if not claims:
+    titles = [*zip(kq_ids, dim.key_questions, strict=True), ("other", label(lang, "other_findings"))]
+    for key, title in titles:
+        written = prose.get((dim.id, key))
+        if written is None or not written.sentences:
             continue
-        pro = [c for c in claims if c.get("polarity") != "refute"][:6]
-        con = [c for c in claims if c.get("polarity") == "refute"][:3]
-        lines.append(f"**{esc(title)}**")
-        lines.append("")
-        joiner = "" if lang == "zh" else " "
-        text = joiner.join(citer.sentence(c["text"], [c["id"]], lang) for c in pro)
-        if con:
-            text += joiner + label(lang, "contrary") + joiner
-            text += joiner.join(citer.sentence(c["text"], [c["id"]], lang) for c in con)
-        lines.extend([text.strip(), ""])
+        lines += [f"**{esc(title)}**", "", _paragraph(written.sentences, claims, citer, lang), ""]
     return lines
 
 
-def _summary(plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> list[str]:
+def _paragraph(sentences: list[Sentence], claims: dict[str, dict[str, Any]], citer: Citer, lang: str) -> str:
+    """Sentences with their markers; the ones resting only on refuting claims last, after their label."""
+    joiner = "" if lang == "zh" else " "
+
+    def refutes(s: Sentence) -> bool:
+        return all(claims.get(i, {}).get("polarity") == "refute" for i in s.claim_ids)
+
+    pro = [citer.sentence(s.text, list(s.claim_ids), lang) for s in sentences if not refutes(s)]
+    con = [citer.sentence(s.text, list(s.claim_ids), lang) for s in sentences if refutes(s)]
+    text = joiner.join(pro)
+    if con:
+        text += joiner + label(lang, "contrary") + joiner + joiner.join(con)
+    return text.strip()
+
+
+def _summary(plan: Plan, evidences: Evidences, citer: Citer, lang: str, prose: Prose) -> list[str]:
     lines = []
     for dim in plan.dimensions:
         ev = evidences.get(dim.id)
-        if ev is None:
+        written = prose.get((dim.id, "summary"))
+        if ev is None or written is None or not written.sentences:
             continue
-        for finding in ev["key_findings"]:
-            sentence = citer.sentence(finding["finding"], finding["claim_ids"], lang)
-            lines.append(f"- **{esc(dim.name)}**{_colon(lang)}{sentence}")
+        claims = {c["id"]: c for c in ev.get("claims", [])}
+        lines.append(f"- **{esc(dim.name)}**{_colon(lang)}{_paragraph(written.sentences, claims, citer, lang)}")
     return lines
+
+
+def _footer(prose: Prose, lang: str) -> list[str]:
+    """How the prose was written: sentences by engine, and the dropped ones by reason."""
+    by_engine: Counter[str] = Counter()
+    dropped: Counter[str] = Counter()
+    for written in prose.values():
+        by_engine[written.engine] += len(written.sentences)
+        dropped.update(written.dropped)
+    if not by_engine:
+        return []
+    engines = _sep(lang).join(f"{label(lang, 'engine_' + e)} {n}" for e, n in sorted(by_engine.items()))
+    line = label(lang, "prose_footer", n=sum(by_engine.values()), engines=engines)
+    if dropped:
+        reasons = _sep(lang).join(f"{n} {label(lang, 'drop_' + r.replace(' ', '_'))}" for r, n in dropped.most_common())
+        line += " " + label(lang, "prose_dropped", n=sum(dropped.values()), reasons=reasons)
+    return [f"*{line}*", ""]
 
 
 def _method(plan: Plan, evidences: Evidences, failed: list[str], lang: str) -> list[str]:
@@ -178,11 +208,21 @@ def _gaps(plan: Plan, evidences: Evidences, lang: str) -> list[str]:
 
 
 def compose_report(
-    plan: Plan, evidences: Evidences, *, title: str, meta_line: str, failed: list[str] | None = None
+    plan: Plan,
+    evidences: Evidences,
+    *,
+    title: str,
+    meta_line: str,
+    failed: list[str] | None = None,
+    prose: Prose | None = None,
 ) -> Composed:
-    """Render report.md and citations.json content (pure: no file access)."""
+    """Render report.md and citations.json content (pure: no file access).
+
+    ``prose`` holds the written blocks (``report/writing.write_prose``); blocks it lacks are
+    written by the offline writer."""
     lang = plan.language
     failed = failed or []
+    prose = _complete(plan, evidences, dict(prose or {}))
     citer = Citer(evidences)
     sections = list(plan.report_shape.sections)
     roles = [section_role(s) for s in sections]
@@ -198,11 +238,11 @@ def compose_report(
         lines += [f"## {esc(section)}", ""]
         body: list[str] = []
         if role == "summary":
-            body += _summary(plan, evidences, citer, lang)
+            body += _summary(plan, evidences, citer, lang, prose)
         elif role == "method":
             body += _method(plan, evidences, failed, lang)
         for dim_id in dims_at[i]:
-            body += _dimension_block(by_id[dim_id], evidences[dim_id], citer, lang, "summary" not in roles)
+            body += _dimension_block(by_id[dim_id], evidences[dim_id], citer, lang, "summary" not in roles, prose)
         for element in elements_at[i]:
             if role == "summary" and element_kind(element) == "findings":
                 continue  # the summary already is the cited list of every key finding
@@ -219,6 +259,7 @@ def compose_report(
         lines += [f"## {label(lang, 'annex')}", ""]
         for element in annex:
             lines += [f"**{esc(element)}**", "", *render_element(element, plan, evidences, citer, lang), ""]
+    lines += _footer(prose, lang)
     lines += [f"## {label(lang, 'references')}", ""]
     for entry in citer.entries:
         ref = entry["snapshot_refs"][0] if entry["snapshot_refs"] else ""
@@ -226,4 +267,16 @@ def compose_report(
         lines.append("")
     markdown = "\n".join(lines).rstrip() + "\n"
     placement = {sections[i]: ids for i, ids in dims_at.items() if ids}
-    return Composed(markdown=markdown, citations=citer.as_json(), placement=placement)
+    return Composed(markdown=markdown, citations=citer.as_json(), placement=placement, prose=prose)
+
+
+def _complete(plan: Plan, evidences: Evidences, prose: dict[BlockKey, Written]) -> dict[BlockKey, Written]:
+    """``prose`` with every block it lacks written by the offline writer."""
+    for dim in plan.dimensions:
+        ev = evidences.get(dim.id)
+        if ev is None:
+            continue
+        for key, claims in block_claims(dim, ev).items():
+            if key not in prose:
+                prose[key] = offline_block(claims, key[1])
+    return prose

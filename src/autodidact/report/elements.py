@@ -14,6 +14,7 @@ from typing import Any
 from autodidact.plan.models import Plan
 from autodidact.report.citations import Citer
 from autodidact.report.labels import cell, label, overlap
+from autodidact.report.prose import inline_cell
 
 Evidences = dict[str, dict[str, Any]]
 
@@ -54,7 +55,7 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _claim_cell(citer: Citer, claim: dict[str, Any], limit: int = 200) -> str:
-    return f"{cell(claim['text'], limit)} {citer.marks([claim['id']])}".strip()
+    return f"{inline_cell(claim['text'], limit)} {citer.marks([claim['id']])}".strip()
 
 
 def comparison_table(plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> list[str]:

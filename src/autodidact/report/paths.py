@@ -49,6 +49,11 @@ class ReportPaths:
         return self.root / "citations.json"
 
     @property
+    def prose(self) -> Path:
+        """Each written sentence with the claims it rests on (``verify`` re-proves them)."""
+        return self.root / "prose.json"
+
+    @property
     def report_html(self) -> Path:
         return self.root / "report.html"
 

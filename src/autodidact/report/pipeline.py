@@ -32,7 +32,9 @@ from autodidact.report.grounding import ground_plan
 from autodidact.report.html import render_html
 from autodidact.report.labels import label
 from autodidact.report.paths import ReportPaths, write_request
+from autodidact.report.prose import DEFAULT_SUPPORT, Written
 from autodidact.report.subreport import render_subreport
+from autodidact.report.writing import BlockKey, prose_record, write_prose
 from autodidact.store import atomic
 from autodidact.store.lock import WriterLock
 
@@ -348,10 +350,28 @@ async def _run_locked(
     except BaseExceptionGroup as failed:  # a bug or an interruption: surface the first one as itself
         raise failed.exceptions[0] from None
     _call(reporter, "stage", "compose", "sub-reports, report.md, citations.json, report.html")
-    write_outputs(paths, plan, run.evidences, request, mode, runtime.describe(), list(run.result.failed))
+    ordered = {d: run.evidences[d] for d in plan.execution_order if d in run.evidences}
+    threshold = settings.report.support_threshold
+    if not runtime.is_offline:
+        _call(reporter, "stage", "write", f"writing the report's prose from its claims ({runtime.describe()})")
+    check = settings.report.check_support
+    previous = _previous_prose(paths)
+    prose = await write_prose(plan, ordered, runtime, threshold, check=check, previous=previous)
+    write_outputs(
+        paths, plan, run.evidences, request, mode, runtime.describe(), list(run.result.failed), prose, threshold, check
+    )
     run.result.citations = len(json.loads(paths.citations.read_text(encoding="utf-8"))["citations"])
     run.result.usage = runtime.usage_totals()
     return run.result
+
+
+def _previous_prose(paths: ReportPaths) -> dict[str, Any] | None:
+    """The last run's prose.json, if it reads (a damaged one is simply not reused)."""
+    try:
+        data = json.loads(paths.prose.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def write_outputs(
@@ -362,14 +382,17 @@ def write_outputs(
     mode: str,
     engine: str,
     failed: list[str],
+    prose: dict[BlockKey, Written] | None = None,
+    threshold: float = DEFAULT_SUPPORT,
+    check: bool = False,
 ) -> None:
-    """Render every sub-report, report.md, citations.json and report.html from valid evidence."""
+    """Render every sub-report, report.md, citations.json, prose.json and report.html from valid evidence."""
     ordered = {d: evidences[d] for d in plan.execution_order if d in evidences}
     lang = plan.language if plan.language in {"zh", "en"} else detect_language(request)
     title_text = request.strip().splitlines()[0][:120]
     title = label(lang, "title", t=title_text)
     meta = label(lang, "generated", engine=engine, mode=mode, date=_dt.date.today().isoformat())
-    composed = compose_report(plan, ordered, title=title, meta_line=meta, failed=failed)
+    composed = compose_report(plan, ordered, title=title, meta_line=meta, failed=failed, prose=prose)
     fed: dict[str, list[str]] = {}
     for section, dim_ids in composed.placement.items():
         for dim_id in dim_ids:
@@ -378,6 +401,7 @@ def write_outputs(
         text = render_subreport(plan, plan.dimension(dim_id), ev, fed.get(dim_id, []))
         atomic.write_text(paths.sub_report(dim_id), text)
     atomic.write_json(paths.citations, composed.citations)
+    atomic.write_json(paths.prose, prose_record(composed.prose, ordered, threshold, plan, check))
     atomic.write_text(paths.report_md, composed.markdown)
     atomic.write_text(paths.report_html, render_html(composed.markdown, composed.citations, title=title, lang=lang))
 

@@ -1,4 +1,5 @@
-"""A scripted model for the research agent's three tasks (tests and bench/gather.py), reading only its prompt.
+"""A scripted model for the research agent's three tasks and the report's writing tasks (tests and
+bench/gather.py), reading only its prompt.
 
 It answers like a careful model: queries for each key question, claims quoting the first sentence
 of the first passage verbatim, plus (optionally) a claim with a fabricated quote and one naming an
@@ -14,6 +15,7 @@ from typing import Any
 # (pid, tag, title, text): the title travels in the block's label, inside the data markers.
 PASSAGE = re.compile(r"Passage (P\d+):\n<<DATA ([0-9a-f]+)>> \(passage P\d+: (.*?)\)\n(.*?)\n<<END \2>>", re.DOTALL)
 CLAIM_LINE = re.compile(r"^(d\d+\.c\d+) \[", re.MULTILINE)
+WRITE_CLAIM = re.compile(r"^(d\d+\.c\d+) \(.*?\): .*\n  quote: (.*)$", re.MULTILINE)
 FABRICATED = "Generators were invented in 1807 by a committee of clockmakers."
 
 
@@ -95,4 +97,19 @@ def reply(messages: list[dict[str, Any]], *, fabricate: bool = True) -> str:
             {"finding": "Several sources agree on how generators behave.", "claim_ids": ids},
         ]
         return json.dumps({"headline": "Generators are lazy iterators", "key_findings": findings})
+    if "Write a short, readable answer" in system:
+        # report.write_section: each claim's quote as a sentence citing it; with ``fabricate`` also
+        # one sentence per drop rule (no ids, an id not given, more than the quote says).
+        rows = WRITE_CLAIM.findall(user)
+        sentences = [{"text": quote.split(" … ")[0], "claim_ids": [cid]} for cid, quote in rows]
+        if fabricate and rows:
+            sentences += [
+                {"text": "Generators are the fastest construct in Python.", "claim_ids": []},
+                {"text": rows[0][1].split(" … ")[0], "claim_ids": ["d99.c99"]},
+                {"text": FABRICATED, "claim_ids": [rows[0][0]]},
+            ]
+        return json.dumps({"sentences": sentences})
+    if "For each numbered sentence" in system:
+        count = len(re.findall(r"^\d+\. sentence: ", user, re.MULTILINE))
+        return json.dumps({"verdicts": [{"index": i, "supported": True} for i in range(count)]})
     raise AssertionError("unexpected task prompt: " + system[:80])

@@ -261,8 +261,33 @@ def check_report_folder(folder: Path, report: VerifyReport) -> None:
             if not cites.is_file():
                 report.problem("report_citations", md, "citations.json is missing")
             return
-        for problem in check_citations(md.read_text("utf-8"), data):
+        text = md.read_text("utf-8")
+        for problem in check_citations(text, data):
             report.problem("report_citations", md, problem)
+        _check_prose(folder, text, report)
+
+
+def _check_prose(folder: Path, report_md: str, report: VerifyReport) -> None:
+    """Every sentence prose.json records still stands in report.md on unchanged, supporting claims."""
+    from autodidact.report.writing import check_prose
+
+    path = folder / "prose.json"
+    if not path.is_file():
+        return
+    report.count("report_prose")
+    record = _load_json(path, report, "report_prose")
+    if not isinstance(record, dict):
+        return
+    evidences: dict[str, dict[str, Any]] = {}
+    for ev in sorted((folder / "sub_reports").glob("*.evidence.json")):
+        try:
+            data = json.loads(ev.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue  # reported by the evidence check
+        if isinstance(data, dict):
+            evidences[ev.name.split(".")[0]] = data
+    for problem in check_prose(record, evidences, report_md):
+        report.problem("report_prose", path, problem)
 
 
 def check_state(kb: Path, report: VerifyReport) -> None:

@@ -1,0 +1,189 @@
+"""Sentences that rest on claims: the offline writer, the drop rules, the support check, markdown.
+
+Why here and not in the model: a sentence in a report is only as good as the claims under it. A
+writer — the offline one or a model (``report/write_task.py``) — proposes sentences, each with the
+ids of the claims it rests on; this module decides which are written. A sentence citing no claim,
+or an id it was not given, is dropped; so is one whose content words its claims' quotes do not
+cover (numbers must appear verbatim). Markers are rendered from the kept ids by the report's
+citer, never typed by the writer (docs/writing.md).
+
+The offline writer turns each claim into one plain sentence: the attribution the evidence agent
+puts in a claim ("According to Debian package management: …") is dropped, since the marker names
+the source, and a claim whose sentence another claim of the same question already says is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from autodidact.text.tokens import term_set
+
+# The attribution evidence/extract_task.claim_text writes before a quoted sentence.
+_ATTRIBUTION = re.compile(r"^(?:According to [^:\n]{1,100}?:\s+|据《[^》\n]{1,100}》[：:]\s*|据来源[：:]\s*)")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_SPACE = re.compile(r"\s+")
+
+# Drop reasons, as counted in the report footer and the ledger-side summary.
+NO_CLAIM = "no claim ids"
+UNKNOWN_CLAIM = "claim id not given"
+UNSUPPORTED = "not supported by its quotes"
+JUDGED_UNSUPPORTED = "judged unsupported"
+REPEATED = "repeats another sentence"
+
+DEFAULT_SUPPORT = 0.7  # share of a sentence's content terms its quotes must hold ([report] support_threshold)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence to write and the claims it rests on."""
+
+    text: str
+    claim_ids: tuple[str, ...]
+
+
+@dataclass
+class Written:
+    """What a writer produced for one block, after the drop rules."""
+
+    sentences: list[Sentence]
+    dropped: Counter[str] = field(default_factory=Counter)
+    engine: str = "offline"
+
+
+def plain(claim_text: str) -> str:
+    """A claim's statement without the source attribution the marker already gives."""
+    return _ATTRIBUTION.sub("", claim_text.strip(), count=1).strip()
+
+
+def quotes_of(claim: Mapping[str, Any]) -> list[str]:
+    """The verbatim snippets a claim's evidence quotes."""
+    return [str(item.get("snippet", "")) for item in claim.get("evidence", []) if item.get("snippet")]
+
+
+def support(text: str, quotes: Iterable[str]) -> float:
+    """The share of the sentence's content terms that its quotes hold (1.0 for a sentence with none)."""
+    quoted = " ".join(quotes)
+    own = term_set(text)
+    if not own:
+        return 1.0
+    return len(own & term_set(quoted)) / len(own)
+
+
+def numbers_hold(text: str, quotes: Iterable[str]) -> bool:
+    """Every number the sentence states stands in a quote (a writer must not invent "Pin-Priority 990")."""
+    quoted = " ".join(quotes)
+    return all(n in quoted for n in _NUMBER.findall(text))
+
+
+def _key(text: str) -> str:
+    return _SPACE.sub(" ", re.sub(r"[`*_\"'“”‘’]", "", text)).strip().casefold().rstrip(".。")
+
+
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+
+
+def row_sentence(text: str) -> str:
+    """A quoted table row read as a sentence: "`dpkg -L` name | list contents of a package |" →
+    "`dpkg -L` name: list contents of a package"; other text unchanged."""
+    if len(_CELL_SPLIT.findall(text)) < 2:
+        return text
+    cells = [c.strip() for c in _CELL_SPLIT.split(text) if c.strip()]
+    if len(cells) < 2:
+        return text
+    return f"{cells[0]}: {'; '.join(cells[1:])}"
+
+
+def offline_sentences(claims: Sequence[Mapping[str, Any]]) -> list[Sentence]:
+    """One plain sentence per claim, in the given order, without sentences another one already says."""
+    out: list[Sentence] = []
+    keys: list[str] = []
+    for claim in claims:
+        text = row_sentence(plain(str(claim.get("text", ""))))
+        key = _key(text)
+        if not key or any(key in k for k in keys):
+            continue
+        # A longer sentence that says an earlier one and more replaces it.
+        longer = [i for i, k in enumerate(keys) if k in key]
+        for i in reversed(longer):
+            del out[i], keys[i]
+        out.append(Sentence(text, (str(claim["id"]),)))
+        keys.append(key)
+    return out
+
+
+def admit(
+    proposed: Iterable[tuple[str, list[str]]],
+    claims: Mapping[str, Mapping[str, Any]],
+    threshold: float = DEFAULT_SUPPORT,
+) -> Written:
+    """The proposed sentences that cite given claims and are supported by their quotes; the rest counted."""
+    written = Written([], Counter(), engine="model")
+    seen: set[str] = set()
+    for text, ids in proposed:
+        text = " ".join(text.split())
+        if not text:
+            continue
+        if not ids:
+            written.dropped[NO_CLAIM] += 1
+            continue
+        if any(i not in claims for i in ids):
+            written.dropped[UNKNOWN_CLAIM] += 1
+            continue
+        quotes = [q for i in ids for q in quotes_of(claims[i])] or [plain(str(claims[i].get("text", ""))) for i in ids]
+        if support(text, quotes) < threshold or not numbers_hold(text, quotes):
+            written.dropped[UNSUPPORTED] += 1
+            continue
+        key = _key(text)
+        if key in seen:
+            written.dropped[REPEATED] += 1
+            continue
+        seen.add(key)
+        written.sentences.append(Sentence(text, tuple(dict.fromkeys(ids))))
+    return written
+
+
+# -- markdown ---------------------------------------------------------------------------------
+_CODE = re.compile(r"(`+)(.+?)\1")
+_STRONG = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_EMPH = re.compile(r"(?<![\w*])\*(?=\S)([^*\n]+?)(?<=\S)\*(?![\w*])|(?<!\w)_(?=\S)([^_\n]+?)(?<=\S)_(?!\w)")
+
+
+def inline(text: str) -> str:
+    """Quoted text as inert markdown that still reads like the source: code spans stay code, the
+    source's bold and italics become plain words, and every other mark is escaped, so a quoted
+    ``*`` cannot turn a paragraph italic and no ``[N]`` or link can be forged."""
+    flat = " ".join(str(text).split())
+    out: list[str] = []
+    pos = 0
+    for m in _CODE.finditer(flat):
+        out.append(_plain_marks(flat[pos : m.start()]))
+        body = m.group(2).strip()
+        out.append(f"`{body}`" if body and "`" not in body and not re.search(r"\[\d+\]", body) else _escape(body))
+        pos = m.end()
+    out.append(_plain_marks(flat[pos:]))
+    return "".join(out)
+
+
+def inline_cell(text: str, limit: int = 220) -> str:
+    """:func:`inline` for one table cell: bounded length, no pipes."""
+    flat = " ".join(plain(str(text)).split())
+    flat = flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+    return inline(flat).replace("|", "\\|")
+
+
+def _plain_marks(text: str) -> str:
+    text = text.replace("\\|", "|").replace("\\`", "`").replace("\\*", "\x00").replace("\\_", "\x01")
+    text = _STRONG.sub(lambda m: m.group(2), text)
+    text = _EMPH.sub(lambda m: m.group(1) or m.group(2) or "", text)
+    return _escape(text).replace("\x00", "\\*").replace("\x01", "\\_")
+
+
+def _escape(text: str) -> str:
+    text = text.replace("\\", "\\\\")
+    for ch in "[]`*<>":
+        text = text.replace(ch, "\\" + ch)
+    return re.sub(r"(?<!\w)_|_(?!\w)", r"\\_", text)

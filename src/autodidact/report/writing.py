@@ -1,0 +1,274 @@
+"""The report's prose: which claims each block holds, and who writes it (a model or the offline writer).
+
+Why blocks: a report answers its key questions one by one, so a block is one question's claims
+(plus a dimension's summary block). Each block is written once, by ``report.write_section`` when a
+model runs and by the offline writer otherwise; every model sentence passes ``prose.admit`` (ids
+given, quotes cover it) before it is kept, and a block where none survives is written offline, so a
+weak model degrades to fewer model sentences, never to an uncited one (docs/writing.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from autodidact.llm.runtime import Runtime
+from autodidact.plan.models import Dimension, Plan
+from autodidact.report.prose import (
+    DEFAULT_SUPPORT,
+    JUDGED_UNSUPPORTED,
+    Sentence,
+    Written,
+    admit,
+    offline_sentences,
+    plain,
+    quotes_of,
+)
+from autodidact.report.write_task import ClaimIn, JudgeInputs, JudgeSupportTask, WriteInputs, WriteSectionTask, parts
+
+Evidences = dict[str, dict[str, Any]]
+BlockKey = tuple[str, str]  # (dimension id, "kq1" … | "other" | "summary")
+PRO_PER_BLOCK = 6
+CON_PER_BLOCK = 3
+SUMMARY_SENTENCES = 3
+
+
+def block_claims(dim: Dimension, ev: Mapping[str, Any]) -> dict[BlockKey, list[dict[str, Any]]]:
+    """Each block's claims in reading order: a question's supporting claims, then its refuting ones;
+    the claims answering no question; the summary (the first claim of each key finding)."""
+    out: dict[BlockKey, list[dict[str, Any]]] = {}
+    claims = list(ev.get("claims", []))
+    kq_ids = [f"kq{i + 1}" for i in range(len(dim.key_questions))]
+    for kq in [*kq_ids, None]:
+        mine = [c for c in claims if c.get("answers_key_question") == kq]
+        pro = [c for c in mine if c.get("polarity") != "refute"][:PRO_PER_BLOCK]
+        con = [c for c in mine if c.get("polarity") == "refute"][:CON_PER_BLOCK]
+        if pro or con:
+            out[(dim.id, kq or "other")] = pro + con
+    by_id = {c["id"]: c for c in claims}
+    firsts = []
+    for finding in ev.get("key_findings", []):
+        first = next((by_id[i] for i in finding.get("claim_ids", []) if i in by_id), None)
+        if first is not None and first not in firsts:
+            firsts.append(first)
+    if firsts:
+        out[(dim.id, "summary")] = firsts
+    return out
+
+
+def block_goal(dim: Dimension, key: str, lang: str) -> str:
+    """What a block must answer: its key question, or the dimension's main answers."""
+    if key.startswith("kq"):
+        return dim.key_questions[int(key[2:]) - 1]
+    if key == "summary":
+        if lang == "zh":
+            return f"{dim.name}：最主要的回答（至多三句）"
+        return f"{dim.name}: the main answers, in at most three sentences"
+    return f"{dim.name}：其他发现" if lang == "zh" else f"{dim.name}: other findings"
+
+
+def offline_block(claims: list[dict[str, Any]], key: str) -> Written:
+    """The offline writer's block."""
+    sentences = offline_sentences(claims)
+    return Written(sentences[:SUMMARY_SENTENCES] if key == "summary" else sentences)
+
+
+async def write_prose(
+    plan: Plan,
+    evidences: Evidences,
+    runtime: Runtime,
+    threshold: float = DEFAULT_SUPPORT,
+    *,
+    check: bool = False,
+    previous: Mapping[str, Any] | None = None,
+) -> dict[BlockKey, Written]:
+    """Every block of the report, written by the model where it runs (offline blocks otherwise).
+
+    ``previous`` is the last run's prose.json: a block whose claims are unchanged keeps its
+    sentences, so re-running a finished report makes no model call."""
+    blocks: dict[BlockKey, tuple[Dimension, list[dict[str, Any]]]] = {}
+    for dim in plan.dimensions:
+        ev = evidences.get(dim.id)
+        if ev is not None:
+            for key, claims in block_claims(dim, ev).items():
+                blocks[key] = (dim, claims)
+    if runtime.is_offline:
+        return {key: offline_block(claims, key[1]) for key, (_, claims) in blocks.items()}
+    done = _reusable(previous, {k: c for k, (_, c) in blocks.items()}, threshold, check)
+    keys = [k for k in blocks if k not in done]
+    with runtime.step("report prose"):
+        lang = plan.language
+        written = await asyncio.gather(
+            *(_model_block(blocks[k][0], k[1], blocks[k][1], evidences, runtime, lang, threshold, check) for k in keys)
+        )
+    return {**done, **dict(zip(keys, written, strict=True))}
+
+
+def _block_print(claims: list[dict[str, Any]]) -> str:
+    return hashlib.sha256(
+        json.dumps([[c["id"], _fingerprint(c), c.get("text")] for c in claims], ensure_ascii=False).encode()
+    ).hexdigest()[:16]
+
+
+def _reusable(
+    previous: Mapping[str, Any] | None,
+    blocks: Mapping[BlockKey, list[dict[str, Any]]],
+    threshold: float,
+    check: bool,
+) -> dict[BlockKey, Written]:
+    """The blocks of the last run's prose.json written by the model on the same claims, same rules."""
+    if not previous or previous.get("support_threshold") != threshold or bool(previous.get("check_support")) != check:
+        return {}
+    prints = previous.get("blocks", {})
+    out: dict[BlockKey, Written] = {}
+    for key, claims in blocks.items():
+        name = f"{key[0]}/{key[1]}"
+        entry = prints.get(name)
+        if not isinstance(entry, dict) or entry.get("print") != _block_print(claims) or entry.get("engine") != "model":
+            continue
+        sentences = [
+            Sentence(str(r["text"]), tuple(str(i) for i in r["claim_ids"]))
+            for r in previous.get("sentences", [])
+            if r.get("block") == name
+        ]
+        out[key] = Written(sentences, Counter(entry.get("dropped", {})), engine="model")
+    return out
+
+
+async def _model_block(
+    dim: Dimension,
+    key: str,
+    claims: list[dict[str, Any]],
+    evidences: Evidences,
+    runtime: Runtime,
+    lang: str,
+    threshold: float,
+    check: bool,
+) -> Written:
+    sources = {s["id"]: s.get("title") or s["url"] for s in evidences[dim.id].get("sources", [])}
+    views = [
+        ClaimIn(
+            id=str(c["id"]),
+            text=plain(str(c.get("text", ""))),
+            quote=" … ".join(quotes_of(c))[:600],
+            source=str(sources.get(c["evidence"][0]["source_id"], "")) if c.get("evidence") else "",
+        )
+        for c in claims
+    ]
+    by_id = {str(c["id"]): c for c in claims}
+    task = WriteSectionTask()
+    total = Written([], Counter(), engine="model")
+    for part in parts(views):
+        output = await runtime.run(task, WriteInputs(lang, block_goal(dim, key, lang), part))
+        given = {c.id: by_id[c.id] for c in part}
+        kept = admit(((s.text, s.claim_ids) for s in output.sentences), given, threshold)
+        if check and kept.sentences:
+            kept.sentences = await _judged(kept, given, runtime, lang)
+        total.sentences += kept.sentences
+        total.dropped.update(kept.dropped)
+    if key == "summary":
+        total.sentences = total.sentences[:SUMMARY_SENTENCES]
+    if not total.sentences:  # nothing the model wrote held: the offline writer does this block
+        fallback = offline_block(claims, key)
+        fallback.dropped = total.dropped
+        return fallback
+    return total
+
+
+async def _judged(
+    kept: Written, claims: Mapping[str, Mapping[str, Any]], runtime: Runtime, lang: str
+) -> list[Sentence]:
+    """The kept sentences a second model call also judges supported; the others counted as dropped."""
+    items = [(s.text, [q for i in s.claim_ids for q in quotes_of(claims[i])]) for s in kept.sentences]
+    verdicts = (await runtime.run(JudgeSupportTask(), JudgeInputs(lang, items))).verdicts
+    refused = {v.index for v in verdicts if not v.supported}
+    kept.dropped[JUDGED_UNSUPPORTED] += len(refused & set(range(len(items))))
+    return [s for i, s in enumerate(kept.sentences) if i not in refused]
+
+
+# -- prose.json: what verify re-proves --------------------------------------------------------
+PROSE_VERSION = 1
+_INNER_END = re.compile(r"(?<=[a-z0-9)\]\"'])\. (?=[A-Z])|。")
+
+
+def _fingerprint(claim: Mapping[str, Any]) -> str:
+    """A claim's quotes and sources, hashed: a sentence whose claim changed no longer proves."""
+    basis = json.dumps(
+        [[e.get("source_id"), e.get("snippet"), e.get("snapshot_ref")] for e in claim.get("evidence", [])],
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
+
+
+def prose_record(
+    prose: Mapping[BlockKey, Written],
+    evidences: Evidences,
+    threshold: float,
+    plan: Plan | None = None,
+    check: bool = False,
+) -> dict[str, Any]:
+    """Every written sentence with its block, claim ids, the claims' fingerprints and its engine;
+    per block the fingerprint of its claims (what a re-run may reuse)."""
+    claims = {c["id"]: c for ev in evidences.values() for c in ev.get("claims", [])}
+    blocks: dict[str, Any] = {}
+    for dim in plan.dimensions if plan is not None else []:
+        ev = evidences.get(dim.id)
+        for bkey, block in block_claims(dim, ev).items() if ev is not None else []:
+            written = prose.get(bkey)
+            if written is not None:
+                blocks[f"{bkey[0]}/{bkey[1]}"] = {
+                    "print": _block_print(block), "engine": written.engine, "dropped": dict(written.dropped),
+                }  # fmt: skip
+    rows = []
+    for (dim_id, key), written in prose.items():
+        for s in written.sentences:
+            rows.append({
+                "block": f"{dim_id}/{key}", "text": s.text, "claim_ids": list(s.claim_ids), "engine": written.engine,
+                "claims": {i: _fingerprint(claims[i]) for i in s.claim_ids if i in claims},
+            })  # fmt: skip
+    dropped: Counter[str] = Counter()
+    for written in prose.values():
+        dropped.update(written.dropped)
+    return {
+        "version": PROSE_VERSION, "support_threshold": threshold, "check_support": check,
+        "sentences": rows, "dropped": dict(dropped), "blocks": blocks,
+    }  # fmt: skip
+
+
+def check_prose(record: Mapping[str, Any], evidences: Evidences, report_md: str) -> list[str]:
+    """Problems with written prose: a sentence missing from report.md, citing a claim that is gone
+    or changed, or no longer supported by its claims' quotes."""
+    from autodidact.report.prose import inline, support
+
+    claims = {c["id"]: c for ev in evidences.values() for c in ev.get("claims", [])}
+    flat = " ".join(report_md.split())
+    threshold = float(record.get("support_threshold", DEFAULT_SUPPORT))
+    problems: list[str] = []
+    for row in record.get("sentences", []):
+        text, ids = str(row.get("text", "")), [str(i) for i in row.get("claim_ids", [])]
+        where = f"{row.get('block')}: {text[:60]!r}"
+        if not ids:
+            problems.append(f"{where} cites no claim")
+            continue
+        gone = [i for i in ids if i not in claims]
+        if gone:
+            problems.append(f"{where} cites {', '.join(gone)}, which no evidence file holds")
+            continue
+        changed = [i for i in ids if row.get("claims", {}).get(i) != _fingerprint(claims[i])]
+        if changed:
+            problems.append(f"{where} rests on {', '.join(changed)}, whose quotes changed since it was written")
+            continue
+        # Up to the first inner full stop: the citer puts markers there (citations.Citer.sentence).
+        head = _INNER_END.split(" ".join(inline(text).split()).rstrip(".。"))[0][:80]
+        if head not in flat:
+            problems.append(f"{where} is not in report.md (edited after it was written?)")
+            continue
+        quotes = [q for i in ids for q in quotes_of(claims[i])]
+        if row.get("engine") == "model" and quotes and support(text, quotes) < threshold:
+            problems.append(f"{where} says more than its claims' quotes")
+    return problems

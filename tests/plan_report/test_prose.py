@@ -1,0 +1,185 @@
+"""The report's prose rests on verified claims: drop rules, the offline writer's rendering, verify.
+
+Model runs use the ScriptedModel answering from its prompt (testing/evidence_model.py), which with
+``fabricate=True`` proposes one sentence per drop rule next to the good ones (docs/writing.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autodidact.config import ReportSettings, Settings
+from autodidact.llm.base import Request
+from autodidact.llm.runtime import Runtime
+from autodidact.llm.scripted import ScriptedModel
+from autodidact.plan.offline import offline_plan
+from autodidact.report.prose import (
+    NO_CLAIM,
+    UNKNOWN_CLAIM,
+    UNSUPPORTED,
+    admit,
+    inline,
+    offline_sentences,
+    plain,
+    row_sentence,
+)
+from autodidact.report.pipeline import NullReporter, run_report_sync
+from autodidact.testing.corpora import write_pydoc_corpus
+from autodidact.testing.evidence_model import FABRICATED
+from autodidact.testing.evidence_model import reply as evidence_reply
+from autodidact.verify.checks import VerifyReport, check_report_folder
+
+REQUEST = "How do Python generators work?"
+
+CLAIMS = {
+    "d1.c1": {
+        "id": "d1.c1",
+        "text": "According to Generators: A generator function returns a generator iterator.",
+        "evidence": [{"source_id": "s1", "snippet": "A generator function returns a generator iterator."}],
+    },
+    "d1.c2": {
+        "id": "d1.c2",
+        "text": "According to Generators: Calling next() resumes it; PEP 255 added them.",
+        "evidence": [{"source_id": "s1", "snippet": "Calling next() resumes it; PEP 255 added them."}],
+    },
+}
+
+
+def test_admit_drops_uncited_unknown_unsupported_and_invented_numbers() -> None:
+    written = admit(
+        [
+            ("A generator function returns a generator iterator.", ["d1.c1"]),
+            ("Generators are always faster than lists.", []),
+            ("A generator function returns a generator iterator.", ["d1.c9"]),
+            ("Generators replace threads in every web server.", ["d1.c1"]),
+            ("PEP 342 added generators.", ["d1.c2"]),  # the quote says 255
+            ("Calling next() resumes it, as PEP 255 added them.", ["d1.c2"]),
+        ],
+        CLAIMS,
+    )
+    assert [s.claim_ids for s in written.sentences] == [("d1.c1",), ("d1.c2",)]
+    assert written.dropped == {NO_CLAIM: 1, UNKNOWN_CLAIM: 1, UNSUPPORTED: 2}
+
+
+def test_the_offline_writer_reads_plainly() -> None:
+    assert plain("According to Debian package management: dpkg is low level.") == "dpkg is low level."
+    assert plain("据《Debian 软件包管理》：dpkg 是底层工具。") == "dpkg 是底层工具。"
+    # Code stays code; the source's emphasis becomes plain words; a lone * cannot start italics.
+    assert inline("The **basic** tool `apt-get` uses *package* and a lone * here") == (
+        "The basic tool `apt-get` uses package and a lone \\* here"
+    )
+    assert inline("see [1] and <b>") == "see \\[1\\] and \\<b\\>"  # no forged marker, no HTML
+    assert row_sentence("`dpkg -L` name | list contents of an installed package |") == (
+        "`dpkg -L` name: list contents of an installed package"
+    )
+    # A claim that another one of the same block already says is written once (the longer stays).
+    claims = [
+        {"id": "a", "text": "According to X: I edit the file."},
+        {"id": "b", "text": "According to X: I edit the file. This avoids a slow update."},
+        {"id": "c", "text": "According to X: Something else."},
+    ]
+    assert [s.claim_ids for s in offline_sentences(claims)] == [("b",), ("c",)]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    full = tmp_path_factory.mktemp("pydoc_all")
+    write_pydoc_corpus(full)
+    small = tmp_path_factory.mktemp("pydoc_gen")
+    for path in sorted(full.iterdir()):
+        if path.name.startswith(("yield", "types--generator", "return", "for", "expressions")):
+            (small / path.name).write_bytes(path.read_bytes())
+    return small
+
+
+def _model(fabricate: bool, refuse_first: bool = False) -> ScriptedModel:
+    def answer(request: Request) -> str:
+        if request.task == "plan.create":
+            return json.dumps(offline_plan(REQUEST, "en").to_json())
+        if refuse_first and request.task == "report.judge_support":
+            reply = json.loads(evidence_reply(list(request.messages)))
+            reply["verdicts"][0]["supported"] = False
+            return json.dumps(reply)
+        return evidence_reply(list(request.messages), fabricate=fabricate and request.task == "report.write_section")
+
+    return ScriptedModel(fn=answer)
+
+
+def _run(out: Path, corpus: Path, model: ScriptedModel, **report: Any) -> dict[str, Any]:
+    settings = Settings(report=ReportSettings(**report))
+    run_report_sync(REQUEST, runtime=Runtime(model), reporter=NullReporter(), report_dir=out, settings=settings,
+                    corpus=[corpus])  # fmt: skip
+    return dict(json.loads((out / "prose.json").read_text(encoding="utf-8")))
+
+
+def _verify(out: Path) -> list[str]:
+    report = VerifyReport(out)
+    check_report_folder(out, report)
+    return [p.message for p in report.problems]
+
+
+def test_a_model_writes_the_prose_and_every_unbacked_sentence_is_dropped(tmp_path: Path, corpus: Path) -> None:
+    out = tmp_path / "rep"
+    model = _model(fabricate=True)
+    record = _run(out, corpus, model)
+    markdown = (out / "report.md").read_text(encoding="utf-8")
+    assert any(r.task == "report.write_section" for r in model.requests)
+    model_rows = [r for r in record["sentences"] if r["engine"] == "model"]
+    assert model_rows and all(r["claim_ids"] for r in record["sentences"])
+    assert FABRICATED not in markdown and "fastest construct" not in markdown
+    assert record["dropped"][NO_CLAIM] >= 1 and record["dropped"][UNKNOWN_CLAIM] >= 1
+    assert record["dropped"][UNSUPPORTED] >= 1
+    assert "proposed sentences were not written" in markdown and "by the model" in markdown
+    assert "According to" not in markdown.split("## References")[0]
+    assert _verify(out) == []
+
+    # Re-running the finished report reuses its prose: no model call at all.
+    again = _model(fabricate=True)
+    _run(out, corpus, again)
+    assert again.requests == []
+
+
+def test_verify_catches_an_edited_sentence_and_a_changed_claim(tmp_path: Path, corpus: Path) -> None:
+    out = tmp_path / "rep"
+    record = _run(out, corpus, _model(fabricate=False))
+    row = next(r for r in record["sentences"] if r["engine"] == "model" and len(r["text"]) > 30)
+    md = out / "report.md"
+    text = md.read_text(encoding="utf-8")
+    head = inline(row["text"])[:30]
+    assert head in text
+    md.write_text(text.replace(head, "Generators were invented in 1807", 1), encoding="utf-8")
+    assert any("is not in report.md" in p for p in _verify(out))
+
+    md.write_text(text, encoding="utf-8")
+    record["sentences"][0]["claims"] = {i: "0" * 16 for i in record["sentences"][0]["claim_ids"]}
+    (out / "prose.json").write_text(json.dumps(record), encoding="utf-8")
+    assert any("whose quotes changed" in p for p in _verify(out))
+
+
+def test_check_support_drops_what_the_judge_refuses(tmp_path: Path, corpus: Path) -> None:
+    out = tmp_path / "rep"
+    model = _model(fabricate=False, refuse_first=True)
+    record = _run(out, corpus, model, check_support=True)
+    assert any(r.task == "report.judge_support" for r in model.requests)
+    assert record["dropped"].get("judged unsupported", 0) >= 1
+    assert _verify(out) == []
+
+
+def test_a_model_that_writes_nothing_usable_leaves_the_offline_writer_in_charge(tmp_path: Path, corpus: Path) -> None:
+    def answer(request: Request) -> str:
+        if request.task == "report.write_section":
+            return json.dumps({"sentences": [{"text": "Generators are magic.", "claim_ids": []}]})
+        if request.task == "plan.create":
+            return json.dumps(offline_plan(REQUEST, "en").to_json())
+        return evidence_reply(list(request.messages), fabricate=False)
+
+    out = tmp_path / "rep"
+    record = _run(out, corpus, ScriptedModel(fn=answer))
+    assert record["sentences"] and {r["engine"] for r in record["sentences"]} == {"offline"}
+    assert "magic" not in (out / "report.md").read_text(encoding="utf-8")
+    assert record["dropped"][NO_CLAIM] >= 1
+    assert _verify(out) == []
