@@ -17,6 +17,7 @@ from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
 from autodidact.llm.scripted import ScriptedModel
 from autodidact.plan.offline import offline_plan
+from autodidact.report.pipeline import NullReporter, run_report_sync
 from autodidact.report.prose import (
     NO_CLAIM,
     UNKNOWN_CLAIM,
@@ -27,7 +28,7 @@ from autodidact.report.prose import (
     plain,
     row_sentence,
 )
-from autodidact.report.pipeline import NullReporter, run_report_sync
+from autodidact.report.references import clean_title, location
 from autodidact.testing.corpora import write_pydoc_corpus
 from autodidact.testing.evidence_model import FABRICATED
 from autodidact.testing.evidence_model import reply as evidence_reply
@@ -183,3 +184,39 @@ def test_a_model_that_writes_nothing_usable_leaves_the_offline_writer_in_charge(
     assert "magic" not in (out / "report.md").read_text(encoding="utf-8")
     assert record["dropped"][NO_CLAIM] >= 1
     assert _verify(out) == []
+
+
+# -- references ----------------------------------------------------------------------------------
+
+
+def test_reference_titles_and_locations_are_what_a_reader_can_use() -> None:
+    assert clean_title("5. Data Structures¶ › 5.1. More on Lists") == "Data Structures"
+    assert (
+        clean_title("Chapter 2. Debian package management › 2.7.3. Tweaking") == "Chapter 2. Debian package management"
+    )
+    assert clean_title("Generators [1] guide") == "Generators guide"
+    assert location("https://autodidact.invalid/corpus/sub/ch02.en.html") == "sub/ch02.en.html"
+    assert location("https://docs.python.org/3/") == "https://docs.python.org/3/"
+
+
+def test_references_parse_as_bibtex_and_csl_json_and_link_back(tmp_path: Path, corpus: Path) -> None:
+    from citeproc.source.json import CiteProcJSON
+    from pybtex.database import parse_string
+
+    out = tmp_path / "rep"
+    _run(out, corpus, _model(fabricate=False))
+    citations = json.loads((out / "citations.json").read_text(encoding="utf-8"))["citations"]
+    assert citations and all({"author", "published_at", "accessed_at", "location"} <= set(c) for c in citations)
+    bib = parse_string((out / "references.bib").read_text(encoding="utf-8"), "bibtex")
+    assert sorted(bib.entries) == sorted(f"ref{c['n']}" for c in citations)
+    assert bib.entries["ref1"].fields["title"].strip("{}") == citations[0]["title"]
+    items = json.loads((out / "references.json").read_text(encoding="utf-8"))
+    source = CiteProcJSON(items)
+    assert [str(source[f"ref{c['n']}"]["title"]) for c in citations] == [c["title"] for c in citations]
+    markdown = (out / "report.md").read_text(encoding="utf-8")
+    refs = markdown.split("## References")[1]
+    assert "autodidact.invalid" not in refs  # a placeholder URL is never shown
+    assert "Local document `" in refs and "[Snapshot](source_cache/" in refs
+    assert "Cited in: [" in refs and "](#" in refs
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert 'id="executive-summary"' in html

@@ -11,6 +11,7 @@ numbers the text uses, in order of first appearance.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from autodidact.report.citations import Citer
 from autodidact.report.elements import element_kind, render_element
 from autodidact.report.labels import cell, esc, label, overlap
 from autodidact.report.prose import Sentence, Written
+from autodidact.report.references import anchor, enrich, markdown_lines
 from autodidact.report.writing import BlockKey, block_claims, offline_block
 
 Evidences = dict[str, dict[str, Any]]
@@ -215,6 +217,7 @@ def compose_report(
     meta_line: str,
     failed: list[str] | None = None,
     prose: Prose | None = None,
+    accessed: str = "",
 ) -> Composed:
     """Render report.md and citations.json content (pure: no file access).
 
@@ -260,14 +263,31 @@ def compose_report(
         for element in annex:
             lines += [f"**{esc(element)}**", "", *render_element(element, plan, evidences, citer, lang), ""]
     lines += _footer(prose, lang)
+    sources = {str(s["url"]): s for ev in evidences.values() for s in ev.get("sources", [])}
+    enrich(citer.entries, sources, accessed)
     lines += [f"## {label(lang, 'references')}", ""]
-    for entry in citer.entries:
-        ref = entry["snapshot_refs"][0] if entry["snapshot_refs"] else ""
-        lines.append(f"[{entry['n']}] {esc(entry['title'])}. <{entry['url']}> (`{ref}`)")
-        lines.append("")
+    lines += markdown_lines(citer.entries, _cited_in(lines), lang)
     markdown = "\n".join(lines).rstrip() + "\n"
     placement = {sections[i]: ids for i, ids in dims_at.items() if ids}
     return Composed(markdown=markdown, citations=citer.as_json(), placement=placement, prose=prose)
+
+
+def _cited_in(lines: list[str]) -> dict[int, list[tuple[str, str]]]:
+    """For each reference number, the report sections (name, anchor) whose text cites it."""
+    out: dict[int, list[tuple[str, str]]] = {}
+    section = ""
+    for line in lines:
+        if line.startswith("## "):
+            section = line[3:].strip()
+            continue
+        for n in {int(m) for m in _MARKER.findall(line)}:
+            entry = (section.replace("\\", ""), anchor(section.replace("\\", "")))
+            if section and entry not in out.setdefault(n, []):
+                out[n].append(entry)
+    return out
+
+
+_MARKER = re.compile(r"(?<!\\)\[(\d+)\]")
 
 
 def _complete(plan: Plan, evidences: Evidences, prose: dict[BlockKey, Written]) -> dict[BlockKey, Written]:

@@ -9,6 +9,7 @@ works straight from the folder, offline.
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -16,6 +17,7 @@ from jinja2 import Environment
 from markdown_it import MarkdownIt
 
 from autodidact.report.labels import label
+from autodidact.report.references import anchor
 from autodidact.sources.snapshots import is_local_url
 
 _TEMPLATE = """<!doctype html>
@@ -40,13 +42,15 @@ ol.refs li { margin: .3rem 0; word-break: break-word; } code { font-size: .8em; 
 <h2 id="references">{{ refs_label }}</h2>
 <ol class="refs">
 {% for c in citations %}<li id="ref-{{ c.n }}" value="{{ c.n }}"><a href="{{ c.href }}">{{ c.title }}</a>
-<br><code>{{ c.url }}</code></li>
+<br><code>{{ c.location or c.url }}</code></li>
 {% endfor %}</ol>
 </main></body>
 </html>
 """
 
 _CITE = re.compile(r"(?<!\\)\[(\d+)\]")
+_H2 = re.compile(r"<h2>(.*?)</h2>")
+_TAG = re.compile(r"<[^>]+>")
 
 
 def _href(entry: dict[str, Any]) -> str:
@@ -65,6 +69,8 @@ def render_html(markdown: str, citations: dict[str, Any], *, title: str, lang: s
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     body = md.render(body_md)
     body = body.replace('<a href="#ref-', '<a class="cite" href="#ref-')
+    # Section ids, so the references' "Cited in" links of report.md resolve on the page too.
+    body = _H2.sub(lambda m: f'<h2 id="{anchor(html.unescape(_TAG.sub("", m.group(1))))}">{m.group(1)}</h2>', body)
     env = Environment(autoescape=True)
     entries = [dict(entry, href=_href(entry)) for entry in citations.get("citations", [])]
     return env.from_string(_TEMPLATE).render(

@@ -33,6 +33,7 @@ from autodidact.report.html import render_html
 from autodidact.report.labels import label
 from autodidact.report.paths import ReportPaths, write_request
 from autodidact.report.prose import DEFAULT_SUPPORT, Written
+from autodidact.report.references import bibtex, csl_json
 from autodidact.report.subreport import render_subreport
 from autodidact.report.writing import BlockKey, prose_record, write_prose
 from autodidact.store import atomic
@@ -392,7 +393,8 @@ def write_outputs(
     title_text = request.strip().splitlines()[0][:120]
     title = label(lang, "title", t=title_text)
     meta = label(lang, "generated", engine=engine, mode=mode, date=_dt.date.today().isoformat())
-    composed = compose_report(plan, ordered, title=title, meta_line=meta, failed=failed, prose=prose)
+    today = _dt.date.today().isoformat()
+    composed = compose_report(plan, ordered, title=title, meta_line=meta, failed=failed, prose=prose, accessed=today)
     fed: dict[str, list[str]] = {}
     for section, dim_ids in composed.placement.items():
         for dim_id in dim_ids:
@@ -402,6 +404,9 @@ def write_outputs(
         atomic.write_text(paths.sub_report(dim_id), text)
     atomic.write_json(paths.citations, composed.citations)
     atomic.write_json(paths.prose, prose_record(composed.prose, ordered, threshold, plan, check))
+    entries = composed.citations["citations"]
+    atomic.write_text(paths.root / "references.bib", bibtex(entries))
+    atomic.write_json(paths.root / "references.json", csl_json(entries))
     atomic.write_text(paths.report_md, composed.markdown)
     atomic.write_text(paths.report_html, render_html(composed.markdown, composed.citations, title=title, lang=lang))
 
