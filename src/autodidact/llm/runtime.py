@@ -358,6 +358,7 @@ class Runtime:
 
         try:
             async with self._semaphore():
+                served = time.monotonic()  # the wait for a free slot is not the call's length
                 completion = await call_with_retry(
                     attempt,
                     policy,
@@ -369,7 +370,7 @@ class Runtime:
             raise
         seconds = time.monotonic() - started
         calls, total = self._seconds.get(request.task or "?", (0, 0.0))
-        self._seconds[request.task or "?"] = (calls + 1, total + seconds)
+        self._seconds[request.task or "?"] = (calls + 1, total + time.monotonic() - served)
         usage = completion.usage
         cost = cost_of(usage, price)
         self.budget.settle(reservation, usage.total, cost)
