@@ -263,7 +263,12 @@ def test_a_model_phrases_the_summary_only_with_valid_citations(en_kb: KnowledgeB
     def reply(summary: str) -> ScriptedModel:
         return ScriptedModel(fn=lambda _request: json.dumps({"summary": summary, "sections": []}))
 
-    good = f"Generator functions use yield and return an iterator. (source: {raws['genfn']})"
+    # A phrasing that says more than the block's quote ("return an iterator") is refused...
+    more = f"Generator functions use yield and return an iterator. (source: {raws['genfn']})"
+    compile_evidence(en_kb, 1, Runtime(model=reply(more)), today="2026-12-02")
+    assert article(en_kb, "Generators").summary != more
+    # ...one its quote supports is kept.
+    good = f"A function or method that uses the yield statement is a generator function. (source: {raws['genfn']})"
     compile_evidence(en_kb, 1, Runtime(model=reply(good)), today="2026-12-02")
     art = article(en_kb, "Generators")
     assert art.summary == good

@@ -20,11 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from autodidact.text.tokens import term_set
+from autodidact.text.support import DEFAULT_SUPPORT, numbers_hold, support
 
 # The attribution evidence/extract_task.claim_text writes before a quoted sentence.
 _ATTRIBUTION = re.compile(r"^(?:According to [^:\n]{1,100}?:\s+|据《[^》\n]{1,100}》[：:]\s*|据来源[：:]\s*)")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _SPACE = re.compile(r"\s+")
 
 # Drop reasons, as counted in the report footer and the ledger-side summary.
@@ -34,7 +33,6 @@ UNSUPPORTED = "not supported by its quotes"
 JUDGED_UNSUPPORTED = "judged unsupported"
 REPEATED = "repeats another sentence"
 
-DEFAULT_SUPPORT = 0.7  # share of a sentence's content terms its quotes must hold ([report] support_threshold)
 
 
 @dataclass(frozen=True)
@@ -62,21 +60,6 @@ def plain(claim_text: str) -> str:
 def quotes_of(claim: Mapping[str, Any]) -> list[str]:
     """The verbatim snippets a claim's evidence quotes."""
     return [str(item.get("snippet", "")) for item in claim.get("evidence", []) if item.get("snippet")]
-
-
-def support(text: str, quotes: Iterable[str]) -> float:
-    """The share of the sentence's content terms that its quotes hold (1.0 for a sentence with none)."""
-    quoted = " ".join(quotes)
-    own = term_set(text)
-    if not own:
-        return 1.0
-    return len(own & term_set(quoted)) / len(own)
-
-
-def numbers_hold(text: str, quotes: Iterable[str]) -> bool:
-    """Every number the sentence states stands in a quote (a writer must not invent "Pin-Priority 990")."""
-    quoted = " ".join(quotes)
-    return all(n in quoted for n in _NUMBER.findall(text))
 
 
 def _key(text: str) -> str:

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from autodidact.text.support import supported
 from autodidact.wiki.answers import Answer, Question, QuestionTerms, Quote, term_in
 from autodidact.wiki.articles import RELATED_HEADINGS, Article, Section
 from autodidact.wiki.compile_task import is_auto_summary
@@ -360,9 +361,17 @@ def is_generated_summary(art: Article) -> bool:
 
 
 def valid_phrasing(summary: str, art: Article) -> bool:
-    """A model's summary is kept only if every sentence cites files the article's answers cite."""
+    """A model's summary is kept only if every sentence cites files the article's answers cite, and
+    the quotes of those answers hold what the sentence says (``text/support.py``, docs/writing.md)."""
     chunks = cited_chunks(summary)
     if not chunks:
         return False
-    cited = {n for item in article_items(art) for n in item.sources}
-    return all(names and set(names) <= cited for _, names in chunks)
+    items = article_items(art)
+    cited = {n for item in items for n in item.sources}
+    for text, names in chunks:
+        if not names or not set(names) <= cited:
+            return False
+        quotes = [item.text for item in items if set(item.sources) & set(names)]
+        if not supported(text, quotes):
+            return False
+    return True
