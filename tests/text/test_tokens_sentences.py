@@ -62,3 +62,13 @@ def test_an_abbreviation_does_not_end_a_sentence() -> None:
         "Then more.",
         "Apples, pears, etc. are fruit.",
     ]
+
+
+def test_a_full_stop_inside_inline_code_ends_no_sentence() -> None:
+    from autodidact.text.sentences import split_sentences as text_split
+    from autodidact.wiki.markdown import split_sentences as wiki_split
+
+    text = 'Check it with "`dpkg --compare-versions 1.1 gt 1.1~1; echo $?`". Then run `a. B` again. 好的。'
+    expected = ['Check it with "`dpkg --compare-versions 1.1 gt 1.1~1; echo $?`".', "Then run `a. B` again.", "好的。"]
+    assert text_split(text) == expected
+    assert wiki_split(text) == expected  # the wiki audit splits the same way

@@ -29,6 +29,15 @@ def _abbreviation_at(text: str, end: int) -> bool:
     return bool(_ETC.search(before)) and rest[:1].islower()
 
 
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
+
+
+def mask_code(text: str) -> str:
+    """``text`` with the inside of every inline code span blanked (same length): a full stop in
+    `` `echo $?` `` or `` `a. B` `` ends no sentence."""
+    return _CODE_SPAN.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", text)
+
+
 def _cjk_count(text: str, start: int, stop: int) -> int:
     return sum(1 for ch in text[start:stop] if "\u3400" <= ch <= "\u9fff")
 
@@ -40,7 +49,8 @@ def sentence_spans(text: str, min_chars: int = 12, max_chars: int = 420) -> list
     """
     spans: list[tuple[int, int]] = []
     pos = 0
-    for match in [*_SENT_END.finditer(text), None]:
+    masked = mask_code(text)
+    for match in [*_SENT_END.finditer(masked), None]:
         end = match.start() if match is not None else len(text)
         if match is not None and match.group(0) == "" and _abbreviation_at(text, end):
             continue

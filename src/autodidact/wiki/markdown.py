@@ -10,11 +10,13 @@ for retrieval (words for Latin script, bigrams for CJK) all live here, once.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 
 from autodidact.store.paths import slugify
+from autodidact.text.sentences import mask_code
 
 CITATION_RE = re.compile(r"[（(]\s*(?:来源|出处|sources?|refs?)\s*[:：]\s*([^（）()\n]+?)\s*[)）]", re.IGNORECASE)
 WIKILINK_RE = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
@@ -109,8 +111,11 @@ def split_sentences(text: str) -> list[str]:
         line = line.strip()
         if not line:
             continue
-        for part in _SENTENCE_END.split(line):
-            part = part.strip()
+        # Split where the line with its code spans blanked splits (text/sentences.mask_code).
+        masked = mask_code(line)
+        cuts = [0, *(m.start() for m in _SENTENCE_END.finditer(masked) if m.start() > 0), len(line)]
+        for start, end in itertools.pairwise(cuts):
+            part = line[start:end].strip()
             if part:
                 out.append(part)
     return out
