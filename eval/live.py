@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         work = opts.keep or Path(tempfile.mkdtemp(prefix="autodidact-live-"))
         work.mkdir(parents=True, exist_ok=True)
-        return run_all(work, base_url, opts.model)
+        return run_all(work, base_url, opts.model, None if opts.base_url else opts.ctx)
     finally:
         if server is not None:
             server.terminate()
@@ -219,8 +219,11 @@ def main(argv: list[str] | None = None) -> int:
                 server.kill()
 
 
-def run_all(work: Path, base_url: str, model: str) -> int:
+def run_all(work: Path, base_url: str, model: str, context_window: int | None = None) -> int:
     corpus = write_corpus(work / "corpus")
+    if context_window is not None:  # what docs/models.md tells a user: context_window = the server's --n_ctx
+        (work / "home").mkdir(parents=True, exist_ok=True)
+        (work / "home" / "config.toml").write_text(f"[llm]\ncontext_window = {context_window}\n", encoding="utf-8")
     kb = work / "kb"
     report = work / "report"
     env = {k: v for k, v in os.environ.items() if not k.startswith("AUTODIDACT_")}
