@@ -174,6 +174,20 @@ def dropped_from(text: str) -> str:
     return "; ".join(found)[:80]
 
 
+def prose_counts(folder: Path) -> str:
+    """What a report's prose.json says: sentences kept by writer, and the dropped ones by reason."""
+    try:
+        record = json.loads((folder / "prose.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    engines: dict[str, int] = {}
+    for row in record.get("sentences", []):
+        engines[row.get("engine", "?")] = engines.get(row.get("engine", "?"), 0) + 1
+    kept = ", ".join(f"{n} {e}" for e, n in sorted(engines.items()))
+    dropped = ", ".join(f"{n} {r}" for r, n in sorted(record.get("dropped", {}).items()))
+    return f"prose kept {kept or 0}; dropped {dropped or 0}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--base-url", help="use this running OpenAI-compatible server instead of starting one")
@@ -255,6 +269,7 @@ def run_all(work: Path, base_url: str, model: str, context_window: int | None = 
     quick = step("report (quick)", ["report", TOPIC, "--corpus", str(corpus), "--report-dir", str(report),
                                     "--mode", "quick"], [rep_ledger])  # fmt: skip
     quick.valid = verify(["--report-dir", str(report)], env, work)
+    quick.dropped = prose_counts(report) or quick.dropped
     answers = "\n".join([
         "Because a generator keeps its frame between calls, it uses less memory than a list.",
         "I saw it when reading a large log file line by line.",
