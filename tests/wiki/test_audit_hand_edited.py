@@ -275,11 +275,11 @@ def test_model_resolved_without_the_key_terms_is_downgraded(
     if lang == "en":
         none, some, full = "What is dpkg?", "What are dpkg and APT?", "What is APT?"
         apt_only = "APT is the high-level package manager of Debian systems. (source: wiki/apt.md)"
-        both = "APT is the high-level package manager. It calls dpkg underneath. (source: wiki/apt.md)"
+        both = "APT is the high-level package manager. apt-get is meant for scripts. (source: wiki/apt.md)"
     else:
         none, some, full = "dpkg 是什么？", "dpkg 和 APT 是什么？", "APT 是什么？"
         apt_only = "APT 是 Debian 的高级软件包管理工具。（来源：wiki/apt.md）"
-        both = "APT 是高级软件包管理工具。它在底层调用 dpkg。（来源：wiki/apt.md）"
+        both = "APT 是高级软件包管理工具。apt-get 适合在脚本中使用。（来源：wiki/apt.md）"
     runtime = _scripted(
         {
             none: {"status": "resolved", "answer": apt_only, "gap": "", "files": ["wiki/apt.md"]},
@@ -331,7 +331,7 @@ def test_echo_detection_does_not_reject_real_answers() -> None:
     )
     real = QuestionAnswer(
         status="resolved",
-        answer="The wiki file apt.md cites the passages of the manual. It names them. (source: wiki/t.md)",
+        answer="The wiki file apt.md cites the passages of the manual. (source: wiki/t.md)",
         files=["wiki/t.md"],
     )
     assert honest_verdict(inputs, real).status == "resolved"
@@ -418,3 +418,23 @@ def test_a_title_with_a_full_stop_is_not_cut_into_an_uncited_sentence(en_kb: Kno
     )
     missing = check_wiki(en_kb, None, 1, None).report.missing_sources
     assert len(missing) == 1 and "Debian moved on quickly" in missing[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_model_answer_that_says_more_than_its_passages_is_not_kept(
+    lang: str, en_kb: KnowledgeBase, zh_kb: KnowledgeBase
+) -> None:
+    # "It calls dpkg underneath" stands in no article: the answer feeds the termination rule and the
+    # research summary, so the offline verdict from the same passages replaces it.
+    kb = en_kb if lang == "en" else zh_kb
+    _write_wiki(kb, EN_ARTICLES if lang == "en" else ZH_ARTICLES, EN_INDEX if lang == "en" else ZH_INDEX)
+    question = "What is APT?" if lang == "en" else "APT 是什么？"
+    invented = (
+        "APT is the high-level package manager. It calls dpkg underneath via libapt. (source: wiki/apt.md)"
+        if lang == "en"
+        else "APT 是高级软件包管理工具。它通过 libapt 在底层调用 dpkg。（来源：wiki/apt.md）"
+    )
+    runtime = _scripted({question: {"status": "resolved", "answer": invented, "gap": "", "files": ["wiki/apt.md"]}})
+    result = check_wiki(kb, [{"id": "r2q1", "text": question}], 2, runtime)
+    (verdict,) = [r.verdict for r in result.questions]
+    assert "libapt" not in verdict.answer and verdict.answer

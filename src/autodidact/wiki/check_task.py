@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from autodidact.llm.tasks import Message, data_block
 from autodidact.text.keypoints import key_points_heading
+from autodidact.text.support import supported
 from autodidact.wiki.compile_task import is_auto_summary
 from autodidact.wiki.markdown import (
     MARKER_RE,
@@ -254,6 +255,15 @@ _ABSENCE = re.compile(
 )
 
 
+def answer_supported(answer: str, inputs: QuestionInputs) -> bool:
+    """Every sentence the answer asserts is held by the retrieved passages (``text/support.py``):
+    an answer feeds the termination rule and the research summary, so it may not add to them."""
+    texts = [strip_citations(p.text) for p in inputs.passages]
+    if not texts:
+        return True
+    return all(supported(sentence, texts) for sentence in split_sentences(answer_body(answer)))
+
+
 def answer_body(answer: str) -> str:
     """What an answer asserts: citations removed, and its "not covered" sentences left out."""
     kept = [s for s in split_sentences(strip_citations(answer)) if not _ABSENCE.search(s)]
@@ -303,6 +313,8 @@ def honest_verdict(inputs: QuestionInputs, verdict: QuestionAnswer) -> QuestionA
     held, missing = held_terms(terms, answer_body(verdict.answer))
     if not held:
         return QuestionAnswer(status="open")
+    if not answer_supported(verdict.answer, inputs):  # it says what its passages do not (docs/writing.md)
+        return offline_answer(inputs)
     known = {p.file for p in inputs.passages}
     files = [f for f in verdict.files if f in known]
     if not missing:
