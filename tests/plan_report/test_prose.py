@@ -14,6 +14,7 @@ import pytest
 
 from autodidact.config import ReportSettings, Settings
 from autodidact.llm.base import Request
+from autodidact.llm.ledger import read_totals
 from autodidact.llm.runtime import Runtime
 from autodidact.llm.scripted import ScriptedModel
 from autodidact.plan.offline import offline_plan
@@ -112,7 +113,8 @@ def _model(fabricate: bool, refuse_first: bool = False) -> ScriptedModel:
 
 def _run(out: Path, corpus: Path, model: ScriptedModel, **report: Any) -> dict[str, Any]:
     settings = Settings(report=ReportSettings(**report))
-    run_report_sync(REQUEST, runtime=Runtime(model), reporter=NullReporter(), report_dir=out, settings=settings,
+    runtime = Runtime(model, ledger_path=out.parent / f"{out.name}-ledger.jsonl")
+    run_report_sync(REQUEST, runtime=runtime, reporter=NullReporter(), report_dir=out, settings=settings,
                     corpus=[corpus])  # fmt: skip
     return dict(json.loads((out / "prose.json").read_text(encoding="utf-8")))
 
@@ -137,6 +139,8 @@ def test_a_model_writes_the_prose_and_every_unbacked_sentence_is_dropped(tmp_pat
     assert "proposed sentences were not written" in markdown and "by the model" in markdown
     assert "According to" not in markdown.split("## References")[0]
     assert _verify(out) == []
+    ledger = read_totals(tmp_path / "rep-ledger.jsonl")  # the drops are in the usage ledger too
+    assert ledger["dropped"] == sum(record["dropped"].values())
 
     # Re-running the finished report reuses its prose: no model call at all.
     again = _model(fabricate=True)

@@ -180,6 +180,11 @@ def output_mode(model: Any) -> str:
     return "schema in the prompt, reply validated"
 
 
+def _dropped(totals: dict[str, Any]) -> str:
+    n = int(totals.get("dropped", 0))
+    return f"{n} written sentences dropped by the checks, " if n else ""
+
+
 def register(app: typer.Typer) -> None:
     """Add ``doctor`` and ``usage``."""
 
@@ -318,6 +323,7 @@ def register(app: typer.Typer) -> None:
             f"total: {totals['calls']} calls ({totals['cached_calls']} cached, "
             f"{totals.get('failed_calls', 0)} failed), "
             f"{totals.get('fallbacks', 0)} steps by the offline engine, "
+            f"{_dropped(totals)}"
             f"{totals['input_tokens']} input + {totals['output_tokens']} output tokens, "
             f"~${totals['cost_usd']:.4f}",
             soft_wrap=True,

@@ -40,9 +40,11 @@ class LedgerEntry:
     priced: bool = True
     ts: str = ""
     # "ok"; "failed" or "timeout" (an attempt that gave no reply: its prompt may still have been
-    # processed); "fallback" (no call: the offline engine did the step, ``note`` says why)
+    # processed); "fallback" (no call: the offline engine did the step, ``note`` says why);
+    # "dropped" (no call: ``dropped`` items of a reply were not written, ``note`` says why)
     outcome: str = "ok"
     note: str = ""
+    dropped: int = 0
 
 
 def price_for(prices: dict[str, tuple[float, float]], provider: str, model: str) -> tuple[float, float] | None:
@@ -63,7 +65,7 @@ def cost_of(usage: Usage, price: tuple[float, float] | None) -> float:
 
 def _bucket() -> dict[str, Any]:
     return {
-        "calls": 0, "cached_calls": 0, "failed_calls": 0, "fallbacks": 0,
+        "calls": 0, "cached_calls": 0, "failed_calls": 0, "fallbacks": 0, "dropped": 0,
         "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "seconds": 0.0,
     }  # fmt: skip
 
@@ -72,6 +74,9 @@ def _add(bucket: dict[str, Any], entry: dict[str, Any]) -> None:
     outcome = str(entry.get("outcome", "ok"))
     if outcome == "fallback":
         bucket["fallbacks"] += 1
+        return
+    if outcome == "dropped":
+        bucket["dropped"] += int(entry.get("dropped", 1))
         return
     bucket["calls"] += 1
     bucket["failed_calls"] += 1 if outcome != "ok" else 0
@@ -125,6 +130,8 @@ class Ledger:
             data.pop("outcome")  # the common case stays as short as the lines older versions wrote
         if not data["note"]:
             data.pop("note")
+        if not data["dropped"]:
+            data.pop("dropped")
         if not data["ts"]:
             data["ts"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         if self.path is not None:

@@ -34,7 +34,6 @@ JUDGED_UNSUPPORTED = "judged unsupported"
 REPEATED = "repeats another sentence"
 
 
-
 @dataclass(frozen=True)
 class Sentence:
     """One sentence to write and the claims it rests on."""

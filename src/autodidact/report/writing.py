@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from autodidact.llm.ledger import LedgerEntry
 from autodidact.llm.runtime import Runtime
 from autodidact.plan.models import Dimension, Plan
 from autodidact.report.prose import (
@@ -106,7 +107,23 @@ async def write_prose(
         written = await asyncio.gather(
             *(_model_block(blocks[k][0], k[1], blocks[k][1], evidences, runtime, lang, threshold, check) for k in keys)
         )
+    _ledger_drops(runtime, written)
     return {**done, **dict(zip(keys, written, strict=True))}
+
+
+def _ledger_drops(runtime: Runtime, written: list[Written]) -> None:
+    """The dropped sentences go to the usage ledger too (``autodidact usage`` counts them)."""
+    dropped: Counter[str] = Counter()
+    for block in written:
+        dropped.update(block.dropped)
+    model = runtime.model
+    if model is None or not dropped:
+        return
+    note = "; ".join(f"{n} {reason}" for reason, n in dropped.most_common())
+    runtime.ledger.record(
+        LedgerEntry("report.write_section", model.provider, model.name, 0, 0, False, 0.0, 0.0,
+                    outcome="dropped", note=note, dropped=sum(dropped.values()))
+    )  # fmt: skip
 
 
 def _block_print(claims: list[dict[str, Any]]) -> str:
