@@ -198,6 +198,12 @@ def _dc16(b: LogBuilder) -> None:
     b.add("CHECKPOINT", {"stop_reason": "TIRED", "summary": {"kept": "—"}})
 
 
+def _dc17(b: LogBuilder) -> None:  # the person answered; the same question again ignores the answer
+    t = ask(b, "alternative_explorer", "P4", question="同期还有什么变化？")
+    answer(b, t, "同一时期公司招了更多新人", ("ALTERNATIVE_ADDED",))
+    ask(b, "alternative_explorer", "P4", question="同期还有什么变化？")
+
+
 VIOLATIONS: list[tuple[str, Callable[[LogBuilder], None]]] = [
     ("DC01", _dc01),
     ("DC02", _dc02),
@@ -219,6 +225,7 @@ VIOLATIONS: list[tuple[str, Callable[[LogBuilder], None]]] = [
     ("DC14", _dc14),
     ("DC15", _dc15),
     ("DC16", _dc16),
+    ("DC17", _dc17),
 ]
 
 

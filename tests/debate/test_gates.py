@@ -20,7 +20,7 @@ def test_the_raw_gate_holds_p3_until_two_development_signals() -> None:
     assert idea.maturation == "RAW" and gates.development_count(session, "i1") == 1
     assert not gates.evaluative_allowed(session, idea)
     held = moderator.choose(session)
-    assert held.trigger != "P3" and "守卫" in held.reason
+    assert held.trigger != "P3" and "预测要等想法更成形" in held.reason  # said plainly, no rule id
     # ALTERNATIVE_ADDED does not count towards the quota
     t = ask(b, "alternative_explorer", "P4")
     answer(b, t, "也可能是别的原因", ("ALTERNATIVE_ADDED",))

@@ -105,7 +105,8 @@ def test_chinese_session_of_eight_turns_is_clean(debate: Callable[..., dict[str,
 def test_english_session_is_clean_and_examine_mode(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
     turns = _run(debate, EN_PROMPT, EN_ANSWERS)
     session = _assert_clean_script(kb_dir, turns, EN_ANSWERS)
-    assert session["mode"] == "examine" and "because" in session["mode_reason"]
+    assert session["mode"] == "examine" and "a causal claim" in session["mode_reason"]
+    assert "Proposed mechanism: they miss" in session["mode_reason"]  # the proposition is stated back in parts
     assert session["execution"]["user_chose"] is True
     signals = [s["signal"] for s in session["progress_signals"]]
     assert signals[0] == "INTUITION_FORMULATED"  # the claim in the prompt
@@ -127,7 +128,7 @@ def test_s1_two_rounds_without_signal_reach_a_checkpoint(debate: Callable[..., d
     assert session is not None
     assert session.checkpoints[-1]["rule"] == "S1" and session.checkpoints[-1]["obstacle"] == "undefined_concept"
     assert session.summary["reached_p3"] is False
-    assert "尚未进入 P3" in last["text"]
+    assert "还没谈到预测" in last["text"] and "P3" not in last["text"]  # plain words, no rule id
     assert check_session(_folder(kb_dir))["ok"]
     # continuing after the checkpoint starts a new stage without re-asking the depth
     after = debate("reply", "s1", "继续")

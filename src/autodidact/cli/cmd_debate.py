@@ -26,11 +26,23 @@ def _out(text: str) -> None:
     sys.stdout.flush()
 
 
-def _roots(kb: Path | None) -> tuple[Path, Path | None]:
-    """``(debates folder, kb root or None)``: sessions live in ``<kb>/debates/``."""
-    from autodidact.kb import is_kb, resolve_root
+# ``autodidact debate --kb K --model M start …``: the group's options apply to its subcommands
+# (set by the group callback, which runs first in every invocation; a subcommand's own option wins).
+_GROUP: dict[str, Any] = {}
 
-    root = resolve_root(kb).resolve()
+
+def _roots(kb: Path | None, *, create: bool = False) -> tuple[Path, Path | None]:
+    """``(debates folder, kb root or None)``: sessions live in ``<kb>/debates/``.
+
+    ``create``: a folder that is not a knowledge base yet becomes one (``debate start``, like
+    ``research``), so a session can later check its gaps against the knowledge base's sources.
+    """
+    from autodidact.kb import init_kb, is_kb, resolve_root
+
+    root = resolve_root(kb if kb is not None else _GROUP.get("kb")).resolve()
+    if create and not is_kb(root):
+        init_kb(root)
+        console.print(f"initialised knowledge base at {root}")
     if not root.is_dir():
         from autodidact.errors import NotFoundError
 
@@ -53,6 +65,8 @@ def _engine(folder: Path, kb_root: Path | None, model: str | None, fallback: str
     from autodidact.cli.engine_opts import load_run_settings, make_runtime
     from autodidact.debate.engine import Engine
 
+    model = model if model is not None else _GROUP.get("model")
+    fallback = fallback if fallback is not None else _GROUP.get("fallback")
     settings = load_run_settings(kb_root, model, fallback=fallback)
     runtime = make_runtime(kb_root, model, settings=settings)
     return Engine(folder, runtime=None if runtime.is_offline else runtime, settings=settings, kb_root=kb_root)
@@ -71,7 +85,7 @@ def _show(engine: Any, events: list[dict[str, Any]], as_json: bool) -> None:
 
 
 def _continue_hint(folder: Path, lang: str) -> str:
-    kb = folder.parent.parent
+    kb = folder.parent.parent  # <kb>/debates/<session>
     if lang == "zh":
         return (
             f'已暂停。继续：autodidact debate --kb {kb}，或 autodidact debate reply {folder.name} "你的回答" --kb {kb}'
@@ -170,6 +184,8 @@ def register(app: typer.Typer) -> None:
 
         Example: autodidact debate --kb my-kb
         """
+        _GROUP.clear()
+        _GROUP.update(kb=kb, model=model, fallback=fallback)
         if ctx.invoked_subcommand is not None:
             return
         from autodidact.debate.render import briefing, budget_line
@@ -202,7 +218,7 @@ def register(app: typer.Typer) -> None:
         """
         from autodidact.store.paths import safe_join, safe_name
 
-        debates, kb_root = _roots(kb)
+        debates, kb_root = _roots(kb, create=True)
         sid = safe_name(session_id, "session id") if session_id else _new_session_id(prompt)
         folder = safe_join(debates, sid)
         engine = _engine(folder, kb_root, model, fallback)

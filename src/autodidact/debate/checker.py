@@ -39,6 +39,7 @@ RULES: dict[str, str] = {
     "DC14": "every turn keeps the skeleton: short response, label, sourced contribution, reason",
     "DC15": "no substantive question before the depth is confirmed",
     "DC16": "every checkpoint records a stop reason",
+    "DC17": "a question answered in this stage is never asked again (the person's answer closed it)",
 }
 STOP_REASONS = {"USER_CLOSED", "CHECKPOINT_REACHED", "NO_PROGRESS", "BUDGET_EXHAUSTED", "PAUSED", "USER_SWITCHED_MODE"}
 
@@ -92,6 +93,18 @@ def _on_event(session: Session | None, event: dict[str, Any], out: list[Violatio
         budget = session.execution.budget
         if budget is not None and session.execution.usage.rounds >= budget.max_rounds:
             out.append(Violation("DC11", f"round beyond the limit of {budget.max_rounds}", seq))
+    elif kind == "QUESTION_ASKED":
+        asked = " ".join(str(p.get("question", "")).split())
+        for r in session.rounds:
+            if (
+                r.question_type != "CONFIGURATION"
+                and r.user_answer is not None
+                and r.answer_command is None  # a command ("review it") does not answer the question
+                and r.stage == session.stage
+                and " ".join((r.question or "").split()) == asked
+            ):
+                out.append(Violation("DC17", f"re-asked a question answered in turn {r.turn}: {asked[:80]!r}", seq))
+                break
     elif kind == "PROGRESS_SIGNAL" and p.get("signal") not in gates.SIGNALS:
         out.append(Violation("DC08", f"unknown progress signal {p.get('signal')!r} (it would count as progress)", seq))
     elif kind == "CHECKPOINT":

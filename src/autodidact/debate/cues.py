@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from autodidact.debate.answer_kinds import KIND_SIGNAL
+from autodidact.debate.answer_kinds import classify as classify_answer
+
 DONT_KNOW = (
     "不知道", "不清楚", "不确定", "说不好", "没想过", "不好说", "没头绪", "想不出",
     "don't know", "dont know", "not sure", "no idea", "dunno", "can't say", "haven't thought", "no clue",
@@ -86,6 +89,16 @@ def substantial(text: str) -> bool:
     return cjk >= 12 or len(re.findall(r"[A-Za-z]+", text)) >= 8
 
 
+def allowed_signals(question_type: str) -> tuple[str, ...]:
+    """The signals an answer to this question type may carry: the type's own, plus the ones an
+    answer's kind brings whatever was asked (a confounder offered to a clarifying question is still
+    an alternative; ``debate/answer_kinds.py``)."""
+    own = ELIGIBLE.get(question_type, ())
+    if not own:
+        return ()
+    return own + tuple(s for s in dict.fromkeys(KIND_SIGNAL.values()) if s not in own)
+
+
 def detect_signals(answer: str, question_type: str, previous_answers: list[str]) -> list[str]:
     """Signals an answer carries for a question of ``question_type`` (deterministic)."""
     eligible = ELIGIBLE.get(question_type, ())
@@ -93,6 +106,13 @@ def detect_signals(answer: str, question_type: str, previous_answers: list[str])
         return []
     if _norm(answer) in {_norm(a) for a in previous_answers}:
         return []
+    kind = classify_answer(answer)
+    if kind == "hedge":
+        return []  # a hedge is never a premise, an alternative or a reading
+    if kind in KIND_SIGNAL:
+        return [KIND_SIGNAL[kind]]
+    if kind == "choice":
+        return [eligible[0]]  # picking a reading sharpens it; naming the weakest premise surfaces it
     found = [s for s in eligible if has_any(answer, SIGNAL_CUES[s])]
     if not found and substantial(answer):
         found = [eligible[0]]
@@ -254,7 +274,19 @@ _EXPLORE = (
 
 
 def judge_mode(prompt: str) -> tuple[str, str]:
-    """``(mode, cue)``: examine for a concrete claim, explore for an interest or observation."""
+    """``(mode, cue)``: examine for a concrete claim, explore for an interest or observation.
+
+    A causal claim, a comparison or a plan (``debate/proposition.py``) is examined, its effect (or
+    plan) quoted as the cue; a question is explored; otherwise the claim and interest cues decide.
+    """
+    from autodidact.debate.proposition import read
+    from autodidact.kb import detect_language
+
+    reading = read(prompt, detect_language(prompt))
+    if reading.kind in {"causal", "comparison", "plan"} and reading.key_term in prompt:
+        return "examine", reading.key_term
+    if reading.kind == "question":
+        return "explore", "?"
     low = _norm(prompt)
     claim = next((c for c in _CLAIM if c in low), None)
     weak = next((c for c in _WEAK_CLAIM if c in low), None)

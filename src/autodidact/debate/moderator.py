@@ -72,11 +72,23 @@ def open_obstacles(session: Session, review_requested: bool = False) -> list[str
     return open_
 
 
-def _last_answer(session: Session) -> tuple[str | None, list[str]]:
+def _answered(session: Session) -> set[tuple[str, str | None]]:
+    """(role, intent) of every question of this stage the person answered (a command is no answer):
+    asking one of them again would ignore what they said (checker rule DC17)."""
+    return {
+        (r.role, r.intent)
+        for r in session.rounds
+        if r.stage == session.stage and r.user_answer is not None and r.answer_command is None
+        and r.kind == "SUBSTANTIVE"
+    }  # fmt: skip
+
+
+def _last_answer(session: Session) -> tuple[str | None, list[str], str | None]:
+    """The last answered round's role, signals and intent."""
     answered = [r for r in session.substantive_rounds if r.user_answer is not None]
     if not answered:
-        return None, []
-    return answered[-1].role, answered[-1].signals
+        return None, [], None
+    return answered[-1].role, answered[-1].signals, answered[-1].intent
 
 
 def choose(session: Session, *, wish: str | None = None, review_requested: bool = False) -> Choice:
@@ -91,13 +103,12 @@ def choose(session: Session, *, wish: str | None = None, review_requested: bool 
         trigger = TRIGGER_OF_ROLE[wish]
         if trigger != "P3" or gate_open:
             skipped = [t for t in open_ if t < trigger and (t != "P3" or gate_open)]
+            later = [_why(t, zh) for t in skipped]
             reason = ("用户指定先谈此方向" if zh else "the person asked to discuss this next") + (
-                f"；暂缓：{', '.join(skipped)}"
-                if zh and skipped
-                else (f"; deferred: {', '.join(skipped)}" if skipped else "")
+                f"；稍后再谈：{'；'.join(later)}" if zh and later else (f"; later: {'; '.join(later)}" if later else "")
             )
             return Choice(trigger, wish, OBSTACLE_OF_TRIGGER[trigger], _intent(session, wish), reason, deferred=skipped)
-    last_role, last_signals = _last_answer(session)
+    last_role, last_signals, _ = _last_answer(session)
     for trigger in open_:
         if trigger == "P3" and not gate_open:
             continue  # the maturity gate: no evaluative question on a RAW idea yet
@@ -108,11 +119,14 @@ def choose(session: Session, *, wish: str | None = None, review_requested: bool 
         role = next(r for t, r, _ in LADDER if t == trigger)
         obstacle = OBSTACLE_OF_TRIGGER[trigger]
         intent = _intent(session, role)
-        if role == last_role and not last_signals:
+        answered = _answered(session)
+        if (role, intent) in answered or (role == last_role and not last_signals):
             intent = "example"  # the same obstacle again: give examples or options, not the same question
+            if (role, intent) in answered:
+                continue  # asked plainly and with examples, and answered both: never again (docs/debate.md)
         reason = _why(trigger, zh)
         if "P3" in open_ and not gate_open and trigger > "P3":
-            reason += "（P3 被成熟度守卫挡住：RAW 阶段发展信号不足 2 个）" if zh else " (P3 held by the RAW gate)"
+            reason += "（预测要等想法更成形后再谈）" if zh else " (a prediction comes once the idea has taken shape)"
         return Choice(trigger, role, obstacle, intent, reason)
     if (
         "P3" in open_
@@ -121,9 +135,9 @@ def choose(session: Session, *, wish: str | None = None, review_requested: bool 
     ):
         # the gate holds P3 and nothing generative is left: earn a development signal by sharpening
         reason = (
-            "P3 被成熟度守卫挡住（RAW 阶段发展信号不足 2 个）：先明确比较基准"
+            "想法还太初步，谈预测之前先明确比较基准"
             if zh
-            else "P3 is held by the RAW gate (fewer than 2 development signals): fix the baseline first"
+            else "the idea is too raw for a prediction yet: fix the baseline first"
         )
         return Choice("P1", "concept_clarifier", "undefined_baseline", "baseline", reason)
     budget = session.execution.budget

@@ -11,6 +11,12 @@ from typing import Any
 from autodidact.debate import summaries
 from autodidact.debate.session import Session
 
+# What a person reads for each maturation level (the enum stays in the event log and --json).
+MATURITY_WORDS = {
+    "en": {"RAW": "a first intuition", "DEVELOPING": "taking shape", "TESTABLE": "testable"},
+    "zh": {"RAW": "初步直觉", "DEVELOPING": "正在成形", "TESTABLE": "可以检验"},
+}
+
 
 def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[str]:
     """The lines one event contributes to the conversation (many events contribute none)."""
@@ -23,10 +29,8 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
             return [str(p.get("value"))]
         if p.get("turn") is None or "field" in p:
             return []
-        if p.get("kind") == "CONFIGURATION":
-            head = "配置问题" if zh else "Configuration"
-        else:
-            head = f"{p.get('trigger')} · {p.get('reason')}"
+        # The trigger's id (P1…) stays in the event log; the person reads why the question comes.
+        head = ("配置问题" if zh else "Configuration") if p.get("kind") == "CONFIGURATION" else str(p.get("reason"))
         return ["", f"[{head}]"]
     if kind == "ROLE_RESPONSE":
         if p.get("turn") is None:
@@ -47,12 +51,12 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
     if kind == "PAUSED":
         return ["已暂停；未答的问题保留。" if zh else "Paused; the open question is kept."]
     if kind == "STOPPED_QUESTION":
-        text = f"挂起该问题（{p.get('rule')}）" if zh else f"Question parked ({p.get('rule')})"
-        return [text]
+        return ["先搁置这个问题，之后再回来。" if zh else "Let's park this question and come back to it later."]
     if kind == "DISAGREEMENT_ASSESSED":
         return []
     if kind == "IDEA_REVISED" and p.get("maturation"):
-        return [f"成熟度 → {p['maturation']}" if zh else f"maturity → {p['maturation']}"]
+        word = MATURITY_WORDS["zh" if zh else "en"].get(str(p["maturation"]), str(p["maturation"]).lower())
+        return [f"想法的成熟度：{word}" if zh else f"Where the idea stands: {word}"]
     return []
 
 

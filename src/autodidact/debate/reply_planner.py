@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.debate import cues, gaps, gates, summaries
+from autodidact.debate.proposition import plain_reading
+from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
 from autodidact.debate.templates import excerpt
@@ -36,18 +38,24 @@ class ReplyPlanner(TurnPlanner):
         )  # fmt: skip
         mode, cue = judge_mode(self.runtime, prompt)
         txn.field("mode", mode)
+        # The opening states the proposition back in plain words, so a misreading is corrected at once.
+        reading = plain_reading(read_proposition(prompt, lang), lang)
         if zh:
-            basis = f"含「{cue}」" if cue else "没有具体主张"
-            what = "你给出了具体主张" if mode == "examine" else "你描述的是兴趣、观察或困惑"
+            what = "你给出了一个可以检验的主张" if mode == "examine" else "你描述的是兴趣、观察或困惑"
             switch = "切换到探索" if mode == "examine" else "切换到推敲"
+            basis = f"（你写了「{cue}」）" if cue and cue != "?" else ""
             reason = (
-                f"模式：{'推敲' if mode == 'examine' else '探索'}。依据：{what}（{basis}）；一句「{switch}」即可改。"
+                f"{reading}模式：{'推敲' if mode == 'examine' else '探索'}——{what}{basis}；一句「{switch}」即可改。"
             )
         else:
-            basis = f'contains "{cue}"' if cue else "no concrete claim"
-            what = "you stated a concrete claim" if mode == "examine" else "you described an interest or observation"
+            what = (
+                "you stated a claim that can be tested"
+                if mode == "examine"
+                else "you described an interest or observation"
+            )
             switch = "switch to explore" if mode == "examine" else "switch to examine"
-            reason = f"Mode: {mode}. Basis: {what} ({basis}); say '{switch}' to change it."
+            basis = f' (you wrote "{cue}")' if cue and cue != "?" else ""
+            reason = f"{reading} Mode: {mode}, since {what}{basis}; say '{switch}' to change it."
         txn.field("mode_reason", reason)
         upstream = self._upstream_depth()
         recommended = upstream or gates.RECOMMENDED_DEPTH

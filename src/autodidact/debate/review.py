@@ -186,21 +186,48 @@ def assess(outputs: list[ReviewOutput], degraded: bool) -> tuple[str, list[str]]
     return "LOW_DIVERGENCE", ["same verdict, overlapping premises, same counterexample"]
 
 
+# What the person reads for the review enums (the enums stay in the event log and --json).
+PLAIN = {
+    "en": {
+        "SUPPORTED": "supported", "CHALLENGED": "challenged", "BOUNDED": "holds within limits",
+        "INSUFFICIENT": "not enough to judge", "NONE_FOUND": "none found",
+        "HIGH_DIVERGENCE": "the two reviews disagree", "LOW_DIVERGENCE": "the two reviews agree",
+        "NOT_ASSESSED_SELF_CHECK": "not compared (a self-check, not independent reviews)",
+    },
+    "zh": {
+        "SUPPORTED": "得到支持", "CHALLENGED": "受到挑战", "BOUNDED": "在一定范围内成立",
+        "INSUFFICIENT": "信息不足以判断",
+        "NONE_FOUND": "未找到", "HIGH_DIVERGENCE": "两份评估分歧较大", "LOW_DIVERGENCE": "两份评估基本一致",
+        "NOT_ASSESSED_SELF_CHECK": "未比较（这是自检，不是独立评估）",
+    },
+}  # fmt: skip
+
+
+def plain(value: str, lang: str) -> str:
+    """An enum value in plain words of the session's language (other text unchanged)."""
+    return PLAIN["zh" if lang == "zh" else "en"].get(value, value)
+
+
 def describe(results: list[tuple[str, ReviewOutput]], divergence: str, lang: str, names: dict[str, str]) -> str:
     """Both results side by side with their change conditions; no vote, no average."""
     parts = []
     for index, (perspective, out) in enumerate(results, start=1):
         premise = out.load_bearing_premises[0] if out.load_bearing_premises else "—"
+        verdict_words, counter = plain(out.verdict, lang), plain(out.strongest_counterexample, lang)
         if lang == "zh":
             parts.append(
-                f"评估{index}（{names[perspective]}）：{out.verdict}；承重前提「{premise}」；"
-                f"最强反例：{out.strongest_counterexample}；改判条件：{out.change_condition}。"
+                f"评估{index}（{names[perspective]}）：{verdict_words}；承重前提「{premise}」；"
+                f"最强反例：{counter}；改判条件：{out.change_condition}。"
             )
         else:
             parts.append(
-                f'Review {index} ({names[perspective]}): {out.verdict}; load-bearing premise "{premise}"; '
-                f"strongest counterexample: {out.strongest_counterexample}; change condition: {out.change_condition}."
+                f'Review {index} ({names[perspective]}): {verdict_words}; load-bearing premise "{premise}"; '
+                f"strongest counterexample: {counter}; change condition: {out.change_condition}."
             )
-    verdict = f"分歧判定（程序）：{divergence}。" if lang == "zh" else f"Divergence (program): {divergence}."
+    verdict = (
+        f"两份结果的比较（程序）：{plain(divergence, lang)}。"
+        if lang == "zh"
+        else f"Comparing the two (program): {plain(divergence, lang)}."
+    )
     text = " ".join([*parts, verdict])
     return re.sub(r"[?？]", "", text)

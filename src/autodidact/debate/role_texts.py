@@ -143,7 +143,7 @@ def _premises(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         return (
             f"「{prop}」的承重前提：① 「{t}」的变化确实发生了，而不是事后印象；② 变化来自命题说的原因，"
             f"而不是同期的其他变化；③ 你观察到的情形有代表性。最强反例场景：同一时期任务或环境也变了，"
-            f"那么即使原因不成立也会看到同样的现象（定性：UNRESOLVED，不是否定）。",
+            f"那么即使原因不成立也会看到同样的现象（这是待澄清的疑点，不是否定）。",
             "judgement",
             "这三条前提里，你最没有把握的是哪一条？",
             "命题能否站住取决于最弱的承重前提，先找到它才知道要不要查证。",
@@ -153,7 +153,7 @@ def _premises(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         "hindsight impression; (2) it comes from the cause the proposition names, not from something that "
         "changed at the same time; (3) the cases you saw are typical. Strongest counter-scenario: the tasks or "
         "the setting changed in the same period, so the same pattern would appear even if the cause is wrong "
-        "(qualified: UNRESOLVED, not a refutation).",
+        "(an open doubt, not a refutation).",
         "judgement",
         "Which of the three premises are you least sure of?",
         "The proposition stands or falls with its weakest premise; finding it tells us whether to check evidence.",
@@ -256,7 +256,7 @@ def _alternative(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         return (
             f"竞争解释：同样的现象也可能来自{alt}。两者的预测不同：按你的命题，去掉原因后「{t}」会减弱；"
             f"按竞争解释，只要那个因素还在，「{t}」就不会减弱。可区分点：看那个因素不变而原因去掉时现象是否还在。"
-            f"定性：ADJUSTABLE——改法：在命题里写明比较时保持该因素不变。",
+            f"这可以修补：在命题里写明比较时保持该因素不变。",
             "suggestion",
             "在你的经历里，有没有那个因素没变、现象却同样出现的情况？",
             "有，竞争解释被削弱；没有，两个解释目前无法区分，需要记入待检验项。",
@@ -265,7 +265,7 @@ def _alternative(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         f"Competing explanation: the same pattern could come from {alt}. The two predict differently: by your "
         f'proposition, removing the cause weakens "{t}"; by the alternative, "{t}" stays as long as that factor '
         "stays. Where they part: whether the pattern survives when that factor is held fixed and the cause removed. "
-        "Qualified: ADJUSTABLE — fix: state in the proposition that the comparison holds that factor fixed.",
+        "This can be repaired: state in the proposition that the comparison holds that factor fixed.",
         "suggestion",
         "In your experience, was there a time when that factor stayed the same and the pattern still appeared?",
         "If yes, the alternative weakens; if not, the two cannot be told apart yet and go on the list to test.",

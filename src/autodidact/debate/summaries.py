@@ -68,25 +68,41 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     }
 
 
+# Why a checkpoint came, in plain words (the stop reason and rule id stay in the event log).
+STOP_WORDS = {
+    "en": {
+        "USER_CLOSED": "you closed the session", "CHECKPOINT_REACHED": "this stage is complete",
+        "NO_PROGRESS": "the last two answers did not move the idea, so let's take stock",
+        "BUDGET_EXHAUSTED": "we used the rounds this depth allows", "PAUSED": "paused",
+        "USER_SWITCHED_MODE": "you switched the mode",
+    },
+    "zh": {
+        "USER_CLOSED": "你关闭了会话", "CHECKPOINT_REACHED": "本阶段已完成",
+        "NO_PROGRESS": "最近两个回答没有推进想法，先盘点一下",
+        "BUDGET_EXHAUSTED": "本档深度的轮次已用完", "PAUSED": "已暂停", "USER_SWITCHED_MODE": "你切换了模式",
+    },
+}  # fmt: skip
+
+
 def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
     """The lines shown to the person at a checkpoint."""
     zh = lang == "zh"
     lines = []
     if zh:
-        lines.append(f"检查点：{summary['stop_reason']}（{summary['rule']}）——{summary['obstacle']}")
+        lines.append(f"检查点：{STOP_WORDS['zh'].get(summary['stop_reason'], summary['stop_reason'])}")
         lines.append(f"保留：{summary['kept']}｜修改：{summary['revised']}｜未决：{'；'.join(summary['undecided'])}")
         if not summary["reached_p3"]:
-            lines.append("本会话尚未进入 P3：命题仍在发展中，尚未形成可检验形式或最小验证方案。")
+            lines.append("本会话还没谈到预测：命题仍在发展中，尚未形成可检验形式或最小验证方案。")
         if summary["open_questions"]:
             lines.append("未决问题：" + "；".join(summary["open_questions"]))
         lines.append("可选：" + "；".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
     else:
-        lines.append(f"Checkpoint: {summary['stop_reason']} ({summary['rule']}) — {summary['obstacle']}")
+        lines.append(f"Checkpoint: {STOP_WORDS['en'].get(summary['stop_reason'], summary['stop_reason'])}")
         lines.append(
             f"Keep: {summary['kept']} | Revise: {summary['revised']} | Undecided: {'; '.join(summary['undecided'])}"
         )
         if not summary["reached_p3"]:
-            lines.append("This session never reached P3: the idea is still developing; no testable form or plan yet.")
+            lines.append("We have not reached predictions yet: the idea is still developing; no testable form or plan.")
         if summary["open_questions"]:
             lines.append("Open questions: " + "; ".join(summary["open_questions"]))
         lines.append("Options: " + "; ".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))

@@ -15,6 +15,8 @@ import re
 
 from pydantic import BaseModel, Field
 
+from autodidact.debate.proposition import read as read_proposition
+
 _SENTENCE_END = re.compile(r"[。！？!?]|\.(?:\s|$)")
 
 
@@ -149,6 +151,10 @@ def key_term(text: str, lang: str) -> str:
     quoted = re.search(r"[「“\"]([^」”\"]{1,20})[」”\"]", text)
     if quoted:
         return excerpt(quoted.group(1), 20)
+    reading = read_proposition(text, lang)
+    if reading.kind in {"causal", "comparison", "observation"} and reading.effect:
+        # The effect decides the claim ("learn slower"), not the first word after "makes" ("junior").
+        return excerpt(reading.effect, 12 if lang == "zh" else 30)
     if lang == "zh":
         marks = list(_ZH_MARKER.finditer(text))
         if marks:

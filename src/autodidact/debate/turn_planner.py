@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.debate import cues, gaps, gates, moderator, review, summaries
+from autodidact.debate.role_texts import offline_turn
 from autodidact.debate.roles import LABEL_INDEPENDENT, LABEL_SELF_CHECK, LABEL_SWITCH, ROLES, label, source_label
 from autodidact.debate.session import Session
 from autodidact.debate.store import SessionStore
@@ -48,9 +49,9 @@ class TurnPlanner:
             {"turn": turn, "kind": "CONFIGURATION", "role": "moderator", "question_type": "CONFIGURATION",
              "intent": "depth", "reason": "depth not confirmed; no substantive discussion before it" },
         )  # fmt: skip
-        items = "；".join(f"{i['key']}={i['value']} {i['source']}" for i in s.context.get("items", []))
+        known = _known_context(s.context.get("items", []), zh)
         if zh:
-            contribution = f"已知上下文（已继承，不再询问）：{items}。{s.mode_reason}"
+            contribution = f"{s.mode_reason}已知情况（不再询问）：{known}。"
             names = summaries.DEPTH_NAMES["zh"]
             question = (
                 f"本次讨论用哪一档深度：快速（最多 4 轮、1 批评估）、标准（8 轮、2 批）还是深度（16 轮、3 批），"
@@ -59,7 +60,7 @@ class TurnPlanner:
             why = "档位决定轮次上限与独立评估批次；可直接回复「按推荐」或一句话覆盖，之后也能一句话改档。"
             response = "没认出档位，请从三档中选一档。" if retry else "跳过回应"
         else:
-            contribution = f"Known context (inherited, not asked again): {items}. {s.mode_reason}"
+            contribution = f"{s.mode_reason} What I already know (not asked again): {known}."
             question = (
                 "Which depth for this discussion: quick (up to 4 rounds, 1 review batch), standard (8 rounds, "
                 f"2 batches) or deep (16 rounds, 3 batches), with {rec} recommended?"
@@ -146,6 +147,10 @@ class TurnPlanner:
             opening=opening,
         )
         out, meta = write_turn(self.runtime, inputs)
+        if meta.get("producer") == "model" and _already_answered(s, out.question):
+            # A model that asks again what the person answered ignores the answer: the offline turn
+            # for the same obstacle asks the next thing instead (checker rule DC17).
+            out, meta = offline_turn(inputs), {"producer": "offline-fallback", "reason": "model re-asked a question"}
         turn = len(s.rounds) + 1
         txn.emit(
             "SELECTION_REASON", "moderator", "SYSTEM",
@@ -294,3 +299,28 @@ class TurnPlanner:
             self._signal(txn, "PREMISE_VERIFIED", None, gap_id)
         cited = sorted({str(link.get("location")) for link in links if link.get("location")})
         self._next_turn(txn, opening=None, evidence_note=statement, citation="; ".join([*refs, *cited]) or None)
+
+
+def _known_context(items: list[dict[str, Any]], zh: bool) -> str:
+    """The inherited context in plain words; the keys and provenance tags stay in the event log."""
+    values = {str(i.get("key")): i.get("value") for i in items}
+    sources = int(values.get("kb_raw_files") or 0)
+    if zh:
+        kb = f"知识库里有 {sources} 份资料" if values.get("knowledge_base") else "没有知识库"
+        return f"用中文交流；{kb}"
+    kb = (
+        f"the knowledge base holds {sources} source{'s' if sources != 1 else ''}"
+        if values.get("knowledge_base")
+        else "no knowledge base"
+    )
+    return f"we talk in English; {kb}"
+
+
+def _already_answered(session: Session, question: str) -> bool:
+    """True when this stage already asked ``question`` and the person answered it (no command)."""
+    asked = " ".join(question.split())
+    return any(
+        r.user_answer is not None and r.answer_command is None and r.stage == session.stage
+        and " ".join((r.question or "").split()) == asked
+        for r in session.rounds
+    )  # fmt: skip

@@ -127,14 +127,14 @@ class SignalTask:
 
     def check(self, inputs: SignalInputs, output: SignalOutput) -> list[str]:
         """Only the signals this question type allows (a weak model invents names; docs/models.md)."""
-        allowed = set(cues.ELIGIBLE.get(inputs.question_type, ()))
+        allowed = set(cues.allowed_signals(inputs.question_type))
         unknown = [s for s in output.signals if s not in allowed]
         return (
             [f"signals not allowed for a {inputs.question_type} question: {', '.join(unknown[:3])}"] if unknown else []
         )
 
     def build_prompt(self, inputs: SignalInputs) -> list[Message]:
-        allowed = cues.ELIGIBLE.get(inputs.question_type, ())
+        allowed = cues.allowed_signals(inputs.question_type)
         system_line, block = data_block(inputs.answer, "answer")
         return [
             {
@@ -241,6 +241,6 @@ def read_signals(runtime: Any, inputs: SignalInputs) -> SignalOutput:
         out = run_task(runtime, SignalTask(), inputs)
     except ModelError:
         out = SignalTask().offline(inputs)
-    allowed = cues.ELIGIBLE.get(inputs.question_type, ())
+    allowed = cues.allowed_signals(inputs.question_type)
     out.signals = [s for s in dict.fromkeys(out.signals) if s in allowed]
     return out

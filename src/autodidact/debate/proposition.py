@@ -1,0 +1,341 @@
+"""Reading a proposition: what kind of statement it is, its parts, and the term that decides it.
+
+Why: a partner that misreads the proposition asks about the wrong thing. "Remote work makes junior
+engineers learn slower" is a causal claim: remote work (the cause) makes junior engineers (who)
+learn slower (the effect). The effect decides the claim, so the questions must be about learning
+speed, not about the word "junior". The offline reader works by rules over both languages. It
+handles the usual shapes of a one-line proposition (causal verbs, comparisons, plans, questions)
+and falls back to an observation (docs/debate.md, "Reading the proposition").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["causal", "comparison", "plan", "question", "observation"]
+
+_EN_CAUSAL = re.compile(
+    r"^(?P<cause>.+?)\s+(?P<verb>makes?|made|causes?|caused|leads? to|led to|results? in|increases?|reduces?|"
+    r"decreases?|improves?|hurts?|harms?|slows?(?: down)?|speeds? up|boosts?|lowers?|raises?|drives?|"
+    r"prevents?|helps?|undermines?|damages?|kills?)\s+(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+_EN_BECAUSE = re.compile(
+    r"^(?P<rest>.+?)\s+(?:because(?: of)?|due to|thanks to|as a result of|since)\s+(?P<cause>.+)$", re.I
+)
+_EN_HEDGE = re.compile(
+    r"^(?:i (?:think|believe|feel|suspect|guess)(?: that)?|it seems(?: that)?|maybe|perhaps)\s+", re.I
+)
+# Bare verbs a comparative adverb follows ("learn slower", "ship faster"): part of the effect.
+_EN_VERBS = frozenset(
+    [
+        "learn",
+        "learns",
+        "work",
+        "works",
+        "run",
+        "runs",
+        "grow",
+        "grows",
+        "move",
+        "moves",
+        "think",
+        "thinks",
+        "write",
+        "writes",
+        "ship",
+        "ships",
+        "change",
+        "changes",
+        "respond",
+        "responds",
+        "perform",
+        "performs",
+        "code",
+        "codes",
+        "read",
+        "reads",
+        "sleep",
+        "sleeps",
+        "focus",
+        "focuses",
+        "feel",
+        "feels",
+        "get",
+        "gets",
+        "become",
+        "becomes",
+        "improve",
+        "improves",
+        "progress",
+        "progresses",
+        "develop",
+        "develops",
+        "recover",
+        "recovers",
+        "decide",
+        "decides",
+        "communicate",
+        "communicates",
+        "collaborate",
+        "collaborates",
+        "deliver",
+        "delivers",
+        "adapt",
+        "adapts",
+        "age",
+        "ages",
+        "heal",
+        "heals",
+    ]
+)
+_EN_COMPARISON = re.compile(
+    r"^(?P<subject>.+?)\s+(?:is|are|was|were|gets?|runs?|works?|feels?)?\s*(?P<effect>(?:more|less)\s+\w+|\w+er)"
+    r"\s+than\s+(?P<baseline>.+)$",
+    re.IGNORECASE,
+)
+_EN_VS = re.compile(r"^(?P<subject>.+?)\s+(?:vs\.?|versus|or)\s+(?P<baseline>.+?)(?:[:,]\s*(?P<effect>.+))?$", re.I)
+_EN_PLAN = re.compile(
+    r"^(?:i|we)\s+(?:will|should|plan to|want to|am going to|are going to|intend to|could)\s+|^let'?s\s+|"
+    r"^(?:should|shall)\s+(?:i|we)\s+",
+    re.IGNORECASE,
+)
+_EN_QUESTION = re.compile(
+    r"^(?:what|why|how|when|where|which|who|is|are|does|do|did|can|could|should|would|will)\b", re.I
+)
+_EN_COMPARATIVE = re.compile(r"\b(?:more|less)\s+\w+\b|\b\w{3,}er\b|\b(?:better|worse|faster|slower)\b", re.I)
+_EN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+# "-er" words that are nouns or fixed words, not comparatives.
+_NOT_COMPARATIVE = frozenset(
+    [
+        "engineer",
+        "engineers",
+        "developer",
+        "developers",
+        "manager",
+        "managers",
+        "number",
+        "user",
+        "users",
+        "paper",
+        "water",
+        "order",
+        "other",
+        "over",
+        "under",
+        "never",
+        "after",
+        "ever",
+        "however",
+        "whether",
+        "either",
+        "neither",
+        "together",
+        "computer",
+        "server",
+        "layer",
+        "later",
+    ]
+)
+
+_ZH_CAUSAL = re.compile(
+    r"^(?P<cause>.+?)(?P<verb>会让|会使|使得|导致|造成|让|使|令|有助于|阻碍|提高了?|降低了?|加快了?|减慢了?)(?P<rest>.+)$"
+)
+_ZH_BECAUSE = re.compile(
+    r"^(?:因为|由于)(?P<cause>.+?)[，,](?:所以)?(?P<rest>.+)$|^(?P<rest2>.+?)是因为(?P<cause2>.+)$"
+)
+_ZH_COMPARISON = re.compile(r"^(?P<subject>.+?)比(?P<baseline>.+?)(?P<effect>更.+|[^，。]{1,6})$")
+_ZH_PLAN = re.compile(r"^(?:我|我们)(?:打算|计划|准备|想要|想|要|应该)")
+_ZH_QUESTION = re.compile(r"[？?]$|^(?:为什么|怎么|如何|是否|是不是|能不能|要不要)|(?:吗|呢)[？?]?$")
+# Where the effect starts inside "初级工程师学得更慢": the verb before 得, or a degree word.
+_ZH_EFFECT_START = re.compile(r"[\u4e00-\u9fff]得|更|越来越|变得|变|不再|很难|难以|容易")
+
+
+@dataclass(frozen=True)
+class Proposition:
+    """A proposition read into its parts (any part may be empty)."""
+
+    text: str
+    kind: Kind
+    subject: str = ""  # who or what it is about ("junior engineers")
+    effect: str = ""  # the property or effect claimed ("learn slower")
+    cause: str = ""  # the cause, for a causal claim ("remote work")
+    baseline: str = ""  # what it is compared with, for a comparison
+    scope: str = ""  # where or when it holds, when stated ("in the first year")
+    mechanism: str = ""  # how the cause works, when stated ("because they miss chance encounters")
+
+    @property
+    def key_term(self) -> str:
+        """The part that decides the proposition: its effect, else its subject, else the text."""
+        return self.effect or self.subject or self.text
+
+
+def read(text: str, lang: str) -> Proposition:
+    """The proposition's kind and parts, by rules (``lang`` is "zh" or "en")."""
+    clean = " ".join(text.strip().split())
+    if lang == "zh":
+        return _read_zh(clean)
+    return _read_en(clean)
+
+
+def _strip(part: str) -> str:
+    return part.strip(" .,:;!?\"'“”").strip()
+
+
+def _scope_en(rest: str) -> tuple[str, str]:
+    """Split a trailing scope ("in the first year", "at small companies") off a part."""
+    m = re.search(r"\s+((?:in|at|during|for|among|within|on|when|while|after|before)\s+.+)$", rest, re.I)
+    if m and len(rest[: m.start()].split()) >= 1:
+        return rest[: m.start()], m.group(1)
+    return rest, ""
+
+
+def _read_en(text: str) -> Proposition:
+    body = _EN_HEDGE.sub("", text.rstrip(".!"), count=1)
+    if text.endswith("?") or _EN_QUESTION.match(text):
+        return Proposition(text, "question", subject=_strip(_topic_words(body)))
+    if _EN_PLAN.match(text):
+        return Proposition(text, "plan", effect=_strip(_EN_PLAN.sub("", body, count=1)))
+    m = _EN_CAUSAL.match(body)
+    if m:
+        rest, mechanism = _mechanism_en(m.group("rest"))
+        rest, scope = _scope_en(rest)
+        subject, effect = _split_effect_en(rest)
+        if m.group("verb").lower().rstrip("s") not in {"make", "made"} and not effect:
+            # "X reduces bugs": the object is what changes; the verb says how.
+            effect, subject = f"{m.group('verb').lower()} {rest}".strip(), ""
+        return Proposition(text, "causal", subject=subject, effect=_strip(effect), cause=_strip(m.group("cause")),
+                           scope=scope, mechanism=mechanism)  # fmt: skip
+    m = _EN_BECAUSE.match(body)
+    if m:
+        rest, scope = _scope_en(m.group("rest"))
+        subject, effect = _split_effect_en(rest)
+        return Proposition(text, "causal", subject=subject, effect=effect, cause=_strip(m.group("cause")), scope=scope)
+    m = _EN_COMPARISON.match(body)
+    if m and _is_comparative(m.group("effect")):
+        baseline, scope = _scope_en(m.group("baseline"))
+        return Proposition(text, "comparison", subject=_strip(m.group("subject")), effect=_strip(m.group("effect")),
+                           baseline=_strip(baseline), scope=scope)  # fmt: skip
+    m = _EN_VS.match(body)
+    if (m and " vs" in f" {body.lower()}") or (m and " versus " in body.lower()):
+        return Proposition(text, "comparison", subject=_strip(m.group("subject")), baseline=_strip(m.group("baseline")),
+                           effect=_strip(m.group("effect") or ""))  # fmt: skip
+    subject, effect = _split_effect_en(body)
+    return Proposition(text, "observation", subject=subject, effect=effect)
+
+
+def _mechanism_en(rest: str) -> tuple[str, str]:
+    """Split a "because …" clause off the effect: it is the proposed mechanism, a premise to test."""
+    m = re.search(r"\s+(?:because|since|as|by)\s+(.+)$", rest, re.I)
+    if m and m.start() > 0:
+        return rest[: m.start()], _strip(m.group(1))
+    return rest, ""
+
+
+def _is_comparative(word: str) -> bool:
+    low = word.lower()
+    return low.startswith(("more ", "less ")) or (low.endswith("er") and low not in _NOT_COMPARATIVE)
+
+
+def _split_effect_en(rest: str) -> tuple[str, str]:
+    """("junior engineers learn slower") → ("junior engineers", "learn slower"): the effect is the
+    comparative with the verb before it; without one, the text after the first verb-like word."""
+    words = rest.split()
+    for i, word in enumerate(words):
+        if _is_comparative(re.sub(r"[^A-Za-z]", "", word)) or word.lower() in {"more", "less"}:
+            start = i
+            if i >= 1 and words[i - 1].lower() in {"much", "far"}:
+                start = i - 1
+            if start >= 1 and words[start - 1].lower() in _EN_VERBS:
+                start -= 1
+            subject = " ".join(words[:start]) if start > 0 else ""
+            return _strip(subject), _strip(" ".join(words[start:]))
+    m = re.search(r"\b(is|are|was|were|become|becomes|feel|feels|seem|seems|get|gets|has|have)\b", rest, re.I)
+    if m and m.start() > 0:
+        return _strip(rest[: m.start()]), _strip(rest[m.start() :])
+    return _strip(rest), ""
+
+
+def _topic_words(question: str) -> str:
+    words = [w for w in _EN_WORD.findall(question) if len(w) > 2]
+    return " ".join(words[1:]) if len(words) > 1 else question
+
+
+def _read_zh(text: str) -> Proposition:
+    body = text.rstrip("。！!")
+    if _ZH_QUESTION.search(text):
+        return Proposition(text, "question", subject=re.sub(r"^(?:为什么|怎么|如何|是否)", "", body.rstrip("？?吗呢")))
+    if _ZH_PLAN.match(text):
+        return Proposition(text, "plan", effect=_ZH_PLAN.sub("", body, count=1))
+    m = _ZH_BECAUSE.match(body)
+    if m:
+        cause = m.group("cause") or m.group("cause2") or ""
+        rest = m.group("rest") or m.group("rest2") or ""
+        subject, effect = _split_effect_zh(rest)
+        return Proposition(text, "causal", subject=subject, effect=effect, cause=cause.strip("，, "))
+    m = _ZH_CAUSAL.match(body)
+    if m:
+        verb, rest = m.group("verb"), m.group("rest")
+        if verb.startswith(("提高", "降低", "加快", "减慢", "有助于", "阻碍")):
+            return Proposition(text, "causal", effect=verb + rest, cause=m.group("cause"))
+        if verb in {"导致", "造成"}:  # what follows is the outcome itself
+            return Proposition(text, "causal", effect=rest, cause=m.group("cause"))
+        subject, effect = _split_effect_zh(rest)
+        return Proposition(text, "causal", subject=subject, effect=effect, cause=m.group("cause"))
+    m = _ZH_COMPARISON.match(body)
+    if m:
+        return Proposition(text, "comparison", subject=m.group("subject").strip(),
+                           baseline=m.group("baseline").strip(), effect=m.group("effect").strip())  # fmt: skip
+    subject, effect = _split_effect_zh(body)
+    return Proposition(text, "observation", subject=subject, effect=effect)
+
+
+def _split_effect_zh(rest: str) -> tuple[str, str]:
+    """("初级工程师学得更慢") → ("初级工程师", "学得更慢")."""
+    m = _ZH_EFFECT_START.search(rest)
+    if m and m.start() > 0:
+        start = m.start()
+        if m.group(0) in {"更", "越来越"} and len(rest) - start <= 3:
+            # "注意力消耗更大": a bare degree word names what it grades — "消耗更大", not "更大".
+            start = max(0, start - 2)
+        return rest[:start], rest[start:]
+    return rest, ""
+
+
+def plain_reading(p: Proposition, lang: str) -> str:
+    """The proposition stated back in plain words, so the person can correct a misreading."""
+    if lang == "zh":
+        if p.kind == "causal":
+            who = f"对「{p.subject}」来说，" if p.subject else ""
+            claim = f"{who}「{p.cause}」导致「{p.effect or p.text}」"
+            return f"我的理解：这是一个因果主张——{claim}。关键在于「{p.key_term}」。"
+        if p.kind == "comparison":
+            claim = f"「{p.subject}」与「{p.baseline}」相比，「{p.effect or '差异'}」"
+            return f"我的理解：这是一个比较——{claim}。关键在于「{p.key_term}」。"
+        if p.kind == "plan":
+            return f"我的理解：这是一个打算——{p.effect or p.text}。"
+        if p.kind == "question":
+            return f"我的理解：这是一个问题，关于「{p.subject or p.text}」。"
+        return f"我的理解：这是一个观察，关于「{p.subject or p.text}」{('：' + p.effect) if p.effect else ''}。"
+    if p.kind == "causal":
+        scope = f" ({p.scope})" if p.scope else ""
+        return (
+            f"How I read it: a causal claim. Cause: {p.cause}. Effect: {p.subject + ' ' if p.subject else ''}"
+            f"{p.effect or p.text}{scope}."
+            + (f" Proposed mechanism: {p.mechanism}." if p.mechanism else "")
+            + f" What decides it: whether “{p.key_term}” really holds, and whether "
+            f"{p.cause[:1].lower() + p.cause[1:]} is why."
+        )
+    if p.kind == "comparison":
+        return (
+            f"How I read it: a comparison — {p.subject} against {p.baseline}"
+            + (f", on “{p.effect}”" if p.effect else "")
+            + f". What decides it is “{p.key_term}”."
+        )
+    if p.kind == "plan":
+        return f"How I read it: a plan — {p.effect or p.text}."
+    if p.kind == "question":
+        return f"How I read it: a question about {p.subject or p.text}."
+    return f"How I read it: an observation about {p.subject or p.text}" + (f": {p.effect}." if p.effect else ".")

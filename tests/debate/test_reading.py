@@ -1,0 +1,101 @@
+"""Reading the proposition and the person's answers (debate/proposition.py, debate/answer_kinds.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from autodidact.cli import app
+from autodidact.debate.answer_kinds import classify
+from autodidact.debate.cues import detect_signals
+from autodidact.debate.proposition import plain_reading, read
+from autodidact.debate.templates import key_term
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "kind", "subject", "effect", "cause"),
+    [
+        ("Remote work makes junior engineers learn slower", "en", "causal", "junior engineers", "learn slower",
+         "Remote work"),
+        ("Pair programming reduces bugs in legacy code", "en", "causal", "", "reduces bugs", "Pair programming"),
+        ("Python is slower than Go for web servers", "en", "comparison", "Python", "slower", ""),
+        ("We should rewrite the billing service in Rust", "en", "plan", "", "rewrite the billing service in Rust", ""),
+        ("Why do people procrastinate?", "en", "question", "people procrastinate", "", ""),
+        ("远程办公让初级工程师学得更慢", "zh", "causal", "初级工程师", "学得更慢", "远程办公"),
+        ("短视频导致青少年注意力下降", "zh", "causal", "", "青少年注意力下降", "短视频"),
+        ("Python 比 Go 更适合做数据分析", "zh", "comparison", "Python", "更适合做数据分析", ""),
+    ],
+)  # fmt: skip
+def test_the_proposition_is_read_into_its_parts(
+    text: str, lang: str, kind: str, subject: str, effect: str, cause: str
+) -> None:
+    p = read(text, lang)
+    assert (p.kind, p.subject, p.effect, p.cause) == (kind, subject, effect, cause)
+
+
+def test_the_key_term_is_the_effect_not_a_modifier() -> None:
+    assert key_term("Remote work makes junior engineers learn slower", "en") == "learn slower"
+    assert key_term("远程办公让初级工程师学得更慢", "zh") == "学得更慢"
+    reading = plain_reading(read("Remote work makes junior engineers learn slower", "en"), "en")
+    assert "Cause: Remote work" in reading and "Effect: junior engineers learn slower" in reading
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind"),
+    [
+        ("More juniors were hired, so each senior mentors more people.", "confounder"),
+        ("同一时期公司招了更多初级工程师，每个资深工程师要带的人更多。", "confounder"),
+        ("Because they cannot overhear the seniors discussing problems.", "mechanism"),
+        ("因为他们听不到资深同事讨论问题。", "mechanism"),
+        ("I'm not sure.", "hedge"),
+        ("不确定。", "hedge"),
+        ("If juniors in the office learned equally slowly, I would drop the claim.", "test"),
+        ("I noticed it in code reviews: remote juniors ask fewer questions.", "example"),
+        ("We measured it: 40% longer to first commit.", "evidence"),
+        ("By learn slower I mean it takes them longer to ship their first feature.", "definition"),
+        ("The one I'm least sure of is the second.", "choice"),
+        ("Only in the first six months.", "scope"),
+        ("No, that's not what I meant: juniors only.", "correction"),
+    ],
+)
+def test_answers_are_classified_in_both_languages(answer: str, kind: str) -> None:
+    assert classify(answer) == kind
+
+
+def test_an_answer_moves_the_session_by_its_kind_whatever_was_asked() -> None:
+    # A confounder offered to a clarifying question is an alternative, not the term's reading.
+    assert detect_signals("More juniors were hired, so each senior mentors more people.", "CLARIFICATION", []) == [
+        "ALTERNATIVE_ADDED"
+    ]
+    assert detect_signals("因为他们听不到资深同事讨论问题，学得就慢。", "COMPARISON", []) == ["PREMISE_SURFACED"]
+    assert detect_signals("I'm not sure, maybe the second one.", "PREMISE_EVIDENCE", []) == []  # a hedge is no premise
+
+
+_INTERNAL = re.compile(r"\[(?:INFERRED|DEFAULTED|SYSTEM_RULE|CONTEXT|PROJECT|USER)\]|\b[A-Z]{3,}_[A-Z_]{3,}\b|\bP\d ·")
+
+
+def test_a_session_reads_plainly_and_uses_the_persons_confounder(tmp_path: Path) -> None:
+    kb = tmp_path / "new-kb"  # not a knowledge base yet: debate start creates it, like research
+    runner = CliRunner()
+    answers = "standard\nMore juniors were hired, so each senior mentors more people.\n"
+    result = runner.invoke(
+        app, ["debate", "--kb", str(kb), "start", "Remote work makes junior engineers learn slower",
+              "--session-id", "s1"], input=answers,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert (kb / "CLAUDE.md").is_file() and (kb / "debates" / "s1" / "events.jsonl").is_file()
+    assert "initialised knowledge base" in result.output
+    text = result.output
+    assert "Cause: Remote work" in text and "learn slower" in text
+    assert not _INTERNAL.search(text), _INTERNAL.search(text)
+    assert "；" not in text  # English punctuation in an English session
+    assert "maturity →" not in text
+    shown = runner.invoke(app, ["debate", "show", "s1", "--kb", str(kb), "--json"])
+    session = json.loads(shown.stdout)
+    alternatives = json.dumps(session, ensure_ascii=False)
+    assert "More juniors were hired" in alternatives
+    assert f"--kb {kb}" in text.replace("\n", " ") or "Continue with" not in text
