@@ -99,3 +99,32 @@ def test_a_session_reads_plainly_and_uses_the_persons_confounder(tmp_path: Path)
     alternatives = json.dumps(session, ensure_ascii=False)
     assert "More juniors were hired" in alternatives
     assert f"--kb {kb}" in text.replace("\n", " ") or "Continue with" not in text
+
+
+def test_naming_a_premise_by_its_number_records_that_premise() -> None:
+    from autodidact.debate.reply_planner import named_premise
+
+    listed = (
+        'Load-bearing premises of "X": (1) the change really happened; (2) it comes from the cause the '
+        "proposition names; (3) the cases you saw are typical. Strongest counter-scenario: the tasks changed."
+    )
+    assert named_premise("The one I'm least sure of is the second.", listed) == (
+        "it comes from the cause the proposition names"
+    )
+    assert named_premise(
+        "我最没把握的是第③条", "承重前提：① 变化确实发生了；② 来自命题说的原因；③ 情形有代表性。最强反例：…"
+    ) == ("情形有代表性")
+    assert named_premise("It is about hiring.", listed) is None
+
+
+def test_the_next_question_after_an_answer_is_never_the_same_question(tmp_path: Path) -> None:
+    runner = CliRunner()
+    answers = "standard\nMore juniors were hired, so each senior mentors more people.\nI am not sure.\n"
+    result = runner.invoke(
+        app, ["debate", "start", "Remote work makes junior engineers learn slower", "--kb", str(tmp_path / "kb"),
+              "--session-id", "s2"], input=answers,
+    )  # fmt: skip
+    asked = [line for line in result.output.splitlines() if line.startswith("➤")]
+    assert len(asked) == len(set(asked)) >= 3
+    check = runner.invoke(app, ["debate", "check", str(tmp_path / "kb" / "debates" / "s2")])
+    assert json.loads(check.stdout)["ok"], check.stdout

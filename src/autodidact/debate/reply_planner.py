@@ -271,7 +271,10 @@ class ReplyPlanner(TurnPlanner):
         signals = [] if as_command in {"REVIEW", "GAP", "MODE"} else read.signals
         for signal in signals:
             self._signal(txn, signal, turn, f"cue in answer to {item.question_type}")
-        self._revise_idea(txn, item.role, item.question_type if item.trigger != "P5" else "REVIEW", signals, text)
+        self._revise_idea(
+            txn, item.role, item.question_type if item.trigger != "P5" else "REVIEW", signals, text,
+            item.contribution or "",
+        )  # fmt: skip
         self._climb(txn)
         s = txn.s
         if not signals and as_command is None:
@@ -312,7 +315,9 @@ class ReplyPlanner(TurnPlanner):
             return
         self._next_turn(txn, opening=None, review_requested=as_command == "REVIEW", wish=cues.wished_role(text))
 
-    def _revise_idea(self, txn: Txn, role: str, qtype: str, signals: list[str], text: str) -> None:
+    def _revise_idea(
+        self, txn: Txn, role: str, qtype: str, signals: list[str], text: str, contribution: str = ""
+    ) -> None:
         if not signals:
             return
         idea = txn.s.idea()
@@ -323,7 +328,9 @@ class ReplyPlanner(TurnPlanner):
             base = idea.stage_base(txn.s.stage).proposition
             payload["proposition"] = f"{base}（口径：{quote}）" if zh else f"{base} (reading: {quote})"
         if "PREMISE_SURFACED" in signals:
-            payload["add_assumptions"] = [quote]
+            # "The one I'm least sure of is the second" names a premise: record that premise, not the words.
+            named = named_premise(text, contribution)
+            payload["add_assumptions"] = [excerpt(named, 60) if named else quote]
         if "DISCRIMINATION_ADDED" in signals and qtype in {"IMPLICATION"}:
             payload["add_predictions"] = [quote]
         if "ALTERNATIVE_ADDED" in signals:
@@ -364,3 +371,31 @@ class ReplyPlanner(TurnPlanner):
             else f"Switched to {mode}; the previous stage is summarised."
         )
         self._next_turn(txn, opening=opening)
+
+
+_ORDINALS = (
+    ("first", "1", "①", "一"), ("second", "2", "②", "二"), ("third", "3", "③", "三"),
+)  # fmt: skip
+
+
+def named_premise(answer: str, contribution: str) -> str | None:
+    """The premise an answer points to by its number ("the second one", "第②条"), read from the
+    turn that listed them as "(1) …; (2) …" or "① …；② …"; None when it names none."""
+    import re
+
+    low = answer.lower()
+    index = next(
+        (
+            i
+            for i, (english, digit, circled, chinese) in enumerate(_ORDINALS)
+            if re.search(rf"\b{english}\b|\({digit}\)|number {digit}|{circled}|第{chinese}条|第{digit}条", low)
+        ),
+        None,
+    )
+    if index is None:
+        return None
+    parts = re.split(r"\(\d\)\s*|[①②③]\s*", contribution)
+    premises = [p.strip(" ;；,，。.") for p in parts[1:4]]
+    if index < len(premises) and premises[index]:
+        return re.split(r"[.。]\s*(?:Strongest|最强)", premises[index])[0]
+    return None

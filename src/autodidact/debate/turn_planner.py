@@ -51,7 +51,7 @@ class TurnPlanner:
         )  # fmt: skip
         known = _known_context(s.context.get("items", []), zh)
         if zh:
-            contribution = f"{s.mode_reason}已知情况（不再询问）：{known}。"
+            contribution = f"已知情况（不再询问）：{known}。"  # the reading and mode are shown just above
             names = summaries.DEPTH_NAMES["zh"]
             question = (
                 f"本次讨论用哪一档深度：快速（最多 4 轮、1 批评估）、标准（8 轮、2 批）还是深度（16 轮、3 批），"
@@ -60,7 +60,7 @@ class TurnPlanner:
             why = "档位决定轮次上限与独立评估批次；可直接回复「按推荐」或一句话覆盖，之后也能一句话改档。"
             response = "没认出档位，请从三档中选一档。" if retry else "跳过回应"
         else:
-            contribution = f"{s.mode_reason} What I already know (not asked again): {known}."
+            contribution = f"What I already know (not asked again): {known}."
             question = (
                 "Which depth for this discussion: quick (up to 4 rounds, 1 review batch), standard (8 rounds, "
                 f"2 batches) or deep (16 rounds, 3 batches), with {rec} recommended?"
