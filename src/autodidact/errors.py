@@ -94,6 +94,11 @@ class ModelUnavailable(ModelError):
     """The server did not answer within the bounded retries (timeouts, refused connections, 5xx)."""
 
 
+class ModelTimedOut(ModelUnavailable):
+    """Every attempt ran out of time: the server is up but too slow for this call. Unlike a refused
+    connection, the next (smaller) call may well succeed, so only this step falls back."""
+
+
 class ModelAuthError(ModelError):
     """The server refused the credentials (401/403)."""
 

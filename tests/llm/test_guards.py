@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from autodidact.config import ModelSettings, load_settings
 from autodidact.errors import ContextLengthError, ModelOutputInvalid
-from autodidact.llm.base import Completion, Usage
+from autodidact.llm.base import Completion, Request, Usage
 from autodidact.llm.guards import bounded_schema, content_problems, echoes
 from autodidact.llm.ledger import read_totals
 from autodidact.llm.registry import build_runtime
@@ -324,3 +324,20 @@ def test_local_presets_bound_each_step_and_hosted_apis_do_not(monkeypatch: pytes
     assert (local.settings.step_calls, local.settings.step_seconds) == (8, 240.0)
     hosted = build_runtime(load_settings(None, {"llm.model": "openai:gpt-4o-mini"}), None)
     assert (hosted.settings.step_calls, hosted.settings.step_seconds) == (None, None)
+
+
+def test_a_call_too_slow_for_its_timeout_falls_back_for_that_step_only(tmp_path: Path) -> None:
+    # Timeouts mean the server is up but slow: unlike a refused connection, later steps still ask it.
+    async def answer(request: Request) -> str:
+        if "slow" in request.messages[-1]["content"]:
+            await asyncio.sleep(30)  # far past the 0.2 s attempt timeout below
+        return GOOD
+
+    model = ScriptedModel(fn=answer)
+    runtime = runtime_for(model, tmp_path, fallback="offline")
+    runtime.retry_policy = RetryPolicy(max_attempts=2, attempt_timeout=0.2, base_delay=0.0)
+    assert runtime.run_sync(SummaryTask(), ["slow"]).answer == "Offline: slow"
+    assert runtime.run_sync(SummaryTask(), ["fast"]).answer.startswith("Generators")
+    assert "model too slow" in runtime.fallbacks[0][1]
+    totals = read_totals(tmp_path / "ledger.jsonl")
+    assert totals["fallbacks"] == 1 and totals["calls"] >= 3  # two timed-out attempts, then a real answer

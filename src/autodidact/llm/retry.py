@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from autodidact.errors import ModelUnavailable
+from autodidact.errors import ModelTimedOut, ModelUnavailable
 from autodidact.llm.base import TransientModelError
 
 T = TypeVar("T")
@@ -54,12 +54,14 @@ async def call_with_retry(
     ``what`` names the call in the final error (e.g. ``"openai:gpt-4o-mini (task plan)"``).
     """
     last: TransientModelError | None = None
+    timeouts = 0
     for attempt in range(1, max(1, policy.max_attempts) + 1):
         try:
             async with asyncio.timeout(policy.attempt_timeout):  # no extra task, unlike wait_for
                 return await call()
         except TimeoutError:
             last = TransientModelError(f"no complete reply within {policy.attempt_timeout:g} s")
+            timeouts += 1
         except TransientModelError as exc:
             last = exc
         if attempt >= policy.max_attempts:
@@ -77,7 +79,8 @@ async def call_with_retry(
         await sleep(delay)
     assert last is not None
     status = f" (HTTP {last.status})" if last.status else ""
-    raise ModelUnavailable(
+    error = ModelTimedOut if timeouts == policy.max_attempts else ModelUnavailable
+    raise error(
         f"{what}: failed after {policy.max_attempts} attempt(s){status}: {last.message}",
         hint="the model server is unavailable or overloaded; check it (autodidact doctor --check) and re-run "
         "— completed work is kept",

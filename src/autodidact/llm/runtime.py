@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from autodidact.config import BudgetSettings, ModelSettings
-from autodidact.errors import ContextLengthError, ModelOutputInvalid, ModelUnavailable
+from autodidact.errors import ContextLengthError, ModelOutputInvalid, ModelTimedOut, ModelUnavailable
 from autodidact.llm.base import Completion, Model, Request, TransientModelError, Usage
 from autodidact.llm.budget import BudgetGuard
 from autodidact.llm.cache import CallCache, request_key
@@ -132,6 +132,10 @@ class Runtime:
                 return self.fall_back(task, inputs, spent, quiet=quiet)
         try:
             return await self._run_model(task, inputs)
+        except ModelTimedOut as exc:  # up but too slow for this call: only this step falls back
+            if self.settings.fallback != "offline":
+                raise
+            return self.fall_back(task, inputs, f"model too slow ({exc.message})")
         except ModelUnavailable as exc:
             self._down = f"model unreachable ({exc.message})"
             if self.settings.fallback != "offline":
