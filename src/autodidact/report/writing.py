@@ -180,8 +180,12 @@ async def _model_block(
     by_id = {str(c["id"]): c for c in claims}
     task = WriteSectionTask()
     total = Written([], Counter(), engine="model")
+    offline_parts = 0
     for part in parts(views):
-        output = await runtime.run(task, WriteInputs(lang, block_goal(dim, key, lang), part))
+        inputs = WriteInputs(lang, block_goal(dim, key, lang), part)
+        output = await runtime.run(task, inputs)
+        if output == task.offline(inputs):  # the runtime fell back (budget, timeout, invalid reply)
+            offline_parts += 1
         given = {c.id: by_id[c.id] for c in part}
         kept = admit(((s.text, s.claim_ids) for s in output.sentences), given, threshold)
         if check and kept.sentences:
@@ -190,6 +194,8 @@ async def _model_block(
         total.dropped.update(kept.dropped)
     if key == "summary":
         total.sentences = total.sentences[:SUMMARY_SENTENCES]
+    if offline_parts == len(parts(views)):
+        total.engine = "offline"  # said truthfully in the footer and prose.json
     if not total.sentences:  # nothing the model wrote held: the offline writer does this block
         fallback = offline_block(claims, key)
         fallback.dropped = total.dropped
