@@ -224,3 +224,16 @@ def test_references_parse_as_bibtex_and_csl_json_and_link_back(tmp_path: Path, c
     assert "Cited in: [" in refs and "](#" in refs
     html = (out / "report.html").read_text(encoding="utf-8")
     assert 'id="executive-summary"' in html
+
+
+def test_blocks_the_runtime_wrote_offline_are_labelled_offline(tmp_path: Path, corpus: Path) -> None:
+    from autodidact.config import ModelSettings
+
+    out = tmp_path / "rep"
+    model = _model(fabricate=False)
+    runtime = Runtime(model, settings=ModelSettings(step_calls=0))  # every step's budget is spent at once
+    run_report_sync(REQUEST, runtime=runtime, reporter=NullReporter(), report_dir=out, settings=Settings(),
+                    corpus=[corpus])  # fmt: skip
+    record = json.loads((out / "prose.json").read_text(encoding="utf-8"))
+    assert record["sentences"] and {r["engine"] for r in record["sentences"]} == {"offline"}
+    assert not any(r.task == "report.write_section" for r in model.requests)
