@@ -124,3 +124,27 @@ def test_a_name_written_by_its_distinctive_part_still_answers() -> None:
     )
     quotes = _offline_quotes("What is the role of systemd-networkd in networking on Debian?", "Network setup", text)
     assert quotes and all("networkd" in q for q in quotes)
+
+
+def test_a_sections_opening_sentence_is_among_its_key_points() -> None:
+    # The opening states what the section is about, though later sentences repeat each other's terms more.
+    text = (
+        "If finally is present, it specifies a cleanup handler. "
+        "The try clause is executed, including any except and else clauses. "
+        "If an exception occurs in any of the clauses and is not handled, the exception is temporarily saved. "
+        "The finally clause is executed after the saved exception is kept. "
+        "If there is a saved exception it is re-raised at the end of the finally clause. "
+        "If the finally clause raises another exception, the saved exception is set as the context. "
+        "If the finally clause executes a return statement, the saved exception is discarded. "
+        "The exception information is not available to the program during the finally clause. "
+    )
+    fx = focus("What are the key points of “finally clause”?")
+    from autodidact.evidence.extract_task import ExtractInputs, PassageIn, key_point_sentences
+
+    inputs = ExtractInputs(
+        language="en", kq_id="kq1", kq_text=fx.question, mode="initial", max_claims=3,
+        passages=[PassageIn("P1", "finally clause", text, "primary", "https://example.org/a")],
+        query_variants=[fx.terms], aspect=fx.aspect,
+    )  # fmt: skip
+    picked = [s for _, s in key_point_sentences(inputs)]
+    assert len(picked) == 3 and picked[0] == "If finally is present, it specifies a cleanup handler."

@@ -303,7 +303,8 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     most of which never repeats the heading. A term counts once per sentence it appears in, so a
     sentence about what the section keeps returning to ranks first; the heading's own terms add
     one more, and each sentence is normalised by its length so a long list does not win on size.
-    The chosen sentences keep the section's order (docs/evidence.md, "Key points of a section").
+    The section's opening sentence is always kept. The chosen sentences keep the section's order
+    (docs/evidence.md, "Key points of a section").
     """
     found = [(p.pid, s) for p, s in quotable_sentences(inputs.passages) if _sentence_like(s)]
     cands = [(n, pid, sentence) for n, (pid, sentence) in enumerate(found)]  # (order, pid, sentence)
@@ -323,6 +324,11 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
         prose = sentence.endswith(_END_PUNCT) or _is_fact_row(sentence)
         scored.append((-shared / (len(ts) ** 0.5 + 1.0) * (1.0 if prose else 0.5), i))
     scored.sort()
+    # The section's opening sentence states what the section is about (a manual's topic sentence:
+    # "If finally is present, it specifies a cleanup handler"), so it leads whatever its centrality.
+    opening = next((i for _, i in sorted(scored, key=lambda x: x[1]) if cands[i][2].strip().endswith(_END_PUNCT)), None)
+    if opening is not None:
+        scored = [(-1e9, opening), *[x for x in scored if x[1] != opening]]
     seen: set[str] = set()
     picked: list[int] = []
     for _, i in scored:
