@@ -128,3 +128,20 @@ def test_the_next_question_after_an_answer_is_never_the_same_question(tmp_path: 
     assert len(asked) == len(set(asked)) >= 3
     check = runner.invoke(app, ["debate", "check", str(tmp_path / "kb" / "debates" / "s2")])
     assert json.loads(check.stdout)["ok"], check.stdout
+
+
+def test_a_models_reading_is_used_only_when_its_parts_quote_the_prompt() -> None:
+    from autodidact.debate.turns import judge_opening
+    from autodidact.llm.runtime import Runtime
+    from autodidact.llm.scripted import ScriptedModel
+
+    prompt = "Remote work makes junior engineers learn slower"
+    good = {"mode": "examine", "basis": "makes", "kind": "causal", "subject": "junior engineers",
+            "effect": "learn slower", "cause": "Remote work"}  # fmt: skip
+    _, _, reading = judge_opening(Runtime(ScriptedModel([json.dumps(good)])), prompt)
+    assert (reading.kind, reading.effect, reading.cause) == ("causal", "learn slower", "Remote work")
+    # Parts that are not the person's words (twice: the reply and its re-ask) give way to the rules.
+    invented = {**good, "effect": "slower career growth"}
+    runtime = Runtime(ScriptedModel([json.dumps(invented)] * 2))
+    mode, _, reading = judge_opening(runtime, prompt)
+    assert reading.effect == "learn slower" and mode == "examine"

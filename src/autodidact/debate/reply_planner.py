@@ -11,12 +11,11 @@ from typing import Any
 
 from autodidact.debate import cues, gaps, gates, summaries
 from autodidact.debate.proposition import plain_reading
-from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
 from autodidact.debate.templates import excerpt
 from autodidact.debate.turn_planner import TurnPlanner
-from autodidact.debate.turns import SignalInputs, judge_mode, read_signals
+from autodidact.debate.turns import SignalInputs, judge_opening, read_signals
 from autodidact.debate.txn import Txn
 from autodidact.errors import InputError
 
@@ -36,10 +35,10 @@ class ReplyPlanner(TurnPlanner):
             {"intent": "PROMPT", "op": "start", "text": prompt, "run_id": run_id, "language": lang,
              "depth_flag": depth},
         )  # fmt: skip
-        mode, cue = judge_mode(self.runtime, prompt)
+        mode, cue, reading_parts = judge_opening(self.runtime, prompt)
         txn.field("mode", mode)
         # The opening states the proposition back in plain words, so a misreading is corrected at once.
-        reading = plain_reading(read_proposition(prompt, lang), lang)
+        reading = plain_reading(reading_parts, lang)
         if zh:
             what = "你给出了一个可以检验的主张" if mode == "examine" else "你描述的是兴趣、观察或困惑"
             switch = "切换到探索" if mode == "examine" else "切换到推敲"

@@ -165,6 +165,13 @@ class ModeInputs(BaseModel):
 class ModeOutput(BaseModel):
     mode: Literal["explore", "examine"] = Field(description="examine for a concrete claim, explore otherwise")
     basis: str = Field(description="the words of the prompt the judgement rests on (a short quote)")
+    # The proposition's parts (debate/proposition.py), each quoted from the prompt; empty when absent.
+    kind: Literal["causal", "comparison", "plan", "question", "observation", ""] = Field(
+        "", description="causal claim, comparison, plan, question or observation"
+    )
+    subject: str = Field("", description="who or what it is about, quoted from the prompt")
+    effect: str = Field("", description="the effect or property claimed, quoted from the prompt")
+    cause: str = Field("", description="the cause, for a causal claim, quoted from the prompt")
 
 
 class ModeTask:
@@ -176,9 +183,14 @@ class ModeTask:
 
     def check(self, inputs: ModeInputs, output: ModeOutput) -> list[str]:
         """The basis must quote the prompt: "(no concrete claim)" is not the person's words."""
+        problems = []
         if output.basis and output.basis not in inputs.prompt:
-            return ["basis does not quote the prompt's own words"]
-        return []
+            problems.append("basis does not quote the prompt's own words")
+        for name in ("subject", "effect", "cause"):
+            value = getattr(output, name)
+            if value and value not in inputs.prompt:
+                problems.append(f"{name} does not quote the prompt's own words")
+        return problems
 
     def build_prompt(self, inputs: ModeInputs) -> list[Message]:
         system_line, block = data_block(inputs.prompt, "prompt")
@@ -188,7 +200,11 @@ class ModeTask:
                 "content": (
                     "A person opens an idea discussion. If they state a concrete claim (a cause, a comparison, "
                     "a rule), the mode is 'examine'; if they only describe an interest, an observation or a "
-                    "puzzle, it is 'explore'. Return JSON {mode, basis}; basis quotes the deciding words.\n"
+                    "puzzle, it is 'explore'. Also read the proposition: its kind (causal, comparison, plan, "
+                    "question or observation), its subject (who or what), its effect (the property or outcome "
+                    "claimed: the part that decides it) and its cause, each quoted exactly from the prompt, or "
+                    "empty. Return JSON {mode, basis, kind, subject, effect, cause}; basis quotes the deciding "
+                    "words.\n"
                     f"{system_line}"
                 ),
             },
@@ -196,18 +212,45 @@ class ModeTask:
         ]
 
     def offline(self, inputs: ModeInputs) -> ModeOutput:
+        from autodidact.debate.proposition import read
+        from autodidact.kb import detect_language
+
         mode, cue = cues.judge_mode(inputs.prompt)
-        return ModeOutput(mode=mode, basis=cue)  # type: ignore[arg-type]
+        p = read(inputs.prompt, detect_language(inputs.prompt))
+        return ModeOutput(mode=mode, basis=cue, kind=p.kind, subject=p.subject, effect=p.effect,  # type: ignore[arg-type]
+                          cause=p.cause)  # fmt: skip
 
 
 def judge_mode(runtime: Any, prompt: str) -> tuple[str, str]:
     """``(mode, basis)``, from the model when there is one (falling back to the cues on failure)."""
+    mode, basis, _ = judge_opening(runtime, prompt)
+    return mode, basis
+
+
+def judge_opening(runtime: Any, prompt: str) -> tuple[str, str, Any]:
+    """``(mode, basis, reading)``: the mode and the proposition read into its parts — by the model
+    when there is one and its parts quote the prompt, else by the offline rules."""
+    from autodidact.debate.proposition import Proposition, read
+    from autodidact.kb import detect_language
+
     try:
         out = run_task(runtime, ModeTask(), ModeInputs(prompt=prompt))
     except ModelError:
         out = ModeTask().offline(ModeInputs(prompt=prompt))
     basis = out.basis if out.basis and out.basis in prompt else ""
-    return out.mode, basis
+    offline = read(prompt, detect_language(prompt))
+    parts_quoted = all(not v or v in prompt for v in (out.subject, out.effect, out.cause))
+    same = (out.kind, out.subject, out.effect, out.cause) == (
+        offline.kind,
+        offline.subject,
+        offline.effect,
+        offline.cause,
+    )
+    if out.kind and parts_quoted and (out.effect or out.subject) and not same:
+        reading = Proposition(prompt, out.kind, subject=out.subject, effect=out.effect, cause=out.cause)
+    else:
+        reading = offline
+    return out.mode, basis, reading
 
 
 def run_task(runtime: Any, task: Any, inputs: Any) -> Any:
