@@ -237,3 +237,20 @@ def test_blocks_the_runtime_wrote_offline_are_labelled_offline(tmp_path: Path, c
     record = json.loads((out / "prose.json").read_text(encoding="utf-8"))
     assert record["sentences"] and {r["engine"] for r in record["sentences"]} == {"offline"}
     assert not any(r.task == "report.write_section" for r in model.requests)
+
+
+def test_verify_reads_a_sentence_as_the_citer_wrote_it() -> None:
+    # The citer drops a final "!" (or "；") before its marker; a fresh report must verify.
+    from autodidact.report.citations import Citer
+    from autodidact.report.writing import _fingerprint, check_prose
+
+    claim = {"id": "d1.c1", "text": "According to logging: Simply import logging and log away!",
+             "evidence": [{"source_id": "s1", "snippet": "Simply import logging and log away!"}]}  # fmt: skip
+    evidences = {"d1": {"claims": [claim], "sources": [{"id": "s1", "url": "https://e.org/a", "title": "logging"}]}}
+    text = plain(claim["text"])
+    rendered = Citer(evidences).sentence(text, ["d1.c1"], "en")
+    assert rendered == "Simply import logging and log away [1]."
+    record = {"sentences": [{"block": "d1/kq1", "text": text, "claim_ids": ["d1.c1"], "engine": "offline",
+                             "claims": {"d1.c1": _fingerprint(claim)}}]}  # fmt: skip
+    assert check_prose(record, evidences, f"# R\n\n{rendered}\n") == []
+    assert check_prose(record, evidences, "# R\n\nSomething else [1].\n")  # an edited sentence still fails

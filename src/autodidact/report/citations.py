@@ -16,7 +16,7 @@ from typing import Any
 from autodidact.report.prose import inline, plain
 from autodidact.sources.snapshots import normalize_url
 
-_END = re.compile(r"[\s.。!！;；]+$")
+FINAL_PUNCT = re.compile(r"[\s.。!！;；]+$")  # dropped before the markers (prose.json checks match it)
 
 
 class Citer:
@@ -80,7 +80,7 @@ class Citer:
         """``text`` with its markers before the full stop; inner sentences carry them too. A claim's
         attribution ("According to X:") is left out: the marker names the source."""
         marks = self.marks(claim_ids)
-        body = _END.sub("", inline(plain(text)))
+        body = FINAL_PUNCT.sub("", inline(plain(text)))
         if not marks:
             return body + ("。" if lang == "zh" else ".")
         if lang == "zh":

@@ -266,7 +266,8 @@ def prose_record(
 def check_prose(record: Mapping[str, Any], evidences: Evidences, report_md: str) -> list[str]:
     """Problems with written prose: a sentence missing from report.md, citing a claim that is gone
     or changed, or no longer supported by its claims' quotes."""
-    from autodidact.report.prose import inline, support
+    from autodidact.report.citations import FINAL_PUNCT
+    from autodidact.report.prose import inline, plain, support
 
     claims = {c["id"]: c for ev in evidences.values() for c in ev.get("claims", [])}
     flat = " ".join(report_md.split())
@@ -287,7 +288,8 @@ def check_prose(record: Mapping[str, Any], evidences: Evidences, report_md: str)
             problems.append(f"{where} rests on {', '.join(changed)}, whose quotes changed since it was written")
             continue
         # Up to the first inner full stop: the citer puts markers there (citations.Citer.sentence).
-        head = _INNER_END.split(" ".join(inline(text).split()).rstrip(".。"))[0][:80]
+        # The citer drops the final punctuation (".", "!", "；"…) before its markers: so does this.
+        head = _INNER_END.split(FINAL_PUNCT.sub("", " ".join(inline(plain(text)).split())))[0][:80]
         if head not in flat:
             problems.append(f"{where} is not in report.md (edited after it was written?)")
             continue
