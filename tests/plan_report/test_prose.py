@@ -254,3 +254,14 @@ def test_verify_reads_a_sentence_as_the_citer_wrote_it() -> None:
                              "claims": {"d1.c1": _fingerprint(claim)}}]}  # fmt: skip
     assert check_prose(record, evidences, f"# R\n\n{rendered}\n") == []
     assert check_prose(record, evidences, "# R\n\nSomething else [1].\n")  # an edited sentence still fails
+
+
+def test_a_missing_corpus_path_is_refused_before_the_report_folder_exists(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from autodidact.cli import app
+
+    out = tmp_path / "rep"
+    result = CliRunner().invoke(app, ["report", REQUEST, "--corpus", str(tmp_path / "nope"), "--report-dir", str(out)])
+    assert result.exit_code == 2 and "corpus path" in result.output and "does not exist" in result.output
+    assert not out.exists()  # nothing left behind

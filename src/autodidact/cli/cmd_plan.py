@@ -169,6 +169,11 @@ def register(app: typer.Typer) -> None:
         if mode not in {"quick", "normal", "heavy"}:
             raise InputError(f"--mode {mode!r} is not quick, normal or heavy")
         text = read_request(request)
+        missing = [str(p) for p in corpus if not p.exists()]
+        if missing:  # before the report folder exists: bad input leaves nothing behind
+            from autodidact.errors import NotFoundError
+
+            raise NotFoundError(f"corpus path {missing[0]} does not exist", hint="check the --corpus paths")
         kb_root = _kb_root(kb)
         settings = load_run_settings(kb_root, model, max_cost, max_tokens, fallback)
         if check_support:
