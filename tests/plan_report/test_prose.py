@@ -265,3 +265,13 @@ def test_a_missing_corpus_path_is_refused_before_the_report_folder_exists(tmp_pa
     result = CliRunner().invoke(app, ["report", REQUEST, "--corpus", str(tmp_path / "nope"), "--report-dir", str(out)])
     assert result.exit_code == 2 and "corpus path" in result.output and "does not exist" in result.output
     assert not out.exists()  # nothing left behind
+
+
+def test_a_claims_table_names_what_each_row_answers_not_an_internal_tag(tmp_path: Path, corpus: Path) -> None:
+    out = tmp_path / "rep"
+    run_report_sync(REQUEST, runtime=Runtime(), reporter=NullReporter(), report_dir=out, settings=Settings(),
+                    corpus=[corpus])  # fmt: skip
+    markdown = (out / "report.md").read_text(encoding="utf-8")
+    table = markdown.split("**Concept table (term, definition, source)**")[1].split("\n\n")[1]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert rows and all(line.split("|")[1].strip().endswith("?") for line in rows), rows[:2]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodidact.plan.models import Plan
+from autodidact.plan.models import Dimension, Plan
 from autodidact.report.citations import Citer
 from autodidact.report.labels import cell, label, overlap
 from autodidact.report.prose import inline_cell
@@ -203,8 +203,16 @@ def claims_table(element: str, plan: Plan, evidences: Evidences, citer: Citer, l
     if not scored:
         return [label(lang, "no_evidence_section")]
     top = scored[0]
-    rows = [[cell(c.get("topic_tag", "")), _claim_cell(citer, c)] for c in evidences[top.id]["claims"][:12]]
+    rows = [[cell(_item(top, c), 90), _claim_cell(citer, c)] for c in evidences[top.id]["claims"][:12]]
     return _table([label(lang, "col_item"), label(lang, "col_statement")], rows)
+
+
+def _item(dim: Dimension, claim: dict[str, Any]) -> str:
+    """What a row is about, for a reader: the key question the claim answers (its topic tag is an id)."""
+    kq = str(claim.get("answers_key_question") or "")
+    if kq.startswith("kq") and kq[2:].isdigit() and 0 < int(kq[2:]) <= len(dim.key_questions):
+        return str(dim.key_questions[int(kq[2:]) - 1])
+    return str(claim.get("topic_tag", "")).replace("_", " ")
 
 
 def render_element(element: str, plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> list[str]:
