@@ -148,3 +148,14 @@ def test_a_sections_opening_sentence_is_among_its_key_points() -> None:
     )  # fmt: skip
     picked = [s for _, s in key_point_sentences(inputs)]
     assert len(picked) == 3 and picked[0] == "If finally is present, it specifies a cleanup handler."
+
+
+def test_a_models_search_queries_never_replace_the_questions_own() -> None:
+    # A weak model's valid but useless queries ("search words") must not starve retrieval.
+    from autodidact.evidence.agent import _plans_by_kq
+    from autodidact.evidence.search_plan import KQPlan, PlannedQuery
+
+    template = KQPlan(kq_id="kq1", queries=[PlannedQuery(text="python generators", language="en", angle="neutral")])
+    junk = KQPlan(kq_id="kq1", queries=[PlannedQuery(text="search words", language="en", angle="neutral")])
+    texts = [q.text for q in _plans_by_kq([junk], [template])["kq1"].queries]
+    assert texts == ["search words", "python generators"]

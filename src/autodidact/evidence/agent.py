@@ -368,12 +368,20 @@ def _plan(payload: Payload, report_dir: Path) -> dict[str, Any] | None:
 
 
 def _plans_by_kq(model_plans: list[KQPlan], fallback: list[KQPlan]) -> dict[str, KQPlan]:
+    """Each question's queries: the model's first, then the template's (up to six in all).
+
+    Why keep the template's: a weak model's queries can be valid and useless ("search words"), and
+    with them alone a dimension found no document at all (seen in the live run); the template's
+    queries are built from the question's own words, so retrieval never depends on the model alone.
+    """
     plans = {p.kq_id: p for p in fallback}
     for p in model_plans:
         if p.kq_id in plans and p.queries:
             clean = [q for q in p.queries if "://" not in q.text and q.text.strip()]
             if clean:
-                plans[p.kq_id] = KQPlan(kq_id=p.kq_id, queries=clean)
+                seen = {" ".join(q.text.lower().split()) for q in clean[:3]}
+                extra = [q for q in plans[p.kq_id].queries if " ".join(q.text.lower().split()) not in seen]
+                plans[p.kq_id] = KQPlan(kq_id=p.kq_id, queries=[*clean[:3], *extra][:6])
     return plans
 
 
