@@ -184,3 +184,11 @@ def test_quote_across_a_heading_joins_sections_and_unknown_quote_takes_all() -> 
     assert "backports archives" in CHAPTER[joined[0].start : joined[0].end]
     everything = excerpts_for_quotes(CHAPTER, "Chapter 2", [("not in the text", None)])
     assert CHAPTER[everything[0].start : everything[0].end] == CHAPTER.strip()
+
+
+def test_a_title_made_of_hash_marks_survives_a_round_trip() -> None:
+    # Found by the property test above: "# #" parsed as an empty title, so the header was lost.
+    rf = _rf()
+    rf.title, rf.fetched_date = "#", "2026-01-01"
+    back = parse_raw_text(rf.render(), "2026-01-01_x.md")
+    assert back.title == "#" and back.url == rf.url and not back.user_contributed

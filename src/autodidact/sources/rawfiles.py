@@ -116,7 +116,8 @@ def parse_raw_text(text: str, filename: str) -> RawFile:
     if idx < len(lines):
         match = re.match(r"^#\s+(.*?)\s*#*\s*$", lines[idx])
         if match:
-            title = match.group(1).strip()
+            # "# #": a title made only of "#" is the title, not an ATX closing sequence.
+            title = match.group(1).strip() or lines[idx][1:].strip()
     fields: dict[str, str] = {}
     body_start = -1
     if title:
