@@ -181,7 +181,8 @@ async def _model_block(
     task = WriteSectionTask()
     total = Written([], Counter(), engine="model")
     offline_parts = 0
-    for part in parts(views):
+    chunks = parts(views)
+    for part in chunks:
         inputs = WriteInputs(lang, block_goal(dim, key, lang), part)
         output = await runtime.run(task, inputs)
         if output == task.offline(inputs):  # the runtime fell back (budget, timeout, invalid reply)
@@ -194,7 +195,7 @@ async def _model_block(
         total.dropped.update(kept.dropped)
     if key == "summary":
         total.sentences = total.sentences[:SUMMARY_SENTENCES]
-    if offline_parts == len(parts(views)):
+    if offline_parts == len(chunks):
         total.engine = "offline"  # said truthfully in the footer and prose.json
     if not total.sentences:  # nothing the model wrote held: the offline writer does this block
         fallback = offline_block(claims, key)
