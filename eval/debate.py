@@ -87,7 +87,9 @@ def run_persona(persona: dict[str, object], work: Path) -> Outcome:
 
 
 def main() -> int:
-    personas = tomllib.loads((ROOT / "eval" / "personas.toml").read_text(encoding="utf-8"))["persona"]
+    # ``eval/debate.py FILE`` runs other personas (same format), e.g. ones written blind for a check.
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "eval" / "personas.toml"
+    personas = tomllib.loads(path.read_text(encoding="utf-8"))["persona"]
     with tempfile.TemporaryDirectory(prefix="autodidact-debate-eval-") as tmp:
         outcomes = [run_persona(p, Path(tmp)) for p in personas]
     print("| persona | parts read | answer kinds | re-asks | internal labels | checker |")

@@ -74,3 +74,12 @@ def test_source_ids_are_stable_and_valid() -> None:
     assert source_id_for(local_url("corpus/pydoc", "yield.md")) == "pydoc_yield"
     assert source_id_for("http://127.0.0.1:8080/x.html")[0].isalpha()
     assert source_id_for("https://例子.测试/路径") == source_id_for("https://例子.测试/路径")
+
+
+def test_a_concession_is_not_contrary_evidence() -> None:
+    from autodidact.evidence.extract_task import _REFUTE_CUES
+
+    assert not _REFUTE_CUES.search("Although aptitude is a very nice interactive tool, you should know some facts.")
+    assert not _REFUTE_CUES.search("但是这个命令也可以在脚本中使用。")
+    assert _REFUTE_CUES.search("The main drawback of apt-pinning is that a novice breaks the system.")
+    assert _REFUTE_CUES.search("该方法已经弃用。")

@@ -176,6 +176,7 @@ async def gather(
         lang = payload.language
 
         quoted = known_quotes(report_dir, kb_root, path)
+        furniture = collector.furniture()
         subject = subject_terms(payload.query, lang)
         words = subject_words(payload.query, lang)
 
@@ -196,6 +197,7 @@ async def gather(
                 depth=payload.depth,
                 sharp=sharp,
                 known_quotes=quoted,
+                furniture=furniture,
             )
 
         try:

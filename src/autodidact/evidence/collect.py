@@ -191,6 +191,13 @@ class Collector:
                     cand.score = max(cand.score, score)
         return sorted(by_ref.values(), key=lambda c: (-c.score, c.doc.url))
 
+    def furniture(self) -> frozenset[str]:
+        """Keys of the sentences the local indexes hold in many documents (text/furniture.py)."""
+        found: frozenset[str] = frozenset()
+        for _, index in self._indexes:
+            found |= index.furniture()
+        return found
+
     def is_known(self, doc: Doc) -> bool:
         """Whether the document was read before (its URL is in ``prefer_new_over``)."""
         try:

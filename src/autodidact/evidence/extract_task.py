@@ -26,13 +26,17 @@ from autodidact.evidence.prompting import compact, language_line, stable_data_bl
 from autodidact.evidence.relevance import DEFINITION_BONUS, quotable, sentence_bonus, unquotable_ranges
 from autodidact.evidence.textscore import BM25, STOPWORDS, clip, coverage, kept_stopwords, sentence_spans, terms
 from autodidact.llm.tasks import Message
+from autodidact.text.furniture import is_furniture
 from autodidact.text.sections import bare_heading
 
 # Contrast and limitation markers. Plain negation ("not") is descriptive far more often than it
 # refutes anything, so it does not count.
+# Words that state a drawback or a dispute. Concessives ("although", "however", 但是) are not among
+# them: "Although aptitude is a very nice tool, you should know…" refutes nothing, and the report
+# labelled such sentences "contrary evidence".
 _REFUTE_CUES = re.compile(
-    r"\b(however|although|whereas|limitations?|drawbacks?|criticis(?:m|ed)|cannot|deprecated|contrary to|"
-    r"in contrast|disadvantages?|pitfalls?)\b|然而|但是|局限|缺点|不支持|无法|争议|弃用|并非|弊端",
+    r"\b(limitations?|drawbacks?|criticis(?:m|ed)|cannot|deprecated|contrary to|disadvantages?|pitfalls?)\b|"
+    r"局限|缺点|不支持|无法|争议|弃用|并非|弊端",
     re.IGNORECASE,
 )
 _FUTURE_CUES = re.compile(r"\b(will|expected to|forecast|projected|plan(?:s|ned)? to)\b|将会|预计|预期|计划", re.I)
@@ -111,6 +115,8 @@ class ExtractInputs:
     # Quotes (whitespace-collapsed) that earlier rounds already hold: after the best sentence per
     # source, unquoted sentences come first, so a round adds to the wiki instead of repeating it.
     known_quotes: frozenset[str] = frozenset()
+    # Keys of sentences the corpus repeats on many pages (text/furniture.py): never quoted.
+    furniture: frozenset[str] = frozenset()
     min_sources: int = 1  # distinct sources the depth asks for (weaker sentences may fill up to it)
     # Names the question writes as code ("apt-get", "/etc/apt/sources.list"): a quote must name one
     # as written when any sentence does (evidence/focus.py literals()).
@@ -169,7 +175,9 @@ class ExtractClaimsTask:
         if not variants:
             return ExtractOutput()
         # (pid, sentence, source_key)
-        cands = [(p.pid, sentence, p.source_key) for p, sentence in quotable_sentences(inputs.passages)]
+        cands = [
+            (p.pid, sentence, p.source_key) for p, sentence in quotable_sentences(inputs.passages, inputs.furniture)
+        ]
         if not cands:
             return ExtractOutput()
         lits = [normalised_for_literals(x) for x in inputs.literals]
@@ -283,14 +291,16 @@ def _names_a_part(sentence: str, parts: list[str]) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", low) for p in parts)
 
 
-def quotable_sentences(passages: list[PassageIn]) -> list[tuple[PassageIn, str]]:
+def quotable_sentences(
+    passages: list[PassageIn], furniture: frozenset[str] = frozenset()
+) -> list[tuple[PassageIn, str]]:
     """Every sentence of the passages that may be quoted, in order (short or anaphoric ones joined
-    to their antecedent; code, tables' separators and similar ranges left out)."""
+    to their antecedent; code, tables' separators, similar ranges and page furniture left out)."""
     out: list[tuple[PassageIn, str]] = []
     for p in passages:
         blocked = unquotable_ranges(p.text)
         for s, e in with_antecedents(p.text, sentence_spans(p.text)):
-            if quotable(p.text[s:e], s, blocked):
+            if quotable(p.text[s:e], s, blocked) and not is_furniture(p.text[s:e], furniture):
                 out.append((p, p.text[s:e]))
     return out
 
@@ -306,7 +316,7 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     The section's opening sentence is always kept. The chosen sentences keep the section's order
     (docs/evidence.md, "Key points of a section").
     """
-    found = [(p.pid, s) for p, s in quotable_sentences(inputs.passages) if _sentence_like(s)]
+    found = [(p.pid, s) for p, s in quotable_sentences(inputs.passages, inputs.furniture) if _sentence_like(s)]
     cands = [(n, pid, sentence) for n, (pid, sentence) in enumerate(found)]  # (order, pid, sentence)
     if not cands:
         return []

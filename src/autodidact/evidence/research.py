@@ -23,6 +23,8 @@ from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.search_plan import PlannedQuery
 from autodidact.evidence.sharpen import Sharpened
 from autodidact.sources.snapshots import normalize_url, quote_in_text
+from autodidact.text.furniture import is_furniture
+from autodidact.text.sections import MAX_SECTION_CHARS
 
 DEPTH_NEED = {"skim": 1, "moderate": 2, "thorough": 3}
 MAX_CLAIMS = {"skim": 2, "moderate": 5, "thorough": 6}
@@ -36,6 +38,8 @@ KNOWN_FACTOR = 0.75  # a document already read counts this much when candidates 
 TITLE_WEIGHT = 1.5  # a title naming exactly the subject weighs 2.5 times; a partial match far less
 PASSAGE_CHARS = 1600
 SPANS_READ = 3  # passages per document the extractor reads: the index's best, then the document's own best
+# A named section is read whole: sections are cut at MAX_SECTION_CHARS, so this many passages hold one.
+SECTION_SPANS = MAX_SECTION_CHARS // PASSAGE_CHARS + 2
 
 
 @dataclass
@@ -222,17 +226,20 @@ def _relevant(
 
 
 def section_spans(doc: Doc, heading: str) -> list[tuple[int, int]]:
-    """The named section of ``doc`` from its start, in passage-sized pieces (at most SPANS_READ).
+    """The named section of ``doc``, whole, in passage-sized pieces.
 
     Why from the start: a manual's section states what it is about first; its best-matching
     passages for the heading's words are often a cross-reference ("see Section 2.7.3, …").
+    Why whole: the point a section ends on (the command that shows the result of what it just
+    explained) is as much one of its key points as its opening; reading only its first passages
+    dropped every sentence after a long table.
     """
     span = doc.section_span(heading) if heading else None
     if span is None:
         return []
     out: list[tuple[int, int]] = []
     pos, end = span
-    while pos < end and len(out) < SPANS_READ:
+    while pos < end and len(out) < SECTION_SPANS:
         _, e = widen(doc.text, pos, min(end, pos + PASSAGE_CHARS))
         e = min(max(e, pos + 1), end)
         out.append((pos, e))
@@ -303,6 +310,7 @@ async def research_kq(
     depth: str,
     sharp: Sharpened | None = None,
     known_quotes: frozenset[str] = frozenset(),
+    furniture: frozenset[str] = frozenset(),
 ) -> KQResult:
     """Extraction rounds over the candidates until the depth's source count is met (at most two rounds)."""
     quick = mode == "quick"
@@ -338,6 +346,7 @@ async def research_kq(
             fallback_heads=sharp.fallback_heads if sharp is not None else None,
             fallback_min_hits=sharp.fallback_min_hits if sharp is not None else 1,
             known_quotes=known_quotes,
+            furniture=furniture,
             min_sources=need,
             literals=fx.literals,
         )
@@ -347,7 +356,7 @@ async def research_kq(
             result.notes.append(f"extraction skipped: {exc.message}")
             continue
         _apply_ratings(output.ratings, by_pid)
-        kept, failed = verify_claims(output.claims, by_pid)
+        kept, failed = verify_claims(_without_furniture(output.claims, furniture), by_pid)
         if failed and not runtime.is_offline:
             inputs.failed_quotes = failed
             try:
@@ -355,7 +364,7 @@ async def research_kq(
             except ModelOutputInvalid as exc:
                 result.notes.append(f"re-extraction skipped: {exc.message}")
             else:
-                again, failed = verify_claims(retry.claims, by_pid)
+                again, failed = verify_claims(_without_furniture(retry.claims, furniture), by_pid)
                 known = {_key(k) for k in kept}
                 kept += [k for k in again if _key(k) not in known]
         result.dropped += len(failed)
@@ -367,6 +376,12 @@ async def research_kq(
         if quick and result.kept:
             break
     return result
+
+
+def _without_furniture(claims: list[ClaimOut], furniture: frozenset[str]) -> list[ClaimOut]:
+    """The claims none of whose quotes is page furniture (text/furniture.py): a model may pick the
+    line every generated page carries as readily as the offline extractor did."""
+    return [c for c in claims if not any(is_furniture(q.snippet, furniture) for q in c.quotes)]
 
 
 def diversify(cands: list[Candidate], take: int) -> list[Candidate]:

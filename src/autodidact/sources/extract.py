@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from autodidact.errors import SourceError
 from autodidact.sources.htmltext import HtmlHeading, parse_html
+from autodidact.sources.plaintext import readable_plain
 
 MEDIA_HTML = "text/html"
 MEDIA_PDF = "application/pdf"
@@ -472,6 +473,8 @@ def extract_bytes(
         text, title, author, date = _extract_html(decode_text(data, charset, html=True), url)
     else:
         text = clean_text(decode_text(data, charset))
+        if kind == MEDIA_TEXT:
+            text = readable_plain(text)
         title = _markdown_title(text) if kind == MEDIA_MARKDOWN else None
     text = _cap(text, max_chars)
     if not text.strip():

@@ -35,6 +35,7 @@ from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import INDEX_DIRNAME, connect_derived, index_path, set_aside
+from autodidact.text.furniture import FURNITURE_DOCS, sentence_keys
 from autodidact.text.sections import boundary_lines, label, split_sections
 
 log = logging.getLogger(__name__)
@@ -78,10 +79,17 @@ SCHEMA = [
         body, title, section, content='', tokenize='porter unicode61 remove_diacritics 2'
     );
     CREATE VIRTUAL TABLE IF NOT EXISTS src_vocab USING fts5vocab(src_fts, 'row');
+    CREATE TABLE IF NOT EXISTS src_common (
+        sentence TEXT PRIMARY KEY,
+        docs INTEGER NOT NULL
+    ) WITHOUT ROWID;
     """
 ]
+# The row of src_common that says its counts cover every indexed document (an index written
+# before the table existed lacks it and is rebuilt).
+_COUNTED = "counted"
 _DROP = (
-    "DROP TABLE IF EXISTS src_vocab; DROP TABLE IF EXISTS src_fts; "
+    "DROP TABLE IF EXISTS src_vocab; DROP TABLE IF EXISTS src_fts; DROP TABLE IF EXISTS src_common; "
     "DROP TABLE IF EXISTS src_passages; DROP TABLE IF EXISTS src_documents;"
 )
 
@@ -174,7 +182,11 @@ class LocalIndex:
                 and self.manifest_path.is_file()
                 and self.manifest_path.stat().st_size > 0
             )
-            if "section" not in columns or ((reset or lost) and self.store.refs()):
+            uncounted = (
+                conn.execute("SELECT 1 FROM src_common WHERE sentence=?", (_COUNTED,)).fetchone() is None
+                and conn.execute("SELECT 1 FROM src_documents LIMIT 1").fetchone() is not None
+            )
+            if "section" not in columns or uncounted or ((reset or lost) and self.store.refs()):
                 if lost:
                     log.warning("%s holds no documents but %s lists some: rebuilding it", self.db_path, MANIFEST_NAME)
                 with self._lock:
@@ -251,6 +263,11 @@ class LocalIndex:
         conn.execute(
             "INSERT INTO src_documents(snapshot_ref, url, title, kind, raw_file) VALUES (?,?,?,?,?)",
             (ref, url, title, kind, raw_file),
+        )
+        conn.execute("INSERT OR IGNORE INTO src_common(sentence, docs) VALUES (?, 0)", (_COUNTED,))
+        conn.executemany(
+            "INSERT INTO src_common(sentence, docs) VALUES (?, 1) ON CONFLICT(sentence) DO UPDATE SET docs = docs + 1",
+            [(key,) for key in sorted(sentence_keys(text))],
         )
         title_seg = segment(title)
         openers = boundary_lines(text)
@@ -336,6 +353,14 @@ class LocalIndex:
             docs = self.conn.execute("SELECT count(*) FROM src_documents").fetchone()[0]
             passages = self.conn.execute("SELECT count(*) FROM src_passages").fetchone()[0]
         return {"documents": int(docs), "passages": int(passages)}
+
+    def furniture(self) -> frozenset[str]:
+        """Keys of the sentences that stand in FURNITURE_DOCS or more documents (text/furniture.py)."""
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT sentence FROM src_common WHERE docs >= ? AND sentence != ?", (FURNITURE_DOCS, _COUNTED)
+            ).fetchall()
+        return frozenset(str(r[0]) for r in rows)
 
     def _term_frequencies(self, terms: list[tuple[str, bool]]) -> list[int]:
         """Passages containing each query term (after the index's own tokenizer and stemmer)."""

@@ -1,0 +1,49 @@
+"""Page furniture: sentences a corpus repeats in many documents, which answer no question.
+
+Why: generated documentation, web pages and manuals carry the same lines on every page
+("The following documentation is automatically generated from the Python source files…",
+a licence notice, a navigation footer). Retrieval ranks them like any sentence, and the offline
+extractor quoted them as findings on pages nobody had tuned for. A sentence that stands word for
+word in :data:`FURNITURE_DOCS` or more documents of one knowledge base says something about the
+pages, not about their subject, so the evidence step never quotes it (docs/text.md, "Page
+furniture").
+
+The index counts, per sentence key, how many documents hold it; this module only defines the
+key, so the index and the extractor compare the same thing. Standard library only (L0).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from autodidact.text.sentences import sentence_spans
+
+# A sentence in this many documents or more is furniture. Three, not two: two chapters may quote
+# the same definition; a line on three or more pages is a template's.
+FURNITURE_DOCS = 3
+# Shorter sentences ("See also.", "Note") repeat by nature and are not worth counting.
+MIN_FURNITURE_CHARS = 40
+
+
+def sentence_key(sentence: str) -> str:
+    """The key two copies of one sentence share: case and spacing do not matter."""
+    norm = " ".join(sentence.split()).casefold()
+    return hashlib.blake2b(norm.encode("utf-8"), digest_size=10).hexdigest()
+
+
+def sentence_keys(text: str) -> set[str]:
+    """The keys of the sentences of ``text`` long enough to count as furniture, each once."""
+    return {
+        sentence_key(text[s:e])
+        for s, e in sentence_spans(text)
+        if len(" ".join(text[s:e].split())) >= MIN_FURNITURE_CHARS
+    }
+
+
+def is_furniture(sentence: str, furniture: frozenset[str]) -> bool:
+    """Whether ``sentence`` (or any sentence joined into it) is one of the ``furniture`` keys."""
+    if not furniture:
+        return False
+    if sentence_key(sentence) in furniture:
+        return True
+    return any(sentence_key(sentence[s:e]) in furniture for s, e in sentence_spans(sentence))

@@ -1,0 +1,50 @@
+"""Plain text: man-page headings become sections, margin bars stop ending sentences
+(sources/plaintext.py; docs/sections.md, "Plain text")."""
+
+from __future__ import annotations
+
+from autodidact.sources.extract import extract_bytes
+from autodidact.sources.plaintext import readable_plain
+from autodidact.text.sections import headings
+from autodidact.text.sentences import split_sentences
+
+PYDOC = """Help on package logging:
+
+NAME
+    logging
+
+DESCRIPTION
+    Logging package for Python. Based on PEP 282.
+
+CLASSES
+    class Handler(Filterer)
+     |  Handler instances dispatch logging events to specific
+     |  destinations, which are set by subclasses of this
+     |  class and by the caller.
+     |
+     |  Method resolution order:
+
+DATA
+    BASIC_FORMAT = '%(levelname)s:%(name)s:%(message)s'
+"""
+
+
+def test_capital_headings_with_an_indented_body_become_sections() -> None:
+    text = extract_bytes(PYDOC.encode(), filename="logging.txt").text
+    assert [h.title for h in headings(text)] == ["Name", "Description", "Classes", "Data"]
+    sentences = split_sentences(text)
+    assert "Logging package for Python." in sentences  # the heading no longer glued to it
+    whole = "Handler instances dispatch logging events to specific destinations, which are set by subclasses"
+    assert any(whole in s and s.endswith("by the caller.") for s in sentences)  # one sentence, not three lines
+
+
+def test_only_margin_headings_with_a_body_below_are_headings() -> None:
+    text = "Intro line.\nNOTE\n    glued to the line above\n\nWARNING\nnot indented below\n"
+    assert readable_plain(text) == text
+    table = "| a | b |\n| c | d |\n| e | f |\n"
+    assert readable_plain(table) == table  # a table keeps its bars
+
+
+def test_markdown_is_left_as_it_is() -> None:
+    text = "# Title\n\nNAME\n    kept\n"
+    assert extract_bytes(text.encode(), filename="notes.md").text.startswith("# Title\n\nNAME\n")
