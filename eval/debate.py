@@ -12,8 +12,9 @@ session through the real engine and checker and prints, per persona:
 - whether the checker passes the session.
 
 It exits 1 when the targets are missed: parts right in at least 90% of personas, answer kinds at
-least 0.8, no re-asks, no internal labels, every session clean. Held-out personas are marked;
-nobody tunes on them.
+least 0.8, no re-asks, no internal labels, every session clean — over all personas and over the
+held-out ones alone. Held-out personas are marked; nobody tunes on them. ``eval/debate.py FILE``
+runs another set in the same format.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from autodidact.debate.checker import check_session  # noqa: E402
 from autodidact.debate.engine import Engine  # noqa: E402
 from autodidact.debate.proposition import read  # noqa: E402
 from autodidact.debate.render import render_events  # noqa: E402
+from autodidact.errors import InputError  # noqa: E402
 
 # What a person must never read: rule ids, enum names, provenance tags.
 INTERNAL = re.compile(
@@ -77,7 +79,10 @@ def run_persona(persona: dict[str, object], work: Path) -> Outcome:
         session = Engine(folder).load()
         if session.state == "CLOSED":
             break
-        shown.append(render_events(Engine(folder).reply(answer), lang))
+        try:
+            shown.append(render_events(Engine(folder).reply(answer), lang))
+        except InputError:  # the depth's budget is used up: the session waits for the person to decide
+            break
     transcript = "\n".join(shown)
     checked = check_session(folder)
     reasks = sum(1 for v in checked["violations"] if v["rule"] == "DC17")
@@ -100,6 +105,19 @@ def main() -> int:
         labels = ", ".join(o.internal) or "0"
         print(f"| {name} | {parts} | {o.kinds_right}/{o.kinds_total} | {o.reasks} | {labels} | "
               f"{'clean' if o.clean else 'VIOLATIONS'} |")  # fmt: skip
+    # The held-out personas must meet the targets on their own: rules that fit only the personas they
+    # were written against do not listen to people in general.
+    held_ok = True
+    for label, group in (
+        ("tuned on", [o for o in outcomes if not o.held_out]),
+        ("held out", [o for o in outcomes if o.held_out]),
+    ):
+        if group:
+            g_parts = sum(o.parts_ok for o in group) / len(group)
+            g_kinds = sum(o.kinds_right for o in group) / max(1, sum(o.kinds_total for o in group))
+            print(f"{label}: {len(group)} personas, parts read right {g_parts:.2f}, answer kinds {g_kinds:.2f}")
+            if label == "held out":
+                held_ok = g_parts >= TARGET_PARTS and g_kinds >= TARGET_KINDS
     parts = sum(o.parts_ok for o in outcomes) / len(outcomes)
     kinds = sum(o.kinds_right for o in outcomes) / max(1, sum(o.kinds_total for o in outcomes))
     reasks = sum(o.reasks for o in outcomes)
@@ -110,6 +128,7 @@ def main() -> int:
         f"re-asks {reasks} (target 0), internal labels {internal} (target 0), checker clean {clean}/{len(outcomes)}"
     )
     ok = parts >= TARGET_PARTS and kinds >= TARGET_KINDS and reasks == 0 and internal == 0 and clean == len(outcomes)
+    ok = ok and held_ok
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 

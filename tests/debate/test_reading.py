@@ -28,6 +28,16 @@ from autodidact.debate.templates import key_term
         ("远程办公让初级工程师学得更慢", "zh", "causal", "初级工程师", "学得更慢", "远程办公"),
         ("短视频导致青少年注意力下降", "zh", "causal", "", "青少年注意力下降", "短视频"),
         ("Python 比 Go 更适合做数据分析", "zh", "comparison", "Python", "更适合做数据分析", ""),
+        # "X is why Y": the cause comes first
+        ("Working late is why I sleep badly", "en", "causal", "", "I sleep badly", "Working late"),
+        # a leading scope and a noun between the comparative and "than"
+        ("For a small team, SQLite is a simpler choice than Postgres", "en", "comparison", "SQLite", "simpler", ""),
+        # an opinion frame before a plan; a month is not a comparative
+        ("I think we should move the release to October", "en", "plan", "", "move the release to October", ""),
+        ("The parks are crowded from April to June", "en", "observation", "The parks", "are crowded", ""),
+        ("我认为我们应该取消周五的例会", "zh", "plan", "", "取消周五的例会", ""),
+        # a degree word grades the noun before it
+        ("手机游戏使得学生睡眠越来越少", "zh", "causal", "学生", "睡眠越来越少", "手机游戏"),
     ],
 )  # fmt: skip
 def test_the_proposition_is_read_into_its_parts(
@@ -60,6 +70,16 @@ def test_the_key_term_is_the_effect_not_a_modifier() -> None:
         ("The one I'm least sure of is the second.", "choice"),
         ("Only in the first six months.", "scope"),
         ("No, that's not what I meant: juniors only.", "correction"),
+        # the opening says what the person is doing, whatever follows
+        ("Last winter the heating failed twice, because the boiler is old.", "example"),
+        ("Just the night shifts. I have no idea about the day ones.", "scope"),
+        ("I'd change my mind if the night shift had as many errors with two nurses.", "test"),
+        ("To be fair, the prices also went up that month.", "confounder"),
+        ("不过也可能是那段时间天气变冷了。", "confounder"),
+        ("我说的效率是每周完成的任务数。", "definition"),
+        ("第二种吧。", "choice"),
+        # someone else's not-knowing is not the person's hedge
+        ("开会的时候你根本不知道谁在听，只能一遍遍重复。", "other"),
     ],
 )
 def test_answers_are_classified_in_both_languages(answer: str, kind: str) -> None:

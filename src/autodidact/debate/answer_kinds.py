@@ -29,67 +29,130 @@ KIND_SIGNAL: dict[str, str] = {
     "correction": "QUESTION_SHARPENED",
 }
 
+# Ordered: the first kind whose cues match wins. Cues are discourse markers a listener hears, in
+# both languages, not topic words. A hedge wins over all; a correction or a restated meaning
+# ("Safer meaning …", 「我说的质量下降，主要是…」) is read before the numbers or examples inside it.
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile("|".join(parts), re.I))
     for kind, parts in (
         ("choice", (r"\bleast sure (?:of|about)\b", r"最没(?:有)?把握的是")),  # names the weakest premise
         ("hedge", (
-            r"^(?:i'?m |i am )?not sure\b", r"\bi don'?t know\b", r"\bno idea\b", r"\bhard to say\b",
-            r"\bhaven'?t thought\b", r"\bnot certain\b", "不知道", "不确定", "说不好", "没想过", "不好说", "不清楚",
-            "没把握",
+            r"^(?:hmm+[.,!]?\s*|well[.,]\s*)?(?:i'?m |i am )?not (?:really |totally |entirely |quite )?sure\b",
+            r"\bi (?:really )?don'?t (?:really )?know\b", r"\bno idea\b", r"\bhard to say\b",
+            r"\bhaven'?t thought\b", r"\bnot certain\b", r"\bcan'?t (?:really )?say\b", r"\bbeats me\b",
+            r"^(?:dunno|no clue|maybe\?|who knows)", r"^i'?m not sure\b",
+            # 「我不知道」, not 「你根本不知道对方…」: the person's own uncertainty
+            r"(?:^|我|也|还)(?:不知道|不确定|说不好|说不准|没想过|不清楚|没把握|拿不准|不敢说)", "不好说",
         )),
         ("correction", (
-            r"^(?:no|not quite|actually)[,，.]", r"\bthat'?s not what i (?:meant|said)\b", r"\bi didn'?t mean\b",
-            r"^不是[，,。]", "我不是这个意思", "我说的不是", "其实我是说",
+            r"^(?:no|not quite|actually|wait|hold on)[,，.!]", r"\bthat'?s not what i (?:meant|said)\b",
+            r"\bi didn'?t mean\b", r"\bi'?m not saying\b", r"\bwhat i'?m (?:saying|getting at) is\b",
+            r"\byou(?:'ve| have)? misunderstood\b", r"^不是[，,。]", "我不是这个意思", "我说的不是", "其实我是说",
+            "我不是说", r"^不是要", "你误会了", "我的意思是",
+            r"\bwhat i (?:really )?(?:want to know|meant?|am asking|'m asking) is\b",
+            "我真正想问的是", "我想问的其实是",
         )),
         ("choice", (
-            r"\bleast sure (?:of|about)\b", r"\bthe (?:first|second|third) (?:one|premise|reading)\b",
-            r"\bnumber [123]\b", r"第[一二三123①②③]条", r"最没(?:有)?把握的是",
-            r"^(?:option\s+)?[abc](?:[.,:)]|\s|$)", r"^选?\s*[ABCabc](?:[。，,.\s]|$)", r"更接近\s*[ABC]",
+            r"\bleast sure (?:of|about)\b", r"\bthe (?:first|second|third|last) (?:one|premise|reading|option)\b",
+            r"^(?:the )?(?:first|second|third|last)(?: one)?[.!]?$", r"\bnumber [123]\b", r"\boption [abc123]\b",
+            r"第[一二三123①②③]条", r"^第[一二三123][个种条项]", r"选[一二三ABCabc]\b", r"最没(?:有)?把握的是",
+            r"^(?:option\s+)?[abc](?:\s*[.,:)]|\s*$)", r"^选?\s*[ABCabc](?:吧|啊|呀|[。，,.\s]|$)", r"更接近\s*[ABC]",
+        )),
+        ("definition", (
+            r"^[\w-]+(?: [\w-]+)? (?:as in|meaning|means)\b", r"^by [\w\s-]{1,30}? i mean\b",
+            r"^我说的[^，,。是]{1,10}[，,]?(?:主要)?(?:是|就是|指)", r"^所谓", r"^[^，,。]{1,8}就是(?!说)",
         )),
         ("test", (
             r"\bif\b.+\b(?:i would|i'd|we would|would (?:drop|revise|change|give up))\b",
             r"\bwe could (?:measure|compare|track)\b", r"\b(?:measure|compare|track|test)\b.+\b(?:and|to see)\b",
-            r"如果.+(?:我就|我会|就说明|就放弃|就修改)", r"可以(?:测量|对比|记录|统计)",
+            r"\b(?:to (?:check|test|verify) (?:it|this|that)|the way to (?:check|tell|test))\b",
+            r"\bwould (?:change|convince|prove|show)\b.+\b(?:mind|me|wrong)\b", r"\bchange my mind\b",
+            r"\bwhat would (?:show|prove|tell)\b", "改变看法", "改变主意", "说明我错了",
+            r"如果.+(?:我就|我会|就说明|就放弃|就修改)", r"可以(?:测量|对比|记录|统计)", r"要(?:验证|检验)",
+            r"(?:比一比|对比一下|比较一下)",
         )),
         ("confounder", (
             r"\b(?:more|fewer|less)\b.+\b(?:were|was|got)\b.+\b(?:hired|added|assigned|moved)\b",
             r"\b(?:at the same time|in the same period|also changed|coincided|the real reason|instead it'?s)\b",
-            r"\bit could (?:also )?be\b", r"\bmight (?:also )?be due to\b",
-            r"\bbecause of (?:the|a) (?:new|different)\b", r"\bso each\b",
+            r"\bit could (?:also )?be\b", r"\bmight (?:also )?be due to\b", r"^could (?:just |also )?be\b",
+            r"\bcould (?:just |also )?be (?:about|due to|because of|caused by)\b",
+            r"\balso (?:went (?:up|down)|changed|rose|fell|dropped|increased|decreased)\b",
+            r"\bbecause of (?:the|a) (?:new|different)\b", r"\bso each\b", r"\bnot (?:only|just|all) (?:because|due)\b",
             "同一时期", r"同时(?:也)?(?:变|换|招)", "真正的原因", "其实是因为", "也可能是因为", "招了更多",
+            r"\bmight (?:also|just) be\b", r"\bcould be (?:part of it|the real)\b", r"\bto be fair\b",
+            r"\bnothing to do with\b", r"\bmaybe it'?s (?:really|just|actually)\b",
+            r"也不全(?:是|怪|因为)", r"(?:可能|也)(?:跟|和|与).{0,20}有关", r"不全是.{0,8}(?:原因|的错)", r"那段时间也",
+            r"也(?:有)?可能是", r"(?:跟|和).{0,12}(?:其实)?没(?:有)?关系", "另一个原因",
         )),
         ("mechanism", (
             r"^(?:because|since|as)\b", r"\bbecause\b", r"\bwhich means\b", r"\bthat'?s why\b", r"\bso they\b",
-            r"\bby \w+ing\b", "^因为", "是因为", "所以", "通过", "这样一来", "以至于",
+            r"\bby \w+ing\b", r"\b(?:and then|which leads to|ends? up|so (?:you|we|people|i))\b",
+            r"\b(?:let|lets) (?:each|every|them|you|us)\b", r"\bthe way it works\b",
+            "^因为", "是因为", "所以", "通过", "这样一来", "以至于", "就得", "就会", "于是", "结果就", "才能", "顺手",
         )),
         ("evidence", (
-            r"\b\d+(?:\.\d+)?\s*(?:%|percent|times|hours|days|weeks|people|cases)", r"\b(?:data|survey|study)\b",
-            r"\b(?:measured|statistics|metrics|numbers show)\b", r"\d+\s*(?:%|个|次|小时|天|周|人)", "数据", "调查",
-            "统计", "研究显示",
+            r"\b\d+(?:\.\d+)?\s*(?:%|percent|times|hours|days|weeks|people|cases)",
+            r"\b(?:data|survey|study|studies)\b",
+            r"\b(?:measured|statistics|metrics|numbers show|research|a report|paper)\b",
+            r"\b(?:i|we) (?:actually )?(?:counted|measured|tracked|logged|surveyed)\b", r"\bversus\b.*\d",
+            r"\bkept (?:a )?(?:log|record|track|diary)\b",
+            r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+) (?:out )?of (?:the |every )?"
+            r"(?:\w+ )?(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b",
+            r"\d+\s*(?:%|个|次|小时|天|周|人|起)", "数据", "调查", "统计", "研究", "报道",
+            r"[一二三四五六七八九十两\d]+成",
+            r"从.{1,12}(?:涨|降|增加|减少|上升|下降)到",
         )),
         ("example", (
             r"\bfor example\b", r"\bfor instance\b", r"\bonce\b", r"\bi (?:saw|noticed|remember|observed)\b",
-            r"\bin my (?:team|job|case)\b", r"\blast (?:week|month|year)\b", "比如", "例如", "有一次", "我见过",
-            "我注意到", "在我们团队", "上个月", "去年",
+            r"\bin my (?:team|job|case|experience)\b",
+            r"\blast (?:week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|wednesday|thursday|friday|"
+            r"saturday|sunday|time)\b",
+            r"\b(?:a|my) (?:friend|colleague|neighbou?r|cousin)'?s?\b", r"\btake (?:me|my|our)\b",
+            "比如", "例如", "有一次", "我见过", "我注意到", "在我们团队", "上个月", "去年", "就拿", "我自己", "我朋友",
+            "有个朋友", "我们公司", "我同事", "上周", "那次", r"我(?:老公|老婆|妈|爸|女儿|儿子|孩子)",
         )),
         ("scope", (
-            r"^only\b", r"\bonly (?:for|in|when|during)\b", r"\bnot all\b", r"\bjust (?:for|in)\b",
-            r"\bin the first\b", r"只(?:在|针对|限于)", "不是所有", "仅限", "特指",
+            r"^only\b", r"\bonly (?:for|in|when|during)\b", r"\bnot all\b", r"\bnot every\b",
+            r"\bjust (?:for|in|the)\b",
+            r"\bin the first\b", r"\bspecifically\b", r"\bthat'?s (?:only )?for\b", r"\bdifferent story\b",
+            r"\bi'?m talking about\b", r"\bonly (?:holds|applies|works|counts)\b", r"\breally just\b",
+            r"\bnot the whole\b", r"\bpeople like me\b",
+            r"只(?:在|针对|限于|说|指)", "不是所有", "仅限", "特指", "主要指", r"以内", r"^我说的是在", "主要说的是",
+            r"对[^，。]{1,8}来说", "所有人", r"^(?:只是|仅仅)",
         )),
         ("definition", (
-            r"\bi mean\b", r"\bmeans\b", r"\brefers to\b", r"\bis defined as\b", "我指的是", "我说的是", "意思是",
-            "指的是", "定义",
+            r"\bi mean\b", r"\bmeans\b", r"\brefers to\b", r"\bis defined as\b", r"\bas in\b", "我指的是",
+            "我说的是", "意思是", "指的是", "定义", "就是",
         )),
     )
 )  # fmt: skip
 
 
+# How an answer opens says what the person is doing, whatever follows: "Last spring a change broke
+# the login page, because …" is an example that contains a reason; "Just the 14, morning rush. I have
+# no idea about other routes" narrows the claim before it hedges about the rest.
+_LEADS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.I))
+    for kind, pattern in (
+        ("hedge", r"^(?:maybe|perhaps|dunno|no idea|not sure)\?"),
+        ("example", r"^(?:last|this past|one) (?:week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|"
+                    r"wednesday|thursday|friday|saturday|sunday|time)\b|^(?:for example|for instance|once)\b|"
+                    r"^(?:比如|例如|有一次|上周|上个月|去年|就拿)"),
+        ("scope", r"^(?:just|only|really just|not every|not all)\b|^(?:只|仅|主要是)"),
+        ("confounder", r"^(?:不过)?也(?:有)?可能(?:是|跟)"),
+    )
+)  # fmt: skip
+
+
 def classify(text: str) -> AnswerKind:
-    """The answer's kind: the first rule that matches, in the order above (a hedge wins over all)."""
+    """The answer's kind: what its opening does, else the first rule that matches, in the order above
+    (a hedge wins over the rest)."""
     clean = " ".join(text.strip().split())
     if not clean:
         return "other"
+    for kind, pattern in _LEADS:
+        if pattern.search(clean):
+            return kind  # type: ignore[return-value]
     for kind, pattern in _RULES:
         if pattern.search(clean):
             return kind  # type: ignore[return-value]

@@ -26,8 +26,19 @@ _EN_BECAUSE = re.compile(
     r"^(?P<rest>.+?)\s+(?:because(?: of)?|due to|thanks to|as a result of|since)\s+(?P<cause>.+)$", re.I
 )
 _EN_HEDGE = re.compile(
-    r"^(?:i (?:think|believe|feel|suspect|guess)(?: that)?|it seems(?: that)?|maybe|perhaps)\s+", re.I
+    r"^(?:(?:i (?:really |honestly )?(?:think|believe|feel|suspect|guess|reckon)|i'?m (?:convinced|sure)|"
+    r"it seems|in my experience|honestly|frankly|clearly|i'?ve (?:noticed|seen|found)|i notice|i find)(?: that)?,?|"
+    r"maybe|perhaps)\s+",
+    re.I,
 )
+# "Skipping breakfast is why I crash", "X is the main reason (that) Y": the cause comes first.
+_EN_IS_WHY = re.compile(
+    r"^(?P<cause>.+?)\s+(?:is|are|was|were)\s+(?:(?:the|a|one) (?:\w+ )?reasons? (?:why|that)|why|the reason)\s+"
+    r"(?P<rest>.+)$",
+    re.IGNORECASE,
+)
+# A leading scope: "For an early-stage startup, Postgres is…", "In winter, …".
+_EN_LEAD_SCOPE = re.compile(r"^(?P<scope>(?:for|in|at|during|among|on|when|while)\s+[^,]+),\s+(?P<rest>.+)$", re.I)
 # Bare verbs a comparative adverb follows ("learn slower", "ship faster"): part of the effect.
 _EN_VERBS = frozenset(
     [
@@ -92,13 +103,29 @@ _EN_VERBS = frozenset(
     ]
 )
 _EN_COMPARISON = re.compile(
-    r"^(?P<subject>.+?)\s+(?:is|are|was|were|gets?|runs?|works?|feels?)?\s*(?P<effect>(?:more|less)\s+\w+|\w+er)"
-    r"\s+than\s+(?P<baseline>.+)$",
+    r"^(?P<subject>.+?)\s+(?:is|are|was|were|gets?|runs?|works?|feels?)?\s*(?:an?\s+)?"
+    r"(?P<effect>(?:more|less)\s+\w+|\w+er|worse)(?:\s+\w+){0,2}?\s+than\s+(?P<baseline>.+)$",
     re.IGNORECASE,
 )
+# "An e-bike beats the bus for getting to work": a comparison by its verb.
+_EN_BEATS = re.compile(
+    r"^(?P<subject>.+?)\s+(?P<verb>beats?|outperforms?|outdoes|trumps?|wins? over)\s+(?P<baseline>.+)$", re.I
+)
+# What a comparison is about when it follows the baseline: "… than co-op games at keeping nights calm".
+_EN_CRITERION = re.compile(r"\s+((?:at|for|in|on|when it comes to)\s+\w+ing\b.*)$", re.I)
+# A baseline that is the past: "than before", "than last year" — a change observed, not a comparison.
+_EN_PAST = re.compile(
+    r"^(?:before|it used to be|they used to|last (?:year|month|week)|(?:a few |ten |five )?years ago)\b", re.I
+)
+# Words that make a phrase a clause, not a scope ("in our region have mostly stopped covering…").
+_EN_FINITE = re.compile(
+    r"\b(?:is|are|was|were|have|has|had|do|does|did|will|would|can|could|should|may|might|must)\b|\b\w{3,}ed\b", re.I
+)
+_EN_AUX_QUESTION = re.compile(r"^(?:does|do|did|is|are|was|were|can|could|will|would|should)\s+(?P<rest>.+)$", re.I)
 _EN_VS = re.compile(r"^(?P<subject>.+?)\s+(?:vs\.?|versus|or)\s+(?P<baseline>.+?)(?:[:,]\s*(?P<effect>.+))?$", re.I)
 _EN_PLAN = re.compile(
-    r"^(?:i|we)\s+(?:will|should|plan to|want to|am going to|are going to|intend to|could)\s+|^let'?s\s+|"
+    r"^(?:i|we)\s+(?:will|should|plan to|want to|am going to|are going to|intend to|could|need to|have to|must|"
+    r"ought to|are gonna|am gonna)\s+|^(?:i'?m|we'?re) (?:going to|gonna|planning to)\s+|^let'?s\s+|"
     r"^(?:should|shall)\s+(?:i|we)\s+",
     re.IGNORECASE,
 )
@@ -146,8 +173,15 @@ _ZH_CAUSAL = re.compile(
 _ZH_BECAUSE = re.compile(
     r"^(?:因为|由于)(?P<cause>.+?)[，,](?:所以)?(?P<rest>.+)$|^(?P<rest2>.+?)是因为(?P<cause2>.+)$"
 )
-_ZH_COMPARISON = re.compile(r"^(?P<subject>.+?)比(?P<baseline>.+?)(?P<effect>更.+|[^，。]{1,6})$")
-_ZH_PLAN = re.compile(r"^(?:我|我们)(?:打算|计划|准备|想要|想|要|应该)")
+# 「更…」 marks the effect when present (「比开空调取暖更省钱」); else the last few characters.
+_ZH_COMPARISON = re.compile(
+    r"^(?P<subject>.+?)比(?P<baseline>.+?)(?P<effect>更.+)$|^(?P<subject2>.+?)比(?P<baseline2>.+?)(?P<effect2>[^，。]{1,6})$"
+)
+_ZH_PAST = re.compile(r"^(?:以前|过去|从前|原来|去年|上个月|前几年|几年前)")
+_ZH_REASON = re.compile(r"^(?P<cause>.+?)是(?P<rest>.+?)的(?:主要|根本|真正|直接)?原因$")
+_ZH_PLAN = re.compile(r"^(?:我|我们)(?:打算|计划|准备|想要|想|要|应该|需要|得|必须|决定)")
+# An opinion frame before the proposition itself: 「我觉得我们应该…」 is a plan.
+_ZH_HEDGE = re.compile(r"^(?:我(?:觉得|认为|感觉|相信|猜|估计|发现|注意到)|在我看来|说实话|其实)[，,]?")
 _ZH_QUESTION = re.compile(r"[？?]$|^(?:为什么|怎么|如何|是否|是不是|能不能|要不要)|(?:吗|呢)[？?]?$")
 # Where the effect starts inside "初级工程师学得更慢": the verb before 得, or a degree word.
 _ZH_EFFECT_START = re.compile(r"[\u4e00-\u9fff]得|更|越来越|变得|变|不再|很难|难以|容易")
@@ -186,18 +220,37 @@ def _strip(part: str) -> str:
 
 def _scope_en(rest: str) -> tuple[str, str]:
     """Split a trailing scope ("in the first year", "at small companies") off a part."""
-    m = re.search(r"\s+((?:in|at|during|for|among|within|on|when|while|after|before)\s+.+)$", rest, re.I)
+    # The last such phrase: "the buses on our line are late on rainy Mondays" is scoped by "on rainy
+    # Mondays"; "on our line" belongs to who it is about. "in the first year of their career" is one.
+    found = list(re.finditer(r"\s+(?=(?:in|at|during|for|among|within|on|when|while|after|before|from)\s)", rest, re.I))
+    m = found[-1] if found and not _EN_FINITE.search(rest[found[-1].end() :]) else None
     if m and len(rest[: m.start()].split()) >= 1:
-        return rest[: m.start()], m.group(1)
+        return rest[: m.start()], rest[m.end() :]
     return rest, ""
 
 
 def _read_en(text: str) -> Proposition:
     body = _EN_HEDGE.sub("", text.rstrip(".!"), count=1)
     if text.endswith("?") or _EN_QUESTION.match(text):
+        inner = _EN_AUX_QUESTION.match(body.rstrip("?"))
+        if inner:  # "Does X make kids better at Y?" asks whether a claim holds: read the claim
+            claim = _read_en(_strip(inner.group("rest")))
+            if claim.kind in {"causal", "comparison"} or claim.effect:
+                return Proposition(text, "question", subject=claim.subject, effect=claim.effect, cause=claim.cause,
+                                   baseline=claim.baseline, scope=claim.scope)  # fmt: skip
         return Proposition(text, "question", subject=_strip(_topic_words(body)))
-    if _EN_PLAN.match(text):
+    if _EN_PLAN.match(body):
         return Proposition(text, "plan", effect=_strip(_EN_PLAN.sub("", body, count=1)))
+    lead = _EN_LEAD_SCOPE.match(body)
+    lead_scope = ""
+    if lead:
+        body, lead_scope = lead.group("rest"), lead.group("scope")
+    m = _EN_IS_WHY.match(body)
+    if m:
+        rest, scope = _scope_en(m.group("rest"))
+        subject, effect = _split_effect_en(rest)
+        return Proposition(text, "causal", subject=subject if effect else "", effect=_strip(effect or rest),
+                           cause=_strip(m.group("cause")), scope=scope or lead_scope)  # fmt: skip
     m = _EN_CAUSAL.match(body)
     if m:
         rest, mechanism = _mechanism_en(m.group("rest"))
@@ -212,18 +265,35 @@ def _read_en(text: str) -> Proposition:
     if m:
         rest, scope = _scope_en(m.group("rest"))
         subject, effect = _split_effect_en(rest)
-        return Proposition(text, "causal", subject=subject, effect=effect, cause=_strip(m.group("cause")), scope=scope)
+        return Proposition(text, "causal", subject=subject if effect else "", effect=effect or _strip(rest),
+                           cause=_strip(m.group("cause")), scope=scope or lead_scope)  # fmt: skip
     m = _EN_COMPARISON.match(body)
     if m and _is_comparative(m.group("effect")):
-        baseline, scope = _scope_en(m.group("baseline"))
-        return Proposition(text, "comparison", subject=_strip(m.group("subject")), effect=_strip(m.group("effect")),
-                           baseline=_strip(baseline), scope=scope)  # fmt: skip
+        baseline, effect = m.group("baseline"), m.group("effect")
+        criterion = _EN_CRITERION.search(baseline)
+        if criterion:
+            baseline, effect = baseline[: criterion.start()], f"{effect} {criterion.group(1)}"
+        baseline, scope = _scope_en(baseline)
+        if _EN_PAST.match(baseline):
+            return Proposition(text, "observation", subject=_strip(m.group("subject")),
+                               effect=_strip(f"{effect} than {baseline}"), scope=scope or lead_scope)  # fmt: skip
+        return Proposition(text, "comparison", subject=_strip(m.group("subject")), effect=_strip(effect),
+                           baseline=_strip(baseline), scope=scope or lead_scope)  # fmt: skip
+    m = _EN_BEATS.match(body)
+    if m:
+        baseline, effect = m.group("baseline"), m.group("verb").lower()
+        criterion = _EN_CRITERION.search(baseline)
+        if criterion:
+            baseline, effect = baseline[: criterion.start()], f"{effect} {m.group('baseline')}"
+        return Proposition(text, "comparison", subject=_strip(m.group("subject")), effect=_strip(effect),
+                           baseline=_strip(baseline), scope=lead_scope)  # fmt: skip
     m = _EN_VS.match(body)
     if (m and " vs" in f" {body.lower()}") or (m and " versus " in body.lower()):
         return Proposition(text, "comparison", subject=_strip(m.group("subject")), baseline=_strip(m.group("baseline")),
                            effect=_strip(m.group("effect") or ""))  # fmt: skip
-    subject, effect = _split_effect_en(body)
-    return Proposition(text, "observation", subject=subject, effect=effect)
+    rest, scope = _scope_en(body)
+    subject, effect = _split_effect_en(rest)
+    return Proposition(text, "observation", subject=subject, effect=effect, scope=scope or lead_scope)
 
 
 def _mechanism_en(rest: str) -> tuple[str, str]:
@@ -236,6 +306,11 @@ def _mechanism_en(rest: str) -> tuple[str, str]:
 
 def _is_comparative(word: str) -> bool:
     low = word.lower()
+    if low == "worse":
+        return True
+    # A capitalised "-er" word is a name ("December", "Docker"), not a comparative.
+    if word[:1].isupper() and not word.isupper() and low.endswith("er") and low not in {"better", "faster"}:
+        return False
     return low.startswith(("more ", "less ")) or (low.endswith("er") and low not in _NOT_COMPARATIVE)
 
 
@@ -244,7 +319,8 @@ def _split_effect_en(rest: str) -> tuple[str, str]:
     comparative with the verb before it; without one, the text after the first verb-like word."""
     words = rest.split()
     for i, word in enumerate(words):
-        if _is_comparative(re.sub(r"[^A-Za-z]", "", word)) or word.lower() in {"more", "less"}:
+        bare = re.sub(r"[^A-Za-z]", "", word)
+        if (bare and i > 0 and _is_comparative(bare)) or word.lower() in {"more", "less"}:
             start = i
             if i >= 1 and words[i - 1].lower() in {"much", "far"}:
                 start = i - 1
@@ -264,11 +340,21 @@ def _topic_words(question: str) -> str:
 
 
 def _read_zh(text: str) -> Proposition:
-    body = text.rstrip("。！!")
+    body = _ZH_HEDGE.sub("", text.rstrip("。！!"), count=1)
     if _ZH_QUESTION.search(text):
-        return Proposition(text, "question", subject=re.sub(r"^(?:为什么|怎么|如何|是否)", "", body.rstrip("？?吗呢")))
-    if _ZH_PLAN.match(text):
+        asked = re.sub(r"^(?:为什么|怎么|如何|是否)", "", body.rstrip("？?吗呢"))
+        claim = _read_zh(asked) if asked and not _ZH_QUESTION.search(asked) else None
+        if claim is not None and claim.kind in {"causal", "comparison"}:  # 「X会让Y下降吗？」 asks about a claim
+            return Proposition(text, "question", subject=claim.subject, effect=claim.effect, cause=claim.cause,
+                               baseline=claim.baseline)  # fmt: skip
+        return Proposition(text, "question", subject=asked)
+    if _ZH_PLAN.match(body):
         return Proposition(text, "plan", effect=_ZH_PLAN.sub("", body, count=1))
+    m = _ZH_REASON.match(body)
+    if m:
+        subject, effect = _split_effect_zh(m.group("rest"))
+        return Proposition(text, "causal", subject=subject if effect else "", effect=effect or m.group("rest"),
+                           cause=m.group("cause"))  # fmt: skip
     m = _ZH_BECAUSE.match(body)
     if m:
         cause = m.group("cause") or m.group("cause2") or ""
@@ -286,8 +372,12 @@ def _read_zh(text: str) -> Proposition:
         return Proposition(text, "causal", subject=subject, effect=effect, cause=m.group("cause"))
     m = _ZH_COMPARISON.match(body)
     if m:
-        return Proposition(text, "comparison", subject=m.group("subject").strip(),
-                           baseline=m.group("baseline").strip(), effect=m.group("effect").strip())  # fmt: skip
+        subject = (m.group("subject") or m.group("subject2")).strip()
+        baseline = (m.group("baseline") or m.group("baseline2")).strip()
+        effect = (m.group("effect") or m.group("effect2")).strip()
+        if _ZH_PAST.match(baseline):  # 「比以前多了」: a change observed over time
+            return Proposition(text, "observation", subject=subject, effect=f"比{baseline}{effect}")
+        return Proposition(text, "comparison", subject=subject, baseline=baseline, effect=effect)
     subject, effect = _split_effect_zh(body)
     return Proposition(text, "observation", subject=subject, effect=effect)
 
@@ -297,8 +387,9 @@ def _split_effect_zh(rest: str) -> tuple[str, str]:
     m = _ZH_EFFECT_START.search(rest)
     if m and m.start() > 0:
         start = m.start()
-        if m.group(0) in {"更", "越来越"} and len(rest) - start <= 3:
-            # "注意力消耗更大": a bare degree word names what it grades — "消耗更大", not "更大".
+        if m.group(0) in {"更", "越来越"}:
+            # 「注意力消耗更大」「孩子近视越来越早」: a degree word grades the word before it — the effect
+            # is 「消耗更大」「近视越来越早」, not 「更大」「越来越早」.
             start = max(0, start - 2)
         return rest[:start], rest[start:]
     return rest, ""
