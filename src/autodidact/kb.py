@@ -1,6 +1,6 @@
 """The knowledge-base folder: the seed layout's paths, ``init`` and ``open``.
 
-Why a facade: every step reads and writes the same handful of paths (seed 001, docs/contracts.md §1.1);
+Why a facade: every step reads and writes the same handful of paths (seed 001, docs/seeds.md, docs/contracts.md §1.1);
 naming them once keeps the layout in one place and keeps every write inside the folder.
 """
 
@@ -86,7 +86,7 @@ def detect_language(text: str) -> str:
 
 @dataclass(frozen=True)
 class KnowledgeBase:
-    """Paths of one knowledge base (seed 001 layout)."""
+    """Paths of one knowledge base (seed 001, docs/seeds.md layout)."""
 
     root: Path
 

@@ -1,4 +1,4 @@
-"""Audit findings and directions become searchable questions (seed 000 source A)."""
+"""Audit findings and directions become searchable questions (seed 000, docs/seeds.md source A)."""
 
 from __future__ import annotations
 

@@ -201,7 +201,9 @@ def register(app: typer.Typer) -> None:
             return
         _print_status(report)
 
-    questions = typer.Typer(help="The questioner (seed 000), for inspection and debugging.", no_args_is_help=True)
+    questions = typer.Typer(
+        help="The questioner: the questions a round would ask, for inspection and debugging.", no_args_is_help=True
+    )
     app.add_typer(questions, name="questions")
 
     @questions.command("generate")

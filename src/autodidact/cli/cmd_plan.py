@@ -70,7 +70,7 @@ class _RichReporter:
 
 def register(app: typer.Typer) -> None:
     """Add ``plan create``, ``plan validate`` and ``report``."""
-    plan_app = typer.Typer(help="Research plans (plan.json, seed 004).", no_args_is_help=True)
+    plan_app = typer.Typer(help="Research plans (plan.json): create, check and show them.", no_args_is_help=True)
     app.add_typer(plan_app, name="plan")
 
     @plan_app.command("create")

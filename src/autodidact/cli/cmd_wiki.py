@@ -31,7 +31,9 @@ def read_questions(path: Path) -> list[Any]:
             raise InputError(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
         items = data.get("questions") if isinstance(data, dict) else data
         if not isinstance(items, list):
-            raise InputError(f"{path}: no 'questions' array", hint="use the round_N_questions.json format (seed 000)")
+            raise InputError(
+                f"{path}: no 'questions' array", hint="use the round_N_questions.json format (docs/contracts.md §1.3)"
+            )
         return items
     lines = [line.strip().lstrip("-*•").strip() for line in text.splitlines()]
     return [line for line in lines if line and not line.startswith("#")]

@@ -1,1 +1,1 @@
-"""Socratic idea-debate sessions (seed 002) on an event-sourced store."""
+"""Socratic idea-debate sessions (seed 002, docs/seeds.md) on an event-sourced store."""

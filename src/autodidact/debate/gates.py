@@ -1,4 +1,4 @@
-"""Maturity gates, progress signals, stop rules S1–S6 and depth budgets (seed 002 §4 and §7).
+"""Maturity gates, progress signals, stop rules S1–S6 and depth budgets (seed 002 §4 and §7, docs/seeds.md).
 
 Why deterministic rules: whether a session made progress, may ask an evaluative question or must
 stop cannot be left to a model's mood. Every judgement here is a pure function of the session

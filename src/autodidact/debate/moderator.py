@@ -1,4 +1,4 @@
-"""The moderator's P0–P6 ladder: pick the role by the current biggest obstacle (seed 002 §3).
+"""The moderator's P0–P6 ladder: pick the role by the current biggest obstacle (seed 002 §3, docs/seeds.md).
 
 Why a ladder and not a rota: the five roles are optional perspectives, not five steps. Each turn the
 moderator takes the first obstacle that is still open — an undefined term (P1), an unexamined

@@ -27,7 +27,7 @@ OUTPUT_FORMAT += "change_condition (required), limitations"
 
 
 class ReviewInput(BaseModel):
-    """The only things a reviewer may see (seed 002 §5 input whitelist)."""
+    """The only things a reviewer may see (seed 002 §5, docs/seeds.md input whitelist)."""
 
     model_config = ConfigDict(extra="forbid")
     idea_id: str

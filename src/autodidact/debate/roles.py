@@ -1,4 +1,4 @@
-"""The five Socratic roles and the moderator, with the fixed role ↔ question-type map (seed 002 §1).
+"""The five Socratic roles and the moderator, with the fixed role ↔ question-type map (seed 002 §1, docs/seeds.md).
 
 Why fixed: each role is one kind of question. Pairing a role with another role's question type
 (a concept clarifier asking for implications) is a contract failure the checker reports, so the map

@@ -58,7 +58,7 @@ class ProjectionError(IntegrityError):
 
 
 class Budget(BaseModel):
-    """Hard limits of one depth; no token or cost key on purpose (seed 002)."""
+    """Hard limits of one depth; no token or cost key on purpose (seed 002, docs/seeds.md)."""
 
     model_config = ConfigDict(extra="forbid")
     max_rounds: int

@@ -1,4 +1,4 @@
-"""The research agent (seed 003): one dimension's payload in, one validated evidence.json out.
+"""The research agent (seed 003, docs/seeds.md): one dimension's payload in, one validated evidence.json out.
 
 Order of work, as the seed requires: read upstream key findings (a missing upstream is an error,
 never a wider search); plan searches; for every key question at once (asyncio), search the local

@@ -21,7 +21,7 @@ def stable_data_block(text: str, label: str) -> tuple[str, str]:
 
 
 def language_line(language: str) -> str:
-    """The output-language rule of seed 003."""
+    """The output-language rule of seed 003 (docs/seeds.md)."""
     if language == "zh":
         return (
             "Write every sentence you author (claim text, findings, headline, scope notes) in Simplified Chinese. "

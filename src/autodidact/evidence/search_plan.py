@@ -1,4 +1,4 @@
-"""Search planning (seed 003 phase one): queries per key question, and the upstream scope decision.
+"""Search planning (seed 003 phase one, docs/seeds.md): queries per key question, and the upstream scope decision.
 
 Why a task: with a model, queries are better phrased and translated; without one, templates still
 give Chinese and English variants (the English one from the Latin-script terms of the question,

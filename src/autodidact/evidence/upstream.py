@@ -1,4 +1,4 @@
-"""Reading upstream dimensions (seed 003 "消费上游证据"): key findings first, never a silent widening.
+"""Reading upstream dimensions (seed 003, docs/seeds.md "消费上游证据"): key findings first, never a silent widening.
 
 Why strict: a downstream dimension narrows its search by what its upstream established. If the
 upstream file is missing, searching broadly instead would quietly produce a different study, so

@@ -1,1 +1,1 @@
-"""The research loop orchestrator (seed 001)."""
+"""The research loop orchestrator (seed 001, docs/seeds.md)."""

@@ -1,6 +1,6 @@
 """Steps 3–6 of a round: wiki compile, wiki check, state update, termination decision.
 
-Why together: each is a short call into the wiki package plus the bookkeeping seed 001 asks for.
+Why together: each is a short call into the wiki package plus the bookkeeping seed 001 (docs/seeds.md) asks for.
 The topics a compile touched are read back from the articles (those holding this round's quotes
 or citing its raw files), so a compile repeated after an interruption still reports the same
 topics as a clean run. Step 5 and step 6 are one atomic state write: the
@@ -26,7 +26,7 @@ from autodidact.questions.models import RoundQuestions
 
 
 def round_files(scratch: RoundScratch) -> list[str]:
-    """The round's new raw files plus the user's contributed ones (seed 001)."""
+    """The round's new raw files plus the user's contributed ones (seed 001, docs/seeds.md)."""
     files = list(scratch.new_raw_files)
     files += [f for f in scratch.user_contributed_raw_files if f not in files]
     return files

@@ -1,4 +1,4 @@
-"""The research loop: start or continue a knowledge base, run rounds until termination (seed 001).
+"""The research loop: start or continue a knowledge base, run rounds until termination (seed 001, docs/seeds.md).
 
 Why the runner is small: every decision that must survive a crash lives in files. On start it
 reads ``research_state.json``; a non-null ``current_round_progress`` means "continue that round,
@@ -67,7 +67,7 @@ def _now() -> str:
 def prepare_state(
     kb: KnowledgeBase, topic: str | None, max_rounds: int | None, background: str | None, reporter: Reporter
 ) -> ResearchState:
-    """Create the state, or continue it: a different topic is appended as an extension (seed 001)."""
+    """Create the state, or continue it: a different topic is appended as an extension (seed 001, docs/seeds.md)."""
     state = load_state(kb)
     if state is None:
         if not topic or not topic.strip():

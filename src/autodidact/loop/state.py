@@ -1,4 +1,4 @@
-"""``outputs/research_state.json``: the loop's single source of truth (seed 001, docs/contracts.md §1.2).
+"""``outputs/research_state.json``: the loop's single source of truth (seed 001, docs/seeds.md, docs/contracts.md §1.2).
 
 Why a strict model: resume decisions (which round, which steps are done, which questions and raw
 files were already seen) are read from this file alone, so a file with a missing or mistyped
@@ -6,7 +6,7 @@ field must stop the run with the field's name rather than resume from a wrong pl
 atomic (the file is always the old or the new version, whole) and also refreshes a last-good copy
 in ``.autodidact/``, which is the way back when the file is damaged by hand or by a failing disk.
 
-The structure is exactly seed 001's. Two optional fields are added only when used: ``background``
+The structure is exactly seed 001's (docs/seeds.md). Two optional fields are added only when used: ``background``
 (``--background``, needed again on resume) and ``topic_extensions`` (a different topic given to an
 existing knowledge base is appended, as the seed says, and recorded here with its round). A
 ``termination_check`` also records what the round added (``new_claims``, ``new_sources``: the
@@ -59,7 +59,7 @@ class RoundQuestion(_Strict):
 
 
 class TerminationCheck(_Strict):
-    """The decision of seed 001 step 6, recorded before it is acted on."""
+    """The decision of seed 001 step 6 (docs/seeds.md), recorded before it is acted on."""
 
     audit_issues_count: int = Field(ge=0)
     pending_user_questions: int = Field(ge=0)
@@ -137,7 +137,7 @@ class ResearchState(_Strict):
 
 
 def new_state(topic: str, started_at: str, max_rounds: int, background: str | None = None) -> ResearchState:
-    """A fresh state (seed 001 initialisation)."""
+    """A fresh state (seed 001, docs/seeds.md initialisation)."""
     return ResearchState(
         topic=topic,
         started_at=started_at,

@@ -1,4 +1,4 @@
-"""The six steps of a round (seed 001), each: read files → do the work → write atomically → mark done.
+"""The six steps of a round (seed 001, docs/seeds.md), each: read files → do the work → write atomically → mark done.
 
 Why this shape: a step that is interrupted before its done-flag is simply run again, so every
 step must give the same result when repeated — on the offline engine, byte for byte. Values a
@@ -113,7 +113,7 @@ class RoundContext:
 
 
 def unprocessed_raw_files(ctx: RoundContext, exclude: set[str] | None = None) -> list[str]:
-    """Files in raw/ the state has not processed yet (user contributions, seed 001 input ②)."""
+    """Files in raw/ the state has not processed yet (user contributions, seed 001 (docs/seeds.md) input ②)."""
     seen = set(ctx.state.all_raw_files_processed) | (exclude or set())
     return [p.name for p in list_raw_files(ctx.kb.raw) if p.name not in seen]
 

@@ -1,4 +1,4 @@
-"""``outputs/research_summary.md``: the closing summary of seed 001's 收尾流程 (docs/loop.md).
+"""``outputs/research_summary.md``: the closing summary of seed 001's 收尾流程 (docs/seeds.md, docs/loop.md).
 
 Why from the answers: a person reads the summary to learn what the research found out, so its
 core findings are the research's answers to its questions — per question, the question and the
@@ -170,7 +170,7 @@ def _open_lines(kb: KnowledgeBase, last: list[AuditedQuestion], zh: bool) -> lis
 
 
 def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> str:
-    """The summary text (seed 001 format; English knowledge bases get the same structure in English)."""
+    """The summary text (seed 001, docs/seeds.md format; English knowledge bases get the same structure in English)."""
     from autodidact.wiki.articles import load_wiki
 
     zh = language == "zh"

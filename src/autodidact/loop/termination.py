@@ -1,4 +1,4 @@
-"""When to stop researching (seed 001 step 6, docs/contracts.md §1.6; the whole rule is in docs/loop.md).
+"""When to stop researching (seed 001 step 6, docs/seeds.md, docs/contracts.md §1.6; the whole rule is in docs/loop.md).
 
 Why diminishing gaps rather than "fewer than 3": the deeper a knowledge base gets, the fewer gaps
 an audit finds, but a diligent auditor can always find three. Stopping when this round's

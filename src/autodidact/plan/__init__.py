@@ -1,1 +1,1 @@
-"""Research planning: plan.json (seed 004)."""
+"""Research planning: plan.json (seed 004, docs/seeds.md)."""

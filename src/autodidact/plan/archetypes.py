@@ -1,6 +1,6 @@
 """Dimension archetypes: reusable, bilingual research dimensions the offline planner instantiates.
 
-Why archetypes: seed 004 wants dimensions that can each stand as a sub-report, with answerable
+Why archetypes: seed 004 (docs/seeds.md) wants dimensions that can each stand as a sub-report, with answerable
 key questions, a method, a search strategy and a stop condition — not the final report's
 chapters. Each archetype is one such unit of research (definitions, mechanism, chronology,
 candidates, ...), written with ``{s}`` (the request's subject, in its own words) and ``{o}``

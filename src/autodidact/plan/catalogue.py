@@ -1,6 +1,6 @@
 """The built-in catalogue of report types: report-format discovery without a network.
 
-Why a catalogue: seed 004 asks the planner to ground the final report's structure in a credible
+Why a catalogue: seed 004 (docs/seeds.md) asks the planner to ground the final report's structure in a credible
 basis (a guideline, a template, real exemplars or a domain convention) instead of inventing
 sections. Offline there is nothing to search, so each common report type — panorama,
 comparison/selection, investigation, timeline, industry, policy, technical — carries its required
@@ -25,7 +25,7 @@ TextList = dict[str, list[str]]
 
 @dataclass(frozen=True)
 class Basis:
-    """One structure basis (seed 004 ``format_basis`` entry), bilingual."""
+    """One structure basis (seed 004, docs/seeds.md ``format_basis`` entry), bilingual."""
 
     type: str
     name: Text
@@ -65,7 +65,7 @@ def _load() -> tuple[dict[str, ReportType], TextList]:
 
 
 CATALOGUE, FRESHNESS_TRIGGERS = _load()
-"""Report types by key; topics for which seed 004 makes a latest-information check mandatory."""
+"""Report types by key; topics for which seed 004 (docs/seeds.md) makes a latest-information check mandatory."""
 
 DEFAULT_TYPE = "technical"
 

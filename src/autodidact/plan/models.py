@@ -1,4 +1,6 @@
-"""plan.json as pydantic models: seed 004's fields plus what the research agent needs (docs/contracts.md §2).
+"""plan.json as pydantic models: seed 004's fields plus what the research agent needs.
+
+See docs/seeds.md and docs/contracts.md §2.
 
 Why typed models: the planner's model path asks for JSON matching :class:`Plan`'s schema, the
 offline planner builds the same objects, and the report pipeline reads them back to build each
@@ -124,7 +126,7 @@ class Dimension(_Open):
 
 
 class Plan(_Open):
-    """The whole plan.json (seed 004 + docs/contracts.md §2)."""
+    """The whole plan.json (seed 004, docs/seeds.md + docs/contracts.md §2)."""
 
     research_goal: str = Field(description="one sentence: the judgement the report serves")
     language: Literal["zh", "en"] = "en"

@@ -1,5 +1,5 @@
 # ruff: noqa: E501
-"""The offline planner: seed 004's planning flow from the type catalogue and the request's own terms.
+"""The offline planner: seed 004's planning flow (docs/seeds.md) from the type catalogue and the request's own terms.
 
 Why it is real: without a model the planner still locks a goal, writes the scope with its
 unknowns, does report-format discovery from the built-in catalogue (or keeps the structure the

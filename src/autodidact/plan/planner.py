@@ -1,7 +1,7 @@
 """``create_plan``: request text in, a validated :class:`Plan` out, by a model or offline.
 
 Why a task: planning is judgement (docs/architecture.md principle 3). With a model, the model writes the
-plan from seed 004's instructions, the request (inside a data block: it is untrusted text) and
+plan from seed 004's instructions (docs/seeds.md), the request (inside a data block: it is untrusted text) and
 the catalogue entry that fits it; the reply is normalised (status, language, ``depends_on`` from
 ``dependency_inputs``, a dependency-respecting execution order) and must pass ``validate_plan``,
 with one repair re-ask that names the failed rules. Without a model, :mod:`.offline` does the

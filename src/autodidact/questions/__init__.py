@@ -1,1 +1,1 @@
-"""The questioner (seed 000): each round's 5-10 questions."""
+"""The questioner (seed 000, docs/seeds.md): each round's 5-10 questions."""

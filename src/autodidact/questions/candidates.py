@@ -3,7 +3,7 @@
 Why separate from filtering: a model proposes candidates in its own words, the offline engine
 builds them from templates; either way the *same* deterministic filters (dedup, coverage,
 searchability, ordering) run afterwards in :mod:`autodidact.questions.generate`, so the rules of
-seed 000 step 4–5 hold for both engines.
+seed 000 step 4–5 (docs/seeds.md) hold for both engines.
 
 Sources, in the seed's priority order: user questions (verbatim, high) → the audit's
 建议下一轮重点方向 (high) → other gaps, partial answers and missing sources (medium) → new raw
@@ -67,7 +67,7 @@ def _clean(item: str) -> str:
 
 
 def audit_question(item: str, language: str, *, concept_only: bool = False) -> str | None:
-    """Turn one audit finding or direction into a searchable question (seed 000 source A).
+    """Turn one audit finding or direction into a searchable question (seed 000, docs/seeds.md source A).
 
     ``concept_only``: findings (as opposed to directions) are descriptions; only those naming a
     marked concept become questions — the checker already turned the rest into directions.
@@ -150,7 +150,7 @@ def followup_concepts(excerpts: list[RawDigest], asked: list[str]) -> list[str]:
 
 
 def raw_questions(raw: RawDigest, language: str) -> list[str]:
-    """Questions about the new topics a contributed raw file brings in (seed 000 source C)."""
+    """Questions about the new topics a contributed raw file brings in (seed 000, docs/seeds.md source C)."""
     zh = language == "zh"
     terms = _terms(raw)
     if terms:

@@ -1,11 +1,11 @@
-"""Is a question already answered well by the wiki? (seed 000 step 4, filter 2)
+"""Is a question already answered well by the wiki? (seed 000 step 4, filter 2, docs/seeds.md)
 
 Why read ``wiki/*.md`` directly: the questioner may not import the wiki package (layers), and the
 articles are the truth anyway. "Well covered" is deliberately strict, because dropping a question
 wrongly loses research while keeping one only costs a search:
 
 * only paragraphs that cite a raw file count — a statement without a source is not coverage
-  (来源缺失 does not count, seed 000);
+  (来源缺失 does not count, seed 000 (docs/seeds.md));
 * one cited paragraph must hold at least :data:`MIN_COVERAGE` of the question's content features,
   the question must have at least three of them, and every intent it asks for (comparison,
   limitation, …) must be visible in that paragraph's wording.

@@ -1,7 +1,7 @@
 """The seed-000 question framework, asked per facet: layers L1–L4, templates in Chinese and English.
 
 Why: at cold start (round 1, empty wiki) the framework is the only source of questions, and in
-later rounds it is the supplement that keeps systematic directions from being missed (seed 000
+later rounds it is the supplement that keeps systematic directions from being missed (seed 000, docs/seeds.md
 step 3). The topic is read once by :func:`autodidact.text.topic.decompose`; each facet the user
 named gets the questions its kind calls for (docs/questions.md):
 

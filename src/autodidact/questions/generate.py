@@ -1,4 +1,4 @@
-"""One round of question generation: propose, filter, order, number (seed 000 steps 1–6).
+"""One round of question generation: propose, filter, order, number (seed 000 steps 1–6, docs/seeds.md).
 
 Why the filters live here and not in the task: dedup, coverage, searchability and ordering are
 rules, not judgement, so they run identically after the model's proposal and after the offline
@@ -64,7 +64,7 @@ async def generate_questions(inputs: QuestionerInputs, runtime: Any) -> RoundQue
 def split_or_drop(candidate: Candidate) -> list[Candidate]:
     """Searchability filter: split multi-question candidates, drop macro or empty ones.
 
-    User questions pass verbatim (seed 001: the user's words are incorporated as written).
+    User questions pass verbatim (seed 001, docs/seeds.md: the user's words are incorporated as written).
     """
     if candidate.source == "user":
         return [candidate]
@@ -129,7 +129,7 @@ def _repeats(feats: Features, sig: frozenset[str], others: list[Indexed]) -> tup
 
 
 def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> RoundQuestions:
-    """Apply seed 000 step 4–6 to the proposed candidates; deterministic for the same inputs."""
+    """Apply seed 000 step 4–6 (docs/seeds.md) to the proposed candidates; deterministic for the same inputs."""
     user_texts = [u.strip() for u in inputs.user_questions if u.strip()]
     all_frames = frames(inputs)
     known_facets = set(facet_names(all_frames))

@@ -2,7 +2,7 @@
 
 Why plain data in: the questioner (L3) may not import the wiki or the loop, so the loop reads the
 previous check report with the wiki's parser and passes directions, gaps and statuses in as
-strings. The output model is the JSON of seed 000 (docs/contracts.md §1.3) plus two optional fields —
+strings. The output model is the JSON of seed 000 (docs/seeds.md, docs/contracts.md §1.3) plus two optional fields —
 each question's ``facet`` (the article its answer is filed under) and ``off_topic_questions`` —
 which default to null / empty, so files written before them still load (docs/questions.md);
 ``extra="forbid"`` makes a model reply or a hand-edited file with unknown fields fail loudly
@@ -21,7 +21,7 @@ PRIORITY_RANK: dict[str, int] = {"high": 0, "medium": 1, "low": 2}
 
 
 class Question(BaseModel):
-    """One question of a round (seed 000 step 6)."""
+    """One question of a round (seed 000 step 6, docs/seeds.md)."""
 
     model_config = ConfigDict(extra="forbid")
     id: str = Field(pattern=r"^r\d+q\d+$", description="r<round>q<k>, numbered from 1 in priority order")
@@ -87,7 +87,7 @@ class OutlineEntry(BaseModel):
 
 
 class QuestionerInputs(BaseModel):
-    """Everything one round's question generation depends on (seed 001 step 1 context)."""
+    """Everything one round's question generation depends on (seed 001 step 1, docs/seeds.md context)."""
 
     topic: str
     round: int = Field(ge=1)
@@ -115,7 +115,7 @@ class QuestionerInputs(BaseModel):
 
     @property
     def cold_start(self) -> bool:
-        """Round 1: no audit report yet, the framework is the only source (seed 000 step 1)."""
+        """Round 1: no audit report yet, the framework is the only source (seed 000 step 1, docs/seeds.md)."""
         return self.round == 1
 
 

@@ -1,7 +1,7 @@
 """Offline semantic similarity of two questions, for Chinese and English alike.
 
 Why this exists: the questioner must drop a candidate whose *core intent* repeats a question
-already asked (seed 000 step 4), and the loop's termination rule reads ``overlap_ratio`` — the
+already asked (seed 000 step 4, docs/seeds.md), and the loop's termination rule reads ``overlap_ratio`` — the
 share of this round's questions that are similar to history (docs/contracts.md §1.3). Both must use the
 same function and the same threshold, and both must work without a model or network.
 

@@ -1,4 +1,4 @@
-"""The round's question summary as seed 000 prints it ("## 第 N 轮问题列表（共 X 个）").
+"""The round's question summary as seed 000 (docs/seeds.md) prints it ("## 第 N 轮问题列表（共 X 个）").
 
 Why a string: the core never prints (T20); the CLI and the loop's reporter show it, and tests
 compare it. The Chinese form follows the seed line by line; English knowledge bases get the same

@@ -1,6 +1,6 @@
 """Mandatory report elements built from claims: comparison tables, timelines, risk lists, matrices.
 
-Why from claims: seed 004's ``report_shape.mandatory_elements`` are promises the final report
+Why from claims: seed 004's (docs/seeds.md) ``report_shape.mandatory_elements`` are promises the final report
 must keep, and every cell that states a fact must be checkable. Each element is assembled only
 from validated claims, and each cell cites through the shared :class:`Citer`, so a table row is
 as traceable as a sentence. An element the evidence cannot fill says so (a gap), never guesses.

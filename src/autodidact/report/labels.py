@@ -1,7 +1,7 @@
 # ruff: noqa: E501
 """Fixed wording of reports and sub-reports, in Chinese and English, plus the text helpers both use.
 
-Why one table: the output language follows the request (seed 003/004), so every heading, column
+Why one table: the output language follows the request (seeds 003/004, docs/seeds.md), so every heading, column
 name and gap note the renderer writes itself comes from here; only claims and findings (already in
 the request's language, written by the research agent) and source titles come from evidence.
 """

@@ -1,6 +1,6 @@
 """``sub_reports/<dim>.md``: one dimension's evidence as a standalone, readable sub-report.
 
-Why derived: seed 003 makes ``evidence.json`` the single source of truth and says human-readable
+Why derived: seed 003 (docs/seeds.md) makes ``evidence.json`` the single source of truth and says human-readable
 views are rendered from it. Seed 004 asks that each dimension can stand as its own sub-report.
 This renderer gives the eight sections of that era — questions, search coverage, evidence table,
 key findings, analysis, contribution to the report, uncertainties and gaps, questions for later

@@ -83,7 +83,10 @@ def normalize_questions(questions: list[Any] | None) -> list[tuple[str, str]]:
             qid = str(item.get("id") or f"q{n}")
             text = item.get("text") or item.get("question") or ""
         else:
-            raise InputError(f"question #{n} is neither text nor an object with 'text'", hint="see seed 000 format")
+            raise InputError(
+                f"question #{n} is neither text nor an object with 'text'",
+                hint="each question is a string or an object with a 'text' field (docs/contracts.md §1.3)",
+            )
         text = " ".join(str(text).split())
         if text:
             out.append((qid, text))

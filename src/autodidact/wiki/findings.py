@@ -316,7 +316,7 @@ def structure_findings(articles: list[Article], index_text: str | None, zh: bool
 
 
 def subtopic_findings(articles: list[Article], topic: str | None, zh: bool) -> list[Finding]:
-    """Framework aspects (seed 000 layers) no article covers, for the research topic."""
+    """Framework aspects (seed 000, docs/seeds.md layers) no article covers, for the research topic."""
     if not topic:
         return []
     text = "\n".join(a.text() for a in articles)

@@ -1,4 +1,4 @@
-"""The topic frameworks of seed 000, as aspects the wiki should cover.
+"""The topic frameworks of seed 000 (docs/seeds.md), as aspects the wiki should cover.
 
 Why: "missing important subtopic" (docs/contracts.md §1.5) needs a yardstick. The questioner's framework
 for the topic's type (概念理解 / 技术研究 / 行业调研 / 创业方案, chosen by the keywords of docs/contracts.md
