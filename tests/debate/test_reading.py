@@ -79,11 +79,14 @@ def test_the_key_term_is_the_effect_not_a_modifier() -> None:
         ("我说的效率是每周完成的任务数。", "definition"),
         ("第二种吧。", "choice"),
         # someone else's not-knowing is not the person's hedge
-        ("开会的时候你根本不知道谁在听，只能一遍遍重复。", "other"),
+        ("开会的时候你根本不知道谁在听，只能一遍遍重复。", "not hedge"),
     ],
 )
 def test_answers_are_classified_in_both_languages(answer: str, kind: str) -> None:
-    assert classify(answer) == kind
+    if kind.startswith("not "):
+        assert classify(answer) != kind.removeprefix("not ")
+    else:
+        assert classify(answer) == kind
 
 
 def test_an_answer_moves_the_session_by_its_kind_whatever_was_asked() -> None:
@@ -153,7 +156,7 @@ def test_the_next_question_after_an_answer_is_never_the_same_question(tmp_path: 
 def test_a_models_reading_is_used_only_when_its_parts_quote_the_prompt() -> None:
     from autodidact.debate.turns import judge_opening
     from autodidact.llm.runtime import Runtime
-    from autodidact.llm.scripted import ScriptedModel
+    from autodidact.testing.scripted import ScriptedModel
 
     prompt = "Remote work makes junior engineers learn slower"
     good = {"mode": "examine", "basis": "makes", "kind": "causal", "subject": "junior engineers",

@@ -12,7 +12,7 @@ from autodidact.debate.checker import check_session
 from autodidact.debate.engine import Engine
 from autodidact.debate.review import ReviewOutput, assess
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
+from autodidact.testing.scripted import ScriptedModel
 
 PROMPT = "Remote work makes people less creative because they miss chance encounters"
 GOOD_TURN = {

@@ -15,8 +15,8 @@ from autodidact.evidence.agent import GatherResult, gather
 from autodidact.evidence.payload import parse_payload
 from autodidact.evidence.validator import validate_evidence
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
 from autodidact.testing.evidence_model import FABRICATED, reply
+from autodidact.testing.scripted import ScriptedModel
 
 from .conftest import Recorder, make_payload
 

@@ -22,10 +22,10 @@ from autodidact.llm.ledger import read_totals
 from autodidact.llm.registry import build_runtime
 from autodidact.llm.retry import RetryPolicy
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
 from autodidact.llm.steps import Step
 from autodidact.llm.tasks import Message
 from autodidact.testing.fake_llm import FakeLLM
+from autodidact.testing.scripted import ScriptedModel
 
 
 class Point(BaseModel):

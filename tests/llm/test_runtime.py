@@ -14,8 +14,8 @@ from autodidact.errors import BudgetExceeded, ModelOutputInvalid
 from autodidact.llm.guards import bounded_schema
 from autodidact.llm.ledger import read_totals
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
 from autodidact.llm.tasks import Message, data_block
+from autodidact.testing.scripted import ScriptedModel
 
 
 class Answer(BaseModel):
@@ -119,7 +119,7 @@ def test_ledger_totals_by_task_and_model(tmp_path: Path) -> None:
 
 
 def test_budget_stops_before_the_call_that_would_pass_it() -> None:
-    from autodidact.llm.scripted import request_tokens
+    from autodidact.testing.scripted import request_tokens
 
     model = ScriptedModel(fn=lambda req: '{"title": "t", "score": 5}')
     runtime = Runtime(model=model, settings=ModelSettings(max_tokens=100), budget=BudgetSettings(max_tokens=250))

@@ -13,7 +13,6 @@ from autodidact.errors import BudgetExceeded, ModelError
 from autodidact.evidence.validator import validate_evidence
 from autodidact.kb import open_kb
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
 from autodidact.loop.inbox import add_question, read_inbox
 from autodidact.loop.progress import RecordingReporter
 from autodidact.loop.runner import RunResult, research_sync
@@ -23,6 +22,7 @@ from autodidact.questions.candidates import audit_question
 from autodidact.questions.models import RoundQuestions
 from autodidact.questions.similarity import THRESHOLD, similarity
 from autodidact.sources.rawfiles import parse_raw_file
+from autodidact.testing.scripted import ScriptedModel
 from autodidact.text.keypoints import key_points_heading
 from autodidact.wiki.report_parser import parse_check_report
 

@@ -11,10 +11,10 @@ import pytest
 
 from autodidact.errors import ModelOutputInvalid
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
 from autodidact.plan.offline import offline_plan
 from autodidact.plan.planner import create_plan
 from autodidact.plan.validate import validate_plan
+from autodidact.testing.scripted import ScriptedModel
 
 REQUESTS = [
     ("Compare asyncio and threading for I/O-bound Python programs", "comparison", "en"),

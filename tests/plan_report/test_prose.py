@@ -16,7 +16,6 @@ from autodidact.config import ReportSettings, Settings
 from autodidact.llm.base import Request
 from autodidact.llm.ledger import read_totals
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
 from autodidact.plan.offline import offline_plan
 from autodidact.report.pipeline import NullReporter, run_report_sync
 from autodidact.report.prose import (
@@ -33,6 +32,7 @@ from autodidact.report.references import clean_title, location
 from autodidact.testing.corpora import write_pydoc_corpus
 from autodidact.testing.evidence_model import FABRICATED
 from autodidact.testing.evidence_model import reply as evidence_reply
+from autodidact.testing.scripted import ScriptedModel
 from autodidact.verify.checks import VerifyReport, check_report_folder
 
 REQUEST = "How do Python generators work?"

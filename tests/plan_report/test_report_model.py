@@ -13,12 +13,12 @@ from autodidact.config import Settings
 from autodidact.evidence.validator import validate_evidence
 from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
 from autodidact.plan.offline import offline_plan
 from autodidact.report.pipeline import NullReporter, run_report_sync
 from autodidact.sources.snapshots import SnapshotStore
 from autodidact.testing.corpora import write_pydoc_corpus
 from autodidact.testing.evidence_model import reply as evidence_reply
+from autodidact.testing.scripted import ScriptedModel
 
 REQUEST = "The history of Python exception handling"
 

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
 from autodidact.questions.generate import generate_questions, select_questions
 from autodidact.questions.models import Candidate, HistoryItem, QuestionerInputs, RawDigest, RoundQuestions
 from autodidact.questions.similarity import THRESHOLD, similarity
 from autodidact.questions.summary import render_summary
+from autodidact.testing.scripted import ScriptedModel
 
 TOPIC = "How do Python generators and coroutines work?"
 

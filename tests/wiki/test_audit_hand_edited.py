@@ -17,7 +17,7 @@ from autodidact.config import ModelSettings
 from autodidact.kb import KnowledgeBase
 from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
+from autodidact.testing.scripted import ScriptedModel
 from autodidact.wiki.articles import load_wiki
 from autodidact.wiki.check import check_wiki
 from autodidact.wiki.check_task import (

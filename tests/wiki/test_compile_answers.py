@@ -15,10 +15,10 @@ import pytest
 
 from autodidact.kb import KnowledgeBase
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
 from autodidact.sources.rawfiles import parse_raw_file
 from autodidact.sources.snapshots import quote_in_text
 from autodidact.store import atomic
+from autodidact.testing.scripted import ScriptedModel
 from autodidact.wiki.answers_blocks import cited_chunks, is_question_heading, parse_block
 from autodidact.wiki.articles import Article, load_article, load_wiki, render_article
 from autodidact.wiki.compile import compile_evidence, compile_wiki

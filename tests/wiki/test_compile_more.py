@@ -9,7 +9,7 @@ import pytest
 from autodidact.kb import KnowledgeBase
 from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
+from autodidact.testing.scripted import ScriptedModel
 from autodidact.wiki.articles import load_article
 from autodidact.wiki.compile import compile_wiki
 from autodidact.wiki.topics import question_subject

@@ -8,7 +8,7 @@ from pathlib import Path
 from autodidact.kb import KnowledgeBase, init_kb
 from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.scripted import ScriptedModel
+from autodidact.testing.scripted import ScriptedModel
 from autodidact.wiki.check import check_wiki
 from autodidact.wiki.compile import compile_wiki
 

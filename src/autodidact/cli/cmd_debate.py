@@ -69,7 +69,7 @@ def _engine(folder: Path, kb_root: Path | None, model: str | None, fallback: str
     fallback = fallback if fallback is not None else _GROUP.get("fallback")
     settings = load_run_settings(kb_root, model, fallback=fallback)
     runtime = make_runtime(kb_root, model, settings=settings)
-    return Engine(folder, runtime=None if runtime.is_offline else runtime, settings=settings, kb_root=kb_root)
+    return Engine(folder, runtime=runtime, settings=settings, kb_root=kb_root)
 
 
 def _show(engine: Any, events: list[dict[str, Any]], as_json: bool) -> None:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from autodidact.cli.common import console, emit_json, kb_option
 from autodidact.cli.engine_opts import model_option
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
@@ -66,7 +69,7 @@ def _secret_vars() -> list[str]:
     return names
 
 
-def _check(runtime: Any) -> None:
+def _check(runtime: Runtime) -> None:
     import asyncio
 
     from autodidact.llm.base import Request
@@ -102,7 +105,7 @@ def _check(runtime: Any) -> None:
     _speed(runtime)
 
 
-def _speed(runtime: Any) -> None:
+def _speed(runtime: Runtime) -> None:
     """Measure generation speed with one longer reply and say which tasks can finish in time."""
     import asyncio
 

@@ -5,12 +5,15 @@ more people" offers a competing explanation. It must become an obstacle to exami
 of a term. "Because they overhear the seniors" is a mechanism, a premise to test. "I'm not sure" is
 a hedge and never a premise. The kinds are read by rules over both languages (docs/debate.md,
 "Reading answers"), and each kind decides the progress signal it carries, whatever the question was.
+Answers no rule recognises go to a small model learned from labelled answers (answer_model.py).
 """
 
 from __future__ import annotations
 
 import re
 from typing import Literal
+
+from autodidact.debate.answer_model import shipped_model
 
 AnswerKind = Literal[
     "hedge", "correction", "choice", "confounder", "mechanism", "test", "evidence", "example", "scope",
@@ -156,4 +159,5 @@ def classify(text: str) -> AnswerKind:
     for kind, pattern in _RULES:
         if pattern.search(clean):
             return kind  # type: ignore[return-value]
-    return "other"
+    # No cue matched: the learned reader, which abstains ("other") when it is not confident.
+    return shipped_model().predict(clean)  # type: ignore[return-value]

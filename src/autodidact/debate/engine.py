@@ -15,7 +15,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autodidact.config import env
 from autodidact.debate import gates, summaries
@@ -28,6 +28,9 @@ from autodidact.debate.txn import Txn
 from autodidact.errors import AutodidactError, InputError, IntegrityError, LockedError
 from autodidact.store import atomic
 from autodidact.store.lock import WriterLock
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 CRASH_ENV = "AUTODIDACT_DEBATE_CRASH_AFTER"
 """Fault injection for recovery tests: die (mid-line) after writing this many event lines."""
@@ -46,13 +49,15 @@ class Engine(ReplyPlanner):
         self,
         folder: Path,
         *,
-        runtime: Any = None,
+        runtime: Runtime | None = None,
         settings: Any = None,
         kb_root: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = SessionStore(folder)
-        self.runtime = runtime
+        from autodidact.llm.runtime import or_offline
+
+        self.runtime = or_offline(runtime)
         self.settings = settings
         self.kb_root = kb_root
         self.clock = clock
@@ -109,10 +114,8 @@ class Engine(ReplyPlanner):
             {
                 "seq": events[-1]["seq"],
                 "txn": events[-1]["payload"].get("txn"),
-                "producer": "offline"
-                if self.runtime is None or getattr(self.runtime, "is_offline", False)
-                else "model",
-                "usage": self.runtime.usage_totals() if hasattr(self.runtime, "usage_totals") else {},
+                "producer": "offline" if self.runtime.is_offline else "model",
+                "usage": self.runtime.usage_totals(),
             }
         )
         if any(e["type"] == "CHECKPOINT" for e in events):

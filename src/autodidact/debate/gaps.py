@@ -17,11 +17,14 @@ import asyncio
 import importlib
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autodidact.debate.templates import excerpt
 from autodidact.errors import AutodidactError
 from autodidact.store.hashing import hash_json
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 TARGET = "research_agent"
 DEFAULT_BUDGET = "quick"
@@ -155,7 +158,7 @@ def impact(links: list[dict[str, Any]], lang: str) -> str:
 
 
 def dispatch(
-    gap: dict[str, Any], *, lang: str, runtime: Any, settings: Any, kb_root: Path | None, out_dir: Path
+    gap: dict[str, Any], *, lang: str, runtime: Runtime, settings: Any, kb_root: Path | None, out_dir: Path
 ) -> dict[str, Any]:
     """Run the research agent on the confirmed scope; returns ``{"status", "evidence", "path", "note"}``.
 
@@ -168,10 +171,9 @@ def dispatch(
         payload_mod = importlib.import_module("autodidact.evidence.payload")
     except ImportError:
         return {"status": "UNAVAILABLE", "evidence": {}, "path": None, "note": "research agent not installed"}
-    if runtime is None:
-        from autodidact.llm.runtime import Runtime
+    from autodidact.llm.runtime import or_offline
 
-        runtime = Runtime(None)
+    runtime = or_offline(runtime)
     if settings is None:
         from autodidact.config import load_settings
 

@@ -14,12 +14,15 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from autodidact.errors import ModelError
 from autodidact.llm.tasks import Message, data_block
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 WHITELIST = ("idea_id", "version", "proposition", "user_constraints", "evidence_refs", "perspective", "output_format")
 OUTPUT_FORMAT = "verdict, load_bearing_premises, strongest_counterexample, searched_scope, discriminating_evidence, "
@@ -140,10 +143,10 @@ def review_input(session: Any, perspective: str) -> ReviewInput:
     )
 
 
-def run_review(runtime: Any, inputs: ReviewInput) -> tuple[ReviewOutput, str, str]:
+def run_review(runtime: Runtime, inputs: ReviewInput) -> tuple[ReviewOutput, str, str]:
     """``(output, status, execution_kind)``; offline or failed twice → a labelled self-check."""
     task = ReviewTask()
-    if runtime is None or getattr(runtime, "is_offline", False):
+    if runtime.is_offline:
         return task.offline(inputs), "UNAVAILABLE", "SELF_CHECK"
     for _attempt in range(2):
         try:

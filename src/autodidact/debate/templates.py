@@ -167,7 +167,7 @@ def key_term(text: str, lang: str) -> str:
                 return excerpt(term, 12)
         chunks = [c for c in _ZH_SPLIT.split(text) if c and len(c) >= 2]
         return max(chunks, key=len)[:10] if chunks else excerpt(text, 10)
-    words = re.findall(r"[A-Za-z][A-Za-z\-']*", text)
+    words: list[str] = re.findall(r"[A-Za-z][A-Za-z\-']*", text)
     lowered = [w.lower() for w in words]
     for marker in ("more", "less", "better", "worse", "makes", "causes", "reduces", "increases", "improves"):
         if marker in lowered:

@@ -7,7 +7,7 @@ answer, a confirmed gap, a continued stage), and each only emits events into a :
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autodidact.debate import cues, gaps, gates, moderator, review, summaries
 from autodidact.debate.role_texts import offline_turn
@@ -18,11 +18,14 @@ from autodidact.debate.templates import TurnInputs, key_term
 from autodidact.debate.turns import write_turn
 from autodidact.debate.txn import Txn
 
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
+
 
 class TurnPlanner:
     """Emits the events of the next turn into a transaction."""
 
-    runtime: Any
+    runtime: Runtime
     settings: Any
     kb_root: Path | None
     store: SessionStore
@@ -195,9 +198,9 @@ class TurnPlanner:
         if degraded:
             txn.emit(
                 "DEGRADED_REVIEW", "moderator", "SELF_CHECK",
-                {"batch": batch, "status": "UNAVAILABLE" if self.runtime is None else "FAILED",
+                {"batch": batch, "status": "UNAVAILABLE" if self.runtime.is_offline else "FAILED",
                  "label": "视角自检（非独立评估）" if zh else "perspective self-check (not an independent review)",
-                 "reason": "no model available" if self.runtime is None else "review call failed twice"},
+                 "reason": "no model available" if self.runtime.is_offline else "review call failed twice"},
             )  # fmt: skip
         divergence, reasons = review.assess([o for _, o in results], degraded)
         txn.emit(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -20,6 +20,9 @@ from autodidact.debate.roles import ROLES
 from autodidact.debate.templates import TurnInputs, TurnOutput, sentence_count
 from autodidact.errors import ModelError
 from autodidact.llm.tasks import Message, data_block
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 BUNDLING_WORDS = ("以及", "另外", "顺便")
 BUNDLING_WORDS_EN = ("as well as", "by the way", "additionally", "and also")
@@ -217,17 +220,17 @@ class ModeTask:
 
         mode, cue = cues.judge_mode(inputs.prompt)
         p = read(inputs.prompt, detect_language(inputs.prompt))
-        return ModeOutput(mode=mode, basis=cue, kind=p.kind, subject=p.subject, effect=p.effect,  # type: ignore[arg-type]
+        return ModeOutput(mode=mode, basis=cue, kind=p.kind, subject=p.subject, effect=p.effect,
                           cause=p.cause)  # fmt: skip
 
 
-def judge_mode(runtime: Any, prompt: str) -> tuple[str, str]:
+def judge_mode(runtime: Runtime, prompt: str) -> tuple[str, str]:
     """``(mode, basis)``, from the model when there is one (falling back to the cues on failure)."""
     mode, basis, _ = judge_opening(runtime, prompt)
     return mode, basis
 
 
-def judge_opening(runtime: Any, prompt: str) -> tuple[str, str, Any]:
+def judge_opening(runtime: Runtime, prompt: str) -> tuple[str, str, Any]:
     """``(mode, basis, reading)``: the mode and the proposition read into its parts — by the model
     when there is one and its parts quote the prompt, else by the offline rules."""
     from autodidact.debate.proposition import Proposition, read
@@ -253,17 +256,17 @@ def judge_opening(runtime: Any, prompt: str) -> tuple[str, str, Any]:
     return out.mode, basis, reading
 
 
-def run_task(runtime: Any, task: Any, inputs: Any) -> Any:
+def run_task(runtime: Runtime, task: Any, inputs: Any) -> Any:
     """Run a task on the runtime, or offline when there is none."""
-    if runtime is None or getattr(runtime, "is_offline", False):
+    if runtime.is_offline:
         return task.offline(inputs)
     return runtime.run_sync(task, inputs)
 
 
-def write_turn(runtime: Any, inputs: TurnInputs) -> tuple[TurnOutput, dict[str, Any]]:
+def write_turn(runtime: Runtime, inputs: TurnInputs) -> tuple[TurnOutput, dict[str, Any]]:
     """A turn that passes the protocol rules, and how it was produced (model, re-asked, fallback)."""
     task = RoleTurnTask()
-    if runtime is None or getattr(runtime, "is_offline", False):
+    if runtime.is_offline:
         return task.offline(inputs), {"producer": "offline"}
     attempt = FeedbackInputs(**inputs.model_dump())
     for tries in range(2):
@@ -278,8 +281,9 @@ def write_turn(runtime: Any, inputs: TurnInputs) -> tuple[TurnOutput, dict[str, 
     return task.offline(inputs), {"producer": "offline-fallback", "reason": "; ".join(problems)[:200]}
 
 
-def read_signals(runtime: Any, inputs: SignalInputs) -> SignalOutput:
+def read_signals(runtime: Runtime, inputs: SignalInputs) -> SignalOutput:
     """Signals of an answer; a model's signals are limited to the question type's eligible ones."""
+    out: SignalOutput
     try:
         out = run_task(runtime, SignalTask(), inputs)
     except ModelError:

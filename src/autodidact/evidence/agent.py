@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 
@@ -50,6 +50,9 @@ from autodidact.sources.fetch import Fetcher  # imported here, not in the worker
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
 from autodidact.store.atomic import write_json
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 
 class Reporter(Protocol):
@@ -102,7 +105,7 @@ def output_path(payload: Payload, out: Path | None) -> Path:
 async def gather(
     payload: Payload,
     *,
-    runtime: Any,
+    runtime: Runtime,
     settings: Settings,
     kb_root: Path | None = None,
     out: Path | None = None,
@@ -402,7 +405,7 @@ def _prefer_entry(cands: list[list[Candidate]]) -> list[list[Candidate]]:
 
 async def _finish(
     payload: Payload,
-    runtime: Any,
+    runtime: Runtime,
     claims: list[dict[str, Any]],
     sources: list[dict[str, Any]],
     usage: list[dict[str, Any]],

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autodidact.errors import ModelOutputInvalid
 from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans, title_score
@@ -25,6 +25,9 @@ from autodidact.evidence.sharpen import Sharpened
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 from autodidact.text.furniture import is_furniture
 from autodidact.text.sections import MAX_SECTION_CHARS
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 DEPTH_NEED = {"skim": 1, "moderate": 2, "thorough": 3}
 MAX_CLAIMS = {"skim": 2, "moderate": 5, "thorough": 6}
@@ -299,7 +302,7 @@ def verify_claims(claims: list[ClaimOut], by_pid: dict[str, Doc]) -> tuple[list[
 
 
 async def research_kq(
-    runtime: Any,
+    runtime: Runtime,
     kq_id: str,
     kq_text: str,
     candidates: list[Candidate],

@@ -34,7 +34,7 @@ class RetryPolicy:
 
     def backoff(self, attempt: int, rng: Callable[[], float] = random.random) -> float:
         """Delay after failed attempt ``attempt`` (1-based): base·2^(n-1), capped, plus jitter."""
-        delay = min(self.max_delay, self.base_delay * (2 ** (attempt - 1)))
+        delay = min(self.max_delay, self.base_delay * (2.0 ** (attempt - 1)))
         return delay * (1.0 + self.jitter * rng())
 
 

@@ -40,10 +40,10 @@ from autodidact.llm.guards import bounded_schema, content_problems
 from autodidact.llm.ledger import Ledger, LedgerEntry, cost_of, price_for
 from autodidact.llm.offline import run_offline
 from autodidact.llm.retry import RetryPolicy, call_with_retry
-from autodidact.llm.scripted import request_tokens
 from autodidact.llm.steps import Step, current_step, step_scope
 from autodidact.llm.structured import ReplyError, parse_output, repair_messages, with_schema_instruction
 from autodidact.llm.tasks import Message, Task
+from autodidact.llm.tokens import request_tokens
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
 
@@ -116,9 +116,12 @@ class Runtime:
         """Run one task and return an instance of ``task.Output``.
 
         A task may set ``max_tokens`` (its reply's bound, which also lowers its budget estimate),
-        ``temperature``, ``check(inputs, output) -> list[str]`` (problems beyond the schema) and
+        ``temperature``, ``check(inputs, output) -> list[str]`` (problems beyond the schema),
         ``shrink(inputs) -> inputs | None`` (the same job on less input, for a prompt that does not
-        fit the context window); otherwise ``[llm]`` settings apply.
+        fit the context window) and ``settle(inputs, output) -> output`` (a model's accepted output
+        held to the task's own rules: a verdict made honest, a short list topped up); otherwise
+        ``[llm]`` settings apply. ``settle`` is why domain code never asks whether a model ran: what
+        differs between the engines is the task's, and the runtime applies it (docs/models.md).
         """
         if self.model is None:
             return run_offline(task, inputs)
@@ -198,7 +201,7 @@ class Runtime:
         first = await self.complete(request)
         parsed, problem = self._judge(task, inputs, first, request, output_cls)
         if parsed is not None:
-            return parsed
+            return _settled(task, inputs, parsed)
         if first.finish_reason == "length":
             retry = self._longer(request, problem, task.name)
         else:
@@ -207,7 +210,7 @@ class Runtime:
         second = await self.complete(retry)
         parsed, again = self._judge(task, inputs, second, retry, output_cls)
         if parsed is not None:
-            return parsed
+            return _settled(task, inputs, parsed)
         if self.cache is not None and self.model is not None:  # else a re-run is served the same bad replies
             self.cache.delete(
                 request_key(self.model.provider, self.model.name, request),
@@ -448,3 +451,19 @@ def _short(reason: str) -> str:
 
 def _log_retry(attempt: int, delay: float, error: TransientModelError) -> None:
     log.warning("model call attempt %d failed (%s); retrying in %.1f s", attempt, error.message, delay)
+
+
+def _settled(task: Task[Any, OutputT], inputs: Any, output: OutputT) -> OutputT:
+    """``task.settle(inputs, output)`` when the task has one: the model's output held to its rules."""
+    settle = getattr(task, "settle", None)
+    return settle(inputs, output) if settle is not None else output
+
+
+def or_offline(runtime: Runtime | None) -> Runtime:
+    """``runtime``, or the offline runtime when the caller gave none.
+
+    Why here and only at entry points (``compile_raw``, ``check_wiki``, the debate ``Engine``):
+    below them every function takes a :class:`Runtime` and reads ``is_offline`` from it, so there
+    is one spelling of "no model" — ``Runtime()`` — and no domain default to disagree about.
+    """
+    return runtime if runtime is not None else Runtime()

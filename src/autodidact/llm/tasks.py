@@ -24,7 +24,7 @@ class Message(TypedDict):
     content: str
 
 
-class Task(Protocol, Generic[InputsT, OutputT]):  # type: ignore[misc]
+class Task(Protocol, Generic[InputsT, OutputT]):
     """A unit of judgement: prompt for a model, or the deterministic offline engine."""
 
     name: str

@@ -69,10 +69,10 @@ def build_payload(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:
         language="zh" if zh else "en",
         name=f"第 {n} 轮研究" if zh else f"research round {n}",
         description=("；".join(topics) if zh else "; ".join(topics)),
-        key_questions=[{"id": f"kq{i}", "text": q.text} for i, q in enumerate(rq.questions, start=1)],  # type: ignore[misc]
+        key_questions=[{"id": f"kq{i}", "text": q.text} for i, q in enumerate(rq.questions, start=1)],
         focus=("围绕原始课题：" if zh else "stay on the original topic: ") + ctx.state.topic,
         context_from_briefing=ctx.state.background or "",
-        sources=[  # type: ignore[list-item]
+        sources=[
             {"category": "local", "description": "knowledge base raw files and indexed corpora"},
             {"category": "web", "description": "configured web search providers, if any"},
         ],

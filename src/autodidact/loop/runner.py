@@ -16,7 +16,7 @@ import asyncio
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autodidact.config import Settings
 from autodidact.errors import BudgetExceeded, InputError, IntegrityError, KBError
@@ -38,6 +38,9 @@ from autodidact.loop.state import (
 from autodidact.loop.steps import RoundContext, RoundScratch, step_questions, unprocessed_raw_files
 from autodidact.loop.summary import write_summary
 from autodidact.loop.termination import conditions_of
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 DEFAULT_MAX_ROUNDS = 20
 
@@ -274,7 +277,7 @@ async def research(
     kb: KnowledgeBase,
     *,
     topic: str | None,
-    runtime: Any,
+    runtime: Runtime,
     settings: Settings,
     max_rounds: int | None = None,
     background: str | None = None,

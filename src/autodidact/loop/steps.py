@@ -14,7 +14,7 @@ import datetime as dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
@@ -31,6 +31,9 @@ from autodidact.questions.summary import render_summary
 from autodidact.sources.outline import facet_outline
 from autodidact.sources.rawfiles import list_raw_files, parse_raw_file
 from autodidact.store import atomic
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 RAW_DIGEST_CHARS = 4000
 
@@ -57,7 +60,7 @@ class RoundContext:
 
     kb: KnowledgeBase
     state: ResearchState
-    runtime: Any
+    runtime: Runtime
     settings: Settings
     reporter: Reporter
     control: Control

@@ -306,7 +306,7 @@ def offline_plan(request: str, lang: str) -> Plan:
                     dim.dependency_inputs.append(
                         DependencyInput(
                             dimension_id=upstream_dim.id,
-                            needed_for=up.needed_for,  # type: ignore[arg-type]
+                            needed_for=up.needed_for,
                             scope_rule=_fill(up.scope_rule[lang], terms.subject, obj),
                         )
                     )

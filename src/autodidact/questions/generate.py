@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from autodidact.questions.candidates import framework_candidates
 from autodidact.questions.coverage import cited_passages, covered_by
 from autodidact.questions.facets import asked_facets, facet_names, facet_of, frames, on_topic, signature
 from autodidact.questions.models import (
@@ -41,6 +40,9 @@ from autodidact.questions.task import ProposeQuestions
 from autodidact.text.keypoints import key_points_question
 from autodidact.text.topic import TopicFrame, subject_of
 
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
+
 SOURCE_RANK = {"user": 0, "audit": 1, "raw": 2, "framework": 3}
 _MACRO = re.compile(
     r"\b(?:everything|anything|all aspects|all about|in general|the whole field)\b"
@@ -50,15 +52,10 @@ _MACRO = re.compile(
 _SPLIT = re.compile(r"(?<=[?？])\s*")
 
 
-async def generate_questions(inputs: QuestionerInputs, runtime: Any) -> RoundQuestions:
+async def generate_questions(inputs: QuestionerInputs, runtime: Runtime) -> RoundQuestions:
     """Propose candidates (model or offline engine), then filter and order them."""
     proposal = await runtime.run(ProposeQuestions(), inputs)
-    candidates = list(proposal.candidates)
-    if not getattr(runtime, "is_offline", True):
-        # A model may propose too few usable questions: the framework tops the list up to the minimum.
-        # A facet the model left out still gets its first question (high); the rest is low fill-in.
-        candidates += framework_candidates(inputs, fill_in=True)
-    return select_questions(inputs, candidates)
+    return select_questions(inputs, list(proposal.candidates))
 
 
 def split_or_drop(candidate: Candidate) -> list[Candidate]:

@@ -17,7 +17,7 @@ shares no key term with the topic, its facets or a user question is dropped and 
 from __future__ import annotations
 
 from autodidact.llm.tasks import Message, data_block
-from autodidact.questions.candidates import offline_candidates
+from autodidact.questions.candidates import framework_candidates, offline_candidates
 from autodidact.questions.facets import asked_facets, frames
 from autodidact.questions.models import CandidateList, QuestionerInputs
 from autodidact.text.topic import TOPIC_TYPE_EN, Facet
@@ -52,6 +52,11 @@ class ProposeQuestions:
     name = "questions.propose"
     Output = CandidateList
     max_tokens = 1500  # 8-14 short questions (docs/models.md, "Output bounds")
+
+    def settle(self, inputs: QuestionerInputs, output: CandidateList) -> CandidateList:
+        """A model may propose too few usable questions: the framework tops the list up to the minimum.
+        A facet the model left out still gets its first question (high); the rest is low fill-in."""
+        return CandidateList(candidates=[*output.candidates, *framework_candidates(inputs, fill_in=True)])
 
     def build_prompt(self, inputs: QuestionerInputs) -> list[Message]:
         """Topic and round in the clear; every finding, question and file excerpt in data blocks."""

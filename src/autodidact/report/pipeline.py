@@ -32,12 +32,13 @@ from autodidact.report.grounding import ground_plan
 from autodidact.report.html import render_html
 from autodidact.report.labels import label
 from autodidact.report.paths import ReportPaths, write_request
-from autodidact.report.prose import DEFAULT_SUPPORT, Written
+from autodidact.report.prose import Written
 from autodidact.report.references import bibtex, csl_json
 from autodidact.report.subreport import render_subreport
 from autodidact.report.writing import BlockKey, prose_record, write_prose
 from autodidact.store import atomic
 from autodidact.store.lock import WriterLock
+from autodidact.text.support import DEFAULT_SUPPORT
 
 if TYPE_CHECKING:
     from autodidact.config import Settings

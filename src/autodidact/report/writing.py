@@ -21,7 +21,6 @@ from autodidact.llm.ledger import LedgerEntry
 from autodidact.llm.runtime import Runtime
 from autodidact.plan.models import Dimension, Plan
 from autodidact.report.prose import (
-    DEFAULT_SUPPORT,
     JUDGED_UNSUPPORTED,
     Sentence,
     Written,
@@ -31,6 +30,7 @@ from autodidact.report.prose import (
     quotes_of,
 )
 from autodidact.report.write_task import ClaimIn, JudgeInputs, JudgeSupportTask, WriteInputs, WriteSectionTask, parts
+from autodidact.text.support import DEFAULT_SUPPORT
 
 Evidences = dict[str, dict[str, Any]]
 BlockKey = tuple[str, str]  # (dimension id, "kq1" … | "other" | "summary")
@@ -268,7 +268,8 @@ def check_prose(record: Mapping[str, Any], evidences: Evidences, report_md: str)
     """Problems with written prose: a sentence missing from report.md, citing a claim that is gone
     or changed, or no longer supported by its claims' quotes."""
     from autodidact.report.citations import FINAL_PUNCT
-    from autodidact.report.prose import inline, plain, support
+    from autodidact.report.prose import inline, plain
+    from autodidact.text.support import support
 
     claims = {c["id"]: c for ev in evidences.values() for c in ev.get("claims", [])}
     flat = " ".join(report_md.split())

@@ -562,7 +562,7 @@ def _comparison_name(candidates: list[str], zh: bool) -> str:
 
 
 def _make(name: str, kind: FacetKind, **extra: object) -> Facet:
-    return Facet(name=name, kind=kind, terms=key_terms(name), **extra)  # type: ignore[arg-type]
+    return Facet(name=name, kind=kind, terms=key_terms(name), **extra)
 
 
 def _en_third_person(verb: str) -> str:

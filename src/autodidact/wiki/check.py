@@ -15,7 +15,7 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autodidact.errors import InputError
 from autodidact.kb import KnowledgeBase
@@ -30,12 +30,14 @@ from autodidact.wiki.check_task import (
     PassageIn,
     QuestionAnswer,
     QuestionInputs,
-    honest_verdict,
-    key_terms,
 )
 from autodidact.wiki.findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding, all_findings
+from autodidact.wiki.question_frame import key_terms
 from autodidact.wiki.report_parser import CheckReport, parse_check_report
 from autodidact.wiki.retrieval import WikiIndex
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 TOP_K = 5
 MAX_DIRECTIONS = 8
@@ -94,7 +96,12 @@ def normalize_questions(questions: list[Any] | None) -> list[tuple[str, str]]:
 
 
 def check_wiki(
-    kb: KnowledgeBase, questions: list[Any] | None, round_n: int, runtime: Any = None, *, topic: str | None = None
+    kb: KnowledgeBase,
+    questions: list[Any] | None,
+    round_n: int,
+    runtime: Runtime | None = None,
+    *,
+    topic: str | None = None,
 ) -> CheckResult:
     """Synchronous :func:`check_wiki_async` (not inside a running event loop)."""
     return run_blocking(lambda: check_wiki_async(kb, questions, round_n, runtime, topic=topic))
@@ -106,7 +113,7 @@ def research_topic(kb: KnowledgeBase) -> str | None:
 
 
 async def answer_questions(
-    kb: KnowledgeBase, pairs: list[tuple[str, str]], runtime: Any, lang: str, index: WikiIndex
+    kb: KnowledgeBase, pairs: list[tuple[str, str]], runtime: Runtime, lang: str, index: WikiIndex
 ) -> list[QuestionResult]:
     """Phase 1: retrieve, then one task call per question (concurrently; the runtime bounds it)."""
     task = AnswerQuestionTask()
@@ -118,24 +125,25 @@ async def answer_questions(
             for p in found
         ]
         inputs = QuestionInputs(qid=qid, question=question, lang=lang, passages=passages)
-        verdict = await runtime.run(task, inputs)
-        if not getattr(runtime, "is_offline", False):  # the offline engine already answers by the rule
-            verdict = honest_verdict(inputs, verdict)
-        return QuestionResult(qid, question, verdict)
+        return QuestionResult(qid, question, await runtime.run(task, inputs))
 
     return list(await asyncio.gather(*(one(qid, q) for qid, q in pairs)))
 
 
 async def check_wiki_async(
-    kb: KnowledgeBase, questions: list[Any] | None, round_n: int, runtime: Any = None, *, topic: str | None = None
+    kb: KnowledgeBase,
+    questions: list[Any] | None,
+    round_n: int,
+    runtime: Runtime | None = None,
+    *,
+    topic: str | None = None,
 ) -> CheckResult:
     """Audit the wiki and write ``outputs/rounds/round_{round_n}_check.md``."""
     if round_n < 0:
         raise InputError(f"--round {round_n} is negative", hint="rounds count from 1")
-    if runtime is None:
-        from autodidact.llm.runtime import Runtime
+    from autodidact.llm.runtime import or_offline
 
-        runtime = Runtime()
+    runtime = or_offline(runtime)
     lang = kb.language()
     articles = load_wiki(kb.wiki)
     pairs = normalize_questions(questions)

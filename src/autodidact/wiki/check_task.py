@@ -333,6 +333,10 @@ class AnswerQuestionTask:
     Output = QuestionAnswer
     max_tokens = 700  # a verdict and 2-5 sentences (docs/models.md, "Output bounds")
 
+    def settle(self, inputs: QuestionInputs, output: QuestionAnswer) -> QuestionAnswer:
+        """A model's verdict held to the key-term rule (the offline engine answers by it already)."""
+        return honest_verdict(inputs, output)
+
     def shrink(self, inputs: QuestionInputs) -> QuestionInputs | None:
         """One passage fewer (the last retrieved): for a prompt that does not fit the context."""
         if len(inputs.passages) <= 1:

@@ -21,7 +21,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from autodidact.errors import AutodidactError, InputError, NotFoundError
 from autodidact.kb import KnowledgeBase
@@ -61,6 +61,9 @@ from autodidact.wiki.topics import (
     topic_for,
     topic_subject,
 )
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 ARTICLE_CHUNK_CHARS = 8000
 MATERIAL_CHUNK_CHARS = 6000
@@ -116,7 +119,7 @@ def resolve_files(kb: KnowledgeBase, files: list[str] | None) -> list[Path]:
 def compile_wiki(
     kb: KnowledgeBase,
     files: list[str] | None = None,
-    runtime: Any = None,
+    runtime: Runtime | None = None,
     *,
     today: str | None = None,
     topic: str | None = None,
@@ -128,7 +131,7 @@ def compile_wiki(
 async def compile_wiki_async(
     kb: KnowledgeBase,
     files: list[str] | None = None,
-    runtime: Any = None,
+    runtime: Runtime | None = None,
     *,
     today: str | None = None,
     topic: str | None = None,
@@ -138,10 +141,9 @@ async def compile_wiki_async(
     ``topic`` is the research topic (default: the one in ``research_state.json``); a question whose
     subject is the whole topic does not name an article (the raw file's title does).
     """
-    if runtime is None:
-        from autodidact.llm.runtime import Runtime
+    from autodidact.llm.runtime import or_offline
 
-        runtime = Runtime()
+    runtime = or_offline(runtime)
     lang = kb.language()
     day = today or dt.datetime.now(dt.UTC).date().isoformat()
     result = CompileResult()
@@ -243,14 +245,24 @@ def write_back(
 
 
 def compile_evidence(
-    kb: KnowledgeBase, round_n: int, runtime: Any = None, *, today: str | None = None, topic: str | None = None
+    kb: KnowledgeBase,
+    round_n: int,
+    runtime: Runtime | None = None,
+    *,
+    today: str | None = None,
+    topic: str | None = None,
 ) -> CompileResult:
     """Synchronous :func:`compile_evidence_async` (not inside a running event loop)."""
     return run_blocking(lambda: compile_evidence_async(kb, round_n, runtime, today=today, topic=topic))
 
 
 async def compile_evidence_async(
-    kb: KnowledgeBase, round_n: int, runtime: Any = None, *, today: str | None = None, topic: str | None = None
+    kb: KnowledgeBase,
+    round_n: int,
+    runtime: Runtime | None = None,
+    *,
+    today: str | None = None,
+    topic: str | None = None,
 ) -> CompileResult:
     """Merge round N's evidence into answer blocks (docs/wiki.md "Answers from evidence").
 
@@ -260,6 +272,9 @@ async def compile_evidence_async(
     facet; a source compiled before is never skipped — only quotes already in the block are.
     Idempotent: the same round compiled again changes no byte.
     """
+    from autodidact.llm.runtime import or_offline
+
+    runtime = or_offline(runtime)
     lang = kb.language()
     day = today or dt.datetime.now(dt.UTC).date().isoformat()
     research = topic or research_topic(kb.root)
@@ -297,10 +312,10 @@ async def compile_evidence_async(
     return result
 
 
-async def _phrase_summary(runtime: Any, art: Article, offline: str, lang: str) -> str:
+async def _phrase_summary(runtime: Runtime, art: Article, offline: str, lang: str) -> str:
     """With a model configured, let it phrase the summary; keep it only if every sentence still cites
     the article's raw files (else the extractive summary stands)."""
-    if runtime is None or getattr(runtime, "is_offline", True) or not offline:
+    if runtime.is_offline or not offline:
         return offline
     inputs = ArticleInputs(
         title=art.title,
@@ -373,7 +388,12 @@ def _select_sections(art: Article, material: list[Material]) -> list[Section]:
 
 
 async def _apply(
-    runtime: Any, task: CompileArticleTask, art: Article, chunk: list[Material], meta: dict[str, SourceMeta], lang: str
+    runtime: Runtime,
+    task: CompileArticleTask,
+    art: Article,
+    chunk: list[Material],
+    meta: dict[str, SourceMeta],
+    lang: str,
 ) -> None:
     sent = _select_sections(art, chunk)
     sent_ids = {id(s) for s in sent}

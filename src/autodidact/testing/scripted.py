@@ -1,8 +1,9 @@
 """A deterministic stand-in for a model: a queue of replies or a function of the request.
 
-Why it ships in the package: tests of every model path (and the benchmarks) need a model that
-answers exactly what they script and records exactly what each step *sent*, so a test can assert
-on the prompt (selected passages, data delimiters) as well as on what the step did with the reply.
+Why it ships in the package, in ``autodidact.testing`` (which no production module may import):
+tests of every model path, the benchmarks and the eval need a model that answers exactly what
+they script and records exactly what each step *sent*, so a test can assert on the prompt
+(selected passages, data delimiters) as well as on what the step did with the reply.
 """
 
 from __future__ import annotations
@@ -14,24 +15,9 @@ from typing import Any
 
 from autodidact.errors import ModelError
 from autodidact.llm.base import Completion, Request, Usage
+from autodidact.llm.tokens import estimate_tokens, request_tokens
 
 Reply = str | Completion | BaseException
-
-
-def estimate_tokens(text: str) -> int:
-    """A rough token count: ~4 ASCII characters per token, one token per other character."""
-    ascii_chars = len(text.encode("ascii", "ignore"))
-    return (ascii_chars + 3) // 4 + (len(text) - ascii_chars)
-
-
-def request_tokens(request: Request) -> int:
-    """Estimated input tokens of a request (messages plus the schema it carries)."""
-    total = sum(estimate_tokens(m["content"]) + 4 for m in request.messages)
-    if request.schema is not None:
-        import json
-
-        total += estimate_tokens(json.dumps(request.schema))
-    return total
 
 
 class ScriptedModel:
