@@ -83,3 +83,24 @@ def test_a_concession_is_not_contrary_evidence() -> None:
     assert not _REFUTE_CUES.search("但是这个命令也可以在脚本中使用。")
     assert _REFUTE_CUES.search("The main drawback of apt-pinning is that a novice breaks the system.")
     assert _REFUTE_CUES.search("该方法已经弃用。")
+
+
+def test_a_sentence_that_only_points_elsewhere_is_not_quoted() -> None:
+    from autodidact.evidence.relevance import pointer_only
+
+    assert pointer_only("For daily upgrade in `unstable`, see Section 2.4.3, “Safeguarding for package problems”.")
+    assert pointer_only("See the table below for the list of operations.")
+    assert pointer_only("详见第 2.4.3 节。")
+    # a fact with a pointer inside it stays quotable
+    assert not pointer_only("Archive level Release files (see Section 2.5.3, “Release files”) are used for the rule.")
+    assert not pointer_only("Seeing is believing, they said about the new tool.")
+
+
+def test_a_passage_edge_inside_a_long_sentence_moves_to_a_sentence_start() -> None:
+    from autodidact.evidence.research import widen
+
+    text = "x" * 300 + " the dynamic kernel module support. It rebuilds modules. " + "y" * 300
+    start = text.index("rnel module")
+    s, e = widen(text, start, start + 60)
+    assert text[s:].startswith("It rebuilds modules.")  # not "rnel module support…"
+    assert text[s:e].rstrip().endswith(".")

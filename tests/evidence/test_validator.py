@@ -258,10 +258,10 @@ def test_every_rule_code_is_exercised_and_documented() -> None:
 
 
 def test_models_read_12_and_11_and_round_trip(fresh: Any) -> None:
-    from autodidact.evidence.models import EvidenceFile, load_evidence
+    from autodidact.evidence.models import EvidenceFile, parse_evidence
 
     data = fresh()
-    model = load_evidence(data)
+    model = parse_evidence(data)
     assert model.to_json() == data  # optional fields stay absent, answers_key_question null stays
     old = fresh()
     old["schema_version"] = "1.1"
@@ -269,7 +269,7 @@ def test_models_read_12_and_11_and_round_trip(fresh: Any) -> None:
     for claim in old["claims"]:
         for ev in claim["evidence"]:
             ev.pop("snapshot_ref")
-    assert load_evidence(old).schema_version == "1.1"
+    assert parse_evidence(old).schema_version == "1.1"
     schema = EvidenceFile.model_json_schema()
     claim_props = schema["$defs"]["Claim"]["properties"]
     assert "never normative" in claim_props["text"]["description"]

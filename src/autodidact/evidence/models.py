@@ -179,6 +179,6 @@ class EvidenceFile(BaseModel):
         return data
 
 
-def load_evidence(data: dict[str, Any]) -> EvidenceFile:
+def parse_evidence(data: dict[str, Any]) -> EvidenceFile:
     """Parse a (validated) evidence dict into models; 1.1 files load too."""
     return EvidenceFile.model_validate(data)

@@ -59,6 +59,13 @@ _RUBRIC = re.compile(r"^[ \t]*-\[\s*(?:footnotes?|脚注)\s*\]-[ \t]*$", re.I | 
 # A table's header row: the row right above its "|---|" separator names columns, it states nothing.
 _TABLE_HEAD = re.compile(r"^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*$)", re.M)
 _REFERENCE_LIKE = re.compile(r"^\s*(?:see also\b|参见|\**PEP \d+\**\s*[-–—])|\*\*PEP \d+\*\*", re.I)
+# A pointer to another part of the document: "see Section 2.4.3, “Safeguarding for package problems”",
+# 「参见第 2.4.3 节“…”」, "(see apt_preferences(5))".
+_POINTER = re.compile(
+    r"\(?\b(?:see|refer to|cf\.)\s+(?:also\s+)?(?:section|chapter|§|table|figure)?\s*[\d.]*,?\s*(?:“[^”]*”|\"[^\"]*\"|"
+    r"`?[\w.-]+`?\(\d\)`?)?\)?|\(?(?:参见|请参阅|详见)[^。；，,)）]*[)）]?",
+    re.I,
+)
 
 DEFINITION_BONUS = 0.6
 EXAMPLE_BONUS = 0.5
@@ -128,7 +135,28 @@ def unquotable_ranges(text: str) -> list[tuple[int, int]]:
 
 
 def quotable(sentence: str, start: int, blocked: list[tuple[int, int]]) -> bool:
-    """Not inside a "See also" block or footnotes, and not itself a reference line."""
+    """Not inside a "See also" block or footnotes, not a reference line, and not only a pointer."""
     if any(s <= start < e for s, e in blocked):
         return False
-    return not _REFERENCE_LIKE.search(sentence)
+    return not _REFERENCE_LIKE.search(sentence) and not pointer_only(sentence)
+
+
+_POINTING = re.compile(
+    r"^\s*(?:(?:for|on|about|regarding|to|if)\b[^,，]{0,80}[,，]\s*)?(?:please\s+)?(?:see|refer to)\s+"
+    r"(?:also\s+)?(?:section|chapter|§|table|the\b|[`\w.-]+\(\d\))|^\s*(?:参见|请参阅|详见)",
+    re.I,
+)
+
+
+def pointer_only(sentence: str) -> bool:
+    """A sentence whose content is a pointer elsewhere ("For daily upgrade in unstable, see Section
+    2.4.3, “Safeguarding for package problems”."): it answers nothing by itself. What is left after
+    the pointers are taken out must hold at least four words (or eight Chinese characters)."""
+    if _POINTING.match(sentence):
+        return True  # its main verb is "see": the imperative of a cross-reference
+    if not _POINTER.search(sentence):
+        return False
+    rest = _POINTER.sub(" ", sentence)
+    words = re.findall(r"[A-Za-z][\w'-]*", rest)
+    cjk = re.findall(r"[\u4e00-\u9fff]", rest)
+    return len(words) < 4 and len(cjk) < 8

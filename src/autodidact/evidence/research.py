@@ -269,14 +269,26 @@ _BOUNDARY = re.compile(r"[.!?。！？]\s|\n\s*\n")
 
 
 def widen(text: str, start: int, end: int, reach: int = 240) -> tuple[int, int]:
-    """Move a passage's edges out to sentence boundaries (within ``reach``), so quotes start cleanly."""
+    """Move a passage's edges out to sentence boundaries (within ``reach``), so quotes start cleanly.
+
+    When no boundary is within reach outside an edge, the edge moves *in* to the nearest boundary
+    instead: a passage that began inside a long sentence quoted "rnel module support (DKMS) is…".
+    """
     if start > 0:
         window = text[max(0, start - reach) : start]
         cut = [m.end() for m in _BOUNDARY.finditer(window)]
-        start = max(0, start - reach) + cut[-1] if cut else start
+        if cut:
+            start = max(0, start - reach) + cut[-1]
+        else:
+            inside = _BOUNDARY.search(text, start, min(end, start + reach))
+            start = inside.end() if inside is not None else start
     if end < len(text):
         m = _BOUNDARY.search(text, end, min(len(text), end + reach))
-        end = m.start() + 1 if m else end
+        if m is not None:
+            end = m.start() + 1
+        else:
+            before = [b.start() + 1 for b in _BOUNDARY.finditer(text, max(start, end - reach), end)]
+            end = before[-1] if before else end
     return start, end
 
 

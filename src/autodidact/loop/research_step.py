@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.errors import AutodidactError, BudgetExceeded, ModelAuthError, ModelError, SourceError
-from autodidact.loop.steps import RoundContext, RoundScratch, load_evidence
+from autodidact.loop.steps import RoundContext, RoundScratch, read_evidence_json
 from autodidact.questions.models import RoundQuestions
 from autodidact.sources.rawfiles import (
     RawFile,
@@ -103,7 +103,7 @@ async def step_research(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: 
         scratch.evidence = ctx.rel(path)
         kept = [q for q in rq.questions if q.id not in scratch.lost_questions]
         scratch.new_raw_files = write_raw_files(
-            ctx, n, rq.model_copy(update={"questions": kept}), load_evidence(path), scratch
+            ctx, n, rq.model_copy(update={"questions": kept}), read_evidence_json(path), scratch
         )
     ctx.save_scratch(scratch)
     return scratch

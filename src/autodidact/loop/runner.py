@@ -263,9 +263,9 @@ def _research_info(ctx: RoundContext, n: int, scratch: RoundScratch) -> dict[str
     info: dict[str, Any] = {"raw_files": len(scratch.new_raw_files), "dropped": scratch.dropped_claims}
     path = ctx.evidence_path(n)
     if path.is_file():
-        from autodidact.loop.steps import load_evidence
+        from autodidact.loop.steps import read_evidence_json
 
-        data = load_evidence(path)
+        data = read_evidence_json(path)
         info.update(claims=len(data.get("claims", [])), sources=len(data.get("sources", [])))
     usage = ctx.runtime.usage_totals() if hasattr(ctx.runtime, "usage_totals") else {}
     if usage:

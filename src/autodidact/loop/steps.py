@@ -220,7 +220,7 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
     )
 
 
-def load_evidence(path: Path) -> dict[str, Any]:
+def read_evidence_json(path: Path) -> dict[str, Any]:
     """The round's evidence file as JSON."""
     data = json.loads(path.read_text("utf-8"))
     if not isinstance(data, dict):
