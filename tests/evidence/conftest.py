@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from autodidact.progress import NullProgress
 from autodidact.sources.snapshots import SnapshotStore
 
 PAGE_A = (
@@ -189,15 +190,15 @@ def make_payload(report_dir: Path, **over: Any) -> dict[str, Any]:
     return data
 
 
-class Recorder:
+class Recorder(NullProgress):
     """A reporter that keeps every line."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.warnings: list[str] = []
 
-    def progress(self, message: str) -> None:
-        self.lines.append(message)
+    def message(self, text: str) -> None:
+        self.lines.append(text)
 
-    def warning(self, message: str) -> None:
-        self.warnings.append(message)
+    def warning(self, text: str) -> None:
+        self.warnings.append(text)

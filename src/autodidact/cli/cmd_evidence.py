@@ -20,6 +20,7 @@ from autodidact.cli.engine_opts import (
     model_option,
     no_cache_option,
 )
+from autodidact.progress import NullProgress
 
 
 def _validate(
@@ -57,14 +58,14 @@ def _validate(
     return 0 if report.ok else 1
 
 
-class _CliReporter:
+class _CliReporter(NullProgress):
     """Renders the agent's progress on stderr."""
 
-    def progress(self, message: str) -> None:
-        console.print(message)
+    def message(self, text: str) -> None:
+        console.print(text)
 
-    def warning(self, message: str) -> None:
-        console.print(f"[yellow]warning:[/yellow] {message}")
+    def warning(self, text: str) -> None:
+        console.print(f"[yellow]warning:[/yellow] {text}")
 
 
 def register(app: typer.Typer) -> None:

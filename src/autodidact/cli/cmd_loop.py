@@ -15,6 +15,7 @@ from autodidact.cli.engine_opts import (
     model_option,
     no_cache_option,
 )
+from autodidact.progress import NullProgress
 
 STEP_LABEL = {
     "questions": "step 1 questions",
@@ -25,7 +26,7 @@ STEP_LABEL = {
 }
 
 
-class RichReporter:
+class RichReporter(NullProgress):
     """Renders loop progress on stderr: round N of M, step, questions, sources, claims, cost."""
 
     def __init__(self, verbose: bool = False) -> None:

@@ -19,6 +19,7 @@ from autodidact.cli.engine_opts import (
     model_option,
     no_cache_option,
 )
+from autodidact.progress import NullProgress
 
 REPORT_DIR_HELP = "Report folder (default: <kb>/reports/<date>_<slug> with --kb, else ./reports/<date>_<slug>)."
 
@@ -44,7 +45,7 @@ def _report_dir(request: str, report_dir: Path | None, kb_root: Path | None) -> 
     return report_dir if report_dir is not None else default_report_dir(request, kb_root)
 
 
-class _RichReporter:
+class _RichReporter(NullProgress):
     """Progress of a report run on stderr."""
 
     def stage(self, name: str, detail: str = "") -> None:
@@ -61,11 +62,11 @@ class _RichReporter:
     def dimension_skipped(self, dim_id: str, reason: str) -> None:
         console.print(f"  {dim_id} skipped: {reason}")
 
-    def progress(self, message: str) -> None:
-        console.print(f"    {message}")
+    def message(self, text: str) -> None:
+        console.print(f"    {text}")
 
-    def warning(self, message: str) -> None:
-        console.print(f"[yellow]warning:[/yellow] {message}")
+    def warning(self, text: str) -> None:
+        console.print(f"[yellow]warning:[/yellow] {text}")
 
 
 def register(app: typer.Typer) -> None:

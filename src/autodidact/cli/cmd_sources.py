@@ -200,9 +200,10 @@ def register(app: typer.Typer) -> None:
             from autodidact.config import load_settings
 
             limit = load_settings(knowledge_base.root).fetch.max_file_bytes
-            report = add_paths(
-                knowledge_base, [Path(p) for p in paths], progress=lambda m: console.print(f"  {m}"), max_bytes=limit
-            )
+            from autodidact.cli.progress_view import ConsoleProgress
+
+            with ConsoleProgress(console, "adding") as shown:
+                report = add_paths(knowledge_base, [Path(p) for p in paths], progress=shown, max_bytes=limit)
         new = sum(1 for a in report.added if a.new)
         console.print(
             f"{new} added, {len(report.added) - new} already present, {len(report.skipped)} skipped "

@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -46,6 +46,7 @@ from autodidact.evidence.search_plan import KQPlan, SearchPlanInputs, SearchPlan
 from autodidact.evidence.sharpen import sharpen, subject_terms, subject_words
 from autodidact.evidence.upstream import load_upstreams, usage_entries
 from autodidact.evidence.validator import validate_evidence
+from autodidact.progress import NullProgress, Progress
 from autodidact.sources.fetch import Fetcher  # imported here, not in the worker thread: import races
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
@@ -53,14 +54,6 @@ from autodidact.store.atomic import write_json
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
-
-
-class Reporter(Protocol):
-    """Progress sink; the CLI renders it, tests record it. Both methods are optional."""
-
-    def progress(self, message: str) -> None: ...
-
-    def warning(self, message: str) -> None: ...
 
 
 @dataclass
@@ -87,12 +80,6 @@ class GatherResult:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def _say(reporter: Any, message: str, warning: bool = False) -> None:
-    fn = getattr(reporter, "warning" if warning else "progress", None) if reporter is not None else None
-    if callable(fn):
-        fn(message)
-
-
 def output_path(payload: Payload, out: Path | None) -> Path:
     """``--out`` or ``<report_dir>/sub_reports/<dimension_id>.evidence.json``."""
     return (
@@ -109,7 +96,7 @@ async def gather(
     settings: Settings,
     kb_root: Path | None = None,
     out: Path | None = None,
-    reporter: Any = None,
+    reporter: Progress | None = None,
     providers: list[Any] | None = None,
     fetcher: Any = None,
     prefer_new_over: Iterable[str] | None = None,
@@ -119,8 +106,9 @@ async def gather(
     ``prefer_new_over``: URLs read before (earlier rounds); among similarly relevant documents the
     others are read first. None means the payload's ``prefer_new_over`` plus, when the payload
     researches into the knowledge base itself (``report_dir`` is ``kb_root``), the sources its
-    ``raw/`` already holds.
+    ``raw/`` already holds. ``reporter`` receives progress lines and warnings (autodidact.progress).
     """
+    progress: Progress = reporter if reporter is not None else NullProgress()
     # One budget for the whole dimension: the search plan, every question's extraction, the synthesis.
     with runtime.step(f"{payload.dimension_id} ({payload.name})"):
         report_dir = payload.report_path()
@@ -130,7 +118,7 @@ async def gather(
         mode = payload.mode
         previous = _previous(path) if mode == "supplement" else None
         if mode == "quick" and payload.upstream_inputs:
-            _say(reporter, "quick mode ignores upstream_inputs (upstream_usage stays empty)", warning=True)
+            progress.warning("quick mode ignores upstream_inputs (upstream_usage stays empty)")
             views: list[UpstreamView] = []
             upstream_data: dict[str, dict[str, Any]] = {}
         else:
@@ -167,7 +155,7 @@ async def gather(
         try:
             plan = await plan_task
         except ModelOutputInvalid as exc:
-            _say(reporter, f"search plan: {exc.message}; using the template plan", warning=True)
+            progress.warning(f"search plan: {exc.message}; using the template plan")
             plan = fallback
         except BaseException:
             await _close_sources(collector, own_fetcher, search_client)
@@ -219,22 +207,19 @@ async def gather(
         finally:
             await _close_sources(collector, own_fetcher, search_client)
         for (kq, text), res in zip(kqs, results, strict=True):
-            _say(
-                reporter,
+            progress.message(
                 f"{kq}: {text[:60]} — {len(res.docs_read)} source(s) read "
                 f"({sum(d.fetched for d in res.docs_read)} fetched), "
                 f"{len(res.kept)} claim(s) kept, {res.dropped} dropped",
             )
             for note in res.notes:
-                _say(reporter, f"{kq}: {note}", warning=True)
+                progress.warning(f"{kq}: {note}")
             for quote in res.dropped_quotes:
-                _say(
-                    reporter, f"{kq}: dropped a claim whose quote is not in its snapshot: {quote[:80]!r}", warning=True
-                )
+                progress.warning(f"{kq}: dropped a claim whose quote is not in its snapshot: {quote[:80]!r}")
         c = collector.counters
-        _say(reporter, f"sources: {c.local} local, {c.fetched} fetched, {c.reused} reused from source_cache")
+        progress.message(f"sources: {c.local} local, {c.fetched} fetched, {c.reused} reused from source_cache")
         for failure in c.failures[:10]:
-            _say(reporter, f"source skipped: {failure}", warning=True)
+            progress.warning(f"source skipped: {failure}")
 
         built = assemble(payload.dimension_id, results, previous, mode)
         if not built.claims:
@@ -259,10 +244,8 @@ async def gather(
             )
         write_json(path, evidence)
         dropped = sum(r.dropped for r in results) + built.dropped_weak
-        _say(
-            reporter,
-            f"wrote {path} ({len(evidence['claims'])} claims, {len(evidence['sources'])} sources, {dropped} dropped)",
-        )
+        n_claims, n_sources = len(evidence["claims"]), len(evidence["sources"])
+        progress.message(f"wrote {path} ({n_claims} claims, {n_sources} sources, {dropped} dropped)")
         stats = dict(report.stats)
         stats.update(
             fetched=c.fetched, reused=c.reused, local=c.local, searches=c.searches, cached_searches=c.cached_searches,

@@ -1,5 +1,7 @@
 """How the loop tells the outside world what it is doing, without printing (T20).
 
+The loop's events extend the one progress protocol of :mod:`autodidact.progress`.
+
 Why a protocol: the core runs under the CLI (rich live display), under tests (a list that records
 events) and under benchmarks (nothing). STORM's callback handler is the model: every method has a
 no-op default, so a reporter implements only what it shows.
@@ -10,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from autodidact.progress import NullProgress, Progress
+
 STEP_NAMES = {
     "questions": "Step 1: questions",
     "research": "Step 2: research",
@@ -19,8 +23,8 @@ STEP_NAMES = {
 }
 
 
-class Reporter(Protocol):
-    """Progress events of a research run."""
+class Reporter(Progress, Protocol):
+    """Progress events of a research run: :class:`autodidact.progress.Progress` plus rounds and steps."""
 
     def run_started(self, *, topic: str, kb_root: str, resumed_round: int | None, max_rounds: int) -> None:
         """The run begins (``resumed_round`` is set when a round in flight is continued)."""
@@ -50,7 +54,7 @@ class Reporter(Protocol):
         """The run ended (terminated, paused by max rounds, or already complete)."""
 
 
-class NullReporter:
+class NullReporter(NullProgress):
     """Shows nothing."""
 
     def run_started(self, *, topic: str, kb_root: str, resumed_round: int | None, max_rounds: int) -> None:

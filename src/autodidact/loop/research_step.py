@@ -16,6 +16,7 @@ from typing import Any
 
 from autodidact.errors import AutodidactError, BudgetExceeded, ModelAuthError, ModelError, SourceError
 from autodidact.loop.steps import RoundContext, RoundScratch, read_evidence_json
+from autodidact.progress import NullProgress
 from autodidact.questions.models import RoundQuestions
 from autodidact.sources.rawfiles import (
     RawFile,
@@ -38,14 +39,15 @@ QUALITY_NOTE = {
 }
 
 
-class _AgentReporter:
+class _AgentReporter(NullProgress):
     """Relays the agent's progress; its per-question lines double as crash and stop points."""
 
     def __init__(self, ctx: RoundContext, n: int) -> None:
         self.ctx = ctx
         self.n = n
 
-    def progress(self, message: str) -> None:
+    def message(self, text: str) -> None:
+        message = text
         head = message.split(":", 1)[0]
         if head.startswith("kq") and head[2:].isdigit():
             self.ctx.control.point(f"r{self.n}.research.q{head[2:]}")
@@ -54,8 +56,8 @@ class _AgentReporter:
         else:
             self.ctx.reporter.progress(self.n, detail=message)
 
-    def warning(self, message: str) -> None:
-        self.ctx.reporter.warning(message)
+    def warning(self, text: str) -> None:
+        self.ctx.reporter.warning(text)
 
 
 def build_payload(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:

@@ -18,7 +18,7 @@ import datetime as _dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from autodidact.errors import AutodidactError, InputError, NotFoundError, ValidationFailed
 from autodidact.evidence.payload import Payload
@@ -27,6 +27,7 @@ from autodidact.kb import detect_language
 from autodidact.plan.models import Dimension, Plan
 from autodidact.plan.planner import acreate_plan
 from autodidact.plan.validate import load_plan_json, validate_plan
+from autodidact.progress import NullProgress, Prefixed, Progress
 from autodidact.report.compose import compose_report
 from autodidact.report.grounding import ground_plan
 from autodidact.report.html import render_html
@@ -47,11 +48,8 @@ if TYPE_CHECKING:
 MODES = {"quick": ("quick", "skim"), "normal": ("initial", None), "heavy": ("initial", "thorough")}
 
 
-class NullReporter:
-    """Progress sink that ignores everything; subclass it to record or render events."""
-
-    def stage(self, name: str, detail: str = "") -> None:
-        """A pipeline stage began (plan, corpus, evidence, compose)."""
+class ReportProgress(Progress, Protocol):
+    """What a report run tells whoever watches it: :class:`Progress` plus the dimensions' lifecycle."""
 
     def dimension_started(self, dim_id: str, name: str, mode: str) -> None:
         """The research agent started on a dimension."""
@@ -62,30 +60,18 @@ class NullReporter:
     def dimension_skipped(self, dim_id: str, reason: str) -> None:
         """A dimension was not run (already valid, or blocked by a failed upstream)."""
 
-    def progress(self, message: str) -> None:
-        """A progress line from the research agent."""
 
-    def warning(self, message: str) -> None:
-        """Something went wrong but the run continues."""
+class NullReporter(NullProgress):
+    """Shows nothing; subclass it to record or render events (stages, dimensions, agent lines)."""
 
+    def dimension_started(self, dim_id: str, name: str, mode: str) -> None:
+        pass
 
-class _Prefixed:
-    """Forwards the agent's progress lines with the dimension id in front."""
+    def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
+        pass
 
-    def __init__(self, reporter: Any, dim_id: str) -> None:
-        self.reporter, self.dim_id = reporter, dim_id
-
-    def progress(self, message: str) -> None:
-        _call(self.reporter, "progress", f"{self.dim_id}: {message}")
-
-    def warning(self, message: str) -> None:
-        _call(self.reporter, "warning", f"{self.dim_id}: {message}")
-
-
-def _call(reporter: Any, method: str, *args: Any) -> None:
-    fn = getattr(reporter, method, None)
-    if callable(fn):
-        fn(*args)
+    def dimension_skipped(self, dim_id: str, reason: str) -> None:
+        pass
 
 
 @dataclass
@@ -124,7 +110,7 @@ class _Run:
         self.runtime: Runtime = deps["runtime"]
         self.settings: Settings = deps["settings"]
         self.kb_root: Path | None = deps["kb_root"]
-        self.reporter: Any = deps["reporter"]
+        self.reporter: ReportProgress = deps["reporter"]
         self.evidence_mode, self.depth = MODES[mode]
         self.result = ReportResult(paths.root, plan)
         self.evidences: dict[str, dict[str, Any]] = {}
@@ -216,7 +202,7 @@ class _Run:
             settings=self.settings,
             kb_root=self.kb_root,
             out=self.paths.evidence(dim.id),
-            reporter=_Prefixed(self.reporter, dim.id),
+            reporter=Prefixed(self.reporter, dim.id),
         )
 
     async def run_dimension(self, dim: Dimension) -> None:
@@ -225,13 +211,13 @@ class _Run:
                 await self.done[up].wait()
                 if up not in self.evidences:
                     self.result.failed[dim.id] = f"upstream {up} has no valid evidence"
-                    _call(self.reporter, "dimension_skipped", dim.id, f"upstream {up} has no valid evidence")
+                    self.reporter.dimension_skipped(dim.id, f"upstream {up} has no valid evidence")
                     return
             ok, _stats, _ = self.check(dim)
             if ok:
                 self.set_status(dim.id, "done")
                 self.result.reused.append(dim.id)
-                _call(self.reporter, "dimension_skipped", dim.id, "evidence already valid")
+                self.reporter.dimension_skipped(dim.id, "evidence already valid")
                 return
             await self.research(dim)
         finally:
@@ -239,7 +225,7 @@ class _Run:
 
     async def research(self, dim: Dimension) -> None:
         self.set_status(dim.id, "running")
-        _call(self.reporter, "dimension_started", dim.id, dim.name, self.evidence_mode)
+        self.reporter.dimension_started(dim.id, dim.name, self.evidence_mode)
         problem = ""
         try:
             await self.gather_once(dim, self.evidence_mode)
@@ -249,7 +235,7 @@ class _Run:
         if not ok:
             exists = self.paths.evidence(dim.id).is_file()
             retry = "supplement" if exists and self.evidence_mode != "quick" else self.evidence_mode
-            _call(self.reporter, "warning", f"{dim.id}: evidence not valid ({problem or why}); one {retry} retry")
+            self.reporter.warning(f"{dim.id}: evidence not valid ({problem or why}); one {retry} retry")
             try:
                 await self.gather_once(dim, retry)
                 problem = ""
@@ -259,11 +245,11 @@ class _Run:
         if not ok:
             self.set_status(dim.id, "failed")
             self.result.failed[dim.id] = problem or why
-            _call(self.reporter, "warning", f"{dim.id}: failed: {problem or why}")
+            self.reporter.warning(f"{dim.id}: failed: {problem or why}")
             return
         self.set_status(dim.id, "done")
         self.result.ran.append(dim.id)
-        _call(self.reporter, "dimension_done", dim.id, stats)
+        self.reporter.dimension_done(dim.id, stats)
 
 
 def _existing_plan(paths: ReportPaths) -> Plan | None:
@@ -290,7 +276,7 @@ async def run_report(
     kb_root: Path | None = None,
     corpus: list[Path] | None = None,
     mode: str = "normal",
-    reporter: Any = None,
+    reporter: ReportProgress | None = None,
 ) -> ReportResult:
     """Run (or resume) the whole report pipeline in ``report_dir``."""
     if mode not in MODES:
@@ -311,28 +297,24 @@ async def _run_locked(
     kb_root: Path | None,
     corpus: list[Path] | None,
     mode: str,
-    reporter: Any,
+    reporter: ReportProgress,
 ) -> ReportResult:
     for leftover in atomic.sweep_stale_temps(paths.root):  # a killed earlier run's half-done writes
-        _call(reporter, "warning", f"removed {leftover.relative_to(paths.root)}, left by an interrupted write")
+        reporter.warning(f"removed {leftover.relative_to(paths.root)}, left by an interrupted write")
     write_request(paths, request)
     if corpus:
         from autodidact.sources.ingest import index_corpus
 
-        _call(reporter, "stage", "corpus", f"indexing {len(corpus)} path(s) into the report folder")
+        reporter.stage("corpus", f"indexing {len(corpus)} path(s) into the report folder")
         missing = [str(p) for p in corpus if not Path(p).exists()]
         if missing:
             raise NotFoundError(f"corpus path {missing[0]} does not exist", hint="check the --corpus paths")
         indexed = await asyncio.to_thread(index_corpus, paths.root, corpus)
-        _call(
-            reporter,
-            "stage",
-            "corpus",
-            f"{len(indexed.added)} indexed, {len(indexed.unchanged)} unchanged, {len(indexed.skipped)} skipped",
-        )
+        counts = f"{len(indexed.added)} indexed, {len(indexed.unchanged)} unchanged, {len(indexed.skipped)} skipped"
+        reporter.stage("corpus", counts)
     plan = _existing_plan(paths)
     if plan is None:
-        _call(reporter, "stage", "plan", f"planning ({runtime.describe()})")
+        reporter.stage("plan", f"planning ({runtime.describe()})")
         plan = await acreate_plan(request, runtime)
         # Facet questions from the documents' own sections (report/grounding.py), before the plan is
         # kept: a resumed run reuses exactly this plan.
@@ -340,10 +322,10 @@ async def _run_locked(
         plan = await asyncio.to_thread(ground_plan, plan, request, roots)
         atomic.write_json(paths.plan, plan.to_json())
     else:
-        _call(reporter, "stage", "plan", f"reusing {paths.plan.name}")
+        reporter.stage("plan", f"reusing {paths.plan.name}")
     run = _Run(paths, plan, request, mode, {"runtime": runtime, "settings": settings, "kb_root": kb_root,
                                               "reporter": reporter})  # fmt: skip
-    _call(reporter, "stage", "evidence", f"{len(plan.dimensions)} dimensions in {len(plan.waves())} wave(s)")
+    reporter.stage("evidence", f"{len(plan.dimensions)} dimensions in {len(plan.waves())} wave(s)")
     order = [plan.dimension(d) for d in plan.execution_order]
     try:
         async with asyncio.TaskGroup() as group:
@@ -351,11 +333,11 @@ async def _run_locked(
                 group.create_task(run.run_dimension(dim))
     except BaseExceptionGroup as failed:  # a bug or an interruption: surface the first one as itself
         raise failed.exceptions[0] from None
-    _call(reporter, "stage", "compose", "sub-reports, report.md, citations.json, report.html")
+    reporter.stage("compose", "sub-reports, report.md, citations.json, report.html")
     ordered = {d: run.evidences[d] for d in plan.execution_order if d in run.evidences}
     threshold = settings.report.support_threshold
     if not runtime.is_offline:
-        _call(reporter, "stage", "write", f"writing the report's prose from its claims ({runtime.describe()})")
+        reporter.stage("write", f"writing the report's prose from its claims ({runtime.describe()})")
     check = settings.report.check_support
     previous = _previous_prose(paths)
     prose = await write_prose(plan, ordered, runtime, threshold, check=check, previous=previous)

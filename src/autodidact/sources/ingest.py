@@ -9,13 +9,14 @@ is snapshotted and indexed in place, never copied into ``raw/``. Every function 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date as date_cls
 from pathlib import Path
 
 from autodidact.errors import AutodidactError
 from autodidact.kb import KnowledgeBase
+from autodidact.progress import NullProgress, Progress
 from autodidact.sources.extract import decode_text, extract_bytes
 from autodidact.sources.index import LocalIndex, kind_for_url
 from autodidact.sources.rawfiles import (
@@ -31,9 +32,9 @@ from autodidact.sources.snapshots import SnapshotStore, local_url
 from autodidact.store.atomic import create_exclusive
 from autodidact.store.paths import slugify
 
+_QUIET = NullProgress()
 SUPPORTED = (".md", ".markdown", ".txt", ".html", ".htm", ".pdf")
 _TEXT_SUFFIXES = {".md": ".md", ".markdown": ".md", ".txt": ".txt"}
-Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def add_paths(
     kb: KnowledgeBase,
     paths: Iterable[Path | str],
     *,
-    progress: Progress | None = None,
+    progress: Progress = _QUIET,
     date: str | None = None,
     max_bytes: int = MAX_FILE_BYTES,
 ) -> AddReport:
@@ -175,7 +176,8 @@ def add_paths(
     cache_resolved = kb.source_cache.resolve()
     kb_resolved = kb.root.resolve()
     with LocalIndex(kb.root) as index:
-        for path, _base in files:
+        for done, (path, _base) in enumerate(files):
+            progress.advance(done, len(files), path.name)
             shown = str(path)
             suffix = path.suffix.lower()
             resolved = path.resolve()
@@ -215,12 +217,12 @@ def add_paths(
                 report.skipped.append(SkippedFile(shown, exc.message))
                 continue
             report.added.append(AddedFile(shown, raw_path.name, ref, new))
-            if progress is not None:
-                progress(f"{'added' if new else 'already present'}: {shown} → raw/{raw_path.name}")
+            progress.message(f"{'added' if new else 'already present'}: {shown} → raw/{raw_path.name}")
+    progress.advance(len(files), len(files))
     return report
 
 
-def scan_raw(kb: KnowledgeBase, *, progress: Progress | None = None) -> AddReport:
+def scan_raw(kb: KnowledgeBase, *, progress: Progress = _QUIET) -> AddReport:
     """Snapshot and index every raw/ file not yet indexed (files a person dropped in by hand)."""
     report = AddReport()
     for link in links_out_of(kb.raw):
@@ -236,8 +238,8 @@ def scan_raw(kb: KnowledgeBase, *, progress: Progress | None = None) -> AddRepor
                 report.skipped.append(SkippedFile(path.name, exc.message))
                 continue
             report.added.append(AddedFile(path.name, path.name, ref, new))
-            if new and progress is not None:
-                progress(f"indexed raw/{path.name}")
+            if new:
+                progress.message(f"indexed raw/{path.name}")
     return report
 
 
@@ -246,7 +248,7 @@ def index_corpus(
     paths: Iterable[Path | str],
     *,
     name: str | None = None,
-    progress: Progress | None = None,
+    progress: Progress = _QUIET,
     max_bytes: int = MAX_FILE_BYTES,
 ) -> CorpusReport:
     """Snapshot documents under ``local_url("corpus/<name>", relpath)`` and index them as ``corpus``."""
@@ -254,7 +256,8 @@ def index_corpus(
     files, report.skipped = expand_paths(paths)
     store = SnapshotStore.for_folder(Path(root))
     with LocalIndex(Path(root)) as index:
-        for path, base in files:
+        for done, (path, base) in enumerate(files):
+            progress.advance(done, len(files), path.name)
             shown = str(path)
             if path.suffix.lower() not in SUPPORTED:
                 report.skipped.append(SkippedFile(shown, f"unsupported file type {path.suffix or '(none)'}"))
@@ -276,6 +279,6 @@ def index_corpus(
                 continue
             item = AddedFile(shown, "", snap.snapshot_ref, new)
             (report.added if new else report.unchanged).append(item)
-            if progress is not None:
-                progress(f"{'indexed' if new else 'unchanged'}: {shown}")
+            progress.message(f"{'indexed' if new else 'unchanged'}: {shown}")
+    progress.advance(len(files), len(files))
     return report
