@@ -104,3 +104,19 @@ def test_a_passage_edge_inside_a_long_sentence_moves_to_a_sentence_start() -> No
     s, e = widen(text, start, start + 60)
     assert text[s:].startswith("It rebuilds modules.")  # not "rnel module support…"
     assert text[s:e].rstrip().endswith(".")
+
+
+def test_a_short_line_that_only_introduces_what_follows_is_not_quoted() -> None:
+    from autodidact.evidence.relevance import lead_in
+
+    assert lead_in("Help on module logging.config in logging:")
+    assert lead_in("下面是常用的命令：")
+    assert not lead_in("The apt command is a high-level commandline interface for package management.")
+    assert not lead_in("When you list all required archives in the sources.list file, add these lines:")
+
+
+def test_a_chinese_request_with_facets_researches_its_subject_not_the_whole_sentence() -> None:
+    from autodidact.plan.terms import extract_terms
+
+    terms = extract_terms("sqlite 是如何缓存页面的：页管理器、日志和检查点", "zh")
+    assert terms.subject == "sqlite" and terms.objects == ["sqlite"]

@@ -73,6 +73,17 @@ def names(topic: str) -> list[tuple[str, str]]:
         ("Python 3.12: typing and asyncio", "Python 3.12", [("aspect", "typing"), ("aspect", "asyncio")]),
         ("Read https://debian.org docs", "Read https://debian.org docs", [("part", "Read https://debian.org docs")]),
         ("参与式预算和公民监督", "参与式预算和公民监督", [("part", "参与式预算"), ("part", "公民监督")]),
+        # the verb of "How does X <verb> …" and 「X 是如何<动词>…的」 frames the question, as "work" does
+        (
+            "How does sqlite cache pages: the pager, the journal and checkpoints?",
+            "sqlite",
+            [("aspect", "pager"), ("aspect", "journal"), ("aspect", "checkpoints")],
+        ),
+        (
+            "sqlite 是如何缓存页面的：页管理器、日志和检查点",
+            "sqlite",
+            [("aspect", "页管理器"), ("aspect", "日志"), ("aspect", "检查点")],
+        ),
     ],
 )
 def test_example_topics_decompose(topic: str, subject: str, facets: list[tuple[str, str]]) -> None:
@@ -195,3 +206,7 @@ def test_a_chinese_how_verb_object_subject_reads_as_a_noun_phrase() -> None:
     frame = decompose("Debian 如何配置网络：NetworkManager、DNS 解析和防火墙", "zh")
     assert frame.subject == "Debian 网络配置"
     assert decompose("Debian 软件包管理是如何工作的", "zh").subject == "Debian 软件包管理"
+
+
+def test_a_person_is_never_the_subject() -> None:
+    assert decompose("How do I install packages on Debian?").subject != "I"

@@ -138,7 +138,16 @@ def quotable(sentence: str, start: int, blocked: list[tuple[int, int]]) -> bool:
     """Not inside a "See also" block or footnotes, not a reference line, and not only a pointer."""
     if any(s <= start < e for s, e in blocked):
         return False
-    return not _REFERENCE_LIKE.search(sentence) and not pointer_only(sentence)
+    return not _REFERENCE_LIKE.search(sentence) and not pointer_only(sentence) and not lead_in(sentence)
+
+
+def lead_in(sentence: str) -> bool:
+    """A short line that only introduces what follows ("Help on module logging.config in logging:",
+    "Currently, we recommend the following:"): it ends with a colon and states nothing itself."""
+    clean = sentence.strip()
+    if not clean.endswith((":", "：")):
+        return False
+    return len(re.findall(r"[A-Za-z][\w'-]*", clean)) < 8 and len(re.findall(r"[\u4e00-\u9fff]", clean)) < 12
 
 
 _POINTING = re.compile(

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from autodidact.text.topic import subject_of
+
 
 @dataclass
 class RequestTerms:
@@ -159,6 +161,10 @@ def _extract_zh(head: str, sections: list[str]) -> RequestTerms:
         if stripped == text or not stripped:
             break
         text = stripped
+    if "：" in text or ":" in text:
+        # 「X 是如何工作的：a、b 和 c」: the text layer's subject (the facets follow the colon), not the
+        # whole request as the object of research.
+        text = subject_of(head) or text
     subject = _clean(text) or _clean(head)
     parts = [_clean(p) for p in _SPLIT_ZH.split(subject) if _clean(p)]
     objects = _dedupe(parts) if len(parts) >= 2 and all(len(p) <= 20 for p in parts) else [subject]

@@ -289,6 +289,19 @@ _ZH_STRIP = (
     "深入理解", "理解", "了解", "研究", "调研", "介绍", "关于", "入门", "详解",
 )  # fmt: skip
 _END_PUNCT = "?？.。!！ "
+# 「argparse 是如何解析命令行参数的」: after the subject, 是如何/怎样 + a verb phrase is the question's frame.
+_ZH_HOW_FRAME = re.compile(r"^(.+?)\s*(?:是)?(?:如何|怎样|怎么)\S")
+# "How does argparse parse command-line arguments": a verb of what the subject does follows it. The
+# subject is what comes before the verb ("argparse"), as "work" ends "How does X work".
+_EN_DOES_VERB = re.compile(
+    r"^(?P<s>.+?)\s+(?:parse|handle|manage|store|compute|resolve|schedule|load|render|cache|route|sort|compile|"
+    r"encode|decode|validate|process|send|receive|build|execute|detect|generate|index|search|match|connect|"
+    r"authenticate|encrypt|sync|merge|split|choose|select|pick|install|upgrade|update|configure|allocate|"
+    r"collect|serialize|deserialize|format|log|dispatch|propagate|raise|catch|clean|free|track|measure|"
+    r"decide|find|look\s+up|map|convert|transform|translate|check|verify|read|write)\s+\S",
+    re.IGNORECASE,
+)
+_EN_DOES = re.compile(r"^(?:how|why|when|where)\s+(?:do|does|did|can|could|should|would)\s+", re.IGNORECASE)
 
 
 def _clean(text: str) -> str:
@@ -304,14 +317,21 @@ def _bare_subject(clause: str) -> str:
             text = f"{how.group(1)} {how.group(3).strip()}{how.group(2)}".strip()
         for phrase in _ZH_STRIP:
             text = text.replace(phrase, "")
+        framed = _ZH_HOW_FRAME.match(text)
+        if framed and framed.group(1).strip(" ，,、的"):
+            text = framed.group(1)
         text = text.strip(" ，,、的")
     else:
         passive = _EN_PASSIVE.match(text) is not None
+        does = _EN_DOES.match(text) is not None
         for _ in range(2):
             text = _EN_PREFIX.sub("", text).strip()
         if passive:
             text = _EN_PARTICIPLE.sub("", text, count=1).strip()
         text = _EN_SUFFIX.sub("", text).strip()
+        verb = _EN_DOES_VERB.match(text) if does else None
+        if verb is not None and verb.group("s").lower() not in {"i", "we", "you", "they", "one", "people"}:
+            text = verb.group("s")
         # "networking work on Debian" → "networking on Debian": the verb of "How does X work on Y"
         text = _EN_MID_VERB.sub("", text).strip()
         text = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.IGNORECASE)
