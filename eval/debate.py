@@ -48,6 +48,7 @@ TARGET_PARTS, TARGET_KINDS = 0.9, 0.8
 class Outcome:
     name: str
     held_out: bool
+    parts_tuned: bool
     parts_ok: bool
     parts_note: str
     kinds_right: int
@@ -87,8 +88,8 @@ def run_persona(persona: dict[str, object], work: Path) -> Outcome:
     checked = check_session(folder)
     reasks = sum(1 for v in checked["violations"] if v["rule"] == "DC17")
     internal = sorted(set(INTERNAL.findall(transcript)))
-    return Outcome(str(persona["name"]), bool(persona.get("held_out")), parts_ok, note, right, total, reasks,
-                   internal, bool(checked["ok"]))  # fmt: skip
+    return Outcome(str(persona["name"]), bool(persona.get("held_out")), bool(persona.get("parts_tuned")), parts_ok,
+                   note, right, total, reasks, internal, bool(checked["ok"]))  # fmt: skip
 
 
 def main() -> int:
@@ -113,9 +114,12 @@ def main() -> int:
         ("held out", [o for o in outcomes if o.held_out]),
     ):
         if group:
-            g_parts = sum(o.parts_ok for o in group) / len(group)
+            # Personas whose parts were tuned on count for answers only (eval/personas.toml).
+            parted = [o for o in group if not (label == "held out" and o.parts_tuned)] or group
+            g_parts = sum(o.parts_ok for o in parted) / len(parted)
             g_kinds = sum(o.kinds_right for o in group) / max(1, sum(o.kinds_total for o in group))
-            print(f"{label}: {len(group)} personas, parts read right {g_parts:.2f}, answer kinds {g_kinds:.2f}")
+            print(f"{label}: {len(group)} personas, parts read right {g_parts:.2f} (of {len(parted)}), "
+                  f"answer kinds {g_kinds:.2f}")  # fmt: skip
             if label == "held out":
                 held_ok = g_parts >= TARGET_PARTS and g_kinds >= TARGET_KINDS
     parts = sum(o.parts_ok for o in outcomes) / len(outcomes)

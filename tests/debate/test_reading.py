@@ -38,6 +38,10 @@ from autodidact.debate.templates import key_term
         ("我认为我们应该取消周五的例会", "zh", "plan", "", "取消周五的例会", ""),
         # a degree word grades the noun before it
         ("手机游戏使得学生睡眠越来越少", "zh", "causal", "学生", "睡眠越来越少", "手机游戏"),
+        # what a comparative effect is better at; a change over time is an observation
+        ("Does reading aloud make children better at spelling?", "en", "question", "children",
+         "better at spelling", "reading aloud"),
+        ("最近地铁早高峰的人比以前少了很多", "zh", "observation", "最近地铁早高峰的人", "比以前少了很多", ""),
     ],
 )  # fmt: skip
 def test_the_proposition_is_read_into_its_parts(

@@ -256,6 +256,8 @@ def _read_en(text: str) -> Proposition:
         rest, mechanism = _mechanism_en(m.group("rest"))
         rest, scope = _scope_en(rest)
         subject, effect = _split_effect_en(rest)
+        if effect and _is_comparative(effect.split()[-1]) and _EN_CRITERION.match(" " + scope):
+            effect, scope = f"{effect} {scope}", ""  # "better at planning homework": what it is better at
         if m.group("verb").lower().rstrip("s") not in {"make", "made"} and not effect:
             # "X reduces bugs": the object is what changes; the verb says how.
             effect, subject = f"{m.group('verb').lower()} {rest}".strip(), ""
@@ -370,6 +372,10 @@ def _read_zh(text: str) -> Proposition:
             return Proposition(text, "causal", effect=rest, cause=m.group("cause"))
         subject, effect = _split_effect_zh(rest)
         return Proposition(text, "causal", subject=subject, effect=effect, cause=m.group("cause"))
+    past = re.match(r"^(?P<subject>.+?)比(?P<when>以前|过去|从前|原来|去年|上个月|前几年|几年前)(?P<effect>.+)$", body)
+    if past:  # 「比以前多了」: a change observed over time, not a comparison of two things
+        return Proposition(text, "observation", subject=past.group("subject").strip(),
+                           effect=f"比{past.group('when')}{past.group('effect')}")  # fmt: skip
     m = _ZH_COMPARISON.match(body)
     if m:
         subject = (m.group("subject") or m.group("subject2")).strip()
