@@ -10,7 +10,7 @@ from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
 from autodidact.testing.scripted import ScriptedModel
 from autodidact.wiki.check import check_wiki
-from autodidact.wiki.compile import compile_wiki
+from autodidact.wiki.compile import CompileResult, compile_wiki
 
 from .conftest import add_raw
 
@@ -119,3 +119,36 @@ def test_model_verdicts_reach_the_report_and_data_is_delimited(tmp_path: Path) -
     assert "<<DATA " in user and "<<END " in user and "widget2" in user.lower()
     assert seen[0].task == "wiki.answer_question"
     assert any("service intervals" in d for d in result.report.directions)
+
+
+def test_a_step_bound_holds_model_calls_to_it_and_compiles_the_rest_offline(tmp_path: Path) -> None:
+    """The loop bounds its compile by the round's questions (runtime.step max_calls): twelve added
+    files cost at most that many calls, and every file is still compiled."""
+    import asyncio
+
+    from autodidact.wiki.compile import compile_wiki_async
+
+    kb, _ = init_kb(tmp_path / "kb", topic="synthetic engines", lang="en")
+    names = [
+        add_raw(kb, f"Gadget{k} engine", f"Gadget{k} engines run on cell{k} batteries for many hours.\n",
+                url=f"https://example.org/g{k}")
+        for k in range(12)
+    ]  # fmt: skip
+
+    def reply(request: Request) -> str:
+        cited = next(n for n in names if n in request.messages[-1]["content"])
+        block = f"- Runs for hours. (source: {cited})"
+        return json.dumps({"summary": f"Engines run on batteries. (source: {cited})",
+                           "sections": [{"heading": "Notes", "blocks": [block]}]})  # fmt: skip
+
+    model = ScriptedModel(fn=reply)
+    runtime = Runtime(model=model)
+
+    async def bounded() -> CompileResult:
+        with runtime.step("round 1 compile", max_calls=3):
+            return await compile_wiki_async(kb, names, runtime)
+
+    result = asyncio.run(bounded())
+    assert len(model.requests) <= 3
+    assert sorted(result.compiled) == sorted(names) and not result.failed  # every file compiled
+    assert runtime.fallbacks and all(name == "wiki.compile_article" for name, _ in runtime.fallbacks)

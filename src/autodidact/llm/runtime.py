@@ -149,17 +149,19 @@ class Runtime:
                 raise
             return self.fall_back(task, inputs, exc.message)
 
-    def step(self, name: str) -> AbstractContextManager[Step]:
+    def step(self, name: str, *, max_calls: int | None = None) -> AbstractContextManager[Step]:
         """A block whose model calls share one budget (``[llm] step_calls``, ``step_seconds``).
 
-        Without a model, or without either limit, the block is counted but never cut short.
+        ``max_calls`` is the step's own bound, whatever the settings (the lower of the two holds):
+        the loop's compile is held to its round's questions, so a thousand added files do not cost
+        a thousand calls (docs/models.md, "Step budgets"). Without a model, or without any limit,
+        the block is counted but never cut short.
         """
         limited = self.model is not None
-        return step_scope(
-            name,
-            self.settings.step_calls if limited else None,
-            self.settings.step_seconds if limited else None,
-        )
+        calls = self.settings.step_calls if limited else None
+        if limited and max_calls is not None:
+            calls = max_calls if calls is None else min(calls, max_calls)
+        return step_scope(name, calls, self.settings.step_seconds if limited else None)
 
     def _expected_seconds(self, task: Task[Any, Any]) -> float:
         """How long the next call of ``task`` will likely take: this run's mean for that task, else

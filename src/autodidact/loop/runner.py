@@ -63,6 +63,10 @@ class RunResult:
         return self.termination.stopped_by if self.termination is not None else None
 
 
+# Model calls the compile step may make per question of its round (see step budgets, docs/models.md).
+COMPILE_CALLS_PER_QUESTION = 1
+
+
 def _now() -> str:
     return dt.datetime.now().replace(microsecond=0).isoformat()
 
@@ -228,7 +232,10 @@ async def run_round(ctx: RoundContext, n: int) -> TerminationCheck:
         reporter.step_skipped(n, "compile")
     else:
         begin("compile")
-        with ctx.runtime.step(f"round {n} compile"):
+        # The compile's model calls are bounded by the round's questions, not by how many files the
+        # person added: past the bound the rest compiles on the offline engine (docs/loop.md).
+        bound = COMPILE_CALLS_PER_QUESTION * max(1, len(rq.questions))
+        with ctx.runtime.step(f"round {n} compile", max_calls=bound):
             scratch = await step_compile(ctx, n, scratch)
         control.point(f"r{n}.compile.written")
         ctx.mark(n, "step3_done")
