@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from typer.main import get_command
 from typer.testing import CliRunner
@@ -62,3 +63,13 @@ def test_real_entry_point_runs_and_reports_expected_errors_in_one_line(tmp_path:
 def test_help_lists_the_main_job_first() -> None:
     output = CliRunner().invoke(app, ["--help"]).output
     assert output.index(" research ") < output.index(" init ") < output.index(" snapshot ")
+
+
+def test_research_refuses_a_missing_corpus_or_an_empty_topic_before_creating_anything(cli: Any, tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    result = cli("research", "How does X work?", "--kb", str(kb), "--corpus", str(tmp_path / "nope"))
+    assert result.exit_code == 2 and "corpus path" in result.output and "does not exist" in result.output
+    assert not kb.exists()  # nothing created, no round run over nothing
+    result = cli("research", "   ", "--kb", str(kb))
+    assert result.exit_code == 2 and "the research topic is empty" in result.output
+    assert not kb.exists()

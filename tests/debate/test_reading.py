@@ -172,3 +172,16 @@ def test_a_models_reading_is_used_only_when_its_parts_quote_the_prompt() -> None
     runtime = Runtime(ScriptedModel([json.dumps(invented)] * 2))
     mode, _, reading = judge_opening(runtime, prompt)
     assert reading.effect == "learn slower" and mode == "examine"
+
+
+def test_why_a_turn_comes_reads_as_a_sentence_not_a_tag() -> None:
+    from autodidact.debate.render import event_lines
+
+    event = {
+        "type": "SELECTION_REASON",
+        "payload": {"turn": 3, "reason": "a load-bearing premise has not been examined"},
+    }
+    assert event_lines(event, "en", with_user=False) == [
+        "",
+        "What this turn is about: a load-bearing premise has not been examined.",
+    ]

@@ -120,3 +120,27 @@ def test_a_chinese_request_with_facets_researches_its_subject_not_the_whole_sent
 
     terms = extract_terms("sqlite 是如何缓存页面的：页管理器、日志和检查点", "zh")
     assert terms.subject == "sqlite" and terms.objects == ["sqlite"]
+
+
+def test_candidates_come_from_documents_that_name_the_subject_when_some_do() -> None:
+    from autodidact.evidence.agent import about_subject
+    from autodidact.evidence.collect import Candidate, Doc
+
+    def cand(text: str) -> Candidate:
+        return Candidate(Doc("file:///x", "x", "corpus", text[:8], text, "primary", ""), [(0, 10)], 1.0)
+
+    argparse_page = cand("argparse handles positional arguments and optional arguments.")
+    sqlite_page = cand("The origin argument defaults to os.SEEK_SET for blob positioning.")
+    assert about_subject([sqlite_page, argparse_page], frozenset({"argparse"})) == [argparse_page]
+    # nobody names it (a subject the documents spell otherwise): every candidate stays
+    assert about_subject([sqlite_page], frozenset({"argparse"})) == [sqlite_page]
+
+
+def test_a_chinese_summary_of_english_quotes_keeps_the_spaces_between_them() -> None:
+    from autodidact.text.sentences import join_sentences
+
+    assert join_sentences(["Objects convert strings.", "Action objects parse one argument."], True) == (
+        "Objects convert strings. Action objects parse one argument."
+    )
+    assert join_sentences(["甲是乙。", "丙是丁。"], True) == "甲是乙。丙是丁。"
+    assert join_sentences(["甲是乙。", "C is d."], True) == "甲是乙。C is d."

@@ -412,3 +412,13 @@ def test_the_loop_builds_its_wiki_from_answers(tmp_path: Path, pydoc_dir: Path) 
                 assert inside or len(items) == MAX_QUOTES, (answer.question.text, quote.text)
                 placed += inside
     assert placed >= 3
+
+
+def test_a_chinese_key_points_question_admits_the_english_section_it_quoted() -> None:
+    from autodidact.wiki.answers import QuestionTerms
+
+    terms = QuestionTerms.of("《Classes》的要点是什么？", None, "argparse 是如何解析命令行参数的：解析器、参数和子命令")
+    # no word can be shared across the languages; the evidence agent quoted the named section
+    assert terms.admits("Information about how to convert command line strings to Python objects.")
+    english = QuestionTerms.of("What are the key points of “Classes”?", None, "How does argparse parse arguments?")
+    assert not english.admits("Blob positioning defaults to os.SEEK_SET.")

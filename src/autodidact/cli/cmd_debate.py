@@ -300,16 +300,25 @@ def register(app: typer.Typer) -> None:
             console.print(f"summaries: {folder / 'summaries'}")
 
     @debate.command("check")
-    def check_cmd(session_dir: Path = typer.Argument(..., help="A session folder.")) -> None:
+    def check_cmd(
+        session_dir: str = typer.Argument(..., help="A session folder, or a session id with --kb."),
+        kb: Path | None = kb_option(),
+    ) -> None:
         """Check a session against the protocol rules (one rule id per violation); exit 1 on any.
 
-        Example: autodidact debate check my-kb/debates/20261202-idea-1a2b
+        Examples: autodidact debate check my-kb/debates/20261202-idea-1a2b
+                  autodidact debate check 20261202-idea-1a2b --kb my-kb
         """
         from autodidact.debate.checker import check_session
         from autodidact.errors import NotFoundError
 
-        if not (session_dir / "events.jsonl").is_file():
-            raise NotFoundError(f"no session at {session_dir}", hint="pass a folder under <kb>/debates/")
-        result = check_session(session_dir)
+        session_path = Path(session_dir)
+        if not (session_path / "events.jsonl").is_file():
+            session_path, _ = _session_dir(kb, session_dir)
+        if not (session_path / "events.jsonl").is_file():
+            raise NotFoundError(
+                f"no session at {session_dir}", hint="pass a folder under <kb>/debates/ or an id with --kb"
+            )
+        result = check_session(session_path)
         emit_json(result)
         raise typer.Exit(0 if result["ok"] else 1)

@@ -143,9 +143,17 @@ def register(app: typer.Typer) -> None:
         Example: autodidact research "How do Python generators work?" --kb gen-kb --corpus docs/ --max-rounds 5
         """
         from autodidact.cli.engine_opts import load_run_settings, make_runtime
+        from autodidact.errors import InputError, NotFoundError
         from autodidact.kb import init_kb, is_kb, open_kb, resolve_root
         from autodidact.loop.runner import research_sync
 
+        if topic is not None and not topic.strip():
+            raise InputError(
+                "the research topic is empty", hint='give one, e.g. autodidact research "How does X work?"'
+            )
+        missing = [str(p) for p in corpus or [] if not p.exists()]
+        if missing:  # refused before anything is created or run
+            raise NotFoundError(f"corpus path {missing[0]} does not exist", hint="check the --corpus paths")
         root = resolve_root(kb)
         if not is_kb(root):
             if not topic:

@@ -258,8 +258,9 @@ def _read_en(text: str) -> Proposition:
         subject, effect = _split_effect_en(rest)
         if effect and _is_comparative(effect.split()[-1]) and _EN_CRITERION.match(" " + scope):
             effect, scope = f"{effect} {scope}", ""  # "better at planning homework": what it is better at
-        if m.group("verb").lower().rstrip("s") not in {"make", "made"} and not effect:
-            # "X reduces bugs": the object is what changes; the verb says how.
+        if m.group("verb").lower().rstrip("s") not in {"make", "made"}:
+            # "X reduces bugs", "X slows teams down more than …": the verb says what changes and how;
+            # a comparative inside its object ("more than it improves quality") is not the effect.
             effect, subject = f"{m.group('verb').lower()} {rest}".strip(), ""
         return Proposition(text, "causal", subject=subject, effect=_strip(effect), cause=_strip(m.group("cause")),
                            scope=scope, mechanism=mechanism)  # fmt: skip

@@ -30,8 +30,11 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
         if p.get("turn") is None or "field" in p:
             return []
         # The trigger's id (P1…) stays in the event log; the person reads why the question comes.
-        head = ("配置问题" if zh else "Configuration") if p.get("kind") == "CONFIGURATION" else str(p.get("reason"))
-        return ["", f"[{head}]"]
+        if p.get("kind") == "CONFIGURATION":
+            return ["", "配置问题" if zh else "Setting up"]
+        reason = str(p.get("reason")).rstrip("。.")
+        # A sentence, not a bracketed tag: "[a load-bearing premise…]" read as an internal label.
+        return ["", f"这一轮要谈的：{reason}。" if zh else f"What this turn is about: {reason}."]
     if kind == "ROLE_RESPONSE":
         if p.get("turn") is None:
             return [f"【{p.get('label')}】{p.get('response')}"]

@@ -44,6 +44,7 @@ from autodidact.evidence.payload import Payload
 from autodidact.evidence.research import DEPTH_NEED, KQResult, find_candidates, research_kq, search_terms
 from autodidact.evidence.search_plan import KQPlan, SearchPlanInputs, SearchPlanTask, UpstreamView
 from autodidact.evidence.sharpen import sharpen, subject_terms, subject_words
+from autodidact.evidence.textscore import terms as terms_of
 from autodidact.evidence.upstream import load_upstreams, usage_entries
 from autodidact.evidence.validator import validate_evidence
 from autodidact.progress import NullProgress, Progress
@@ -51,6 +52,7 @@ from autodidact.sources.fetch import Fetcher  # imported here, not in the worker
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
 from autodidact.store.atomic import write_json
+from autodidact.text.topic import decompose
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
@@ -169,6 +171,8 @@ async def gather(
         quoted = known_quotes(report_dir, kb_root, path)
         furniture = collector.furniture()
         subject = subject_terms(payload.query, lang)
+        # Every word of the subject, its parts too ("generators", "coroutines"): what a page must name.
+        named_subject = frozenset(terms_of(decompose(payload.query, "zh" if lang == "zh" else "en").subject))
         words = subject_words(payload.query, lang)
 
         async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
@@ -176,6 +180,7 @@ async def gather(
             sharp = sharpen(focus(text), subject, words)
             if cands is None:
                 cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
+            cands = about_subject(cands, named_subject)
             terms = search_terms(text, queries, lang)
             return await research_kq(
                 runtime,
@@ -462,3 +467,21 @@ def _used(evidence: dict[str, Any], docs: dict[str, Any]) -> list[UsedSource]:
 
 def _local_kind(url: str) -> str:
     return "corpus" if "/corpus/" in url else "raw"
+
+
+def about_subject(cands: list[Candidate], subject: frozenset[str]) -> list[Candidate]:
+    """The candidates whose document names the research's subject, when some do.
+
+    Why: a facet's words are often generic ("arguments", "handlers"). In a corpus of several
+    modules, the sqlite3 page's "The origin argument defaults to os.SEEK_SET" matched "arguments"
+    and was quoted as a definition in an argparse research. A document that never writes the
+    subject ("argparse") is about something else. When no candidate names it (a subject the
+    documents spell differently, or a translated one), every candidate stays.
+    """
+    if len(subject) != 1:
+        # Only a one-word subject is a name every page about it writes ("argparse", "sqlite"). A
+        # phrase ("Python control flow", "Python exceptions") is a category its pages need not
+        # spell out: the page on the try statement never writes "Python" or "control flow".
+        return cands
+    named = [c for c in cands if c.doc.names_any(subject)]
+    return named or cands

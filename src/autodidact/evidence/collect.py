@@ -59,6 +59,7 @@ class Doc:
     fetched: bool = False
     rated: bool = False
     _sections: list[Section] | None = field(default=None, init=False, repr=False, compare=False)
+    _terms: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
     _locator: QuoteLocator | None = field(default=None, init=False, repr=False, compare=False)
 
     def section_label(self, quote: str) -> str:
@@ -80,6 +81,12 @@ class Doc:
         if self._sections is None:
             self._sections = split_sections(self.text, self.title)
         return self._sections
+
+    def names_any(self, wanted: frozenset[str]) -> bool:
+        """Whether the document's text holds one of the ``wanted`` terms (its terms computed once)."""
+        if self._terms is None:
+            self._terms = frozenset(terms(self.text))
+        return bool(wanted & self._terms)
 
     def section_span(self, heading: str) -> tuple[int, int] | None:
         """Offsets of the section a reader calls ``heading`` (all its parts), or None."""

@@ -21,6 +21,7 @@ from autodidact.loop.inbox import read_inbox
 from autodidact.loop.state import ResearchState
 from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
+from autodidact.text.sentences import join_sentences
 from autodidact.wiki.markdown import citations, render_citation, split_sentences, strip_citations
 
 MAX_FINDINGS = 5
@@ -205,7 +206,7 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
     if not found:
         lines.append("（尚无问题得到有出处的回答）" if zh else "(no question has a cited answer yet)")
     for i, (entry, sentences, cited) in enumerate(found, start=1):
-        body = ("" if zh else " ").join(sentences)
+        body = join_sentences(list(sentences), zh)
         if entry.item.status == "partial":
             body += "（部分回答）" if zh else " (partly answered)"
         cite = render_citation(cited, "zh" if zh else "en") if cited else ""

@@ -78,3 +78,23 @@ def sentence_spans(text: str, min_chars: int = 12, max_chars: int = 420) -> list
 def split_sentences(text: str, min_chars: int = 1) -> list[str]:
     """The sentences of ``text`` as strings (whitespace inside each collapsed)."""
     return [" ".join(text[s:e].split()) for s, e in sentence_spans(text, min_chars=min_chars)]
+
+
+_FULL_WIDTH = "。！？；：，、）」』"
+
+
+def join_sentences(sentences: list[str], zh: bool) -> str:
+    """Sentences as one paragraph: a space between English ones, none after Chinese ones.
+
+    Why not one joiner per language: a Chinese summary of English documents quotes English
+    sentences, and "objects.Action objects" glued by the Chinese joiner reads as one broken word.
+    """
+    out = ""
+    for sentence in (s.strip() for s in sentences):
+        if not sentence:
+            continue
+        chinese_edge = _cjk_count(out, len(out) - 1, len(out)) or out[-1:] in _FULL_WIDTH or _cjk_count(sentence, 0, 1)
+        if out and (not zh or not chinese_edge):
+            out += " "
+        out += sentence
+    return out

@@ -118,6 +118,14 @@ def _covered(terms: list[str], toks: set[str]) -> int:
     return sum(1 for t in terms if term_in(t, toks))
 
 
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+
+
+def _other_language(quote: str, question: str) -> bool:
+    """The question is written in Chinese and the quote is not."""
+    return _CJK_CHAR.search(quote) is None and _CJK_CHAR.search(question) is not None
+
+
 @dataclass(frozen=True)
 class QuestionTerms:
     """The words a quote is judged by, for one question within one topic."""
@@ -152,7 +160,9 @@ class QuestionTerms:
         if key_points_heading(self.text):
             # A section's key points (the evidence agent quoted that section): what it says need
             # not repeat its heading, but it still names something of the topic or the heading.
-            return _covered(self.question + self.facet + self.topic, toks) > 0
+            # Across languages (a Chinese topic, an English manual) no word can be shared, and the
+            # quote came from the named section all the same: it is admitted.
+            return _covered(self.question + self.facet + self.topic, toks) > 0 or _other_language(quote, self.text)
         if self.distinct:
             return _covered(self.distinct, toks) > 0 or (bool(self.facet) and _covered(self.facet, toks) > 0)
         if self.question:
