@@ -185,3 +185,21 @@ def test_why_a_turn_comes_reads_as_a_sentence_not_a_tag() -> None:
         "",
         "What this turn is about: a load-bearing premise has not been examined.",
     ]
+
+
+def test_a_closed_session_summary_names_no_rule_ids_or_enums(tmp_path: Path) -> None:
+    from autodidact.debate.engine import Engine
+
+    folder = tmp_path / "s"
+    Engine(folder).start("Small teams should write integration tests before unit tests")
+    for answer in (
+        "standard",
+        "By integration test I mean one that runs the web app against a real database.",
+        "wrap up",
+    ):
+        Engine(folder).reply(answer)
+    texts = [p.read_text("utf-8") for p in sorted((folder / "summaries").glob("*-session-summary.md"))]
+    assert texts, "closing writes a stage summary"
+    text = texts[-1]
+    assert "Stop reason: you closed the session" in text
+    assert not re.search(r"\bUSER_CLOSED\b|\(S\d\)|\b(?:RAW|DEVELOPING|TESTABLE)\b", text)

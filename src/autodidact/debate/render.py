@@ -10,12 +10,7 @@ from typing import Any
 
 from autodidact.debate import summaries
 from autodidact.debate.session import Session
-
-# What a person reads for each maturation level (the enum stays in the event log and --json).
-MATURITY_WORDS = {
-    "en": {"RAW": "a first intuition", "DEVELOPING": "taking shape", "TESTABLE": "testable"},
-    "zh": {"RAW": "初步直觉", "DEVELOPING": "正在成形", "TESTABLE": "可以检验"},
-}
+from autodidact.debate.summaries import MATURITY_WORDS
 
 
 def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[str]:

@@ -68,6 +68,13 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     }
 
 
+# What a person reads for each maturation level (the enum stays in the event log and --json).
+MATURITY_WORDS = {
+    "en": {"RAW": "a first intuition", "DEVELOPING": "taking shape", "TESTABLE": "testable"},
+    "zh": {"RAW": "初步直觉", "DEVELOPING": "正在成形", "TESTABLE": "可以检验"},
+}
+
+
 # Why a checkpoint came, in plain words (the stop reason and rule id stay in the event log).
 STOP_WORDS = {
     "en": {
@@ -129,10 +136,8 @@ def session_summary_md(session: Session) -> str:
     if zh:
         L += [f"# 阶段小结：{session.session_id}", ""]
         mode_name = "探索" if session.mode == "explore" else "推敲"
-        L.append(f"- 模式：{mode_name}｜深度：{depth}（{chose}）｜成熟度：{idea.maturation}")
-        L.append(
-            f"- 停止原因：{session.stop_reason or '—'}（{summary.get('rule', '—')}）：{summary.get('obstacle', '—')}"
-        )
+        L.append(f"- 模式：{mode_name}｜深度：{depth}（{chose}）｜成熟度：{_maturity(idea.maturation, 'zh')}")
+        L.append(f"- 停止原因：{_stopped(session.stop_reason, summary.get('obstacle'), 'zh')}")
         L.append(f"- 实质轮次：{usage.rounds} / {max_rounds}；评估批次：{usage.review_batches}")
         L += ["", f"## 命题（v{version.version}，待验证假说）", "", version.proposition, ""]
         L += [
@@ -155,10 +160,8 @@ def session_summary_md(session: Session) -> str:
         L += ["", CLOSING["zh"], ""]
     else:
         L += [f"# Stage summary: {session.session_id}", ""]
-        L.append(f"- Mode: {session.mode} | depth: {depth} ({chose}) | maturity: {idea.maturation}")
-        L.append(
-            f"- Stop reason: {session.stop_reason or '—'} ({summary.get('rule', '—')}): {summary.get('obstacle', '—')}"
-        )
+        L.append(f"- Mode: {session.mode} | depth: {depth} ({chose}) | maturity: {_maturity(idea.maturation, 'en')}")
+        L.append(f"- Stop reason: {_stopped(session.stop_reason, summary.get('obstacle'), 'en')}")
         L.append(f"- Substantive rounds: {usage.rounds} / {max_rounds}; review batches: {usage.review_batches}")
         L += ["", f"## Proposition (v{version.version}, hypothesis to test)", "", version.proposition, ""]
         L += ["## Keep / revise / undecided", "", f"- Keep: {summary.get('kept', '—')}"]
@@ -224,3 +227,20 @@ def validation_plan_md(session: Session) -> str | None:
             "",
         ]
     )
+
+
+def _maturity(level: object, lang: str) -> str:
+    """The maturation level in words (the enum stays in the event log)."""
+    return MATURITY_WORDS[lang].get(str(level), str(level).lower())
+
+
+def _stopped(reason: str | None, obstacle: object, lang: str) -> str:
+    """Why the stage stopped, in words: no rule id, no enum (they stay in the event log)."""
+    said = STOP_WORDS[lang].get(reason or "", (reason or "—").lower().replace("_", " "))
+    if obstacle and obstacle != "—":
+        return (
+            f"{said}（{str(obstacle).replace('_', ' ')}）"
+            if lang == "zh"
+            else f"{said} ({str(obstacle).replace('_', ' ')})"
+        )
+    return said
