@@ -54,7 +54,6 @@ class DelayedRuntime(Runtime):
         super().__init__(None)
         self.latency = latency
         self.calls: list[dict[str, Any]] = []
-        self.fallbacks: list[tuple[str, str]] = []
         self.round = 0
         self._sem: asyncio.Semaphore | None = None
         self._t0 = time.monotonic()

@@ -24,6 +24,8 @@ from functools import lru_cache
 from importlib import resources
 from itertools import pairwise
 
+from autodidact.text.tokens import CJK_CLASS
+
 # Below this posterior the model abstains: the answer stays "other".
 MIN_CONFIDENCE = 0.5
 # Kinds the model may not assign: a hedge silences the answer (its cue signals are not read), so a
@@ -32,7 +34,7 @@ MIN_CONFIDENCE = 0.5
 NEVER_GUESSED = frozenset({"hedge"})
 _ALPHA = 0.5  # additive smoothing of the per-kind feature counts
 _WORD = re.compile(r"[a-z0-9']+")
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_CJK = re.compile(f"[{CJK_CLASS}]")
 
 
 def features(text: str) -> set[str]:

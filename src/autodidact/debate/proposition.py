@@ -177,7 +177,8 @@ _ZH_BECAUSE = re.compile(
 _ZH_COMPARISON = re.compile(
     r"^(?P<subject>.+?)比(?P<baseline>.+?)(?P<effect>更.+)$|^(?P<subject2>.+?)比(?P<baseline2>.+?)(?P<effect2>[^，。]{1,6})$"
 )
-_ZH_PAST = re.compile(r"^(?:以前|过去|从前|原来|去年|上个月|前几年|几年前)")
+# 「比以前多了」: a change observed over time, not a comparison of two things.
+_ZH_PAST = re.compile(r"^(?P<subject>.+?)比(?P<when>以前|过去|从前|原来|去年|上个月|前几年|几年前)(?P<effect>.+)$")
 _ZH_REASON = re.compile(r"^(?P<cause>.+?)是(?P<rest>.+?)的(?:主要|根本|真正|直接)?原因$")
 _ZH_PLAN = re.compile(r"^(?:我|我们)(?:打算|计划|准备|想要|想|要|应该|需要|得|必须|决定)")
 # An opinion frame before the proposition itself: 「我觉得我们应该…」 is a plan.
@@ -373,8 +374,8 @@ def _read_zh(text: str) -> Proposition:
             return Proposition(text, "causal", effect=rest, cause=m.group("cause"))
         subject, effect = _split_effect_zh(rest)
         return Proposition(text, "causal", subject=subject, effect=effect, cause=m.group("cause"))
-    past = re.match(r"^(?P<subject>.+?)比(?P<when>以前|过去|从前|原来|去年|上个月|前几年|几年前)(?P<effect>.+)$", body)
-    if past:  # 「比以前多了」: a change observed over time, not a comparison of two things
+    past = _ZH_PAST.match(body)
+    if past:
         return Proposition(text, "observation", subject=past.group("subject").strip(),
                            effect=f"比{past.group('when')}{past.group('effect')}")  # fmt: skip
     m = _ZH_COMPARISON.match(body)
@@ -382,8 +383,6 @@ def _read_zh(text: str) -> Proposition:
         subject = (m.group("subject") or m.group("subject2")).strip()
         baseline = (m.group("baseline") or m.group("baseline2")).strip()
         effect = (m.group("effect") or m.group("effect2")).strip()
-        if _ZH_PAST.match(baseline):  # 「比以前多了」: a change observed over time
-            return Proposition(text, "observation", subject=subject, effect=f"比{baseline}{effect}")
         return Proposition(text, "comparison", subject=subject, baseline=baseline, effect=effect)
     subject, effect = _split_effect_zh(body)
     return Proposition(text, "observation", subject=subject, effect=effect)

@@ -171,7 +171,7 @@ async def gather(
         quoted = known_quotes(report_dir, kb_root, path)
         furniture = collector.furniture()
         subject = subject_terms(payload.query, lang)
-        # Every word of the subject, its parts too ("generators", "coroutines"): what a page must name.
+        # The subject's words; when it is one word ("argparse"), candidates must come from pages naming it.
         named_subject = frozenset(terms_of(decompose(payload.query, "zh" if lang == "zh" else "en").subject))
         words = subject_words(payload.query, lang)
 

@@ -118,12 +118,9 @@ def _covered(terms: list[str], toks: set[str]) -> int:
     return sum(1 for t in terms if term_in(t, toks))
 
 
-_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
-
-
 def _other_language(quote: str, question: str) -> bool:
     """The question is written in Chinese and the quote is not."""
-    return _CJK_CHAR.search(quote) is None and _CJK_CHAR.search(question) is not None
+    return not has_cjk(quote) and has_cjk(question)
 
 
 @dataclass(frozen=True)
