@@ -37,6 +37,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"  # --src points the runs at another checkout (to compare two trees side by side)
 CASES = Path(__file__).resolve().parent / "cases.toml"
 DEBIAN_DIR = Path("/usr/share/debian-reference")
+# The "pydoc-modules" corpus: stdlib modules' pydoc pages, on topic or distractors for its cases.
+PYDOC_MODULES = [
+    "json", "csv", "pickle", "subprocess", "threading", "queue", "concurrent.futures", "sqlite3", "configparser",
+    "shelve", "marshal", "multiprocessing",
+]  # fmt: skip
 TARGET_RECALL = 0.8
 TARGET_ON_TOPIC = 0.7
 
@@ -136,6 +141,12 @@ def write_corpus(kind: str, dest: Path) -> Path | None:
         from autodidact.testing.corpora import write_pydoc_corpus
 
         write_pydoc_corpus(dest)
+        return dest
+    if kind == "pydoc-modules":
+        sys.path.insert(0, str(SRC))
+        from autodidact.testing.corpora import write_pydoc_module_corpus
+
+        write_pydoc_module_corpus(dest, PYDOC_MODULES)
         return dest
     suffix = {"debian-en": ".en.html", "debian-zh": ".zh-cn.html"}[kind]
     chapters = sorted(DEBIAN_DIR.glob(f"ch*{suffix}"))

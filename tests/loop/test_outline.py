@@ -112,3 +112,24 @@ def test_debian_chinese_outline_finds_the_pinning_section(tmp_path: Path) -> Non
     pinning = {h for f, h in pairs if f == "版本固定"}
     assert "登录 shell" not in pinning
     assert (None, "Debian 软件包管理") in {(e.facet, e.heading) for e in outline}
+
+
+def test_a_chinese_facet_needs_more_than_one_shared_bigram(tmp_path: Path) -> None:
+    """「优化」 alone does not make a file-system section one of 「MTU 优化」's, nor 「配置」 a
+    partitioning section one of 「网络接口配置」's: the facet's Latin words and half its bigrams."""
+    from autodidact.kb import init_kb
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import debian_reference_zh_files
+
+    files = [f for f in debian_reference_zh_files() if f.name.startswith(("ch05.", "ch09."))]
+    if len(files) < 2:
+        pytest.skip("debian-reference-zh-cn is not installed")
+    topic = "Debian 系统的网络是如何设置的：主机名解析、网络接口配置、MTU 优化和 Netfilter 防火墙？"
+    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
+    index_corpus(kb.root, files, name="debian-reference")
+    by_facet: dict[str | None, set[str]] = {}
+    for entry in facet_outline(kb.root, [topic], "zh"):
+        by_facet.setdefault(entry.facet, set()).add(entry.heading)
+    assert "找出最佳 MTU" in by_facet["MTU 优化"]
+    assert all("MTU" in h or "网络" in h for h in by_facet["MTU 优化"]), by_facet["MTU 优化"]
+    assert not any("硬盘" in h or "文件系统" in h for h in by_facet["网络接口配置"]), by_facet["网络接口配置"]

@@ -229,3 +229,21 @@ def test_a_partly_answered_question_stays_pending_then_settles(fresh_kb: Callabl
     if outcomes[-1].endswith(("partial]", "open]")):
         summary = (root / "outputs/research_summary.md").read_text("utf-8")
         assert any(HARD_QUESTION in line for line in section(summary, "Open questions"))
+
+
+def test_a_finding_shows_a_sentence_its_answer_repeats_once() -> None:
+    from autodidact.loop.audit_answers import AuditedQuestion
+    from autodidact.loop.summary import _Asked, findings
+
+    answer = (
+        "`dpkg` is the lowest level tool. `apt` is the high-level tool. `dpkg` is the lowest level tool. "
+        "`apt-get` is meant for scripts. (source: wiki/dpkg-vs-apt.md)"
+    )
+    item = AuditedQuestion(qid="r1q1", status="resolved", question="How do dpkg and apt differ?", answer=answer)
+    [(_, sentences, cited)] = findings([_Asked(item, 1, 0, False)])
+    assert sentences == [
+        "`dpkg` is the lowest level tool.",
+        "`apt` is the high-level tool.",
+        "`apt-get` is meant for scripts.",
+    ]
+    assert cited == ["wiki/dpkg-vs-apt.md"]

@@ -59,6 +59,37 @@ def names(topic: str) -> list[tuple[str, str]]:
         ),
         ("机器学习中的过拟合是什么？如何避免？", "机器学习中的过拟合", [("question", "如何避免过拟合")]),
         (
+            # an enumerated subject before a colon: each thing it names is a facet beside the aspects,
+            # and the kind word that ends the list ("modules") belongs to every item
+            "How do Python's json, csv and sqlite3 modules store data: file formats, error handling, and security?",
+            "Python's json, csv and sqlite3 modules",
+            [
+                ("part", "Python's json module"),
+                ("part", "Python's csv module"),
+                ("part", "Python's sqlite3 module"),
+                ("aspect", "file formats"),
+                ("aspect", "error handling"),
+                ("aspect", "security"),
+            ],
+        ),
+        (
+            "Python 的 json、csv 和 sqlite3 模块如何存储数据：文件格式、错误处理和安全性",
+            "Python 的 json、csv 和 sqlite3 模块",
+            [
+                ("part", "Python 的 json 模块"),
+                ("part", "Python 的 csv 模块"),
+                ("part", "Python 的 sqlite3 模块"),
+                ("aspect", "文件格式"),
+                ("aspect", "错误处理"),
+                ("aspect", "安全性"),
+            ],
+        ),
+        (
+            "How do threads and processes differ in Python: the GIL and shared state?",
+            "threads and processes",
+            [("comparison", "threads vs processes"), ("aspect", "GIL"), ("aspect", "shared state")],
+        ),
+        (
             "What is overfitting in machine learning, and how can it be avoided?",
             "overfitting in machine learning",
             [("question", "how overfitting in machine learning can be avoided")],
@@ -210,3 +241,19 @@ def test_a_chinese_how_verb_object_subject_reads_as_a_noun_phrase() -> None:
 
 def test_a_person_is_never_the_subject() -> None:
     assert decompose("How do I install packages on Debian?").subject != "I"
+
+
+def test_enumerated_parts_are_told_apart_by_their_own_names() -> None:
+    """Each part's terms are its own name, not the words all parts share ("Python", "module")."""
+    frame = decompose("How do Python json and csv modules work?")
+    assert [(f.name, f.terms) for f in frame.facets] == [
+        ("Python json module", ["json"]),
+        ("Python csv module", ["csv"]),
+    ]
+    assert subject_parts("the pickle, marshal and shelve modules") == [
+        "the pickle module",
+        "the marshal module",
+        "the shelve module",
+    ]
+    # a kind word inside the first part is not an enumeration's: nothing is moved
+    assert subject_parts("Python generators and coroutines") == ["Python generators", "Python coroutines"]

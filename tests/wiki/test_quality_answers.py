@@ -179,3 +179,32 @@ def test_a_definition_question_needs_a_defining_sentence(
     text = without + "\n" + with_definition
     verdict = offline_answer(QuestionInputs(qid="q", question=question, lang=lang, passages=[_passage(text)]))
     assert verdict.status == "resolved" and strip_citations(with_definition[2:]) in verdict.answer
+
+
+def test_an_answer_names_what_the_question_asks_beyond_the_subject() -> None:
+    """Subject words are on every page: a sentence holding only them does not answer "the role of dpkg"."""
+    text = (
+        "- Let's learn how the Debian package management system works internally. (source: a.md)\n"
+        "- The Debian package management system offers consistent sets of binary packages. (source: a.md)\n"
+        "- `dpkg`(1) is the lowest level tool for the Debian package management. (source: a.md)\n"
+        "- `dpkg` keeps its database of installed packages under `/var/lib/dpkg`. (source: a.md)"
+    )
+    passages = [PassageIn(title="dpkg vs apt", file="wiki/dpkg-vs-apt.md", text=text)]
+    question = "What is the role of dpkg in Debian package management?"
+    with_subject = offline_answer(
+        QuestionInputs(qid="q", question=question, lang="en", passages=passages, subject="Debian package management")
+    )
+    said = _sentences_of(with_subject.answer)
+    assert said and all("dpkg" in s for s in said), said
+    # without the research's subject every key term weighs the same, and the subject-only sentence is taken
+    plain = offline_answer(QuestionInputs(qid="q", question=question, lang="en", passages=passages))
+    assert any("dpkg" not in s for s in _sentences_of(plain.answer))
+
+
+def test_a_sentence_that_opens_with_inline_code_is_its_own_sentence() -> None:
+    text = 'It is verified with "`dpkg --compare-versions 1 gt 0; echo $?`" (see `dpkg`(1)). `apt-get` can pin it.'
+    assert split_sentences(text) == [
+        'It is verified with "`dpkg --compare-versions 1 gt 0; echo $?`" (see `dpkg`(1)).',
+        "`apt-get` can pin it.",
+    ]
+    assert split_sentences("Use e.g. `foo` here. Then `bar`.") == ["Use e.g. `foo` here.", "Then `bar`."]

@@ -118,10 +118,13 @@ def findings(asked: list[_Asked]) -> list[tuple[_Asked, list[str], list[str]]]:
     out: list[tuple[_Asked, list[str], list[str]]] = []
     for entry in ranked:
         sentences, cited = answer_sentences(entry.item.answer)
-        fresh = [s for s in sentences[:MAX_FINDING_SENTENCES] if _key(s) not in shown]
+        fresh: list[str] = []
+        for sentence in sentences:
+            if _key(sentence) not in shown and len(fresh) < MAX_FINDING_SENTENCES:
+                fresh.append(sentence)
+                shown.add(_key(sentence))  # an answer that says a thing twice shows it once
         if not fresh:
             continue
-        shown |= {_key(s) for s in fresh}
         out.append((entry, fresh, cited))
         if len(out) == MAX_FINDINGS:
             break

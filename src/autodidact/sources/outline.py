@@ -94,22 +94,19 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
         if not ranked:
             continue
         own = ((term_set(query) | term_set(" ".join(english))) - common) or term_set(query)
-        # All of a Latin facet's own words ("exception" and "chain", not "chained comparisons");
-        # one candidate of a comparison; one bigram of a Chinese facet (a translated manual says
-        # 「候选版本」 where the topic says 「版本固定」).
-        loose = has_cjk(query) or kinds.get(facet or "") == "comparison"
-        need = 1 if loose else len(own)
+        need = _Need.of(query, english, own, comparison=kinds.get(facet or "") == "comparison")
         for hit, share in ranked:
             heading = bare_heading(hit.section or hit.title)
             named_terms = {t.casefold() for t in key_terms(heading)}
             # A heading that names the facet ("2.7.8. 自动下载和升级软件包" for 系统升级) is the facet's
-            # section however BM25 ranks it below a passage that repeats the facet's words.
+            # section however BM25 ranks it below a passage that repeats the facet's words — if what
+            # it says meets the facet's need below.
             titled = bool(own & term_set(heading)) and facet is not None
             if not heading or (share < SCORE_SHARE and not titled):
                 continue
             if (named_terms <= subject_terms) != (facet is None):
                 continue  # a facet's part, or the subject's own overview: nothing else
-            if len(own & term_set(heading + " " + hit.text)) < need:
+            if not need.met(term_set(heading + " " + hit.text)):
                 continue
             # Said once in passing ("from __future__ import generators") is not being about it.
             said = Counter(t for t in terms(hit.text) if t in own)
@@ -117,3 +114,38 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
                 continue
             out.append((facet, (1.0 if titled else 0.0) + share, heading))
     return out
+
+
+@dataclass(frozen=True)
+class _Need:
+    """What a section must say to be a facet's own.
+
+    All of a Latin facet's own words ("exception" and "chain", not "chained comparisons"); one
+    candidate of a comparison. A Chinese facet: every Latin word it writes ("MTU" of 「MTU 优化」)
+    and half of its bigrams, or half of the English words a manual keeps for it ("版本固定" →
+    Pin-Priority, where a translated manual says 「候选版本」). One shared bigram is not enough:
+    「优化」 alone files 《通过超级块优化文件系统》 under 「MTU 优化」, 「配置」 《硬盘分区配置》 under
+    「网络接口配置」.
+    """
+
+    latin: frozenset[str]
+    cjk: frozenset[str]
+    english: frozenset[str]
+
+    @classmethod
+    def of(cls, query: str, english: list[str], own: set[str], *, comparison: bool) -> _Need:
+        if comparison:
+            return cls(frozenset(), frozenset(), frozenset(own))
+        if not has_cjk(query):
+            return cls(frozenset(own), frozenset(), frozenset())
+        written = term_set(query) & own
+        cjk = frozenset(t for t in written if has_cjk(t))
+        return cls(frozenset(written - cjk), cjk, frozenset(term_set(" ".join(english)) & own))
+
+    def met(self, said: set[str]) -> bool:
+        if not self.latin <= said:
+            return False
+        if not self.cjk:
+            return not self.english or bool(self.english & said)
+        half = (len(self.cjk) + 1) // 2
+        return len(self.cjk & said) >= half or 2 * len(self.english & said) >= max(len(self.english), 1)

@@ -100,3 +100,28 @@ def make_pdf(pages: list[str], *, encrypt: str | None = None) -> bytes:
         pdf.showPage()
     pdf.save()
     return buf.getvalue()
+
+
+def write_pydoc_module_corpus(dest: Path, modules: list[str]) -> list[Path]:
+    """Write each standard-library module's ``pydoc`` page as plain text, ``<module>.txt``.
+
+    Why: a second real corpus in another shape (man-page style headings, member listings, ``|``
+    margins) that ships with every Python, so eval cases can be written on documents the engine was
+    never tuned on. A module this Python lacks is skipped, not an error.
+    """
+    import importlib
+    import pydoc
+
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name in modules:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        text = pydoc.render_doc(module, renderer=pydoc.plaintext)
+        path = dest / f"{name}.txt"
+        path.write_text(text.rstrip() + "\n", encoding="utf-8")
+        written.append(path)
+    return written

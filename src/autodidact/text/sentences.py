@@ -20,7 +20,7 @@ _ABBREVIATION = re.compile(r"(?:^|[\s(\[“\"'])(?:i\.e|e\.g|vs|cf|approx|fig|no
 _ETC = re.compile(r"(?:^|[\s(])etc\.$", re.I)
 
 
-def _abbreviation_at(text: str, end: int) -> bool:
+def abbreviation_at(text: str, end: int) -> bool:
     """Whether the period just before ``end`` closes an abbreviation rather than a sentence."""
     before = text[max(0, end - 12) : end]
     if _ABBREVIATION.search(before):
@@ -52,7 +52,7 @@ def sentence_spans(text: str, min_chars: int = 12, max_chars: int = 420) -> list
     masked = mask_code(text)
     for match in [*_SENT_END.finditer(masked), None]:
         end = match.start() if match is not None else len(text)
-        if match is not None and match.group(0) == "" and _abbreviation_at(text, end):
+        if match is not None and match.group(0) == "" and abbreviation_at(text, end):
             continue
         if match is not None and end == pos:
             pos = match.end()

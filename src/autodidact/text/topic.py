@@ -353,22 +353,59 @@ def subject_of(topic: str) -> str:
     return decompose(topic).subject
 
 
+# A kind word that ends an enumeration ("the json, csv and pickle modules", 「pickle、marshal 和 shelve
+# 模块」) belongs to every item, not to the last one: each part is "the pickle module".
+_EN_KIND_WORDS = {
+    "modules": "module", "libraries": "library", "packages": "package", "commands": "command",
+    "tools": "tool", "functions": "function", "classes": "class", "statements": "statement",
+    "methods": "method", "protocols": "protocol", "formats": "format", "files": "file",
+    "utilities": "utility", "services": "service", "daemons": "daemon", "frameworks": "framework",
+}  # fmt: skip
+_ZH_KIND_WORDS = ("模块", "库", "命令", "工具", "函数", "语句", "协议", "格式", "文件", "服务", "框架", "软件包")
+
+
+def _kind_suffix(parts: list[str]) -> tuple[list[str], str]:
+    """``parts`` with an enumeration's shared kind word taken off the last one, and that word."""
+    last = parts[-1]
+    if has_cjk(last) or any(has_cjk(p) for p in parts):
+        for word in _ZH_KIND_WORDS:
+            if last.endswith(word) and len(last) > len(word) and all(not p.endswith(word) for p in parts[:-1]):
+                return [*parts[:-1], last[: -len(word)].strip()], word
+        return parts, ""
+    words = last.split()
+    if len(words) >= 2 and words[-1].lower() in _EN_KIND_WORDS and all(len(p.split()) <= 2 for p in parts[:-1]):
+        return [*parts[:-1], " ".join(words[:-1])], _EN_KIND_WORDS[words[-1].lower()]
+    return parts, ""
+
+
 def subject_parts(subject: str) -> list[str]:
-    """Split a compound subject ("Python generators and coroutines") into parts sharing a prefix."""
+    """Split a compound subject ("Python generators and coroutines") into parts sharing a prefix,
+    and an enumeration's kind word ("the json and csv modules") shared by every part."""
     if has_cjk(subject):
-        parts = [p.strip() for p in _zh_list_split(subject) if p.strip()]
+        parts = [p.strip() for piece in re.split(r"\s*、\s*", subject) for p in _zh_list_split(piece) if p.strip()]
     else:
         parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", subject) if p.strip()]
     if len(parts) < 2 or len(parts) > 4:
         return [subject]
+    parts, kind = _kind_suffix(parts)
     head_words = parts[0].split()
     if has_cjk(parts[0]) and "的" in parts[0][1:-1]:  # 「Python 的生成器和协程」: 「Python 的」 is shared
         prefix = parts[0][: parts[0].rindex("的") + 1]
-        parts = [parts[0]] + [p if p.startswith(prefix) or "的" in p else prefix + p for p in parts[1:]]
+        parts = [parts[0]] + [p if p.startswith(prefix) or "的" in p else _zh_glue(prefix, p) for p in parts[1:]]
     elif len(head_words) >= 2:
         prefix = " ".join(head_words[:-1])
         parts = [parts[0]] + [p if len(p.split()) > 1 or p.startswith(prefix) else f"{prefix} {p}" for p in parts[1:]]
+    if kind:
+        parts = [f"{p} {kind}" if not has_cjk(kind) else _zh_glue(p, kind) for p in parts]
     return parts
+
+
+def _zh_glue(left: str, right: str) -> str:
+    """Two pieces of a Chinese phrase: one space between Latin and Han, none between ideographs."""
+    left, right = left.rstrip(), right.lstrip()
+    if left and right and has_cjk(left[-1]) != has_cjk(right[0]):
+        return f"{left} {right}"
+    return left + right
 
 
 # Words that contain 和 or 与 but are not "and".
@@ -494,6 +531,10 @@ _EN_COMPARE = re.compile(r"^(?:compare|comparing|contrast|contrasting|comparison
 _EN_DIFFER = re.compile(
     r"^how\s+(?:does|do)\s+(?P<a>.+?)\s+(?:differ\s+from|compare\s+(?:with|to|against))\s+(?P<b>.+)$", re.I
 )
+_EN_AND_DIFFER = re.compile(
+    r"^how\s+(?:does|do)\s+(?P<items>.+?\s+(?:and|&)\s+.+?)\s+(?:differ|compare)(?P<ctx>\s+(?:in|for|when|on|as|under)\s+.+)?$",
+    re.I,
+)
 _EN_CHOOSE = re.compile(
     r"^(?:should\s+(?:i|we|you|one)\s+(?:use|choose|pick)|which\s+is\s+better,?)\s+(?P<items>.+?\s+or\s+.+)$", re.I
 )
@@ -538,6 +579,11 @@ def _en_comparison(text: str) -> tuple[list[str], str | None] | None:
                 items, ctx = items[: tail.start()], tail.group("ctx")
             parts = [_strip_article(p) for p in _split_items(items)]
             return (parts, ctx) if len(parts) >= 2 else None
+    found = _EN_AND_DIFFER.match(text)
+    if found:
+        parts = [_strip_article(p) for p in _split_items(found.group("items"))]
+        ctx = found.group("ctx").strip() if found.group("ctx") else None
+        return (parts, ctx) if len(parts) >= 2 else None
     found = _EN_DIFFER.match(text)
     if found:
         b, ctx = found.group("b"), None
@@ -724,15 +770,18 @@ def _distinguish(facets: list[Facet], subject: str) -> list[Facet]:
     subject_terms = {stem(_normalize(t)) for t in subject_keys}
     subject_runs = [t for t in subject_keys if has_cjk(t)]
     facets = [f.model_copy(update={"terms": _without_runs(f.terms, subject_runs)}) for f in facets]
-    common: set[str] | None = None
+    # Words shared by every facet of one kind: "Python" and "module" of the parts "Python's json
+    # module" and "Python's csv module" (aspects named beside them share nothing with them).
+    common: dict[str, set[str]] = {}
     for facet in facets:
         stems = {stem(_normalize(t)) for t in facet.terms}
-        common = stems if common is None else common & stems
+        common[facet.kind] = stems if facet.kind not in common else common[facet.kind] & stems
+    same_kind = {kind: sum(1 for f in facets if f.kind == kind) for kind in common}
     out = []
     for facet in facets:
         terms = [t for t in facet.terms if stem(_normalize(t)) not in subject_terms]
-        if not terms and len(facets) > 1:
-            terms = [t for t in facet.terms if stem(_normalize(t)) not in (common or set())]
+        if not terms and same_kind[facet.kind] > 1:
+            terms = [t for t in facet.terms if stem(_normalize(t)) not in common[facet.kind]]
         out.append(facet.model_copy(update={"terms": terms or list(facet.terms)}))
     return out
 
@@ -771,7 +820,13 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
         if facet:
             facets.append(facet)
     if tail:
-        facets += _list_facets(tail, subject, zh)
+        listed = _list_facets(tail, subject, zh)
+        # "How do the pickle, marshal and shelve modules …: a, b and c": the things the subject
+        # enumerates are named as surely as the aspects after the colon, so each is a facet too.
+        parts = subject_parts(subject) if not comparison else [subject]
+        if len(parts) >= 2:
+            facets += [_make(part, "part") for part in parts]
+        facets += listed
     if not facets:
         facets = [_make(part, "part") for part in subject_parts(subject)]
     unique: list[Facet] = []

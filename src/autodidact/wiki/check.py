@@ -113,10 +113,16 @@ def research_topic(kb: KnowledgeBase) -> str | None:
 
 
 async def answer_questions(
-    kb: KnowledgeBase, pairs: list[tuple[str, str]], runtime: Runtime, lang: str, index: WikiIndex
+    kb: KnowledgeBase,
+    pairs: list[tuple[str, str]],
+    runtime: Runtime,
+    lang: str,
+    index: WikiIndex,
+    topic: str | None = None,
 ) -> list[QuestionResult]:
     """Phase 1: retrieve, then one task call per question (concurrently; the runtime bounds it)."""
     task = AnswerQuestionTask()
+    subject = topics.topic_subject(topic) if topic else ""
 
     async def one(qid: str, question: str) -> QuestionResult:
         found = index.search(question, k=TOP_K, terms=key_terms(question) or None, heading=question)
@@ -124,7 +130,7 @@ async def answer_questions(
             PassageIn(title=p.title, file=f"wiki/{p.stem}.md", heading=p.heading, text=p.text[:PASSAGE_CHARS])
             for p in found
         ]
-        inputs = QuestionInputs(qid=qid, question=question, lang=lang, passages=passages)
+        inputs = QuestionInputs(qid=qid, question=question, lang=lang, passages=passages, subject=subject)
         return QuestionResult(qid, question, await runtime.run(task, inputs))
 
     return list(await asyncio.gather(*(one(qid, q) for qid, q in pairs)))
@@ -147,11 +153,12 @@ async def check_wiki_async(
     lang = kb.language()
     articles = load_wiki(kb.wiki)
     pairs = normalize_questions(questions)
-    results = await answer_questions(kb, pairs, runtime, lang, WikiIndex(articles)) if pairs else []
+    topic = topic or research_topic(kb)
+    results = await answer_questions(kb, pairs, runtime, lang, WikiIndex(articles), topic) if pairs else []
     index_path = kb.wiki / "INDEX.md"
     index_text = index_path.read_text("utf-8") if index_path.is_file() else None
     raw_names = {p.name for p in list_raw_files(kb.raw)}
-    findings = all_findings(articles, raw_names, index_text, topic or research_topic(kb), lang)
+    findings = all_findings(articles, raw_names, index_text, topic, lang)
     text = render_report(round_n, results, findings, lang)
     path = kb.rounds / f"round_{round_n}_check.md"
     atomic.write_text(path, text)

@@ -61,6 +61,9 @@ class QuestionInputs(BaseModel):
     question: str
     lang: str
     passages: list[PassageIn] = Field(default_factory=list)
+    # The research's subject ("Debian package management"): its words are in every passage, so an
+    # answer sentence must name what the question asks beyond them (docs/audit.md).
+    subject: str = ""
 
 
 class QuestionAnswer(BaseModel):
@@ -145,6 +148,23 @@ def _candidates(inputs: QuestionInputs, terms: list[KeyTerm], aspect: Aspect | N
     return out
 
 
+def _on_head(cands: list[_Candidate], terms: list[KeyTerm], subject: str) -> list[_Candidate]:
+    """Only sentences naming a term the question asks beyond the research's subject, when any does.
+
+    "What is the role of dpkg in Debian package management?" is not answered by "Let's learn how the
+    Debian package management system works internally": it holds three of the four key terms, but
+    those three are on every page of the research.
+    """
+    if not subject.strip():
+        return cands
+    common = set(key_terms(subject))
+    heads = {t.word for t in terms if not t.tokens <= common}
+    if not heads or len(heads) == len(terms):
+        return cands
+    named = [c for c in cands if c.held & heads]
+    return named or cands
+
+
 def _choose(cands: list[_Candidate], aspect: Aspect | None) -> list[_Candidate]:
     """2–4 sentences: the best one, then those that add key terms the answer lacks (and the asked
     aspect), then the best of the rest while they stay on topic."""
@@ -192,7 +212,7 @@ def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
         return QuestionAnswer(status="open")
     zh = inputs.lang == "zh"
     aspect = aspect_of(inputs.question)
-    cands = _candidates(inputs, terms, aspect)
+    cands = _on_head(_candidates(inputs, terms, aspect), terms, inputs.subject)
     if not cands:
         return QuestionAnswer(status="open")
     chosen = _choose(cands, aspect)

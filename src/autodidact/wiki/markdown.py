@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 
 from autodidact.store.paths import slugify
-from autodidact.text.sentences import mask_code
+from autodidact.text.sentences import abbreviation_at, mask_code
 
 CITATION_RE = re.compile(r"[（(]\s*(?:来源|出处|sources?|refs?)\s*[:：]\s*([^（）()\n]+?)\s*[)）]", re.IGNORECASE)
 WIKILINK_RE = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
@@ -27,8 +27,8 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN_RE = re.compile(rf"[a-z0-9]+(?:['’][a-z]+)?|[{_CJK}]+")
 _CJK_RE = re.compile(rf"[{_CJK}]")
 _SENTENCE_END = re.compile(
-    r"(?<=[。！？!?；])|(?<=[.])(?=\s+\**[A-Z\"“(\[]|\s*$)|(?<=[.])\s+(?=[" + _CJK + r"])"
-    r"|(?<=[.!?][’”\"')])(?=\s+\**[A-Z\"“‘(\[])"
+    r"(?<=[。！？!?；])|(?<=[.])(?=\s+\**[A-Z\"“(\[`]|\s*$)|(?<=[.])\s+(?=[" + _CJK + r"])"
+    r"|(?<=[.!?][’”\"')])(?=\s+\**[A-Z\"“‘(\[`])"
 )
 _NUMBER_RE = re.compile(
     r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*"
@@ -113,7 +113,8 @@ def split_sentences(text: str) -> list[str]:
             continue
         # Split where the line with its code spans blanked splits (text/sentences.mask_code).
         masked = mask_code(line)
-        cuts = [0, *(m.start() for m in _SENTENCE_END.finditer(masked) if m.start() > 0), len(line)]
+        ends = (m.start() for m in _SENTENCE_END.finditer(masked) if m.start() > 0)
+        cuts = [0, *(end for end in ends if not abbreviation_at(line, end)), len(line)]
         for start, end in itertools.pairwise(cuts):
             part = line[start:end].strip()
             if part:

@@ -159,8 +159,15 @@ def question_subject(question: str) -> str:
 
 
 def topic_subject(topic: str) -> str:
-    """A research topic reduced to its subject ("How do X and Y work?" → "X and Y"); the topic when unsure."""
-    subject = question_subject(topic)
+    """A research topic reduced to its subject ("How do X and Y work?" → "X and Y"); the topic when unsure.
+
+    The text layer's topic reader decides (docs/questions.md §1), so the wiki's main article, the
+    audit and the questioner name the same subject (「Debian 系统的网络是如何设置的」 had given the
+    article 「Debian 系统的网络是」 here).
+    """
+    from autodidact.text.topic import decompose
+
+    subject = decompose(topic).subject if topic.strip() else ""
     return subject or " ".join(topic.split()).strip().rstrip("?？。.!！ ") or topic
 
 
