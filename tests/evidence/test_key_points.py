@@ -159,3 +159,27 @@ def test_a_models_search_queries_never_replace_the_questions_own() -> None:
     junk = KQPlan(kq_id="kq1", queries=[PlannedQuery(text="search words", language="en", angle="neutral")])
     texts = [q.text for q in _plans_by_kq([junk], [template])["kq1"].queries]
     assert texts == ["search words", "python generators"]
+
+
+def test_a_heading_many_pages_share_is_read_in_the_document_the_question_names(tmp_path: Path) -> None:
+    """Every module page has a "Description": the question names which one, and only that one is quoted."""
+    from autodidact.sources.ingest import index_corpus
+
+    corpus = tmp_path / "pages"
+    corpus.mkdir()
+    pages = {
+        "marshal": "The format is specific to Python, but independent of machine architecture issues.",
+        "pickle": "The pickle module implements binary protocols for serializing Python object structures.",
+        "shelve": "A shelf is a persistent, dictionary-like object that stores arbitrary Python objects.",
+    }
+    for name, line in pages.items():
+        text = f"# {name}\n\n## Description\n\n{line} Every {name} page describes the {name} module here.\n"
+        (corpus / f"{name}.md").write_text(text, encoding="utf-8")
+    report = tmp_path / "report"
+    index_corpus(report, [corpus], name="pages")
+    question = "What are the key points of “Description” in “marshal”?"
+    assert focus(question).section == "Description" and focus(question).document == "marshal"
+    result = run(make_payload(report, key_questions=[{"id": "kq1", "text": question}], name="Serialization"))
+    quotes = " ".join(e["snippet"] for c in result.evidence["claims"] for e in c["evidence"])
+    assert "independent of machine architecture" in quotes
+    assert "dictionary-like" not in quotes and "binary protocols" not in quotes

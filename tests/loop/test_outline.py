@@ -133,3 +133,23 @@ def test_a_chinese_facet_needs_more_than_one_shared_bigram(tmp_path: Path) -> No
     assert "找出最佳 MTU" in by_facet["MTU 优化"]
     assert all("MTU" in h or "网络" in h for h in by_facet["MTU 优化"]), by_facet["MTU 优化"]
     assert not any("硬盘" in h or "文件系统" in h for h in by_facet["网络接口配置"]), by_facet["网络接口配置"]
+
+
+def test_a_heading_every_page_has_names_its_document_and_furniture_has_no_key_points(tmp_path: Path) -> None:
+    """pydoc pages all have "Description" and "Module reference": the outline says whose
+    description it means, and skips a section that says only what every page says."""
+    from autodidact.kb import init_kb
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import write_pydoc_module_corpus
+
+    files = write_pydoc_module_corpus(tmp_path / "pages", ["json", "csv", "pickle", "marshal", "shelve", "queue"])
+    topic = "How do Python's pickle, marshal and shelve modules persist objects?"
+    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="en")
+    index_corpus(kb.root, files, name="pydoc")
+    outline = facet_outline(kb.root, [topic], "en")
+    assert ("Python's marshal module", "Description", "marshal") in {(e.facet, e.heading, e.document) for e in outline}
+    assert not any(e.heading == "Module reference" for e in outline)
+    # a heading only one page has stands alone
+    assert all(
+        e.document == "" for e in outline if e.heading not in {"Description", "Name", "Data", "Classes", "Functions"}
+    )

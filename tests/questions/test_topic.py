@@ -257,3 +257,46 @@ def test_enumerated_parts_are_told_apart_by_their_own_names() -> None:
     ]
     # a kind word inside the first part is not an enumeration's: nothing is moved
     assert subject_parts("Python generators and coroutines") == ["Python generators", "Python coroutines"]
+
+
+@pytest.mark.parametrize(
+    ("clause", "question"),
+    [
+        ("how shelves deal with mutable entries", "how do shelves deal with mutable entries"),
+        ("how pickle handles shared objects", "how does pickle handle shared objects"),
+        ("how a shelf is opened", "how is a shelf opened"),
+        ("which object types each can handle", "which object types can each handle"),
+        ("which types a shelf can store", "which types can a shelf store"),
+        # a subject that cannot be told apart stays as written, never a wrong inversion
+        (
+            "which object types Python's pickle module can handle",
+            "which object types Python's pickle module can handle",
+        ),
+        ("how to pin a package", "how to pin a package"),
+        ("how does it work", "how does it work"),
+    ],
+)
+def test_an_embedded_clause_becomes_a_direct_question(clause: str, question: str) -> None:
+    from autodidact.text.topic import _direct_question
+
+    assert _direct_question(clause) == question
+
+
+def test_a_facet_asked_of_each_part_is_asked_once_per_part() -> None:
+    from autodidact.questions.framework import framework_questions
+
+    topic = "How do Python's pickle and marshal modules work: which object types each can handle?"
+    asked = [q.text for q in framework_questions(topic, "en", None, (1, 2, 3, 4))]
+    assert "Which object types can Python's pickle module handle?" in asked
+    assert "Which object types can Python's marshal module handle?" in asked
+    assert not any("each" in q for q in asked)
+    zh = "Python 的 pickle 和 marshal 模块如何工作：它们各自能处理哪些对象类型？"
+    asked_zh = [q.text for q in framework_questions(zh, "zh", None, (1, 2, 3, 4))]
+    assert "Python 的 pickle 模块能处理哪些对象类型？" in asked_zh
+    assert not any("各自" in q or "它们" in q for q in asked_zh)
+
+
+def test_an_enumerations_kind_word_ends_the_subject_whatever_verb_follows() -> None:
+    frame = decompose("How do Python's pickle, marshal and shelve modules persist objects?")
+    assert frame.subject == "Python's pickle, marshal and shelve modules"
+    assert [f.terms for f in frame.facets] == [["pickle"], ["marshal"], ["shelve"]]

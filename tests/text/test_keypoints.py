@@ -66,3 +66,13 @@ def test_the_glossary_gives_english_for_chinese_technical_words() -> None:
     assert english_of("版本固定") == ["pinning", "pin", "version"]
     assert english_of("生成器和协程") == ["generator", "coroutine"]
     assert english_of("Debian package management") == []
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_key_points_question_may_name_the_document_of_a_shared_heading(language: str) -> None:
+    from autodidact.text.keypoints import key_points_document
+
+    question = key_points_question('Archive level "Release" files', language, "marshal")
+    assert key_points_heading(question) == 'Archive level "Release" files'
+    assert key_points_document(question) == "marshal"
+    assert key_points_document(key_points_question("Description", language)) == ""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from autodidact.evidence.textscore import STOPWORDS, terms
 from autodidact.text.glossary import GLOSSARY, GLOSSARY_RE
-from autodidact.text.keypoints import key_points_heading
+from autodidact.text.keypoints import key_points_document, key_points_heading
 
 # Question-frame vocabulary: words that say what kind of answer is wanted, not what it is about.
 _EN_FRAME = frozenset(
@@ -99,6 +99,7 @@ class Focus:
     subjects: list[list[str]] = field(default_factory=list)  # term sets matched on their own (see subjects())
     literals: list[str] = field(default_factory=list)  # names asked verbatim: apt-get, sources.list (literals())
     section: str = ""  # the heading a "key points of" question names (aspect "keypoints")
+    document: str = ""  # the document it names that section in, when other documents share the heading
 
     def query(self) -> str:
         """An index query of content words (question order, gap words last)."""
@@ -277,4 +278,5 @@ def focus(text: str) -> Focus:
         runs,
         [] if section else literals(question),
         section,
+        key_points_document(question),
     )

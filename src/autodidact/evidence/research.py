@@ -154,7 +154,12 @@ async def find_candidates(
 
     if fx.section:
         # A question about one named section reads that section: the documents that have it first.
-        named = [c for c in relevant if c.doc.section_span(fx.section) is not None]
+        named = [
+            c
+            for c in relevant
+            if c.doc.section_span(fx.section) is not None
+            and (not fx.document or c.doc.title.casefold() == fx.document.casefold())
+        ]
         relevant = named or relevant
     if quick:
         relevant.sort(key=lambda c: (RANK.get(c.doc.quality, 3), -ranked(c), c.doc.url))

@@ -215,7 +215,7 @@ def outline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
     asked = {" ".join(h.text.split()).casefold() for h in inputs.history}
     per_facet: dict[str | None, list[str]] = {}
     for entry in inputs.outline:
-        q = key_points_question(entry.heading, inputs.language)
+        q = key_points_question(entry.heading, inputs.language, entry.document)
         if q.casefold() in asked:
             continue
         queue = per_facet.setdefault(entry.facet, [])

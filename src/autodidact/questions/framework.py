@@ -275,7 +275,25 @@ def _facet_levels(frame: TopicFrame, facet: Facet, lang: str, kind: TopicType) -
     if facet.kind == "comparison":
         return _comparison_levels(frame, facet, lang)
     question = facet.question or facet.name
-    return {_question_level(question): [question]}
+    return {_question_level(question): _per_part(question, frame, lang)}
+
+
+def _per_part(question: str, frame: TopicFrame, lang: str) -> list[str]:
+    """The user's question once per part when it asks about each ("which object types each can
+    handle" of "the pickle, marshal and shelve modules"): one answer per part, not one quote for all."""
+    parts = [f.name for f in frame.facets if f.kind == "part"]
+    if len(parts) < 2:
+        return [question]
+    if lang == "zh" or has_cjk(question):
+        if not re.search(r"各自|分别|每个|每一个", question):
+            return [question]
+        bare = re.sub(r"各自|分别|每一个|每个", "", question)
+        if frame.subject and frame.subject in bare:
+            return [bare.replace(frame.subject, part, 1) for part in parts]
+        return [part + bare for part in parts]
+    if not re.search(r"\beach\b", question, re.I):
+        return [question]
+    return [re.sub(r"\beach\b", part, question, count=1, flags=re.I) for part in parts]
 
 
 def _in_subject(name: str, subject: str, lang: str) -> str:
@@ -311,7 +329,14 @@ def _comparison_levels(frame: TopicFrame, facet: Facet, lang: str) -> dict[int, 
 
 _LEVEL_CUES = (
     (1, re.compile(r"^(?:what\s+(?:is|are)\b)|是什么|什么是|的定义", re.I)),
-    (4, re.compile(r"^(?:when|which|in\s+which)\b|什么时候|何时|什么场景|什么情况", re.I)),
+    # "Which tool should …" asks for a choice; "which object types can X handle" for a fact.
+    (
+        4,
+        re.compile(
+            r"^(?:when|in\s+which)\b|^which\b.*\b(?:should|best|fits?|suits?|choose|prefer)\b|什么时候|何时|什么场景|什么情况",
+            re.I,
+        ),
+    ),
     (3, re.compile(r"limitation|drawback|downside|局限|缺点|不足|风险", re.I)),
 )
 

@@ -145,7 +145,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
         )
     # The documents' own sections for a facet (sources/outline.py) are on topic by how they were
     # found, and a wiki that mentions their words has not yet said what they say.
-    outline = {key_points_question(e.heading, inputs.language) for e in inputs.outline}
+    outline = {key_points_question(e.heading, inputs.language, e.document) for e in inputs.outline}
     expanded: list[Candidate] = []
     off_topic: list[str] = []
     for piece in (p for cand in candidates for p in split_or_drop(cand)):

@@ -39,19 +39,19 @@ def ground_plan(plan: Plan, request: str, roots: list[Path]) -> Plan:
     if not outline:
         return plan
     facets = [f.name for f in decompose(request, lang).facets]
-    headings: dict[str, list[str]] = {}
+    questions: dict[str, list[str]] = {}
     for entry in outline:
         if entry.facet is not None:
-            headings.setdefault(entry.facet, []).append(entry.heading)
+            questions.setdefault(entry.facet, []).append(key_points_question(entry.heading, lang, entry.document))
     # The subject's own overview (a chapter's introduction says which tool is for what) goes to
     # the first dimension, on top of its facet's sections.
-    overview = [e.heading for e in outline if e.facet is None][:1]
+    overview = [key_points_question(e.heading, lang, e.document) for e in outline if e.facet is None][:1]
     dims: list[Dimension] = []
     added: list[str] = []
     for n, dim in enumerate(plan.dimensions):
         facet = _facet_of(dim, facets)
-        own = headings.get(facet or "", [])[:PER_DIMENSION] if facet else []
-        asks = [key_points_question(h, lang) for h in (overview if n == 0 else []) + own]
+        own = questions.get(facet or "", [])[:PER_DIMENSION] if facet else []
+        asks = (overview if n == 0 else []) + own
         asks = [q for q in asks if q not in dim.key_questions]
         if asks:
             kept = dim.key_questions[: max(2, MAX_QUESTIONS - len(asks))]

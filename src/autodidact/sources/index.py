@@ -347,6 +347,16 @@ class LocalIndex:
                 ).fetchall()
         return [DocumentInfo(*row) for row in rows]
 
+    def documents_with_section(self, section: str) -> int:
+        """How many documents have a section called ``section`` (any of its parts, "Classes (2/3)")."""
+        like = section.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + " (%/%)"
+        with self._lock:
+            row = self.conn.execute(
+                "SELECT count(DISTINCT snapshot_ref) FROM src_passages WHERE section = ? OR section LIKE ? ESCAPE '\\'",
+                (section, like),
+            ).fetchone()
+        return int(row[0])
+
     def stats(self) -> dict[str, int]:
         """Counts of documents and passages."""
         with self._lock:

@@ -10,20 +10,26 @@ into a "key points of" question, and the evidence agent reads that section (docs
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from autodidact.sources.index import LocalIndex, Passage
 from autodidact.store.index import index_path
+from autodidact.text.furniture import is_furniture
 from autodidact.text.glossary import english_of
 from autodidact.text.sections import bare_heading
+from autodidact.text.sentences import sentence_spans
 from autodidact.text.tokens import has_cjk, term_set, terms
 from autodidact.text.topic import decompose, key_terms
 
+_PART = re.compile(r"\s*\(\d+/\d+\)$")  # the part counter of a cut section: "Classes (2/3)"
 SEARCH_K = 12  # passages read per facet
 PER_FACET = 6  # headings kept per facet (the questioner asks two unasked ones per round)
 SCORE_SHARE = 0.55  # a section ranked below this share of the facet's best passage is not its own
+_MARKUP = re.compile(r"^#+ .*$|https?://\S+", re.M)  # headings and addresses: not what a section says
+MIN_TERMS = 8  # distinct words a section says beyond page furniture, to have key points
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,9 @@ class OutlineEntry:
 
     facet: str | None
     heading: str
+    # The section's document when other documents have a section of the same name ("Description"
+    # of every module page): the heading alone would not say which one to read.
+    document: str = ""
 
 
 def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineEntry]:
@@ -45,35 +54,40 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
     out: list[OutlineEntry] = []
     if not index_path(root).is_file():
         return out
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     with LocalIndex(root) as index:
         for topic in topics:
-            # heading → (its rank for the query, query order, facet): a section several facets find
-            # belongs to the one whose words its heading holds, else the one it ranks highest for.
-            best: dict[str, tuple[float, int, str | None, str]] = {}
-            for order, (facet, share, heading) in enumerate(_ranked_sections(index, topic, language)):
-                key = heading.casefold()
+            # (document, heading) → (its rank for the query, query order, facet): a section several
+            # facets find belongs to the one whose words its heading holds, else the one it ranks
+            # highest for.
+            best: dict[tuple[str, str], tuple[float, int, str | None, OutlineEntry]] = {}
+            for order, (facet, share, entry) in enumerate(_ranked_sections(index, topic, language)):
+                key = (entry.document.casefold(), entry.heading.casefold())
                 if key in seen:
                     continue
                 if key not in best or share > best[key][0]:
-                    best[key] = (share, order, facet, heading)
+                    best[key] = (share, order, facet, entry)
             per_facet: dict[str | None, int] = {}
             # Sections whose heading names their facet first, then the index's order.
-            for _share, _order, facet, heading in sorted(best.values(), key=lambda b: (b[0] < 1.0, b[1])):
+            for _share, _order, facet, entry in sorted(best.values(), key=lambda b: (b[0] < 1.0, b[1])):
                 if per_facet.get(facet, 0) >= PER_FACET:
                     continue
                 per_facet[facet] = per_facet.get(facet, 0) + 1
-                seen.add(heading.casefold())
-                out.append(OutlineEntry(facet=facet, heading=heading))
+                seen.add((entry.document.casefold(), entry.heading.casefold()))
+                out.append(OutlineEntry(facet=facet, heading=entry.heading, document=entry.document))
     return out
 
 
-def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple[str | None, float, str]]:
-    """(facet, rank, bare heading) of every admissible hit, facet by facet; the rank is the hit's
-    share of the facet's best score, plus one when the heading names the facet."""
+def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple[str | None, float, OutlineEntry]]:
+    """(facet, rank, section) of every admissible hit, facet by facet; the rank is the hit's share
+    of the facet's best score, plus one when the heading names the facet."""
     frame = decompose(topic, language)
     subject_terms = {t.casefold() for t in key_terms(frame.subject)} | {"chapter", "章"}
-    queries: list[tuple[str | None, str]] = [(f.name, f.name) for f in frame.facets]
+    # A part is looked for by its own words ("marshal", not "Python's marshal module": every module
+    # page says "Python" and "module").
+    queries: list[tuple[str | None, str]] = [
+        (f.name, " ".join(f.terms) if f.kind == "part" and f.terms else f.name) for f in frame.facets
+    ]
     queries.append((None, frame.subject))
     # What a facet names beyond the words all facets share ("generator" of "Python generators" next
     # to "Python coroutines"): a hit must say it in our own terms, since the index's stemmer files
@@ -81,7 +95,9 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
     kinds = {f.name: f.kind for f in frame.facets}
     named = [term_set(q) for _, q in queries[:-1]]
     common = set.intersection(*named) if len(named) > 1 else set()
-    out: list[tuple[str | None, float, str]] = []
+    out: list[tuple[str | None, float, OutlineEntry]] = []
+    shared: dict[str, bool] = {}
+    furniture = index.furniture()
     for facet, query in queries:
         # A Chinese facet also finds the words a manual keeps in English ("版本固定" → Pin-Priority).
         english = english_of(query) if has_cjk(query) else []
@@ -106,13 +122,22 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
                 continue
             if (named_terms <= subject_terms) != (facet is None):
                 continue  # a facet's part, or the subject's own overview: nothing else
-            if not need.met(term_set(heading + " " + hit.text)):
+            if len(set(terms(_own_text(hit.text, furniture)))) < MIN_TERMS:
+                continue  # only a line and what every page says ("Module reference"): no key points
+            # A page whose title names the facet (the page "marshal" for "Python's marshal module")
+            # is about it in every section, though its description may never repeat the name.
+            paged = facet is not None and bool(hit.section) and need.met(term_set(hit.title))
+            if not paged and not need.met(term_set(heading + " " + hit.text)):
                 continue
             # Said once in passing ("from __future__ import generators") is not being about it.
             said = Counter(t for t in terms(hit.text) if t in own)
-            if not titled and sum(said.values()) < 2:
+            if not (titled or paged) and sum(said.values()) < 2:
                 continue
-            out.append((facet, (1.0 if titled else 0.0) + share, heading))
+            raw = _PART.sub("", hit.section)
+            if raw not in shared:
+                shared[raw] = bool(raw) and index.documents_with_section(raw) > 1
+            entry = OutlineEntry(facet, heading, hit.title if shared[raw] else "")
+            out.append((facet, (1.0 if titled else 0.0) + share, entry))
     return out
 
 
@@ -149,3 +174,10 @@ class _Need:
             return not self.english or bool(self.english & said)
         half = (len(self.cjk) + 1) // 2
         return len(self.cjk & said) >= half or 2 * len(self.english & said) >= max(len(self.english), 1)
+
+
+def _own_text(text: str, furniture: frozenset[str]) -> str:
+    """``text`` without headings, addresses and the sentences the corpus repeats on many pages
+    (text/furniture.py)."""
+    text = _MARKUP.sub(" ", text)
+    return " ".join(text[a:b] for a, b in sentence_spans(text) if not is_furniture(text[a:b], furniture))

@@ -11,16 +11,31 @@ import re
 
 # The heading runs to the last closing quote: it may hold quotes itself (Archive level "Release" files).
 _KEY_POINTS = re.compile(r"key points of\s*[“\"'‘](.+)[”\"'’]|《([^》]+)》\s*的要点", re.I)
+# A heading many documents share ("Description" of every module page) names its document too.
+_IN_DOCUMENT = re.compile(r"key points of\s*“(.+)”\s+in\s+“([^”]+)”|《([^》]+)》中《([^》]+)》\s*的要点", re.I)
 
 
-def key_points_question(heading: str, language: str) -> str:
-    """The question a section heading asks: what that section of the documents says."""
-    return f"《{heading}》的要点是什么？" if language == "zh" else f"What are the key points of “{heading}”?"
+def key_points_question(heading: str, language: str, document: str = "") -> str:
+    """The question a section heading asks: what that section of the documents says (of ``document``
+    when the heading alone is ambiguous)."""
+    if language == "zh":
+        return f"《{document}》中《{heading}》的要点是什么？" if document else f"《{heading}》的要点是什么？"
+    where = f" in “{document}”" if document else ""
+    return f"What are the key points of “{heading}”{where}?"
 
 
 def key_points_heading(question: str) -> str:
     """The heading a key-points question names, whitespace collapsed; "" for any other question."""
+    inside = _IN_DOCUMENT.search(question)
+    if inside:
+        return " ".join((inside.group(1) or inside.group(4)).split())
     found = _KEY_POINTS.search(question)
     if not found:
         return ""
     return " ".join((found.group(1) or found.group(2)).split())
+
+
+def key_points_document(question: str) -> str:
+    """The document a key-points question names its section in; "" when the heading stands alone."""
+    inside = _IN_DOCUMENT.search(question)
+    return " ".join((inside.group(2) or inside.group(3)).split()) if inside else ""

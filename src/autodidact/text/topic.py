@@ -299,7 +299,8 @@ _EN_DOES_VERB = re.compile(
     r"encode|decode|validate|process|send|receive|build|execute|detect|generate|index|search|match|connect|"
     r"authenticate|encrypt|sync|merge|split|choose|select|pick|install|upgrade|update|configure|allocate|"
     r"collect|serialize|deserialize|format|log|dispatch|propagate|raise|catch|clean|free|track|measure|"
-    r"decide|find|look\s+up|map|convert|transform|translate|check|verify|read|write)\s+\S",
+    r"decide|find|look\s+up|map|convert|transform|translate|check|verify|read|write|persist|save|restore|"
+    r"start|boot|run|spawn|share|exchange|transfer|protect|recover|lock|wait|communicate|interact)\s+\S",
     re.IGNORECASE,
 )
 _EN_DOES = re.compile(r"^(?:how|why|when|where)\s+(?:do|does|did|can|could|should|would)\s+", re.IGNORECASE)
@@ -333,6 +334,11 @@ def _bare_subject(clause: str) -> str:
         verb = _EN_DOES_VERB.match(text) if does else None
         if verb is not None and verb.group("s").lower() not in {"i", "we", "you", "they", "one", "people"}:
             text = verb.group("s")
+        elif does:
+            # "How do the pickle and shelve modules <any verb> …": an enumeration's kind word ends it.
+            kind = re.match(rf"^(?P<s>.+?\b(?:{'|'.join(_EN_KIND_WORDS)}))\s+\S", text, re.IGNORECASE)
+            if kind is not None and re.search(r",|\band\b", kind.group("s")):
+                text = kind.group("s")
         # "networking work on Debian" → "networking on Debian": the verb of "How does X work on Y"
         text = _EN_MID_VERB.sub("", text).strip()
         text = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.IGNORECASE)
@@ -674,8 +680,79 @@ def _en_question_facet(clause: str, subject: str) -> Facet | None:
                     name = " ".join(p for p in (wh, subject, aux, rest) if p)
             else:
                 name = resolved[:1].lower() + resolved[1:]
+                question = _direct_question(resolved)
     question = question[:1].upper() + question[1:] + "?"
     return _make(name.strip(), "question", question=question)
+
+
+_EN_MODAL = r"(?:is|are|was|were|can|could|should|would|will|may|might|must|has|have)"
+_EN_DETERMINER = r"(?:the|a|an|each|every|its|their|this|these|that|those|one|\S+'s)"
+_EN_PRONOUN_SUBJECT = r"(?:each|it|they|we|you|one|i|he|she)"
+
+
+def _direct_question(clause: str) -> str:
+    """The direct question a topic's embedded clause asks: "how shelves deal with mutable entries" →
+    "how do shelves deal with mutable entries", "which object types each can handle" → "which object
+    types can each handle". Left as written when its subject cannot be told apart."""
+    found = re.match(rf"^(?P<wh>{_WH})\s+(?P<rest>.+)$", clause, re.I)
+    if not found:
+        return clause
+    wh, words = found.group("wh"), found.group("rest").split()
+    if re.fullmatch(_EN_AUX, words[0], re.I) or words[0].lower() == "to":
+        return clause  # already a question ("how can one …", "what is …"), or "how to …"
+    at = next((i for i, w in enumerate(words) if re.fullmatch(_EN_MODAL, w, re.I)), None)
+    if wh.lower() in {"how", "why", "when", "where"}:
+        if at is not None:  # "how shelves are opened" → "how are shelves opened"
+            return " ".join([wh, words[at], *words[:at], *words[at + 1 :]])
+        if len(words) < 2:
+            return clause
+        # "how shelves deal with …" (a plural subject) → "how do …"; "how pickle handles …" → "how does
+        # pickle handle …" (the first word of -s after a singular subject is its verb).
+        if _plural(words[0]):
+            return " ".join([wh, "do", *words])
+        verb = next((i for i in range(1, min(len(words), 6)) if _third_person(words[i])), None)
+        if verb is None:
+            return clause
+        return " ".join([wh, "does", *words[:verb], _base_form(words[verb]), *words[verb + 1 :]])
+    # which/what/who + noun phrase + subject + modal: only a subject that is plainly one ("each",
+    # "it", "a shelf") is moved behind the modal; anything longer is left as written.
+    if at is None or at < 1:
+        return clause
+    subject = 1
+    if (
+        at >= 2
+        and re.fullmatch(_EN_DETERMINER, words[at - 2], re.I)
+        and not re.fullmatch(_EN_PRONOUN_SUBJECT, words[at - 1], re.I)
+    ):
+        subject = 2
+    if subject == 1 and not re.fullmatch(_EN_PRONOUN_SUBJECT, words[at - 1], re.I):
+        return clause
+    lead = words[: at - subject]
+    if not lead and wh.lower() != "who":
+        return clause  # "what each can do": the wh-word is the object; "what can each do"
+    return " ".join([wh, *lead, words[at], *words[at - subject : at], *words[at + 1 :]])
+
+
+def _plural(word: str) -> bool:
+    low = word.lower()
+    return low.endswith("s") and not low.endswith(("ss", "'s", "us", "is")) and low not in {"this", "its"}
+
+
+def _third_person(word: str) -> bool:
+    low = word.lower()
+    return bool(re.fullmatch(r"[a-z]+(?:es|s)", low)) and not low.endswith(("ss", "us", "is", "'s"))
+
+
+def _base_form(verb: str) -> str:
+    """ "handles" → "handle", "passes" → "pass", "carries" → "carry"."""
+    low = verb.lower()
+    if low == "has":
+        return "have"
+    if low.endswith("ies") and len(low) > 4:
+        return verb[:-3] + "y"
+    if re.search(r"(?:ss|sh|ch|x|z|o)es$", low):
+        return verb[:-2]
+    return verb[:-1]
 
 
 def _zh_core(subject: str) -> str:
@@ -724,7 +801,7 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
             cmp = _zh_comparison(item)
             if cmp:
                 out.append(_make(item, "comparison", candidates=cmp[0], context=cmp[1]))
-            elif re.match(_ZH_WH, item):
+            elif re.match(_ZH_WH, item) or re.match(rf"^(?:它们|它|其)\S*{_ZH_WH}", item):
                 facet = _zh_question_facet(item, subject)
                 if facet:
                     out.append(facet)
