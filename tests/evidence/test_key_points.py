@@ -183,3 +183,14 @@ def test_a_heading_many_pages_share_is_read_in_the_document_the_question_names(t
     quotes = " ".join(e["snippet"] for c in result.evidence["claims"] for e in c["evidence"])
     assert "independent of machine architecture" in quotes
     assert "dictionary-like" not in quotes and "binary protocols" not in quotes
+
+
+def test_a_chinese_sentence_around_inline_code_is_a_sentence() -> None:
+    """Quotes and code marks are prose: the sentence that says where the resolution order is set
+    is quotable, though a third of it is marked-up file names."""
+    from autodidact.evidence.extract_task import _sentence_like
+
+    assert _sentence_like('"`/etc/nsswitch.conf`" 文件里的 "`hosts: files dns`" 这段规定主机名解析顺序。')
+    assert _sentence_like('如果 `resolvconf` 软件包没有安装，"`/etc/resolv.conf`" 是一个静态文件。')
+    assert not _sentence_like("{ [ ( x ) ] } <= => ;; || && {{ }} == != [[ ]] <<>>")
+    assert not _sentence_like("| a | b | c | d | e | f | g |")

@@ -108,3 +108,19 @@ def test_bad_documents_raise_clear_errors_naming_the_source(data: bytes, pattern
     with pytest.raises(SourceError, match=pattern) as info:
         extract_bytes(data, filename="report.pdf")
     assert "report.pdf" in str(info.value)
+
+
+def test_inline_code_wrapped_in_the_source_stays_inside_its_sentence() -> None:
+    """A manual's HTML wraps lines inside <code>; the sentence around it must stay one sentence,
+    while code in <pre> keeps its lines."""
+    html = (
+        "<html><head><title>Hostname resolution</title></head><body><article><h1>Hostname resolution</h1>"
+        '<p>The "<code class="literal">hosts: files\ndns</code>" stanza in the nsswitch file stipulates '
+        "the hostname resolution order on every Debian system.</p>"
+        "<p>The resolver then asks the name servers listed in the resolver configuration file.</p>"
+        '<pre class="screen">127.0.0.1 localhost\n127.0.1.1 myhost</pre></article></body></html>'
+    )
+    doc = extract_bytes(html.encode(), media_type="text/html", url="http://127.0.0.1/hosts")
+    flat = " ".join(doc.text.split())
+    assert 'hosts: files dns`" stanza in the nsswitch file stipulates the hostname resolution order' in flat
+    assert "127.0.0.1 localhost\n127.0.1.1 myhost" in doc.text

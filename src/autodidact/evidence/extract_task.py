@@ -417,6 +417,9 @@ def _is_fact_row(text: str) -> bool:
     return len(words) >= 4 or cjk >= 6
 
 
+_PROSE_MARKS = frozenset("`\"'“”‘’，。、：；！？「」《》,.")
+
+
 def _sentence_like(sentence: str) -> bool:
     """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
     stripped = sentence.strip()
@@ -429,7 +432,11 @@ def _sentence_like(sentence: str) -> bool:
         return False  # a configuration record or a shell session shown as text
     if _is_fact_row(stripped):
         return True  # a reference table's row: a name and what it does ("| `dpkg --configure -a` | configure …|")
-    if "::=" in stripped or sum(ch.isalnum() or ch.isspace() for ch in stripped) < 0.8 * len(stripped):
+    # Quotes, inline-code marks and a sentence's own punctuation are prose ("`/etc/nsswitch.conf`" 文件里的
+    # "`hosts: files dns`" 这段规定主机名解析顺序。); brackets, operators and pipes are code and tables.
+    if "::=" in stripped or sum(ch.isalnum() or ch.isspace() or ch in _PROSE_MARKS for ch in stripped) < 0.8 * len(
+        stripped
+    ):
         return False  # grammar rules, code, tables
     words = len(stripped.split())
     cjk = sum(1 for ch in stripped if "\u4e00" <= ch <= "\u9fff")

@@ -358,13 +358,40 @@ def _escape_stray(line: str, real: set[str]) -> str:
     return line
 
 
+_PRE_OR_CODE = re.compile(r"<(/?)(pre|code)\b[^>]*>", re.IGNORECASE)
+
+
+def _inline_code_on_one_line(html: str) -> str:
+    """``html`` with the line breaks inside inline ``<code>`` (not in ``<pre>``) made spaces.
+
+    Why: a manual's source wraps long lines anywhere, also inside ``<code>hosts: files
+    dns</code>``; trafilatura turns inline code holding a newline into a fenced block, which cuts
+    the sentence around it in two ("… 文件里的 " / " 这段规定主机名解析顺序。"), so the sentence that
+    answers the question can never be quoted whole. Code in ``<pre>`` keeps its lines.
+    """
+    out: list[str] = []
+    pos, pre, code_at = 0, 0, -1
+    for tag in _PRE_OR_CODE.finditer(html):
+        closing, name = tag.group(1) == "/", tag.group(2).lower()
+        if name == "pre":
+            pre = max(pre - 1, 0) if closing else pre + 1
+        elif not closing and pre == 0:
+            code_at = tag.end()
+        elif closing and code_at >= 0:
+            out.append(html[pos:code_at])
+            out.append(re.sub(r"\s*\n\s*", " ", html[code_at : tag.start()]))
+            pos, code_at = tag.start(), -1
+    out.append(html[pos:])
+    return "".join(out)
+
+
 def _extract_html(html: str, url: str | None) -> tuple[str, str | None, str | None, str | None]:
     import trafilatura
 
     fallback_title, fallback_text, heads = parse_html(html)
     try:
         body = trafilatura.extract(
-            html,
+            _inline_code_on_one_line(html),
             url=url,
             output_format="markdown",
             include_formatting=True,

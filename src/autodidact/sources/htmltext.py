@@ -23,7 +23,8 @@ _BLOCK = {
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _MAX_BLOCKS = 40  # text blocks kept per heading as anchors
 _MIN_BLOCK_LETTERS = 12  # shorter blocks ("Note", "Tip") are poor anchors
-_MAX_LINK_SHARE = 0.5  # a table of contents is mostly links, and the extraction drops it
+# A table of contents is links (a paragraph with one long link is not), and the extraction drops it.
+_MAX_LINK_SHARE = 0.8
 
 
 @dataclass

@@ -68,8 +68,9 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
                 if key not in best or share > best[key][0]:
                     best[key] = (share, order, facet, entry)
             per_facet: dict[str | None, int] = {}
-            # Sections whose heading names their facet first, then the index's order.
-            for _share, _order, facet, entry in sorted(best.values(), key=lambda b: (b[0] < 1.0, b[1])):
+            # Sections whose heading names their facet first (rank above 1: the best hit alone has 1.0),
+            # then the index's order.
+            for _share, _order, facet, entry in sorted(best.values(), key=lambda b: (b[0] <= 1.0, b[1])):
                 if per_facet.get(facet, 0) >= PER_FACET:
                     continue
                 per_facet[facet] = per_facet.get(facet, 0) + 1
