@@ -194,3 +194,70 @@ def test_a_chinese_sentence_around_inline_code_is_a_sentence() -> None:
     assert _sentence_like('如果 `resolvconf` 软件包没有安装，"`/etc/resolv.conf`" 是一个静态文件。')
     assert not _sentence_like("{ [ ( x ) ] } <= => ;; || && {{ }} == != [[ ]] <<>>")
     assert not _sentence_like("| a | b | c | d | e | f | g |")
+
+
+def test_a_sections_statements_are_key_points_beside_its_table_rows() -> None:
+    """Rows of one package table rank each other up by their shared column words; the statement
+    after the table (what the main program is, how rules are saved) is still one of the points."""
+    from autodidact.evidence.extract_task import ExtractInputs, PassageIn, key_point_sentences
+
+    rows = "\n".join(
+        f"| `shorewall{v}` | V:0, I:0 | 71 | Shoreline 防火墙, netfilter 配置文件生成器 ({v or '标准'}版) |"
+        for v in ("", "-lite", "6", "6-lite", "-init", "-doc")
+    )
+    text = (
+        "Netfilter 使用 Linux 内核模块提供状态防火墙和网络地址转换框架。\n\n"
+        "| 软件包 | 流行度 | 大小 | 说明 |\n|---|---|---|---|\n" + rows + "\n\n"
+        "netfilter 主要的用户层程序是 `iptables`(8)，使用 `iptables-save`(8) 保存当前状态。\n"
+    )
+    inputs = ExtractInputs(
+        language="zh",
+        kq_id="kq1",
+        kq_text="《Netfilter 网络过滤框架》的要点是什么？",
+        passages=[PassageIn("P1", "Netfilter 网络过滤框架", text, "primary", "https://example.org/ch05")],
+        mode="initial",
+        aspect="keypoints",
+        max_claims=4,
+    )
+    picked = [s for _, s in key_point_sentences(inputs)]
+    assert any(s.startswith("netfilter 主要的用户层程序") for s in picked), picked
+    assert sum(1 for s in picked if s.startswith("|")) <= 2
+
+
+def test_a_slash_between_names_is_or_and_a_path_stays_a_path() -> None:
+    from autodidact.evidence.focus import literals
+
+    assert literals("What is the definition of locks/RLock?") == ["RLock"]
+    assert literals("How do task_done/join work?") == ["task_done"]
+    assert literals("What is /etc/apt/sources.list?") == ["/etc/apt/sources.list"]
+    assert literals("What is TCP/IP?") == []
+
+
+def test_a_member_documented_under_its_signature_is_answered_from_there() -> None:
+    """Reference pages document "Thread.join" as "join(self, timeout=None)" and its sentences never
+    repeat the name: the passage that writes the call answers, a passage that does not stays out."""
+    join_doc = (
+        "join(self, timeout=None)\n    Wait until the thread terminates. When the timeout argument is present "
+        "and not None, it is a floating point number of seconds the calling thread waits for the operation."
+    )
+    other = "The timeout of a socket thread is a floating point number of seconds for every blocking operation."
+    from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn
+
+    fx = focus("What is the definition of Thread.join timeouts?")
+    inputs = ExtractInputs(
+        language="en",
+        kq_id="kq1",
+        kq_text=fx.question,
+        passages=[
+            PassageIn("P1", "socket", other, "primary", "https://example.org/socket"),
+            PassageIn("P2", "threading", join_doc, "primary", "https://example.org/threading"),
+        ],
+        mode="initial",
+        query_variants=[fx.terms],
+        aspect=fx.aspect,
+        heads=fx.heads,
+        literals=fx.literals,
+    )
+    quotes = [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
+    assert quotes and all("socket" not in q for q in quotes)
+    assert any("timeout argument is present" in q for q in quotes)

@@ -300,3 +300,13 @@ def test_an_enumerations_kind_word_ends_the_subject_whatever_verb_follows() -> N
     frame = decompose("How do Python's pickle, marshal and shelve modules persist objects?")
     assert frame.subject == "Python's pickle, marshal and shelve modules"
     assert [f.terms for f in frame.facets] == [["pickle"], ["marshal"], ["shelve"]]
+
+
+def test_a_how_do_i_topic_is_about_the_task_not_about_i() -> None:
+    frame = decompose("How do I coordinate worker threads in Python: locks/RLock, Condition and Event?")
+    assert frame.subject == "coordinating worker threads in Python"
+    assert decompose("How can we set up a firewall on Debian?").subject == "setting up a firewall on Debian"
+    from autodidact.questions.framework import framework_questions
+
+    asked = [q.text for q in framework_questions(frame, "en", None, (1,))]
+    assert not any(" I " in q or q.startswith("I ") for q in asked), asked

@@ -28,6 +28,7 @@ from autodidact.evidence.textscore import BM25, STOPWORDS, clip, coverage, kept_
 from autodidact.llm.tasks import Message
 from autodidact.text.furniture import is_furniture
 from autodidact.text.sections import bare_heading
+from autodidact.text.tokens import has_cjk
 
 # Contrast and limitation markers. Plain negation ("not") is descriptive far more often than it
 # refutes anything, so it does not count.
@@ -191,6 +192,13 @@ class ExtractClaimsTask:
                 parts = [p for x in lits for p in _distinctive_parts(x)]
                 named = [c for c in cands if parts and _names_a_part(c[1], parts)]
             if not named:
+                # Reference pages document "Thread.join" under "join(self, timeout=None)" inside the
+                # class, and the docstring's sentences never repeat the name: a passage that
+                # writes the member as a call is about it, and its sentences may answer.
+                calls = [x.rsplit(".", 1)[-1] for x in lits if "." in x.strip(".")]
+                about = {p.pid for p in inputs.passages if calls and _calls_any(p.text, calls)}
+                named = [c for c in cands if c[0] in about]
+            if not named:
                 return ExtractOutput()
             cands = named
         keep = kept_stopwords(variants)
@@ -286,6 +294,11 @@ def _distinctive_parts(literal: str) -> list[str]:
     return [p for p in pieces[1:] if len(p) >= 6 and p.isalpha() and p not in STOPWORDS]
 
 
+def _calls_any(text: str, names: list[str]) -> bool:
+    """Whether ``text`` writes one of ``names`` as a call or signature: ``join(``, ``task_done()``."""
+    return any(re.search(rf"(?<![\w.]){re.escape(n)}\(", text, re.I) for n in names if n.isidentifier())
+
+
 def _names_a_part(sentence: str, parts: list[str]) -> bool:
     low = normalised_for_literals(sentence)
     return any(re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", low) for p in parts)
@@ -341,15 +354,32 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
         scored = [(-1e9, opening), *[x for x in scored if x[1] != opening]]
     seen: set[str] = set()
     picked: list[int] = []
+    # Rows of one table share their column words ("shorewall … netfilter 配置文件生成器"), so they
+    # rank each other up, and a section states its points in prose too: rows leave two picks for
+    # the statements while any are left, and a row much like one already picked adds nothing.
+    rows = {i for i in range(len(cands)) if _is_fact_row(cands[i][2].strip())}
+    prose_left = sum(1 for _, i in scored if i not in rows)
+    row_cap = max(2, inputs.max_claims - 2)
     for _, i in scored:
         norm = " ".join(cands[i][2].split())
         if norm in seen or norm in inputs.known_quotes:
             continue
+        if i in rows:
+            taken = [j for j in picked if j in rows]
+            if (len(taken) >= row_cap and prose_left > 0) or any(_alike(sent_terms[i], sent_terms[j]) for j in taken):
+                continue
+        else:
+            prose_left -= 1
         seen.add(norm)
         picked.append(i)
         if len(picked) >= inputs.max_claims:
             break
     return [(cands[i][1], cands[i][2]) for i in sorted(picked)]
+
+
+def _alike(a: set[str], b: set[str]) -> bool:
+    """Two table rows that say nearly the same (over half their words shared)."""
+    return bool(a and b) and len(a & b) / len(a | b) > 0.5
 
 
 _LEAD_IN = re.compile(r"^[\s|>*•·-]*(?:the\s+|\d+\.\s+)?", re.I)
@@ -423,8 +453,10 @@ _PROSE_MARKS = frozenset("`\"'“”‘’，。、：；！？「」《》,.")
 def _sentence_like(sentence: str) -> bool:
     """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
     stripped = sentence.strip()
-    if stripped[:1].isascii() and stripped[:1].islower():
-        return False  # a fragment (a list item's continuation, a clause cut off its sentence)
+    if stripped[:1].isascii() and stripped[:1].islower() and not has_cjk(stripped):
+        # A fragment (a list item's continuation, a clause cut off its sentence). Chinese has no
+        # case: 「netfilter 主要的用户层程序是 iptables(8)」 opens with a name, not a fragment.
+        return False
     quoted = _QUOTED_ITEM.findall(stripped)
     if len(quoted) >= 4 and sum(len(q) for q in quoted) > 0.4 * len(stripped):
         return False  # an enumeration of names ("absolute_import", "division", ...), not a statement

@@ -226,9 +226,20 @@ def literals(text: str) -> list[str]:
         word = m.group(0).rstrip(".")
         if word.casefold() in _NOT_LITERAL or not re.search(r"[A-Za-z]", word):
             continue
-        if word.casefold() not in {o.casefold() for o in out}:
-            out.append(word)
+        for name in _alternatives(word):
+            if name.casefold() not in {o.casefold() for o in out}:
+                out.append(name)
     return out
+
+
+def _alternatives(word: str) -> list[str]:
+    """A slash between two words is "or" ("locks/RLock", "task_done/join"), not a path: each side
+    that is a name of its own (a joiner or an inner capital) is a literal; plain words are not.
+    A path (``/etc/hosts``, ``apt/sources.list``) has a leading slash or a dotted last part."""
+    if word.startswith(("/", "-")) or "/" not in word or "." in word.rsplit("/", 1)[-1]:
+        return [word]
+    sides = [s for s in word.split("/") if s]
+    return [s for s in sides if re.search(r"[-._]|[a-z][A-Z]|^[A-Z]{2,}[a-z]", s)]
 
 
 def normalised_for_literals(text: str) -> str:

@@ -306,6 +306,25 @@ _EN_DOES_VERB = re.compile(
 _EN_DOES = re.compile(r"^(?:how|why|when|where)\s+(?:do|does|did|can|could|should|would)\s+", re.IGNORECASE)
 
 
+_EN_TASK = re.compile(r"^(?:i|we|you|one|people)\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", re.IGNORECASE)
+_CVC = re.compile(
+    r"^(?:[^aeiou]*[aeiou])([^aeiouwxy])$"
+)  # run, set, stop: one syllable ending consonant-vowel-consonant
+
+
+def _gerund(verb: str) -> str:
+    """ "coordinate" → "coordinating", "run" → "running", "set" → "setting", "configure" → "configuring"."""
+    low = verb.lower()
+    if low.endswith("ie"):
+        return low[:-2] + "ying"
+    if low.endswith("e") and not low.endswith(("ee", "ye", "oe")) and len(low) > 2:
+        return low[:-1] + "ing"
+    found = _CVC.match(low)
+    if found and len(low) <= 4:
+        return low + found.group(1) + "ing"
+    return low + "ing"
+
+
 def _clean(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split()).strip().rstrip(_END_PUNCT) if text else ""
 
@@ -331,7 +350,12 @@ def _bare_subject(clause: str) -> str:
         if passive:
             text = _EN_PARTICIPLE.sub("", text, count=1).strip()
         text = _EN_SUFFIX.sub("", text).strip()
-        verb = _EN_DOES_VERB.match(text) if does else None
+        task = _EN_TASK.match(text) if does else None
+        if task is not None:
+            # "How do I coordinate worker threads" asks how a task is done: the task is the subject,
+            # "coordinating worker threads", never "I coordinate worker threads".
+            text = " ".join(p for p in (_gerund(task.group("verb")), task.group("rest")) if p)
+        verb = _EN_DOES_VERB.match(text) if does and task is None else None
         if verb is not None and verb.group("s").lower() not in {"i", "we", "you", "they", "one", "people"}:
             text = verb.group("s")
         elif does:
