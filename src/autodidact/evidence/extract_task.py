@@ -185,7 +185,14 @@ class ExtractClaimsTask:
         if lits:
             # A passage that never writes the name is about something else ("ls -a | list …" for
             # "sources.list"): nothing from it answers the question.
-            named = [c for c in cands if any(x in normalised_for_literals(c[1]) for x in lits)]
+            naming = [i for i, c in enumerate(cands) if any(x in normalised_for_literals(c[1]) for x in lits)]
+            # A manual names a thing, then goes on about it ("RLock(…) Factory function that returns a
+            # new reentrant lock. A reentrant lock must be released by the thread that acquired it."):
+            # the few sentences after a naming one, in the same passage, may answer too.
+            near = {
+                j for i in naming for j in range(i, min(i + 1 + FOLLOWING, len(cands))) if cands[j][0] == cands[i][0]
+            }
+            named = [c for j, c in enumerate(cands) if j in near]
             if not named:
                 # The manual may write the distinctive part alone ("networkd" for
                 # "systemd-networkd"): a part of six letters or more, as a whole word.
@@ -292,6 +299,9 @@ def _distinctive_parts(literal: str) -> list[str]:
     if len(pieces) < 2:
         return []
     return [p for p in pieces[1:] if len(p) >= 6 and p.isalpha() and p not in STOPWORDS]
+
+
+FOLLOWING = 2  # sentences after one that names a literal that may still be about it
 
 
 def _calls_any(text: str, names: list[str]) -> bool:
