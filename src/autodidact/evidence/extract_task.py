@@ -364,32 +364,39 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
         scored = [(-1e9, opening), *[x for x in scored if x[1] != opening]]
     seen: set[str] = set()
     picked: list[int] = []
-    # Rows of one table share their column words ("shorewall … netfilter 配置文件生成器"), so they
-    # rank each other up, and a section states its points in prose too: rows leave two picks for
-    # the statements while any are left, and a row much like one already picked adds nothing.
-    rows = {i for i in range(len(cands)) if _is_fact_row(cands[i][2].strip())}
-    prose_left = sum(1 for _, i in scored if i not in rows)
-    row_cap = max(2, inputs.max_claims - 2)
+    # Rows of one package table that describe their packages alike ("Shoreline 防火墙, netfilter
+    # 配置文件生成器" for shorewall, shorewall-lite, shorewall6…) rank each other up on those shared
+    # words and would fill the answer; one of them says it. Rows that do different things ("audit
+    # system for partially installed packages", "configure all partially installed packages") stay.
+    described: list[set[str]] = []
     for _, i in scored:
         norm = " ".join(cands[i][2].split())
         if norm in seen or norm in inputs.known_quotes:
             continue
-        if i in rows:
-            taken = [j for j in picked if j in rows]
-            if (len(taken) >= row_cap and prose_left > 0) or any(_alike(sent_terms[i], sent_terms[j]) for j in taken):
-                continue
-        else:
-            prose_left -= 1
+        about = _row_description(cands[i][2])
+        if about and any(_alike(about, other) for other in described):
+            continue
         seen.add(norm)
         picked.append(i)
+        if about:
+            described.append(about)
         if len(picked) >= inputs.max_claims:
             break
     return [(cands[i][1], cands[i][2]) for i in sorted(picked)]
 
 
+def _row_description(sentence: str) -> set[str]:
+    """The terms of a table row's cells after its first (what the named thing is or does)."""
+    stripped = sentence.strip()
+    if not _is_fact_row(stripped):
+        return set()
+    cells = [c for c in stripped.strip("|").split("|") if c.strip()]
+    return set(terms(" ".join(cells[1:]))) if len(cells) > 1 else set()
+
+
 def _alike(a: set[str], b: set[str]) -> bool:
-    """Two table rows that say nearly the same (over half their words shared)."""
-    return bool(a and b) and len(a & b) / len(a | b) > 0.5
+    """Two descriptions that share most of their words (Jaccard over 0.6)."""
+    return len(a & b) / len(a | b) > 0.6
 
 
 _LEAD_IN = re.compile(r"^[\s|>*•·-]*(?:the\s+|\d+\.\s+)?", re.I)
