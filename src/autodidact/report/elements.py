@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from autodidact.plan.models import Dimension, Plan
-from autodidact.report.citations import Citer
+from autodidact.report.citations import CITE_RE, Citer
 from autodidact.report.labels import cell, label, overlap
 from autodidact.report.prose import inline_cell
 
@@ -156,7 +156,19 @@ def risk_list(element: str, plan: Plan, evidences: Evidences, citer: Citer, lang
         picked += [c for c in evidences[best.id]["claims"] if c not in picked]
     if not picked:
         return [label(lang, "no_contrary")]
-    return [f"- {citer.sentence(c['text'], [c['id']], lang)}" for c in picked[:8]]
+    return _distinct([f"- {citer.sentence(c['text'], [c['id']], lang)}" for c in picked])[:8]
+
+
+def _distinct(lines: list[str]) -> list[str]:
+    """Each bullet once: two dimensions often quote the same sentence, and a reader sees it twice."""
+    seen: set[str] = set()
+    out = []
+    for line in lines:
+        key = " ".join(CITE_RE.sub("", line).split()).casefold()
+        if key not in seen:
+            seen.add(key)
+            out.append(line)
+    return out
 
 
 def evidence_table(evidences: Evidences, citer: Citer, lang: str) -> list[str]:
@@ -189,9 +201,15 @@ def findings_list(plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> 
     """Every dimension's key findings as a cited list."""
     out = []
     for dim in plan.dimensions:
-        for finding in evidences.get(dim.id, {}).get("key_findings", []):
-            out.append(f"- {citer.sentence(finding['finding'], finding['claim_ids'], lang)}")
-    return out
+        ev = evidences.get(dim.id, {})
+        text_of = {c["id"]: c["text"] for c in ev.get("claims", [])}
+        for finding in ev.get("key_findings", []):
+            # The statement of the finding's first claim, not the synthesis's bookkeeping around it
+            # ("On '…': According to X: … (2 claims from 2 source(s))"); its markers cite them all.
+            ids = [i for i in finding["claim_ids"] if i in text_of]
+            text = text_of[ids[0]] if ids else finding["finding"]
+            out.append(f"- {citer.sentence(text, finding['claim_ids'], lang)}")
+    return _distinct(out)
 
 
 def claims_table(element: str, plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> list[str]:

@@ -158,10 +158,22 @@ def inline_cell(text: str, limit: int = 220) -> str:
 
 
 def _plain_marks(text: str) -> str:
-    text = text.replace("\\|", "|").replace("\\`", "`").replace("\\*", "\x00").replace("\\_", "\x01")
+    """Source markdown made plain: the source's own escapes (``\\*``, ``\\[0\\]``) are literal
+    characters, escaped once here — escaping them again showed the reader ``\\\\\\[0\\\\\\]``."""
+    literal: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        literal.append(m.group(1))
+        return f"\x00{len(literal) - 1}\x01"
+
+    text = _SOURCE_ESCAPE.sub(keep, text)
     text = _STRONG.sub(lambda m: m.group(2), text)
     text = _EMPH.sub(lambda m: m.group(1) or m.group(2) or "", text)
-    return _escape(text).replace("\x00", "\\*").replace("\x01", "\\_")
+    return _HELD.sub(lambda m: _escape(literal[int(m.group(1))]), _escape(text))
+
+
+_SOURCE_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before ASCII punctuation
+_HELD = re.compile(r"\x00(\d+)\x01")
 
 
 def _escape(text: str) -> str:

@@ -89,11 +89,16 @@ def heading_like(title: str) -> bool:
     return not (len(words) >= 2 and all(_COMMAND_WORD.match(w) for w in words) and _TECH_WORD.search(title))
 
 
+# The permalink a documentation generator puts after each heading ("More on Lists¶", Sphinx;
+# "🔗" in some themes): not part of the heading a reader names.
+_PERMALINK = re.compile(r"\s*[¶🔗]\s*")
+
+
 def clean_title(title: str) -> str:
     """A heading's text as a plain title: emphasis and code marks and escapes removed, one line."""
     title = re.sub(r"\\([\\`*_{}\[\]()#+\-.!<>|])", r"\1", title)
     title = re.sub(r"(\*\*|`)", "", title)  # not "__": it is part of names like __slots__
-    return " ".join(title.split())
+    return " ".join(_PERMALINK.sub(" ", title).split())
 
 
 # "Chapter 2.", "第 2 章", "2.7.3.", "2.1", "3." — not a bare number ("2024 annual report").
@@ -106,7 +111,7 @@ def bare_heading(title: str) -> str:
     its numbering ("2.7.3. ") or part counter (" (2/3)"). "Tweaking candidate version" is what a
     question about that section quotes, and what finds the section again (docs/questions.md).
     """
-    last = title.split(SEPARATOR.strip())[-1].strip()
+    last = _PERMALINK.sub(" ", title.split(SEPARATOR.strip())[-1]).strip()
     return _NUMBERING.sub("", _PART.sub("", last)).strip(" .:：")
 
 

@@ -1,0 +1,56 @@
+"""What a reader sees of offline-written report elements (report/elements.py, report/prose.py,
+text/sections.py): headings without permalinks, source escapes shown once, each bullet once,
+findings without the synthesis's bookkeeping (docs/writing.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autodidact.plan.offline import offline_plan
+from autodidact.report.citations import Citer
+from autodidact.report.elements import findings_list, risk_list
+from autodidact.report.prose import inline
+from autodidact.text.keypoints import key_points_question
+from autodidact.text.sections import bare_heading, headings
+
+
+def test_a_sphinx_permalink_is_not_part_of_a_heading() -> None:
+    text = "# 5. Data Structures¶\n\nLists are mutable.\n\n## 5.3. Tuples and Sequences¶\n\nTuples are immutable.\n"
+    assert [h.title for h in headings(text)] == ["5. Data Structures", "5.3. Tuples and Sequences"]
+    assert bare_heading("Data Structures › 5.3. Tuples and Sequences¶") == "Tuples and Sequences"
+    assert "¶" not in key_points_question(bare_heading("5.3. Tuples and Sequences¶"), "en")
+
+
+def test_a_source_escape_is_shown_once() -> None:
+    assert inline(r"so \[0\] \* 3 gives a list") == r"so \[0\] \* 3 gives a list"
+    assert inline("a *word* and **bold** stay plain") == "a word and bold stay plain"
+    assert inline("see [1] here") == r"see \[1\] here"  # no marker can be forged
+
+
+def _evidence(dim_id: str, claims: list[tuple[str, str]]) -> dict[str, Any]:
+    quote = [{"source_id": "s1", "snippet": "quoted", "quote_type": "direct", "snapshot_ref": "x"}]
+    return {
+        "claims": [
+            {"id": f"{dim_id}.{cid}", "text": text, "polarity": "refute", "kind": "factual", "evidence": quote}
+            for cid, text in claims
+        ],
+        "key_findings": [
+            {
+                "finding": f"On 'What is it?': According to Data Structures: {claims[0][1]} (2 claims from 1 source)",
+                "claim_ids": [f"{dim_id}.{claims[0][0]}"],
+            }
+        ],
+        "sources": [{"id": "s1", "url": "https://example.org/ds", "title": "Data Structures"}],
+    }
+
+
+def test_each_bullet_once_and_findings_read_as_statements() -> None:
+    plan = offline_plan("Python lists vs tuples: mutability and performance", "en")
+    same = "However, tuples cannot be modified in place."
+    evidences = {d.id: _evidence(d.id, [("c1", same), ("c2", f"Claim of {d.id} alone.")]) for d in plan.dimensions}
+    citer = Citer(evidences)
+    risks = risk_list("Risks and limits", plan, evidences, citer, "en")
+    assert sum(1 for line in risks if same.rstrip(".") in line) == 1
+    findings = findings_list(plan, evidences, citer, "en")
+    assert findings and not any("On '" in f or "claims from" in f or "According to" in f for f in findings)
+    assert sum(1 for line in findings if same.rstrip(".") in line) == 1
