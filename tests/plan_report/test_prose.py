@@ -165,6 +165,26 @@ def test_verify_catches_an_edited_sentence_and_a_changed_claim(tmp_path: Path, c
     assert any("whose quotes changed" in p for p in _verify(out))
 
 
+def test_verify_catches_a_changed_tail_an_added_sentence_and_a_deleted_record(tmp_path: Path, corpus: Path) -> None:
+    out = tmp_path / "rep"
+    record = _run(out, corpus, _model(fabricate=False))
+    md = out / "report.md"
+    text = md.read_text(encoding="utf-8")
+    assert _verify(out) == []
+    row = max(record["sentences"], key=lambda r: len(r["text"]))
+    tail = inline(row["text"])[-12:].rstrip(".")  # past the first characters verify compares
+    assert tail in text
+    md.write_text(text.replace(tail, " never by indexing", 1), encoding="utf-8")
+    assert any("report.md changed since it was written" in p for p in _verify(out))
+    md.write_text(
+        text.replace("\n## References", "\nGenerators were invented in 1807 by Napoleon [1].\n\n## References")
+    )
+    assert any("report.md changed since it was written" in p for p in _verify(out))
+    md.write_text(text, encoding="utf-8")
+    (out / "prose.json").unlink()
+    assert any("nothing can re-prove" in p for p in _verify(out))
+
+
 def test_check_support_drops_what_the_judge_refuses(tmp_path: Path, corpus: Path) -> None:
     out = tmp_path / "rep"
     model = _model(fabricate=False, refuse_first=True)

@@ -386,7 +386,7 @@ def write_outputs(
         text = render_subreport(plan, plan.dimension(dim_id), ev, fed.get(dim_id, []))
         atomic.write_text(paths.sub_report(dim_id), text)
     atomic.write_json(paths.citations, composed.citations)
-    atomic.write_json(paths.prose, prose_record(composed.prose, ordered, threshold, plan, check))
+    atomic.write_json(paths.prose, prose_record(composed.prose, ordered, threshold, plan, check, composed.markdown))
     entries = composed.citations["citations"]
     atomic.write_text(paths.root / "references.bib", bibtex(entries))
     atomic.write_json(paths.root / "references.json", csl_json(entries))

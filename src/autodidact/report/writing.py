@@ -235,9 +235,12 @@ def prose_record(
     threshold: float,
     plan: Plan | None = None,
     check: bool = False,
+    report_md: str | None = None,
 ) -> dict[str, Any]:
     """Every written sentence with its block, claim ids, the claims' fingerprints and its engine;
-    per block the fingerprint of its claims (what a re-run may reuse)."""
+    per block the fingerprint of its claims (what a re-run may reuse); and the fingerprint of the
+    report.md written with them, so an edit anywhere in it (a sentence's tail, a sentence added)
+    is seen by ``verify``."""
     claims = {c["id"]: c for ev in evidences.values() for c in ev.get("claims", [])}
     blocks: dict[str, Any] = {}
     for dim in plan.dimensions if plan is not None else []:
@@ -258,10 +261,18 @@ def prose_record(
     dropped: Counter[str] = Counter()
     for written in prose.values():
         dropped.update(written.dropped)
-    return {
+    record: dict[str, Any] = {
         "version": PROSE_VERSION, "support_threshold": threshold, "check_support": check,
         "sentences": rows, "dropped": dict(dropped), "blocks": blocks,
     }  # fmt: skip
+    if report_md is not None:
+        record["report_sha256"] = report_fingerprint(report_md)
+    return record
+
+
+def report_fingerprint(report_md: str) -> str:
+    """sha256 of report.md's text, line endings made uniform (an editor's CRLF is no edit)."""
+    return hashlib.sha256(report_md.replace("\r\n", "\n").encode("utf-8")).hexdigest()
 
 
 def check_prose(record: Mapping[str, Any], evidences: Evidences, report_md: str) -> list[str]:
@@ -275,6 +286,11 @@ def check_prose(record: Mapping[str, Any], evidences: Evidences, report_md: str)
     flat = " ".join(report_md.split())
     threshold = float(record.get("support_threshold", DEFAULT_SUPPORT))
     problems: list[str] = []
+    written = record.get("report_sha256")
+    if isinstance(written, str) and written != report_fingerprint(report_md):
+        # The sentence checks below find a changed opening; this finds any change — a tail, a
+        # sentence added, a table cell — since prose proved only as written.
+        problems.append("report.md changed since it was written: re-run `autodidact report` to prove it again")
     for row in record.get("sentences", []):
         text, ids = str(row.get("text", "")), [str(i) for i in row.get("claim_ids", [])]
         where = f"{row.get('block')}: {text[:60]!r}"

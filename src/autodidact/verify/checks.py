@@ -267,12 +267,22 @@ def check_report_folder(folder: Path, report: VerifyReport) -> None:
         _check_prose(folder, text, report)
 
 
+# The report footer's prose line (report/labels.py "prose_footer", English and Chinese).
+_PROSE_FOOTER = re.compile(
+    r"^\*\d+ sentences, each resting on the claims|^\*共 \d+ 句，每句都以其标注引用的主张为依据", re.M
+)
+
+
 def _check_prose(folder: Path, report_md: str, report: VerifyReport) -> None:
     """Every sentence prose.json records still stands in report.md on unchanged, supporting claims."""
     from autodidact.report.writing import check_prose
 
     path = folder / "prose.json"
     if not path.is_file():
+        if _PROSE_FOOTER.search(report_md):
+            # The report says its sentences rest on claims; without prose.json nothing proves it.
+            report.count("report_prose")
+            report.problem("report_prose", path, "missing: report.md has written prose that nothing can re-prove")
         return
     report.count("report_prose")
     record = _load_json(path, report, "report_prose")
