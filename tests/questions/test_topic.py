@@ -310,3 +310,12 @@ def test_a_how_do_i_topic_is_about_the_task_not_about_i() -> None:
 
     asked = [q.text for q in framework_questions(frame, "en", None, (1,))]
     assert not any(" I " in q or q.startswith("I ") for q in asked), asked
+
+
+def test_a_chinese_comparison_shares_its_owner_and_keeps_its_question_apart() -> None:
+    frame = decompose("比较 Python 的列表和元组，各自在什么情况下使用？", "zh")
+    (cmp, question) = frame.facets
+    assert cmp.candidates == ["Python 的列表", "Python 的元组"]
+    assert question.kind == "question" and question.question.endswith("各自在什么情况下使用？")
+    bare = decompose("比较列表和元组各自在什么情况下使用", "zh")
+    assert bare.facets[0].candidates == ["列表", "元组"]

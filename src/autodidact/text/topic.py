@@ -430,6 +430,15 @@ def subject_parts(subject: str) -> list[str]:
     return parts
 
 
+def _zh_shared_owner(candidates: list[str]) -> list[str]:
+    """「Python 的列表」与「元组」 → 「Python 的元组」: the owner before 的 belongs to every candidate."""
+    first = candidates[0]
+    if "的" not in first[1:-1] or any("的" in c for c in candidates[1:]):
+        return candidates
+    owner = first[: first.rindex("的") + 1]
+    return [first] + [_zh_glue(owner, c) for c in candidates[1:]]
+
+
 def _zh_glue(left: str, right: str) -> str:
     """Two pieces of a Chinese phrase: one space between Latin and Han, none between ideographs."""
     left, right = left.rstrip(), right.lstrip()
@@ -584,8 +593,9 @@ _ZH_COMPARE = re.compile(
 # Follow-up question clauses: "…, and why does it …", "… and how can it be …", 「…？如何避免？」.
 _WH = r"(?:why|how|what|when|where|which|who)"
 _EN_CLAUSE = re.compile(rf"\s*[?;]\s+(?=\S)|\s*,\s*(?:and\s+|but\s+)?(?={_WH}\b)|\s+(?:and|but)\s+(?={_WH}\b)", re.I)
-_ZH_WH = r"(?:如何|怎样|怎么|为什么|为何|有哪些|有什么|是否|能否|什么时候|何时|哪些)"
-_ZH_CLAUSE = re.compile(rf"\s*[？?；;]\s*|\s*[，,]\s*(?={_ZH_WH})")
+_ZH_WH = r"(?:如何|怎样|怎么|为什么|为何|有哪些|有什么|是否|能否|什么时候|什么情况|什么场景|何时|哪些)"
+# 「比较列表和元组，各自在什么情况下使用？」: 各自/分别 + a question is a clause of its own, comma or not.
+_ZH_CLAUSE = re.compile(rf"\s*[？?；;]\s*|\s*[，,]\s*(?={_ZH_WH})|\s*[，,]?\s*(?=(?:各自|分别)[^，,？?]*?{_ZH_WH})")
 _EN_AUX = r"(?:is|are|was|were|can|could|should|would|will|may|might|must|does|do|did)"
 _EN_PRONOUN = re.compile(r"\b(?:it|they|them|this|these)\b", re.I)
 
@@ -912,6 +922,8 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
     comparison = compare(_clean(first)) or compare(_bare_subject(first))
     if comparison:
         candidates, context = comparison
+        if zh:
+            candidates = _zh_shared_owner(candidates)
         subject = _join(candidates, zh)
         facets.append(_make(_comparison_name(candidates, zh), "comparison", candidates=candidates, context=context))
     else:
