@@ -54,3 +54,17 @@ def test_each_bullet_once_and_findings_read_as_statements() -> None:
     findings = findings_list(plan, evidences, citer, "en")
     assert findings and not any("On '" in f or "claims from" in f or "According to" in f for f in findings)
     assert sum(1 for line in findings if same.rstrip(".") in line) == 1
+
+
+def test_a_compared_object_is_found_by_its_own_words() -> None:
+    """ "Lists are mutable" is about "Python lists": the row is not empty because the claim does not
+    spell out "python lists"; and the facet list after the colon is no object of research."""
+    from autodidact.report.elements import comparison_table
+
+    plan = offline_plan("Compare Python lists and tuples: mutability, performance and when to use each", "en")
+    assert plan.scope.objects == ["Python lists", "tuples"]
+    dim = plan.dimensions[0].id
+    evidences = {dim: _evidence(dim, [("c1", "Lists are mutable sequences."), ("c2", "Tuples are immutable.")])}
+    rows = comparison_table(plan, evidences, Citer(evidences), "en")
+    lists_row = next(r for r in rows if r.startswith("| Python lists"))
+    assert "Lists are mutable" in lists_row and "Tuples are immutable" not in lists_row

@@ -132,6 +132,10 @@ def _extract_en(head: str, sections: list[str]) -> RequestTerms:
     if m := _EN_PURPOSE.search(text):
         purpose = _clean(m.group("p"))
         text = text[: m.start()]
+    if re.search(r":\s", text):
+        # "Compare Python lists and tuples: mutability, performance …": the text layer's subject
+        # (the facets follow the colon), not the facet list split into "objects" of research.
+        text = subject_of(head) or text
     subject = _clean(re.sub(r"^(?:the|a|an)\s+", "", _clean(text), flags=re.I)) or _clean(head)
     # "lists and tuples in Python": the trailing "in Python" qualifies every object, not the last one
     head = re.sub(r"\s+(?:in|within|on|under)\s+[^,]+$", "", subject) if _SPLIT_EN.search(subject) else subject

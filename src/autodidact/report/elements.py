@@ -14,7 +14,8 @@ from typing import Any
 from autodidact.plan.models import Dimension, Plan
 from autodidact.report.citations import CITE_RE, Citer
 from autodidact.report.labels import cell, label, overlap
-from autodidact.report.prose import inline_cell
+from autodidact.report.prose import inline_cell, plain
+from autodidact.text.topic import key_terms, mentions
 
 Evidences = dict[str, dict[str, Any]]
 
@@ -63,16 +64,22 @@ def comparison_table(plan: Plan, evidences: Evidences, citer: Citer, lang: str) 
     objects = plan.scope.objects
     rows: list[list[str]] = []
     if len(objects) >= 2:
-        for obj in objects:
+        # An object is named by its own words, not those all objects share: "Python lists" is
+        # mentioned by "Lists are mutable" (the same stem), not only by the words "python lists".
+        words = [key_terms(o) for o in objects]
+        shared = set.intersection(*(set(w) for w in words))
+        for obj, obj_words in zip(objects, words, strict=True):
             low = obj.lower()
             own = [
                 d.id
                 for d in plan.dimensions
                 if d.name.lower().startswith((f"{low}:", f"{low}：")) and d.id in evidences
             ]
-            mention = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")
+            names = [w for w in obj_words if w not in shared] or obj_words or [low]
             related = list(_claims(evidences, own))
-            related += [c for c in _claims(evidences) if c not in related and mention.search(c["text"].lower())]
+            related += [
+                c for c in _claims(evidences) if c not in related and any(mentions(plain(c["text"]), n) for n in names)
+            ]
             pro = [c for c in related if c.get("polarity") != "refute"][:2]
             con = [c for c in related if c.get("polarity") == "refute"][:2]
             rows.append(
@@ -88,11 +95,13 @@ def comparison_table(plan: Plan, evidences: Evidences, citer: Citer, lang: str) 
         if ev is None:
             continue
         finding = ev["key_findings"][0]
+        text_of = {c["id"]: c["text"] for c in ev["claims"]}
+        lead = next((text_of[i] for i in finding["claim_ids"] if i in text_of), finding["finding"])
         con = [c for c in ev["claims"] if c.get("polarity") == "refute"][:1]
         rows.append(
             [
                 cell(dim.name),
-                f"{cell(finding['finding'])} {citer.marks(finding['claim_ids'])}".strip(),
+                f"{inline_cell(plain(lead))} {citer.marks(finding['claim_ids'])}".strip(),
                 " · ".join(_claim_cell(citer, c) for c in con) or "—",
             ]
         )
