@@ -153,3 +153,18 @@ def test_a_heading_every_page_has_names_its_document_and_furniture_has_no_key_po
     assert all(
         e.document == "" for e in outline if e.heading not in {"Description", "Name", "Data", "Classes", "Functions"}
     )
+
+
+def test_a_facet_naming_alternatives_needs_the_words_of_one_of_them() -> None:
+    from autodidact.sources.outline import _Need
+    from autodidact.text.tokens import term_set
+
+    facet = "Condition and Event synchronization"
+    need = _Need.of(facet, [], term_set(facet), comparison=False)
+    assert need.met(term_set("class Condition: a condition variable lets threads wait"))
+    assert need.met(term_set("Event synchronization between threads"))
+    assert not need.met(term_set("class Semaphore counts releases"))
+    locks = _Need.of("locks/RLock", [], term_set("locks/RLock"), comparison=False)
+    assert locks.met(term_set("RLock returns a new reentrant lock")) and locks.met(term_set("a lock object"))
+    whole = _Need.of("exception chaining", [], term_set("exception chaining"), comparison=False)
+    assert not whole.met(term_set("chained comparisons")) and whole.met(term_set("exception chaining works"))

@@ -31,7 +31,7 @@ DATA
 
 def test_capital_headings_with_an_indented_body_become_sections() -> None:
     text = extract_bytes(PYDOC.encode(), filename="logging.txt").text
-    assert [h.title for h in headings(text)] == ["Name", "Description", "Classes", "Data"]
+    assert [h.title for h in headings(text)] == ["Name", "Description", "Classes", "class Handler", "Data"]
     sentences = split_sentences(text)
     assert "Logging package for Python." in sentences  # the heading no longer glued to it
     whole = "Handler instances dispatch logging events to specific destinations, which are set by subclasses"
@@ -48,3 +48,18 @@ def test_only_margin_headings_with_a_body_below_are_headings() -> None:
 def test_markdown_is_left_as_it_is() -> None:
     text = "# Title\n\nNAME\n    kept\n"
     assert extract_bytes(text.encode(), filename="notes.md").text.startswith("# Title\n\nNAME\n")
+
+
+def test_each_pydoc_class_is_a_section_of_its_own() -> None:
+    """A question about Condition reads Condition's documentation, not the first part of a listing
+    of every class under one "Classes" heading."""
+    import pydoc
+    import threading
+
+    from autodidact.text.sections import split_sections
+
+    text = extract_bytes(pydoc.render_doc(threading, renderer=pydoc.plaintext).encode(), filename="threading.txt").text
+    titles = [s.title for s in split_sections(text, "threading")]
+    assert {"class Condition", "class Event", "class Semaphore"} <= {t.split(" (")[0] for t in titles}
+    condition = next(s for s in split_sections(text, "threading") if s.title == "class Condition")
+    assert "notify" in condition.text_of(text) and "class Event" not in condition.text_of(text)

@@ -29,6 +29,7 @@ SEARCH_K = 12  # passages read per facet
 PER_FACET = 6  # headings kept per facet (the questioner asks two unasked ones per round)
 SCORE_SHARE = 0.55  # a section ranked below this share of the facet's best passage is not its own
 _MARKUP = re.compile(r"^#+ .*$|https?://\S+", re.M)  # headings and addresses: not what a section says
+_CONJUNCTS = re.compile(r"\s*,\s*|\s+(?:and|or)\s+", re.I)
 MIN_TERMS = 8  # distinct words a section says beyond page furniture, to have key points
 
 
@@ -157,18 +158,25 @@ class _Need:
     latin: frozenset[str]
     cjk: frozenset[str]
     english: frozenset[str]
+    # A Latin facet naming alternatives ("Condition and Event synchronization", "locks/RLock"):
+    # all words of any one of them. Empty: all of ``latin``.
+    either: tuple[frozenset[str], ...] = ()
 
     @classmethod
     def of(cls, query: str, english: list[str], own: set[str], *, comparison: bool) -> _Need:
         if comparison:
             return cls(frozenset(), frozenset(), frozenset(own))
         if not has_cjk(query):
-            return cls(frozenset(own), frozenset(), frozenset())
+            pieces = query.split("/") if re.fullmatch(r"[\w.-]+/[\w.-]+", query) else _CONJUNCTS.split(query)
+            either = tuple(frozenset(term_set(p) & own) for p in pieces if term_set(p) & own)
+            return cls(frozenset(own), frozenset(), frozenset(), either if len(either) > 1 else ())
         written = term_set(query) & own
         cjk = frozenset(t for t in written if has_cjk(t))
         return cls(frozenset(written - cjk), cjk, frozenset(term_set(" ".join(english)) & own))
 
     def met(self, said: set[str]) -> bool:
+        if self.either:
+            return any(words <= said for words in self.either)
         if not self.latin <= said:
             return False
         if not self.cjk:

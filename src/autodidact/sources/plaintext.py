@@ -49,14 +49,24 @@ def _bar_runs(lines: list[str]) -> set[int]:
     return out
 
 
+# pydoc's entry for one class inside CLASSES: "    class Condition(builtins.object)" followed by
+# its margin-barred body. Each becomes a section of its own ("### class Condition"), so a question
+# about Condition reads Condition's documentation, not the first part of a 60-class listing.
+_CLASS_ENTRY = re.compile(r"^ {4}class (?P<name>[A-Za-z_]\w*)\b[^|]*$")
+
+
 def readable_plain(text: str) -> str:
-    """``text`` with man-page headings as ``## Heading`` lines and margin bars blanked."""
+    """``text`` with man-page headings as ``## Heading`` lines, pydoc's class entries as
+    ``### class Name`` sections, and margin bars blanked."""
     lines = text.split("\n")
     bars = _bar_runs(lines)
     out: list[str] = []
     for i, line in enumerate(lines):
+        entry = _CLASS_ENTRY.match(line) if i + 1 in bars else None
         if i in bars:
             line = _BAR.sub(lambda m: m.group(1) + " ", line, count=1)
+        elif entry is not None:
+            line = f"\n### class {entry.group('name')}\n\n{line}"
         elif _is_heading(lines, i):
             words = line.strip().replace("_", " ")
             # The blank line below ends the heading's sentence, as after an HTML heading.
