@@ -143,6 +143,8 @@ def _source_for(
     entry: dict[str, Any] = {"id": sid, "url": doc.url, "title": title.strip() or doc.url, "quality": doc.quality}
     if doc.published_at:
         entry["published_at"] = doc.published_at
+    if doc.author:
+        entry["author"] = doc.author
     by_url[key] = entry
     new_sources.append(entry)
     return sid

@@ -39,9 +39,12 @@ CREATE TABLE IF NOT EXISTS evidence_search_cache (
     PRIMARY KEY (provider, query, n)
 );
 CREATE TABLE IF NOT EXISTS evidence_doc_meta (
-    snapshot_ref TEXT PRIMARY KEY, url TEXT NOT NULL, title TEXT NOT NULL, published_at TEXT, media_type TEXT
+    snapshot_ref TEXT PRIMARY KEY, url TEXT NOT NULL, title TEXT NOT NULL, published_at TEXT, media_type TEXT,
+    author TEXT
 );
 """
+# A cache written before pages' authors were kept gains the column (its rows read as no author).
+DOC_META_AUTHOR = "ALTER TABLE evidence_doc_meta ADD COLUMN author TEXT"
 
 
 @dataclass
@@ -57,6 +60,7 @@ class Doc:
     quality_reason: str
     published_at: str | None = None
     fetched: bool = False
+    author: str | None = None
     rated: bool = False
     _sections: list[Section] | None = field(default=None, init=False, repr=False, compare=False)
     _terms: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
@@ -166,6 +170,11 @@ class Collector:
 
                 self._indexes.append((root, LocalIndex(root)))
         self._db = connect(index_path(self.report_dir), [SEARCH_CACHE_DDL]) if self.providers else None
+        if self._db is not None:
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(evidence_doc_meta)")}
+            if "author" not in columns:
+                with self._db:
+                    self._db.execute(DOC_META_AUTHOR)
 
     def close(self) -> None:
         """Close the local indexes, the search cache and the writer threads."""
@@ -341,7 +350,8 @@ class Collector:
             quality, reason = classify(url, "web", page_title, meta[2] if meta else None)
             self.counters.reused += 1
             published = meta[1] if meta else None
-            return Doc(url, page_title, "web", snap.snapshot_ref, text, quality, reason, published)
+            author = meta[3] if meta else None
+            return Doc(url, page_title, "web", snap.snapshot_ref, text, quality, reason, published, author=author)
         if self.fetch_document is None:
             return None
         try:
@@ -362,9 +372,10 @@ class Collector:
         self.counters.fetched += 1
         page_title = (extracted.title or "").strip() or title or url
         published = norm_date(extracted.date)
-        self._remember_meta(ref, url, page_title, published, extracted.media_type)
+        author = " ".join((extracted.author or "").split())[:200] or None
+        self._remember_meta(ref, url, page_title, published, extracted.media_type, author)
         quality, reason = classify(url, "web", page_title, extracted.media_type)
-        return Doc(url, page_title, "web", ref, text, quality, reason, published, fetched=True)
+        return Doc(url, page_title, "web", ref, text, quality, reason, published, fetched=True, author=author)
 
     async def flush(self) -> None:
         """Wait until every fetched page is stored; a refused store (tampered cache) raises."""
@@ -373,21 +384,25 @@ class Collector:
             if isinstance(result, BaseException):
                 raise result
 
-    def _meta(self, ref: str) -> tuple[str, str | None, str | None] | None:
-        """Title, date and media type recorded when a snapshot was fetched (so a re-run reads the same)."""
+    def _meta(self, ref: str) -> tuple[str, str | None, str | None, str | None] | None:
+        """Title, date, media type and author recorded when a snapshot was fetched (so a re-run
+        reads the same)."""
         if self._db is None:
             return None
         row = self._db.execute(
-            "SELECT title, published_at, media_type FROM evidence_doc_meta WHERE snapshot_ref=?", (ref,)
+            "SELECT title, published_at, media_type, author FROM evidence_doc_meta WHERE snapshot_ref=?", (ref,)
         ).fetchone()
-        return (str(row[0]), row[1], row[2]) if row else None
+        return (str(row[0]), row[1], row[2], row[3]) if row else None
 
-    def _remember_meta(self, ref: str, url: str, title: str, published: str | None, media_type: str | None) -> None:
+    def _remember_meta(
+        self, ref: str, url: str, title: str, published: str | None, media_type: str | None, author: str | None
+    ) -> None:
         if self._db is not None:
             with self._db:
                 self._db.execute(
-                    "INSERT OR REPLACE INTO evidence_doc_meta VALUES (?,?,?,?,?)",
-                    (ref, url, title, published, media_type),
+                    "INSERT OR REPLACE INTO evidence_doc_meta (snapshot_ref, url, title, published_at, media_type, "
+                    "author) VALUES (?,?,?,?,?,?)",
+                    (ref, url, title, published, media_type, author),
                 )
 
 

@@ -117,6 +117,7 @@ class Source(BaseModel):
         "professional analysis of primary material; tertiary: encyclopedias, aggregators, forums, blogs"
     )
     published_at: str | None = Field(default=None, pattern=DATE_RE, description="YYYY, YYYY-MM or YYYY-MM-DD")
+    author: str | None = Field(default=None, max_length=200, description="the page's author, where it names one")
 
 
 class KeyFinding(BaseModel):
@@ -168,8 +169,9 @@ class EvidenceFile(BaseModel):
         """The JSON form: optional fields left out when empty, ``answers_key_question: null`` kept."""
         data = self.model_dump(mode="json")
         for source in data["sources"]:
-            if source.get("published_at") is None:
-                source.pop("published_at", None)
+            for optional in ("published_at", "author"):
+                if source.get(optional) is None:
+                    source.pop(optional, None)
         for claim in data["claims"]:
             for item in claim["evidence"]:
                 if item.get("snapshot_ref") is None:
