@@ -68,3 +68,10 @@ def test_a_compared_object_is_found_by_its_own_words() -> None:
     rows = comparison_table(plan, evidences, Citer(evidences), "en")
     lists_row = next(r for r in rows if r.startswith("| Python lists"))
     assert "Lists are mutable" in lists_row and "Tuples are immutable" not in lists_row
+
+
+def test_a_dunder_name_is_code_not_bold() -> None:
+    assert inline("__init__(self, name, level=0) Initialize the handler") == (
+        "`__init__`(self, name, level=0) Initialize the handler"
+    )
+    assert inline("a __bold phrase__ stays plain") == "a bold phrase stays plain"

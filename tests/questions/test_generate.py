@@ -220,3 +220,16 @@ def test_summary_follows_the_seed_format() -> None:
     assert "已写入：outputs/rounds/round_1_questions.json" in text
     en = render_summary(rq.model_copy(update={"overlap_ratio": 0.25}), 3, "en")
     assert "Overlap with earlier questions: 25%" in en
+
+
+def test_a_chinese_question_keeps_a_space_between_latin_and_han_but_a_heading_as_written() -> None:
+    topic = "Debian 的认证和访问控制是如何工作的：PAM、NSS、shadow 密码和 sudo"
+    cands = [
+        Candidate(text="PAM 和 NSS是什么？", layer="L1", priority="high", source="audit", rationale="x"),
+        Candidate(text="《PAM和NSS》的要点是什么？", layer="L2", priority="high", source="audit", rationale="x"),
+    ]
+    rq = select_questions(QuestionerInputs(topic=topic, round=2, language="zh", min_questions=1), cands)
+    texts = [q.text for q in rq.questions]
+    assert "PAM 和 NSS 是什么？" in texts
+    assert "PAM 和 NSS是什么？" not in texts
+    assert all("《PAM 和 NSS》" not in t for t in texts)

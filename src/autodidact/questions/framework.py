@@ -222,7 +222,7 @@ def framework_questions(
     first_seen: set[str | None] = set()
 
     def add(text: str, level: int, facet: str | None) -> None:
-        text = _tidy(text, lang)
+        text = tidy(text, lang)
         if any(q.text == text for q in out):
             return
         primary = facet is not None and facet not in first_seen
@@ -361,7 +361,7 @@ def _join(items: list[str], lang: str, *, comparison: bool = False) -> str:
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 
 
-def _tidy(text: str, lang: str) -> str:
+def tidy(text: str, lang: str) -> str:
     """Chinese spacing as the topics write it: a space between Latin and Han ("dpkg 与 apt"), none
     between two ideographs or before Chinese punctuation; never 「的的」."""
     text = " ".join(text.split())
@@ -386,4 +386,5 @@ __all__ = [
     "framework_questions",
     "subject_of",
     "subject_parts",
+    "tidy",
 ]

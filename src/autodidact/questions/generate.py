@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from autodidact.questions.coverage import cited_passages, covered_by
 from autodidact.questions.facets import asked_facets, facet_names, facet_of, frames, on_topic, signature
+from autodidact.questions.framework import tidy
 from autodidact.questions.models import (
     PRIORITY_RANK,
     Candidate,
@@ -37,7 +38,7 @@ from autodidact.questions.models import (
 )
 from autodidact.questions.similarity import Features, best_match, features, is_duplicate
 from autodidact.questions.task import ProposeQuestions
-from autodidact.text.keypoints import key_points_question
+from autodidact.text.keypoints import key_points_heading, key_points_question
 from autodidact.text.topic import TopicFrame, subject_of
 
 if TYPE_CHECKING:
@@ -131,8 +132,14 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
     all_frames = frames(inputs)
     known_facets = set(facet_names(all_frames))
     # User questions are incorporated verbatim whatever the proposer did with them.
-    candidates = [c for c in proposed if c.source != "user"]
     zh = inputs.language == "zh"
+    # Every question reads as the framework's do: 「PAM 和 NSS 是什么？」, not 「PAM 和 NSS是什么？」 (a
+    # concept's question, a model's). A key-points question keeps its heading as the documents write it.
+    candidates = [
+        c.model_copy(update={"text": tidy(c.text, "zh")}) if zh and not key_points_heading(c.text) else c
+        for c in proposed
+        if c.source != "user"
+    ]
     for text in user_texts:
         candidates.append(
             Candidate(

@@ -167,13 +167,24 @@ def _plain_marks(text: str) -> str:
         return f"\x00{len(literal) - 1}\x01"
 
     text = _SOURCE_ESCAPE.sub(keep, text)
+    # "__init__(self, name)" in a reference page is a name, not bold "init": it is shown as code.
+    code: list[str] = []
+
+    def dunder(m: re.Match[str]) -> str:
+        code.append(m.group(0))
+        return f"\x02{len(code) - 1}\x03"
+
+    text = _DUNDER.sub(dunder, text)
     text = _STRONG.sub(lambda m: m.group(2), text)
     text = _EMPH.sub(lambda m: m.group(1) or m.group(2) or "", text)
-    return _HELD.sub(lambda m: _escape(literal[int(m.group(1))]), _escape(text))
+    out = _HELD.sub(lambda m: _escape(literal[int(m.group(1))]), _escape(text))
+    return _CODE_HELD.sub(lambda m: f"`{code[int(m.group(1))]}`", out)
 
 
 _SOURCE_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before ASCII punctuation
 _HELD = re.compile(r"\x00(\d+)\x01")
+_DUNDER = re.compile(r"(?<![\w\\`])__[A-Za-z]\w*?__(?![\w`])")
+_CODE_HELD = re.compile(r"\x02(\d+)\x03")
 
 
 def _escape(text: str) -> str:
