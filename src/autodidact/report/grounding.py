@@ -19,7 +19,7 @@ from autodidact.text.keypoints import key_points_question
 from autodidact.text.tokens import term_set
 from autodidact.text.topic import decompose
 
-PER_DIMENSION = 3  # key-points questions a facet dimension gets (two template questions stay: 2-5 in all)
+PER_DIMENSION = 4  # key-points questions a facet dimension gets (one template question stays: 2-5 in all)
 MAX_QUESTIONS = 5  # docs/contracts.md §2: 2-5 key questions per dimension
 
 
@@ -54,7 +54,7 @@ def ground_plan(plan: Plan, request: str, roots: list[Path]) -> Plan:
         asks = (overview if n == 0 else []) + own
         asks = [q for q in asks if q not in dim.key_questions]
         if asks:
-            kept = dim.key_questions[: max(2, MAX_QUESTIONS - len(asks))]
+            kept = dim.key_questions[: max(1, MAX_QUESTIONS - len(asks))]
             asks = asks[: MAX_QUESTIONS - len(kept)]
             dim = dim.model_copy(update={"key_questions": kept + asks})
             added += asks
