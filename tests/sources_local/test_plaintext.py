@@ -63,3 +63,17 @@ def test_each_pydoc_class_is_a_section_of_its_own() -> None:
     assert {"class Condition", "class Event", "class Semaphore"} <= {t.split(" (")[0] for t in titles}
     condition = next(s for s in split_sections(text, "threading") if s.title == "class Condition")
     assert "notify" in condition.text_of(text) and "class Event" not in condition.text_of(text)
+
+
+def test_pydoc_inherited_members_are_documented_once() -> None:
+    """Every handler class repeated Handler's docstrings ("Otherwise, use the default formatter for
+    the module."), which then answered every question about formatters: inherited blocks and the
+    method resolution order are left out, a class's own members stay."""
+    import logging
+    import pydoc
+
+    raw = pydoc.render_doc(logging, renderer=pydoc.plaintext)
+    text = extract_bytes(raw.encode(), filename="logging.txt").text
+    assert raw.count("use the default formatter") > 1 and text.count("use the default formatter") == 1
+    assert "inherited from" not in text and "Method resolution order" not in text
+    assert "Open the specified file and use it as the stream for logging." in text  # FileHandler's own

@@ -55,13 +55,50 @@ def _bar_runs(lines: list[str]) -> set[int]:
 _CLASS_ENTRY = re.compile(r"^ {4}class (?P<name>[A-Za-z_]\w*)\b[^|]*$")
 
 
+# pydoc repeats, in every subclass, the documentation of each member it inherits ("Methods
+# inherited from Handler:" … up to the next dashed rule) and lists the class's method resolution
+# order. The base class's own section already says it; repeated, one docstring line ("Otherwise,
+# use the default formatter for the module.") stood in every handler's section and answered five
+# questions about formatters. Those blocks are left out.
+_RULE = re.compile(r"^[ \t]*\|[ \t]+-{10,}[ \t]*$")
+_INHERITED = re.compile(r"^[ \t]*\|[ \t]+[A-Z][\w ]* inherited from [\w.]+:[ \t]*$")
+_MRO = re.compile(r"^[ \t]*\|[ \t]+Method resolution order:[ \t]*$")
+
+
+def _inherited_blocks(lines: list[str], bars: set[int]) -> set[int]:
+    """Lines of pydoc's inherited-member blocks and method-resolution-order lists (see above)."""
+    out: set[int] = set()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if i in bars and _RULE.match(line) and i + 1 in bars and _INHERITED.match(lines[i + 1]):
+            j = i + 1
+            while j < len(lines) and j in bars and not (j > i + 1 and _RULE.match(lines[j])):
+                j += 1
+            out.update(range(i, j))
+            i = j
+            continue
+        if i in bars and _MRO.match(line):
+            j = i + 1
+            while j < len(lines) and j in bars and lines[j].strip(" \t|"):
+                j += 1
+            out.update(range(i, j))
+            i = j
+            continue
+        i += 1
+    return out
+
+
 def readable_plain(text: str) -> str:
     """``text`` with man-page headings as ``## Heading`` lines, pydoc's class entries as
     ``### class Name`` sections, and margin bars blanked."""
     lines = text.split("\n")
     bars = _bar_runs(lines)
+    inherited = _inherited_blocks(lines, bars)
     out: list[str] = []
     for i, line in enumerate(lines):
+        if i in inherited:
+            continue
         entry = _CLASS_ENTRY.match(line) if i + 1 in bars else None
         if i in bars:
             line = _BAR.sub(lambda m: m.group(1) + " ", line, count=1)
