@@ -75,3 +75,27 @@ def test_a_dunder_name_is_code_not_bold() -> None:
         "`__init__`(self, name, level=0) Initialize the handler"
     )
     assert inline("a __bold phrase__ stays plain") == "a bold phrase stays plain"
+
+
+def test_a_question_one_dimension_answered_is_no_gap_of_another() -> None:
+    from autodidact.report.compose import _gaps
+
+    plan = offline_plan("How does Debian package management work: dpkg vs apt, version pinning?", "en")
+    first, second = plan.dimensions[0], plan.dimensions[1]
+    shared = "What are the key points of “Tweaking candidate version”?"
+    plan = plan.model_copy(
+        update={
+            "dimensions": [
+                first.model_copy(update={"key_questions": [first.key_questions[0], shared]}),
+                second.model_copy(update={"key_questions": [second.key_questions[0], shared]}),
+                *plan.dimensions[2:],
+            ]
+        }
+    )
+    answered = _evidence(first.id, [("c1", "Pin-Priority decides the candidate version.")])
+    answered["claims"][0]["answers_key_question"] = "kq2"
+    unanswered = _evidence(second.id, [("c1", "Pinning keeps a package at one version.")])
+    unanswered["claims"][0]["answers_key_question"] = "kq1"
+    gaps = _gaps(plan, {first.id: answered, second.id: unanswered}, "en")
+    assert not any("Tweaking candidate version" in g for g in gaps), gaps
+    assert any(first.key_questions[0][:30] in g for g in gaps)  # a real gap is still listed

@@ -197,6 +197,13 @@ def _method(plan: Plan, evidences: Evidences, failed: list[str], lang: str) -> l
 
 
 def _gaps(plan: Plan, evidences: Evidences, lang: str) -> list[str]:
+    """Key questions no dimension answered. Two dimensions may ask the same question (a section
+    two facets find): answered by one, it is no gap of the other — the report shows its answer."""
+    answered_text: set[str] = set()
+    for dim in plan.dimensions:
+        ev = evidences.get(dim.id)
+        kqs = {c.get("answers_key_question") for c in ev["claims"]} if ev is not None else set()
+        answered_text |= {" ".join(q.split()) for i, q in enumerate(dim.key_questions) if f"kq{i + 1}" in kqs}
     lines = []
     for dim in plan.dimensions:
         ev = evidences.get(dim.id)
@@ -204,7 +211,7 @@ def _gaps(plan: Plan, evidences: Evidences, lang: str) -> list[str]:
             continue
         answered = {c.get("answers_key_question") for c in ev["claims"]}
         for i, q in enumerate(dim.key_questions):
-            if f"kq{i + 1}" not in answered:
+            if f"kq{i + 1}" not in answered and " ".join(q.split()) not in answered_text:
                 lines.append(f"- {label(lang, 'unanswered', dim=dim.id, q=esc(q))}")
     return lines
 
