@@ -208,3 +208,14 @@ def test_a_sentence_that_opens_with_inline_code_is_its_own_sentence() -> None:
         "`apt-get` can pin it.",
     ]
     assert split_sentences("Use e.g. `foo` here. Then `bar`.") == ["Use e.g. `foo` here.", "Then `bar`."]
+
+
+def test_a_comparison_gap_reads_for_a_plural_subject() -> None:
+    """ "how Python coroutines differs from …" was the gap of a plural subject; the phrase names no verb."""
+    from autodidact.wiki.question_frame import aspect_gap, aspect_of
+
+    question = "How do alternative approaches compare with Python coroutines?"
+    aspect = aspect_of(question)
+    assert aspect is not None
+    gap = aspect_gap(aspect, question, zh=False)
+    assert "Python coroutines" in gap and "differs" not in gap

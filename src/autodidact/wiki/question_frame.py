@@ -105,7 +105,7 @@ ASPECTS = [
             r"\b(?:unlike|whereas|instead of|rather than|differs?|different|compared?|equivalent|similar|"
             r"same as|however|except|alternatives?|while|but)\b|区别|不同|相比|而|但|替代|类似|等价"
         ),
-        "how {s} differs from related concepts and alternatives",
+        "the differences between {s} and related concepts or alternatives",
         "{s}与相近概念及替代方案的区别",
     ),
     Aspect(
