@@ -307,9 +307,8 @@ _EN_DOES = re.compile(r"^(?:how|why|when|where)\s+(?:do|does|did|can|could|shoul
 
 
 _EN_TASK = re.compile(r"^(?:i|we|you|one|people)\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", re.IGNORECASE)
-_CVC = re.compile(
-    r"^(?:[^aeiou]*[aeiou])([^aeiouwxy])$"
-)  # run, set, stop: one syllable ending consonant-vowel-consonant
+# run, set, stop: one syllable ending consonant-vowel-consonant doubles its last letter.
+_CVC = re.compile(r"^(?:[^aeiou]*[aeiou])([^aeiouwxy])$")
 
 
 def _gerund(verb: str) -> str:
@@ -420,8 +419,7 @@ def subject_parts(subject: str) -> list[str]:
     parts, kind = _kind_suffix(parts)
     head_words = parts[0].split()
     if has_cjk(parts[0]) and "的" in parts[0][1:-1]:  # 「Python 的生成器和协程」: 「Python 的」 is shared
-        prefix = parts[0][: parts[0].rindex("的") + 1]
-        parts = [parts[0]] + [p if p.startswith(prefix) or "的" in p else _zh_glue(prefix, p) for p in parts[1:]]
+        parts = _zh_shared_owner(parts)
     elif len(head_words) >= 2:
         prefix = " ".join(head_words[:-1])
         parts = [parts[0]] + [p if len(p.split()) > 1 or p.startswith(prefix) else f"{prefix} {p}" for p in parts[1:]]
@@ -430,13 +428,14 @@ def subject_parts(subject: str) -> list[str]:
     return parts
 
 
-def _zh_shared_owner(candidates: list[str]) -> list[str]:
-    """「Python 的列表」与「元组」 → 「Python 的元组」: the owner before 的 belongs to every candidate."""
-    first = candidates[0]
-    if "的" not in first[1:-1] or any("的" in c for c in candidates[1:]):
-        return candidates
+def _zh_shared_owner(items: list[str]) -> list[str]:
+    """「Python 的列表」与「元组」 → 「Python 的元组」: the owner before the first item's 的 belongs
+    to every item that names no owner of its own (parts of a subject, candidates of a comparison)."""
+    first = items[0]
+    if "的" not in first[1:-1]:
+        return items
     owner = first[: first.rindex("的") + 1]
-    return [first] + [_zh_glue(owner, c) for c in candidates[1:]]
+    return [first] + [p if p.startswith(owner) or "的" in p else _zh_glue(owner, p) for p in items[1:]]
 
 
 def _zh_glue(left: str, right: str) -> str:

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from autodidact.text.topic import decompose
 from autodidact.wiki.markdown import normalize_key
 
 _ZH_PREFIX = re.compile(
@@ -165,8 +166,6 @@ def topic_subject(topic: str) -> str:
     audit and the questioner name the same subject (「Debian 系统的网络是如何设置的」 had given the
     article 「Debian 系统的网络是」 here).
     """
-    from autodidact.text.topic import decompose
-
     subject = decompose(topic).subject if topic.strip() else ""
     return subject or " ".join(topic.split()).strip().rstrip("?？。.!！ ") or topic
 
