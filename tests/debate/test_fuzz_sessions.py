@@ -28,7 +28,9 @@ PROMPTS = [
 counter = itertools.count()
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Derandomized: CI runs the same twelve conversations every time, so a red run is reproducible;
+# explore others locally with `pytest --hypothesis-seed=N` (a failure found so is kept below as a test).
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(prompt=st.sampled_from(PROMPTS), script=st.lists(st.sampled_from(ANSWERS), min_size=3, max_size=12))
 def test_random_conversations_stay_clean(kb_dir: Path, prompt: str, script: list[str]) -> None:
     folder = kb_dir / "debates" / f"f{next(counter)}"
@@ -54,3 +56,17 @@ def test_random_conversations_stay_clean(kb_dir: Path, prompt: str, script: list
 @given(prompt=st.sampled_from(PROMPTS), script=st.lists(st.sampled_from(ANSWERS), min_size=5, max_size=30))
 def test_random_conversations_stay_clean_sweep(kb_dir: Path, prompt: str, script: list[str]) -> None:
     test_random_conversations_stay_clean.hypothesis.inner_test(kb_dir, prompt, script)  # type: ignore[attr-defined]
+
+
+def test_a_question_the_person_left_to_us_is_not_asked_again(kb_dir: Path) -> None:
+    """Found by the random conversations: after 「你定吧」 answered the disposition question, the
+    moderator came back to the same role and the offline turn asked it again (DC17)."""
+    folder = kb_dir / "debates" / "left-to-us"
+    Engine(folder, kb_root=kb_dir).start(PROMPTS[0])
+    for answer in ["你定吧", "你定吧", "也可能是别的原因，区别在于那一周", "保留，但修改措辞", *["你定吧"] * 8]:
+        try:
+            Engine(folder, kb_root=kb_dir).reply(answer)
+        except InputError as exc:
+            assert "closed" in exc.message or "budget" in exc.message
+    result = check_session(folder)
+    assert result["ok"], result["violations"]

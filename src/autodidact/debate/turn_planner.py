@@ -155,6 +155,11 @@ class TurnPlanner:
             # for the same obstacle asks the next thing instead (checker rule DC17).
             out, meta = offline_turn(inputs), {"producer": "offline-fallback", "reason": "model re-asked a question"}
         turn = len(s.rounds) + 1
+        if _already_answered(s, out.question):
+            # The offline turn for a role has one question; the moderator may come back to the role
+            # after the person answered it ("你定吧" leaves the decision to us). Asked again it would
+            # ignore that answer (checker rule DC17): the turn asks how to go on from it instead.
+            out = out.model_copy(update={"question": _go_on_question(turn, s.language)})
         txn.emit(
             "SELECTION_REASON", "moderator", "SYSTEM",
             {"turn": turn, "kind": choice.kind, "role": choice.role, "question_type": choice.question_type,
@@ -317,6 +322,13 @@ def _known_context(items: list[dict[str, Any]], zh: bool) -> str:
         else "no knowledge base"
     )
     return f"we talk in English; {kb}"
+
+
+def _go_on_question(turn: int, lang: str) -> str:
+    """A question that builds on an answer already given; the turn number keeps it distinct."""
+    if lang == "zh":
+        return f"第 {turn} 轮：这个问题你已经回答过，在你的回答之上，这一点下一步该怎么推进？"
+    return f"Turn {turn}: you have answered this already; building on your answer, how should this point move on?"
 
 
 def _already_answered(session: Session, question: str) -> bool:
