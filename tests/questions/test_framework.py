@@ -157,3 +157,34 @@ def test_a_question_clause_is_asked_as_the_user_wrote_it() -> None:
     assert asked[0].level == 2 and asked[0].primary
     zh = framework_questions("机器学习中的过拟合是什么？如何避免？", "zh", None, (1, 2))
     assert [q.text for q in zh if q.facet == "如何避免过拟合"] == ["如何避免机器学习中的过拟合？"]
+
+
+THREADS = (
+    "How do I coordinate worker threads in Python: daemon threads and Thread.join timeouts, locks/RLock, "
+    "Condition and Event synchronization, and a thread-safe Queue with task_done/join?"
+)
+
+
+def test_an_aspect_naming_several_things_asks_about_each_one() -> None:
+    from autodidact.text.topic import aspect_members
+
+    assert aspect_members("Condition and Event synchronization") == ["Condition", "Event"]
+    assert aspect_members("locks/RLock") == ["locks", "RLock"]
+    assert aspect_members("daemon threads and Thread.join timeouts") == ["daemon threads", "Thread.join timeouts"]
+    assert aspect_members("thread-safe Queue with task_done/join") == ["Queue.task_done", "Queue.join"]
+    assert aspect_members("protocol and format versions") == ["protocol versions", "format versions"]
+    assert aspect_members("daemons and thread timeouts") == ["daemons", "thread timeouts"]
+    assert aspect_members("cache with eviction and expiry") == ["eviction in cache", "expiry in cache"]
+    assert aspect_members("version pinning") == []
+    assert aspect_members("加密/签名") == ["加密", "签名"]
+    assert aspect_members("GnuPG 加密签名和 MD5 校验和") == []  # 和 inside a Chinese phrase is not split
+    qs = framework_questions(THREADS, "en", None, (1,))
+    asked = {(q.facet, q.text) for q in qs}
+    assert ("locks/RLock", "What does RLock do?") in asked
+    assert ("Condition and Event synchronization", "What does Event do?") in asked
+    assert ("thread-safe Queue with task_done/join", "What does Queue.join do?") in asked
+    assert ("daemon threads and Thread.join timeouts", "What is meant by daemon threads?") in asked
+    # every facet's own definition comes before any member's question
+    first_member = next(i for i, q in enumerate(qs) if q.text.startswith(("What does", "What is meant")))
+    defined = [q.facet for q in qs[:first_member] if q.text.startswith("What is the definition")]
+    assert set(defined) >= {f.name for f in decompose(THREADS, "en").facets}

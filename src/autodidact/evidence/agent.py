@@ -172,7 +172,10 @@ async def gather(
         furniture = collector.furniture()
         subject = subject_terms(payload.query, lang)
         # The subject's words; when it is one word ("argparse"), candidates must come from pages naming it.
-        named_subject = frozenset(terms_of(decompose(payload.query, "zh" if lang == "zh" else "en").subject))
+        frame = decompose(payload.query, "zh" if lang == "zh" else "en")
+        named_subject = frozenset(terms_of(frame.subject))
+        # What the research asks about beyond its subject: a section's key points that say it come first.
+        asked = frozenset(terms_of(" ".join(t for f in frame.facets for t in f.terms))) - subject
         words = subject_words(payload.query, lang)
 
         async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
@@ -194,6 +197,7 @@ async def gather(
                 sharp=sharp,
                 known_quotes=quoted,
                 furniture=furniture,
+                topic_terms=asked,
             )
 
         try:

@@ -122,6 +122,9 @@ class ExtractInputs:
     # Names the question writes as code ("apt-get", "/etc/apt/sources.list"): a quote must name one
     # as written when any sentence does (evidence/focus.py literals()).
     literals: list[str] = field(default_factory=list)
+    # The research topic's own terms beyond its subject ("protocol", "version" of "… protocol and
+    # format versions"): among a section's key points, the ones that say them come first.
+    topic_terms: frozenset[str] = frozenset()
 
 
 class ExtractClaimsTask:
@@ -204,6 +207,12 @@ class ExtractClaimsTask:
                 # writes the member as a call is about it, and its sentences may answer.
                 calls = [x.rsplit(".", 1)[-1] for x in lits if "." in x.strip(".")]
                 about = {p.pid for p in inputs.passages if calls and _calls_any(p.text, calls)}
+                # "Queue.join": only the passages that also name the owner ("Blocks until all items in
+                # the Queue …") — Thread's join() is another method of the same name.
+                owners = [x.rsplit(".", 1)[0].rsplit(".", 1)[-1] for x in lits if "." in x.strip(".")]
+                about = {
+                    p.pid for p in inputs.passages if p.pid in about and _names_a_part(f"{p.title} {p.text}", owners)
+                }
                 named = [c for c in cands if c[0] in about]
             if not named:
                 return ExtractOutput()
@@ -236,6 +245,7 @@ class ExtractClaimsTask:
                 if bonus:
                     shows.add(i)
                 scored.append((-best * (1.0 + bonus), i, pid, sentence, key))
+        scored += _carried_on(cands, scored, inputs.heads or variants[0])
         scored.sort()
         reach: list[tuple[float, int, str, str, str]] = []
         if scored:
@@ -302,6 +312,36 @@ def _distinctive_parts(literal: str) -> list[str]:
 
 
 FOLLOWING = 2  # sentences after one that names a literal that may still be about it
+FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a share of the entry's
+_ENTRY = re.compile(r"^([A-Za-z_][\w.]*)\(")  # a reference entry opens with its signature: "RLock(*args)"
+
+
+def _carried_on(
+    cands: list[tuple[str, str, str]], scored: list[tuple[float, int, str, str, str]], heads: list[str]
+) -> list[tuple[float, int, str, str, str]]:
+    """The sentences that go on about a reference entry the question names, scored below it.
+
+    Why: an API reference states a member once, in its signature line, then describes it without
+    repeating the name ("RLock(*args, **kwargs) Factory function that returns a new reentrant lock.
+    A reentrant lock must be released by the thread that acquired it. Once a thread has acquired a
+    reentrant lock, the same thread may acquire it again …"). Term matching finds the first
+    sentence only; what makes RLock differ from Lock is in the next ones. A following sentence in
+    the same passage counts until the next entry starts.
+    """
+    have = {x[1] for x in scored}
+    wanted = {h.casefold() for h in heads}
+    out: list[tuple[float, int, str, str, str]] = []
+    for score, i, pid, sentence, _key in scored:
+        entry = _ENTRY.match(sentence.strip())
+        if not entry or not ({t.casefold() for t in terms(entry.group(1))} & wanted):
+            continue
+        for j in range(i + 1, min(i + 1 + FOLLOWING, len(cands))):
+            if cands[j][0] != pid or _ENTRY.match(cands[j][1].strip()):
+                break
+            if j not in have and _sentence_like(cands[j][1]):
+                have.add(j)
+                out.append((score * FOLLOW_SHARE, j, pid, cands[j][1], cands[j][2]))
+    return out
 
 
 def _calls_any(text: str, names: list[str]) -> bool:
@@ -328,6 +368,9 @@ def quotable_sentences(
     return out
 
 
+TOPIC_SHARE = 0.5  # a key point's weight grows by this for each topic term it says (up to three)
+
+
 def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     """The sentences that carry a section's key points: those sharing most terms with the rest of it.
 
@@ -335,8 +378,10 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     version”?" is answered by what the section says (Pin-Priority values, /etc/apt/preferences),
     most of which never repeats the heading. A term counts once per sentence it appears in, so a
     sentence about what the section keeps returning to ranks first; the heading's own terms add
-    one more, and each sentence is normalised by its length so a long list does not win on size.
-    The section's opening sentence is always kept. The chosen sentences keep the section's order
+    one more, and so do the research topic's own terms (a section's points the research asks about
+    before the others: "The protocol version of the pickle is detected automatically" in a research
+    on protocol versions); each sentence is normalised by its length so a long list does not win on
+    size. The section's opening sentence is always kept. The chosen sentences keep the section's order
     (docs/evidence.md, "Key points of a section").
     """
     found = [(p.pid, s) for p, s in quotable_sentences(inputs.passages, inputs.furniture) if _sentence_like(s)]
@@ -354,7 +399,12 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
         # A line that does not end like a sentence (a "Key: value" record shown as text) is data
         # the section illustrates with, not a point it makes — unless it is a reference-table row.
         sentence = cands[i][2].strip()
-        prose = sentence.endswith(_END_PUNCT) or _is_fact_row(sentence)
+        row = _is_fact_row(sentence)
+        prose = sentence.endswith(_END_PUNCT) or row
+        if not row:  # a table's rows are parallel entries: which of them names a topic word is chance
+            # only the topic's words the section says rarely: those it says throughout are its subject
+            rare = {t for t in ts & inputs.topic_terms if df[t] <= 2}
+            shared *= 1.0 + TOPIC_SHARE * min(len(rare), 3)
         scored.append((-shared / (len(ts) ** 0.5 + 1.0) * (1.0 if prose else 0.5), i))
     scored.sort()
     # The section's opening sentence states what the section is about (a manual's topic sentence:
@@ -420,7 +470,9 @@ MERGE_MAX_CHARS = 600
 
 
 def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sentence spans, where a short or anaphoric sentence is joined to the sentence just before it.
+    """Sentence spans, where a short or anaphoric sentence is joined to the sentence just before it,
+    and so is a clause a semicolon began ("Not all Python object types are supported; in general,
+    only objects whose value is …": alone, the clause reads as a fragment and is never quoted).
 
     The joined span is still one exact substring of the passage, so the quote check holds.
     """
@@ -428,7 +480,8 @@ def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
     for start, end in spans:
         piece = text[start:end]
         short = len(piece.split()) < 6 and sum(1 for ch in piece if "\u4e00" <= ch <= "\u9fff") < 10
-        if out and (short or _ANAPHOR.match(piece)) and end - out[-1][0] <= MERGE_MAX_CHARS:
+        clause = bool(out) and text[out[-1][0] : out[-1][1]].rstrip().endswith(";") and piece[:1].islower()
+        if out and (short or clause or _ANAPHOR.match(piece)) and end - out[-1][0] <= MERGE_MAX_CHARS:
             gap = text[out[-1][1] : start]
             if "\n\n" not in gap and len(gap) <= 3:
                 out[-1] = (out[-1][0], end)
@@ -467,10 +520,15 @@ def _is_fact_row(text: str) -> bool:
 _PROSE_MARKS = frozenset("`\"'“”‘’，。、：；！？「」《》,.")
 
 
+# A reference page's entry: the member's signature, then what it does ("join(self)  Blocks until all
+# items in the Queue have been gotten and processed.") — lowercase because the name is.
+_SIGNATURE = re.compile(r"^[a-z_][\w.]*\([^()]*\)\s+[A-Z]")
+
+
 def _sentence_like(sentence: str) -> bool:
     """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
     stripped = sentence.strip()
-    if stripped[:1].isascii() and stripped[:1].islower() and not has_cjk(stripped):
+    if stripped[:1].isascii() and stripped[:1].islower() and not has_cjk(stripped) and not _SIGNATURE.match(stripped):
         # A fragment (a list item's continuation, a clause cut off its sentence). Chinese has no
         # case: 「netfilter 主要的用户层程序是 iptables(8)」 opens with a name, not a fragment.
         return False

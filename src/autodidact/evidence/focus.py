@@ -32,8 +32,8 @@ _EN_FRAME = frozenset(
     drawback drawbacks benefit benefits tradeoff tradeoffs challenge challenges overview basic basics principle
     principles aspect aspects detail details general generally really actually practice practical tell know
     understand understanding simple concrete relate relates interact interacts behave behaves have has kind kinds
-    type types mean means meaning use uses used using need needs there their they them it its the a an of to and or
-    vs versus between point points
+    type types mean means meant meaning use uses used using need needs there their they them it its the a an of to
+    and or vs versus between point points
     """.split()  # noqa: SIM905
 )
 _EN_FRAME_TERMS = frozenset(_EN_FRAME | {t for w in _EN_FRAME for t in terms(w)})  # stemmed forms too

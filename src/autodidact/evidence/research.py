@@ -264,6 +264,7 @@ def _passages(cands: list[Candidate], start: int, section: str = "") -> tuple[li
             n += 1
             pid = f"P{n}"
             s, e = widen(cand.doc.text, s, min(e, s + PASSAGE_CHARS))
+            e = entry_end(cand.doc.text, s, e)
             text = cand.doc.text[s:e]
             passages.append(PassageIn(pid, cand.doc.title, text, cand.doc.quality, normalize_url(cand.doc.url)))
             by_pid[pid] = cand.doc
@@ -271,6 +272,26 @@ def _passages(cands: list[Candidate], start: int, section: str = "") -> tuple[li
 
 
 _BOUNDARY = re.compile(r"[.!?。！？]\s|\n\s*\n")
+_LAST_ENTRY = re.compile(r"\n[ \t]*[A-Za-z_][\w.]*\([^()\n]*\)[ \t]*\n[^\n]*\S[^\n]*$")
+_NEXT_ENTRY = re.compile(r"\n[ \t]*[A-Za-z_][\w.]*\(|\n[ \t]*\|?[ \t]*-{5,}|\n\S")
+ENTRY_REACH = 600  # characters a passage may grow to finish the reference entry it ends in
+
+
+def entry_end(text: str, start: int, end: int) -> int:
+    """A passage that ends inside a reference entry's first lines ("RLock(*args, **kwargs)\n
+    Factory function that returns a new reentrant lock.") goes on to the entry's end (the next
+    signature, or an outdented line), within :data:`ENTRY_REACH`.
+
+    Why: the entry's next sentences are what it says about the member (evidence/extract_task.py,
+    "carried on"); cut after its first sentence, the answer is one line away from the passage.
+    """
+    tail = text[max(start, end - 300) : end]
+    if not _LAST_ENTRY.search(tail):
+        return end
+    stop = _NEXT_ENTRY.search(text, end, min(len(text), end + ENTRY_REACH))
+    limit = stop.start() if stop is not None else min(len(text), end + ENTRY_REACH)
+    cuts = [m.start() + 1 for m in _BOUNDARY.finditer(text, end, limit)]
+    return max([end, *cuts[-1:]]) if stop is not None else (cuts[-1] if cuts else end)
 
 
 def widen(text: str, start: int, end: int, reach: int = 240) -> tuple[int, int]:
@@ -331,6 +352,7 @@ async def research_kq(
     sharp: Sharpened | None = None,
     known_quotes: frozenset[str] = frozenset(),
     furniture: frozenset[str] = frozenset(),
+    topic_terms: frozenset[str] = frozenset(),
 ) -> KQResult:
     """Extraction rounds over the candidates until the depth's source count is met (at most two rounds)."""
     quick = mode == "quick"
@@ -369,6 +391,7 @@ async def research_kq(
             furniture=furniture,
             min_sources=need,
             literals=fx.literals,
+            topic_terms=topic_terms,
         )
         try:
             output = await runtime.run(task, inputs)

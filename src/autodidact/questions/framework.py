@@ -271,11 +271,25 @@ def _facet_levels(frame: TopicFrame, facet: Facet, lang: str, kind: TopicType) -
         placed = phrase != facet.name
         ctx, in_s = (f"{frame.subject}中", f"在{frame.subject}中") if placed else ("", "")
         values = {"p": phrase, "x": facet.name, "ctx": ctx, "in_s": in_s}
-        return {i: [t.format(**values) for t in ts] for i, ts in enumerate(ASPECT_TEMPLATES[lang], start=1)}
+        levels = {i: [t.format(**values) for t in ts] for i, ts in enumerate(ASPECT_TEMPLATES[lang], start=1)}
+        levels[1] += [_member_question(m, frame.subject, lang) for m in facet.members]
+        return levels
     if facet.kind == "comparison":
         return _comparison_levels(frame, facet, lang)
     question = facet.question or facet.name
     return {_question_level(question): _per_part(question, frame, lang)}
+
+
+MEMBER_TEMPLATES = {"en": ("What does {m} do?", "What is meant by {m}?"), "zh": ("{m}是什么？", "{m}是什么？")}
+
+
+def _member_question(member: str, subject: str, lang: str) -> str:
+    """One thing an aspect names ("RLock" of "locks/RLock"), asked on its own: a name written as
+    code is asked what it does; a phrase what it means, in the subject when it does not name it."""
+    code, phrase = MEMBER_TEMPLATES[lang]
+    if re.fullmatch(r"[A-Za-z_][\w.]*(?:\(\))?", member) and re.search(r"[._]|[a-z][A-Z]|^[A-Z]", member):
+        return code.format(m=member)
+    return phrase.format(m=_in_subject(member, subject, lang))
 
 
 def _per_part(question: str, frame: TopicFrame, lang: str) -> list[str]:

@@ -96,6 +96,9 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
     # "generic" with "generators".
     kinds = {f.name: f.kind for f in frame.facets}
     named = [term_set(q) for _, q in queries[:-1]]
+    # Each thing an aspect names is looked for on its own ("Event" of "Condition and Event
+    # synchronization", "Queue task_done"): the manual gives each its own section.
+    queries[-1:-1] = [(f.name, m.replace(".", " ")) for f in frame.facets for m in f.members]
     common = set.intersection(*named) if len(named) > 1 else set()
     out: list[tuple[str | None, float, OutlineEntry]] = []
     shared: dict[str, bool] = {}

@@ -480,6 +480,10 @@ class Facet(BaseModel):
     candidates: list[str] = Field(default_factory=list, description="what a comparison compares: ['dpkg', 'apt']")
     context: str | None = Field(None, description="what a comparison is judged for: 'for embedded analytics'")
     question: str | None = Field(None, description="kind question: the user's own question, pronouns resolved")
+    members: list[str] = Field(
+        default_factory=list,
+        description="aspect: the things it names one by one ('Condition synchronization', 'Event synchronization')",
+    )
 
 
 class TopicFrame(BaseModel):
@@ -856,8 +860,64 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
             if facet:
                 out.append(facet)
         elif item:
-            out.append(_make(_strip_article(item), "aspect"))
+            name = _strip_article(item)
+            out.append(_make(name, "aspect", members=aspect_members(name)))
     return out
+
+
+_EN_MEMBER_SPLIT = re.compile(r"\s+(?:and|or)\s+|\s*/\s*")
+_CODE_NAME = re.compile(r"[._]|\(\)|[a-z][A-Z]|^[A-Z][a-z]+$")
+
+
+def aspect_members(name: str) -> list[str]:
+    """The things an aspect names one by one, each a phrase a question can stand on.
+
+    Why: "Condition and Event synchronization" is two things a manual documents in two places;
+    asked as one phrase, the search ranks whichever section repeats the most of the words, and the
+    other is never read (docs/questions.md, "Members of an aspect"). Shapes read:
+
+    * "A and B X", "A/B X": names written capitalised are the members ("Condition", "Event" of
+      "Condition and Event synchronization"); else a one-word A shares B's head ("protocol
+      versions", "format versions"), unless A is plural ("daemons and thread timeouts");
+    * "X with a/b": the members of X ("thread-safe Queue with task_done/join" → "Queue.task_done",
+      "Queue.join" when X ends in a name written as code or capitalised, else "task_done in X");
+    * "locks/RLock", "daemon threads and Thread.join timeouts": each side as written.
+
+    A Chinese aspect is split on a slash only: 和 and 与 inside a Chinese phrase are often part of a
+    word (「校验和」), and the topic's own list was split on them already.
+    """
+    text = " ".join(name.split())
+    if has_cjk(text):
+        sides = [p.strip() for p in re.split(r"\s*/\s*", text) if p.strip()]
+        return sides if len(sides) > 1 else []
+    owner, members = text, []
+    with_ = re.match(r"^(?P<owner>.+?)\s+with\s+(?P<rest>.+)$", text, re.I)
+    if with_:
+        owner = with_.group("owner")
+        head = owner.split()[-1]
+        named = bool(_CODE_NAME.search(head))
+        for part in _EN_MEMBER_SPLIT.split(with_.group("rest")):
+            part = _strip_article(part.strip())
+            if not part:
+                continue
+            code = re.fullmatch(r"[A-Za-z_][\w.]*(?:\(\))?", part) and (len(part.split()) == 1)
+            members.append(f"{head}.{part}" if named and code else f"{part} in {owner}")
+        return members
+    sides = [_strip_article(p.strip()) for p in _EN_MEMBER_SPLIT.split(text) if p.strip()]
+    if len(sides) < 2:
+        return []
+    last = sides[-1].split()
+    if all(re.fullmatch(r"[A-Z][\w.]*", side) for side in [*sides[:-1], last[0]]):
+        # "Condition and Event synchronization": names of things (a class, a product) and the kind
+        # they share; each name alone is what a manual's section is titled.
+        return [*sides[:-1], last[0]]
+    if len(last) > 1:
+        tail = " ".join(last[1:])
+        sides = [
+            f"{side} {tail}" if len(side.split()) == 1 and not _plural(side) and side != sides[-1] else side
+            for side in sides
+        ]
+    return sides
 
 
 def _without_runs(terms: list[str], runs: list[str]) -> list[str]:
@@ -969,6 +1029,7 @@ __all__ = [
     "FacetKind",
     "TopicFrame",
     "TopicType",
+    "aspect_members",
     "decompose",
     "detect_topic_type",
     "has_cjk",
