@@ -395,7 +395,7 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     for i, ts in enumerate(sent_terms):
         if not ts:
             continue
-        shared = sum(df[t] - 1 for t in ts) + 2 * len(ts & heading)
+        shared: float = sum(df[t] - 1 for t in ts) + 2 * len(ts & heading)
         # A line that does not end like a sentence (a "Key: value" record shown as text) is data
         # the section illustrates with, not a point it makes — unless it is a reference-table row.
         sentence = cands[i][2].strip()
