@@ -114,3 +114,15 @@ def test_a_clause_a_semicolon_began_is_quoted_with_its_sentence() -> None:
     )
     quotes = _quotes("Which Python object types can be written and read by this module?", [("marshal", text)])
     assert quotes == [" ".join(text.split())]
+
+
+def test_a_statement_about_several_quoted_names_is_a_sentence_and_a_list_of_names_is_not() -> None:
+    from autodidact.evidence.extract_task import _sentence_like
+
+    said = (
+        "对于使用 `systemd` 的现代 Debian 桌面系统，网络接口通常由两个服务进行初始化：`lo` 接口通常在"
+        "“`networking.service`”处理，而其它接口则由“`NetworkManager.service`”处理。"
+    )
+    listed = 'The features are "absolute_import", "division", "generators", "nested_scopes" and "print_function".'
+    assert _sentence_like(said)
+    assert not _sentence_like(listed)

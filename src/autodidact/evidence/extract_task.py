@@ -525,6 +525,14 @@ _PROSE_MARKS = frozenset("`\"'“”‘’，。、：；！？「」《》,.")
 _SIGNATURE = re.compile(r"^[a-z_][\w.]*\([^()]*\)\s+[A-Z]")
 
 
+def _says_more(sentence: str) -> bool:
+    """Whether a sentence full of quoted names also says something about them: 「网络接口通常由两个服务
+    进行初始化：`lo` 接口通常在“`networking.service`”处理…」 is a statement, "the features are
+    "absolute_import", "division", "generators" and "nested_scopes"" a list."""
+    rest = _QUOTED_ITEM.sub(" ", sentence)
+    return sum(1 for ch in rest if "\u4e00" <= ch <= "\u9fff") >= 12 or len(re.findall(r"[A-Za-z]{2,}", rest)) >= 8
+
+
 def _sentence_like(sentence: str) -> bool:
     """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
     stripped = sentence.strip()
@@ -533,7 +541,7 @@ def _sentence_like(sentence: str) -> bool:
         # case: 「netfilter 主要的用户层程序是 iptables(8)」 opens with a name, not a fragment.
         return False
     quoted = _QUOTED_ITEM.findall(stripped)
-    if len(quoted) >= 4 and sum(len(q) for q in quoted) > 0.4 * len(stripped):
+    if len(quoted) >= 4 and sum(len(q) for q in quoted) > 0.4 * len(stripped) and not _says_more(stripped):
         return False  # an enumeration of names ("absolute_import", "division", ...), not a statement
     if len(_RECORD_FIELD.findall(stripped)) >= 3 or len(_PROMPT.findall(stripped)) >= 2:
         return False  # a configuration record or a shell session shown as text
