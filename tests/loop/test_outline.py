@@ -185,3 +185,23 @@ def test_each_thing_an_aspect_names_finds_its_own_section(tmp_path: Path) -> Non
     assert ("Condition and Event synchronization", "class Event") in found
     assert ("Condition and Event synchronization", "class Condition") in found
     assert ("Queue with join", "class Queue") in found
+
+
+def test_a_section_not_naming_its_facet_keeps_to_the_chapters_that_do(tmp_path: Path) -> None:
+    """The mail chapter repeats 主机 and 解析 (an MTA resolves host names) and the kernel-module
+    section names netfilter; neither is where the manual treats 主机名解析 or the firewall, which
+    chapter 5 titles by name."""
+    from autodidact.kb import init_kb
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import debian_reference_zh_files
+
+    files = [f for f in debian_reference_zh_files() if f.name.startswith(("ch03.", "ch04.", "ch05.", "ch06."))]
+    if len(files) < 4:
+        pytest.skip("debian-reference-zh-cn is not installed")
+    topic = "Debian 系统的网络是如何设置的：主机名解析、网络接口配置、MTU 优化和 Netfilter 防火墙？"
+    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
+    index_corpus(kb.root, files, name="debian-reference")
+    pairs = {(e.facet, e.heading) for e in facet_outline(kb.root, [topic], "zh")}
+    assert ("主机名解析", "主机名解析") in pairs and ("Netfilter 防火墙", "Netfilter 网络过滤框架") in pairs
+    assert not {h for f, h in pairs if f == "主机名解析"} & {"邮件传输代理 (MTA)", "其它网络应用服务"}
+    assert "内核模块初始化" not in {h for f, h in pairs if f == "Netfilter 防火墙"}

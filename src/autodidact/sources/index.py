@@ -357,6 +357,17 @@ class LocalIndex:
             ).fetchone()
         return int(row[0])
 
+    def section_count(self, title: str) -> int:
+        """How many distinct sections the documents titled ``title`` have (a chapter has many, a
+        one-topic page one or two)."""
+        with self._lock:
+            row = self.conn.execute(
+                "SELECT count(DISTINCT p.section) FROM src_passages p JOIN src_documents d"
+                " ON d.snapshot_ref = p.snapshot_ref WHERE d.title = ?",
+                (title,),
+            ).fetchone()
+        return int(row[0])
+
     def stats(self) -> dict[str, int]:
         """Counts of documents and passages."""
         with self._lock:

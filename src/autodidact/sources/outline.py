@@ -30,6 +30,7 @@ PER_FACET = 6  # headings kept per facet (the questioner asks two unasked ones p
 SCORE_SHARE = 0.55  # a section ranked below this share of the facet's best passage is not its own
 _MARKUP = re.compile(r"^#+ .*$|https?://\S+", re.M)  # headings and addresses: not what a section says
 _CONJUNCTS = re.compile(r"\s*,\s*|\s+(?:and|or)\s+", re.I)
+CHAPTER_SECTIONS = 8  # sections a document has to be a chapter a facet's sections keep to
 MIN_TERMS = 8  # distinct words a section says beyond page furniture, to have key points
 
 
@@ -62,7 +63,20 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
             # facets find belongs to the one whose words its heading holds, else the one it ranks
             # highest for.
             best: dict[tuple[str, str], tuple[float, int, str | None, OutlineEntry]] = {}
-            for order, (facet, share, entry) in enumerate(_ranked_sections(index, topic, language)):
+            ranked = _ranked_sections(index, topic, language)
+            # The documents where a section's heading names the facet ("5.6. Netfilter 网络过滤框架"
+            # in the networking chapter): a section that does not name it is the facet's only when
+            # it stands in one of them, else any chapter that repeats its words would do (the mail
+            # chapter for 「主机名解析」, kernel modules for 「Netfilter 防火墙」).
+            # Only chapters count as homes: where every page is one topic (a language reference's
+            # "yield", "await"), the facet's matter is spread over pages by design.
+            homes: dict[str | None, set[str]] = {}
+            for facet, share, _entry, doc in ranked:
+                if share > 1.0 and index.section_count(doc) >= CHAPTER_SECTIONS:
+                    homes.setdefault(facet, set()).add(doc)
+            for order, (facet, share, entry, doc) in enumerate(ranked):
+                if share <= 1.0 and facet in homes and doc not in homes[facet]:
+                    continue
                 key = (entry.document.casefold(), entry.heading.casefold())
                 if key in seen:
                     continue
@@ -80,9 +94,9 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
     return out
 
 
-def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple[str | None, float, OutlineEntry]]:
-    """(facet, rank, section) of every admissible hit, facet by facet; the rank is the hit's share
-    of the facet's best score, plus one when the heading names the facet."""
+def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple[str | None, float, OutlineEntry, str]]:
+    """(facet, rank, section, its document's title) of every admissible hit, facet by facet; the
+    rank is the hit's share of the facet's best score, plus one when the heading names the facet."""
     frame = decompose(topic, language)
     subject_terms = {t.casefold() for t in key_terms(frame.subject)} | {"chapter", "章"}
     # A part is looked for by its own words ("marshal", not "Python's marshal module": every module
@@ -100,7 +114,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
     # synchronization", "Queue task_done"): the manual gives each its own section.
     queries[-1:-1] = [(f.name, m.replace(".", " ")) for f in frame.facets for m in f.members]
     common = set.intersection(*named) if len(named) > 1 else set()
-    out: list[tuple[str | None, float, OutlineEntry]] = []
+    out: list[tuple[str | None, float, OutlineEntry, str]] = []
     shared: dict[str, bool] = {}
     furniture = index.furniture()
     for facet, query in queries:
@@ -142,7 +156,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
             if raw not in shared:
                 shared[raw] = bool(raw) and index.documents_with_section(raw) > 1
             entry = OutlineEntry(facet, heading, hit.title if shared[raw] else "")
-            out.append((facet, (1.0 if titled else 0.0) + share, entry))
+            out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title))
     return out
 
 
