@@ -126,3 +126,16 @@ def test_a_statement_about_several_quoted_names_is_a_sentence_and_a_list_of_name
     listed = 'The features are "absolute_import", "division", "generators", "nested_scopes" and "print_function".'
     assert _sentence_like(said)
     assert not _sentence_like(listed)
+
+
+def test_a_question_about_a_capitalised_name_reads_only_passages_that_write_it() -> None:
+    logging_filter = (
+        "Filter instances are used to perform arbitrary filtering. If no name is specified, allow every event."
+    )
+    locks = (
+        "class Event(builtins.object)\n    Asynchronous equivalent to threading.Event.\n\n"
+        "    Class implementing event objects. An event manages a flag that can be set to true with the set() method."
+    )
+    quotes = _quotes("What does Event do?", [("logging", logging_filter), ("asyncio.locks", locks)])
+    assert quotes and all("allow every event" not in q for q in quotes)
+    assert _quotes("What does Event do?", [("logging", logging_filter)]) == []

@@ -114,6 +114,20 @@ def test_each_stall_clause_is_needed(change: dict[str, object]) -> None:
     assert "stalled" not in check.reason
 
 
+def test_two_rounds_that_add_nothing_stall_whatever_the_questions() -> None:
+    """Templates asked facet by facet differ in words (overlap low), yet land on what was quoted."""
+    low = {**STALLED, "overlap": 0.1}
+    assert decide(**low, language="en").decision == "continue"
+    check = decide(**low, language="en", previous_empty=True)  # type: ignore[arg-type]
+    assert check.stopped_by == "stalled"
+    assert check.reason.startswith("stalled: rounds 2 and 3 added no new claim and no new source")
+    zh = decide(**low, language="zh", previous_empty=True)  # type: ignore[arg-type]
+    assert zh.reason.startswith("stalled（停滞）：第 2 轮和第 3 轮都没有新论据")
+    # the user still comes first, and a round that added something is no stall
+    assert not stalled(new_claims=0, new_sources=0, overlap=0.0, pending=1, new_raw=0, previous_empty=True)
+    assert not stalled(new_claims=2, new_sources=0, overlap=0.0, pending=0, new_raw=0, previous_empty=True)
+
+
 def test_stall_never_ends_a_run_while_the_user_waits() -> None:
     assert not stalled(new_claims=0, new_sources=0, overlap=1.0, pending=1, new_raw=0)
     assert not stalled(new_claims=0, new_sources=0, overlap=1.0, pending=0, new_raw=2)

@@ -422,3 +422,42 @@ def test_a_chinese_key_points_question_admits_the_english_section_it_quoted() ->
     assert terms.admits("Information about how to convert command line strings to Python objects.")
     english = QuestionTerms.of("What are the key points of “Classes”?", None, "How does argparse parse arguments?")
     assert not english.admits("Blob positioning defaults to os.SEEK_SET.")
+
+
+def test_a_key_point_quoted_from_the_named_section_enters_whatever_its_words(tmp_path: Path) -> None:
+    """ "The wait() method blocks until the flag is true." names neither "class Event" nor the topic's
+    words, yet it is what the section says; the same sentence from another section stays out."""
+    from autodidact.sources.rawfiles import RawFile
+    from autodidact.wiki.answers import Question, RawLocator, collect_answers
+
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    body = "An event manages a flag. The wait() method blocks until the flag is true. The flag is initially false.\n"
+    for name, title, link in [
+        ("event.md", "asyncio.locks › class Event", "https://docs.invalid/locks"),
+        ("other.md", "selectors › class BaseSelector", "https://docs.invalid/selectors"),
+    ]:
+        rf = RawFile(filename=name, title=title, url=link, fetched_date="2026-12-04", body=body)
+        (raw / name).write_text(rf.render(), "utf-8")
+    quote = "The wait() method blocks until the flag is true."
+    evidence = {
+        "sources": [
+            {"id": "s1", "url": "https://docs.invalid/locks"},
+            {"id": "s2", "url": "https://docs.invalid/selectors"},
+        ],
+        "claims": [
+            {
+                "answers_key_question": f"kq{i}",
+                "evidence": [{"source_id": sid, "snippet": quote, "quote_type": "direct"}],
+            }
+            for i, sid in ((1, "s1"), (2, "s2"))
+        ],
+    }
+    questions = [
+        Question("r1q1", "What are the key points of “class Event”?", "Lock and Event"),
+        Question("r1q2", "What are the key points of “class Event”?", "Lock and Event"),
+    ]
+    topic = "How do I coordinate asyncio coroutines: Lock and Event?"
+    got = collect_answers(evidence, questions, RawLocator(raw), topic)
+    assert [q.text for q in got.answers[0].quotes] == [quote]
+    assert got.answers[1].quotes == [] and got.off_topic_quotes == 1

@@ -184,6 +184,15 @@ class ExtractClaimsTask:
         ]
         if not cands:
             return ExtractOutput()
+        named_class = _CLASS_QUESTION.match(inputs.kq_text.strip())
+        if named_class:
+            # "What does Event do?" asks about the class Event: a passage that never writes the name
+            # with its capital is about some other event (a logging filter's "allow every event").
+            word = re.compile(rf"(?<![\w.]){re.escape(named_class.group(1))}(?![\w])")
+            about_it = {p.pid for p in inputs.passages if word.search(p.text)}
+            cands = [c for c in cands if c[0] in about_it]
+            if not cands:
+                return ExtractOutput()
         lits = [normalised_for_literals(x) for x in inputs.literals]
         if lits:
             # A passage that never writes the name is about something else ("ls -a | list …" for
@@ -312,6 +321,8 @@ def _distinctive_parts(literal: str) -> list[str]:
 
 
 FOLLOWING = 2  # sentences after one that names a literal that may still be about it
+# A question about one capitalised name, as the questioner asks about an aspect's member.
+_CLASS_QUESTION = re.compile(r"^What does ([A-Z][A-Za-z0-9_]*) do\?$")
 FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a share of the entry's
 _ENTRY = re.compile(r"^([A-Za-z_][\w.]*)\(")  # a reference entry opens with its signature: "RLock(*args)"
 

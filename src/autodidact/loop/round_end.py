@@ -114,6 +114,7 @@ def step_state(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: RoundScra
         )
     processed_now = set(scratch.new_raw_files) | set(scratch.user_contributed_raw_files)
     previous = state.rounds[-1].termination_check.audit_issues_count if state.rounds else None
+    before = state.rounds[-1].termination_check if state.rounds else None
     check = decide(
         round_n=n,
         max_rounds=state.max_rounds,
@@ -125,6 +126,7 @@ def step_state(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: RoundScra
         new_claims=novelty.new_claims,
         new_sources=novelty.new_sources,
         language=ctx.language,
+        previous_empty=before is not None and before.new_claims == 0 and before.new_sources == 0,
     )
     record = RoundRecord(
         round=n,

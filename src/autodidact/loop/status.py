@@ -87,6 +87,9 @@ def status_report(kb: KnowledgeBase) -> dict[str, Any]:
             overlap=check.overlap_ratio,
             new_claims=check.new_claims,
             new_sources=check.new_sources,
+            previous_empty=len(state.rounds) > 1
+            and state.rounds[-2].termination_check.new_claims == 0
+            and state.rounds[-2].termination_check.new_sources == 0,
         )
         report["termination"] = {
             "diminishing_gaps": cond.diminishing,

@@ -73,15 +73,28 @@ def overlap_high(overlap: float | None) -> bool:
 
 
 def stalled(
-    *, new_claims: int | None, new_sources: int | None, overlap: float | None, pending: int, new_raw: int
+    *,
+    new_claims: int | None,
+    new_sources: int | None,
+    overlap: float | None,
+    pending: int,
+    new_raw: int,
+    previous_empty: bool = False,
 ) -> bool:
-    """The stall: no new claim, no new source, overlap ≥ 0.9, and nothing waiting from the user.
+    """The stall: no new claim, no new source and nothing waiting from the user, while the
+    questioner repeats itself (overlap ≥ 0.9) — or for the second round running, whatever it asked.
 
+    Why the second clause: a questioner that works through the framework's templates asks questions
+    that differ in words ("What are the limitations of Lock and Event…", "…of Condition/Semaphore…")
+    while every one of them lands on sentences already quoted; two rounds that add nothing show the
+    sources are exhausted as surely as a repeated question does (docs/loop.md).
     Unknown counts (``None``: a round recorded before the rule existed) are never a stall.
     """
-    if new_claims is None or new_sources is None or overlap is None:
+    if new_claims is None or new_sources is None:
         return False
-    return new_claims == 0 and new_sources == 0 and overlap >= STALL_OVERLAP and pending == 0 and new_raw == 0
+    empty = new_claims == 0 and new_sources == 0 and pending == 0 and new_raw == 0
+    repeating = overlap is not None and overlap >= STALL_OVERLAP
+    return empty and (repeating or previous_empty)
 
 
 def evaluate(
@@ -95,8 +108,9 @@ def evaluate(
     overlap: float | None,
     new_claims: int | None = None,
     new_sources: int | None = None,
+    previous_empty: bool = False,
 ) -> Conditions:
-    """Every clause for this round."""
+    """Every clause for this round (``previous_empty``: the round before added no claim and no source)."""
     return Conditions(
         diminishing=diminishing(round_n, issues, previous_issues),
         no_pending_questions=pending_user_questions == 0,
@@ -109,6 +123,7 @@ def evaluate(
             overlap=overlap,
             pending=pending_user_questions,
             new_raw=new_raw_files,
+            previous_empty=previous_empty,
         ),
     )
 
@@ -140,6 +155,7 @@ def decide(
     new_claims: int | None = None,
     new_sources: int | None = None,
     language: str = "zh",
+    previous_empty: bool = False,
 ) -> TerminationCheck:
     """The ``termination_check`` record: the numbers, the decision, and the reason in words."""
     cond = evaluate(
@@ -152,6 +168,7 @@ def decide(
         overlap=overlap,
         new_claims=new_claims,
         new_sources=new_sources,
+        previous_empty=previous_empty,
     )
     numbers = _Numbers(round_n, max_rounds, issues, previous_issues, pending_user_questions, new_raw_files, overlap)
     return TerminationCheck(
@@ -197,6 +214,17 @@ def _reason(cond: Conditions, n: _Numbers, new_claims: int | None, new_sources: 
             core += "；同时达到最大轮次" if zh else "; max_rounds reached as well"
         return core
     unmet = _unmet(cond, n, zh)
+    if cond.stalled and not (n.overlap is not None and n.overlap >= STALL_OVERLAP):
+        core = (
+            f"stalled（停滞）：第 {n.round_n - 1} 轮和第 {n.round_n} 轮都没有新论据（新引文 0 条）也没有新来源，"
+            f"现有来源已无更多可补充"
+            if zh
+            else f"stalled: rounds {n.round_n - 1} and {n.round_n} added no new claim and no new source, "
+            f"so the available sources have nothing more to give"
+        )
+        if cond.max_rounds_reached:
+            core += "；同时达到最大轮次" if zh else "; max_rounds reached as well"
+        return core + (f"（规则未满足：{sep.join(unmet)}）" if zh else f" (rules not met: {sep.join(unmet)})")
     if cond.stalled:
         core = (
             f"stalled（停滞）：第 {n.round_n} 轮没有新论据（新引文 0 条）也没有新来源，问题重叠率 {n.ov} ≥ 0.9，"

@@ -880,7 +880,8 @@ def aspect_members(name: str) -> list[str]:
       "Condition and Event synchronization"); else a one-word A shares B's head ("protocol
       versions", "format versions"), unless A is plural ("daemons and thread timeouts");
     * "X with a/b": the members of X ("thread-safe Queue with task_done/join" → "Queue.task_done",
-      "Queue.join" when X ends in a name written as code or capitalised, else "task_done in X");
+      "Queue.join" when X ends in a name written as code or capitalised; a name written as code
+      stands alone, "setLevel" of "levels with setLevel/basicConfig"; else "eviction in cache");
     * "locks/RLock", "daemon threads and Thread.join timeouts": each side as written.
 
     A Chinese aspect is split on a slash only: 和 and 与 inside a Chinese phrase are often part of a
@@ -901,7 +902,12 @@ def aspect_members(name: str) -> list[str]:
             if not part:
                 continue
             code = re.fullmatch(r"[A-Za-z_][\w.]*(?:\(\))?", part) and (len(part.split()) == 1)
-            members.append(f"{head}.{part}" if named and code else f"{part} in {owner}")
+            if named and code:
+                members.append(f"{head}.{part}")
+            elif code and _CODE_NAME.search(part):
+                members.append(part)  # "levels with setLevel/basicConfig": a name stands alone
+            else:
+                members.append(f"{part} in {owner}")
         return members
     sides = [_strip_article(p.strip()) for p in _EN_MEMBER_SPLIT.split(text) if p.strip()]
     if len(sides) < 2:

@@ -30,6 +30,7 @@ from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import local_url, normalize_text, normalize_url
 from autodidact.text.keypoints import key_points_heading
+from autodidact.text.sections import bare_heading
 from autodidact.wiki.markdown import has_cjk, normalize_key, split_sentences, tokens
 from autodidact.wiki.question_frame import aspect_of, key_terms
 from autodidact.wiki.topics import topic_subject
@@ -251,6 +252,13 @@ class RawLocator:
             self._files[name] = (rf, normalize_text(rf.body) if rf else "")
         return self._files[name]
 
+    def section(self, name: str) -> str:
+        """The section a raw excerpt holds ("asyncio.locks › class Event" → "class Event"), bare."""
+        rf, _ = self._load(name)
+        if rf is None or "›" not in rf.title:
+            return ""
+        return bare_heading(rf.title.rsplit("›", 1)[1].strip())
+
     def quality(self, name: str) -> str:
         """质量评分 of a raw file (unreadable or missing: 待评估)."""
         rf, _ = self._load(name)
@@ -339,10 +347,14 @@ def collect_answers(
             parts = split_long(quote, terms[question.id])
             if not parts:
                 out.off_topic_quotes += 1
+            # A key point quoted from the very section the question names is about it, whatever
+            # its words ("The wait() method blocks until the flag is true." of "class Event").
+            heading = key_points_heading(question.text)
+            own_section = bool(heading) and locator.section(name).casefold() == heading.casefold()
             for part in parts:
                 if not is_statement(part):
                     out.fragments += 1
-                elif not terms[question.id].admits(part):
+                elif not own_section and not terms[question.id].admits(part):
                     out.off_topic_quotes += 1
                 else:
                     slot[question.id].add(part, name)
