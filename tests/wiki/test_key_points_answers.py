@@ -93,3 +93,20 @@ def test_a_data_table_row_reads_after_prose_that_answers() -> None:
     merge_quotes(section, [Quote(row, ["a.md"]), Quote(prose, ["b.md"])], terms, lambda _n: "中", "en")
     text = "\n".join(section.blocks)
     assert text.index("Netfilter provides") < text.index("shorewall-lite")  # kept, but after the prose
+
+
+def test_the_research_subject_that_placed_a_facet_is_not_its_gap() -> None:
+    # "missing: coordinating" stood in the summary under a question about Lock and Event
+    question = "What are the limitations of Lock and Event in coordinating asyncio coroutines?"
+    text = (
+        "- A Lock is not thread-safe, and an Event cannot be reset while tasks wait on it. (source: l.md)\n"
+        "- An event manages a flag; the limitation is that a Lock is not reentrant. (source: l.md)\n"
+    )
+    own = PassageIn(title="Lock and Event", file="wiki/lock-and-event.md", heading="Limits", text=text)
+    subject = "coordinating asyncio coroutines"
+    verdict = offline_answer(QuestionInputs(qid="q", question=question, lang="en", passages=[own], subject=subject))
+    assert "coordinating" not in verdict.gap and "asyncio" not in verdict.gap
+    # a question about the subject itself still needs the subject's words
+    whole = "What are the limitations of coordinating asyncio coroutines?"
+    verdict = offline_answer(QuestionInputs(qid="q", question=whole, lang="en", passages=[own], subject=subject))
+    assert verdict.status != "resolved"

@@ -226,6 +226,13 @@ def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
         _, still = held_terms(missing, titles)
         if len(still) < len(missing) and any(t.word in held for t in terms):
             missing = still
+    # "What problems are solved by Lock and Event in coordinating asyncio coroutines?": the research's
+    # subject placed the facet; an answer about Lock and Event need not repeat "coordinating" (the
+    # summary listed "missing: coordinating" as the gap). The subject's words are a gap only when
+    # the question asks about nothing else.
+    common = set(key_terms(inputs.subject)) if inputs.subject.strip() else set()
+    if common and any(not t.tokens <= common for t in terms) and any(t.word in held for t in terms):
+        missing = [t for t in missing if not t.tokens <= common]
     aspect_seen = aspect is None or any(c.shows_aspect for c in chosen)
     files = list(dict.fromkeys(c.file for c in chosen))
     sentences = [_terminated(c.sentence) for c in chosen]
