@@ -29,6 +29,9 @@ def test_research_ask_status_commands(fresh_kb: Callable[[str], Path], cli: Any,
     assert asked.exit_code == 0
     status = cli("status", "--kb", str(root), "--json")
     report = json.loads(status.stdout)
+    # the report a person asked for goes to stdout, so `autodidact status | less` shows it
+    plain = cli("status", "--kb", str(root))
+    assert "status: terminated" in plain.stdout and "termination (all four conditions" in plain.stdout
     assert report["rounds_completed"] == 1 and report["status"] == "terminated"
     assert report["counts"]["pending_user_questions"] == 1
     assert report["rounds"][0]["overlap_ratio"] is None

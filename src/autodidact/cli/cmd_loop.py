@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from autodidact.cli.common import console, emit_json, kb_option
+from autodidact.cli.common import console, emit_json, kb_option, out
 from autodidact.cli.engine_opts import (
     fallback_option,
     max_cost_option,
@@ -262,9 +262,9 @@ def register(app: typer.Typer) -> None:
 def _print_status(report: dict[str, Any]) -> None:
     from rich.table import Table
 
-    console.print(f"[bold]{report['topic'] or '(no research yet)'}[/bold] — {report['kb']}")
+    out.print(f"[bold]{report['topic'] or '(no research yet)'}[/bold] — {report['kb']}")
     counts = report["counts"]
-    console.print(
+    out.print(
         f"status: {report['status']} · rounds {report['rounds_completed']}/{report['max_rounds'] or '-'} · "
         f"raw files {counts['raw_files']} · wiki articles {counts['wiki_articles']} · "
         f"questions asked {counts['questions_asked']} · pending user questions {counts['pending_user_questions']}"
@@ -272,7 +272,7 @@ def _print_status(report: dict[str, Any]) -> None:
     if report["current_round_progress"]:
         p = report["current_round_progress"]
         done = [k for k in ("step1_done", "step2_done", "step3_done", "step4_done") if p.get(k)]
-        console.print(f"round {p['round']} in progress; done: {', '.join(done) or 'nothing yet'}")
+        out.print(f"round {p['round']} in progress; done: {', '.join(done) or 'nothing yet'}")
     if report["rounds"]:
         columns = ("round", "questions", "new raw", "new claims", "new sources", "audit issues", "overlap", "decision")
         table = Table(*columns)
@@ -288,12 +288,12 @@ def _print_status(report: dict[str, Any]) -> None:
                 overlap,
                 r["decision"] + (f" ({r['stopped_by']})" if r["stopped_by"] else ""),
             )
-        console.print(table)
+        out.print(table)
         last = report["rounds"][-1]
-        console.print(f"round {last['round']} decision: {last['decision']} — {last['reason']}")
+        out.print(f"round {last['round']} decision: {last['decision']} — {last['reason']}")
     term = report["termination"]
     if term:
-        console.print("termination (all four conditions, or a stall, or max rounds):")
+        out.print("termination (all four conditions, or a stall, or max rounds):")
         labels = [
             ("diminishing_gaps", "1 audit issues ≤ 60% of last round (or both < 3)"),
             ("no_pending_user_questions", "2 no pending user questions"),
@@ -302,7 +302,7 @@ def _print_status(report: dict[str, Any]) -> None:
         ]
         for key, label in labels:
             mark = "[green]met[/green]" if term[key] else "[red]not met[/red]"
-            console.print(f"  {label}: {mark}")
+            out.print(f"  {label}: {mark}")
         stall = term["stall"]
         if stall["new_claims"] is None:
             numbers = "not measured for this round"
@@ -310,18 +310,19 @@ def _print_status(report: dict[str, Any]) -> None:
             overlap = "null" if stall["overlap_ratio"] is None else f"{stall['overlap_ratio']:.2f}"
             numbers = (
                 f"last round: {stall['new_claims']} new claims, {stall['new_sources']} new sources, "
-                f"overlap {overlap}; needs 0, 0, ≥ {stall['overlap_limit']} and nothing pending from the user"
+                f"overlap {overlap}; needs 0, 0 and nothing pending from the user, at overlap ≥ "
+                f"{stall['overlap_limit']} or for the second round running"
             )
         mark = "[green]yes[/green]" if term["stalled"] else "[red]no[/red]"
-        console.print(f"  stalled: {mark} ({numbers})")
+        out.print(f"  stalled: {mark} ({numbers})")
         mark = "[green]met[/green]" if term["max_rounds_reached"] else "[red]not met[/red]"
-        console.print(f"  max rounds reached: {mark}")
+        out.print(f"  max rounds reached: {mark}")
         if term["user_waiting_extends_max_rounds"]:
-            console.print("  something from the user is waiting: the next `autodidact research` runs one more round")
+            out.print("  something from the user is waiting: the next `autodidact research` runs one more round")
     cost = report["cost"]
-    console.print(
+    out.print(
         f"cost so far: {cost['calls']} model calls, {cost['input_tokens'] + cost['output_tokens']} tokens, "
         f"${cost['cost_usd']:.4f}"
     )
     if report["summary"]:
-        console.print(f"summary: {Path(report['kb']) / report['summary']}")
+        out.print(f"summary: {Path(report['kb']) / report['summary']}")

@@ -15,6 +15,9 @@ KB_HELP = "Knowledge-base folder (default: $AUTODIDACT_KB, else the current fold
 console = Console(stderr=True, highlight=False)
 """Progress and human messages go to stderr, so stdout stays clean for JSON and file output."""
 
+out = Console(highlight=False)
+"""What a command was asked to show (``status``'s report) goes to stdout, so it can be piped."""
+
 
 def kb_option() -> Any:
     """``--kb DIR`` with the shared help text."""
