@@ -139,3 +139,32 @@ def test_a_question_about_a_capitalised_name_reads_only_passages_that_write_it()
     quotes = _quotes("What does Event do?", [("logging", logging_filter), ("asyncio.locks", locks)])
     assert quotes and all("allow every event" not in q for q in quotes)
     assert _quotes("What does Event do?", [("logging", logging_filter)]) == []
+
+
+def test_a_package_catalog_leaves_room_for_the_statement_after_it() -> None:
+    from autodidact.evidence.extract_task import key_point_sentences
+
+    rows = "\n".join(
+        f"| `{name}` | V:{v}, I:{i} | {size} | netfilter 配置工具，{what} |"
+        for name, v, i, size, what in [
+            ("iptables", 315, 889, 2408, "用于 IPv4 的 netfilter 管理工具"),
+            ("arptables", 0, 2, 100, "用于 ARP 的 netfilter 管理工具"),
+            ("ebtables", 13, 31, 264, "用于以太网桥的 netfilter 管理工具"),
+            ("iptstate", 0, 3, 119, "持续性监控 netfilter 状态的工具"),
+            ("shorewall", 0, 1, 85, "Shoreline 防火墙的 netfilter 配置文件生成器"),
+        ]
+    )
+    text = (
+        "Netfilter 使用 Linux 内核模块提供了状态防火墙和网络地址转换的基础架构。\n\n"
+        "| 软件包 | 流行度 | 大小 | 说明 |\n|---|---|---|---|\n" + rows + "\n\n"
+        "netfilter 主要的用户层程序是 iptables(8)，你可以使用 iptables-save(8) 保存当前状态。\n"
+    )
+    fx = focus("《Netfilter 网络过滤框架》的要点是什么？")
+    inputs = ExtractInputs(
+        language="zh", kq_id="kq1", kq_text=fx.question, mode="initial", max_claims=4,
+        passages=[PassageIn("P1", "第 5 章 网络设置", text, "primary", "https://example.org/ch05")],
+        query_variants=[fx.terms], aspect=fx.aspect,
+    )  # fmt: skip
+    picked = [s for _, s in key_point_sentences(inputs)]
+    assert sum(1 for s in picked if "V:" in s) <= 2
+    assert any("iptables-save" in s for s in picked)

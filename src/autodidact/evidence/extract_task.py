@@ -430,6 +430,11 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     # words and would fill the answer; one of them says it. Rows that do different things ("audit
     # system for partially installed packages", "configure all partially installed packages") stay.
     described: list[set[str]] = []
+    # A package catalog (name | popularity | size | description) lists what exists; its rows rank
+    # high on the words they share and pushed out the statement after the table ("netfilter 主要的用
+    # 户层程序是 iptables(8) … 使用 iptables-save(8) 保存当前状态"). A few rows stand for the table.
+    catalog = 0
+    deferred: list[int] = []
     for _, i in scored:
         norm = " ".join(cands[i][2].split())
         if norm in seen or norm in inputs.known_quotes:
@@ -437,13 +442,33 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
         about = _row_description(cands[i][2])
         if about and any(_alike(about, other) for other in described):
             continue
+        if _is_catalog_row(cands[i][2]):
+            if catalog >= CATALOG_ROWS:
+                deferred.append(i)
+                continue
+            catalog += 1
         seen.add(norm)
         picked.append(i)
         if about:
             described.append(about)
         if len(picked) >= inputs.max_claims:
             break
+    picked += deferred[: max(0, inputs.max_claims - len(picked))]
     return [(cands[i][1], cands[i][2]) for i in sorted(picked)]
+
+
+CATALOG_ROWS = 2  # rows of a package catalog among a section's key points, when it says more
+_NUMERIC_CELL = re.compile(r"^[\s\dVI:.,KMGB%-]+$")
+
+
+def _is_catalog_row(sentence: str) -> bool:
+    """A table row with two or more numeric cells beside its name and description ("`iptables` |
+    V:315, I:889 | 2408 | netfilter 管理工具…"): an entry of a catalog, not a statement."""
+    stripped = sentence.strip()
+    if not _is_fact_row(stripped):
+        return False
+    cells = [c.strip() for c in stripped.strip("|").split("|") if c.strip()]
+    return sum(1 for c in cells if _NUMERIC_CELL.match(c)) >= 2
 
 
 def _row_description(sentence: str) -> set[str]:
