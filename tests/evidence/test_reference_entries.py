@@ -49,6 +49,10 @@ def _quotes(question: str, passages: list[tuple[str, str]]) -> list[str]:
 def test_a_members_entry_opening_with_its_lowercase_signature_is_a_sentence() -> None:
     quotes = _quotes("What does Queue.task_done do?", [("queue", QUEUE)])
     assert "task_done(self) Indicate that a formerly enqueued task is complete." in quotes
+    coroutine = "    async join(self)\n        Block until all items in the queue have been gotten and processed.\n"
+    assert _quotes("What does Queue.join do?", [("asyncio.queues", coroutine)]) == [
+        "async join(self) Block until all items in the queue have been gotten and processed."
+    ]
 
 
 def test_a_dotted_member_is_answered_by_its_owners_entry_not_a_namesake() -> None:

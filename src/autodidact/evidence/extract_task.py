@@ -324,7 +324,8 @@ FOLLOWING = 2  # sentences after one that names a literal that may still be abou
 # A question about one capitalised name, as the questioner asks about an aspect's member.
 _CLASS_QUESTION = re.compile(r"^What does ([A-Z][A-Za-z0-9_]*) do\?$")
 FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a share of the entry's
-_ENTRY = re.compile(r"^([A-Za-z_][\w.]*)\(")  # a reference entry opens with its signature: "RLock(*args)"
+# A reference entry opens with its signature: "RLock(*args)", "async join(self)" (a coroutine method).
+_ENTRY = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)\(")
 
 
 def _carried_on(
@@ -558,7 +559,7 @@ _PROSE_MARKS = frozenset("`\"'“”‘’，。、：；！？「」《》,.")
 
 # A reference page's entry: the member's signature, then what it does ("join(self)  Blocks until all
 # items in the Queue have been gotten and processed.") — lowercase because the name is.
-_SIGNATURE = re.compile(r"^[a-z_][\w.]*\([^()]*\)\s+[A-Z]")
+_SIGNATURE = re.compile(r"^(?:async\s+)?[a-z_][\w.]*\([^()]*\)\s+[A-Z]")
 
 
 def _says_more(sentence: str) -> bool:

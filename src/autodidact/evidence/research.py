@@ -272,8 +272,8 @@ def _passages(cands: list[Candidate], start: int, section: str = "") -> tuple[li
 
 
 _BOUNDARY = re.compile(r"[.!?。！？]\s|\n\s*\n")
-_LAST_ENTRY = re.compile(r"\n[ \t]*[A-Za-z_][\w.]*\([^()\n]*\)[ \t]*\n[^\n]*\S[^\n]*$")
-_NEXT_ENTRY = re.compile(r"\n[ \t]*[A-Za-z_][\w.]*\(|\n[ \t]*\|?[ \t]*-{5,}|\n\S")
+_LAST_ENTRY = re.compile(r"\n[ \t]*(?:async\s+)?[A-Za-z_][\w.]*\([^()\n]*\)[ \t]*\n[^\n]*\S[^\n]*$")
+_NEXT_ENTRY = re.compile(r"\n[ \t]*(?:async\s+)?[A-Za-z_][\w.]*\(|\n[ \t]*\|?[ \t]*-{5,}|\n\S")
 ENTRY_REACH = 600  # characters a passage may grow to finish the reference entry it ends in
 
 
