@@ -61,3 +61,16 @@ def test_sentence_split_keeps_decimals() -> None:
 )
 def test_numeric_conflict(a: str, b: str, expected: tuple[str, str] | None) -> None:
     assert numeric_conflict(a, b) == expected
+
+
+def test_a_sentence_opening_with_a_call_is_a_sentence_of_its_own() -> None:
+    """pydoc entries open with a lowercase signature; glued to the sentence before, a summary that
+    shows each sentence once showed "…is closed." twice (once inside "…is closed. setStream(…) …")."""
+    from autodidact.wiki.markdown import split_sentences
+
+    text = "FileHandler closes its stream. setStream(self, stream) Sets the stream. See e.g. foo() for more."
+    assert split_sentences(text) == [
+        "FileHandler closes its stream.",
+        "setStream(self, stream) Sets the stream.",
+        "See e.g. foo() for more.",
+    ]
