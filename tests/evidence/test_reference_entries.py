@@ -172,3 +172,12 @@ def test_a_package_catalog_leaves_room_for_the_statement_after_it() -> None:
     picked = [s for _, s in key_point_sentences(inputs)]
     assert sum(1 for s in picked if "V:" in s) <= 2
     assert any("iptables-save" in s for s in picked)
+
+
+def test_a_cross_reference_does_not_make_a_sentence_about_the_section_it_names() -> None:
+    text = (
+        "Set the system mail name to the host's fully qualified name (see Section 5.1.1, Hostname resolution). "
+        "Hostname resolution is done by the NSS mechanism, and the hosts line of nsswitch.conf sets its order."
+    )
+    quotes = _quotes("How does hostname resolution work?", [("manual", text)])
+    assert quotes and all("mail name" not in q for q in quotes)

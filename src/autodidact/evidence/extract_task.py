@@ -227,7 +227,7 @@ class ExtractClaimsTask:
                 return ExtractOutput()
             cands = named
         keep = kept_stopwords(variants)
-        sent_terms = [terms(c[1], keep=keep) for c in cands]
+        sent_terms = [terms(_without_xrefs(c[1]), keep=keep) for c in cands]
         bm25 = BM25(sent_terms)
         # Modifiers ("Python" of "Python coroutines") count less than the head nouns they modify.
         heads = set(inputs.heads)
@@ -321,6 +321,18 @@ def _distinctive_parts(literal: str) -> list[str]:
 
 
 FOLLOWING = 2  # sentences after one that names a literal that may still be about it
+# A cross-reference names another section ("(参见第 5.1.1 节 “主机名解析”)", "(see Section 2.7.3,
+# Tweaking candidate version)"): the words it names are that section's, not what the sentence says.
+_XREF = re.compile(
+    r"[(（]\s*(?:参见|请参见|参考|见|see(?:\s+also)?|cf\.?)\s*[^()（）]*[)）]"
+    r"|(?:参见|请参见)第\s*[\d.]+\s*[节章][^，。；]*",
+    re.I,
+)
+
+
+def _without_xrefs(sentence: str) -> str:
+    """``sentence`` without its cross-references, for matching what it says (the quote stays whole)."""
+    return _XREF.sub(" ", sentence)
 # A question about one capitalised name, as the questioner asks about an aspect's member.
 _CLASS_QUESTION = re.compile(r"^What does ([A-Z][A-Za-z0-9_]*) do\?$")
 FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a share of the entry's
