@@ -333,6 +333,8 @@ _XREF = re.compile(
 def _without_xrefs(sentence: str) -> str:
     """``sentence`` without its cross-references, for matching what it says (the quote stays whole)."""
     return _XREF.sub(" ", sentence)
+
+
 # A question about one capitalised name, as the questioner asks about an aspect's member.
 _CLASS_QUESTION = re.compile(r"^What does ([A-Z][A-Za-z0-9_]*) do\?$")
 FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a share of the entry's
