@@ -205,3 +205,35 @@ def test_a_section_not_naming_its_facet_keeps_to_the_chapters_that_do(tmp_path: 
     assert ("主机名解析", "主机名解析") in pairs and ("Netfilter 防火墙", "Netfilter 网络过滤框架") in pairs
     assert not {h for f, h in pairs if f == "主机名解析"} & {"邮件传输代理 (MTA)", "其它网络应用服务"}
     assert "内核模块初始化" not in {h for f, h in pairs if f == "Netfilter 防火墙"}
+
+
+def test_a_facet_whose_sections_were_all_asked_reads_them_again_once() -> None:
+    """A long section says more than one answer shows; the second reading skips what is quoted."""
+    from autodidact.text.keypoints import is_further, key_points_document
+
+    first = [
+        "What are the key points of “System wide upgrade”?",
+        "What are the key points of “Debian package management”?",
+    ]
+    got = {(c.facet, c.text) for c in outline_candidates(_inputs(OUTLINE, first))}
+    further = ("system upgrades", "What are the further key points of “System wide upgrade”?")
+    assert further in got
+    # pinning still has sections never asked: those come first, no re-reading yet
+    assert not any(f == "version pinning" and is_further(t) for f, t in got)
+    assert key_points_heading(further[1]) == "System wide upgrade" and is_further(further[1])
+    # read twice is enough
+    again = [c.text for c in outline_candidates(_inputs(OUTLINE, [*first, further[1]]))]
+    assert further[1] not in again
+    # both languages, and a heading named in its document
+    zh = "《marshal》中《Description》的要点还有哪些？"
+    assert key_points_heading(zh) == "Description" and key_points_document(zh) == "marshal" and is_further(zh)
+    # the questioner lets it through though its words repeat the first question's
+    inputs = _inputs(OUTLINE, first)
+    chosen = [q.text for q in select_questions(inputs, outline_candidates(inputs)).questions]
+    assert further[1] in chosen
+    # asked again itself (an audit re-asking it), it is a repeat like any other
+    from autodidact.questions.models import Candidate
+
+    repeat = Candidate(text=further[1], layer="audit", priority="high", source="audit", rationale="partial")
+    later = _inputs(OUTLINE, [*first, further[1]]).model_copy(update={"min_questions": 0})  # no top-up re-asks
+    assert further[1] not in [q.text for q in select_questions(later, [repeat]).questions]

@@ -20,7 +20,7 @@ from collections import Counter
 from autodidact.questions.facets import asked_facets, frame_of, frames
 from autodidact.questions.framework import TOPIC_TYPE_EN, framework_questions
 from autodidact.questions.models import Candidate, QuestionerInputs, RawDigest
-from autodidact.text.keypoints import key_points_question
+from autodidact.text.keypoints import further_key_points_question, is_further, key_points_question
 from autodidact.text.topic import is_action_phrase, subject_of
 
 _CONCEPT = re.compile(
@@ -214,13 +214,22 @@ def outline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
     zh = inputs.language == "zh"
     asked = {" ".join(h.text.split()).casefold() for h in inputs.history}
     per_facet: dict[str | None, list[str]] = {}
+    again: dict[str | None, list[str]] = {}
     for entry in inputs.outline:
         q = key_points_question(entry.heading, inputs.language, entry.document)
         if q.casefold() in asked:
+            # Asked once: its section may say more than one answer shows (docs/questions.md).
+            more = further_key_points_question(entry.heading, inputs.language, entry.document)
+            if more.casefold() not in asked:
+                again.setdefault(entry.facet, []).append(more)
             continue
         queue = per_facet.setdefault(entry.facet, [])
         if len(queue) < OUTLINE_PER_FACET:
             queue.append(q)
+    # A facet whose sections were all asked reads its best ones again, best first.
+    for facet, texts in again.items():
+        if not per_facet.get(facet):
+            per_facet[facet] = texts[:OUTLINE_PER_FACET]
     out: list[Candidate] = []
     for depth in range(OUTLINE_PER_FACET):
         for facet, queue in per_facet.items():
@@ -234,6 +243,12 @@ def outline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
                     f"a section the documents give the facet {where}"
                     if facet
                     else "a section the documents give the subject"
+                )
+            if is_further(queue[depth]):
+                why += (
+                    "（重新提问：再读这一章节，一次回答容不下它的全部要点）"
+                    if zh
+                    else " (re-asked: read again, one answer holds fewer points than the section makes)"
                 )
             out.append(
                 Candidate(

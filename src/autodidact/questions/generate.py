@@ -38,7 +38,7 @@ from autodidact.questions.models import (
 )
 from autodidact.questions.similarity import Features, best_match, features, is_duplicate
 from autodidact.questions.task import ProposeQuestions
-from autodidact.text.keypoints import key_points_heading, key_points_question
+from autodidact.text.keypoints import further_key_points_question, is_further, key_points_heading, key_points_question
 from autodidact.text.topic import TopicFrame, subject_of
 
 if TYPE_CHECKING:
@@ -153,6 +153,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
     # The documents' own sections for a facet (sources/outline.py) are on topic by how they were
     # found, and a wiki that mentions their words has not yet said what they say.
     outline = {key_points_question(e.heading, inputs.language, e.document) for e in inputs.outline}
+    outline |= {further_key_points_question(e.heading, inputs.language, e.document) for e in inputs.outline}
     expanded: list[Candidate] = []
     off_topic: list[str] = []
     for piece in (p for cand in candidates for p in split_or_drop(cand)):
@@ -165,6 +166,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
     ordered = _order(inputs, expanded, asked)
 
     history: list[Indexed] = [(h.id, features(h.text), signature(h.text, all_frames)) for h in inputs.history]
+    asked_texts = {h.text for h in inputs.history}
     passages = cited_passages(Path(inputs.wiki_dir)) if inputs.wiki_dir and not inputs.cold_start else []
     chosen: list[tuple[Candidate, Features, frozenset[str]]] = []
     deduped: list[tuple[Candidate, str]] = []
@@ -186,7 +188,10 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
         if duplicate_of_chosen(feats, sig):
             continue
         hid, score = _repeats(feats, sig, history)
-        if hid is not None and is_duplicate(score):
+        # A section asked again repeats its first question's words by design (candidates.py); asked
+        # again itself, it is a repeat like any other.
+        again = cand.text in outline and is_further(cand.text) and cand.text not in asked_texts
+        if hid is not None and is_duplicate(score) and not again:
             if cand.text not in seen_dedup:
                 deduped.append((cand, hid))
                 seen_dedup.add(cand.text)

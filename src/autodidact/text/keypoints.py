@@ -2,7 +2,8 @@
 
 Why one module: the questioner writes these from the documents' outline, the evidence agent reads
 the section they name, the audit judges them by that section, and question dedup must see them as
-one kind of question. All four parse the same two forms (docs/questions.md, "Outline questions").
+one kind of question. All four parse the same forms, including the "further key points" form a
+section is asked again in (docs/questions.md, "Outline questions").
 """
 
 from __future__ import annotations
@@ -22,6 +23,23 @@ def key_points_question(heading: str, language: str, document: str = "") -> str:
         return f"《{document}》中《{heading}》的要点是什么？" if document else f"《{heading}》的要点是什么？"
     where = f" in “{document}”" if document else ""
     return f"What are the key points of “{heading}”{where}?"
+
+
+_FURTHER = re.compile(r"further key points of|的要点还有哪些", re.I)
+
+
+def further_key_points_question(heading: str, language: str, document: str = "") -> str:
+    """The section asked again, for what its first answer left out: a long section has more points
+    than one answer shows, and the evidence agent skips the quotes earlier rounds hold."""
+    if language == "zh":
+        return f"《{document}》中《{heading}》的要点还有哪些？" if document else f"《{heading}》的要点还有哪些？"
+    where = f" in “{document}”" if document else ""
+    return f"What are the further key points of “{heading}”{where}?"
+
+
+def is_further(question: str) -> bool:
+    """Whether a key-points question asks a section again (:func:`further_key_points_question`)."""
+    return bool(_FURTHER.search(question))
 
 
 def key_points_heading(question: str) -> str:
