@@ -404,11 +404,11 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     version”?" is answered by what the section says (Pin-Priority values, /etc/apt/preferences),
     most of which never repeats the heading. A term counts once per sentence it appears in, so a
     sentence about what the section keeps returning to ranks first; the heading's own terms add
-    one more, and so do the research topic's own terms (a section's points the research asks about
-    before the others: "The protocol version of the pickle is detected automatically" in a research
-    on protocol versions); each sentence is normalised by its length so a long list does not win on
-    size. The section's opening sentence is always kept. The chosen sentences keep the section's order
-    (docs/evidence.md, "Key points of a section").
+    one more; a sentence saying the research topic's own words that the section says rarely weighs
+    more (the point the research asks about before the others: "The protocol version of the pickle
+    is detected automatically" in a research on protocol versions); each sentence is normalised by
+    its length so a long list does not win on size. The section's opening sentence is always kept.
+    The chosen sentences keep the section's order (docs/evidence.md, "Key points of a section").
     """
     found = [(p.pid, s) for p, s in quotable_sentences(inputs.passages, inputs.furniture) if _sentence_like(s)]
     cands = [(n, pid, sentence) for n, (pid, sentence) in enumerate(found)]  # (order, pid, sentence)

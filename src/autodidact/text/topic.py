@@ -482,7 +482,7 @@ class Facet(BaseModel):
     question: str | None = Field(None, description="kind question: the user's own question, pronouns resolved")
     members: list[str] = Field(
         default_factory=list,
-        description="aspect: the things it names one by one ('Condition synchronization', 'Event synchronization')",
+        description="aspect: the things it names one by one ('Condition', 'Event'; 'protocol versions')",
     )
 
 
