@@ -337,7 +337,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"eval: {case.name} …", file=sys.stderr, flush=True)
             results.append(run_case(case, work))
             r = results[-1]
-            if args.verbose and not r.error:
+            if args.verbose and not r.error and case.held_out and not args.case:
+                # A held-out case's misses are what nobody may tune on: named with --case only.
+                print("  (held out: its misses are shown only with --case)", file=sys.stderr)
+            elif args.verbose and not r.error:
                 for q in r.missed:
                     print(f"  missed: {q}", file=sys.stderr)
                 for q in r.open_missing:
