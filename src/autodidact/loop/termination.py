@@ -10,8 +10,8 @@ Why a stall rule on top: an auditor that keeps finding the same three gaps never
 diminishing clause hold, so a knowledge base whose sources are exhausted ran to its cap. A round
 that added no new claim (no quote never seen before) and no new source, while the questioner is
 repeating itself (overlap ≥ 0.9) — or two such rounds in a row, whatever they asked — shows that
-another round cannot add anything: the run stops as ``stalled``. It never stops that way while something from the user is waiting — the user's
-question or file gets its round first.
+another round cannot add anything: the run stops as ``stalled``. It never stops that way while
+something from the user is waiting — the user's question or file gets its round first.
 
 Everything here is a pure function of numbers, so each clause is unit-tested on its own; the
 decision and its reason are recorded in ``termination_check`` before the loop acts on it.
