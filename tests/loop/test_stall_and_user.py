@@ -255,3 +255,21 @@ def test_a_finding_shows_a_sentence_its_answer_repeats_once() -> None:
         "`apt-get` is meant for scripts.",
     ]
     assert cited == ["wiki/dpkg-vs-apt.md"]
+
+
+def test_a_finding_shows_one_of_sentences_that_say_nearly_the_same() -> None:
+    """A reference page repeats a member's docstring in every class that has it."""
+    from autodidact.loop.audit_answers import AuditedQuestion
+    from autodidact.loop.summary import _Asked, findings
+
+    answer = (
+        "setLevel(self, level) Set the logging level of this logger. "
+        "setLevel(self, level) Set the logging level of this handler. "
+        "The level is an int or a str naming it. (source: wiki/levels.md)"
+    )
+    item = AuditedQuestion(qid="r1q1", status="resolved", question="What does setLevel do?", answer=answer)
+    [(_, sentences, _cited)] = findings([_Asked(item, 1, 0, False)])
+    assert sentences == [
+        "setLevel(self, level) Set the logging level of this logger.",
+        "The level is an int or a str naming it.",
+    ]

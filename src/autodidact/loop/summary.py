@@ -22,11 +22,12 @@ from autodidact.loop.state import ResearchState
 from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
 from autodidact.text.sentences import join_sentences
-from autodidact.wiki.markdown import citations, render_citation, split_sentences, strip_citations
+from autodidact.wiki.markdown import citations, render_citation, split_sentences, strip_citations, tokens
 
 MAX_FINDINGS = 5
 MIN_FINDINGS = 3
 MAX_FINDING_SENTENCES = 3
+ALIKE = 0.6  # two sentences sharing more than this share of their words say the same thing
 STATUS_RANK = {"resolved": 0, "partial": 1}
 _LINK = re.compile(r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\]")
 _NOT_COVERED = re.compile(r"^(?:Not yet covered|Still missing|尚缺|仍缺)\s*[:：]", re.I)
@@ -109,19 +110,26 @@ def findings(asked: list[_Asked]) -> list[tuple[_Asked, list[str], list[str]]]:
     earliest (round 1 asks what the topic and each facet is and how it works; later rounds fill in
     limitations and alternatives), then the report's order. Of each answer only its best sentences
     (the audit lists them best first) are candidates; one already shown under an earlier finding is
-    not repeated, and a question left with nothing new to say is skipped (its answer is above)."""
+    not repeated, nor one sharing most of its words with a shown one, and a question left with
+    nothing new to say is skipped (its answer is above)."""
     ranked = sorted(
         (a for a in asked if a.item.status in STATUS_RANK and a.item.answer),
         key=lambda a: (STATUS_RANK[a.item.status], not a.by_user, _asked_round(a), a.order),
     )
     shown: set[str] = set()
+    said: list[set[str]] = []
     out: list[tuple[_Asked, list[str], list[str]]] = []
     for entry in ranked:
         sentences, cited = answer_sentences(entry.item.answer)
         fresh: list[str] = []
         for sentence in sentences:
-            if _key(sentence) not in shown and len(fresh) < MAX_FINDING_SENTENCES:
+            words = set(tokens(sentence))
+            # "setLevel(self, level) Set the logging level of this logger." and "… of this handler.":
+            # one of them says it (a reference page repeats a member's docstring per class).
+            alike = any(len(words & other) > ALIKE * len(words | other) for other in said if words | other)
+            if _key(sentence) not in shown and not alike and len(fresh) < MAX_FINDING_SENTENCES:
                 fresh.append(sentence)
+                said.append(words)
                 shown.add(_key(sentence))  # an answer that says a thing twice shows it once
         if not fresh:
             continue
