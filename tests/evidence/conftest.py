@@ -202,3 +202,26 @@ class Recorder(NullProgress):
 
     def warning(self, text: str) -> None:
         self.warnings.append(text)
+
+
+def offline_quotes(question: str, passages: list[tuple[str, str]]) -> list[str]:
+    """The quotes the offline extractor takes for ``question`` from ``(title, text)`` passages."""
+    from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn
+    from autodidact.evidence.focus import focus
+
+    fx = focus(question)
+    inputs = ExtractInputs(
+        language="en",
+        kq_id="kq1",
+        kq_text=fx.question,
+        passages=[
+            PassageIn(f"P{i}", title, text, "primary", f"https://example.org/{title}")
+            for i, (title, text) in enumerate(passages, start=1)
+        ],
+        mode="initial",
+        query_variants=[fx.terms],
+        aspect=fx.aspect,
+        heads=fx.heads,
+        literals=fx.literals,
+    )
+    return [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]

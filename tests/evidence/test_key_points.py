@@ -13,7 +13,7 @@ from autodidact.evidence.focus import focus
 from autodidact.evidence.payload import parse_payload
 from autodidact.evidence.validator import validate_evidence
 
-from .conftest import make_payload
+from .conftest import make_payload, offline_quotes
 
 MANUAL = """# Chapter 2. Package management
 
@@ -90,21 +90,7 @@ def test_code_like_names_are_literals_and_abbreviations_are_not() -> None:
 
 def _offline_quotes(question: str, title: str, text: str) -> list[str]:
     """The quotes the offline extractor takes for ``question`` from one passage."""
-    from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn
-
-    fx = focus(question)
-    inputs = ExtractInputs(
-        language="en",
-        kq_id="kq1",
-        kq_text=fx.question,
-        passages=[PassageIn("P1", title, text, "primary", "https://example.org/a")],
-        mode="initial",
-        query_variants=[fx.terms],
-        aspect=fx.aspect,
-        heads=fx.heads,
-        literals=fx.literals,
-    )
-    return [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
+    return offline_quotes(question, [(title, text)])
 
 
 def test_a_question_naming_code_is_answered_only_by_sentences_that_write_it() -> None:
@@ -240,23 +226,8 @@ def test_a_member_documented_under_its_signature_is_answered_from_there() -> Non
         "and not None, it is a floating point number of seconds the calling thread waits for the operation."
     )
     other = "The timeout of a socket thread is a floating point number of seconds for every blocking operation."
-    from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn
-
-    fx = focus("What is the definition of Thread.join timeouts?")
-    inputs = ExtractInputs(
-        language="en",
-        kq_id="kq1",
-        kq_text=fx.question,
-        passages=[
-            PassageIn("P1", "socket", other, "primary", "https://example.org/socket"),
-            PassageIn("P2", "threading", join_doc, "primary", "https://example.org/threading"),
-        ],
-        mode="initial",
-        query_variants=[fx.terms],
-        aspect=fx.aspect,
-        heads=fx.heads,
-        literals=fx.literals,
+    quotes = offline_quotes(
+        "What is the definition of Thread.join timeouts?", [("socket", other), ("threading", join_doc)]
     )
-    quotes = [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
     assert quotes and all("socket" not in q for q in quotes)
     assert any("timeout argument is present" in q for q in quotes)

@@ -3,9 +3,11 @@ name (evidence/extract_task.py "carried on", evidence/research.py entry_end, doc
 
 from __future__ import annotations
 
-from autodidact.evidence.extract_task import ExtractClaimsTask, ExtractInputs, PassageIn
+from autodidact.evidence.extract_task import ExtractInputs, PassageIn
 from autodidact.evidence.focus import focus
 from autodidact.evidence.research import entry_end
+
+from .conftest import offline_quotes
 
 QUEUE = (
     "    get_nowait(self)\n        Remove and return an item from the queue without blocking.\n\n"
@@ -27,30 +29,11 @@ FUNCTIONS = (
 )
 
 
-def _quotes(question: str, passages: list[tuple[str, str]]) -> list[str]:
-    fx = focus(question)
-    inputs = ExtractInputs(
-        language="en",
-        kq_id="kq1",
-        kq_text=fx.question,
-        passages=[
-            PassageIn(f"P{i}", title, text, "primary", f"https://example.org/{title}")
-            for i, (title, text) in enumerate(passages, start=1)
-        ],
-        mode="initial",
-        query_variants=[fx.terms],
-        aspect=fx.aspect,
-        heads=fx.heads,
-        literals=fx.literals,
-    )
-    return [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
-
-
 def test_a_members_entry_opening_with_its_lowercase_signature_is_a_sentence() -> None:
-    quotes = _quotes("What does Queue.task_done do?", [("queue", QUEUE)])
+    quotes = offline_quotes("What does Queue.task_done do?", [("queue", QUEUE)])
     assert "task_done(self) Indicate that a formerly enqueued task is complete." in quotes
     coroutine = "    async join(self)\n        Block until all items in the queue have been gotten and processed.\n"
-    assert _quotes("What does Queue.join do?", [("asyncio.queues", coroutine)]) == [
+    assert offline_quotes("What does Queue.join do?", [("asyncio.queues", coroutine)]) == [
         "async join(self) Block until all items in the queue have been gotten and processed."
     ]
 
@@ -58,14 +41,14 @@ def test_a_members_entry_opening_with_its_lowercase_signature_is_a_sentence() ->
 def test_a_dotted_member_is_answered_by_its_owners_entry_not_a_namesake() -> None:
     """Thread.join is another method called join(): asked about Queue.join, its sentences stay out,
     even when the queue page is not among the passages at all."""
-    quotes = _quotes("What does Queue.join do?", [("threading", THREAD), ("queue", QUEUE)])
+    quotes = offline_quotes("What does Queue.join do?", [("threading", THREAD), ("queue", QUEUE)])
     assert quotes and all("thread" not in q.casefold() for q in quotes)
     assert any("Blocks until all items in the Queue" in q for q in quotes)
-    assert _quotes("What does Queue.join do?", [("threading", THREAD)]) == []
+    assert offline_quotes("What does Queue.join do?", [("threading", THREAD)]) == []
 
 
 def test_the_sentences_after_an_entry_are_what_it_says_about_the_member() -> None:
-    quotes = _quotes("What does RLock do?", [("threading", FUNCTIONS)])
+    quotes = offline_quotes("What does RLock do?", [("threading", FUNCTIONS)])
     assert "A reentrant lock must be released by the thread that acquired it." in quotes
     # the next entry is another member
     assert not any("Thread objects currently alive" in q for q in quotes)
@@ -116,7 +99,7 @@ def test_a_clause_a_semicolon_began_is_quoted_with_its_sentence() -> None:
         "Not all Python object types are supported; in general, only objects whose value is independent "
         "from a particular invocation of Python can be written and read by this module."
     )
-    quotes = _quotes("Which Python object types can be written and read by this module?", [("marshal", text)])
+    quotes = offline_quotes("Which Python object types can be written and read by this module?", [("marshal", text)])
     assert quotes == [" ".join(text.split())]
 
 
@@ -140,9 +123,9 @@ def test_a_question_about_a_capitalised_name_reads_only_passages_that_write_it()
         "class Event(builtins.object)\n    Asynchronous equivalent to threading.Event.\n\n"
         "    Class implementing event objects. An event manages a flag that can be set to true with the set() method."
     )
-    quotes = _quotes("What does Event do?", [("logging", logging_filter), ("asyncio.locks", locks)])
+    quotes = offline_quotes("What does Event do?", [("logging", logging_filter), ("asyncio.locks", locks)])
     assert quotes and all("allow every event" not in q for q in quotes)
-    assert _quotes("What does Event do?", [("logging", logging_filter)]) == []
+    assert offline_quotes("What does Event do?", [("logging", logging_filter)]) == []
 
 
 def test_a_package_catalog_leaves_room_for_the_statement_after_it() -> None:
@@ -179,5 +162,5 @@ def test_a_cross_reference_does_not_make_a_sentence_about_the_section_it_names()
         "Set the system mail name to the host's fully qualified name (see Section 5.1.1, Hostname resolution). "
         "Hostname resolution is done by the NSS mechanism, and the hosts line of nsswitch.conf sets its order."
     )
-    quotes = _quotes("How does hostname resolution work?", [("manual", text)])
+    quotes = offline_quotes("How does hostname resolution work?", [("manual", text)])
     assert quotes and all("mail name" not in q for q in quotes)

@@ -214,25 +214,23 @@ def _reason(cond: Conditions, n: _Numbers, new_claims: int | None, new_sources: 
             core += "；同时达到最大轮次" if zh else "; max_rounds reached as well"
         return core
     unmet = _unmet(cond, n, zh)
-    if cond.stalled and not (n.overlap is not None and n.overlap >= STALL_OVERLAP):
-        core = (
-            f"stalled（停滞）：第 {n.round_n - 1} 轮和第 {n.round_n} 轮都没有新论据（新引文 0 条）也没有新来源，"
-            f"现有来源已无更多可补充"
-            if zh
-            else f"stalled: rounds {n.round_n - 1} and {n.round_n} added no new claim and no new source, "
-            f"so the available sources have nothing more to give"
-        )
-        if cond.max_rounds_reached:
-            core += "；同时达到最大轮次" if zh else "; max_rounds reached as well"
-        return core + (f"（规则未满足：{sep.join(unmet)}）" if zh else f" (rules not met: {sep.join(unmet)})")
     if cond.stalled:
-        core = (
-            f"stalled（停滞）：第 {n.round_n} 轮没有新论据（新引文 0 条）也没有新来源，问题重叠率 {n.ov} ≥ 0.9，"
-            f"现有来源已无更多可补充"
-            if zh
-            else f"stalled: round {n.round_n} added no new claim and no new source at question overlap "
-            f"{n.ov} ≥ 0.9, so the available sources have nothing more to give"
-        )
+        if n.overlap is not None and n.overlap >= STALL_OVERLAP:
+            core = (
+                f"stalled（停滞）：第 {n.round_n} 轮没有新论据（新引文 0 条）也没有新来源，问题重叠率 {n.ov} ≥ 0.9，"
+                f"现有来源已无更多可补充"
+                if zh
+                else f"stalled: round {n.round_n} added no new claim and no new source at question overlap "
+                f"{n.ov} ≥ 0.9, so the available sources have nothing more to give"
+            )
+        else:  # the second empty round running (stalled()'s other clause)
+            core = (
+                f"stalled（停滞）：第 {n.round_n - 1} 轮和第 {n.round_n} 轮都没有新论据（新引文 0 条）也没有新来源，"
+                f"现有来源已无更多可补充"
+                if zh
+                else f"stalled: rounds {n.round_n - 1} and {n.round_n} added no new claim and no new source, "
+                f"so the available sources have nothing more to give"
+            )
         if cond.max_rounds_reached:
             core += "；同时达到最大轮次" if zh else "; max_rounds reached as well"
         return core + (f"（规则未满足：{sep.join(unmet)}）" if zh else f" (rules not met: {sep.join(unmet)})")

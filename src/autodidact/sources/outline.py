@@ -71,8 +71,11 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
             # Only chapters count as homes: where every page is one topic (a language reference's
             # "yield", "await"), the facet's matter is spread over pages by design.
             homes: dict[str | None, set[str]] = {}
+            sections: dict[str, int] = {}  # one count per document, not per hit
             for facet, share, _entry, doc in ranked:
-                if share > 1.0 and index.section_count(doc) >= CHAPTER_SECTIONS:
+                if share > 1.0 and doc not in sections:
+                    sections[doc] = index.section_count(doc)
+                if share > 1.0 and sections[doc] >= CHAPTER_SECTIONS:
                     homes.setdefault(facet, set()).add(doc)
             for order, (facet, share, entry, doc) in enumerate(ranked):
                 if share <= 1.0 and facet in homes and doc not in homes[facet]:
