@@ -187,6 +187,23 @@ def test_each_thing_an_aspect_names_finds_its_own_section(tmp_path: Path) -> Non
     assert ("Queue with join", "class Queue") in found
 
 
+def test_the_subjects_words_name_no_facet(tmp_path: Path) -> None:
+    """Every heading of a networking chapter says 「网络」: that 《网络优化》 says it too does not
+    make it 「网络接口配置」's section, and the facet's room goes to 《Iproute2 命令》."""
+    from autodidact.kb import init_kb
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import debian_reference_zh_files
+
+    files = [f for f in debian_reference_zh_files() if f.name.startswith("ch05.")]
+    if not files:
+        pytest.skip("debian-reference-zh-cn is not installed")
+    topic = "Debian 系统的网络是如何设置的：主机名解析、网络接口配置、MTU 优化和 Netfilter 防火墙？"
+    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
+    index_corpus(kb.root, files, name="debian-reference")
+    interfaces = [e.heading for e in facet_outline(kb.root, [topic], "zh") if e.facet == "网络接口配置"]
+    assert "Iproute2 命令" in interfaces, interfaces
+
+
 def test_a_section_not_naming_its_facet_keeps_to_the_chapters_that_do(tmp_path: Path) -> None:
     """The mail chapter repeats 主机 and 解析 (an MTA resolves host names) and the kernel-module
     section names netfilter; neither is where the manual treats 主机名解析 or the firewall, which

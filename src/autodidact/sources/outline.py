@@ -139,7 +139,9 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
             # A heading that names the facet ("2.7.8. 自动下载和升级软件包" for 系统升级) is the facet's
             # section however BM25 ranks it below a passage that repeats the facet's words — if what
             # it says meets the facet's need below.
-            titled = bool(own & term_set(heading)) and facet is not None
+            # The subject's own words name no facet: 「网络优化」 names 「MTU 优化」 by 「优化」, not
+            # 「网络接口配置」 by the 「网络」 every section of a networking chapter says.
+            titled = bool((own - subject_terms) & term_set(heading)) and facet is not None
             if not heading or (share < SCORE_SHARE and not titled):
                 continue
             if (named_terms <= subject_terms) != (facet is None):
