@@ -144,3 +144,32 @@ def test_a_chinese_summary_of_english_quotes_keeps_the_spaces_between_them() -> 
     )
     assert join_sentences(["甲是乙。", "丙是丁。"], True) == "甲是乙。丙是丁。"
     assert join_sentences(["甲是乙。", "C is d."], True) == "甲是乙。C is d."
+
+
+def test_a_question_in_the_topics_words_reads_its_home_chapters_when_they_have_candidates() -> None:
+    from autodidact.evidence.agent import in_homes
+    from autodidact.evidence.collect import Candidate, Doc
+
+    def cand(url: str, text: str) -> Candidate:
+        return Candidate(Doc(url, "x", "corpus", url[-8:], text, "primary", ""), [(0, 10)], 1.0)
+
+    proxy = cand("file:///ch02.html", "为 APT 部署一个本地代理服务器可以节省 Debian 系统的网络带宽。")
+    network = cand("file:///ch05.html", "让我们来回顾一下现代 Debian 操作系统中的基本网络架构。")
+    homes = frozenset({"file:///ch05.html"})
+    assert in_homes([proxy, network], homes) == [network]
+    # no home candidate (or no homes at all): every candidate stays
+    assert in_homes([proxy], homes) == [proxy]
+    assert in_homes([proxy, network], frozenset()) == [proxy, network]
+
+
+def test_only_questions_in_the_topics_own_words_keep_to_its_home_chapters() -> None:
+    from autodidact.evidence.agent import in_topics_words
+
+    topic = "How does Debian package management work: dpkg vs apt, version pinning, and system upgrades?"
+    assert in_topics_words("What are the limitations of system upgrades?", topic)
+    assert in_topics_words("What is meant by version pinning in Debian package management?", topic)
+    assert not in_topics_words("How do I set a proxy for apt?", topic)  # a user's question reads anywhere
+    assert not in_topics_words("What are the key points of “System wide upgrade”?", topic)
+    zh = "Debian 系统的网络是如何设置的：主机名解析、网络接口配置、MTU 优化和 Netfilter 防火墙？"
+    assert in_topics_words("Debian 系统的网络的定义是什么？", zh)
+    assert not in_topics_words("如何为 APT 设置代理？", zh)

@@ -164,3 +164,26 @@ def test_a_cross_reference_does_not_make_a_sentence_about_the_section_it_names()
     )
     quotes = offline_quotes("How does hostname resolution work?", [("manual", text)])
     assert quotes and all("mail name" not in q for q in quotes)
+
+
+def test_a_sentence_announcing_a_list_is_quoted_with_its_items() -> None:
+    """「MSS 和 MTU 的关系如下.」 says nothing alone, and its items ("对于 IPv4， MSS = MTU - 40") are not
+    sentences: the quote is the announcement with its list."""
+    text = (
+        "最大分片大小 (MSS) 是另外一种衡量包大小的方法。MSS 和 MTU 的关系如下.\n\n"
+        "- 对于 IPv4， MSS = MTU - 40\n- 对于 IPv6，MSS = MTU - 60\n\n下一段讲别的内容，与此无关的句子。"
+    )
+    quotes = offline_quotes("MSS 和 MTU 之间是什么关系？", [("网络设置", text)])
+    assert any("MSS = MTU - 40" in q and "MSS = MTU - 60" in q for q in quotes), quotes
+
+
+def test_list_items_that_are_sentences_stand_on_their_own() -> None:
+    from autodidact.evidence.extract_task import with_antecedents
+    from autodidact.text.sentences import sentence_spans
+
+    text = (
+        "Please note the following.\n\n- All system configuration and installation commands require to be run "
+        "from root.\n- Unlike aptitude which uses regex, other package management commands use glob patterns.\n"
+    )
+    pieces = [text[s:e] for s, e in with_antecedents(text, sentence_spans(text))]
+    assert any(p.startswith("All system configuration") for p in pieces), pieces

@@ -254,3 +254,24 @@ def test_a_facet_whose_sections_were_all_asked_reads_them_again_once() -> None:
     repeat = Candidate(text=further[1], layer="audit", priority="high", source="audit", rationale="partial")
     later = _inputs(OUTLINE, [*first, further[1]]).model_copy(update={"min_questions": 0})  # no top-up re-asks
     assert further[1] not in [q.text for q in select_questions(later, [repeat]).questions]
+
+
+def test_the_topics_home_chapters_are_where_its_facets_are_headings(tmp_path: Path) -> None:
+    """The package chapter says 「Debian 系统」 and 「网络」 (an APT proxy saves network bandwidth) but
+    titles no section after a networking facet; the networking chapter does."""
+    from autodidact.kb import init_kb
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.sources.outline import topic_homes
+    from autodidact.testing.corpora import debian_reference_zh_files
+
+    files = [f for f in debian_reference_zh_files() if f.name.startswith(("ch02.", "ch05."))]
+    if len(files) < 2:
+        pytest.skip("debian-reference-zh-cn is not installed")
+    topic = "Debian 系统的网络是如何设置的：主机名解析、网络接口配置、MTU 优化和 Netfilter 防火墙？"
+    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
+    index_corpus(kb.root, files, name="debian-reference")
+    with LocalIndex(kb.root) as index:
+        homes = topic_homes(index, topic, "zh")
+        pkg_homes = topic_homes(index, "Debian 软件包管理是如何工作的：dpkg 与 apt 的关系、版本固定和系统升级", "zh")
+    assert {h.rsplit("/", 1)[-1] for h in homes} == {"ch05.zh-cn.html"}
+    assert {h.rsplit("/", 1)[-1] for h in pkg_homes} == {"ch02.zh-cn.html"}

@@ -39,7 +39,7 @@ from autodidact.evidence.findings import (
     offline_synthesis,
     usable,
 )
-from autodidact.evidence.focus import focus
+from autodidact.evidence.focus import content_terms, focus
 from autodidact.evidence.payload import Payload
 from autodidact.evidence.research import DEPTH_NEED, KQResult, find_candidates, research_kq, search_terms
 from autodidact.evidence.search_plan import KQPlan, SearchPlanInputs, SearchPlanTask, UpstreamView
@@ -177,6 +177,7 @@ async def gather(
         # What the research asks about beyond its subject: a section's key points that say it come first.
         asked = frozenset(terms_of(" ".join(t for f in frame.facets for t in f.terms))) - subject
         words = subject_words(payload.query, lang)
+        homes = await asyncio.to_thread(collector.homes, payload.query, lang) if payload.query.strip() else frozenset()
 
         async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
             queries = plans[kq].queries
@@ -184,6 +185,8 @@ async def gather(
             if cands is None:
                 cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
             cands = about_subject(cands, named_subject)
+            if in_topics_words(text, payload.query):
+                cands = in_homes(cands, homes)
             terms = search_terms(text, queries, lang)
             return await research_kq(
                 runtime,
@@ -489,3 +492,24 @@ def about_subject(cands: list[Candidate], subject: frozenset[str]) -> list[Candi
         return cands
     named = [c for c in cands if c.doc.names_any(subject)]
     return named or cands
+
+
+def in_homes(cands: list[Candidate], homes: frozenset[str]) -> list[Candidate]:
+    """The candidates from the topic's home chapters, when some are.
+
+    Why: a question made only of the topic's words ("Debian 系统的网络的定义是什么？", "What are the
+    limitations of system upgrades?") matches every chapter that says them — the package
+    chapter's APT proxy answered what Debian networking is. The chapters whose headings name the
+    topic's facets are where the manual treats it (docs/evidence.md, "Home chapters"). A question
+    with words of its own (a user's, a section's key points) reads wherever they lead.
+    """
+    own = [c for c in cands if c.doc.url in homes]
+    return own or cands
+
+
+def in_topics_words(question: str, topic: str) -> bool:
+    """Whether a question says nothing beyond the topic's own words and its frame ("What are the
+    limitations of system upgrades?" in a research on Debian package management); a section's
+    key points are asked by its heading, so they never are."""
+    fx = focus(question)
+    return not fx.section and bool(fx.terms) and set(fx.terms) <= set(content_terms(topic))

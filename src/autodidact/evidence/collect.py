@@ -214,6 +214,15 @@ class Collector:
             found |= index.furniture()
         return found
 
+    def homes(self, topic: str, language: str) -> frozenset[str]:
+        """Addresses of the chapters the local indexes treat the topic in (sources/outline.py)."""
+        from autodidact.sources.outline import topic_homes
+
+        found: frozenset[str] = frozenset()
+        for _, index in self._indexes:
+            found |= topic_homes(index, topic, language)
+        return found
+
     def is_known(self, doc: Doc) -> bool:
         """Whether the document was read before (its URL is in ``prefer_new_over``)."""
         try:

@@ -518,20 +518,37 @@ def leads_with(sentence: str, names: list[str]) -> bool:
 # is quoted together with it: alone it names the term but not what the term is.
 _ANAPHOR = re.compile(r"^(?:this|that|these|those|it|they|such|thus|hence|here)\b|^(?:这|此|它|其|该|这些|因此)", re.I)
 MERGE_MAX_CHARS = 600
+# A sentence that announces a list, and the gap before one of the list's items: alone, "the
+# relation is as follows." says nothing, and the items ("MSS = MTU - 40") are not sentences.
+_LEAD_IN_LIST = re.compile(r"(?:如下|以下|as follows|the following)\s*[.:：。]?\s*$", re.I)
+_LIST_GAP = re.compile(r"\s*\n\s*(?:[-*•]|\d+[.)])\s+")
 
 
 def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Sentence spans, where a short or anaphoric sentence is joined to the sentence just before it,
     and so is a clause a semicolon began ("Not all Python object types are supported; in general,
-    only objects whose value is …": alone, the clause reads as a fragment and is never quoted).
+    only objects whose value is …": alone, the clause reads as a fragment and is never quoted),
+    and so are the items of a list a sentence announces when they are not sentences themselves
+    ("MSS 和 MTU 的关系如下." with "- 对于 IPv4， MSS = MTU - 40").
 
     The joined span is still one exact substring of the passage, so the quote check holds.
     """
     out: list[tuple[int, int]] = []
+    listing = False  # the last span announces a list ("MSS 和 MTU 的关系如下.") or holds its items
     for start, end in spans:
         piece = text[start:end]
+        if (
+            out
+            and listing
+            and not piece.rstrip().endswith(_END_PUNCT)  # an item that is a sentence stands on its own
+            and end - out[-1][0] <= MERGE_MAX_CHARS
+            and _LIST_GAP.fullmatch(text[out[-1][1] : start])
+        ):
+            out[-1] = (out[-1][0], end)  # "对于 IPv4， MSS = MTU - 40": the list is what the lead-in says
+            continue
         short = len(piece.split()) < 6 and sum(1 for ch in piece if "\u4e00" <= ch <= "\u9fff") < 10
         clause = bool(out) and text[out[-1][0] : out[-1][1]].rstrip().endswith(";") and piece[:1].islower()
+        listing = bool(_LEAD_IN_LIST.search(piece))
         if out and (short or clause or _ANAPHOR.match(piece)) and end - out[-1][0] <= MERGE_MAX_CHARS:
             gap = text[out[-1][1] : start]
             if "\n\n" not in gap and len(gap) <= 3:

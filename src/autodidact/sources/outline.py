@@ -45,6 +45,10 @@ class OutlineEntry:
     document: str = ""
 
 
+# (facet, rank, section, its document's title, its document's address)
+_Ranked = tuple[str | None, float, OutlineEntry, str, str]
+
+
 def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineEntry]:
     """Per facet (and per subject), the headings of the best-ranked sections, best first.
 
@@ -64,20 +68,8 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
             # highest for.
             best: dict[tuple[str, str], tuple[float, int, str | None, OutlineEntry]] = {}
             ranked = _ranked_sections(index, topic, language)
-            # The documents where a section's heading names the facet ("5.6. Netfilter 网络过滤框架"
-            # in the networking chapter): a section that does not name it is the facet's only when
-            # it stands in one of them, else any chapter that repeats its words would do (the mail
-            # chapter for 「主机名解析」, kernel modules for 「Netfilter 防火墙」).
-            # Only chapters count as homes: where every page is one topic (a language reference's
-            # "yield", "await"), the facet's matter is spread over pages by design.
-            homes: dict[str | None, set[str]] = {}
-            sections: dict[str, int] = {}  # one count per document, not per hit
-            for facet, share, _entry, doc in ranked:
-                if share > 1.0 and doc not in sections:
-                    sections[doc] = index.section_count(doc)
-                if share > 1.0 and sections[doc] >= CHAPTER_SECTIONS:
-                    homes.setdefault(facet, set()).add(doc)
-            for order, (facet, share, entry, doc) in enumerate(ranked):
+            homes = _homes(index, ranked)
+            for order, (facet, share, entry, doc, _url) in enumerate(ranked):
                 if share <= 1.0 and facet in homes and doc not in homes[facet]:
                     continue
                 key = (entry.document.casefold(), entry.heading.casefold())
@@ -97,9 +89,44 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
     return out
 
 
-def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple[str | None, float, OutlineEntry, str]]:
+def _homes(index: LocalIndex, ranked: list[_Ranked]) -> dict[str | None, set[str]]:
+    """Per facet, the titles of the chapters where a section's heading names it.
+
+    The documents where a section's heading names the facet ("5.6. Netfilter 网络过滤框架" in the
+    networking chapter): a section that does not name it is the facet's only when it stands in
+    one of them, else any chapter that repeats its words would do (the mail chapter for
+    「主机名解析」, kernel modules for 「Netfilter 防火墙」). Only chapters count as homes: where
+    every page is one topic (a language reference's "yield", "await"), the facet's matter is
+    spread over pages by design.
+    """
+    homes: dict[str | None, set[str]] = {}
+    sections: dict[str, int] = {}  # one count per document, not per hit
+    for facet, share, _entry, doc, _url in ranked:
+        if share > 1.0 and doc not in sections:
+            sections[doc] = index.section_count(doc)
+        if share > 1.0 and sections[doc] >= CHAPTER_SECTIONS:
+            homes.setdefault(facet, set()).add(doc)
+    return homes
+
+
+def topic_homes(index: LocalIndex, topic: str, language: str) -> frozenset[str]:
+    """The addresses of the chapters that treat the topic: where some section's heading names one
+    of its facets (empty when no chapter does, or the documents are one-topic pages).
+
+    Why: a question made of the topic's own words ("Debian 系统的网络的定义是什么？") matches every
+    chapter that says "Debian 系统" — the package chapter's APT proxy, the archive tools. The
+    chapters the outline finds the facets in are where the manual treats the topic; the evidence
+    agent reads those first (docs/evidence.md, "Home chapters").
+    """
+    ranked = _ranked_sections(index, topic, language)
+    titles = set().union(*_homes(index, ranked).values())
+    return frozenset(url for _f, _s, _e, doc, url in ranked if doc in titles)
+
+
+def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Ranked]:
     """(facet, rank, section, its document's title) of every admissible hit, facet by facet; the
-    rank is the hit's share of the facet's best score, plus one when the heading names the facet."""
+    rank is the hit's share of the facet's best score, plus one when the heading names the facet;
+    last, the document's address."""
     frame = decompose(topic, language)
     subject_terms = {t.casefold() for t in key_terms(frame.subject)} | {"chapter", "章"}
     # A part is looked for by its own words ("marshal", not "Python's marshal module": every module
@@ -117,7 +144,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
     # synchronization", "Queue task_done"): the manual gives each its own section.
     queries[-1:-1] = [(f.name, m.replace(".", " ")) for f in frame.facets for m in f.members]
     common = set.intersection(*named) if len(named) > 1 else set()
-    out: list[tuple[str | None, float, OutlineEntry, str]] = []
+    out: list[_Ranked] = []
     shared: dict[str, bool] = {}
     furniture = index.furniture()
     for facet, query in queries:
@@ -161,7 +188,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[tuple
             if raw not in shared:
                 shared[raw] = bool(raw) and index.documents_with_section(raw) > 1
             entry = OutlineEntry(facet, heading, hit.title if shared[raw] else "")
-            out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title))
+            out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title, hit.url))
     return out
 
 
