@@ -312,6 +312,18 @@ def test_a_how_do_i_topic_is_about_the_task_not_about_i() -> None:
     assert not any(" I " in q or q.startswith("I ") for q in asked), asked
 
 
+def test_a_topic_about_using_a_thing_is_about_the_thing() -> None:
+    """ "How do I use Python's sqlite3 module" asked "What is the definition of using Python's sqlite3
+    module?": the thing used is the subject, in every phrasing and in Chinese."""
+    frame = decompose("How do I use Python's sqlite3 module: connecting to a database, committing transactions?")
+    assert frame.subject == "Python's sqlite3 module"
+    assert [f.name for f in frame.facets] == ["connecting to a database", "committing transactions"]
+    assert decompose("How to use argparse: positional arguments, subcommands?").subject == "argparse"
+    assert decompose("How to configure networking on Debian?").subject == "configuring networking on Debian"
+    assert decompose("如何使用 Python 的 sqlite3 模块：连接数据库、提交事务？", "zh").subject == "Python 的 sqlite3 模块"
+    assert decompose("Debian 如何配置网络？", "zh").subject == "Debian 网络配置"
+
+
 def test_a_chinese_comparison_shares_its_owner_and_keeps_its_question_apart() -> None:
     frame = decompose("比较 Python 的列表和元组，各自在什么情况下使用？", "zh")
     (cmp, question) = frame.facets

@@ -306,6 +306,9 @@ _EN_DOES_VERB = re.compile(
 _EN_DOES = re.compile(r"^(?:how|why|when|where)\s+(?:do|does|did|can|could|should|would)\s+", re.IGNORECASE)
 
 
+# "How to configure X", "How to use X": the same task as "How do I configure X".
+_EN_HOW_TO = re.compile(r"^how\s+to\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", re.IGNORECASE)
+_EN_USE_VERBS = frozenset({"use", "work"})  # "use X", "work with X": X is what the question is about
 _EN_TASK = re.compile(r"^(?:i|we|you|one|people)\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", re.IGNORECASE)
 # run, set, stop: one syllable ending consonant-vowel-consonant doubles its last letter.
 _CVC = re.compile(r"^(?:[^aeiou]*[aeiou])([^aeiouwxy])$")
@@ -334,7 +337,9 @@ def _bare_subject(clause: str) -> str:
     if has_cjk(text):
         how = _ZH_HOW_VERB.match(text)
         if how and how.group(3).strip(" ，,、的"):
-            text = f"{how.group(1)} {how.group(3).strip()}{how.group(2)}".strip()
+            # 「如何使用 X」 asks about X, as "How do I use X" does; 「如何配置网络」 about 网络配置.
+            verb = "" if how.group(2) == "使用" else how.group(2)
+            text = f"{how.group(1)} {how.group(3).strip()}{verb}".strip()
         for phrase in _ZH_STRIP:
             text = text.replace(phrase, "")
         framed = _ZH_HOW_FRAME.match(text)
@@ -349,8 +354,17 @@ def _bare_subject(clause: str) -> str:
         if passive:
             text = _EN_PARTICIPLE.sub("", text, count=1).strip()
         text = _EN_SUFFIX.sub("", text).strip()
+        how_to = _EN_HOW_TO.match(_clean(clause))
         task = _EN_TASK.match(text) if does else None
-        if task is not None:
+        if how_to is not None:
+            task, does = how_to, True
+        if task is not None and task.group("verb").lower() in _EN_USE_VERBS and task.group("rest"):
+            # "How do I use Python's sqlite3 module": the thing used is the subject, not "using
+            # Python's sqlite3 module" ("What is the definition of using …?").
+            text = re.sub(r"^with\s+", "", task.group("rest"), flags=re.IGNORECASE)
+            task = None
+            does = False
+        elif task is not None:
             # "How do I coordinate worker threads" asks how a task is done: the task is the subject,
             # "coordinating worker threads", never "I coordinate worker threads".
             text = " ".join(p for p in (_gerund(task.group("verb")), task.group("rest")) if p)
