@@ -320,7 +320,8 @@ def test_a_topic_about_using_a_thing_is_about_the_thing() -> None:
     assert [f.name for f in frame.facets] == ["connecting to a database", "committing transactions"]
     assert decompose("How to use argparse: positional arguments, subcommands?").subject == "argparse"
     assert decompose("How to configure networking on Debian?").subject == "configuring networking on Debian"
-    assert decompose("如何使用 Python 的 sqlite3 模块：连接数据库、提交事务？", "zh").subject == "Python 的 sqlite3 模块"
+    zh = decompose("如何使用 Python 的 sqlite3 模块：连接数据库、提交事务？", "zh")
+    assert zh.subject == "Python 的 sqlite3 模块"
     assert decompose("Debian 如何配置网络？", "zh").subject == "Debian 网络配置"
 
 
