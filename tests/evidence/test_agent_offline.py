@@ -259,3 +259,22 @@ def test_chinese_corpus_chinese_questions(tmp_path: Path) -> None:
     assert {c["answers_key_question"] for c in ev["claims"]} == {"kq1", "kq2"}
     assert all(any("\u4e00" <= ch <= "\u9fff" for ch in e["snippet"]) for c in ev["claims"] for e in c["evidence"])
     assert ev["headline"].startswith("Debian 软件包管理：")
+
+
+def test_a_facet_question_is_answered_by_entries_that_never_repeat_the_subjects_name(tmp_path: Path) -> None:
+    """Every question of a research on concurrent.futures says "concurrent.futures"; the reference
+    entry that answers "submitting callables" ("Submits a callable to be executed with the given
+    arguments.") does not, and is still quoted."""
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import write_pydoc_module_corpus
+
+    files = write_pydoc_module_corpus(tmp_path / "pages", ["concurrent.futures", "json", "csv"])
+    folder = tmp_path / "report"
+    folder.mkdir()
+    index_corpus(folder, files, name="pydoc")
+    topic = "How do I run tasks in parallel with concurrent.futures: submitting callables, and shutting down the executor?"
+    kqs = [{"id": "kq1", "text": "What is the definition of submitting callables in running tasks in parallel with "
+                                 "concurrent.futures?"}]  # fmt: skip
+    payload = make_payload(folder, query=topic, key_questions=kqs, name="concurrent.futures", description="")
+    quotes = [ev["snippet"] for c in run(payload).evidence["claims"] for ev in c["evidence"]]
+    assert any("Submits a callable" in q for q in quotes), quotes

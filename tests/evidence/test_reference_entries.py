@@ -187,3 +187,13 @@ def test_list_items_that_are_sentences_stand_on_their_own() -> None:
     )
     pieces = [text[s:e] for s, e in with_antecedents(text, sentence_spans(text))]
     assert any(p.startswith("All system configuration") for p in pieces), pieces
+
+
+def test_the_subjects_own_name_is_not_required_of_a_facets_answer() -> None:
+    """Every question of a research on concurrent.futures says "concurrent.futures"; the page's
+    entries never repeat it, so requiring it left "submitting callables" without an answer."""
+    from autodidact.evidence.research import own_literals
+
+    subject = frozenset({"concurrent.futures"})
+    assert own_literals(["concurrent.futures", "Executor.submit"], subject) == ["Executor.submit"]
+    assert own_literals(["sources.list"], subject) == ["sources.list"]

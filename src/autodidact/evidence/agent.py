@@ -39,7 +39,7 @@ from autodidact.evidence.findings import (
     offline_synthesis,
     usable,
 )
-from autodidact.evidence.focus import content_terms, focus
+from autodidact.evidence.focus import content_terms, focus, literals
 from autodidact.evidence.payload import Payload
 from autodidact.evidence.research import DEPTH_NEED, KQResult, find_candidates, research_kq, search_terms
 from autodidact.evidence.search_plan import KQPlan, SearchPlanInputs, SearchPlanTask, UpstreamView
@@ -177,6 +177,7 @@ async def gather(
         # What the research asks about beyond its subject: a section's key points that say it come first.
         asked = frozenset(terms_of(" ".join(t for f in frame.facets for t in f.terms))) - subject
         words = subject_words(payload.query, lang)
+        subject_names = frozenset(x.casefold() for x in literals(frame.subject))
         homes = await asyncio.to_thread(collector.homes, payload.query, lang) if payload.query.strip() else frozenset()
 
         async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
@@ -201,6 +202,7 @@ async def gather(
                 known_quotes=quoted,
                 furniture=furniture,
                 topic_terms=asked,
+                subject_literals=subject_names,
             )
 
         try:

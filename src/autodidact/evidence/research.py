@@ -318,6 +318,19 @@ def widen(text: str, start: int, end: int, reach: int = 240) -> tuple[int, int]:
     return start, end
 
 
+def own_literals(literals: list[str], subject_literals: frozenset[str]) -> list[str]:
+    """The names a question asks about beyond the research's subject.
+
+    Why: in a research on "running tasks in parallel with concurrent.futures", every question says
+    "concurrent.futures", and the reference page's entries ("Submits a callable to be executed with
+    the given arguments.") never repeat it: required as a name the sentence must write, it left the
+    question about submitting callables without an answer. The subject's own names are what the
+    whole research is about, as its words are (evidence/sharpen.py); a question about the subject
+    alone still needs them.
+    """
+    return [x for x in literals if x.casefold() not in subject_literals]
+
+
 def verify_claims(claims: list[ClaimOut], by_pid: dict[str, Doc]) -> tuple[list[KeptClaim], list[str]]:
     """Keep claims whose every quote names a known passage and occurs verbatim in its snapshot.
 
@@ -353,6 +366,7 @@ async def research_kq(
     known_quotes: frozenset[str] = frozenset(),
     furniture: frozenset[str] = frozenset(),
     topic_terms: frozenset[str] = frozenset(),
+    subject_literals: frozenset[str] = frozenset(),
 ) -> KQResult:
     """Extraction rounds over the candidates until the depth's source count is met (at most two rounds)."""
     quick = mode == "quick"
@@ -390,7 +404,9 @@ async def research_kq(
             known_quotes=known_quotes,
             furniture=furniture,
             min_sources=need,
-            literals=fx.literals,
+            literals=own_literals(fx.literals, subject_literals)
+            if sharp is not None and sharp.specific_query
+            else fx.literals,
             topic_terms=topic_terms,
         )
         try:
