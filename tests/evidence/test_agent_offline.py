@@ -272,7 +272,7 @@ def test_a_facet_question_is_answered_by_entries_that_never_repeat_the_subjects_
     folder = tmp_path / "report"
     folder.mkdir()
     index_corpus(folder, files, name="pydoc")
-    topic = "How do I run tasks in parallel with concurrent.futures: submitting callables, and shutting down the executor?"
+    topic = "How do I run tasks in parallel with concurrent.futures: submitting callables, and shutting down?"
     kqs = [{"id": "kq1", "text": "What is the definition of submitting callables in running tasks in parallel with "
                                  "concurrent.futures?"}]  # fmt: skip
     payload = make_payload(folder, query=topic, key_questions=kqs, name="concurrent.futures", description="")
