@@ -368,6 +368,16 @@ class LocalIndex:
             ).fetchone()
         return int(row[0])
 
+    def section_text(self, snapshot_ref: str, section: str) -> str:
+        """The text of one section of a document (its passages in order; the whole document when
+        ``section`` is "", a document without headings)."""
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT text FROM src_passages WHERE snapshot_ref = ? AND section = ? ORDER BY start",
+                (snapshot_ref, section),
+            ).fetchall()
+        return "\n".join(str(r[0]) for r in rows)
+
     def stats(self) -> dict[str, int]:
         """Counts of documents and passages."""
         with self._lock:

@@ -32,6 +32,7 @@ _MARKUP = re.compile(r"^#+ .*$|https?://\S+", re.M)  # headings and addresses: n
 _CONJUNCTS = re.compile(r"\s*,\s*|\s+(?:and|or)\s+", re.I)
 CHAPTER_SECTIONS = 8  # sections a document has to be a chapter a facet's sections keep to
 MIN_TERMS = 8  # distinct words a section says beyond page furniture, to have key points
+FACET_DENSITY = 0.02  # share of a one-topic page's terms that are its facet's, when no heading names it
 
 
 @dataclass(frozen=True)
@@ -184,12 +185,28 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             said = Counter(t for t in terms(hit.text) if t in own)
             if not (titled or paged) and sum(said.values()) < 2:
                 continue
+            if not (titled or paged) and facet is not None and not _dense(index, hit, own):
+                continue
             raw = _PART.sub("", hit.section)
             if raw not in shared:
                 shared[raw] = bool(raw) and index.documents_with_section(raw) > 1
             entry = OutlineEntry(facet, heading, hit.title if shared[raw] else "")
             out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title, hit.url))
     return out
+
+
+def _dense(index: LocalIndex, hit: Passage, own: set[str]) -> bool:
+    """Whether a page that is one topic says the facet's words throughout, not in passing.
+
+    Why: a language reference's page on frame objects says "generator" twice ("if the frame
+    belonged to a generator…"), as often as the page on the "yield" statement does in a hit of the
+    same size; over the whole page it is 1 term in 90, against 1 in 22. A chapter's sections are
+    kept to the facet's home chapters instead (:func:`_homes`).
+    """
+    if index.section_count(hit.title) >= CHAPTER_SECTIONS:
+        return True
+    words = terms(index.section_text(hit.snapshot_ref, hit.section))
+    return not words or sum(1 for t in words if t in own) / len(words) >= FACET_DENSITY
 
 
 @dataclass(frozen=True)
