@@ -332,3 +332,10 @@ def test_a_chinese_comparison_shares_its_owner_and_keeps_its_question_apart() ->
     assert question.kind == "question" and question.question.endswith("各自在什么情况下使用？")
     bare = decompose("比较列表和元组各自在什么情况下使用", "zh")
     assert bare.facets[0].candidates == ["列表", "元组"]
+
+
+def test_a_task_is_told_from_a_noun_that_ends_in_ing() -> None:
+    from autodidact.text.topic import is_action_phrase
+
+    assert is_action_phrase("Tracking testing") and is_action_phrase("capturing output")
+    assert not is_action_phrase("string handling") and not is_action_phrase("thing types")

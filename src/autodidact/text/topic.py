@@ -385,10 +385,18 @@ def _bare_subject(clause: str) -> str:
 _ACTION_PHRASE = re.compile(r"^[A-Za-z]+ing\s+\S", re.I)
 
 
+# Words ending in "ing" that are no verb's form: "string handling" is about strings.
+_NOT_GERUND = frozenset(
+    {"string", "thing", "nothing", "something", "anything", "everything", "spring", "offspring", "during"}
+    | {"ring", "king", "wing", "swing", "morning", "evening", "ceiling", "sibling", "bring", "sing"}
+)
+
+
 def is_action_phrase(term: str) -> bool:
-    """ "Implementing Descriptors", "Tracking testing": a section's task, not a thing to define —
-    "What is …?" would misread it (used by follow-up concepts and the audit's missing concepts)."""
-    return _ACTION_PHRASE.match(term) is not None
+    """ "Implementing Descriptors", "Tracking testing", "capturing output": a task, not a thing to
+    define — "What is …?" would misread it (used by the framework's task questions, follow-up
+    concepts and the audit's missing concepts)."""
+    return _ACTION_PHRASE.match(term) is not None and term.split()[0].casefold() not in _NOT_GERUND
 
 
 def subject_of(topic: str) -> str:
