@@ -277,3 +277,18 @@ def test_the_topics_home_chapters_are_where_its_facets_are_headings(tmp_path: Pa
         pkg_homes = topic_homes(index, "Debian 软件包管理是如何工作的：dpkg 与 apt 的关系、版本固定和系统升级", "zh")
     assert {h.rsplit("/", 1)[-1] for h in homes} == {"ch05.zh-cn.html"}
     assert {h.rsplit("/", 1)[-1] for h in pkg_homes} == {"ch02.zh-cn.html"}
+
+
+def test_a_tasks_verb_is_not_required_of_its_section(tmp_path: Path) -> None:
+    """No reference page writes "handling": the section on Future, which says exception, raise and
+    call, is where "handling exceptions raised by calls" is answered."""
+    from autodidact.kb import init_kb
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import write_pydoc_module_corpus
+
+    files = write_pydoc_module_corpus(tmp_path / "pages", ["concurrent.futures", "json", "csv"])
+    topic = "How do I run tasks in parallel with concurrent.futures: handling exceptions raised by calls?"
+    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="en")
+    index_corpus(kb.root, files, name="pydoc")
+    found = {(e.facet, e.heading) for e in facet_outline(kb.root, [topic], "en")}
+    assert ("handling exceptions raised by calls", "class Future") in found, found

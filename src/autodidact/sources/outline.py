@@ -22,7 +22,7 @@ from autodidact.text.glossary import english_of
 from autodidact.text.sections import bare_heading
 from autodidact.text.sentences import sentence_spans
 from autodidact.text.tokens import has_cjk, term_set, terms
-from autodidact.text.topic import decompose, key_terms
+from autodidact.text.topic import decompose, is_action_phrase, key_terms
 
 _PART = re.compile(r"\s*\(\d+/\d+\)$")  # the part counter of a cut section: "Classes (2/3)"
 SEARCH_K = 12  # passages read per facet
@@ -235,6 +235,11 @@ class _Need:
         if not has_cjk(query):
             pieces = query.split("/") if re.fullmatch(r"[\w.-]+/[\w.-]+", query) else _CONJUNCTS.split(query)
             either = tuple(frozenset(term_set(p) & own) for p in pieces if term_set(p) & own)
+            if is_action_phrase(query) and len(own - term_set(query.split()[0])) >= 2:
+                # A task's verb is the user's word, not the manual's: "handling exceptions raised by
+                # calls" is answered by the section that says exception, raise and call, and no
+                # reference page writes "handling".
+                own = own - term_set(query.split()[0])
             return cls(frozenset(own), frozenset(), frozenset(), either if len(either) > 1 else ())
         written = term_set(query) & own
         cjk = frozenset(t for t in written if has_cjk(t))
