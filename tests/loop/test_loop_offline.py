@@ -116,6 +116,7 @@ def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path])
     assert [h["id"] for h in data["all_questions_ever"]] == [h["id"] for h in history]
     # every recorded decision follows from its recorded numbers (docs/contracts.md §1.6)
     previous = None
+    previous_empty = False
     for record in data["rounds"]:
         tc = record["termination_check"]
         cond = evaluate(
@@ -128,10 +129,12 @@ def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path])
             overlap=tc["overlap_ratio"],
             new_claims=tc["new_claims"],
             new_sources=tc["new_sources"],
+            previous_empty=previous_empty,
         )
         assert tc["decision"] == ("terminate" if cond.terminate else "continue")
         assert tc.get("stopped_by") == cond.stopped_by
         previous = tc["audit_issues_count"]
+        previous_empty = tc["new_claims"] == 0 and tc["new_sources"] == 0
     processed = set(data["all_raw_files_processed"])
     assert processed == {p.name for p in (root / "raw").iterdir()}
     summary = (root / "outputs/research_summary.md").read_text("utf-8")
