@@ -13,21 +13,21 @@ from typing import Any
 import pytest
 
 from autodidact.config import ReportSettings, Settings
+from autodidact.evidence.prose import (
+    NO_CLAIM,
+    UNKNOWN_CLAIM,
+    UNSUPPORTED,
+    admit,
+    offline_sentences,
+    plain,
+    row_sentence,
+)
 from autodidact.llm.base import Request
 from autodidact.llm.ledger import read_totals
 from autodidact.llm.runtime import Runtime
 from autodidact.plan.offline import offline_plan
 from autodidact.report.pipeline import NullReporter, run_report_sync
-from autodidact.report.prose import (
-    NO_CLAIM,
-    UNKNOWN_CLAIM,
-    UNSUPPORTED,
-    admit,
-    inline,
-    offline_sentences,
-    plain,
-    row_sentence,
-)
+from autodidact.report.prose import inline
 from autodidact.report.references import clean_title, location
 from autodidact.testing.corpora import write_pydoc_corpus
 from autodidact.testing.evidence_model import FABRICATED

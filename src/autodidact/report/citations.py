@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodidact.report.prose import inline, plain
+from autodidact.evidence.prose import plain
+from autodidact.report.prose import inline
 from autodidact.sources.snapshots import normalize_url
 
 FINAL_PUNCT = re.compile(r"[\s.。!！;；]+$")  # dropped before the markers (prose.json checks match it)

@@ -17,11 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from autodidact.evidence.prose import Sentence, Written
 from autodidact.plan.models import Dimension, Plan
 from autodidact.report.citations import Citer
 from autodidact.report.elements import element_kind, render_element
 from autodidact.report.labels import cell, esc, label, overlap
-from autodidact.report.prose import Sentence, Written
 from autodidact.report.references import anchor, enrich, markdown_lines
 from autodidact.report.writing import BlockKey, block_claims, offline_block
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from autodidact.evidence.prose import plain
 from autodidact.plan.models import Dimension, Plan
 from autodidact.report.citations import CITE_RE, Citer
 from autodidact.report.labels import cell, label, overlap
-from autodidact.report.prose import inline_cell, plain
+from autodidact.report.prose import inline_cell
 from autodidact.text.topic import key_terms, mentions
 
 Evidences = dict[str, dict[str, Any]]

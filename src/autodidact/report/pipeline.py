@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from autodidact.errors import AutodidactError, InputError, NotFoundError, ValidationFailed
 from autodidact.evidence.payload import Payload
+from autodidact.evidence.prose import Written
 from autodidact.evidence.validator import validate_evidence
 from autodidact.kb import detect_language
 from autodidact.plan.models import Dimension, Plan
@@ -33,7 +34,6 @@ from autodidact.report.grounding import ground_plan
 from autodidact.report.html import render_html
 from autodidact.report.labels import label
 from autodidact.report.paths import ReportPaths, write_request
-from autodidact.report.prose import Written
 from autodidact.report.references import bibtex, csl_json
 from autodidact.report.subreport import render_subreport
 from autodidact.report.writing import BlockKey, prose_record, write_prose

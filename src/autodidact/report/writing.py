@@ -17,10 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from autodidact.llm.ledger import LedgerEntry
-from autodidact.llm.runtime import Runtime
-from autodidact.plan.models import Dimension, Plan
-from autodidact.report.prose import (
+from autodidact.evidence.prose import (
     JUDGED_UNSUPPORTED,
     Sentence,
     Written,
@@ -29,7 +26,10 @@ from autodidact.report.prose import (
     plain,
     quotes_of,
 )
-from autodidact.report.write_task import ClaimIn, JudgeInputs, JudgeSupportTask, WriteInputs, WriteSectionTask, parts
+from autodidact.evidence.write_task import ClaimIn, JudgeInputs, JudgeSupportTask, WriteInputs, WriteSectionTask, parts
+from autodidact.llm.ledger import LedgerEntry
+from autodidact.llm.runtime import Runtime
+from autodidact.plan.models import Dimension, Plan
 from autodidact.text.support import DEFAULT_SUPPORT
 
 Evidences = dict[str, dict[str, Any]]
@@ -279,7 +279,7 @@ def check_prose(record: Mapping[str, Any], evidences: Evidences, report_md: str)
     """Problems with written prose: a sentence missing from report.md, citing a claim that is gone
     or changed, or no longer supported by its claims' quotes."""
     from autodidact.report.citations import FINAL_PUNCT
-    from autodidact.report.prose import inline, plain
+    from autodidact.report.prose import inline
     from autodidact.text.support import support
 
     claims = {c["id"]: c for ev in evidences.values() for c in ev.get("claims", [])}

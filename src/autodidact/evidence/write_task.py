@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from autodidact.evidence.prompting import language_line, stable_data_block
+from autodidact.evidence.prose import offline_sentences
 from autodidact.llm.tasks import Message
-from autodidact.report.prose import offline_sentences
 
 MAX_CLAIMS = 12  # claims one prompt holds; a block with more is written in parts
 MAX_CHARS = 4000  # characters of claim text and quotes one prompt holds
