@@ -64,6 +64,15 @@ class Item:
     markers: list[str] = field(default_factory=list)
 
 
+# The written answer that leads a block when a model writes one (wiki/answer_prose.py).
+ANSWER_LEAD = {"en": "**Answer:** ", "zh": "**回答：**"}
+
+
+def is_answer_paragraph(block: str) -> bool:
+    """Whether a block is its section's written answer (replaced when its quotes change)."""
+    return block.lstrip().startswith(tuple(ANSWER_LEAD.values()))
+
+
 def is_question_heading(heading: str) -> bool:
     """An answer block's heading is a question (ends with ``?`` or ``？``)."""
     return heading.rstrip().endswith(("?", "？"))
@@ -87,7 +96,7 @@ def parse_block(section: Section) -> tuple[list[str], list[Item]]:
             continue
         names = citations(blk)
         text = strip_citations(strip_bullet(blk)).strip()
-        if names and text and not blk.lstrip().startswith(">"):
+        if names and text and not blk.lstrip().startswith(">") and not is_answer_paragraph(blk):
             items.append(Item(text, names))
         else:
             others.append(blk)

@@ -28,14 +28,18 @@ from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
 from autodidact.store import atomic
 from autodidact.wiki.aio import run_blocking
+from autodidact.wiki.answer_prose import AnswerProse, place_answer, record_drops, write_answer
 from autodidact.wiki.answers import RawLocator, round_answers
 from autodidact.wiki.answers_blocks import (
     Placer,
     answer_summary,
+    is_answer_paragraph,
     is_generated_summary,
+    is_question_heading,
     link_siblings,
     mark_summary,
     merge_answers,
+    parse_block,
     quote_key,
     valid_phrasing,
 )
@@ -88,6 +92,7 @@ class CompileResult:
     off_topic: int = 0
     fragments: int = 0
     duplicates: int = 0
+    prose: AnswerProse = field(default_factory=AnswerProse)  # answer paragraphs a model wrote
 
     @property
     def topics(self) -> list[str]:
@@ -290,6 +295,7 @@ async def compile_evidence_async(
     for art in articles.values():
         topics.add(art.stem, art.names())
     placer = Placer(articles, topics, research, lang)
+    prior = _block_quotes(articles)
     touched, result.duplicates = merge_answers(found.answers, placer, research, locator.quality, lang)
     result.answered = [a.question.id for a in found.answers if a.quotes]
     result.answer_keys = {quote_key(q.text) for a in found.answers for q in a.quotes}
@@ -299,6 +305,8 @@ async def compile_evidence_async(
     link_siblings(articles, siblings, lang)
     touched |= siblings
     known = topics.keys()
+    if not runtime.is_offline:
+        result.prose = await _write_answers(runtime, articles, touched, prior, lang)
     for stem in sorted(touched):
         art = articles[stem]
         cited = {n for sec in art.body_sections() for b in sec.blocks for n in citations(b)}
@@ -310,6 +318,49 @@ async def compile_evidence_async(
             mark_summary(art)
     write_back(kb, articles, before, touched, lang, day, result)
     return result
+
+
+def _block_quotes(articles: dict[str, Article]) -> dict[tuple[str, str], list[str]]:
+    """Each question block's quotes, to tell afterwards which blocks a merge changed."""
+    return {
+        (stem, sec.heading): [it.text for it in parse_block(sec)[1]]
+        for stem, art in articles.items()
+        for sec in art.body_sections()
+        if is_question_heading(sec.heading)
+    }
+
+
+async def _write_answers(
+    runtime: Runtime,
+    articles: dict[str, Article],
+    touched: set[str],
+    prior: dict[tuple[str, str], list[str]],
+    lang: str,
+) -> AnswerProse:
+    """With a model, an answer paragraph for every touched block whose quotes changed or that has
+    none yet (wiki/answer_prose.py); blocks are independent, so they are written concurrently."""
+    todo = [
+        sec
+        for stem in sorted(touched)
+        for sec in articles[stem].body_sections()
+        if is_question_heading(sec.heading)
+        and (
+            prior.get((stem, sec.heading)) != [it.text for it in parse_block(sec)[1]]
+            or not any(is_answer_paragraph(b) for b in sec.blocks)
+        )
+    ]
+    total = AnswerProse()
+    with runtime.step("wiki answers"):
+        done = await asyncio.gather(*(write_answer(runtime, sec, lang) for sec in todo))
+    for sec, (paragraph, stats) in zip(todo, done, strict=True):
+        if paragraph is not None:
+            place_answer(sec, paragraph)
+        total.blocks += stats.blocks
+        total.sentences += stats.sentences
+        total.failed += stats.failed
+        total.dropped.update(stats.dropped)
+    record_drops(runtime, total)
+    return total
 
 
 async def _phrase_summary(runtime: Runtime, art: Article, offline: str, lang: str) -> str:
