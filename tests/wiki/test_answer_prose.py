@@ -14,8 +14,9 @@ from autodidact.llm.ledger import read_totals
 from autodidact.llm.runtime import Runtime
 from autodidact.testing.scripted import ScriptedModel
 from autodidact.verify.checks import VerifyReport, check_wiki
-from autodidact.wiki.answers_blocks import is_answer_paragraph, parse_block
+from autodidact.wiki.answers_blocks import parse_block
 from autodidact.wiki.compile import compile_evidence
+from autodidact.wiki.markdown import is_answer_paragraph
 
 from .test_compile_answers import Q1, Q2, article, block, round_one, sentence, write_round
 
@@ -117,7 +118,7 @@ def test_an_answer_is_written_again_only_when_its_quotes_change(en_kb: Knowledge
     compile_evidence(en_kb, 2, Runtime(model=model), today="2026-12-03")
     assert calls.count(Q1) == first + 1
     sec = article(en_kb, "Generators").section(Q1)
-    assert sec is not None and [b for b in sec.blocks if is_answer_paragraph(b)][0].endswith(
+    assert sec is not None and next(b for b in sec.blocks if is_answer_paragraph(b)).endswith(
         f"(source: {raws['genfn']})"
     )
     assert len(parse_block(sec)[1]) == 2 and sum(is_answer_paragraph(b) for b in sec.blocks) == 1
@@ -135,11 +136,23 @@ def test_a_hand_edited_answer_that_states_what_its_source_does_not_fails_verify(
 ) -> None:
     raws = round_one(en_kb, pydoc_dir)
     good = "A function that uses the yield statement is called a generator function."
-    compile_evidence(en_kb, 1, Runtime(model=writer(lambda g: [{"text": good, "claim_ids": ["q1"]}] if g == Q1 else [])),
-                     today="2026-12-02")  # fmt: skip
+    model = writer(lambda g: [{"text": good, "claim_ids": ["q1"]}] if g == Q1 else [])
+    compile_evidence(en_kb, 1, Runtime(model=model), today="2026-12-02")
     path = en_kb.wiki / "generators.md"
     path.write_text(path.read_text("utf-8").replace("the yield statement", "the Await statement"), "utf-8")
     report = VerifyReport(en_kb.root)
     check_wiki(en_kb.root, report)
     assert any(p.check == "wiki_statements" and "Await" in p.message for p in report.problems), report.problems
     assert raws["genfn"]
+
+
+def test_the_audit_reads_a_written_answer_without_its_label(en_kb: KnowledgeBase, pydoc_dir: Path) -> None:
+    from autodidact.wiki.articles import load_wiki
+    from autodidact.wiki.retrieval import WikiIndex
+
+    round_one(en_kb, pydoc_dir)
+    good = "A function that uses the yield statement is called a generator function."
+    model = writer(lambda g: [{"text": good, "claim_ids": ["q1"]}] if g == Q1 else [])
+    compile_evidence(en_kb, 1, Runtime(model=model), today="2026-12-02")
+    passages = [p for p in WikiIndex(load_wiki(en_kb.wiki)).docs if p.heading == Q1]
+    assert passages and good in passages[0].text and "Answer:" not in passages[0].text

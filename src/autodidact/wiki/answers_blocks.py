@@ -33,6 +33,7 @@ from autodidact.wiki.markdown import (
     article_stem,
     citations,
     cite,
+    is_answer_paragraph,
     normalize_key,
     numeric_conflict,
     render_link,
@@ -62,15 +63,6 @@ class Item:
     text: str
     sources: list[str]
     markers: list[str] = field(default_factory=list)
-
-
-# The written answer that leads a block when a model writes one (wiki/answer_prose.py).
-ANSWER_LEAD = {"en": "**Answer:** ", "zh": "**回答：**"}
-
-
-def is_answer_paragraph(block: str) -> bool:
-    """Whether a block is its section's written answer (replaced when its quotes change)."""
-    return block.lstrip().startswith(tuple(ANSWER_LEAD.values()))
 
 
 def is_question_heading(heading: str) -> bool:

@@ -33,7 +33,6 @@ from autodidact.wiki.answers import RawLocator, round_answers
 from autodidact.wiki.answers_blocks import (
     Placer,
     answer_summary,
-    is_answer_paragraph,
     is_generated_summary,
     is_question_heading,
     link_siblings,
@@ -55,7 +54,7 @@ from autodidact.wiki.compile_task import (
 )
 from autodidact.wiki.index_page import render_index
 from autodidact.wiki.linking import relink
-from autodidact.wiki.markdown import article_stem, citations, normalize_key, unlink
+from autodidact.wiki.markdown import article_stem, citations, is_answer_paragraph, normalize_key, unlink
 from autodidact.wiki.selection import select_statements
 from autodidact.wiki.topics import (
     TopicMap,

@@ -148,6 +148,15 @@ def render_citation(names: Iterable[str], lang: str) -> str:
     return "(source: " + ", ".join(names) + ")"
 
 
+# The written answer that leads a block when a model writes one (wiki/answer_prose.py).
+ANSWER_LEAD = {"en": "**Answer:** ", "zh": "**回答：**"}
+
+
+def is_answer_paragraph(block: str) -> bool:
+    """Whether a block is its section's written answer (replaced when its quotes change)."""
+    return block.lstrip().startswith(tuple(ANSWER_LEAD.values()))
+
+
 def cite(statement: str, names: Iterable[str], lang: str) -> str:
     """A statement with its trailing citation (existing citations replaced)."""
     body = strip_citations(statement)

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from autodidact.wiki.articles import Article
-from autodidact.wiki.markdown import normalize_key, tokens
+from autodidact.wiki.markdown import ANSWER_LEAD, normalize_key, tokens
 from autodidact.wiki.question_frame import key_terms
 
 K1 = 1.2
@@ -37,6 +37,13 @@ class WikiPassage:
     score: float = 0.0
 
 
+def _unlabelled(block: str) -> str:
+    for lead in ANSWER_LEAD.values():
+        if block.lstrip().startswith(lead):
+            return block.lstrip()[len(lead) :]
+    return block
+
+
 class WikiIndex:
     """BM25 over ``(article, section)`` documents; the article title counts in every section."""
 
@@ -48,7 +55,10 @@ class WikiIndex:
         self.heading_terms: list[frozenset[str]] = []
         heading_terms: dict[str, frozenset[str]] = {}
         for art in articles:
-            units = [("", art.summary)] + [(s.heading, "\n".join(s.blocks)) for s in art.body_sections()]
+            # A written answer's lead ("**Answer:** ") is a label, not part of what it says.
+            units = [("", art.summary)] + [
+                (s.heading, "\n".join(_unlabelled(b) for b in s.blocks)) for s in art.body_sections()
+            ]
             title_tokens = tokens(art.title)
             for heading, text in units:
                 if not text.strip():
