@@ -55,6 +55,15 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
         keys = found.answer_keys
         if found.unmatched_claims or found.off_topic:
             ctx.reporter.progress(n, claims_without_raw_file=found.unmatched_claims, off_topic_quotes=found.off_topic)
+        prose = found.prose
+        if prose.blocks or prose.dropped or prose.failed:
+            ctx.reporter.progress(
+                n,
+                answers_written=prose.blocks,
+                answer_sentences=prose.sentences,
+                answer_sentences_dropped=sum(prose.dropped.values()),
+                answers_left_to_quotes=prose.failed,
+            )
     wanted = set(round_files(scratch))
     scratch.wiki_topics_updated = sorted(
         a.title
