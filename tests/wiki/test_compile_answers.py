@@ -461,3 +461,26 @@ def test_a_key_point_quoted_from_the_named_section_enters_whatever_its_words(tmp
     got = collect_answers(evidence, questions, RawLocator(raw), topic)
     assert [q.text for q in got.answers[0].quotes] == [quote]
     assert got.answers[1].quotes == [] and got.off_topic_quotes == 1
+
+
+def test_a_quote_another_block_of_the_article_shows_is_not_shown_again(en_kb: KnowledgeBase, pydoc_dir: Path) -> None:
+    """Five questions about one facet answered by one sentence showed it five times in one article;
+    a block shows it only when it would otherwise hold nothing."""
+    round_one(en_kb, pydoc_dir)
+    compile_evidence(en_kb, 1, None, today="2026-12-02")
+    genfn = "types--generator-functions.md"
+    first = sentence(pydoc_dir, genfn, "is called")
+    other = sentence(pydoc_dir, genfn, "StopIteration")
+    q5, q6 = "What problems are solved by generator functions?", "What are the limitations of generator functions?"
+    write_round(
+        en_kb,
+        2,
+        [{"id": "r2q1", "text": q5, "facet": "Generators"}, {"id": "r2q2", "text": q6, "facet": "Generators"}],
+        [(1, url(genfn), first), (1, url(genfn), other), (2, url(genfn), first)],
+    )
+    compile_evidence(en_kb, 2, None, today="2026-12-03")
+    generators = article(en_kb, "Generators")
+    assert block(generators, Q1) == [first]
+    assert block(generators, q5) == [other]  # Q1's block shows the first sentence already
+    assert block(generators, q6) == [first]  # nothing else answers it: its best quote stays
+    assert_quotes_hold(en_kb)

@@ -128,9 +128,20 @@ def merge_quotes(
     lang: str,
     conflicts_with: list[Item] | None = None,
 ) -> int:
-    """Merge ``quotes`` into an answer block; returns how many were duplicates of what it holds."""
+    """Merge ``quotes`` into an answer block; returns how many were duplicates of what it holds.
+
+    A quote another block of the article already shows (``conflicts_with``) is not shown again —
+    a reader met the network chapter's proxy sentence under five questions of one article — except
+    a block's best quote when it would otherwise hold nothing.
+    """
     others, items = parse_block(section)
     duplicates = 0
+    elsewhere = {normalize_key(it.text) for it in conflicts_with or []}
+    fresh = [q for q in quotes if normalize_key(q.text) not in elsewhere]
+    if not fresh and not items:
+        fresh = quotes[:1]  # the block's best answer, though another block shows it too
+    duplicates += len(quotes) - len(fresh)
+    quotes = fresh
     for quote in quotes:
         key = normalize_key(quote.text)
         same = next((it for it in items if normalize_key(it.text) == key), None)
