@@ -134,3 +134,15 @@ def test_a_paragraph_with_one_long_link_still_anchors_its_heading() -> None:
     sections = {s.title: s.text_of(doc.text) for s in split_sections(doc.text, doc.title or "")}
     own = next(text for title, text in sections.items() if title.endswith("Hostname resolution"))
     assert "Resolution uses the NSS" in own
+
+
+def test_a_section_the_extractor_emptied_gets_the_pages_own_text_back() -> None:
+    """trafilatura kept "9.4.13. 单次任务时间安排" of the Chinese manual and dropped its only sentence
+    and example; the English page kept both. No section the page gives text to is written empty."""
+    page = DEBIAN / "ch09.zh-cn.html"
+    if not page.is_file():
+        pytest.skip("debian-reference-zh-cn is not installed")
+    text = extract_bytes(page.read_bytes(), media_type="text/html", url=page.as_uri()).text
+    start = text.index("9.4.13. 单次任务时间安排")
+    body = text[start : text.index("\n#", start)]
+    assert "运行 at(1) 命令来安排一次性的工作" in body and "at 3:40 monday" in body, body

@@ -351,6 +351,36 @@ def restore_headings(text: str, heads: list[HtmlHeading]) -> str:
     return "\n".join(_escape_stray(line, real) for line in restored.split("\n"))
 
 
+def refill_empty_sections(text: str, heads: list[HtmlHeading]) -> str:
+    """``text`` where a section trafilatura emptied has the page's own text blocks back.
+
+    Why: on the Chinese Debian Reference, trafilatura kept the heading "9.4.13. 单次任务时间安排"
+    and dropped its one sentence and example ("运行 at(1) 命令来安排一次性的工作。"), which the
+    English page kept; the only place the manual answers how to schedule a task once was gone.
+    A section the page gives text to is never written empty: its blocks, as the plain parser read
+    them, stand under its heading.
+    """
+    lines = text.split("\n")
+    found: list[tuple[int, HtmlHeading]] = []  # (line index, its heading in the page)
+    cursor = 0
+    for n, line in enumerate(lines):
+        match = _HASH_LINE.match(line)
+        if not match:
+            continue
+        letters = _skeleton(match.group(2))
+        at = next((i for i in range(cursor, len(heads)) if _skeleton(heads[i].title) == letters), None)
+        if at is not None:
+            found.append((n, heads[at]))
+            cursor = at + 1
+    heading_at = {n for n, line in enumerate(lines) if _HASH_LINE.match(line)}
+    out = list(lines)
+    for n, head in reversed(found):
+        end = next((k for k in range(n + 1, len(lines)) if k in heading_at), len(lines))
+        if head.blocks and not any(lines[k].strip() for k in range(n + 1, end)):
+            out[n + 1 : end] = ["", *"\n\n".join(head.blocks).split("\n"), ""]
+    return "\n".join(out)
+
+
 def _escape_stray(line: str, real: set[str]) -> str:
     match = _HASH_LINE.match(line)
     if match and _skeleton(match.group(2)) not in real:
@@ -412,7 +442,7 @@ def _extract_html(html: str, url: str | None) -> tuple[str, str | None, str | No
     # trafilatura writes inline code that spans lines as "“```\ncode\n```”": the opening fence
     # goes on its own line, so the block is a real fenced block and not a stray closing fence.
     text = _MIDLINE_FENCE.sub(lambda m: "\n" + m.group(1) + "\n", text)
-    text = clean_text(restore_headings(text, heads))
+    text = clean_text(refill_empty_sections(restore_headings(text, heads), heads))
     title = (getattr(meta, "title", None) or fallback_title or None) if meta or fallback_title else None
     author = getattr(meta, "author", None) if meta else None
     date = getattr(meta, "date", None) if meta else None
