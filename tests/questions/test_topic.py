@@ -339,3 +339,17 @@ def test_a_task_is_told_from_a_noun_that_ends_in_ing() -> None:
 
     assert is_action_phrase("Tracking testing") and is_action_phrase("capturing output")
     assert not is_action_phrase("string handling") and not is_action_phrase("thing types")
+
+
+def test_where_a_chinese_task_is_done_is_not_its_subject() -> None:
+    """「Debian 中如何安排定时任务」 was read as the subject 「Debian 中」, which asked
+    「Debian 中中的 at 一次性任务是什么？」."""
+    frame = decompose("Debian 中如何安排定时任务：at 一次性任务、anacron，以及 systemd 定时器", "zh")
+    assert frame.subject == "Debian 定时任务安排"
+    assert decompose("在 Debian 中如何配置网络？", "zh").subject == "Debian 网络配置"
+    assert decompose("Linux 上如何查看进程？", "zh").subject == "Linux 进程查看"
+    assert decompose("机器学习中的过拟合是什么？如何避免？", "zh").subject == "机器学习中的过拟合"
+    from autodidact.questions.framework import framework_questions
+
+    asked = [q.text for q in framework_questions(frame, "zh", None, (1, 2, 3, 4))]
+    assert not any("中中" in q for q in asked), asked

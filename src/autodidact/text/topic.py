@@ -283,7 +283,12 @@ _EN_PARTICIPLE = re.compile(
     re.IGNORECASE,
 )
 # 「Debian 如何配置网络」 → 「Debian 网络配置」: the verb after 如何 follows its object as a noun.
-_ZH_HOW_VERB = re.compile(r"^(.*?)\s*如何(配置|管理|安装|使用|部署|实现|处理|升级|构建|编译|调试|优化|设置|维护)(.+)$")
+_ZH_HOW_VERB = re.compile(
+    r"^(.*?)\s*如何(配置|管理|安装|使用|部署|实现|处理|升级|构建|编译|调试|优化|设置|维护|安排|查看|选择|编写|运行|创建"
+    r"|备份|恢复|监控|启动|保护|加密|调度|排查|迁移|测试|分析|记录)(.+)$"
+)
+# 「在 Debian 中如何…」: where the task is done (中/里/上) is not the subject's head, 「Debian」 is.
+_ZH_WHERE = re.compile(r"^(?:在\s*)?(.+?)\s*(?:中|里|上)\s*((?:如何|怎样|怎么).+)$")
 _ZH_STRIP = (
     "是如何工作的", "是怎么工作的", "是怎样工作的", "如何工作", "怎么工作", "怎样工作",
     "的工作原理", "工作原理", "的原理", "原理", "是什么", "什么是",
@@ -335,6 +340,9 @@ def _bare_subject(clause: str) -> str:
     """One clause without its question words and framing ("How do X work" → "X")."""
     text = _clean(clause)
     if has_cjk(text):
+        where = _ZH_WHERE.match(text)
+        if where:
+            text = f"{where.group(1)} {where.group(2)}"
         how = _ZH_HOW_VERB.match(text)
         if how and how.group(3).strip(" ，,、的"):
             # 「如何使用 X」 asks about X, as "How do I use X" does; 「如何配置网络」 about 网络配置.
