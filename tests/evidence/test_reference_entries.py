@@ -197,3 +197,23 @@ def test_the_subjects_own_name_is_not_required_of_a_facets_answer() -> None:
     subject = frozenset({"concurrent.futures"})
     assert own_literals(["concurrent.futures", "Executor.submit"], subject) == ["Executor.submit"]
     assert own_literals(["sources.list"], subject) == ["sources.list"]
+
+
+def test_a_sentence_ending_in_a_colon_is_quoted_with_the_command_it_introduces() -> None:
+    """「You need to configure it as:」 answers nothing without "# dpkg-reconfigure locales"; a
+    sentence after a colon that is a sentence of its own stays apart."""
+    from autodidact.evidence.extract_task import _sentence_like, with_antecedents
+    from autodidact.text.sentences import sentence_spans
+
+    text = (
+        "The `locales` package does not come with pre-compiled locale data. You need to configure it as:\n\n"
+        "\\# dpkg-reconfigure locales\n\nThis process involves 2 steps.\n"
+    )
+    pieces = [text[s:e] for s, e in with_antecedents(text, sentence_spans(text))]
+    joined = next(p for p in pieces if "dpkg-reconfigure" in p)
+    assert joined.startswith("You need to configure it as:") and _sentence_like(joined)
+    assert "This process involves 2 steps." in pieces
+    prose = "Note the following:\n\nThe default is 500 for every archive."
+    assert "The default is 500 for every archive." in [
+        prose[s:e] for s, e in with_antecedents(prose, sentence_spans(prose))
+    ]

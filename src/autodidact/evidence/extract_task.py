@@ -520,8 +520,10 @@ _ANAPHOR = re.compile(r"^(?:this|that|these|those|it|they|such|thus|hence|here)\
 MERGE_MAX_CHARS = 600
 # A sentence that announces a list, and the gap before one of the list's items: alone, "the
 # relation is as follows." says nothing, and the items ("MSS = MTU - 40") are not sentences.
-_LEAD_IN_LIST = re.compile(r"(?:如下|以下|as follows|the following)\s*[.:：。]?\s*$", re.I)
-_LIST_GAP = re.compile(r"\s*\n\s*(?:[-*•]|\d+[.)])\s+")
+_LEAD_IN_LIST = re.compile(r"(?:(?:如下|以下|as follows|the following)\s*[.:：。]?|[:：])\s*$", re.I)
+_LIST_GAP = re.compile(r"\s*\n\s*(?:(?:[-*•]|\d+[.)])\s+)?")  # a new line, or a list item's marker
+_ANNOUNCED = re.compile(r"(?:[:：]|如下|以下|as follows|the following)\s*[.。]?\s*\n", re.I)
+_COMMAND_LINE = re.compile(r"\\?[#$]\s+\S")  # "# dpkg-reconfigure locales", "$ ls -a"
 
 
 def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -542,7 +544,8 @@ def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
             and listing
             and not piece.rstrip().endswith(_END_PUNCT)  # an item that is a sentence stands on its own
             and end - out[-1][0] <= MERGE_MAX_CHARS
-            and _LIST_GAP.fullmatch(text[out[-1][1] : start])
+            and (m := _LIST_GAP.fullmatch(text[out[-1][1] : start])) is not None
+            and (bool(m.group(0).strip()) or bool(_COMMAND_LINE.match(piece)))
         ):
             out[-1] = (out[-1][0], end)  # "对于 IPv4， MSS = MTU - 40": the list is what the lead-in says
             continue
@@ -623,7 +626,9 @@ def _sentence_like(sentence: str) -> bool:
         return False  # grammar rules, code, tables
     words = len(stripped.split())
     cjk = sum(1 for ch in stripped if "\u4e00" <= ch <= "\u9fff")
-    return (stripped.endswith(_END_PUNCT) or len(stripped) >= 80) and (words >= 5 or cjk >= 8)
+    # A sentence quoted with the list or command it announces ends with that list's last item.
+    announced = bool(_ANNOUNCED.search(stripped))
+    return (stripped.endswith(_END_PUNCT) or len(stripped) >= 80 or announced) and (words >= 5 or cjk >= 8)
 
 
 def claim_text(sentence: str, title: str, language: str) -> str:
