@@ -353,3 +353,20 @@ def test_where_a_chinese_task_is_done_is_not_its_subject() -> None:
 
     asked = [q.text for q in framework_questions(frame, "zh", None, (1, 2, 3, 4))]
     assert not any("中中" in q for q in asked), asked
+
+
+def test_a_task_subject_is_one_task_and_a_one_letter_side_is_no_member() -> None:
+    """ "How do I set up locales and keyboard input on Debian" asked "What are the differences between
+    setting up locales and keyboard input on Debian?", and "console and X" asked "What does X do?"."""
+    frame = decompose(
+        "How do I set up locales and keyboard input on Debian: reconfiguring the locale, "
+        "keyboard layout for console and X, and IBus input methods?"
+    )
+    assert [f.kind for f in frame.facets] == ["aspect", "aspect", "aspect"]
+    assert frame.facet("keyboard layout for console and X").members == []
+    from autodidact.questions.framework import framework_questions
+
+    asked = [q.text for q in framework_questions(frame, "en", None, (1, 2))]
+    assert "What does X do?" not in asked and not any("differences between setting up" in q for q in asked)
+    # an enumeration of things still splits
+    assert len(decompose("How do Python generators and coroutines work?").facets) == 2

@@ -444,7 +444,8 @@ def subject_parts(subject: str) -> list[str]:
         parts = [p.strip() for piece in re.split(r"\s*、\s*", subject) for p in _zh_list_split(piece) if p.strip()]
     else:
         parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", subject) if p.strip()]
-    if len(parts) < 2 or len(parts) > 4:
+    if len(parts) < 2 or len(parts) > 4 or is_action_phrase(subject):
+        # "setting up locales and keyboard input on Debian" is one task, not two things to compare.
         return [subject]
     parts, kind = _kind_suffix(parts)
     head_words = parts[0].split()
@@ -940,7 +941,9 @@ def aspect_members(name: str) -> list[str]:
                 members.append(f"{part} in {owner}")
         return members
     sides = [_strip_article(p.strip()) for p in _EN_MEMBER_SPLIT.split(text) if p.strip()]
-    if len(sides) < 2:
+    if len(sides) < 2 or any(len(side) < 2 for side in sides):
+        # "keyboard layout for console and X": a one-letter side is no thing a manual titles a
+        # section after ("What does X do?"); the aspect is asked whole.
         return []
     last = sides[-1].split()
     if all(re.fullmatch(r"[A-Z][\w.]*", side) for side in [*sides[:-1], last[0]]):
