@@ -72,3 +72,14 @@ def test_a_full_stop_inside_inline_code_ends_no_sentence() -> None:
     expected = ['Check it with "`dpkg --compare-versions 1.1 gt 1.1~1; echo $?`".', "Then run `a. B` again.", "好的。"]
     assert text_split(text) == expected
     assert wiki_split(text) == expected  # the wiki audit splits the same way
+
+
+def test_a_sentence_that_opens_in_bold_keeps_its_opening_marks() -> None:
+    """ "**UTF** stands for …" was cut to "UTF** stands for …" (the marks read as a list marker),
+    and the wiki showed the broken bold."""
+    from autodidact.text.sentences import sentence_spans
+
+    text = "Use **UTF-8** now.  **UTF** stands for Unicode Transformation Format.\n* a list item."
+    pieces = [text[s:e] for s, e in sentence_spans(text)]
+    assert "**UTF** stands for Unicode Transformation Format." in pieces
+    assert "a list item." in pieces  # a list marker is still no part of its sentence

@@ -60,6 +60,9 @@ def sentence_spans(text: str, min_chars: int = 12, max_chars: int = 420) -> list
         start, stop = pos, end
         while start < stop and text[start] in " \t\r\n-*#>|":
             start += 1
+        stars = len(text[:start]) - len(text[:start].rstrip("*"))
+        if stars in (1, 2) and text.count("*" * stars, start, stop) % 2 == 1:
+            start -= stars  # "**UTF** stands for …": the bold opens the sentence, it is no list marker
         while stop > start and text[stop - 1].isspace():
             stop -= 1
         while stop - start > max_chars:
