@@ -112,6 +112,8 @@ def test_cli_search_shows_document_and_section(tmp_path: Path) -> None:
     )
     assert shown.exit_code == 0, shown.output
     assert "Package handbook › 2.7.3. Tweaking candidate" in shown.output
+    # where the document is, as a reader can find it: never the placeholder address of a local file
+    assert "demo/book.md" in shown.output and ".invalid" not in shown.output
     as_json = runner.invoke(app, ["search", "tweaking candidate", "--kb", str(kb.root), "-k", "1", "--json"])
     hit = json.loads(as_json.output)[0]
     assert hit["section"] == "2.7.3. Tweaking candidate version"

@@ -242,8 +242,10 @@ def register(app: typer.Typer) -> None:
         table = Table(show_lines=True)
         for col in ("#", "score", "source", "passage"):
             table.add_column(col, overflow="fold")
+        from autodidact.sources.snapshots import location
+
         for n, p in enumerate(hits, 1):
-            source = f"raw/{p.raw_file}" if p.raw_file else p.url
+            source = f"raw/{p.raw_file}" if p.raw_file else location(p.url)
             table.add_row(str(n), f"{p.score:.2f}", f"{p.label}\n{source}", _rich_highlight(p.highlight))
         from rich.console import Console
 

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
-from autodidact.sources.snapshots import is_local_url
+from autodidact.sources.snapshots import is_local_url, location
 from autodidact.text.sections import SEPARATOR, bare_heading
 
 _MARKS = re.compile(r"\s*(?:\\?\[\d+\\?\])+\s*|¶")
@@ -36,15 +35,6 @@ def clean_title(title: str, url: str = "") -> str:
     if not text:
         text = bare_heading(str(title)) or location(url) or str(url)
     return text
-
-
-def location(url: str) -> str:
-    """Where the source is: a local document's path relative to its corpus, else the URL itself."""
-    if is_local_url(url):
-        path = urlsplit(url).path.lstrip("/")
-        kind, _, rest = path.partition("/")
-        return rest or path or kind
-    return url
 
 
 def enrich(entries: list[dict[str, Any]], sources: dict[str, dict[str, Any]], accessed: str) -> None:

@@ -116,6 +116,16 @@ def local_url(kind: str, relative_path: str) -> str:
     return f"https://{LOCAL_HOST}/{quote(kind)}/{quote(rel)}"
 
 
+def location(url: str) -> str:
+    """Where a source is, for a reader: a local document's path relative to its corpus
+    ("corpus/ch02.en.html"), never the ``.invalid`` placeholder address; else the URL itself."""
+    if is_local_url(url):
+        path = urlsplit(url).path.lstrip("/")
+        kind, _, rest = path.partition("/")
+        return rest or path or kind
+    return url
+
+
 def is_local_url(url: str) -> bool:
     """True for the portable URLs of local documents (never fetched)."""
     try:
