@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from autodidact.kb import KnowledgeBase
 from autodidact.questions.candidates import OUTLINE_PER_FACET, outline_candidates
 from autodidact.questions.generate import select_questions
 from autodidact.questions.models import HistoryItem, OutlineEntry, QuestionerInputs
@@ -95,17 +96,24 @@ def test_chinese_outline_questions_read_as_chinese() -> None:
     assert "版本固定" in cand.rationale and key_points_heading(cand.text) == "调整候选版本"
 
 
-def test_debian_chinese_outline_finds_the_pinning_section(tmp_path: Path) -> None:
+def _debian_zh_kb(tmp_path: Path, topic: str, chapters: list[str]) -> KnowledgeBase:
+    """A Chinese knowledge base with the named chapters of the Debian Reference indexed (the test
+    is skipped where the package is not installed)."""
     from autodidact.kb import init_kb
     from autodidact.sources.ingest import index_corpus
     from autodidact.testing.corpora import debian_reference_zh_files
 
-    files = [f for f in debian_reference_zh_files() if f.name.startswith(("ch02.", "ch05."))]
-    if not files:
+    files = [f for f in debian_reference_zh_files() if f.name.split(".")[0] in chapters]
+    if len(files) < len(chapters):
         pytest.skip("debian-reference-zh-cn is not installed")
-    topic = "Debian 软件包管理是如何工作的：dpkg 与 apt 的关系、版本固定和系统升级"
     kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
     index_corpus(kb.root, files, name="debian-reference")
+    return kb
+
+
+def test_debian_chinese_outline_finds_the_pinning_section(tmp_path: Path) -> None:
+    topic = "Debian 软件包管理是如何工作的：dpkg 与 apt 的关系、版本固定和系统升级"
+    kb = _debian_zh_kb(tmp_path, topic, ["ch02", "ch05"])
     outline = facet_outline(kb.root, [topic], "zh")
     pairs = {(e.facet, e.heading) for e in outline}
     assert ("版本固定", "调整候选版本") in pairs
@@ -119,16 +127,8 @@ def test_debian_chinese_outline_finds_the_pinning_section(tmp_path: Path) -> Non
 def test_a_chinese_facet_needs_more_than_one_shared_bigram(tmp_path: Path) -> None:
     """「优化」 alone does not make a file-system section one of 「MTU 优化」's, nor 「配置」 a
     partitioning section one of 「网络接口配置」's: the facet's Latin words and half its bigrams."""
-    from autodidact.kb import init_kb
-    from autodidact.sources.ingest import index_corpus
-    from autodidact.testing.corpora import debian_reference_zh_files
-
-    files = [f for f in debian_reference_zh_files() if f.name.startswith(("ch05.", "ch09."))]
-    if len(files) < 2:
-        pytest.skip("debian-reference-zh-cn is not installed")
     topic = "Debian 系统的网络是如何设置的：主机名解析、网络接口配置、MTU 优化和 Netfilter 防火墙？"
-    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
-    index_corpus(kb.root, files, name="debian-reference")
+    kb = _debian_zh_kb(tmp_path, topic, ["ch05", "ch09"])
     by_facet: dict[str | None, set[str]] = {}
     for entry in facet_outline(kb.root, [topic], "zh"):
         by_facet.setdefault(entry.facet, set()).add(entry.heading)
@@ -192,16 +192,8 @@ def test_each_thing_an_aspect_names_finds_its_own_section(tmp_path: Path) -> Non
 def test_the_subjects_words_name_no_facet(tmp_path: Path) -> None:
     """Every heading of a networking chapter says 「网络」: that 《网络优化》 says it too does not
     make it 「网络接口配置」's section, and the facet's room goes to 《Iproute2 命令》."""
-    from autodidact.kb import init_kb
-    from autodidact.sources.ingest import index_corpus
-    from autodidact.testing.corpora import debian_reference_zh_files
-
-    files = [f for f in debian_reference_zh_files() if f.name.startswith("ch05.")]
-    if not files:
-        pytest.skip("debian-reference-zh-cn is not installed")
     topic = "Debian 系统的网络是如何设置的：主机名解析、网络接口配置、MTU 优化和 Netfilter 防火墙？"
-    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
-    index_corpus(kb.root, files, name="debian-reference")
+    kb = _debian_zh_kb(tmp_path, topic, ["ch05"])
     interfaces = [e.heading for e in facet_outline(kb.root, [topic], "zh") if e.facet == "网络接口配置"]
     assert "Iproute2 命令" in interfaces, interfaces
 
@@ -210,16 +202,8 @@ def test_a_section_not_naming_its_facet_keeps_to_the_chapters_that_do(tmp_path: 
     """The mail chapter repeats 主机 and 解析 (an MTA resolves host names) and the kernel-module
     section names netfilter; neither is where the manual treats 主机名解析 or the firewall, which
     chapter 5 titles by name."""
-    from autodidact.kb import init_kb
-    from autodidact.sources.ingest import index_corpus
-    from autodidact.testing.corpora import debian_reference_zh_files
-
-    files = [f for f in debian_reference_zh_files() if f.name.startswith(("ch03.", "ch04.", "ch05.", "ch06."))]
-    if len(files) < 4:
-        pytest.skip("debian-reference-zh-cn is not installed")
     topic = "Debian 系统的网络是如何设置的：主机名解析、网络接口配置、MTU 优化和 Netfilter 防火墙？"
-    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
-    index_corpus(kb.root, files, name="debian-reference")
+    kb = _debian_zh_kb(tmp_path, topic, ["ch03", "ch04", "ch05", "ch06"])
     pairs = {(e.facet, e.heading) for e in facet_outline(kb.root, [topic], "zh")}
     assert ("主机名解析", "主机名解析") in pairs and ("Netfilter 防火墙", "Netfilter 网络过滤框架") in pairs
     assert not {h for f, h in pairs if f == "主机名解析"} & {"邮件传输代理 (MTA)", "其它网络应用服务"}
@@ -261,17 +245,10 @@ def test_a_facet_whose_sections_were_all_asked_reads_them_again_once() -> None:
 def test_the_topics_home_chapters_are_where_its_facets_are_headings(tmp_path: Path) -> None:
     """The package chapter says 「Debian 系统」 and 「网络」 (an APT proxy saves network bandwidth) but
     titles no section after a networking facet; the networking chapter does."""
-    from autodidact.kb import init_kb
-    from autodidact.sources.ingest import index_corpus
     from autodidact.sources.outline import topic_homes
-    from autodidact.testing.corpora import debian_reference_zh_files
 
-    files = [f for f in debian_reference_zh_files() if f.name.startswith(("ch02.", "ch05."))]
-    if len(files) < 2:
-        pytest.skip("debian-reference-zh-cn is not installed")
     topic = "Debian 系统的网络是如何设置的：主机名解析、网络接口配置、MTU 优化和 Netfilter 防火墙？"
-    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
-    index_corpus(kb.root, files, name="debian-reference")
+    kb = _debian_zh_kb(tmp_path, topic, ["ch02", "ch05"])
     with LocalIndex(kb.root) as index:
         homes = topic_homes(index, topic, "zh")
         pkg_homes = topic_homes(index, "Debian 软件包管理是如何工作的：dpkg 与 apt 的关系、版本固定和系统升级", "zh")
