@@ -239,16 +239,22 @@ def test_a_partly_answered_question_stays_pending_then_settles(fresh_kb: Callabl
         assert any(HARD_QUESTION in line for line in section(summary, "Open questions"))
 
 
-def test_a_finding_shows_a_sentence_its_answer_repeats_once() -> None:
+def _finding(question: str, answer: str) -> tuple[list[str], list[str]]:
+    """The sentences and citations the summary shows for one resolved question."""
     from autodidact.loop.audit_answers import AuditedQuestion
     from autodidact.loop.summary import _Asked, findings
 
+    item = AuditedQuestion(qid="r1q1", status="resolved", question=question, answer=answer)
+    [(_, sentences, cited)] = findings([_Asked(item, 1, 0, False)])
+    return sentences, cited
+
+
+def test_a_finding_shows_a_sentence_its_answer_repeats_once() -> None:
     answer = (
         "`dpkg` is the lowest level tool. `apt` is the high-level tool. `dpkg` is the lowest level tool. "
         "`apt-get` is meant for scripts. (source: wiki/dpkg-vs-apt.md)"
     )
-    item = AuditedQuestion(qid="r1q1", status="resolved", question="How do dpkg and apt differ?", answer=answer)
-    [(_, sentences, cited)] = findings([_Asked(item, 1, 0, False)])
+    sentences, cited = _finding("How do dpkg and apt differ?", answer)
     assert sentences == [
         "`dpkg` is the lowest level tool.",
         "`apt` is the high-level tool.",
@@ -259,16 +265,12 @@ def test_a_finding_shows_a_sentence_its_answer_repeats_once() -> None:
 
 def test_a_finding_shows_one_of_sentences_that_say_nearly_the_same() -> None:
     """A reference page repeats a member's docstring in every class that has it."""
-    from autodidact.loop.audit_answers import AuditedQuestion
-    from autodidact.loop.summary import _Asked, findings
-
     answer = (
         "setLevel(self, level) Set the logging level of this logger. "
         "setLevel(self, level) Set the logging level of this handler. "
         "The level is an int or a str naming it. (source: wiki/levels.md)"
     )
-    item = AuditedQuestion(qid="r1q1", status="resolved", question="What does setLevel do?", answer=answer)
-    [(_, sentences, _cited)] = findings([_Asked(item, 1, 0, False)])
+    sentences, _cited = _finding("What does setLevel do?", answer)
     assert sentences == [
         "setLevel(self, level) Set the logging level of this logger.",
         "The level is an int or a str naming it.",
