@@ -318,13 +318,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="keep each case's work folder under this directory")
     parser.add_argument("--verbose", action="store_true", help="print the missed facts and open questions")
     parser.add_argument("--src", type=Path, help="run the CLI from this src/ folder (default: this checkout's)")
+    parser.add_argument("--cases", type=Path, default=CASES, help="a cases file in eval/cases.toml's format (default: that file)")
     args = parser.parse_args(argv)
     if args.src:
         global SRC
         SRC = args.src.resolve()
-    cases = [c for c in load_cases() if not args.case or c.name in args.case]
+    if not args.cases.is_file():
+        print(f"no cases file at {args.cases}: give --cases a TOML file in eval/cases.toml's format", file=sys.stderr)
+        return 2
+    every = load_cases(args.cases)
+    cases = [c for c in every if not args.case or c.name in args.case]
     if not cases:
-        print(f"no case named {args.case}; cases: {', '.join(c.name for c in load_cases())}", file=sys.stderr)
+        print(f"no case named {args.case}; cases: {', '.join(c.name for c in every)}", file=sys.stderr)
         return 2
     results: list[Result] = []
     base = Path(tempfile.mkdtemp(prefix="autodidact-eval-"))
