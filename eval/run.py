@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="keep each case's work folder under this directory")
     parser.add_argument("--verbose", action="store_true", help="print the missed facts and open questions")
     parser.add_argument("--src", type=Path, help="run the CLI from this src/ folder (default: this checkout's)")
-    parser.add_argument("--cases", type=Path, default=CASES, help="a cases file in eval/cases.toml's format (default: that file)")
+    parser.add_argument("--cases", type=Path, default=CASES, help="a gold set in cases.toml's format")
     args = parser.parse_args(argv)
     if args.src:
         global SRC
