@@ -52,7 +52,7 @@ from autodidact.sources.fetch import Fetcher  # imported here, not in the worker
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
 from autodidact.store.atomic import write_json
-from autodidact.text.topic import decompose
+from autodidact.text.topic import decompose, subject_names
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
@@ -173,11 +173,12 @@ async def gather(
         subject = subject_terms(payload.query, lang)
         # The subject's words; when it is one word ("argparse"), candidates must come from pages naming it.
         frame = decompose(payload.query, "zh" if lang == "zh" else "en")
-        named_subject = frozenset(terms_of(frame.subject))
+        names = subject_names(frame.subject)
+        named_subject = frozenset(terms_of(" ".join(names))) if names else frozenset(terms_of(frame.subject))
         # What the research asks about beyond its subject: a section's key points that say it come first.
         asked = frozenset(terms_of(" ".join(t for f in frame.facets for t in f.terms))) - subject
         words = subject_words(payload.query, lang)
-        subject_names = frozenset(x.casefold() for x in literals(frame.subject))
+        subject_lits = frozenset(x.casefold() for x in literals(frame.subject))
         homes = await asyncio.to_thread(collector.homes, payload.query, lang) if payload.query.strip() else frozenset()
 
         async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
@@ -185,7 +186,7 @@ async def gather(
             sharp = sharpen(focus(text), subject, words)
             if cands is None:
                 cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
-            cands = about_subject(cands, named_subject)
+            cands = about_subject(cands, named_subject, names=bool(names))
             if in_topics_words(text, payload.query):
                 cands = in_homes(cands, homes)
             terms = search_terms(text, queries, lang)
@@ -202,7 +203,7 @@ async def gather(
                 known_quotes=quoted,
                 furniture=furniture,
                 topic_terms=asked,
-                subject_literals=subject_names,
+                subject_literals=subject_lits,
             )
 
         try:
@@ -478,16 +479,18 @@ def _local_kind(url: str) -> str:
     return "corpus" if "/corpus/" in url else "raw"
 
 
-def about_subject(cands: list[Candidate], subject: frozenset[str]) -> list[Candidate]:
+def about_subject(cands: list[Candidate], subject: frozenset[str], *, names: bool = False) -> list[Candidate]:
     """The candidates whose document names the research's subject, when some do.
 
     Why: a facet's words are often generic ("arguments", "handlers"). In a corpus of several
     modules, the sqlite3 page's "The origin argument defaults to os.SEEK_SET" matched "arguments"
     and was quoted as a definition in an argparse research. A document that never writes the
     subject ("argparse") is about something else. When no candidate names it (a subject the
-    documents spell differently, or a translated one), every candidate stays.
+    documents spell differently, or a translated one), every candidate stays. ``names``: the
+    terms are the names the subject is about ("sqlite3" of "Python's sqlite3 module";
+    :func:`autodidact.text.topic.subject_names`), of which a page must write one.
     """
-    if len(subject) != 1:
+    if not names and len(subject) != 1:
         # Only a one-word subject is a name every page about it writes ("argparse", "sqlite"). A
         # phrase ("Python control flow", "Python exceptions") is a category its pages need not
         # spell out: the page on the try statement never writes "Python" or "control flow".

@@ -62,6 +62,9 @@ _KEYWORD_AS_SUBJECT = re.compile(
 _GAP = re.compile(r"[(（]\s*(?:missing|gap|缺少|缺失|尚缺|未覆盖)\s*[:：]\s*([^)）]*)[)）]", re.IGNORECASE)
 _META = re.compile(r"[(（]\s*(?:re-asked|重问|再问|source|来源)\s*[:：][^)）]*[)）]", re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+# "opening connections (including in-memory databases)": an aside qualifies the phrase before it; its
+# words still search, but its head ("database") and its names ("in-memory") are not what is asked.
+_ASIDE = re.compile(r"\s*[(（][^()（）]+[)）]")
 
 ASPECTS: list[tuple[str, re.Pattern[str]]] = [
     ("keypoints", re.compile(r"key points of|》\s*的要点", re.I)),  # text/keypoints.py
@@ -157,7 +160,12 @@ def _runs(text: str, keep: set[str]) -> list[tuple[list[str], bool]]:
     out: list[tuple[list[str], bool]] = []
     run: list[str] = []
     coord = False
-    for word in re.findall(r"[A-Za-z][A-Za-z0-9_]*", text):
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9_]*|[,;:]", text):
+        if word in ",;:":  # "reader objects, dialects": a list's items are runs of their own
+            if run:
+                out.append((run, coord))
+                run, coord = [], False
+            continue
         st = content_terms(word, keep)
         if st:
             run += [t for t in st if t not in run]
@@ -274,8 +282,9 @@ def focus(text: str) -> Focus:
     words += [w for w in _surface_words(gap, keep) if w.lower() not in low]
     english = english_words(question + " " + gap) if _CJK.search(question + gap) else []
     cjk = bool(_CJK.search(question))
-    heads = [] if cjk else [t for t in head_terms(question, keep) if t in all_terms]
-    runs = [] if cjk else [[t for t in r if t in all_terms] for r in subjects(question, keep)]
+    bare = _ASIDE.sub("", question)
+    heads = [] if cjk else [t for t in head_terms(bare, keep) if t in all_terms]
+    runs = [] if cjk else [[t for t in r if t in all_terms] for r in subjects(bare, keep)]
     runs = [r for r in runs if r]
     section = key_points_heading(question)
     return Focus(
@@ -287,7 +296,7 @@ def focus(text: str) -> Focus:
         english,
         heads,
         runs,
-        [] if section else literals(question),
+        [] if section else literals(bare),
         section,
         key_points_document(question),
     )

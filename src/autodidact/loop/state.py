@@ -70,6 +70,7 @@ class TerminationCheck(_Strict):
     new_claims: int | None = Field(default=None, ge=0)
     new_sources: int | None = Field(default=None, ge=0)
     stopped_by: StopKind | None = None
+    unread_sections: int | None = Field(default=None, ge=0)  # on-topic sections never asked (docs/loop.md)
 
 
 class RoundRecord(_Strict):

@@ -109,12 +109,13 @@ def evaluate(
     new_claims: int | None = None,
     new_sources: int | None = None,
     previous_empty: bool = False,
+    unread_sections: int = 0,
 ) -> Conditions:
     """Every clause for this round (``previous_empty``: the round before added no claim and no source)."""
     return Conditions(
         diminishing=diminishing(round_n, issues, previous_issues),
         no_pending_questions=pending_user_questions == 0,
-        no_new_raw_files=new_raw_files == 0,
+        no_new_raw_files=new_raw_files == 0 and unread_sections == 0,
         overlap_high=overlap_high(overlap),
         max_rounds_reached=round_n >= max_rounds,
         stalled=stalled(
@@ -140,6 +141,7 @@ def conditions_of(check: TerminationCheck, round_n: int, max_rounds: int, previo
         overlap=check.overlap_ratio,
         new_claims=check.new_claims,
         new_sources=check.new_sources,
+        unread_sections=check.unread_sections or 0,
     )
 
 
@@ -156,6 +158,7 @@ def decide(
     new_sources: int | None = None,
     language: str = "zh",
     previous_empty: bool = False,
+    unread_sections: int = 0,
 ) -> TerminationCheck:
     """The ``termination_check`` record: the numbers, the decision, and the reason in words."""
     cond = evaluate(
@@ -169,8 +172,11 @@ def decide(
         new_claims=new_claims,
         new_sources=new_sources,
         previous_empty=previous_empty,
+        unread_sections=unread_sections,
     )
-    numbers = _Numbers(round_n, max_rounds, issues, previous_issues, pending_user_questions, new_raw_files, overlap)
+    numbers = _Numbers(
+        round_n, max_rounds, issues, previous_issues, pending_user_questions, new_raw_files, overlap, unread_sections
+    )
     return TerminationCheck(
         audit_issues_count=issues,
         pending_user_questions=pending_user_questions,
@@ -181,6 +187,7 @@ def decide(
         new_claims=new_claims,
         new_sources=new_sources,
         stopped_by=cond.stopped_by,
+        unread_sections=unread_sections,
     )
 
 
@@ -193,6 +200,7 @@ class _Numbers:
     pending: int
     new_raw: int
     overlap: float | None
+    unread: int = 0
 
     @property
     def ov(self) -> str:
@@ -262,8 +270,12 @@ def _unmet(cond: Conditions, n: _Numbers, zh: bool) -> list[str]:
             )
     if not cond.no_pending_questions:
         unmet.append(f"{n.pending} 个待处理用户问题" if zh else f"{n.pending} pending user questions")
-    if not cond.no_new_raw_files:
+    if not cond.no_new_raw_files and n.new_raw:
         unmet.append(f"{n.new_raw} 个用户新增 raw 文件" if zh else f"{n.new_raw} new raw files from the user")
+    if not cond.no_new_raw_files and n.unread:
+        unmet.append(
+            f"文档中还有 {n.unread} 个与主题相关的章节未读" if zh else f"{n.unread} on-topic sections not read yet"
+        )
     if not cond.overlap_high:
         unmet.append(f"问题重叠率 {n.ov} 未超过 0.7" if zh else f"question overlap {n.ov} is not above 0.7")
     return unmet

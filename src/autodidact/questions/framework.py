@@ -26,16 +26,19 @@ from dataclasses import dataclass
 from autodidact.text.topic import (
     TOPIC_TYPE_EN,
     TOPIC_TYPES,
+    ZH_VERBS,
     Facet,
     TopicFrame,
     TopicType,
     decompose,
     detect_topic_type,
     has_cjk,
+    is_action_phrase,
     key_terms,
     shares_key_term,
     subject_of,
     subject_parts,
+    task_question,
 )
 
 LAYER_NAMES: dict[TopicType, dict[str, tuple[str, str, str, str]]] = {
@@ -272,12 +275,36 @@ def _facet_levels(frame: TopicFrame, facet: Facet, lang: str, kind: TopicType) -
         ctx, in_s = (f"{frame.subject}中", f"在{frame.subject}中") if placed else ("", "")
         values = {"p": phrase, "x": facet.name, "ctx": ctx, "in_s": in_s}
         levels = {i: [t.format(**values) for t in ts] for i, ts in enumerate(ASPECT_TEMPLATES[lang], start=1)}
-        levels[1] += [_member_question(m, frame.subject, lang) for m in facet.members]
+        task = _task_question(facet.name, frame.subject, lang)
+        if task is not None:
+            levels[1] = [task]  # how it is done covers what it names ("committing or rolling back …")
+        else:
+            levels[1] += [_member_question(m, frame.subject, lang) for m in facet.members if not _PRONOUN_LED.match(m)]
         return levels
     if facet.kind == "comparison":
         return _comparison_levels(frame, facet, lang)
     question = facet.question or facet.name
     return {_question_level(question): _per_part(question, frame, lang)}
+
+
+# "dialects and their settings": "their settings" is no member that can be asked on its own.
+_PRONOUN_LED = re.compile(r"^(?:their|its|these|those|them|this)\b", re.I)
+# 「用 gdb 调试并获取栈帧」「编写可移植的 shell 脚本」: a task named after a colon starts with its verb.
+_ZH_TASK_LEAD = re.compile(r"^(?:用|使用|通过|借助|让|把|将)|^" + ZH_VERBS)
+
+
+def _task_question(name: str, subject: str, lang: str) -> str | None:
+    """A task aspect ("opening connections", 「用 make 构建」) is asked how it is done, not what it
+    is: "What is the definition of opening connections?" finds no sentence that says how to open one.
+    The subject is named unless it is itself a task ("reading and writing CSV files …")."""
+    if lang == "zh" or has_cjk(name):
+        return f"如何{name}？" if _ZH_TASK_LEAD.search(name) else None
+    task = task_question(name)
+    if task is None:
+        return None
+    if is_action_phrase(subject) or shares_key_term(name, key_terms(subject, generic=False)):
+        return f"How do I {task}?"
+    return f"How do I {task} in {subject}?"
 
 
 MEMBER_TEMPLATES = {"en": ("What does {m} do?", "What is meant by {m}?"), "zh": ("{m}是什么？", "{m}是什么？")}

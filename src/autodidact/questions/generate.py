@@ -50,7 +50,9 @@ _MACRO = re.compile(
     r"|一切|方方面面|所有方面|全部内容|这个领域",
     re.I,
 )
-_SPLIT = re.compile(r"(?<=[?？])\s*")
+# A question ends at "？", or at "?" before a capital or Chinese: "… with cursors and ? placeholders"
+# names the placeholder, it does not end a question.
+_SPLIT = re.compile(r"(?<=？)\s*|(?<=\?)\s+(?=[A-Z\u3400-\u9fff])")
 
 
 async def generate_questions(inputs: QuestionerInputs, runtime: Runtime) -> RoundQuestions:

@@ -22,7 +22,7 @@ from autodidact.text.glossary import english_of
 from autodidact.text.sections import bare_heading
 from autodidact.text.sentences import sentence_spans
 from autodidact.text.tokens import has_cjk, term_set, terms
-from autodidact.text.topic import decompose, is_action_phrase, key_terms
+from autodidact.text.topic import decompose, is_action_phrase, key_terms, subject_names
 
 _PART = re.compile(r"\s*\(\d+/\d+\)$")  # the part counter of a cut section: "Classes (2/3)"
 SEARCH_K = 12  # passages read per facet
@@ -145,6 +145,10 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
     # synchronization", "Queue task_done"): the manual gives each its own section.
     queries[-1:-1] = [(f.name, m.replace(".", " ")) for f in frame.facets for m in f.members]
     common = set.intersection(*named) if len(named) > 1 else set()
+    # "Python's csv module": only the pages that write "csv" are about it; the marshal page's
+    # "Functions" repeat "read", "write" and "file" without being the csv module's part.
+    names = subject_names(frame.subject)
+    naming = {h.title for h in index.search(" ".join(names), k=60) if h.score > 0} if names else set()
     out: list[_Ranked] = []
     shared: dict[str, bool] = {}
     furniture = index.furniture()
@@ -162,6 +166,8 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
         own = ((term_set(query) | term_set(" ".join(english))) - common) or term_set(query)
         need = _Need.of(query, english, own, comparison=kinds.get(facet or "") == "comparison")
         for hit, share in ranked:
+            if naming and hit.title not in naming:
+                continue
             heading = bare_heading(hit.section or hit.title)
             named_terms = {t.casefold() for t in key_terms(heading)}
             # A heading that names the facet ("2.7.8. 自动下载和升级软件包" for 系统升级) is the facet's

@@ -72,7 +72,8 @@ EN_STOPWORDS = frozenset(
     their they them as at from into than then so such i you we me my your our us he she his her exactly
     precisely really actually any some one more most very also just not no yes if else between among
     other others each every both all many much way ways kind kinds thing things give explain describe tell
-    please used uses using use ones s have has had role play relate related relation relationship""".split()  # noqa: SIM905
+    please used uses using use ones s have has had role play relate related relation relationship
+    under over up out off down via through within without across after before during upon onto""".split()  # noqa: SIM905
 )
 """English function words (the similarity of two questions ignores them)."""
 
@@ -283,10 +284,13 @@ _EN_PARTICIPLE = re.compile(
     re.IGNORECASE,
 )
 # 「Debian 如何配置网络」 → 「Debian 网络配置」: the verb after 如何 follows its object as a noun.
-_ZH_HOW_VERB = re.compile(
-    r"^(.*?)\s*如何(配置|管理|安装|使用|部署|实现|处理|升级|构建|编译|调试|优化|设置|维护|安排|查看|选择|编写|运行|创建"
-    r"|备份|恢复|监控|启动|保护|加密|调度|排查|迁移|测试|分析|记录)(.+)$"
+ZH_VERBS = (
+    r"(?:配置|管理|安装|使用|部署|实现|处理|升级|构建|编译|调试|优化|设置|维护|安排|查看|选择|编写|运行|创建"
+    r"|备份|恢复|监控|启动|保护|加密|调度|排查|迁移|测试|分析|记录)"
 )
+# 「如何编写和调试程序」: two verbs joined by 和/与/及/并 share their object (「程序编写和调试」).
+_ZH_TASK = re.compile(rf"{ZH_VERBS}(?:和|与|及|并|、){ZH_VERBS}$")
+_ZH_HOW_VERB = re.compile(rf"^(.*?)\s*如何({ZH_VERBS}(?:(?:和|与|及|并|、){ZH_VERBS})?)(.+)$")
 # 「在 Debian 中如何…」: where the task is done (中/里/上) is not the subject's head, 「Debian」 is.
 _ZH_WHERE = re.compile(r"^(?:在\s*)?(.+?)\s*(?:中|里|上)\s*((?:如何|怎样|怎么).+)$")
 _ZH_STRIP = (
@@ -375,11 +379,15 @@ def _bare_subject(clause: str) -> str:
         elif task is not None:
             # "How do I coordinate worker threads" asks how a task is done: the task is the subject,
             # "coordinating worker threads", never "I coordinate worker threads".
-            text = " ".join(p for p in (_gerund(task.group("verb")), task.group("rest")) if p)
+            rest = task.group("rest")
+            both = re.match(r"^(?P<join>and|or)\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", rest, re.IGNORECASE)
+            if both is not None:  # "read and write CSV files": both verbs become gerunds
+                rest = " ".join(p for p in (both.group("join"), _gerund(both.group("verb")), both.group("rest")) if p)
+            text = " ".join(p for p in (_gerund(task.group("verb")), rest) if p)
         verb = _EN_DOES_VERB.match(text) if does and task is None else None
         if verb is not None and verb.group("s").lower() not in {"i", "we", "you", "they", "one", "people"}:
             text = verb.group("s")
-        elif does:
+        elif does and task is None:
             # "How do the pickle and shelve modules <any verb> …": an enumeration's kind word ends it.
             kind = re.match(rf"^(?P<s>.+?\b(?:{'|'.join(_EN_KIND_WORDS)}))\s+\S", text, re.IGNORECASE)
             if kind is not None and re.search(r",|\band\b", kind.group("s")):
@@ -407,6 +415,60 @@ def is_action_phrase(term: str) -> bool:
     return _ACTION_PHRASE.match(term) is not None and term.split()[0].casefold() not in _NOT_GERUND
 
 
+_DOUBLED_KEEP = frozenset("aeiouslfzw")
+_E_ENDINGS = re.compile(
+    r"(?:[^aeiou][aeiou][cdkmb]|[^aeiou]at|ut|rit|uot|[aiu]r|[^aeiou][iu]l|[^aeiouylrw]l|[aeiou]s|rs|ns|[^aeiou]in"
+    r"|ang|[^aeiou]ag|rg|let|v|[^z]z|u)$"
+)
+
+
+def base_of_gerund(word: str) -> str | None:
+    """ "opening" → "open", "running" → "run", "parsing" → "parse", "fetching" → "fetch"; None when
+    ``word`` is no gerund. English spelling drops a silent e and doubles a final consonant before
+    -ing; the endings after which the e was dropped are listed, so a rare verb may come out wrong
+    ("developing" is right, "creating" would be "creat"), never a word that is no verb's form."""
+    low = word.lower()
+    if not low.endswith("ing") or low in _NOT_GERUND or len(low) < 5:
+        return None
+    stem_ = word[:-3]
+    tail = stem_.lower()
+    if len(tail) >= 3 and tail[-1] == tail[-2] and tail[-1] not in _DOUBLED_KEEP:
+        return stem_[:-1]  # running, setting, committing, debugging
+    if tail.endswith(("ll", "ss", "ff", "zz", "ck", "sh", "ch", "ea", "oa")) or tail in {"add", "read", "load"}:
+        return stem_
+    if tail == "creat" or _E_ENDINGS.search(tail):
+        return stem_ + "e"
+    return stem_
+
+
+# "quoting modes", "logging levels": a gerund before one of these is a modifier, not a task's verb.
+_CATEGORY_HEADS = frozenset(
+    """modes mode levels level strategies strategy rules options settings primitives functions methods
+    frameworks tools errors styles types parameters behaviour behavior support mechanisms mechanism api
+    apis order policy policies formats techniques systems system data objects classes""".split()  # noqa: SIM905
+)
+
+
+def task_question(name: str) -> str | None:
+    """ "opening connections" → "open connections", "committing or rolling back transactions" →
+    "commit or roll back transactions": a task aspect in the words of "How do I …?"; None when the
+    name does not start with a gerund."""
+    words = name.split()
+    if not is_action_phrase(name) or (len(words) == 2 and words[1].lower() in _CATEGORY_HEADS):
+        return None
+    out = []
+    for i, word in enumerate(words):
+        after_join = i > 0 and words[i - 1].lower() in {"and", "or"} and i - 2 >= 0
+        if i == 0 or (after_join and base_of_gerund(words[i - 2]) is not None and base_of_gerund(word)):
+            base = base_of_gerund(word)
+            if base is None:
+                return None
+            out.append(base)
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
 def subject_of(topic: str) -> str:
     """The thing the topic is about, without question words, framing and the facet list."""
     return decompose(topic).subject
@@ -421,6 +483,37 @@ _EN_KIND_WORDS = {
     "utilities": "utility", "services": "service", "daemons": "daemon", "frameworks": "framework",
 }  # fmt: skip
 _ZH_KIND_WORDS = ("模块", "库", "命令", "工具", "函数", "语句", "协议", "格式", "文件", "服务", "框架", "软件包")
+
+
+# "log files", "config formats" describe what a text is, not a name it writes: no name before them.
+_NAMING_KINDS = {*_EN_KIND_WORDS, *_EN_KIND_WORDS.values()} - {"files", "file", "formats", "format"}
+_KIND_WORD = re.compile(r"^(?:" + "|".join(sorted(_NAMING_KINDS, key=len, reverse=True)) + r")$", re.I)
+_ZH_NAMED = re.compile(r"([A-Za-z][\w.+-]*)\s*(?:" + "|".join(_ZH_KIND_WORDS) + ")")
+
+
+def subject_names(subject: str) -> list[str]:
+    """The names a subject is about: "sqlite3" of "Python's sqlite3 module", "pickle", "marshal" and
+    "shelve" of "the pickle, marshal and shelve modules", 「csv」 of 「Python 的 csv 模块」, or a
+    one-word subject itself ("argparse"). Empty when it names nothing (a category: "Python exceptions").
+
+    Why: a page about a module writes its name; a page that never does is about something else,
+    however many of the subject's common words ("files", "Python") it shares."""
+    if has_cjk(subject):
+        return list(dict.fromkeys(m.group(1) for m in _ZH_NAMED.finditer(subject)))
+    words = re.findall(r"[A-Za-z0-9_][\w.+-]*|,", subject)
+    out: list[str] = []
+    for i, word in enumerate(words):
+        if i == 0 or not _KIND_WORD.match(word) or words[i - 1] == ",":
+            continue
+        j = i - 1  # the name before the kind word, then each one listed before it
+        while j >= 0 and words[j] != ",":
+            out.append(words[j])
+            if j < 2 or words[j - 1].lower() not in {"and", "or", ","}:
+                break
+            j -= 2
+    if not out and len(key_terms(subject)) == 1:
+        out = key_terms(subject)
+    return [w for w in dict.fromkeys(out) if not w.lower().endswith("'s")]
 
 
 def _kind_suffix(parts: list[str]) -> tuple[list[str], str]:
@@ -444,8 +537,9 @@ def subject_parts(subject: str) -> list[str]:
         parts = [p.strip() for piece in re.split(r"\s*、\s*", subject) for p in _zh_list_split(piece) if p.strip()]
     else:
         parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", subject) if p.strip()]
-    if len(parts) < 2 or len(parts) > 4 or is_action_phrase(subject):
-        # "setting up locales and keyboard input on Debian" is one task, not two things to compare.
+    if len(parts) < 2 or len(parts) > 4 or is_action_phrase(subject) or _ZH_TASK.search(subject):
+        # "setting up locales and keyboard input on Debian" is one task, not two things to compare;
+        # so is 「程序编写和调试」 (two verbs sharing one object).
         return [subject]
     parts, kind = _kind_suffix(parts)
     head_words = parts[0].split()
@@ -753,6 +847,27 @@ def _en_question_facet(clause: str, subject: str) -> Facet | None:
     return _make(name.strip(), "question", question=question)
 
 
+_EN_MAIN = re.compile(r"^(?P<wh>how|why|when|where)\s+(?P<aux>does|do|did)\s+(?P<rest>.+)$", re.IGNORECASE)
+
+
+def _en_main_question(clause: str) -> Facet | None:
+    """ "How does a Debian system start up under systemd": the subject ("Debian system") is what it
+    is about, but what the user asks is how it starts up — a question of its own, asked as written.
+    "How does X work" asks nothing beyond X (its frame verb is dropped) and gets no such facet."""
+    text = _clean(clause)
+    found = _EN_MAIN.match(text)
+    verb = _EN_DOES_VERB.match(found.group("rest")) if found else None
+    if found is None or verb is None or verb.group("s").lower() in {"i", "we", "you", "they", "one", "people"}:
+        return None
+    thing = verb.group("s")
+    action = found.group("rest")[len(thing) :].strip()
+    first, _, tail = action.partition(" ")
+    aux = found.group("aux").lower()
+    verb = _en_third_person(first) if aux == "does" else first if aux == "do" else f"did {first}"
+    name = " ".join(p for p in (found.group("wh").lower(), thing, verb, tail) if p)
+    return _make(name, "question", question=text[:1].upper() + text[1:] + "?")
+
+
 _EN_MODAL = r"(?:is|are|was|were|can|could|should|would|will|may|might|must|has|have)"
 _EN_DETERMINER = r"(?:the|a|an|each|every|its|their|this|these|that|those|one|\S+'s)"
 _EN_PRONOUN_SUBJECT = r"(?:each|it|they|we|you|one|i|he|she)"
@@ -1026,6 +1141,9 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
         facets.append(_make(_comparison_name(candidates, zh), "comparison", candidates=candidates, context=context))
     else:
         subject = _bare_subject(first)
+        own = None if zh else _en_main_question(first)
+        if own is not None:
+            facets.append(own)
     for clause in clauses[1:]:
         facet = (_zh_question_facet if zh else _en_question_facet)(clause, subject)
         if facet:
@@ -1064,11 +1182,13 @@ __all__ = [
     "TOPIC_TYPE_EN",
     "ZH_STOP_CHARS",
     "ZH_STOP_WORDS",
+    "ZH_VERBS",
     "Facet",
     "FacetKind",
     "TopicFrame",
     "TopicType",
     "aspect_members",
+    "base_of_gerund",
     "decompose",
     "detect_topic_type",
     "has_cjk",
@@ -1076,7 +1196,9 @@ __all__ = [
     "mentions",
     "shares_key_term",
     "stem",
+    "subject_names",
     "subject_of",
     "subject_parts",
+    "task_question",
     "topic_type",
 ]
