@@ -173,3 +173,25 @@ def test_only_questions_in_the_topics_own_words_keep_to_its_home_chapters() -> N
     zh = "Debian 系统的网络是如何设置的：主机名解析、网络接口配置、MTU 优化和 Netfilter 防火墙？"
     assert in_topics_words("Debian 系统的网络的定义是什么？", zh)
     assert not in_topics_words("如何为 APT 设置代理？", zh)
+
+
+def test_a_subject_that_names_modules_keeps_candidates_to_the_pages_that_write_one() -> None:
+    from autodidact.evidence.agent import about_subject
+    from autodidact.evidence.collect import Candidate, Doc
+    from autodidact.evidence.textscore import terms
+    from autodidact.text.topic import subject_names
+
+    def cand(text: str) -> Candidate:
+        return Candidate(Doc("file:///x", "x", "corpus", text[:8], text, "primary", ""), [(0, 10)], 1.0)
+
+    names = subject_names("reading and writing CSV files with Python's csv module")
+    assert [n.casefold() for n in names] == ["csv", "csv"] or {n.casefold() for n in names} == {"csv"}
+    csv_page = cand("The csv module's reader and writer objects read and write sequences.")
+    marshal_page = cand("dump(value, file) Write the value on the open file; load reads one value.")
+    wanted = frozenset(terms(" ".join(names)))
+    assert about_subject([marshal_page, csv_page], wanted, names=True) == [csv_page]
+    # a phrase of common words is no name: without names=True a several-word subject filters nothing
+    assert about_subject([marshal_page, csv_page], frozenset({"read", "write"})) == [marshal_page, csv_page]
+    assert subject_names("Python's pickle, marshal and shelve modules") == ["shelve", "marshal", "pickle"]
+    assert subject_names("Python 的 csv 模块") == ["csv"]
+    assert subject_names("Python exceptions") == [] and subject_names("log files") == []

@@ -116,3 +116,14 @@ def test_a_compound_subjects_parts_stay_heads_and_only_what_they_share_is_a_modi
     assert subject_terms("Python 的生成器和协程是如何工作的？", "zh") == frozenset({"python"})
     sharp = sharpen(focus("What is the definition of Python coroutines?"), frozenset({"python"}), ["Python"])
     assert sharp.heads == ["coroutine"] and sharp.min_head_hits == 1
+
+
+def test_an_aside_in_parentheses_is_neither_the_questions_head_nor_a_name_it_requires() -> None:
+    from autodidact.evidence.focus import focus
+
+    fx = focus("What is the definition of opening connections (including in-memory databases) in sqlite3?")
+    assert "connection" in fx.heads and "includ" not in fx.heads and "databas" not in fx.heads
+    assert fx.literals == []  # "in-memory" qualifies; a sentence about connect() need not say it
+    assert "memory" in fx.terms  # its words still search
+    # a list's items are runs of their own: "reader objects, dialects" has two heads
+    assert {"object", "dialect"} <= set(focus("What are reader objects, dialects?").heads)

@@ -47,6 +47,7 @@ CHECK_KEYS = {
     "reason",
     "new_claims",
     "new_sources",
+    "unread_sections",
 }
 
 

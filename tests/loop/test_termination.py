@@ -145,3 +145,15 @@ def test_continue_reason_reports_what_the_round_added() -> None:
     check = decide(**{**STALLED, "new_claims": 4, "new_sources": 2}, language="en")
     assert check.decision == "continue"
     assert "4 new claims and 2 new sources this round" in check.reason
+
+
+def test_unread_on_topic_sections_are_new_material_the_rules_wait_for() -> None:
+    # Everything else says stop (few gaps twice, nothing from the user, questions repeating), but
+    # the documents still hold on-topic sections nobody asked about: the run goes on and says why.
+    common = dict(round_n=2, max_rounds=8, issues=1, previous_issues=0, pending_user_questions=0,
+                  new_raw_files=0, overlap=0.8, new_claims=4, new_sources=1)  # fmt: skip
+    assert decide(**common, language="en").decision == "terminate"
+    waiting = decide(**common, language="en", unread_sections=3)
+    assert waiting.decision == "continue" and waiting.unread_sections == 3
+    assert "3 on-topic sections not read yet" in waiting.reason
+    assert "章节未读" in decide(**common, language="zh", unread_sections=3).reason

@@ -188,3 +188,38 @@ def test_an_aspect_naming_several_things_asks_about_each_one() -> None:
     first_member = next(i for i, q in enumerate(qs) if q.text.startswith(("What does", "What is meant")))
     defined = [q.facet for q in qs[:first_member] if q.text.startswith("What is the definition")]
     assert set(defined) >= {f.name for f in decompose(THREADS, "en").facets}
+
+
+def test_a_task_aspect_is_asked_how_it_is_done_in_both_languages() -> None:
+    from autodidact.text.topic import base_of_gerund, task_question
+
+    topic = (
+        "How do I use Python's sqlite3 module: opening connections, fetching rows, "
+        "and committing or rolling back transactions?"
+    )
+    asked = [q.text for q in framework_questions(topic, "en", None, (1,))]
+    assert "How do I open connections in Python's sqlite3 module?" in asked
+    assert "How do I commit or roll back transactions in Python's sqlite3 module?" in asked
+    assert not any("definition of opening" in q or "committing back" in q for q in asked), asked
+    zh = [
+        q.text
+        for q in framework_questions(
+            "在 Debian 上如何编写和调试程序：用 gdb 调试并获取栈帧、用 make 构建", "zh", None, (1,)
+        )
+    ]
+    assert "如何用 gdb 调试并获取栈帧？" in zh and "如何用 make 构建？" in zh
+    assert [base_of_gerund(w) for w in ("running", "parsing", "opening", "writing", "installing", "string")] == [
+        "run", "parse", "open", "write", "install", None,
+    ]  # fmt: skip
+    assert task_question("quoting modes") is None  # a gerund that modifies a category is no task
+
+
+def test_a_placeholder_question_mark_does_not_split_a_question() -> None:
+    from autodidact.questions.generate import split_or_drop
+    from autodidact.questions.models import Candidate
+
+    one = Candidate(text="How do I run queries with cursors and ? placeholders in sqlite3?", layer="L1-definition",
+                    priority="high", source="framework", rationale="r")  # fmt: skip
+    assert [c.text for c in split_or_drop(one)] == [one.text]
+    two = one.model_copy(update={"text": "What is a cursor in sqlite3? How are rows fetched from a cursor?"})
+    assert len(split_or_drop(two)) == 2

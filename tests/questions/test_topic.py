@@ -64,6 +64,7 @@ def names(topic: str) -> list[tuple[str, str]]:
             "How do Python's json, csv and sqlite3 modules store data: file formats, error handling, and security?",
             "Python's json, csv and sqlite3 modules",
             [
+                ("question", "how Python's json, csv and sqlite3 modules store data"),
                 ("part", "Python's json module"),
                 ("part", "Python's csv module"),
                 ("part", "Python's sqlite3 module"),
@@ -76,6 +77,7 @@ def names(topic: str) -> list[tuple[str, str]]:
             "Python 的 json、csv 和 sqlite3 模块如何存储数据：文件格式、错误处理和安全性",
             "Python 的 json、csv 和 sqlite3 模块",
             [
+                ("question", "Python 的 json、csv 和 sqlite3 模块如何存储数据"),
                 ("part", "Python 的 json 模块"),
                 ("part", "Python 的 csv 模块"),
                 ("part", "Python 的 sqlite3 模块"),
@@ -104,16 +106,22 @@ def names(topic: str) -> list[tuple[str, str]]:
         ("Python 3.12: typing and asyncio", "Python 3.12", [("aspect", "typing"), ("aspect", "asyncio")]),
         ("Read https://debian.org docs", "Read https://debian.org docs", [("part", "Read https://debian.org docs")]),
         ("参与式预算和公民监督", "参与式预算和公民监督", [("part", "参与式预算"), ("part", "公民监督")]),
-        # the verb of "How does X <verb> …" and 「X 是如何<动词>…的」 frames the question, as "work" does
+        # the verb of "How does X <verb> …" and 「X 是如何<动词>…的」 ends the subject, as "work" does, but
+        # unlike "work" it asks something: the topic's own question is a facet, asked as written
         (
             "How does sqlite cache pages: the pager, the journal and checkpoints?",
             "sqlite",
-            [("aspect", "pager"), ("aspect", "journal"), ("aspect", "checkpoints")],
+            [
+                ("question", "how sqlite caches pages"),
+                ("aspect", "pager"),
+                ("aspect", "journal"),
+                ("aspect", "checkpoints"),
+            ],
         ),
         (
             "sqlite 是如何缓存页面的：页管理器、日志和检查点",
             "sqlite",
-            [("aspect", "页管理器"), ("aspect", "日志"), ("aspect", "检查点")],
+            [("question", "sqlite 如何缓存页面"), ("aspect", "页管理器"), ("aspect", "日志"), ("aspect", "检查点")],
         ),
     ],
 )
@@ -299,7 +307,37 @@ def test_a_facet_asked_of_each_part_is_asked_once_per_part() -> None:
 def test_an_enumerations_kind_word_ends_the_subject_whatever_verb_follows() -> None:
     frame = decompose("How do Python's pickle, marshal and shelve modules persist objects?")
     assert frame.subject == "Python's pickle, marshal and shelve modules"
-    assert [f.terms for f in frame.facets] == [["pickle"], ["marshal"], ["shelve"]]
+    assert [f.terms for f in frame.facets if f.kind == "part"] == [["pickle"], ["marshal"], ["shelve"]]
+    # what the topic asks of them is a facet of its own, by the words it adds
+    assert (frame.facets[0].kind, frame.facets[0].terms) == ("question", ["persist", "objects"])
+
+
+def test_a_how_does_topic_keeps_its_own_question_but_how_it_works_does_not() -> None:
+    frame = decompose("How does a Debian system start up under systemd: where unit files come from?")
+    assert frame.subject == "Debian system"
+    first = frame.facets[0]
+    assert (first.kind, first.name, first.question) == (
+        "question",
+        "how a Debian system starts up under systemd",
+        "How does a Debian system start up under systemd?",
+    )
+    assert first.terms == ["starts", "systemd"]  # "up", "under": particles, no key term
+    assert all(f.kind != "question" for f in decompose("How does Debian package management work: dpkg vs apt").facets)
+    assert all(f.kind != "question" for f in decompose("Debian 软件包管理是如何工作的：dpkg 与 apt、版本固定").facets)
+
+
+def test_two_chinese_verbs_sharing_an_object_are_one_task() -> None:
+    frame = decompose(
+        "在 Debian 上如何编写和调试程序：编写可移植的 shell 脚本、用 gdb 调试并获取栈帧，以及用 make 构建？"
+    )
+    assert frame.subject == "Debian 程序编写和调试"
+    assert "part" not in {f.kind for f in frame.facets}  # not 「Debian」 and 「调试」 as two things
+    assert frame.facets[0].question == "在 Debian 上如何编写和调试程序？"
+
+
+def test_a_task_with_two_verbs_keeps_both_and_the_tool() -> None:
+    frame = decompose("How do I read and write CSV files with Python's csv module: reader objects, quoting modes?")
+    assert frame.subject == "reading and writing CSV files with Python's csv module"
 
 
 def test_a_how_do_i_topic_is_about_the_task_not_about_i() -> None:

@@ -30,7 +30,7 @@ from autodidact.store import atomic
 StopKind = Literal["rules", "stalled", "max_rounds"]
 STEP_FLAGS = ("step1_done", "step2_done", "step3_done", "step4_done")
 LAST_GOOD = "research_state.last-good.json"
-OPTIONAL_CHECK_KEYS = ("new_claims", "new_sources", "stopped_by")
+OPTIONAL_CHECK_KEYS = ("new_claims", "new_sources", "stopped_by", "unread_sections")
 
 
 class _Strict(BaseModel):

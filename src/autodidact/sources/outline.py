@@ -131,9 +131,11 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
     frame = decompose(topic, language)
     subject_terms = {t.casefold() for t in key_terms(frame.subject)} | {"chapter", "章"}
     # A part is looked for by its own words ("marshal", not "Python's marshal module": every module
-    # page says "Python" and "module").
+    # page says "Python" and "module"); so is the topic's own question, which holds the whole subject
+    # ("how the pickle, marshal and shelve modules persist objects": "persist objects").
     queries: list[tuple[str | None, str]] = [
-        (f.name, " ".join(f.terms) if f.kind == "part" and f.terms else f.name) for f in frame.facets
+        (f.name, " ".join(f.terms) if (f.kind == "part" or frame.subject in f.name) and f.terms else f.name)
+        for f in frame.facets
     ]
     queries.append((None, frame.subject))
     # What a facet names beyond the words all facets share ("generator" of "Python generators" next

@@ -868,6 +868,20 @@ def _en_main_question(clause: str) -> Facet | None:
     return _make(name, "question", question=text[:1].upper() + text[1:] + "?")
 
 
+_ZH_MAIN = re.compile(r"^(?P<lead>.*?)\s*(?:是)?(?P<how>如何|怎样|怎么)(?P<act>.+?)(?:的)?$")
+
+
+def _zh_main_question(clause: str) -> Facet | None:
+    """「sqlite 是如何缓存页面的」 asks how sqlite caches pages: 「sqlite 如何缓存页面？」, a question of its
+    own beside the subject, as "How does X <verb> …" is in English. 「…如何工作」 asks nothing more."""
+    found = _ZH_MAIN.match(_clean(clause))
+    if found is None or not found.group("lead").strip() or any(w in found.group("act") for w in ("工作", "运作")):
+        return None
+    lead = found.group("lead").strip()
+    name = f"{lead}{' ' if re.search(r'[A-Za-z0-9)]$', lead) else ''}{found.group('how')}{found.group('act').strip()}"
+    return _make(name, "question", question=f"{name}？")
+
+
 _EN_MODAL = r"(?:is|are|was|were|can|could|should|would|will|may|might|must|has|have)"
 _EN_DETERMINER = r"(?:the|a|an|each|every|its|their|this|these|that|those|one|\S+'s)"
 _EN_PRONOUN_SUBJECT = r"(?:each|it|they|we|you|one|i|he|she)"
@@ -1133,6 +1147,7 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
     first = clauses[0] if clauses else head
     compare = _zh_comparison if zh else _en_comparison
     comparison = compare(_clean(first)) or compare(_bare_subject(first))
+    own: Facet | None = None
     if comparison:
         candidates, context = comparison
         if zh:
@@ -1141,7 +1156,7 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
         facets.append(_make(_comparison_name(candidates, zh), "comparison", candidates=candidates, context=context))
     else:
         subject = _bare_subject(first)
-        own = None if zh else _en_main_question(first)
+        own = _zh_main_question(first) if zh else _en_main_question(first)
         if own is not None:
             facets.append(own)
     for clause in clauses[1:]:
@@ -1156,8 +1171,9 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
         if len(parts) >= 2:
             facets += [_make(part, "part") for part in parts]
         facets += listed
-    if not facets:
-        facets = [_make(part, "part") for part in subject_parts(subject)]
+    if all(f.kind == "question" and f.name == getattr(own, "name", None) for f in facets):
+        # Nothing named beyond the topic's own question: the subject's parts are the facets too.
+        facets += [_make(part, "part") for part in subject_parts(subject)]
     unique: list[Facet] = []
     for facet in facets:
         if facet.name and facet.name not in {f.name for f in unique}:
