@@ -127,3 +127,15 @@ def test_an_aside_in_parentheses_is_neither_the_questions_head_nor_a_name_it_req
     assert "memory" in fx.terms  # its words still search
     # a list's items are runs of their own: "reader objects, dialects" has two heads
     assert {"object", "dialect"} <= set(focus("What are reader objects, dialects?").heads)
+
+
+def test_a_category_word_does_not_hide_the_word_that_names_the_thing() -> None:
+    from autodidact.evidence.focus import focus
+
+    # "csv.QUOTE_MINIMAL means only when required" never says "mode": "quoting" heads the question too
+    assert {"quot", "mode"} <= set(focus("What is the definition of quoting modes in csv?").heads)
+    # a do-question's first run ends with its verb: the noun before it is the head
+    assert focus("Where do unit files come from?").heads == ["file"]
+    assert "connection" in focus("How do I open connections in sqlite3?").heads  # "I": the run is verb + object
+    # particles are no content: "start up under systemd" is about starting and systemd
+    assert not {"up", "under"} & set(focus("How does a Debian system start up under systemd?").terms)

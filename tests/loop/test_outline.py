@@ -172,6 +172,20 @@ def test_a_facet_naming_alternatives_needs_the_words_of_one_of_them() -> None:
     assert not whole.met(term_set("chained comparisons")) and whole.met(term_set("exception chaining works"))
 
 
+def test_a_chinese_facet_that_writes_a_latin_name_needs_it_and_one_of_its_bigrams() -> None:
+    from autodidact.sources.outline import _Need
+    from autodidact.text.tokens import term_set
+
+    facet = "用 gdb 调试并获取栈帧"  # half its bigrams straddle its words: 「试并」「并获」「取栈」
+    need = _Need.of(facet, [], term_set(facet), comparison=False)
+    assert need.met(term_set("获得栈帧：用 gdb 的 bt 命令显示栈帧"))
+    assert not need.met(term_set("获得栈帧：显示调用栈"))  # no gdb: another tool's section
+    assert not need.met(term_set("gdb 是 GNU 的工具"))  # gdb alone, nothing of what the facet asks
+    # a facet with no Latin word still needs half its bigrams: one shared 「优化」 is not enough
+    tune = _Need.of("网络接口优化", [], term_set("网络接口优化"), comparison=False)
+    assert not tune.met(term_set("通过超级块优化文件系统"))
+
+
 def test_each_thing_an_aspect_names_finds_its_own_section(tmp_path: Path) -> None:
     """ "Condition and Event synchronization" names two classes; asked as one phrase, only the
     section repeating most of its words was found, and class Event never was (docs/questions.md)."""

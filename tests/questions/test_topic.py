@@ -408,3 +408,16 @@ def test_a_task_subject_is_one_task_and_a_one_letter_side_is_no_member() -> None
     assert "What does X do?" not in asked and not any("differences between setting up" in q for q in asked)
     # an enumeration of things still splits
     assert len(decompose("How do Python generators and coroutines work?").facets) == 2
+
+
+def test_an_embedded_clause_with_a_plural_noun_before_its_verb_asks_with_do() -> None:
+    frame = decompose("How does a Debian system boot: where unit files come from, how pickle handles shared objects")
+    asked = [f.question for f in frame.facets if f.kind == "question"]
+    assert "Where do unit files come from?" in asked
+    assert "How does pickle handle shared objects?" in asked
+
+
+def test_a_chinese_bare_verb_frames_the_subject_and_asks_nothing_more() -> None:
+    frame = decompose("Debian 系统的网络如何设置：主机名解析、网络接口配置")
+    assert frame.subject == "Debian 系统的网络"
+    assert all(f.kind != "question" for f in frame.facets)

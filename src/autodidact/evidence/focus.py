@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from autodidact.evidence.textscore import STOPWORDS, terms
 from autodidact.text.glossary import GLOSSARY, GLOSSARY_RE
 from autodidact.text.keypoints import key_points_document, key_points_heading
+from autodidact.text.topic import CATEGORY_HEADS
 
 # Question-frame vocabulary: words that say what kind of answer is wanted, not what it is about.
 _EN_FRAME = frozenset(
@@ -33,7 +34,7 @@ _EN_FRAME = frozenset(
     principles aspect aspects detail details general generally really actually practice practical tell know
     understand understanding simple concrete relate relates interact interacts behave behaves have has kind kinds
     type types mean means meant meaning use uses used using need needs there their they them it its the a an of to
-    and or vs versus between point points
+    and or vs versus between point points under up out off down via through within without across during upon onto
     """.split()  # noqa: SIM905
 )
 _EN_FRAME_TERMS = frozenset(_EN_FRAME | {t for w in _EN_FRAME for t in terms(w)})  # stemmed forms too
@@ -205,13 +206,44 @@ def subjects(text: str, keep: set[str]) -> list[list[str]]:
     return []
 
 
+_DO_QUESTION = re.compile(r"^(?:how|why|where|when|what|which)\s+(?:do|does|did)\s+(?P<rest>.+)$", re.I)
+_PRONOUN = frozenset({"i", "we", "you", "one", "they", "it", "he", "she"})
+
+
+def _verb_after_noun(question: str, keep: set[str]) -> tuple[str, str] | None:
+    """(the noun, the verb) when a do-question's first content run ends with its verb: "Where does
+    unit file come from" → (file, come). A pronoun subject ("How do I open connections") leaves the
+    run as it is: there the run is the verb and its object."""
+    found = _DO_QUESTION.match(question.strip())
+    if found is None:
+        return None
+    first = re.findall(r"[A-Za-z][A-Za-z0-9_]*", found.group("rest"))
+    if not first or first[0].lower() in _PRONOUN:
+        return None
+    runs = _runs(found.group("rest"), keep)
+    if not runs or len(runs[0][0]) < 2:
+        return None
+    run = runs[0][0]
+    return run[-2], run[-1]
+
+
+_CATEGORY_TERMS = frozenset(t for w in CATEGORY_HEADS for t in terms(w))
+
+
 def head_terms(text: str, keep: set[str]) -> list[str]:
     """The last term of each content-word run (English noun heads).
 
     "Python generators and coroutines" → generator, coroutin: a sentence that only says "Python"
-    does not answer a question about Python generators.
+    does not answer a question about Python generators. A category word ("modes" of "quoting
+    modes", "levels", "options") names no thing of its own: the word before it is a head too, since
+    "csv.QUOTE_MINIMAL means only when required" never says "mode".
     """
-    return list(dict.fromkeys(run[-1] for run in phrases(text, keep)))
+    out: list[str] = []
+    for run in phrases(text, keep):
+        if len(run) > 1 and run[-1] in _CATEGORY_TERMS:
+            out.append(run[-2])
+        out.append(run[-1])
+    return list(dict.fromkeys(out))
 
 
 # A name written the way a manual writes it: "apt-get", "/etc/apt/sources.list", "Pin-Priority",
@@ -284,6 +316,10 @@ def focus(text: str) -> Focus:
     cjk = bool(_CJK.search(question))
     bare = _ASIDE.sub("", question)
     heads = [] if cjk else [t for t in head_terms(bare, keep) if t in all_terms]
+    verb = None if cjk else _verb_after_noun(bare, keep)
+    if verb is not None:  # "Where does unit file come from": "come" ends the run, "file" heads it
+        noun, verb_term = verb
+        heads = [noun if t == verb_term else t for t in heads]
     runs = [] if cjk else [[t for t in r if t in all_terms] for r in subjects(bare, keep)]
     runs = [r for r in runs if r]
     section = key_points_heading(question)

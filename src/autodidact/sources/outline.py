@@ -260,7 +260,9 @@ class _Need:
             return False
         if not self.cjk:
             return not self.english or bool(self.english & said)
-        half = (len(self.cjk) + 1) // 2
+        # A facet that writes a Latin name ("gdb" of 「用 gdb 调试并获取栈帧」) is told apart by it: one
+        # of its bigrams besides is enough, since half of them straddle its words (「试并」「并获」).
+        half = 1 if self.latin else (len(self.cjk) + 1) // 2
         return len(self.cjk & said) >= half or 2 * len(self.english & said) >= max(len(self.english), 1)
 
 

@@ -442,7 +442,7 @@ def base_of_gerund(word: str) -> str | None:
 
 
 # "quoting modes", "logging levels": a gerund before one of these is a modifier, not a task's verb.
-_CATEGORY_HEADS = frozenset(
+CATEGORY_HEADS = frozenset(
     """modes mode levels level strategies strategy rules options settings primitives functions methods
     frameworks tools errors styles types parameters behaviour behavior support mechanisms mechanism api
     apis order policy policies formats techniques systems system data objects classes""".split()  # noqa: SIM905
@@ -454,7 +454,7 @@ def task_question(name: str) -> str | None:
     "commit or roll back transactions": a task aspect in the words of "How do I …?"; None when the
     name does not start with a gerund."""
     words = name.split()
-    if not is_action_phrase(name) or (len(words) == 2 and words[1].lower() in _CATEGORY_HEADS):
+    if not is_action_phrase(name) or (len(words) == 2 and words[1].lower() in CATEGORY_HEADS):
         return None
     out = []
     for i, word in enumerate(words):
@@ -877,6 +877,8 @@ def _zh_main_question(clause: str) -> Facet | None:
     found = _ZH_MAIN.match(_clean(clause))
     if found is None or not found.group("lead").strip() or any(w in found.group("act") for w in ("工作", "运作")):
         return None
+    if re.fullmatch(rf"{ZH_VERBS}(?:(?:和|与|及|并|、){ZH_VERBS})?", found.group("act").strip()):
+        return None  # 「Debian 系统的网络如何设置」: a bare verb frames the subject, as 「如何工作」 does
     lead = found.group("lead").strip()
     name = f"{lead}{' ' if re.search(r'[A-Za-z0-9)]$', lead) else ''}{found.group('how')}{found.group('act').strip()}"
     return _make(name, "question", question=f"{name}？")
@@ -908,6 +910,9 @@ def _direct_question(clause: str) -> str:
         if _plural(words[0]):
             return " ".join([wh, "do", *words])
         verb = next((i for i in range(1, min(len(words), 6)) if _third_person(words[i])), None)
+        if verb is not None and verb + 1 < len(words) and words[verb + 1].lower() in _BARE_VERBS:
+            # "where unit files come from": the -s word is a plural noun, the verb follows it
+            return " ".join([wh, "do", *words])
         if verb is None:
             return clause
         return " ".join([wh, "does", *words[:verb], _base_form(words[verb]), *words[verb + 1 :]])
@@ -928,6 +933,13 @@ def _direct_question(clause: str) -> str:
     if not lead and wh.lower() != "who":
         return clause  # "what each can do": the wh-word is the object; "what can each do"
     return " ".join([wh, *lead, words[at], *words[at - subject : at], *words[at + 1 :]])
+
+
+# Verbs that follow their plural subject bare ("files come from", "modules work", "threads wait").
+_BARE_VERBS = frozenset(
+    """come go get work run start stop fit differ relate change happen appear live end begin stay fail
+    interact communicate wait share depend exist behave compare load""".split()  # noqa: SIM905
+)
 
 
 def _plural(word: str) -> bool:
