@@ -48,3 +48,37 @@ def test_a_pages_author_is_kept_and_read_again_from_the_cache(tmp_path: Path) ->
         )
     assert _read(report) == ("Ada Lovelace", "2024-05-01")
     assert _read(report) == ("Ada Lovelace", "2024-05-01")  # the second read comes from the snapshot store
+
+
+def test_a_local_documents_author_and_date_reach_the_evidence_sources(tmp_path: Path) -> None:
+    """A corpus page's own metadata is kept at ingest (the index's manifest line) and cited with
+    the claim, as a fetched page's is: a report's references name who wrote it and when."""
+    import json
+
+    from autodidact.config import Settings
+    from autodidact.evidence.agent import gather
+    from autodidact.evidence.payload import parse_payload
+    from autodidact.llm.runtime import Runtime
+    from autodidact.sources.index import manifest_entries
+    from autodidact.sources.ingest import index_corpus
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "locks.html").write_bytes(PAGE)
+    (corpus / "plain.md").write_text("# Queues\n\nA queue hands items from producers to consumers.\n", "utf-8")
+    report = tmp_path / "rep"
+    index_corpus(report, [corpus], name="manual")
+    lines = {str(e["title"]): e for e in manifest_entries(report)}
+    assert lines["Reentrant locks"]["author"] == "Ada Lovelace"
+    assert lines["Reentrant locks"]["published_at"] == "2024-05-01"
+    assert "author" not in lines["Queues"]  # a file with no metadata gets no empty field
+    payload = {
+        "query": "reentrant locks", "language": "en", "name": "locks", "description": "reentrant locks",
+        "key_questions": [{"id": "kq1", "text": "What happens when a thread acquires a reentrant lock again?"}],
+        "focus": "", "context_from_briefing": "", "sources": [{"category": "local", "description": "corpus"}],
+        "depth": "skim", "report_dir": str(report), "dimension_id": "d1", "mode": "initial",
+    }  # fmt: skip
+    result = asyncio.run(gather(parse_payload(payload), runtime=Runtime(), settings=Settings()))
+    evidence = json.loads(result.path.read_text("utf-8"))
+    cited = [s for s in evidence["sources"] if "locks" in s["url"]]
+    assert cited and cited[0]["author"] == "Ada Lovelace" and cited[0]["published_at"] == "2024-05-01"

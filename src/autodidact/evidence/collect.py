@@ -26,13 +26,14 @@ from autodidact.evidence.focus import content_terms
 from autodidact.evidence.quality import classify, from_raw_rating
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.textscore import BM25, coverage, kept_stopwords, terms
+from autodidact.sources.extract import norm_date
+from autodidact.sources.index import manifest_entries
 from autodidact.sources.passages import chunk_spans
 from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, is_local_url, normalize_url, url_hash
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import connect, index_path
 from autodidact.text.sections import QuoteLocator, Section, label, section_at, section_named, split_sections
 
-_DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
 SEARCH_CACHE_DDL = """
 CREATE TABLE IF NOT EXISTS evidence_search_cache (
     provider TEXT NOT NULL, query TEXT NOT NULL, n INTEGER NOT NULL, hits TEXT NOT NULL,
@@ -120,21 +121,6 @@ class Counters:
     failures: list[str] = field(default_factory=list)
 
 
-def norm_date(value: str | None) -> str | None:
-    """YYYY[-MM[-DD]] from a date string, or None."""
-    if not value:
-        return None
-    m = _DATE.match(value.strip())
-    if not m:
-        return None
-    year, month, day = m.groups()
-    if month and not 1 <= int(month) <= 12:
-        return year
-    if day and month and 1 <= int(day) <= 31:
-        return f"{year}-{month}-{day}"
-    return f"{year}-{month}" if month else year
-
-
 class Collector:
     """Reads sources into the report's snapshot store, shared by every key question of one run."""
 
@@ -158,6 +144,7 @@ class Collector:
         self.known = _normalized(prefer_new_over)  # URLs already read in earlier rounds: tie-break against them
         self._titles: dict[Path, list[tuple[Any, list[str]]]] = {}
         self.docs: dict[str, Doc] = {}
+        self._manifests: dict[Path, dict[str, dict[str, str]]] = {}
         self._pending: dict[str, asyncio.Future[Doc | None]] = {}
         self._writes: list[asyncio.Future[Any]] = []
         # Snapshot writes fsync; their own threads keep them from starving DNS and extraction in the default pool.
@@ -275,10 +262,33 @@ class Collector:
         rated = _raw_rating(root, passage.raw_file)
         if rated is not None:
             quality, reason = rated, "rating in the raw file's header"
-        doc = Doc(passage.url, passage.title or passage.url, passage.kind, snap.snapshot_ref, text, quality, reason)
+        meta = self._manifest(root).get(passage.snapshot_ref, {})
+        doc = Doc(
+            passage.url,
+            passage.title or passage.url,
+            passage.kind,
+            snap.snapshot_ref,
+            text,
+            quality,
+            reason,
+            meta.get("published_at"),
+            author=meta.get("author"),
+        )
         self.counters.local += 1
         self.docs[key] = doc
         return doc
+
+    def _manifest(self, root: Path) -> dict[str, dict[str, str]]:
+        """Author and date by snapshot ref, as the index's manifest recorded them at ingest (read once
+        per folder): a local document is cited with them as a fetched page is."""
+        if root not in self._manifests:
+            found: dict[str, dict[str, str]] = {}
+            for entry in manifest_entries(root):
+                meta = {k: str(entry[k]) for k in ("author", "published_at") if entry.get(k)}
+                if meta:
+                    found[str(entry.get("snapshot_ref"))] = meta
+            self._manifests[root] = found
+        return self._manifests[root]
 
     def _excluded(self, text: str) -> bool:
         low = text.lower()

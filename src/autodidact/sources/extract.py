@@ -537,3 +537,21 @@ def extract_bytes(
     if not text.strip():
         raise SourceError(f"{name}: no readable text in the document", hint="check the file or URL")
     return Extracted(text=text, title=(title or None), author=author or None, date=date or None, media_type=kind)
+
+
+_DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
+
+
+def norm_date(value: str | None) -> str | None:
+    """YYYY[-MM[-DD]] from a date string, or None."""
+    if not value:
+        return None
+    m = _DATE.match(value.strip())
+    if not m:
+        return None
+    year, month, day = m.groups()
+    if month and not 1 <= int(month) <= 12:
+        return year
+    if day and month and 1 <= int(day) <= 31:
+        return f"{year}-{month}-{day}"
+    return f"{year}-{month}" if month else year

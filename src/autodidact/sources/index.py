@@ -223,14 +223,24 @@ class LocalIndex:
         raw_file: str | None = None,
         *,
         record: bool = True,
+        author: str | None = None,
+        published_at: str | None = None,
     ) -> bool:
-        """Index one snapshot's text (idempotent: returns False if it was already indexed)."""
-        return self.add_documents([(snapshot, text, title, kind, raw_file)], record=record) == 1
+        """Index one snapshot's text (idempotent: returns False if it was already indexed).
 
-    def add_documents(self, items: Iterable[DocumentInput], *, record: bool = True) -> int:
+        ``author`` and ``published_at`` (what the document's own metadata says) go to the manifest
+        line, where the evidence agent finds them for the report's references (docs/sources.md)."""
+        meta = {k: v for k, v in (("author", author), ("published_at", published_at)) if v}
+        extra = {snapshot.snapshot_ref: meta} if meta else None
+        return self.add_documents([(snapshot, text, title, kind, raw_file)], record=record, extra=extra) == 1
+
+    def add_documents(
+        self, items: Iterable[DocumentInput], *, record: bool = True, extra: dict[str, dict[str, str]] | None = None
+    ) -> int:
         """Index many snapshots in one transaction (much faster than one at a time); returns how many were new.
 
         Each item is ``(snapshot, text, title, kind, raw_file)``; already indexed snapshots are skipped.
+        ``extra``: more fields of a snapshot's manifest line (its author and date), by snapshot ref.
         """
         prepared = []
         for snapshot, text, title, kind, raw_file in items:
@@ -250,6 +260,7 @@ class LocalIndex:
                     self._insert(conn, snapshot.snapshot_ref, snapshot.normalized_url, text, title, kind, raw_file)
                     added.append(
                         {"snapshot_ref": snapshot.snapshot_ref, "title": title, "kind": kind, "raw_file": raw_file}
+                        | (extra or {}).get(snapshot.snapshot_ref, {})
                     )
             if record:
                 for entry in added:
@@ -561,7 +572,7 @@ def _without(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> s
 
 
 def manifest_entries(root: Path) -> list[dict[str, object]]:
-    """The manifest lines of a folder (for tools and tests)."""
+    """The manifest lines of a folder (for tools, tests and the evidence agent's source metadata)."""
     path = Path(root) / INDEX_DIRNAME / MANIFEST_NAME
     if not path.is_file():
         return []

@@ -17,7 +17,7 @@ from pathlib import Path
 from autodidact.errors import AutodidactError
 from autodidact.kb import KnowledgeBase
 from autodidact.progress import NullProgress, Progress
-from autodidact.sources.extract import decode_text, extract_bytes
+from autodidact.sources.extract import Extracted, decode_text, extract_bytes, norm_date
 from autodidact.sources.index import LocalIndex, kind_for_url
 from autodidact.sources.rawfiles import (
     RawFile,
@@ -127,7 +127,16 @@ def _write_local_raw(raw_dir: Path, stem: str, title: str, text: str) -> tuple[P
     raise AutodidactError(f"too many raw files named {stem}*.md", hint="rename the file")
 
 
-def index_raw_file(kb_root: Path, path: Path, index: LocalIndex) -> tuple[str, bool]:
+def source_meta(extracted: Extracted) -> dict[str, str | None]:
+    """The author and date a document's own metadata gives (HTML meta tags, PDF info), for its
+    manifest line: a report cites a local document with them as it cites a web page."""
+    author = " ".join((extracted.author or "").split())[:200] or None
+    return {"author": author, "published_at": norm_date(extracted.date)}
+
+
+def index_raw_file(
+    kb_root: Path, path: Path, index: LocalIndex, *, author: str | None = None, published_at: str | None = None
+) -> tuple[str, bool]:
     """Snapshot and index one file in raw/ (never modifying it); returns (snapshot_ref, newly indexed)."""
     rf = parse_raw_file(path)
     store = SnapshotStore.for_folder(kb_root)
@@ -140,7 +149,9 @@ def index_raw_file(kb_root: Path, path: Path, index: LocalIndex) -> tuple[str, b
     if not text.strip():
         raise AutodidactError(f"raw file {path.name} has no text", hint="raw files need a body")
     snap, _ = store.store(rf.url, text)
-    new = index.add_document(snap, text, rf.title, kind_for_url(rf.url), raw_file=rf.filename)
+    new = index.add_document(
+        snap, text, rf.title, kind_for_url(rf.url), raw_file=rf.filename, author=author, published_at=published_at
+    )
     return snap.snapshot_ref, new
 
 
@@ -209,7 +220,7 @@ def add_paths(
                     raw_path, _ = write_raw_copy(raw_dir, stem, _TEXT_SUFFIXES[suffix], text)
                 else:
                     raw_path, _ = _write_local_raw(raw_dir, stem, extracted.title or path.stem, extracted.text)
-                ref, new = index_raw_file(kb.root, raw_path, index)
+                ref, new = index_raw_file(kb.root, raw_path, index, **source_meta(extracted))
             except OSError as exc:
                 report.skipped.append(SkippedFile(shown, f"unreadable: {exc.strerror or exc}"))
                 continue
@@ -270,7 +281,9 @@ def index_corpus(
                 folder = name or base.name or "corpus"
                 url = local_url(f"corpus/{folder}", path.relative_to(base).as_posix())
                 snap, _ = store.store(url, extracted.text)
-                new = index.add_document(snap, extracted.text, extracted.title or path.stem, "corpus")
+                new = index.add_document(
+                    snap, extracted.text, extracted.title or path.stem, "corpus", **source_meta(extracted)
+                )
             except OSError as exc:
                 report.skipped.append(SkippedFile(shown, f"unreadable: {exc.strerror or exc}"))
                 continue
