@@ -203,3 +203,16 @@ def test_a_closed_session_summary_names_no_rule_ids_or_enums(tmp_path: Path) -> 
     text = texts[-1]
     assert "Stop reason: you closed the session" in text
     assert not re.search(r"\bUSER_CLOSED\b|\(S\d\)|\b(?:RAW|DEVELOPING|TESTABLE)\b", text)
+
+
+def test_a_closed_session_offers_no_way_to_continue_or_close_it(tmp_path: Path) -> None:
+    from autodidact.debate.engine import Engine
+    from autodidact.debate.summaries import checkpoint_text, stage_summary
+
+    engine = Engine(tmp_path / "s")
+    engine.start("Remote work makes junior engineers learn slower")
+    state = engine.load()
+    closed = checkpoint_text(stage_summary(state, stop_reason="USER_CLOSED", rule="S4", obstacle=""), "en")
+    paused = checkpoint_text(stage_summary(state, stop_reason="NO_PROGRESS", rule="S3", obstacle=""), "en")
+    assert not any(line.startswith("Options:") for line in closed)
+    assert any(line.startswith("Options:") and "close the session" in line for line in paused)

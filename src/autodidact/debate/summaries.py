@@ -47,7 +47,9 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     )
     deferred = [n["text"] for n in session.notes if n.get("kind") == "DEFERRED_OBSTACLE"]
     stopped = [q.get("question") or q.get("obstacle") for q in session.stopped_questions]
-    if zh:
+    if stop_reason == "USER_CLOSED":
+        options: list[str] = []  # closed: offering to continue or to close it would be wrong
+    elif zh:
         options = ["一句话回复继续讨论", "说「改成深度」扩大轮次上限", "运行 autodidact debate close 结束并归档"]
     else:
         options = ["reply to continue the discussion", "say 'switch to deep' for more rounds", "close the session"]
@@ -102,7 +104,8 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
             lines.append("本会话还没谈到预测：命题仍在发展中，尚未形成可检验形式或最小验证方案。")
         if summary["open_questions"]:
             lines.append("未决问题：" + "；".join(summary["open_questions"]))
-        lines.append("可选：" + "；".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
+        if summary["options"]:
+            lines.append("可选：" + "；".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
     else:
         lines.append(f"Checkpoint: {STOP_WORDS['en'].get(summary['stop_reason'], summary['stop_reason'])}")
         lines.append(
@@ -112,7 +115,8 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
             lines.append("We have not reached predictions yet: the idea is still developing; no testable form or plan.")
         if summary["open_questions"]:
             lines.append("Open questions: " + "; ".join(summary["open_questions"]))
-        lines.append("Options: " + "; ".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
+        if summary["options"]:
+            lines.append("Options: " + "; ".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
     lines.append(summary["closing"])
     return lines
 
