@@ -125,15 +125,16 @@ def test_a_chinese_request_with_facets_researches_its_subject_not_the_whole_sent
 def test_candidates_come_from_documents_that_name_the_subject_when_some_do() -> None:
     from autodidact.evidence.agent import about_subject
     from autodidact.evidence.collect import Candidate, Doc
+    from autodidact.evidence.textscore import terms
 
     def cand(text: str) -> Candidate:
         return Candidate(Doc("file:///x", "x", "corpus", text[:8], text, "primary", ""), [(0, 10)], 1.0)
 
     argparse_page = cand("argparse handles positional arguments and optional arguments.")
     sqlite_page = cand("The origin argument defaults to os.SEEK_SET for blob positioning.")
-    assert about_subject([sqlite_page, argparse_page], frozenset({"argparse"})) == [argparse_page]
+    assert about_subject([sqlite_page, argparse_page], frozenset(terms("argparse"))) == [argparse_page]
     # nobody names it (a subject the documents spell otherwise): every candidate stays
-    assert about_subject([sqlite_page], frozenset({"argparse"})) == [sqlite_page]
+    assert about_subject([sqlite_page], frozenset(terms("argparse"))) == [sqlite_page]
 
 
 def test_a_chinese_summary_of_english_quotes_keeps_the_spaces_between_them() -> None:

@@ -21,8 +21,16 @@ def test_a_doubled_consonant_before_ing_or_ed_is_undoubled() -> None:
     assert stem("added") == "add"  # too short to undouble
 
 
+def test_a_silent_e_goes_so_every_form_of_a_verb_agrees() -> None:
+    # "quoting modes" must meet "quotes should be generated"; "configure" must meet "configuring"
+    assert stem("quote") == stem("quotes") == stem("quoted") == stem("quoting") == "quot"
+    assert stem("configure") == stem("configured") == stem("configuring")
+    assert stem("cache") == stem("caches") and stem("file") == stem("files")
+    assert stem("free") == "free" and stem("tree") == "tree" and stem("one") == "one"  # ee, short words keep it
+
+
 def test_terms_drop_function_words_and_keep_content() -> None:
-    assert terms("What is the default Pin-Priority of an archive?") == ["default", "pin", "priority", "archive"]
+    assert terms("What is the default Pin-Priority of an archive?") == ["default", "pin", "priority", "archiv"]
     assert terms("the for statement", keep=frozenset({"for"})) == ["for", "statement"]
 
 

@@ -208,6 +208,7 @@ def subjects(text: str, keep: set[str]) -> list[list[str]]:
 
 _DO_QUESTION = re.compile(r"^(?:how|why|where|when|what|which)\s+(?:do|does|did)\s+(?P<rest>.+)$", re.I)
 _PRONOUN = frozenset({"i", "we", "you", "one", "they", "it", "he", "she"})
+_PARTICLES = frozenset({"from", "up", "down", "out", "off", "in", "on", "to", "into", "at", "over", "under", "with"})
 
 
 def _verb_after_noun(question: str, keep: set[str]) -> tuple[str, str] | None:
@@ -215,8 +216,8 @@ def _verb_after_noun(question: str, keep: set[str]) -> tuple[str, str] | None:
     unit file come from" → (file, come). A pronoun subject ("How do I open connections") leaves the
     run as it is: there the run is the verb and its object."""
     found = _DO_QUESTION.match(question.strip())
-    if found is None:
-        return None
+    if found is None or re.search(r"\bdo\W*$", found.group("rest"), re.I):
+        return None  # "What does Queue.task_done do?": the verb is "do", the run is its subject
     first = re.findall(r"[A-Za-z][A-Za-z0-9_]*", found.group("rest"))
     if not first or first[0].lower() in _PRONOUN:
         return None
@@ -224,6 +225,12 @@ def _verb_after_noun(question: str, keep: set[str]) -> tuple[str, str] | None:
     if not runs or len(runs[0][0]) < 2:
         return None
     run = runs[0][0]
+    # Its verb is followed by a particle or ends the question ("come from", "start up", "fail"):
+    # "… of Python generators and coroutines look like" ends its run at a noun, followed by "and".
+    words = [w.lower() for w in first]
+    at = next((i for i, w in enumerate(words) if content_terms(w, keep)[-1:] == [run[-1]]), None)
+    if at is None or (at + 1 < len(words) and words[at + 1] not in _PARTICLES):
+        return None
     return run[-2], run[-1]
 
 

@@ -57,7 +57,10 @@ def cjk_bigrams(run: str) -> list[str]:
 
 def stem(word: str) -> str:
     """A light plural/tense stem. "-es" only after s/x/z/ch/sh, so "coroutines" and "coroutine" agree;
-    a consonant doubled before "-ing"/"-ed" is undoubled, so "pinning" and "Pin-Priority" agree."""
+    a consonant doubled before "-ing"/"-ed" is undoubled, so "pinning" and "Pin-Priority" agree; a
+    silent e goes, so "quote", "quotes", "quoted" and "quoting" agree."""
+    if "_" in word:
+        return word  # a code name ("task_done", "QUOTE_MINIMAL") is matched as written
     for suffix in ("ing", "ies", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "es" and not word[:-2].endswith(_ES_AFTER):
@@ -67,7 +70,15 @@ def stem(word: str) -> str:
             base = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
             if suffix in ("ing", "ed") and len(base) >= 4 and base[-1] == base[-2] and base[-1] in _UNDOUBLE:
                 base = base[:-1]  # pinn → pin, stopp → stop; "installed", "passed", "buzzing" keep theirs
-            return base
+            return _without_silent_e(base)
+    return _without_silent_e(word)
+
+
+def _without_silent_e(word: str) -> str:
+    """ "quote" → "quot", as "quoting" and "quoted" lose their e: without this, a question about
+    quoting never met a sentence about quotes, nor "configure" "configuring" ("free", "tree" keep it)."""
+    if len(word) >= 4 and word.endswith("e") and not word.endswith("ee"):
+        return word[:-1]
     return word
 
 
