@@ -258,10 +258,14 @@ class LocalIndex:
                     if self.has_document(snapshot.snapshot_ref):
                         continue
                     self._insert(conn, snapshot.snapshot_ref, snapshot.normalized_url, text, title, kind, raw_file)
-                    added.append(
-                        {"snapshot_ref": snapshot.snapshot_ref, "title": title, "kind": kind, "raw_file": raw_file}
-                        | (extra or {}).get(snapshot.snapshot_ref, {})
-                    )
+                    entry: dict[str, object] = {
+                        "snapshot_ref": snapshot.snapshot_ref,
+                        "title": title,
+                        "kind": kind,
+                        "raw_file": raw_file,
+                    }
+                    entry.update((extra or {}).get(snapshot.snapshot_ref, {}))
+                    added.append(entry)
             if record:
                 for entry in added:
                     jsonl.append(self.manifest_path, entry)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date as date_cls
 from pathlib import Path
+from typing import TypedDict
 
 from autodidact.errors import AutodidactError
 from autodidact.kb import KnowledgeBase
@@ -127,11 +128,18 @@ def _write_local_raw(raw_dir: Path, stem: str, title: str, text: str) -> tuple[P
     raise AutodidactError(f"too many raw files named {stem}*.md", hint="rename the file")
 
 
-def source_meta(extracted: Extracted) -> dict[str, str | None]:
+class SourceMeta(TypedDict):
+    """What a document's own metadata says of it (``source_meta``)."""
+
+    author: str | None
+    published_at: str | None
+
+
+def source_meta(extracted: Extracted) -> SourceMeta:
     """The author and date a document's own metadata gives (HTML meta tags, PDF info), for its
     manifest line: a report cites a local document with them as it cites a web page."""
     author = " ".join((extracted.author or "").split())[:200] or None
-    return {"author": author, "published_at": norm_date(extracted.date)}
+    return SourceMeta(author=author, published_at=norm_date(extracted.date))
 
 
 def index_raw_file(

@@ -863,8 +863,8 @@ def _en_main_question(clause: str) -> Facet | None:
     action = found.group("rest")[len(thing) :].strip()
     first, _, tail = action.partition(" ")
     aux = found.group("aux").lower()
-    verb = _en_third_person(first) if aux == "does" else first if aux == "do" else f"did {first}"
-    name = " ".join(p for p in (found.group("wh").lower(), thing, verb, tail) if p)
+    said = _en_third_person(first) if aux == "does" else first if aux == "do" else f"did {first}"
+    name = " ".join(p for p in (found.group("wh").lower(), thing, said, tail) if p)
     return _make(name, "question", question=text[:1].upper() + text[1:] + "?")
 
 
