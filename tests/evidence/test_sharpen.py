@@ -142,3 +142,16 @@ def test_a_category_word_does_not_hide_the_word_that_names_the_thing() -> None:
     assert "connection" in focus("How do I open connections in sqlite3?").heads  # "I": the run is verb + object
     # particles are no content: "start up under systemd" is about starting and systemd
     assert not {"up", "under"} & set(focus("How does a Debian system start up under systemd?").terms)
+
+
+def test_a_where_question_prefers_the_sentence_that_names_a_place() -> None:
+    from autodidact.evidence.focus import focus
+    from autodidact.evidence.relevance import sentence_bonus
+
+    assert focus("Where do unit files come from?").aspect == "location"
+    assert focus("Which file configures apt-pinning?").aspect == "location"
+    assert focus("软件源档案库在哪里配置？").aspect == "location"
+    place = '"/etc/systemd/system": system administrator configuration files which override the defaults'
+    assert sentence_bonus("location", place, []) > 0
+    assert sentence_bonus("location", "The archive is specified in the sources.list file.", []) > 0
+    assert sentence_bonus("location", "List unit files installed on the system", []) == 0

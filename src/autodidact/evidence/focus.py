@@ -82,6 +82,8 @@ ASPECTS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("variants", re.compile(r"\bvariants?\b|\btypes of\b|\bkinds of\b|\bforms of\b|变体|类型|种类", re.I)),
     ("mechanism", re.compile(r"mechanism|components?|internals|\bhow (?:do|does) .+ work\b|原理|机制|如何工作", re.I)),
+    # "Where do unit files come from?", "Which file configures apt-pinning?": the answer is a place.
+    ("location", re.compile(r"^where\b|\bwhich (?:file|directory|folder|path)s?\b|在哪|哪个(?:文件|目录)|位于", re.I)),
     (
         "definition",
         re.compile(r"\bdefinitions?\b|\bdefine\b|^what (?:is|are)\b|\bmeaning of\b|定义|什么是|是什么", re.I),

@@ -23,6 +23,10 @@ _DEFINING = re.compile(
 _EXAMPLE = re.compile(r"\bexamples?\b|\be\.g\.|\bfor instance\b|\bsuch as\b|例如|比如|示例|例子|举例", re.I)
 # Cue words by which a sentence shows an aspect (the wiki audit reads answers the same way).
 _CUES = {
+    # a path or a configuration file's name: what answers "where"
+    "location": re.compile(
+        r"(?:^|[\s`\"'(“「])(?:~?/[\w.-]+(?:/[\w.*-]+)*/?)|\b[\w-]+\.(?:conf|list|cfg|ini|toml|ya?ml|d)\b"
+    ),
     "limitations": re.compile(
         r"\b(?:cannot|can't|only|not allowed|illegal|limitations?|drawbacks?|restrict\w*|must not|may not|unable|"
         r"forbidden|not supported|SyntaxError)\b|不能|无法|限制|只能|缺点|局限|不支持|不可",

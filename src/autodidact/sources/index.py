@@ -229,7 +229,7 @@ class LocalIndex:
         """Index one snapshot's text (idempotent: returns False if it was already indexed).
 
         ``author`` and ``published_at`` (what the document's own metadata says) go to the manifest
-        line, where the evidence agent finds them for the report's references (docs/sources.md)."""
+        line, where the evidence agent finds them for the report's references (docs/writing.md, "References")."""
         meta = {k: v for k, v in (("author", author), ("published_at", published_at)) if v}
         extra = {snapshot.snapshot_ref: meta} if meta else None
         return self.add_documents([(snapshot, text, title, kind, raw_file)], record=record, extra=extra) == 1
