@@ -426,7 +426,7 @@ def base_of_gerund(word: str) -> str | None:
     """ "opening" → "open", "running" → "run", "parsing" → "parse", "fetching" → "fetch"; None when
     ``word`` is no gerund. English spelling drops a silent e and doubles a final consonant before
     -ing; the endings after which the e was dropped are listed, so a rare verb may come out wrong
-    ("developing" is right, "creating" would be "creat"), never a word that is no verb's form."""
+    ("inheriting" gives "inherite"), and a word that is no gerund gives None."""
     low = word.lower()
     if not low.endswith("ing") or low in _NOT_GERUND or len(low) < 5:
         return None
@@ -1183,7 +1183,8 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
         if len(parts) >= 2:
             facets += [_make(part, "part") for part in parts]
         facets += listed
-    if all(f.kind == "question" and f.name == getattr(own, "name", None) for f in facets):
+    own_name = own.name if own is not None else None
+    if all(f.kind == "question" and f.name == own_name for f in facets):
         # Nothing named beyond the topic's own question: the subject's parts are the facets too.
         facets += [_make(part, "part") for part in subject_parts(subject)]
     unique: list[Facet] = []
