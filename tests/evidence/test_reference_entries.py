@@ -217,3 +217,12 @@ def test_a_sentence_ending_in_a_colon_is_quoted_with_the_command_it_introduces()
     assert "The default is 500 for every archive." in [
         prose[s:e] for s, e in with_antecedents(prose, sentence_spans(prose))
     ]
+
+
+def test_a_definition_lists_lowercase_entry_is_a_sentence_a_fragment_is_not() -> None:
+    from autodidact.evidence.extract_task import _sentence_like
+
+    assert _sentence_like("delimiter - specifies a one-character string to use as the field separator.")
+    assert _sentence_like("csv.QUOTE_NONNUMERIC means that quotes are always placed around non-numeric fields.")
+    assert not _sentence_like("and the rest of the list goes on in the same way here.")
+    assert not _sentence_like("which means that the call fails when the queue is full.")

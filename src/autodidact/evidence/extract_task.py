@@ -594,6 +594,9 @@ _PROSE_MARKS = frozenset("`\"'“”‘’，。、：；！？「」《》,.")
 # A reference page's entry: the member's signature, then what it does ("join(self)  Blocks until all
 # items in the Queue have been gotten and processed.") — lowercase because the name is.
 _SIGNATURE = re.compile(r"^(?:async\s+)?[a-z_][\w.]*\([^()]*\)\s+[A-Z]")
+# A definition list's entry opens with its lower-case name: "delimiter - specifies a one-character
+# string …", "quoting - controls when quotes …", "csv.QUOTE_NONNUMERIC means that quotes are …".
+_LIST_ENTRY = re.compile(r"^[a-z_][\w]*(?:\s+[-–—:]\s+[a-z]|\.[A-Za-z_][\w.]*\s+[a-z])")
 
 
 def _says_more(sentence: str) -> bool:
@@ -607,7 +610,8 @@ def _says_more(sentence: str) -> bool:
 def _sentence_like(sentence: str) -> bool:
     """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
     stripped = sentence.strip()
-    if stripped[:1].isascii() and stripped[:1].islower() and not has_cjk(stripped) and not _SIGNATURE.match(stripped):
+    lowered = stripped[:1].isascii() and stripped[:1].islower() and not has_cjk(stripped)
+    if lowered and not _SIGNATURE.match(stripped) and not _LIST_ENTRY.match(stripped):
         # A fragment (a list item's continuation, a clause cut off its sentence). Chinese has no
         # case: 「netfilter 主要的用户层程序是 iptables(8)」 opens with a name, not a fragment.
         return False
