@@ -226,3 +226,16 @@ def test_a_definition_lists_lowercase_entry_is_a_sentence_a_fragment_is_not() ->
     assert _sentence_like("csv.QUOTE_NONNUMERIC means that quotes are always placed around non-numeric fields.")
     assert not _sentence_like("and the rest of the list goes on in the same way here.")
     assert not _sentence_like("which means that the call fails when the queue is full.")
+
+
+def test_a_passage_ending_in_an_announcement_takes_in_what_it_announces() -> None:
+    from autodidact.evidence.research import announced_end
+
+    text = (
+        "These binary log data are accessed by the journalctl(1) command. For example, you can "
+        "display log from the last boot as:\n\n$ journalctl -b\n\n**Table 3.5. Typical snippets**\n"
+    )
+    cut = text.index("as:") + 3
+    assert text[: announced_end(text, 0, cut)].endswith("$ journalctl -b")
+    prose = text.index("command.") + len("command.")
+    assert announced_end(text, 0, prose) == prose  # a sentence that announces nothing keeps its end

@@ -265,6 +265,7 @@ def _passages(cands: list[Candidate], start: int, section: str = "") -> tuple[li
             pid = f"P{n}"
             s, e = widen(cand.doc.text, s, min(e, s + PASSAGE_CHARS))
             e = entry_end(cand.doc.text, s, e)
+            e = announced_end(cand.doc.text, s, e)
             text = cand.doc.text[s:e]
             passages.append(PassageIn(pid, cand.doc.title, text, cand.doc.quality, normalize_url(cand.doc.url)))
             by_pid[pid] = cand.doc
@@ -292,6 +293,27 @@ def entry_end(text: str, start: int, end: int) -> int:
     limit = stop.start() if stop is not None else min(len(text), end + ENTRY_REACH)
     cuts = [m.start() + 1 for m in _BOUNDARY.finditer(text, end, limit)]
     return max([end, *cuts[-1:]]) if stop is not None else (cuts[-1] if cuts else end)
+
+
+_ANNOUNCES = re.compile(r"(?:[:：]|\bas follows\.?|如下[。.]?)\s*$", re.I)
+ANNOUNCED_REACH = 300  # characters a passage may grow to take in the block its last sentence announces
+
+
+def announced_end(text: str, start: int, end: int) -> int:
+    """A passage whose last sentence announces what follows ("you can display log from the last
+    boot as:") goes on to the end of the next block ("$ journalctl -b"), within :data:`ANNOUNCED_REACH`.
+
+    Why: cut at the colon, the sentence is quoted without what it announces (the extractor joins a
+    lead-in with its command or list only when both are in the passage), and reads as nothing.
+    """
+    if not _ANNOUNCES.search(text[start:end]):
+        return end
+    found = re.search(r"\S", text[end : end + ANNOUNCED_REACH])
+    if found is None:
+        return end
+    begin = end + found.start()
+    stop = text.find("\n\n", begin, begin + ANNOUNCED_REACH)
+    return stop if stop != -1 else end
 
 
 def widen(text: str, start: int, end: int, reach: int = 240) -> tuple[int, int]:
