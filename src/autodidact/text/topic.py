@@ -456,16 +456,14 @@ def task_question(name: str) -> str | None:
     words = name.split()
     if not is_action_phrase(name) or (len(words) == 2 and words[1].lower() in CATEGORY_HEADS):
         return None
-    out = []
-    for i, word in enumerate(words):
-        after_join = i > 0 and words[i - 1].lower() in {"and", "or"} and i - 2 >= 0
-        if i == 0 or (after_join and base_of_gerund(words[i - 2]) is not None and base_of_gerund(word)):
-            base = base_of_gerund(word)
-            if base is None:
-                return None
-            out.append(base)
-        else:
-            out.append(word)
+    first = base_of_gerund(words[0])
+    if first is None:
+        return None
+    out = [first]
+    for i, word in enumerate(words[1:], start=1):
+        # "committing or rolling back": a gerund joined to a gerund is a second verb of the task
+        joined = i >= 2 and words[i - 1].lower() in {"and", "or"} and base_of_gerund(words[i - 2]) is not None
+        out.append((base_of_gerund(word) if joined else None) or word)
     return " ".join(out)
 
 
