@@ -421,3 +421,12 @@ def test_a_chinese_bare_verb_frames_the_subject_and_asks_nothing_more() -> None:
     frame = decompose("Debian 系统的网络如何设置：主机名解析、网络接口配置")
     assert frame.subject == "Debian 系统的网络"
     assert all(f.kind != "question" for f in frame.facets)
+
+
+def test_a_list_inside_parentheses_stays_with_its_facet() -> None:
+    # "(uuencode, base64, MIME)" names what the facet covers; split at its commas the facets were
+    # "mail data encoding (uuencode" and "MIME)", and so were the article titles and their links
+    en = decompose("Data conversion on Debian: text encoding with iconv, mail data encoding (uuencode, base64, MIME)")
+    assert [f.name for f in en.facets] == ["text encoding with iconv", "mail data encoding (uuencode, base64, MIME)"]
+    zh = decompose("Debian 网络应用：邮件服务器 (MTA, exim4 配置)、SSH 远程访问、端口转发")
+    assert [f.name for f in zh.facets] == ["邮件服务器 (MTA, exim4 配置)", "SSH 远程访问", "端口转发"]

@@ -987,7 +987,31 @@ def _zh_question_facet(clause: str, subject: str) -> Facet | None:
     return _make(name, "question", question=question + "？")
 
 
+_PARENS = re.compile(r"[(（][^()（）]{1,200}[)）]")
+
+
+def _masked(text: str) -> tuple[str, list[str]]:
+    """``text`` with each parenthesised group replaced by a placeholder, and the groups: a list's
+    separators inside "(uuencode, base64, MIME)" do not separate the list's items."""
+    groups: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        groups.append(m.group(0))
+        return chr(0xE000 + len(groups) - 1)  # one private-use character stands for the group
+
+    return _PARENS.sub(keep, text), groups
+
+
+def _unmasked(text: str, groups: list[str]) -> str:
+    return re.sub("[\ue000-\ue0ff]", lambda m: groups[ord(m.group(0)) - 0xE000], text)
+
+
 def _zh_list(tail: str) -> list[str]:
+    tail, groups = _masked(tail)
+    return [_unmasked(item, groups) for item in _zh_list_items(tail)]
+
+
+def _zh_list_items(tail: str) -> list[str]:
     items: list[str] = []
     for piece in re.split(r"\s*[、，,；;]\s*", tail):
         piece = piece.strip(" 的")
@@ -1015,11 +1039,13 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
             else:
                 out.append(_make(item, "aspect"))
         return out
-    items = [p for p in (s.strip() for s in re.split(r"\s*[;,]\s*", tail)) if p]
+    masked, groups = _masked(tail)
+    items = [p for p in (s.strip() for s in re.split(r"\s*[;,]\s*", masked)) if p]
     items = [re.sub(r"^(?:and|or|as well as)\s+", "", p, flags=re.I) for p in items]
     if items and not _en_comparison(items[-1]) and not re.match(rf"{_WH}\b", items[-1], re.I):
         # "A and B" alone, or the last of "A, B and C" (a list without the serial comma)
         items = items[:-1] + [p for p in re.split(r"\s+and\s+", items[-1]) if p.strip()]
+    items = [_unmasked(p, groups) for p in items]
     for item in items:
         item = item.strip(" .")
         cmp = _en_comparison(item)
