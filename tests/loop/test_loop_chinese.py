@@ -54,3 +54,26 @@ def test_chinese_topic_over_debian_reference(tmp_path: Path) -> None:
     state = json.loads(kb.state_file.read_text("utf-8"))
     assert "达到最大轮次" in state["rounds"][-1]["termination_check"]["reason"]
     assert any(CJK.search(name) for name in state["all_raw_files_processed"])
+
+
+def test_a_chinese_research_reports_its_progress_in_chinese() -> None:
+    from autodidact.cli.cmd_loop import RichReporter
+    from autodidact.cli.common import console
+
+    reporter = RichReporter()
+    with console.capture() as captured:
+        reporter.run_started(
+            topic="Debian 网络应用：邮件服务器、SSH 远程访问", kb_root="kb", resumed_round=None, max_rounds=5
+        )
+        reporter.round_started(1, 5)
+        reporter.step_started(1, "questions")
+        reporter.step_done(1, "questions", {"questions": 5, "overlap": 0.4})
+        reporter.step_done(1, "research", {"sources": 2, "claims": 7, "raw_files": 3, "dropped": 0})
+    text = captured.get()
+    assert "第 1 步 提问" in text and "5 个问题" in text and "7 条论据" in text
+    assert not any(word in text for word in ("step 1", "questions", "claims", "sources", "round 1"))
+    english = RichReporter()
+    with console.capture() as captured:
+        english.run_started(topic="Debian networking", kb_root="kb", resumed_round=None, max_rounds=5)
+        english.step_done(1, "questions", {"questions": 5})
+    assert "5 questions" in captured.get()

@@ -16,6 +16,7 @@ from autodidact.cli.engine_opts import (
     no_cache_option,
 )
 from autodidact.progress import NullProgress
+from autodidact.text.tokens import has_cjk
 
 STEP_LABEL = {
     "questions": "step 1 questions",
@@ -26,27 +27,53 @@ STEP_LABEL = {
 }
 
 
+STEP_LABEL_ZH = {
+    "questions": "第 1 步 提问",
+    "research": "第 2 步 检索",
+    "compile": "第 3 步 编译 wiki",
+    "check": "第 4 步 检查 wiki",
+    "state": "第 5-6 步 状态与终止判断",
+}
+
+
 class RichReporter(NullProgress):
-    """Renders loop progress on stderr: round N of M, step, questions, sources, claims, cost."""
+    """Renders loop progress on stderr: round N of M, step, questions, sources, claims, cost.
+
+    A Chinese topic gets Chinese progress lines: a person who asked in Chinese reads one language."""
 
     def __init__(self, verbose: bool = False) -> None:
         self.verbose = verbose
+        self.zh = False
+
+    def _label(self, step: str) -> str:
+        return (STEP_LABEL_ZH if self.zh else STEP_LABEL).get(step, step)
 
     def run_started(self, *, topic: str, kb_root: str, resumed_round: int | None, max_rounds: int) -> None:
+        self.zh = has_cjk(topic)
+        if self.zh:
+            where = f"继续第 {resumed_round} 轮" if resumed_round else "开始"
+            console.print(f"[bold]## 研究：[/bold]{topic}")
+            console.print(f"   知识库：{kb_root} · 最多 {max_rounds} 轮 · {where}")
+            return
         where = f"continuing round {resumed_round}" if resumed_round else "starting"
         console.print(f"[bold]## research:[/bold] {topic}")
         console.print(f"   knowledge base: {kb_root} · max rounds {max_rounds} · {where}")
 
     def round_started(self, round_n: int, max_rounds: int) -> None:
-        console.rule(f"round {round_n} of at most {max_rounds}")
+        title = f"第 {round_n} 轮（最多 {max_rounds} 轮）" if self.zh else f"round {round_n} of at most {max_rounds}"
+        console.rule(title)
 
     def step_started(self, round_n: int, step: str) -> None:
-        console.print(f"[cyan]→ {STEP_LABEL.get(step, step)}[/cyan]")
+        console.print(f"[cyan]→ {self._label(step)}[/cyan]")
 
     def step_skipped(self, round_n: int, step: str) -> None:
-        console.print(f"[dim]✓ {STEP_LABEL.get(step, step)} (done before the interruption; skipped)[/dim]")
+        skipped = "（中断前已完成，跳过）" if self.zh else " (done before the interruption; skipped)"
+        console.print(f"[dim]✓ {self._label(step)}{skipped}[/dim]")
 
     def step_done(self, round_n: int, step: str, info: dict[str, Any]) -> None:
+        if self.zh:
+            console.print(f"  [green]✓[/green] {_done_zh(step, info)}")
+            return
         if step == "questions":
             text = f"{info.get('questions', 0)} questions"
             if info.get("overlap") is not None:
@@ -87,6 +114,29 @@ class RichReporter(NullProgress):
 
     def run_finished(self, result: Any) -> None:
         pass
+
+
+def _done_zh(step: str, info: dict[str, Any]) -> str:
+    """A finished step's line in Chinese (the English lines in ``RichReporter.step_done``)."""
+    if step == "questions":
+        text = f"{info.get('questions', 0)} 个问题"
+        return text + (f"，与历史问题重叠 {info['overlap']:.0%}" if info.get("overlap") is not None else "")
+    if step == "research":
+        text = (
+            f"{info.get('sources', 0)} 个来源，{info.get('claims', 0)} 条论据，"
+            f"{info.get('raw_files', 0)} 个新 raw 文件，丢弃 {info.get('dropped', 0)} 条论据"
+        )
+        usage = info.get("usage") or {}
+        if usage.get("calls"):
+            tokens = usage.get("input_tokens", 0) + usage.get("output_tokens", 0)
+            text += f" · 累计 {tokens} tokens，${usage.get('cost_usd', 0.0):.4f}"
+        return text
+    if step == "compile":
+        return f"更新了 {info.get('topics', 0)} 个 wiki 主题"
+    if step == "state":
+        decision = f"[bold]{info.get('decision')}[/bold]"
+        return f"审计问题 {info.get('audit_issues_count')} 个，决定 {decision}：{info.get('reason')}"
+    return "完成"
 
 
 def _final_block(result: Any) -> None:

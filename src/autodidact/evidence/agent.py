@@ -222,11 +222,17 @@ async def gather(
         finally:
             await _close_sources(collector, own_fetcher, search_client)
         for (kq, text), res in zip(kqs, results, strict=True):
-            progress.message(
-                f"{kq}: {text[:60]} — {len(res.docs_read)} source(s) read "
-                f"({sum(d.fetched for d in res.docs_read)} fetched), "
-                f"{len(res.kept)} claim(s) kept, {res.dropped} dropped",
-            )
+            fetched = sum(d.fetched for d in res.docs_read)
+            if lang == "zh":
+                progress.message(
+                    f"{kq}：{text[:60]} — 读了 {len(res.docs_read)} 个来源（新抓取 {fetched} 个），"
+                    f"保留 {len(res.kept)} 条论据，丢弃 {res.dropped} 条"
+                )
+            else:
+                progress.message(
+                    f"{kq}: {text[:60]} — {len(res.docs_read)} source(s) read ({fetched} fetched), "
+                    f"{len(res.kept)} claim(s) kept, {res.dropped} dropped",
+                )
             for note in res.notes:
                 progress.warning(f"{kq}: {note}")
             for quote in res.dropped_quotes:

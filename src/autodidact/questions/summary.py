@@ -52,7 +52,7 @@ def render_summary(
         lines += ["", f"去重：{n} 个候选与历史问题重复" if zh else f"Deduplicated: {n} candidates repeated history"]
     path = written_to or f"outputs/rounds/round_{round_n}_questions.json"
     lines += ["", f"已写入：{path}" if zh else f"Written: {path}"]
-    lines.append("→ Step 1 完成，继续执行 Step 2（信息检索）" if zh else "→ Step 1 done, continuing with Step 2")
+    lines.append("→ 第 1 步完成，继续第 2 步（信息检索）" if zh else "→ Step 1 done, continuing with Step 2")
     return "\n".join(lines) + "\n"
 
 
