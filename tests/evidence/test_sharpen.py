@@ -155,3 +155,57 @@ def test_a_where_question_prefers_the_sentence_that_names_a_place() -> None:
     assert sentence_bonus("location", place, []) > 0
     assert sentence_bonus("location", "The archive is specified in the sources.list file.", []) > 0
     assert sentence_bonus("location", "List unit files installed on the system", []) == 0
+
+
+def test_a_latin_name_in_a_chinese_question_is_its_head_not_a_frame_word() -> None:
+    from autodidact.evidence.focus import focus
+    from autodidact.text.tokens import stem
+
+    # "make" frames an English question ("What makes X fast?"); in 「如何用 make 构建？」 it is the tool
+    fx = focus("如何用 make 构建？")
+    assert stem("make") in fx.terms and "构建" in fx.terms
+    assert "用" not in fx.terms  # 「用」 is the glue of 「用 X 做 Y」, as "use" is a stopword
+    assert stem("make") not in focus("What makes a build reproducible?").terms
+
+
+def test_the_section_named_for_what_is_asked_answers_before_one_that_repeats_its_words() -> None:
+    """「如何用 make 构建？」: the Meson section's history says "Make" and 「构建」 twice, the section "make"
+    explains make without ever writing 「构建」; the section named for the tool is quoted too."""
+    from autodidact.evidence.focus import focus
+
+    meson = (
+        "Ninja 在 2012 年初始发布，是为了取代 Make，进一步改善构建速度，它的输入文件由上层的构建系统来生成。"
+        "Autotools 位于 Make 之上，是可移植构建架构的事实标准。"
+    )
+    make = "Make 是一个维护程序组的工具。一旦执行 make(1)，make 会读取规则文件 Makefile 并更新目标文件。"
+    gdb = (
+        "Debian 上原始的调试器是 gdb，它能让你在程序执行的时候检查程序。调试是程序中很重要的一部分。"
+        "许多 gdb 命令都能被缩写。Tab 扩展跟在 shell 一样都能工作。"
+    )
+    fx = focus("如何用 make 构建？")
+    inputs = ExtractInputs(
+        language="zh", kq_id="kq1", kq_text=fx.question, mode="initial", max_claims=3,
+        passages=[
+            PassageIn("P1", "第 12 章 编程", meson, "primary", "u1", section="12.6.3. Meson"),
+            PassageIn("P2", "第 12 章 编程", make, "primary", "u1", section="12.6.1. make"),
+            PassageIn("P3", "第 12 章 编程", gdb, "primary", "u1", section="12.5.1. 基本的 gdb 使用命令"),
+        ],
+        query_variants=[fx.terms], aspect=fx.aspect, heads=fx.heads,
+    )  # fmt: skip
+    quotes = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(inputs).claims]
+    assert any("make 会读取规则文件" in q or q.startswith("Make 是一个维护程序组的工具") for q in quotes), quotes
+    # without the section's name, only the sentences that repeat the question's words are quoted
+    plain = [replace(p, section="") for p in inputs.passages]
+    others = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(replace(inputs, passages=plain)).claims]
+    assert others and not any("Makefile" in q or "维护程序组" in q for q in others), others
+
+
+def test_the_short_steps_a_lead_in_announces_are_quoted_with_it() -> None:
+    text = (
+        "使用如下方案之一，可以通过 gdb 取得栈帧信息：\n\n- 先奔溃的方案：\n  - 从这个 shell 提示符运行程序。\n"
+        "  - 崩溃的程序产生一个 core dump 文件。\n\n对于无限循环或者键盘冻结的情况，你可以按 Ctrl-C 强制奔溃程序，"
+        "然后在调试器里查看它的栈帧和参数信息。"
+    )
+    pieces = [text[s:e] for s, e in with_antecedents(text, sentence_spans(text))]
+    assert any(p.startswith("使用如下方案之一") and p.endswith("core dump 文件。") for p in pieces), pieces
+    assert any(p.startswith("对于无限循环") for p in pieces)  # a long sentence after the list stands alone

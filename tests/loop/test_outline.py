@@ -283,3 +283,13 @@ def test_a_tasks_verb_is_not_required_of_its_section(tmp_path: Path) -> None:
     index_corpus(kb.root, files, name="pydoc")
     found = {(e.facet, e.heading) for e in facet_outline(kb.root, [topic], "en")}
     assert ("handling exceptions raised by calls", "class Future") in found, found
+
+
+def test_the_section_named_for_a_chinese_facets_tool_is_the_facets(tmp_path: Path) -> None:
+    """「用 make 构建」: the manual's "12.6.1. make" explains make and never writes 「构建」; named for
+    the facet's own Latin word, it is the facet's section all the same."""
+    topic = "在 Debian 上如何编写和调试程序：用 gdb 调试并获取栈帧，以及用 make 构建？"
+    kb = _debian_zh_kb(tmp_path, topic, ["ch12"])
+    headings = {e.heading for e in facet_outline(kb.root, [topic], "zh") if e.facet == "用 make 构建"}
+    assert "make" in headings, headings
+    assert not any("gdb" in h for h in headings)

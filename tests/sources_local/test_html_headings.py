@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from autodidact.sources.extract import extract_bytes
+from autodidact.sources.extract import extract_bytes, refill_dropped_lines
 from autodidact.sources.htmltext import parse_html
 from autodidact.testing.corpora import write_pydoc_corpus
 from autodidact.text.sections import headings, split_sections
@@ -146,3 +146,40 @@ def test_a_section_the_extractor_emptied_gets_the_pages_own_text_back() -> None:
     start = text.index("9.4.13. 单次任务时间安排")
     body = text[start : text.index("\n#", start)]
     assert "运行 at(1) 命令来安排一次性的工作" in body and "at 3:40 monday" in body, body
+
+
+def test_lines_the_extractor_dropped_come_back_where_they_stood() -> None:
+    """The plain parser's lines that the extracted text lacks go after the last line before them
+    that it holds; the page's contents list (before the first line found) and a line said elsewhere
+    on the page stay out, and nothing is put back twice."""
+    fallback = "\n".join([
+        "Table of Contents of this long manual page",
+        "Use one of the following ways to get a backtrace:",
+        "Crash it inside GDB:",
+        "Raise the core size limit with ulimit -c unlimited first.",
+        "Load the core dump file into the debugger afterwards.",
+        "For an endless loop press Ctrl-C to stop the program.",
+        "Use one of the following ways to get a backtrace:",
+    ])  # fmt: skip
+    text = (
+        "Use one of the following ways to get a backtrace:\n\n- Crash it inside GDB:\n\n"
+        "For an endless loop press Ctrl-C to stop the program.\n"
+    )
+    out = refill_dropped_lines(text, fallback)
+    assert "Table of Contents" not in out
+    assert out.count("Use one of the following ways") == 1
+    limit = out.index("ulimit -c unlimited")
+    assert out.index("Crash it inside GDB") < limit < out.index("Load the core dump") < out.index("endless loop")
+    assert refill_dropped_lines(out, fallback) == out  # a second pass finds nothing lost
+
+
+def test_debian_core_dump_steps_survive_extraction() -> None:
+    """trafilatura dropped a nested list holding a <pre> block from the Chinese manual's "获得栈帧":
+    the steps to make a crashing program leave a core dump were gone from the snapshot."""
+    page = DEBIAN / "ch12.zh-cn.html"
+    if not page.is_file():
+        pytest.skip("debian-reference-zh-cn is not installed")
+    text = extract_bytes(page.read_bytes(), media_type="text/html", url=page.as_uri()).text
+    section = text[text.index("12.5.3. 获得栈帧") : text.index("12.5.4.")]
+    assert 'ulimit -c unlimited"。' in section and "崩溃的程序产生一个 core dump" in section
+    assert text.count('shell 提示符下输入 "ulimit -c unlimited"') == 1

@@ -488,7 +488,7 @@ def _span_score(variants: list[list[str]], text: str) -> float:
 
 
 def best_spans(
-    doc: Doc, variants: list[list[str]], limit: int = 2, aspect: str = ""
+    doc: Doc, variants: list[list[str]], limit: int = 2, aspect: str = "", weights: dict[str, float] | None = None
 ) -> tuple[list[tuple[int, int]], float]:
     """The ``limit`` passages of a whole document that best match the question, and the best score.
 
@@ -504,7 +504,9 @@ def best_spans(
     bm25 = BM25(docs)
 
     def score(i: int) -> float:
-        base = max((bm25.score(v, i) * (0.5 + coverage(v, docs[i])) for v in variants if v), default=0.0)
+        base = max(
+            (bm25.score(v, i, weights) * (0.5 + coverage(v, docs[i], weights)) for v in variants if v), default=0.0
+        )
         return base * (1.0 + aspect_bonus(aspect, doc.text[spans[i][0] : spans[i][1]], subject))
 
     ranked = sorted(((score(i), i) for i in range(len(spans))), key=lambda x: (-x[0], x[1]))

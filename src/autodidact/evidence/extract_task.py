@@ -90,6 +90,7 @@ class PassageIn:
     text: str
     quality: str
     source_key: str  # the normalised URL: distinct sources for interpretive claims
+    section: str = ""  # the heading of the section the passage starts in ("12.6.1. make")
 
 
 @dataclass
@@ -228,6 +229,7 @@ class ExtractClaimsTask:
             cands = named
         keep = kept_stopwords(variants)
         sent_terms = [terms(_without_xrefs(c[1]), keep=keep) for c in cands]
+        dedicated = _in_own_section(inputs, keep)
         bm25 = BM25(sent_terms)
         # Modifiers ("Python" of "Python coroutines") count less than the head nouns they modify.
         heads = set(inputs.heads)
@@ -253,7 +255,8 @@ class ExtractClaimsTask:
                     bonus = max(bonus, DEFINITION_BONUS)
                 if bonus:
                     shows.add(i)
-                scored.append((-best * (1.0 + bonus), i, pid, sentence, key))
+                own = OWN_SECTION_WEIGHT if pid in dedicated else 1.0
+                scored.append((-best * (1.0 + bonus) * own, i, pid, sentence, key))
         scored += _carried_on(cands, scored, inputs.heads or variants[0])
         scored.sort()
         reach: list[tuple[float, int, str, str, str]] = []
@@ -309,6 +312,29 @@ class ExtractClaimsTask:
 
 MODIFIER_WEIGHT = 0.3
 _PART_SPLIT = re.compile(r"[-./_]+")
+
+
+OWN_SECTION_WEIGHT = 2.0  # a sentence in the section named for what is asked, against one elsewhere
+
+
+def _in_own_section(inputs: ExtractInputs, keep: frozenset[str]) -> set[str]:
+    """The passages that stand in a section named for nothing but what the question asks about.
+
+    Why: "如何用 make 构建？" is answered in "12.6.1. make" ("Make 是一个维护程序组的工具 … make 会读取
+    规则文件 Makefile"), which never writes 「构建」, while the Meson section's history of build systems
+    says both words and outscores it on the question's terms alone. A manual's section titled by
+    the thing is where the thing is explained (docs/evidence.md, "The section named for the question").
+    """
+    heads = set(inputs.heads or (inputs.query_variants[:1] or [[]])[0])
+    asked = heads | {t for x in inputs.literals for t in terms(x, keep=keep)}
+    if not asked:
+        return set()
+    out: set[str] = set()
+    for p in inputs.passages:
+        named = set(terms(bare_heading(p.section), keep=keep)) if p.section else set()
+        if named and named <= asked and named & heads:
+            out.add(p.pid)
+    return out
 
 
 def _distinctive_parts(literal: str) -> list[str]:
@@ -518,6 +544,7 @@ def leads_with(sentence: str, names: list[str]) -> bool:
 # is quoted together with it: alone it names the term but not what the term is.
 _ANAPHOR = re.compile(r"^(?:this|that|these|those|it|they|such|thus|hence|here)\b|^(?:这|此|它|其|该|这些|因此)", re.I)
 MERGE_MAX_CHARS = 600
+STEP_CHARS = 48  # a list item this short is a step of what the lead-in announces, even when it ends like a sentence
 # A sentence that announces a list, and the gap before one of the list's items: alone, "the
 # relation is as follows." says nothing, and the items ("MSS = MTU - 40") are not sentences.
 _LEAD_IN_LIST = re.compile(r"(?:(?:如下|以下|as follows|the following)\s*[.:：。]?|[:：])\s*$", re.I)
@@ -542,7 +569,9 @@ def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
         if (
             out
             and listing
-            and not piece.rstrip().endswith(_END_PUNCT)  # an item that is a sentence stands on its own
+            # An item that is a sentence stands on its own, unless it is a step of a procedure ("崩溃程序。",
+            # "shell 提示符下输入 "ulimit -c unlimited"。"): alone, a step says nothing.
+            and (not piece.rstrip().endswith(_END_PUNCT) or len(piece.strip()) <= STEP_CHARS)
             and end - out[-1][0] <= MERGE_MAX_CHARS
             and (m := _LIST_GAP.fullmatch(text[out[-1][1] : start])) is not None
             and (bool(m.group(0).strip()) or bool(_COMMAND_LINE.match(piece)))

@@ -127,17 +127,24 @@ def content_terms(text: str, keep: set[str] | None = None) -> list[str]:
     keep = subject_keywords(text) if keep is None else keep
     if _CJK.search(text):
         text = _ZH_FRAME_RE.sub(" ", text)
+        # A Latin word in a Chinese question is a name ("如何用 make 构建", "apt 的 pin"): the frame is
+        # the Chinese words around it, so the English frame list ("make", "type", "use") does not apply.
+        keep = set(keep) | {t for t in terms(re.sub(r"[^\x00-\x7f]+", " ", text))}
     out = [t for t in terms(text, keep=frozenset(keep)) if t not in _EN_FRAME_TERMS or t in keep]
     return list(dict.fromkeys(out))
 
 
 def _surface_words(text: str, keep: set[str]) -> list[str]:
-    if _CJK.search(text):
+    cjk = bool(_CJK.search(text))
+    if cjk:
         text = _ZH_FRAME_RE.sub(" ", text)
     words: list[str] = []
     for w in re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[A-Za-z][A-Za-z0-9_.+#-]*[A-Za-z0-9_+#]|[A-Za-z0-9]+", text):
         low = w.lower()
-        content = low in keep or (low not in _EN_FRAME and low not in STOPWORDS and (len(w) > 1 or _CJK.match(w)))
+        named = cjk and not _CJK.match(w) and low not in STOPWORDS  # a Latin name in a Chinese question
+        content = (
+            low in keep or named or (low not in _EN_FRAME and low not in STOPWORDS and (len(w) > 1 or _CJK.match(w)))
+        )
         if content and low not in {x.lower() for x in words}:
             words.append(w)
     return words

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from autodidact.errors import ModelOutputInvalid
 from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans, title_score
-from autodidact.evidence.extract_task import ClaimOut, ExtractClaimsTask, ExtractInputs, PassageIn
+from autodidact.evidence.extract_task import MODIFIER_WEIGHT, ClaimOut, ExtractClaimsTask, ExtractInputs, PassageIn
 from autodidact.evidence.focus import content_terms, focus
 from autodidact.evidence.quality import RANK, refine
 from autodidact.evidence.relevance import aspect_bonus
@@ -24,7 +24,7 @@ from autodidact.evidence.search_plan import PlannedQuery
 from autodidact.evidence.sharpen import Sharpened
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 from autodidact.text.furniture import is_furniture
-from autodidact.text.sections import MAX_SECTION_CHARS
+from autodidact.text.sections import MAX_SECTION_CHARS, section_at
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
@@ -122,8 +122,12 @@ async def find_candidates(
     for cand in collector.title_candidates(qterms):
         merged.setdefault(cand.doc.snapshot_ref, cand)
     merged = _one_per_text(merged, collector)
+    # The subject's words, which every question repeats, weigh less than what the question asks
+    # beyond it, as they do when sentences are scored (docs/evidence.md, "Finding passages").
+    heads = set(sharp.heads) if sharp is not None else set()
+    weights = {t: MODIFIER_WEIGHT for v in qterms for t in v if heads and t not in heads}
     for cand in merged.values():
-        _rescore(cand, qterms, aspect)
+        _rescore(cand, qterms, aspect, weights)
     relevant = [c for c in merged.values() if c.score >= MIN_SCORE]
     want = 1 if quick else need + 1
     if collector.has_web and len(relevant) < want:
@@ -203,9 +207,9 @@ def _one_per_text(merged: dict[str, Candidate], collector: Collector) -> dict[st
     return out
 
 
-def _rescore(cand: Candidate, qterms: list[list[str]], aspect: str) -> None:
+def _rescore(cand: Candidate, qterms: list[list[str]], aspect: str, weights: dict[str, float] | None = None) -> None:
     """The document's own best passages for the question (and aspect) first; title and aspect weigh in."""
-    spans, score = best_spans(cand.doc, qterms, aspect=aspect)
+    spans, score = best_spans(cand.doc, qterms, aspect=aspect, weights=weights)
     # The index's best passage stays first: it was ranked against the whole corpus (what `search`
     # shows, section titles included), while best_spans ranks within this one document only.
     lead = cand.spans[:1]
@@ -267,7 +271,10 @@ def _passages(cands: list[Candidate], start: int, section: str = "") -> tuple[li
             e = entry_end(cand.doc.text, s, e)
             e = announced_end(cand.doc.text, s, e)
             text = cand.doc.text[s:e]
-            passages.append(PassageIn(pid, cand.doc.title, text, cand.doc.quality, normalize_url(cand.doc.url)))
+            heading = section_at(cand.doc.sections(), s).title if cand.doc.sections() else ""
+            passages.append(
+                PassageIn(pid, cand.doc.title, text, cand.doc.quality, normalize_url(cand.doc.url), heading)
+            )
             by_pid[pid] = cand.doc
     return passages, by_pid
 

@@ -50,10 +50,16 @@ def kept_stopwords(variants: Sequence[Sequence[str]]) -> frozenset[str]:
     return frozenset(t for v in variants for t in v if t in STOPWORDS)
 
 
-def coverage(query: Sequence[str], doc_terms: Sequence[str]) -> float:
-    """Share of distinct query terms that occur in the document (0..1)."""
+def coverage(query: Sequence[str], doc_terms: Sequence[str], weights: Mapping[str, float] | None = None) -> float:
+    """Share of distinct query terms that occur in the document (0..1), each counted at its weight
+    (default 1): the subject's words, which every passage of its page says, count less."""
     q = set(query)
-    return len(q & set(doc_terms)) / len(q) if q else 0.0
+    if not q:
+        return 0.0
+    if not weights:
+        return len(q & set(doc_terms)) / len(q)
+    said = set(doc_terms)
+    return sum(weights.get(t, 1.0) for t in q if t in said) / sum(weights.get(t, 1.0) for t in q)
 
 
 def clip(text: str, limit: int) -> str:

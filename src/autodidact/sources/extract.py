@@ -381,6 +381,70 @@ def refill_empty_sections(text: str, heads: list[HtmlHeading]) -> str:
     return "\n".join(out)
 
 
+# "5.5.1. 找出最佳 MTU", "Chapter 5. Network setup", "第 5 章", "Table of Contents": headings and
+# the contents list, which says them all again at the top of the page.
+_CONTENTS_LINE = re.compile(
+    r"\s*(?:#+\s*)?(?:(?:\d+\.)+\d*\s|(?:chapter|appendix|table of contents)\b|第\s*\d+\s*章)", re.I
+)
+DROPPED_MIN_LETTERS = 12  # a line shorter than this (a table cell, "Note") is not worth restoring
+_WINDOW = 4000  # letters ahead of the last line found where the next line of the page may stand
+_SHORT_WINDOW = 60  # the same for a short line, which is only a landmark
+
+
+def refill_dropped_lines(text: str, fallback: str) -> str:
+    """``text`` with the lines of the page that trafilatura dropped put back where they stood.
+
+    Why: on the Chinese Debian Reference, trafilatura dropped a nested list holding a ``<pre>``
+    — the steps "shell 提示符下输入 "ulimit -c unlimited"。 … 崩溃的程序产生一个 core dump 文件。" —
+    and "Autoconf是一个从 configure.ac 生成 shell 脚本 configure 的工具。"; about one line in twenty
+    of that manual was gone, and no question could ever be answered from it. The plain parser
+    keeps every line. Each of its lines that the text does not hold (compared by letters, as
+    :func:`restore_headings` does) goes after the last line before it that the text holds. Lines
+    before the first and after the last line found are the page's navigation and contents list:
+    they stay out.
+    """
+    letters, where = _letters(text)
+    if not letters:
+        return text
+    inserts: dict[int, list[str]] = {}  # text offset (a line's end) → the lines that go after it
+    cursor, after = 0, -1
+    pending: list[str] = []
+    for line in fallback.split("\n"):
+        skeleton = _skeleton(line)
+        if not skeleton or _CONTENTS_LINE.match(line):
+            continue  # a heading is also a line of the contents list: it cannot say where text stands
+        anchor = skeleton[:_ANCHOR_LETTERS]
+        short = len(skeleton) < DROPPED_MIN_LETTERS
+        # A short line ("崩溃程序。") is only looked for just ahead: said anywhere, it proves nothing.
+        at = letters.find(anchor, cursor, cursor + (_SHORT_WINDOW if short else _WINDOW) + len(anchor))
+        if short and at < 0:
+            continue
+        if at < 0 and letters.find(anchor) >= 0:
+            continue  # said elsewhere on the page (a repeated line, or out of order): not lost
+        if at < 0:
+            if after >= 0:
+                pending.append(line.rstrip() if line.startswith("    ") else line.strip())
+            continue
+        if pending:
+            inserts.setdefault(after, []).extend(pending)
+            pending = []
+        whole = letters.startswith(skeleton, at)
+        end = at + (len(skeleton) if whole else len(anchor)) - 1
+        cursor = end + 1
+        # after the paragraph the line ends in: a sentence the source wrapped, or a list, stays whole
+        para_end = text.find("\n\n", where[end])
+        after = len(text) if para_end < 0 else para_end
+    # lines still pending follow the last line found: the page's footer, left out
+    out: list[str] = []
+    pos = 0
+    for at in sorted(inserts):
+        out.append(text[pos:at])
+        out.append("\n\n" + "\n\n".join(inserts[at]))
+        pos = at
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _escape_stray(line: str, real: set[str]) -> str:
     match = _HASH_LINE.match(line)
     if match and _skeleton(match.group(2)) not in real:
@@ -443,6 +507,8 @@ def _extract_html(html: str, url: str | None) -> tuple[str, str | None, str | No
     # goes on its own line, so the block is a real fenced block and not a stray closing fence.
     text = _MIDLINE_FENCE.sub(lambda m: "\n" + m.group(1) + "\n", text)
     text = clean_text(refill_empty_sections(restore_headings(text, heads), heads))
+    if text is not fallback:
+        text = clean_text(refill_dropped_lines(text, fallback))
     title = (getattr(meta, "title", None) or fallback_title or None) if meta or fallback_title else None
     author = getattr(meta, "author", None) if meta else None
     date = getattr(meta, "date", None) if meta else None

@@ -187,6 +187,9 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             # A page whose title names the facet (the page "marshal" for "Python's marshal module")
             # is about it in every section, though its description may never repeat the name.
             paged = facet is not None and bool(hit.section) and need.met(term_set(hit.title))
+            # A section named for nothing but the name the facet writes ("12.6.1. make" for 「用 make
+            # 构建」) is that thing's own, though it never says the facet's other words (「构建」).
+            paged = paged or (facet is not None and bool(need.latin) and set() < term_set(heading) <= need.latin)
             if not paged and not need.met(term_set(heading + " " + hit.text)):
                 continue
             # Said once in passing ("from __future__ import generators") is not being about it.

@@ -29,8 +29,8 @@ CJK_STOP_WORDS = (
     "为什么", "有哪些", "什么样", "什么", "哪些", "如何", "怎么", "怎样", "是否", "一个", "这个", "那个", "可以",
     "以及", "或者", "因为", "所以", "我们", "他们", "之间", "关系", "区别", "的", "是", "了", "和", "与", "及",
 )  # fmt: skip
-# Single ideographs that only join words ("dpkg 与 apt"): not a term on their own.
-CJK_GLUE = frozenset("的是了与和及或在对")
+# Single ideographs that only join words ("dpkg 与 apt", "用 make 构建"): not a term on their own.
+CJK_GLUE = frozenset("的是了与和及或在对用")
 CJK_STOP = frozenset(w for w in CJK_STOP_WORDS if len(w) == 2)
 _CJK_SPLIT = re.compile("|".join(CJK_STOP_WORDS))
 
