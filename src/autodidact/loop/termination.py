@@ -212,7 +212,7 @@ def _reason(cond: Conditions, n: _Numbers, new_claims: int | None, new_sources: 
     sep = "；" if zh else "; "
     if cond.all_met:
         core = (
-            f"终止规则全部满足：漏洞边际递减达标（audit_issues_count {n.issues}，上轮 {n.previous}），"
+            f"终止规则全部满足：漏洞边际递减达标（审计问题 {n.issues} 个，上轮 {n.previous} 个），"
             f"无待处理问题与新素材，问题重叠率 {n.ov} > 0.7"
             if zh
             else f"termination rules met: diminishing gaps (audit_issues_count {n.issues}, last round {n.previous}), "
@@ -264,7 +264,7 @@ def _unmet(cond: Conditions, n: _Numbers, zh: bool) -> list[str]:
             unmet.append("第 1 轮无法判断边际递减" if zh else "round 1: diminishing gaps cannot be judged yet")
         else:
             unmet.append(
-                f"audit_issues_count {n.issues}，上轮 {n.previous}，边际递减条件未满足"
+                f"审计问题 {n.issues} 个，上轮 {n.previous} 个，边际递减条件未满足"
                 if zh
                 else f"audit_issues_count {n.issues} vs {n.previous} last round: not diminishing enough"
             )
