@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from autodidact.text.topic import (
@@ -347,7 +349,9 @@ def test_a_how_do_i_topic_is_about_the_task_not_about_i() -> None:
     from autodidact.questions.framework import framework_questions
 
     asked = [q.text for q in framework_questions(frame, "en", None, (1,))]
-    assert not any(" I " in q or q.startswith("I ") for q in asked), asked
+    assert not any(re.search(r"\b(?:of|is|about) I\b", q) or q.startswith("I ") for q in asked), asked
+    # a task subject is asked how it is done, in the user's own "How do I"
+    assert asked[0] == "How do I coordinate worker threads in Python?"
 
 
 def test_a_topic_about_using_a_thing_is_about_the_thing() -> None:
@@ -430,3 +434,46 @@ def test_a_list_inside_parentheses_stays_with_its_facet() -> None:
     assert [f.name for f in en.facets] == ["text encoding with iconv", "mail data encoding (uuencode, base64, MIME)"]
     zh = decompose("Debian 网络应用：邮件服务器 (MTA, exim4 配置)、SSH 远程访问、端口转发")
     assert [f.name for f in zh.facets] == ["邮件服务器 (MTA, exim4 配置)", "SSH 远程访问", "端口转发"]
+
+
+def test_a_facet_that_lists_its_own_names_stays_one_facet() -> None:
+    """Split at every comma, "sharing state with Value, Array or a Manager" was two facets, one of
+    them "Array or a Manager", and "scheduling jobs with at, cron and anacron" three, one "cron"."""
+    frame = decompose(
+        "How do I monitor and control processes on Debian: adjusting scheduling priority with nice and renice, "
+        "inspecting processes with ps and top, and scheduling jobs with at, cron and anacron?"
+    )
+    assert [f.name for f in frame.facets] == [
+        "adjusting scheduling priority with nice and renice",
+        "inspecting processes with ps and top",
+        "scheduling jobs with at, cron and anacron",
+    ]
+    assert frame.facets[-1].members == ["at in scheduling jobs", "cron in scheduling jobs", "anacron in scheduling jobs"]
+    assert frame.subject == "monitoring and controlling processes on Debian"  # "control" doubles its l
+    mp = decompose("Python's multiprocessing: sharing state with Value, Array or a Manager, using a Pool, start methods")
+    assert [f.name for f in mp.facets] == ["sharing state with Value, Array or a Manager", "using a Pool", "start methods"]
+    assert mp.facets[0].members == ["Value", "Array", "Manager"]
+    # a facet's own phrase after a "with" is a facet still
+    conv = decompose("Data conversion on Debian: text encoding with iconv, mail data encoding, archive formats")
+    assert [f.name for f in conv.facets] == ["text encoding with iconv", "mail data encoding", "archive formats"]
+
+
+def test_an_asides_list_names_the_members_it_covers() -> None:
+    from autodidact.text.topic import aspect_members
+
+    assert aspect_members("a Process's lifecycle (start, join, terminate or kill, exit code)") == [
+        "Process.start", "Process.join", "Process.terminate", "Process.kill", "exit code in Process's lifecycle",
+    ]  # fmt: skip
+    assert aspect_members("mail data encoding (uuencode, base64)") == [
+        "uuencode in mail data encoding", "base64 in mail data encoding",
+    ]  # fmt: skip
+    assert aspect_members("opening connections (including in-memory databases)") == []  # no list: an aside
+
+
+def test_what_a_possessive_ends_the_subject_with_is_its_name() -> None:
+    from autodidact.text.topic import subject_names
+
+    assert subject_names("running code in parallel processes with Python's multiprocessing") == ["multiprocessing"]
+    assert subject_names("Python's configparser") == ["configparser"]
+    assert subject_names("Debian's package management") == []  # "'s" is no name, nor a common noun phrase
+    assert subject_names("Python's generators and coroutines") == []

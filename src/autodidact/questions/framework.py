@@ -38,6 +38,7 @@ from autodidact.text.topic import (
     shares_key_term,
     subject_of,
     subject_parts,
+    subject_tasks,
     task_question,
 )
 
@@ -220,6 +221,11 @@ def framework_questions(
     names = LAYER_NAMES[kind][lang]
     per_facet = [(f.name, _facet_levels(frame, f, lang, kind)) for f in frame.facets]
     overview = _type_levels(frame.subject, lang, kind, related=True) if _has_overview(frame) else None
+    tasks = subject_tasks(frame.subject) if overview and lang == "en" else []
+    if overview and tasks:
+        # A subject that is a task ("reading and writing CSV files …") is asked how each of its verbs
+        # is done, not what its definition is: the manual answers "How do I read CSV files …?".
+        overview[0] = [f"How do I {task}?" for task in tasks] + overview[0][1:]
     parts = [f.name for f in frame.facets if f.kind == "part"]
     out: list[FrameworkQuestion] = []
     first_seen: set[str | None] = set()

@@ -330,10 +330,20 @@ def _gerund(verb: str) -> str:
         return low[:-2] + "ying"
     if low.endswith("e") and not low.endswith(("ee", "ye", "oe")) and len(low) > 2:
         return low[:-1] + "ing"
-    found = _CVC.match(low)
-    if found and len(low) <= 4:
+    found = _CVC.match(low) if len(low) <= 4 else None
+    if low in _STRESSED_LAST:
+        found = re.match(r".*[aeiou]([^aeiouwxy])$", low)
+    if found:
         return low + found.group(1) + "ing"
     return low + "ing"
+
+
+# Verbs of two syllables stressed on the last, whose final consonant doubles ("controlling"); a
+# spelling rule no letter pattern tells ("visiting", "opening" do not double).
+_STRESSED_LAST = frozenset(
+    """control commit admit refer occur prefer permit submit omit forget begin regret equip patrol compel
+    expel propel rebel transmit emit acquit upset rerun outrun unzip""".split()  # noqa: SIM905
+)
 
 
 def _clean(text: str) -> str:
@@ -432,13 +442,30 @@ def base_of_gerund(word: str) -> str | None:
         return None
     stem_ = word[:-3]
     tail = stem_.lower()
-    if len(tail) >= 3 and tail[-1] == tail[-2] and tail[-1] not in _DOUBLED_KEEP:
-        return stem_[:-1]  # running, setting, committing, debugging
+    if len(tail) >= 3 and tail[-1] == tail[-2] and (tail[-1] not in _DOUBLED_KEEP or tail[:-1] in _STRESSED_LAST):
+        return stem_[:-1]  # running, setting, committing, debugging, controlling
     if tail.endswith(("ll", "ss", "ff", "zz", "ck", "sh", "ch", "ea", "oa")) or tail in {"add", "read", "load"}:
         return stem_
     if tail == "creat" or _E_ENDINGS.search(tail):
         return stem_ + "e"
     return stem_
+
+
+def subject_tasks(subject: str) -> list[str]:
+    """The tasks a subject written as gerunds names, one per verb: "reading and writing CSV files
+    with Python's csv module" → "read CSV files with Python's csv module", "write CSV files with …".
+
+    Why: "What is the definition of reading and writing CSV files …?" asks nothing a manual
+    answers; "How do I read CSV files …?" is answered by the reader() entry. Empty when the
+    subject is no task."""
+    found = re.match(r"^(\w+ing)((?:\s*,\s*\w+ing)*)\s+(?:and|or)\s+(\w+ing)\s+(\S.*)$", subject)
+    if found:
+        gerunds = [found.group(1), *re.findall(r"\w+ing", found.group(2)), found.group(3)]
+        verbs = [base_of_gerund(g) for g in gerunds]
+        if all(verbs):
+            return [f"{v} {found.group(4)}" for v in verbs if v]
+    task = task_question(subject) if is_action_phrase(subject) else None
+    return [task] if task else []
 
 
 # "quoting modes", "logging levels": a gerund before one of these is a modifier, not a task's verb.
@@ -498,7 +525,7 @@ def subject_names(subject: str) -> list[str]:
     however many of the subject's common words ("files", "Python") it shares."""
     if has_cjk(subject):
         return list(dict.fromkeys(m.group(1) for m in _ZH_NAMED.finditer(subject)))
-    words = re.findall(r"[A-Za-z0-9_][\w.+-]*|,", subject)
+    words = re.findall(r"[A-Za-z0-9_][\w.+-]*(?:'s)?|,", subject)
     out: list[str] = []
     for i, word in enumerate(words):
         if i == 0 or not _KIND_WORD.match(word) or words[i - 1] == ",":
@@ -511,6 +538,11 @@ def subject_names(subject: str) -> list[str]:
             j -= 2
     if not out and len(key_terms(subject)) == 1:
         out = key_terms(subject)
+    if not out:
+        # "… with Python's multiprocessing", "Python's configparser": the one lower-case word a
+        # possessive ends the subject with is what it owns by name (a module, a tool).
+        owned = re.search(r"\b[A-Z][\w.+-]*'s\s+([a-z][\w.+-]*)$", subject)
+        out = [owned.group(1)] if owned else []
     return [w for w in dict.fromkeys(out) if not w.lower().endswith("'s")]
 
 
@@ -1042,7 +1074,13 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
     masked, groups = _masked(tail)
     items = [p for p in (s.strip() for s in re.split(r"\s*[;,]\s*", masked)) if p]
     items = [re.sub(r"^(?:and|or|as well as)\s+", "", p, flags=re.I) for p in items]
-    if items and not _en_comparison(items[-1]) and not re.match(rf"{_WH}\b", items[-1], re.I):
+    items, enumerated = _inner_lists(items)
+    if (
+        items
+        and not enumerated
+        and not _en_comparison(items[-1])
+        and not re.match(rf"{_WH}\b", items[-1], re.I)
+    ):
         # "A and B" alone, or the last of "A, B and C" (a list without the serial comma)
         items = items[:-1] + [p for p in re.split(r"\s+and\s+", items[-1]) if p.strip()]
     items = [_unmasked(p, groups) for p in items]
@@ -1059,6 +1097,40 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
             name = _strip_article(item)
             out.append(_make(name, "aspect", members=aspect_members(name)))
     return out
+
+
+# "sharing state with Value, Array or a Manager", "scheduling jobs with at, cron and anacron": an
+# item that ends in a preposition and one name opens a list of its own.
+_OPENS_LIST = re.compile(r"\b(?:with|such as|like|including|via|using|through|e\.g\.)\s+(?:an?\s+|the\s+)?\S+$", re.I)
+
+
+def _inner_lists(items: list[str]) -> tuple[list[str], bool]:
+    """``items`` with the names an item's own list goes on with joined back to it, and whether the
+    last item is such a list (then its "and" joins names, not two facets).
+
+    Why: split at every comma, "sharing state with Value, Array or a Manager" became a facet
+    "sharing state with Value" and a facet "Array or a Manager", and "scheduling jobs with at, cron
+    and anacron" three facets, one of them "cron"."""
+    out: list[str] = []
+    inner = False
+    for item in items:
+        words = item.split()
+        names = [w for w in words if w.lower() not in {"a", "an", "the", "and", "or"}]
+        # one or two names ("cron", "Array or a Manager"), not a facet's phrase ("mail data encoding")
+        short = (
+            0 < len(names) <= 2
+            and all(re.fullmatch(r"[\w.+-]+", w) for w in names)
+            and not words[0].lower().endswith("ing")
+            and not re.match(rf"{_WH}\b", item, re.I)
+        )
+        opens = _OPENS_LIST.search(out[-1]) if out else None
+        if out and short and (inner or (opens is not None and opens.start() > 0)):
+            out[-1] = f"{out[-1]}, {item}"
+            inner = True
+            continue
+        out.append(item)
+        inner = False
+    return out, inner
 
 
 _EN_MEMBER_SPLIT = re.compile(r"\s+(?:and|or)\s+|\s*/\s*")
@@ -1087,13 +1159,17 @@ def aspect_members(name: str) -> list[str]:
     if has_cjk(text):
         sides = [p.strip() for p in re.split(r"\s*/\s*", text) if p.strip()]
         return sides if len(sides) > 1 else []
+    aside = re.search(r"\(([^()]*)\)", text)
+    text = " ".join(re.sub(r"\s*\([^()]*\)", " ", text).split())
+    if aside:
+        return _aside_members(text, aside.group(1))
     owner, members = text, []
     with_ = re.match(r"^(?P<owner>.+?)\s+with\s+(?P<rest>.+)$", text, re.I)
     if with_:
         owner = with_.group("owner")
         head = owner.split()[-1]
         named = bool(_CODE_NAME.search(head))
-        for part in _EN_MEMBER_SPLIT.split(with_.group("rest")):
+        for part in re.split(r"\s*,\s*|" + _EN_MEMBER_SPLIT.pattern, with_.group("rest")):
             part = _strip_article(part.strip())
             if not part:
                 continue
@@ -1122,6 +1198,30 @@ def aspect_members(name: str) -> list[str]:
             for side in sides
         ]
     return sides
+
+
+def _aside_members(owner: str, aside: str) -> list[str]:
+    """ "a Process's lifecycle (start, join, terminate or kill, exit code)": the aside lists the
+    things the aspect covers, each a member ("Process.join" when the owner is a name written
+    capitalised or as code; else "exit code in Process's lifecycle"). An aside that is no list of
+    short names ("(including in-memory databases)") names no member.
+
+    Why: asked as one phrase, the lifecycle facet was answered with close() and kill(), and
+    join() ("Wait until child process terminates") and exitcode were never read.
+    """
+    parts = [p.strip() for p in re.split(r"\s*,\s*|\s+(?:and|or)\s+|\s*/\s*", aside) if p.strip()]
+    if len(parts) < 2 or any(len(p.split()) > 2 for p in parts):
+        return []
+    owned = re.search(r"\b([A-Z][\w.]*|[a-z_][\w.]*[._][\w.]*)'s\b", owner)
+    name = owned.group(1) if owned else ""
+    owner = _strip_article(owner)
+    out: list[str] = []
+    for part in parts:
+        if name and re.fullmatch(r"[A-Za-z_]\w*", part):
+            out.append(f"{name}.{part}")
+        else:
+            out.append(f"{part} in {owner}")
+    return out
 
 
 def _without_runs(terms: list[str], runs: list[str]) -> list[str]:
