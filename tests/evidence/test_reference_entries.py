@@ -239,3 +239,13 @@ def test_a_passage_ending_in_an_announcement_takes_in_what_it_announces() -> Non
     assert text[: announced_end(text, 0, cut)].endswith("$ journalctl -b")
     prose = text.index("command.") + len("command.")
     assert announced_end(text, 0, prose) == prose  # a sentence that announces nothing keeps its end
+
+
+def test_a_reference_entry_without_a_full_stop_is_still_a_statement() -> None:
+    """pydoc writes "join(self, timeout=None) Wait until child process terminates" with no full
+    stop: "What does Process.join do?" had no answer while the entry stood in the passage."""
+    from autodidact.evidence.extract_task import _sentence_like
+
+    assert _sentence_like("join(self, timeout=None) Wait until child process terminates")
+    assert not _sentence_like("join(self, timeout=None) Wait")  # a signature and one word says nothing
+    assert not _sentence_like("Wait until child process terminates")  # no entry, no stop: a fragment

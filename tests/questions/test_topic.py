@@ -448,10 +448,20 @@ def test_a_facet_that_lists_its_own_names_stays_one_facet() -> None:
         "inspecting processes with ps and top",
         "scheduling jobs with at, cron and anacron",
     ]
-    assert frame.facets[-1].members == ["at in scheduling jobs", "cron in scheduling jobs", "anacron in scheduling jobs"]
+    assert frame.facets[-1].members == [
+        "at in scheduling jobs",
+        "cron in scheduling jobs",
+        "anacron in scheduling jobs",
+    ]
     assert frame.subject == "monitoring and controlling processes on Debian"  # "control" doubles its l
-    mp = decompose("Python's multiprocessing: sharing state with Value, Array or a Manager, using a Pool, start methods")
-    assert [f.name for f in mp.facets] == ["sharing state with Value, Array or a Manager", "using a Pool", "start methods"]
+    mp = decompose(
+        "Python's multiprocessing: sharing state with Value, Array or a Manager, using a Pool, start methods"
+    )
+    assert [f.name for f in mp.facets] == [
+        "sharing state with Value, Array or a Manager",
+        "using a Pool",
+        "start methods",
+    ]
     assert mp.facets[0].members == ["Value", "Array", "Manager"]
     # a facet's own phrase after a "with" is a facet still
     conv = decompose("Data conversion on Debian: text encoding with iconv, mail data encoding, archive formats")

@@ -661,7 +661,10 @@ def _sentence_like(sentence: str) -> bool:
     cjk = sum(1 for ch in stripped if "\u4e00" <= ch <= "\u9fff")
     # A sentence quoted with the list or command it announces ends with that list's last item.
     announced = bool(_ANNOUNCED.search(stripped))
-    return (stripped.endswith(_END_PUNCT) or len(stripped) >= 80 or announced) and (words >= 5 or cjk >= 8)
+    # A reference entry's one-line description has no full stop in pydoc ("join(self, timeout=None)
+    # Wait until child process terminates"): the signature and a few words are a statement.
+    entry = bool(_SIGNATURE.match(stripped)) and len(_SIGNATURE.sub("", stripped, count=1).split()) >= 3
+    return (stripped.endswith(_END_PUNCT) or len(stripped) >= 80 or announced or entry) and (words >= 5 or cjk >= 8)
 
 
 def claim_text(sentence: str, title: str, language: str) -> str:

@@ -1075,12 +1075,7 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
     items = [p for p in (s.strip() for s in re.split(r"\s*[;,]\s*", masked)) if p]
     items = [re.sub(r"^(?:and|or|as well as)\s+", "", p, flags=re.I) for p in items]
     items, enumerated = _inner_lists(items)
-    if (
-        items
-        and not enumerated
-        and not _en_comparison(items[-1])
-        and not re.match(rf"{_WH}\b", items[-1], re.I)
-    ):
+    if items and not enumerated and not _en_comparison(items[-1]) and not re.match(rf"{_WH}\b", items[-1], re.I):
         # "A and B" alone, or the last of "A, B and C" (a list without the serial comma)
         items = items[:-1] + [p for p in re.split(r"\s+and\s+", items[-1]) if p.strip()]
     items = [_unmasked(p, groups) for p in items]
