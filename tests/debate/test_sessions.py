@@ -265,3 +265,33 @@ def test_a_revised_proposition_after_a_stage_opens_a_new_stage(
     assert current.proposition.startswith("修改后的命题") and current.predictions == [] and current.stage == 1
     assert session.idea().maturation == "TESTABLE"  # maturity is not reset by a new wording
     assert check_session(_folder(kb_dir))["ok"]
+
+
+_CLAIM_ONLY = ("felt experience", "hindsight", "removing the named cause", "主观感受", "事后印象", "原因去掉")
+
+
+def test_a_plan_is_examined_as_a_plan_in_both_languages(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    """ "I plan to switch our standups to twice a week" was asked which reading of "standups" was a felt
+    experience and whether the change was a hindsight impression: a plan's goal, premises, trial and
+    rivals are asked instead, and the measure the person picks by its letter is recorded in words."""
+    answers = ["standard", "A", "the second", "I don't know", "Blockers would wait two days.", "keep"]
+    turns = _run(debate, "I plan to switch our team's standups from daily to twice a week", answers)
+    asked = [t["turn"] for t in turns if t["turn"] is not None]
+    for turn in asked:
+        _one_question(turn)
+    text = "\n".join(t["text"] for t in turns)
+    assert not any(phrase in text for phrase in _CLAIM_ONLY), text
+    assert "A plan is judged by its goal" in text and "trial" in text
+    assert "【" not in text  # English labels read "Concept clarifier · …:", not in CJK brackets
+    session = json.loads((_folder(kb_dir) / "session.json").read_text("utf-8"))
+    assert "(reading: time or cost saved)" in session["ideas"][0]["versions"][-1]["proposition"]
+    assert check_session(_folder(kb_dir))["ok"]
+
+
+def test_a_chinese_plan_is_examined_as_a_plan(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    answers = ["按推荐", "A", "第三条", "不知道", "问题会拖两天才暴露"]
+    turns = _run(debate, "我打算把团队的每日站会改成每周两次", answers)
+    text = "\n".join(t["text"] for t in turns)
+    assert not any(phrase in text for phrase in _CLAIM_ONLY), text
+    assert "一个打算要按它的目标来评判" in text and "【" in text
+    assert check_session(_folder(kb_dir))["ok"]

@@ -31,9 +31,11 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
         # A sentence, not a bracketed tag: "[a load-bearing premise…]" read as an internal label.
         return ["", f"这一轮要谈的：{reason}。" if zh else f"What this turn is about: {reason}."]
     if kind == "ROLE_RESPONSE":
+        # Punctuation follows the session's language: 【…】 in Chinese, "Label:" in English.
+        tag = f"【{p.get('label')}】" if zh else f"{p.get('label')}:"
         if p.get("turn") is None:
-            return [f"【{p.get('label')}】{p.get('response')}"]
-        lines = [str(p.get("response")), f"【{p.get('label')}】"]
+            return [f"{tag}{p.get('response')}" if zh else f"{tag} {p.get('response')}"]
+        lines = [str(p.get("response")), tag]
         cite = p.get("citation")
         if zh:
             source = f"（{p.get('source_label')}" + (f"；已有证据引用：{cite}" if cite else "") + "）"

@@ -325,7 +325,9 @@ class ReplyPlanner(TurnPlanner):
         payload: dict[str, Any] = {"idea_id": idea.idea_id, "source": "用户观察", "turn_role": role}
         if "QUESTION_SHARPENED" in signals and qtype == "CLARIFICATION":
             base = idea.stage_base(txn.s.stage).proposition
-            payload["proposition"] = f"{base}（口径：{quote}）" if zh else f"{base} (reading: {quote})"
+            # "A" names an option of the turn: the proposition records the option's words, not the letter.
+            chosen = excerpt(named_option(text, contribution) or "", 60) or quote
+            payload["proposition"] = f"{base}（口径：{chosen}）" if zh else f"{base} (reading: {chosen})"
         if "PREMISE_SURFACED" in signals:
             # "The one I'm least sure of is the second" names a premise: record that premise, not the words.
             named = named_premise(text, contribution)
@@ -375,6 +377,19 @@ class ReplyPlanner(TurnPlanner):
 _ORDINALS = (
     ("first", "1", "①", "一"), ("second", "2", "②", "二"), ("third", "3", "③", "三"),
 )  # fmt: skip
+
+
+def named_option(answer: str, contribution: str) -> str | None:
+    """The option an answer picks by its letter ("A", "option B", 「选 C」), read from the turn that
+    listed them as "A. …; B. …" or 「A. …；B. …」; None when the answer names none or says more."""
+    import re
+
+    picked = re.fullmatch(r"\s*(?:option\s+|选\s*)?([ABC])\s*[.。!！]?\s*", answer, re.I)
+    if picked is None:
+        return None
+    letter = picked.group(1).upper()
+    found = re.search(rf"(?:^|[\s：:；;，,]){letter}\.\s*([^；;。]+)", contribution)
+    return found.group(1).strip(" ,，") if found else None
 
 
 def named_premise(answer: str, contribution: str) -> str | None:

@@ -7,6 +7,7 @@ Every branch returns a contribution that does the role's job and exactly one foc
 
 from __future__ import annotations
 
+from autodidact.debate.plan_texts import plan_turn
 from autodidact.debate.templates import ALTERNATIVES, TurnInputs, TurnOutput, excerpt
 
 SIGNAL_NAMES = {
@@ -303,7 +304,9 @@ def offline_turn(inp: TurnInputs) -> TurnOutput:
         "alternative_explorer": _alternative,
         "reflection_facilitator": _reflection,
     }[inp.role]
-    contribution, source, question, why = writer(inp, zh)
+    # A plan is not a claim about what happened: its premises, prediction and rivals are a plan's.
+    planned = plan_turn(inp, zh) if inp.kind == "plan" else None
+    contribution, source, question, why = planned or writer(inp, zh)
     if inp.evidence_note:
         contribution = f"{inp.evidence_note} {contribution}"
     return TurnOutput(response=response_for(inp), contribution=contribution, source=source, question=question, why=why)

@@ -42,6 +42,7 @@ class TurnInputs(BaseModel):
     review_text: str | None = None
     evidence_note: str | None = None
     opening: str | None = None
+    kind: str = ""  # the proposition's kind (proposition.Kind): a plan is examined as a plan
 
 
 class TurnOutput(BaseModel):
@@ -152,7 +153,7 @@ def key_term(text: str, lang: str) -> str:
     if quoted:
         return excerpt(quoted.group(1), 20)
     reading = read_proposition(text, lang)
-    if reading.kind in {"causal", "comparison", "observation"} and reading.effect:
+    if reading.kind in {"causal", "comparison", "observation", "plan"} and reading.effect:
         # The effect decides the claim ("learn slower"), not the first word after "makes" ("junior").
         return excerpt(reading.effect, 12 if lang == "zh" else 30)
     if lang == "zh":
@@ -183,6 +184,20 @@ def sentence_count(text: str) -> int:
     parts = [p for p in _SENTENCE_END.split(text.strip()) if p and p.strip()]
     return max(1, len(parts)) if text.strip() else 0
 
+
+# Other ways to the goal a plan serves: what a careful partner asks a plan to beat.
+PLAN_ALTERNATIVES = {
+    "zh": (
+        "更小的改动（保留做法，只改它最费事的那一部分）",
+        "换一种方式达到同一目标（例如书面或异步的方式）",
+        "先不动，找出问题的根源再决定",
+    ),
+    "en": (
+        "a smaller change (keep the current way and fix only its most costly part)",
+        "another way to the same goal (a written or asynchronous one, say)",
+        "changing nothing yet and finding the root of the problem first",
+    ),
+}
 
 ALTERNATIVES = {
     "zh": (

@@ -14,6 +14,7 @@ from autodidact.debate.role_texts import offline_turn
 from autodidact.debate.roles import LABEL_INDEPENDENT, LABEL_SELF_CHECK, LABEL_SWITCH, ROLES, label, source_label
 from autodidact.debate.session import Session
 from autodidact.debate.store import SessionStore
+from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.templates import TurnInputs, key_term
 from autodidact.debate.turns import write_turn
 from autodidact.debate.txn import Txn
@@ -137,6 +138,7 @@ class TurnPlanner:
             mode=s.mode,
             proposition=idea.current.proposition,
             term=key_term(idea.stage_base(s.stage).proposition, s.language),
+            kind=read_proposition(idea.stage_base(s.stage).proposition, s.language).kind,
             last_answer=last.user_answer if last_is_fresh and last else None,
             answer_signals=list(last.signals) if last_is_fresh and last else [],
             dont_know=bool(last_is_fresh and last and cues.is_dont_know(last.user_answer or "")),

@@ -1,0 +1,205 @@
+"""The offline engine's turns for a plan ("We should split our monolith", 「我打算每周只开两次站会」).
+
+Why a module of its own: the role texts in ``role_texts`` examine a claim about what happened — a
+term read three ways, "the change really happened", "removing the cause should weaken it". Asked
+of "I plan to switch our standups to twice a week", they asked which reading of "standups" was a
+felt experience and whether the change was a hindsight impression. A plan is judged by its goal,
+by whether the change reaches it, and by what the current way gives that the plan would lose;
+its rivals are other ways to the same goal (docs/debate.md, "Plans").
+"""
+
+from __future__ import annotations
+
+import re
+
+from autodidact.debate.templates import PLAN_ALTERNATIVES, TurnInputs, excerpt
+
+Turn = tuple[str, str, str, str]  # contribution, source, question, why
+_READING = re.compile(r"\s*[（(](?:reading|口径)[:：][^()（）]*[)）]\s*$")
+
+
+def _plan(inp: TurnInputs, limit: int = 60) -> str:
+    """The plan in the person's words, without the measure a clarifying answer added to it."""
+    return excerpt(_READING.sub("", inp.proposition), limit)
+
+
+def plan_turn(inp: TurnInputs, zh: bool) -> Turn | None:
+    """The role's turn for a plan, or None where the claim texts already fit (a threshold, a review)."""
+    writer = {
+        "concept_clarifier": _goal,
+        "premise_evidence_examiner": _premises,
+        "implication_validator": _trial,
+        "alternative_explorer": _rival,
+        "reflection_facilitator": _disposition,
+    }.get(inp.role)
+    return writer(inp, zh) if writer else None
+
+
+def _goal(inp: TurnInputs, zh: bool) -> Turn | None:
+    plan = _plan(inp)
+    if inp.intent == "baseline":
+        return None  # what the goal is measured against reads the same for a plan
+    if inp.intent == "example":
+        if zh:
+            return (
+                "两个对照例：甲团队改了之后每周省下一小时，但卡住的问题要等两天才有人发现；乙团队省下同样的时间，"
+                "问题照样当天暴露。只看省下的时间两者一样，看原来做法的作用就完全不同。",
+                "suggestion",
+                "这两个例子里，哪一个更像你担心的情况？",
+                "选中的例子说明你真正要守住的是什么，后面的前提和试行都按它来写。",
+            )
+        return (
+            "Two contrasting cases: team A saves an hour a week but a stuck problem now waits two days to surface; "
+            "team B saves the same hour and problems still surface the same day. By time saved they are equal; by "
+            "what the old way was for, they are not.",
+            "suggestion",
+            "Which of the two cases is closer to what you worry about?",
+            "The case you pick says what the plan must protect, and the premises and the trial follow from it.",
+        )
+    if zh:
+        return (
+            f"一个打算要按它的目标来评判。「{plan}」的目标至少有三种衡量法：A. 省下的时间或成本；"
+            "B. 这件事本来要带来的结果（发现的问题、做出的决定）不受损；C. 参与的人的感受。"
+            "按 A 看省下多少，按 B 看有没有丢掉原来做法的好处，按 C 看大家是否更愿意参与。",
+            "suggestion",
+            "这三种衡量法里，哪一种最能告诉你这个打算成功了？",
+            "没有衡量目标的尺度，试行之后就无法判断该保留还是退回。",
+        )
+    return (
+        f'A plan is judged by its goal. "{plan}" can be measured at least three ways: A. time or cost saved; '
+        "B. the result the current way was there for (problems caught, decisions made) not getting worse; "
+        "C. how the people involved feel about it. Under A you count what is saved, under B you check that "
+        "nothing the old way gave is lost, under C you ask whether people take part more willingly.",
+        "suggestion",
+        "Which of A, B or C would tell you the plan worked?",
+        "Without a measure of the goal, a trial cannot tell you whether to keep the change or go back.",
+    )
+
+
+def _premises(inp: TurnInputs, zh: bool) -> Turn:
+    plan = _plan(inp)
+    if inp.intent == "example":
+        if zh:
+            return (
+                "判断把握的一个办法：能说出这个问题哪一次造成了具体的损失（一次延误、一小时的浪费），"
+                "第①条就算有把握；能说出原来的做法哪一次帮上了忙，第③条就要认真对待。",
+                "suggestion",
+                "你能说出原来的做法帮上忙的一次具体经历吗？",
+                "有这样的经历，改动就要为它留一个替代；没有，第③条前提就比较稳。",
+            )
+        return (
+            "One way to rate your confidence: if you can name a time the problem cost something concrete (a late "
+            "release, an hour lost), premise 1 is on firm ground; if you can name a time the current way saved "
+            "you, premise 3 needs a real answer.",
+            "suggestion",
+            "Can you name one time the current way helped in a way the plan would drop?",
+            "If you can, the change needs something in its place; if not, premise 3 is on firmer ground.",
+        )
+    if zh:
+        return (
+            f"「{plan}」的承重前提：① 它要解决的问题确实存在，而且大到值得改；② 这个改动会带来你要的结果，"
+            "而不只是把成本挪到别处；③ 现在的做法给你的东西，改动后丢掉的那部分可以接受或有别的办法补上。"
+            "最强反例场景：省下的确实省下了，但原来做法悄悄承担的某件事停了，代价过一段时间才显现"
+            "（这是待澄清的疑点，不是否定）。",
+            "judgement",
+            "这三条前提里，你最没有把握的是哪一条？",
+            "打算能否站住取决于最弱的承重前提，先找到它才知道试行时要盯住什么。",
+        )
+    return (
+        f'Load-bearing premises of "{plan}": (1) the problem it answers is real and big enough to be worth a '
+        "change; (2) the change brings the result you want rather than moving the cost elsewhere; (3) what the "
+        "current way gives you and the plan would drop is acceptable, or covered some other way. Strongest "
+        "counter-scenario: the saving is real, but something the old way did quietly stops, and its cost shows "
+        "up only later (an open doubt, not a refutation).",
+        "judgement",
+        "Which of the three premises are you least sure of?",
+        "The plan stands or falls with its weakest premise; finding it tells you what to watch in a trial.",
+    )
+
+
+def _trial(inp: TurnInputs, zh: bool) -> Turn | None:
+    if inp.intent in {"discriminate", "threshold"}:
+        return None  # a review's divergence and a prediction's threshold read the same for a plan
+    plan = _plan(inp)
+    basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
+    if inp.intent == "example":
+        if zh:
+            return (
+                f"举个例子：试行「{plan}」四周后，你选的那个尺度应当变好，而原来做法给你的东西不应变差；"
+                "如果尺度没动，或者出现了你担心的损失，就该修改打算。这只是一种写法，具体由你的经验来定。",
+                "suggestion",
+                "试行的头几周里，你预期会看到什么变化？",
+                "你自己写出的预期，比 AI 给的候选更能代表打算的本意。",
+            )
+        return (
+            f'An example: after four weeks of "{plan}", the measure you chose should improve and what the current '
+            "way gives you should not get worse; if the measure does not move, or the loss you fear appears, the "
+            "plan needs changing. This is one way to write it; your experience decides.",
+            "suggestion",
+            "In the first weeks of the trial, what change would you expect to see?",
+            "An expectation in your own words says more about the plan than an AI's candidate.",
+        )
+    if zh:
+        cond = f"（以你说的「{basis}」为前提）" if basis else ""
+        return (
+            f"可观察预期{cond}：如果「{plan}」可行，试行一段时间后你选的尺度应当变好，而原来做法给你的东西"
+            "不应变差；如果尺度没动或出现了损失，打算需要修改。最小试行设计：先按现在的做法记录这个尺度，"
+            "再按新做法试行同样长的时间并记录，同时记下一个你担心的损失的迹象；时长与改判阈值：待补。",
+            "hypothesis",
+            "如果试行下来没有任何收益，你会修改打算的哪一部分？",
+            "先说清什么结果会让你退回，打算才从意愿变成可检验的试行。",
+        )
+    cond = f' (taking your premise "{basis}")' if basis else ""
+    return (
+        f'Observable expectation{cond}: if "{plan}" works, after a trial period the measure you chose should '
+        "improve and what the current way gives you should not get worse; if the measure does not move, or a loss "
+        "appears, the plan needs revising. Minimal trial design: record the measure under the current way, then "
+        "for as long under the new one, and note one sign of the loss you fear; duration and threshold: to be "
+        "filled in.",
+        "hypothesis",
+        "If the trial brought no gain, which part of the plan would you change?",
+        "Saying in advance which result sends you back turns an intention into a trial you can judge.",
+    )
+
+
+def _rival(inp: TurnInputs, zh: bool) -> Turn:
+    pool = PLAN_ALTERNATIVES["zh" if zh else "en"]
+    alt = pool[inp.variant % len(pool)]
+    plan = _plan(inp)
+    if zh:
+        return (
+            f"另一条通往同一目标的路：{alt}。两者代价不同：「{plan}」改动更大，收益也可能更大；"
+            "另一条路改动小，但可能只解决一部分问题。可区分点：问题的主要成本出在哪一部分。",
+            "suggestion",
+            "和这条路相比，你的打算好在哪里？",
+            "说清它胜过哪些替代做法，打算才有理由付出改动的成本。",
+        )
+    return (
+        f'Another way to the same goal: {alt}. They cost differently: "{plan}" changes more and may gain more; '
+        "the other changes less but may fix only part of the problem. Where they part: which part of the "
+        "problem carries most of its cost.",
+        "suggestion",
+        "Compared with that option, what does your plan do better?",
+        "A plan earns the cost of a change by beating the options that change less.",
+    )
+
+
+def _disposition(inp: TurnInputs, zh: bool) -> Turn:
+    plan = _plan(inp)
+    revised = excerpt(inp.predictions[-1], 30) if inp.predictions else ("待补" if zh else "to be filled in")
+    rival = excerpt(inp.alternatives[-1], 30) if inp.alternatives else ("尚未提出" if zh else "none yet")
+    if zh:
+        return (
+            f"当前状态（AI判断，不是结论）：保留——按「{plan}」先试行；修改——补上成功的尺度或预期「{revised}」；"
+            f"未决——替代做法「{rival}」尚不能排除。",
+            "judgement",
+            "按这三段，你决定试行、修改还是暂时搁置这个打算？",
+            "决定由你来做，它决定下一步是设计试行、改写打算还是先比较替代做法。",
+        )
+    return (
+        f'Current state (AI judgement, not a conclusion): keep — try "{plan}" as a trial; revise — add the measure '
+        f'or expectation "{revised}"; undecided — the other option "{rival}" cannot be ruled out yet.',
+        "judgement",
+        "Given these three parts, do you try, revise or set aside the plan for now?",
+        "The decision is yours; it decides whether the next step is a trial design, a rewrite or a comparison.",
+    )
