@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autodidact.debate import cues, gaps, gates, moderator, review, summaries
+from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.role_texts import offline_turn
 from autodidact.debate.roles import LABEL_INDEPENDENT, LABEL_SELF_CHECK, LABEL_SWITCH, ROLES, label, source_label
 from autodidact.debate.session import Session
 from autodidact.debate.store import SessionStore
-from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.templates import TurnInputs, key_term
 from autodidact.debate.turns import write_turn
 from autodidact.debate.txn import Txn
