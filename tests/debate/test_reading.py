@@ -214,5 +214,7 @@ def test_a_closed_session_offers_no_way_to_continue_or_close_it(tmp_path: Path) 
     state = engine.load()
     closed = checkpoint_text(stage_summary(state, stop_reason="USER_CLOSED", rule="S4", obstacle=""), "en")
     paused = checkpoint_text(stage_summary(state, stop_reason="NO_PROGRESS", rule="S3", obstacle=""), "en")
-    assert not any(line.startswith("Options:") for line in closed)
+    options = next(line for line in closed if line.startswith("Options:"))
+    assert "continue" not in options and "close the session" not in options  # it is closed already
+    assert "start a new session" in options  # what the person can do with the result
     assert any(line.startswith("Options:") and "close the session" in line for line in paused)

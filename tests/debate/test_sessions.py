@@ -274,7 +274,8 @@ def test_a_plan_is_examined_as_a_plan_in_both_languages(debate: Callable[..., di
     """ "I plan to switch our standups to twice a week" was asked which reading of "standups" was a felt
     experience and whether the change was a hindsight impression: a plan's goal, premises, trial and
     rivals are asked instead, and the measure the person picks by its letter is recorded in words."""
-    answers = ["standard", "A", "the second", "I don't know", "Blockers would wait two days.", "keep"]
+    answers = ["standard", "A", "the second", "I don't know", "Blockers would wait two days.",
+               "Really just for the backend team, not the whole org", "keep"]  # fmt: skip
     turns = _run(debate, "I plan to switch our team's standups from daily to twice a week", answers)
     asked = [t["turn"] for t in turns if t["turn"] is not None]
     for turn in asked:
@@ -284,7 +285,9 @@ def test_a_plan_is_examined_as_a_plan_in_both_languages(debate: Callable[..., di
     assert "A plan is judged by its goal" in text and "trial" in text
     assert "【" not in text  # English labels read "Concept clarifier · …:", not in CJK brackets
     session = json.loads((_folder(kb_dir) / "session.json").read_text("utf-8"))
-    assert "(reading: time or cost saved)" in session["ideas"][0]["versions"][-1]["proposition"]
+    versions = [v["proposition"] for v in session["ideas"][0]["versions"]]
+    assert any(v.endswith("(reading: time or cost saved)") for v in versions)
+    assert versions[-1].endswith("(scope: Really just for the backend team, not the whole org)")  # narrowed
     assert check_session(_folder(kb_dir))["ok"]
 
 

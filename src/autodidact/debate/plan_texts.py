@@ -166,6 +166,23 @@ def _rival(inp: TurnInputs, zh: bool) -> Turn:
     pool = PLAN_ALTERNATIVES["zh" if zh else "en"]
     alt = pool[inp.variant % len(pool)]
     plan = _plan(inp)
+    if inp.intent == "example":
+        if zh:
+            return (
+                "一个比较办法：把问题的成本拆开，看大部分花在哪里。如果大部分花在某一个环节，小改动就够了；"
+                "如果分散在各处，才需要你的打算那样的大改动。",
+                "suggestion",
+                "按你的经验，问题的成本大部分花在哪一个环节？",
+                "成本集中在哪里，决定了该选大改动还是小改动。",
+            )
+        return (
+            "One way to compare: split the problem's cost and see where most of it goes. If most of it sits in "
+            "one part, a smaller change may be enough; if it is spread everywhere, a change as large as your "
+            "plan is what it takes.",
+            "suggestion",
+            "From your experience, where does most of the problem's cost go?",
+            "Where the cost sits decides between a large change and a small one.",
+        )
     if zh:
         return (
             f"另一条通往同一目标的路：{alt}。两者代价不同：「{plan}」改动更大，收益也可能更大；"

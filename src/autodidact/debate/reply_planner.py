@@ -328,6 +328,11 @@ class ReplyPlanner(TurnPlanner):
             # "A" names an option of the turn: the proposition records the option's words, not the letter.
             chosen = excerpt(named_option(text, contribution) or "", 60) or quote
             payload["proposition"] = f"{base}（口径：{chosen}）" if zh else f"{base} (reading: {chosen})"
+        elif "QUESTION_SHARPENED" in signals and cues.classify_answer(text) == "scope":
+            # "Really just for the backend team" narrows the proposition: the next version says so,
+            # and the summary's "revise" shows it instead of "none".
+            base = idea.stage_base(txn.s.stage).proposition
+            payload["proposition"] = f"{base}（范围：{quote}）" if zh else f"{base} (scope: {quote})"
         if "PREMISE_SURFACED" in signals:
             # "The one I'm least sure of is the second" names a premise: record that premise, not the words.
             named = named_premise(text, contribution)

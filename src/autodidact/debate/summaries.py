@@ -8,9 +8,11 @@ A validation plan is only written once the session reached P3, and is marked as 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from autodidact.debate import gates
+from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.session import Session
 from autodidact.debate.templates import excerpt
 
@@ -34,6 +36,32 @@ def claims_proven(text: str) -> str | None:
     return next((w for w in PROVEN_WORDS if w in low), None)
 
 
+_SCOPE_NOTE = re.compile(r"[（(](?:scope|范围)[:：]\s*([^()（）]+)[)）]")
+
+
+def _after_closing(session: Session, zh: bool) -> list[str]:
+    """Next steps for a closed session: test it, look for evidence on its weakest premise, or think on."""
+    version = session.idea().current
+    out: list[str] = []
+    if gates.reached_p3(session) and version.predictions:
+        out.append(
+            "按 summaries/ 里的验证计划草案去检验" if zh else "carry out the draft validation plan in summaries/"
+        )
+    if version.assumptions:
+        premise = excerpt(version.assumptions[-1], 50)
+        out.append(
+            f'查证最弱的前提：autodidact research "{premise}"'
+            if zh
+            else f'look for evidence on the weakest premise: autodidact research "{premise}"'
+        )
+    out.append(
+        "就修改后的命题开一场新讨论：autodidact debate start"
+        if zh
+        else "start a new session on the revised proposition: autodidact debate start"
+    )
+    return out
+
+
 def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: str) -> dict[str, Any]:
     """The structured checkpoint summary stored in the CHECKPOINT event."""
     zh = session.language == "zh"
@@ -41,14 +69,23 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     version = idea.current
     reached = gates.reached_p3(session)
     kept = excerpt(version.proposition, 80)
-    revised = excerpt(version.predictions[-1], 60) if version.predictions else ("无" if zh else "none")
+    revisions: list[str] = []
+    narrowed = _SCOPE_NOTE.search(version.proposition)
+    if narrowed:
+        revisions.append(
+            f"范围收窄为「{excerpt(narrowed.group(1), 40)}」" if zh else f"narrowed to {excerpt(narrowed.group(1), 40)}"
+        )
+    if version.predictions:
+        revisions.append(excerpt(version.predictions[-1], 60))
+    revised = ("；" if zh else "; ").join(revisions) or ("无" if zh else "none")
     undecided = [excerpt(a, 60) for a in version.alternatives] or (
         ["竞争解释尚未提出"] if zh else ["no alternative yet"]
     )
     deferred = [n["text"] for n in session.notes if n.get("kind") == "DEFERRED_OBSTACLE"]
     stopped = [q.get("question") or q.get("obstacle") for q in session.stopped_questions]
     if stop_reason == "USER_CLOSED":
-        options: list[str] = []  # closed: offering to continue or to close it would be wrong
+        # Closed: continuing or closing it would be wrong; what the person can do with the result is not.
+        options = _after_closing(session, zh)
     elif zh:
         options = ["一句话回复继续讨论", "说「改成深度」扩大轮次上限", "运行 autodidact debate close 结束并归档"]
     else:
@@ -197,14 +234,21 @@ def validation_plan_md(session: Session) -> str | None:
         return None
     zh = session.language == "zh"
     alts = version.alternatives
+    # A plan is tested by trying it, not by removing a cause (docs/debate.md, "Plans").
+    plan = read_proposition(idea.stage_base(session.stage).proposition, session.language).kind == "plan"
     if zh:
+        design = (
+            "- 试行设计：先按现在的做法记录选定的尺度，再按新做法试行同样长的时间并记录，同时记下担心的损失的迹象"
+            if plan
+            else "- 判别设计：同一对象在有、无该原因的两种条件下记录同一口径的结果，其余条件保持一致"
+        )
         return "\n".join(
             [
                 f"# 最小验证方案（草案，未执行）：{session.session_id}",
                 "",
                 f"- 命题（待验证假说，v{version.version}）：{version.proposition}",
                 f"- 可观察预测：{version.predictions[-1]}",
-                "- 判别设计：同一对象在有、无该原因的两种条件下记录同一口径的结果，其余条件保持一致",
+                design,
                 "- 改判条件：预测的差别没有出现，或差别小于事先约定的阈值（阈值：待补）",
                 f"- 竞争解释与区分点：{'；'.join(alts) if alts else '待补'}",
                 f"- 承重前提：{'；'.join(version.assumptions) if version.assumptions else '待补'}",
@@ -220,7 +264,10 @@ def validation_plan_md(session: Session) -> str | None:
             "",
             f"- Proposition (hypothesis, v{version.version}): {version.proposition}",
             f"- Observable prediction: {version.predictions[-1]}",
-            "- Discriminating design: record the same measure with and without the cause, all else held equal",
+            "- Trial design: record the chosen measure under the current way, then for as long under the new one, "
+            "and note one sign of the loss you fear"
+            if plan
+            else "- Discriminating design: record the same measure with and without the cause, all else held equal",
             "- Change condition: the predicted difference does not appear, or is below a threshold fixed in advance "
             "(threshold: to be filled in)",
             f"- Competing explanations and where they part: {'; '.join(alts) if alts else 'to be filled in'}",

@@ -194,7 +194,7 @@ PLAN_ALTERNATIVES = {
     ),
     "en": (
         "a smaller change (keep the current way and fix only its most costly part)",
-        "another way to the same goal (a written or asynchronous one, say)",
+        "a different route to the goal (a written or asynchronous one, say)",
         "changing nothing yet and finding the root of the problem first",
     ),
 }
