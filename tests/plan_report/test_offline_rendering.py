@@ -99,3 +99,40 @@ def test_a_question_one_dimension_answered_is_no_gap_of_another() -> None:
     gaps = _gaps(plan, {first.id: answered, second.id: unanswered}, "en")
     assert not any("Tweaking candidate version" in g for g in gaps), gaps
     assert any(first.key_questions[0][:30] in g for g in gaps)  # a real gap is still listed
+
+
+def test_a_reference_is_one_section_of_a_long_document(tmp_path: Any) -> None:
+    """A report built on one 40-page chapter had one "[1]" for sixty claims: each section a quote
+    stands in is a reference of its own, named in the references, and the opening is the document."""
+    from autodidact.report.pipeline import snapshot_sections
+    from autodidact.report.references import bibtex, csl_json, enrich, markdown_lines
+    from autodidact.sources.snapshots import SnapshotStore
+
+    filler = "Each archive is listed with its suite, its components and the keys that sign it. " * 8
+    text = (
+        f"# Chapter 2. Packages\n\nThis chapter is about packages. {filler}\n\n"
+        f"### 2.7.3. Tweaking candidate version\n\nThe default Pin-Priority is 500. {filler}\n\n"
+        f"### 2.7.4. Upgrades\n\nUse apt full-upgrade to upgrade. {filler}\n"
+    )
+    snap, _ = SnapshotStore.for_folder(tmp_path).store("https://autodidact.invalid/corpus/ch02.html", text)
+    ref = snap.snapshot_ref
+
+    def claim(n: int, quote: str) -> dict[str, Any]:
+        item = {"source_id": "ch02", "snippet": quote, "quote_type": "direct", "snapshot_ref": ref}
+        return {"id": f"d1.c{n}", "text": quote, "evidence": [item]}
+
+    quotes = ["This chapter is about packages.", "The default Pin-Priority is 500.", "Use apt full-upgrade to upgrade."]
+    evidences = {"d1": {
+        "sources": [{"id": "ch02", "url": "https://autodidact.invalid/corpus/ch02.html", "title": "Chapter 2. Packages"}],
+        "claims": [claim(i + 1, q) for i, q in enumerate(quotes)],
+    }}  # fmt: skip
+    citer = Citer(evidences, snapshot_sections(tmp_path))
+    assert [citer.numbers([f"d1.c{i}"]) for i in (1, 2, 3, 2)] == [[1], [2], [3], [2]]
+    entries = citer.as_json()["citations"]
+    enrich(entries, {}, "2026-12-05")
+    assert "section" not in entries[0] and entries[1]["section"] == "2.7.3. Tweaking candidate version"
+    assert "Section “2.7.4. Upgrades”" in markdown_lines(entries, {}, "en")[4]
+    assert "chapter = {{2.7.3. Tweaking candidate version}}" in bibtex(entries)
+    assert csl_json(entries)[2]["section"] == "2.7.4. Upgrades"
+    # without sections (no snapshot to read), one number per document as before
+    assert Citer(evidences).numbers(["d1.c1", "d1.c2", "d1.c3"]) == [1]

@@ -11,19 +11,31 @@ same URL share one number.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from autodidact.evidence.prose import plain
 from autodidact.report.prose import inline
 from autodidact.sources.snapshots import normalize_url
+from autodidact.text.sections import SEPARATOR, label
 
 FINAL_PUNCT = re.compile(r"[\s.。!！;；]+$")  # dropped before the markers (prose.json checks match it)
 
 
-class Citer:
-    """Hands out ``[N]`` markers for claims and collects the citation entries."""
+# (snapshot_ref, quote) → the heading of the section the quote stands in ("" when unknown).
+SectionOf = Callable[[str, str], str]
 
-    def __init__(self, evidences: dict[str, dict[str, Any]]) -> None:
+
+class Citer:
+    """Hands out ``[N]`` markers for claims and collects the citation entries.
+
+    With ``section_of``, a reference is one *section* of a source ("Chapter 2 › 2.7.3. Tweaking
+    candidate version"), not the whole document: a reader of a report built on one 40-page chapter
+    got one "[1]" for sixty claims and no way to find any of them (docs/sections.md).
+    """
+
+    def __init__(self, evidences: dict[str, dict[str, Any]], section_of: SectionOf | None = None) -> None:
+        self.section_of = section_of
         self.claims: dict[str, dict[str, Any]] = {}
         self.sources: dict[tuple[str, str], dict[str, Any]] = {}
         for dim_id, ev in evidences.items():
@@ -34,22 +46,31 @@ class Citer:
         self.entries: list[dict[str, Any]] = []
         self._by_key: dict[str, dict[str, Any]] = {}
 
-    def _entry(self, dim_id: str, source_id: str) -> dict[str, Any]:
+    def _entry(self, dim_id: str, source_id: str, section: str = "") -> dict[str, Any]:
         src = self.sources[(dim_id, source_id)]
+        if " ".join(section.split()) == " ".join(str(src.get("title") or "").split(SEPARATOR)[0].split()):
+            section = ""  # the document's opening, under its own title: the document itself
         try:
             key = normalize_url(src["url"])
         except Exception:  # a URL the validator accepted but normalisation refuses: keep it distinct
             key = src["url"]
+        key = f"{key}#{section}" if section else key
         entry = self._by_key.get(key)
         if entry is None:
+            title = src.get("title") or src["url"]
+            if section:
+                # the source's title names the section its first claim stood in: name this one's
+                title = label(title.split(SEPARATOR)[0], section)
             entry = {
                 "n": len(self.entries) + 1,
                 "source_id": source_id,
                 "url": src["url"],
-                "title": src.get("title") or src["url"],
+                "title": title,
                 "claim_ids": [],
                 "snapshot_refs": [],
             }
+            if section:
+                entry["section"] = section
             self.entries.append(entry)
             self._by_key[key] = entry
         return entry
@@ -63,10 +84,11 @@ class Citer:
                 continue
             dim_id = cid.split(".")[0]
             for item in claim.get("evidence", []):
-                entry = self._entry(dim_id, item["source_id"])
+                ref = item.get("snapshot_ref")
+                section = self.section_of(ref, item.get("snippet", "")) if self.section_of and ref else ""
+                entry = self._entry(dim_id, item["source_id"], section)
                 if cid not in entry["claim_ids"]:
                     entry["claim_ids"].append(cid)
-                ref = item.get("snapshot_ref")
                 if ref and ref not in entry["snapshot_refs"]:
                     entry["snapshot_refs"].append(ref)
                 if entry["n"] not in out:

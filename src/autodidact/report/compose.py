@@ -19,7 +19,7 @@ from typing import Any
 
 from autodidact.evidence.prose import Sentence, Written
 from autodidact.plan.models import Dimension, Plan
-from autodidact.report.citations import Citer
+from autodidact.report.citations import Citer, SectionOf
 from autodidact.report.elements import element_kind, render_element
 from autodidact.report.labels import cell, esc, label, overlap
 from autodidact.report.references import anchor, enrich, markdown_lines
@@ -225,6 +225,7 @@ def compose_report(
     failed: list[str] | None = None,
     prose: Prose | None = None,
     accessed: str = "",
+    section_of: SectionOf | None = None,
 ) -> Composed:
     """Render report.md and citations.json content (pure: no file access).
 
@@ -233,7 +234,7 @@ def compose_report(
     lang = plan.language
     failed = failed or []
     prose = _complete(plan, evidences, dict(prose or {}))
-    citer = Citer(evidences)
+    citer = Citer(evidences, section_of)
     sections = list(plan.report_shape.sections)
     roles = [section_role(s) for s in sections]
     dims_at = place_dimensions(plan, sections, list(evidences))

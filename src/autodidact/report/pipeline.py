@@ -29,6 +29,7 @@ from autodidact.plan.models import Dimension, Plan
 from autodidact.plan.planner import acreate_plan
 from autodidact.plan.validate import load_plan_json, validate_plan
 from autodidact.progress import NullProgress, Prefixed, Progress
+from autodidact.report.citations import SectionOf
 from autodidact.report.compose import compose_report
 from autodidact.report.grounding import ground_plan
 from autodidact.report.html import render_html
@@ -37,8 +38,10 @@ from autodidact.report.paths import ReportPaths, write_request
 from autodidact.report.references import bibtex, csl_json
 from autodidact.report.subreport import render_subreport
 from autodidact.report.writing import BlockKey, prose_record, write_prose
+from autodidact.sources.snapshots import SnapshotStore
 from autodidact.store import atomic
 from autodidact.store.lock import WriterLock
+from autodidact.text.sections import QuoteLocator, Section, section_at, split_sections
 from autodidact.text.support import DEFAULT_SUPPORT
 
 if TYPE_CHECKING:
@@ -349,6 +352,32 @@ async def _run_locked(
     return run.result
 
 
+def snapshot_sections(root: Path) -> SectionOf:
+    """(snapshot_ref, quote) → the heading of the section of the snapshot the quote stands in.
+
+    Each snapshot is read and split once; a snapshot that cannot be read, a quote not found, or a
+    document without sections gives "" (the reference is the whole document then)."""
+    store = SnapshotStore.for_folder(root)
+    cache: dict[str, tuple[list[Section], QuoteLocator] | None] = {}
+
+    def section_of(ref: str, quote: str) -> str:
+        if ref not in cache:
+            try:
+                text = store.read(ref)
+            except Exception:  # a missing or damaged snapshot: verify reports it, the report still renders
+                cache[ref] = None
+            else:
+                cache[ref] = (split_sections(text, ""), QuoteLocator(text))
+        found = cache[ref]
+        if not found or not found[0] or not quote:
+            return ""
+        sections, locator = found
+        where = locator.find(quote)
+        return section_at(sections, where[0]).title if where else ""
+
+    return section_of
+
+
 def _previous_prose(paths: ReportPaths) -> dict[str, Any] | None:
     """The last run's prose.json, if it reads (a damaged one is simply not reused)."""
     try:
@@ -377,7 +406,10 @@ def write_outputs(
     title = label(lang, "title", t=title_text)
     meta = label(lang, "generated", engine=engine, mode=mode, date=_dt.date.today().isoformat())
     today = _dt.date.today().isoformat()
-    composed = compose_report(plan, ordered, title=title, meta_line=meta, failed=failed, prose=prose, accessed=today)
+    composed = compose_report(
+        plan, ordered, title=title, meta_line=meta, failed=failed, prose=prose, accessed=today,
+        section_of=snapshot_sections(paths.root),
+    )  # fmt: skip
     fed: dict[str, list[str]] = {}
     for section, dim_ids in composed.placement.items():
         for dim_id in dim_ids:

@@ -54,6 +54,8 @@ def markdown_lines(entries: list[dict[str, Any]], cited_in: dict[int, list[tuple
     lines: list[str] = []
     for entry in entries:
         parts = [f"[{entry['n']}] {_md(entry['title'])}."]
+        if entry.get("section"):  # where in the document: a reference is one of its sections
+            parts.append(f"章节「{_md(entry['section'])}」。" if zh else f"Section “{_md(entry['section'])}”.")
         who = " ".join(
             x
             for x in (entry.get("author") or "", f"({entry['published_at']})" if entry.get("published_at") else "")
@@ -106,6 +108,8 @@ def bibtex(entries: list[dict[str, Any]]) -> str:
         if entry.get("published_at"):
             fields.append(("year", str(entry["published_at"])[:4]))
         url = str(entry.get("url", ""))
+        if entry.get("section"):
+            fields.append(("chapter", "{" + _bib(entry["section"]) + "}"))
         if is_local_url(url):
             fields.append(("note", "Local document " + _bib(entry["location"])))
         else:
@@ -133,6 +137,8 @@ def csl_json(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             item["URL"] = url
         else:
             item["note"] = f"Local document {entry['location']}"
+        if entry.get("section"):
+            item["section"] = entry["section"]
         if entry.get("author"):
             item["author"] = [{"literal": entry["author"]}]
         if entry.get("published_at"):
