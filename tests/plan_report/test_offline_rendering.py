@@ -122,10 +122,8 @@ def test_a_reference_is_one_section_of_a_long_document(tmp_path: Any) -> None:
         return {"id": f"d1.c{n}", "text": quote, "evidence": [item]}
 
     quotes = ["This chapter is about packages.", "The default Pin-Priority is 500.", "Use apt full-upgrade to upgrade."]
-    evidences = {"d1": {
-        "sources": [{"id": "ch02", "url": "https://autodidact.invalid/corpus/ch02.html", "title": "Chapter 2. Packages"}],
-        "claims": [claim(i + 1, q) for i, q in enumerate(quotes)],
-    }}  # fmt: skip
+    source = {"id": "ch02", "url": "https://autodidact.invalid/corpus/ch02.html", "title": "Chapter 2. Packages"}
+    evidences = {"d1": {"sources": [source], "claims": [claim(i + 1, q) for i, q in enumerate(quotes)]}}
     citer = Citer(evidences, snapshot_sections(tmp_path))
     assert [citer.numbers([f"d1.c{i}"]) for i in (1, 2, 3, 2)] == [[1], [2], [3], [2]]
     entries = citer.as_json()["citations"]
