@@ -293,3 +293,15 @@ def test_the_section_named_for_a_chinese_facets_tool_is_the_facets(tmp_path: Pat
     headings = {e.heading for e in facet_outline(kb.root, [topic], "zh") if e.facet == "用 make 构建"}
     assert "make" in headings, headings
     assert not any("gdb" in h for h in headings)
+
+
+def test_a_facets_outline_keeps_to_the_subsections_of_its_own_section(tmp_path: Path) -> None:
+    """「编写可移植的 shell 脚本」 kept six sections in the index's order, two from other chapters or
+    parts, and never 《Shell 条件语句》 (12.1.3), a subsection of the facet's own 12.1 that is mostly a
+    list of tests; the subsections of the facet's section come first, found even when unranked."""
+    topic = "在 Debian 上如何编写和调试程序：编写可移植的 shell 脚本、用 gdb 调试并获取栈帧，以及用 make 构建？"
+    kb = _debian_zh_kb(tmp_path, topic, ["ch01", "ch12"])
+    entries = [e for e in facet_outline(kb.root, [topic], "zh") if e.facet == "编写可移植的 shell 脚本"]
+    headings = [e.heading for e in entries]
+    assert "Shell 条件语句" in headings, headings
+    assert all(e.number.startswith("12.1") for e in entries), [(e.heading, e.number) for e in entries]

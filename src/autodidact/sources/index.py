@@ -383,6 +383,18 @@ class LocalIndex:
             ).fetchone()
         return int(row[0])
 
+    def sections_of(self, title: str) -> list[tuple[str, str]]:
+        """(section, snapshot_ref) of every distinct section of the documents titled ``title``, in
+        the order they start (parts of a cut section, "Classes (2/3)", each once as written)."""
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT p.section, p.snapshot_ref FROM src_passages p JOIN src_documents d"
+                " ON d.snapshot_ref = p.snapshot_ref WHERE d.title = ?"
+                " GROUP BY p.snapshot_ref, p.section ORDER BY p.snapshot_ref, min(p.start)",
+                (title,),
+            ).fetchall()
+        return [(str(r[0]), str(r[1])) for r in rows if r[0]]
+
     def section_text(self, snapshot_ref: str, section: str) -> str:
         """The text of one section of a document (its passages in order; the whole document when
         ``section`` is "", a document without headings)."""

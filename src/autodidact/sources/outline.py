@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from autodidact.sources.index import LocalIndex, Passage
 from autodidact.store.index import index_path
 from autodidact.text.furniture import is_furniture
 from autodidact.text.glossary import english_of
-from autodidact.text.sections import bare_heading
+from autodidact.text.sections import SEPARATOR, bare_heading
 from autodidact.text.sentences import sentence_spans
 from autodidact.text.tokens import has_cjk, term_set, terms
 from autodidact.text.topic import decompose, is_action_phrase, key_terms, subject_names
@@ -27,6 +28,8 @@ from autodidact.text.topic import decompose, is_action_phrase, key_terms, subjec
 _PART = re.compile(r"\s*\(\d+/\d+\)$")  # the part counter of a cut section: "Classes (2/3)"
 SEARCH_K = 12  # passages read per facet
 PER_FACET = 6  # headings kept per facet (the questioner asks two unasked ones per round)
+FAMILY_EXTRA = 3  # unranked subsections of the facet's own section, asked after those
+FAMILY_ORDER = 1_000_000  # the query order given to them: after every ranked hit
 SCORE_SHARE = 0.55  # a section ranked below this share of the facet's best passage is not its own
 _MARKUP = re.compile(r"^#+ .*$|https?://\S+", re.M)  # headings and addresses: not what a section says
 _CONJUNCTS = re.compile(r"\s*,\s*|\s+(?:and|or)\s+", re.I)
@@ -44,6 +47,7 @@ class OutlineEntry:
     # The section's document when other documents have a section of the same name ("Description"
     # of every module page): the heading alone would not say which one to read.
     document: str = ""
+    number: str = field(default="", compare=False)  # the manual's numbering ("12.1.3"), when it has one
 
 
 # (facet, rank, section, its document's title, its document's address)
@@ -70,6 +74,7 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
             best: dict[tuple[str, str], tuple[float, int, str | None, OutlineEntry]] = {}
             ranked = _ranked_sections(index, topic, language)
             homes = _homes(index, ranked)
+            docs: dict[tuple[str, str], str] = {}  # a section's key → its document's title
             for order, (facet, share, entry, doc, _url) in enumerate(ranked):
                 if share <= 1.0 and facet in homes and doc not in homes[facet]:
                     continue
@@ -78,16 +83,84 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
                     continue
                 if key not in best or share > best[key][0]:
                     best[key] = (share, order, facet, entry)
+                    docs[key] = doc
             per_facet: dict[str | None, int] = {}
+            extra: dict[str | None, int] = {}
+            family = _families(best.values())
+            _add_family(index, best, docs, family, term_set(decompose(topic, language).subject))
             # Sections whose heading names their facet first (rank above 1: the best hit alone has 1.0),
-            # then the index's order.
-            for _share, _order, facet, entry in sorted(best.values(), key=lambda b: (b[0] <= 1.0, b[1])):
-                if per_facet.get(facet, 0) >= PER_FACET:
+            # then the index's order; the facet's own subsections the search did not rank come last,
+            # beyond the facet's share (the report's plan takes the first few: they stay the index's).
+            ranked_entries = sorted(best.values(), key=lambda b: (b[1] >= FAMILY_ORDER, b[0] <= 1.0, b[1]))
+            for _share, order, facet, entry in ranked_entries:
+                if order >= FAMILY_ORDER:
+                    if extra.get(facet, 0) >= FAMILY_EXTRA:
+                        continue
+                    extra[facet] = extra.get(facet, 0) + 1
+                elif per_facet.get(facet, 0) >= PER_FACET:
                     continue
-                per_facet[facet] = per_facet.get(facet, 0) + 1
+                else:
+                    per_facet[facet] = per_facet.get(facet, 0) + 1
                 seen.add((entry.document.casefold(), entry.heading.casefold()))
-                out.append(OutlineEntry(facet=facet, heading=entry.heading, document=entry.document))
+                out.append(entry)
     return out
+
+
+_NUMBER = re.compile(r"^\s*((?:\d+\.)+\d*)\.?\s")
+
+
+def _families(entries: Iterable[tuple[float, int, str | None, OutlineEntry]]) -> dict[str | None, str]:
+    """Per facet, the numbering of its best section that names it and has subsections' numbers
+    ("12.1" of "12.1. Shell 脚本"): its subsections are the facet's part of the manual.
+
+    Why: "编写可移植的 shell 脚本" kept six sections by the index's order, two of them from other
+    chapters (《用于管道命令的小片段脚本》, 《使用 shell 脚本的 GUI 程序》), and never
+    《Shell 条件语句》 of 12.1, where the manual says what exit status 0 means in a condition.
+    """
+    out: dict[str | None, str] = {}
+    for share, _order, facet, entry in sorted(entries, key=lambda b: b[1]):
+        if facet in out or share <= 1.0 or not entry.number:
+            continue
+        parts = entry.number.split(".")
+        # "12.1.1. POSIX shell 兼容性" is one of 12.1's subsections: the family is 12.1 (a chapter's
+        # own number, "12", would be the whole chapter)
+        out[facet] = ".".join(parts[:-1]) if len(parts) >= 3 else entry.number
+    return out
+
+
+def _add_family(
+    index: LocalIndex,
+    best: dict[tuple[str, str], tuple[float, int, str | None, OutlineEntry]],
+    docs: dict[tuple[str, str], str],
+    family: dict[str | None, str],
+    subject: set[str],
+) -> None:
+    """The subsections of a facet's own section that the search did not rank, when their heading
+    says one of the facet's own words ("12.1.3. Shell 条件语句" for 「编写可移植的 shell 脚本」):
+    a section that is mostly a list of tests and never repeats 「脚本」 is still the manual's part
+    of the facet."""
+    for facet, number in family.items():
+        if facet is None:
+            continue
+        own = term_set(facet) - subject
+        english = english_of(facet) if has_cjk(facet) else []
+        need = _Need.of(facet, english, own | term_set(" ".join(english)), comparison=False)
+        titles = {docs[k] for k, b in best.items() if b[2] == facet and _in_family(b[3].number, number)}
+        for title in titles:
+            for raw, ref in index.sections_of(title):
+                found = _NUMBER.match(raw)
+                heading = bare_heading(raw)
+                key = ("", heading.casefold())
+                if not found or key in best or not _in_family(found.group(1).rstrip("."), number):
+                    continue
+                # named by one of the facet's own words, and saying what the facet needs
+                if own & term_set(heading) and need.met(term_set(heading + " " + index.section_text(ref, raw))):
+                    entry = OutlineEntry(facet, heading, "", found.group(1).rstrip("."))
+                    best[key] = (1.0 + SCORE_SHARE, FAMILY_ORDER + len(best), facet, entry)
+
+
+def _in_family(number: str, family: str | None) -> bool:
+    return bool(number and family and (number == family or number.startswith(family + ".")))
 
 
 def _homes(index: LocalIndex, ranked: list[_Ranked]) -> dict[str | None, set[str]]:
@@ -201,7 +274,10 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             raw = _PART.sub("", hit.section)
             if raw not in shared:
                 shared[raw] = bool(raw) and index.documents_with_section(raw) > 1
-            entry = OutlineEntry(facet, heading, hit.title if shared[raw] else "")
+            numbered = _NUMBER.match(raw.split(SEPARATOR.strip())[-1]) if raw else None
+            entry = OutlineEntry(
+                facet, heading, hit.title if shared[raw] else "", numbered.group(1).rstrip(".") if numbered else ""
+            )
             out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title, hit.url))
     return out
 
