@@ -20,7 +20,14 @@ _READING = re.compile(r"\s*[（(](?:reading|口径)[:：][^()（）]*[)）]\s*$"
 
 def _plan(inp: TurnInputs, limit: int = 60) -> str:
     """The plan in the person's words, without the measure a clarifying answer added to it."""
-    return excerpt(_READING.sub("", inp.proposition), limit)
+    return bare_proposition(inp.proposition, limit)
+
+
+def bare_proposition(text: str, limit: int = 60) -> str:
+    """The proposition as the person wrote it, without the "(reading: …)" a clarifying answer added:
+    quoted inside a turn, the addition cut the person's words off mid-word ("(reading: B: the time
+    until a ju…")."""
+    return excerpt(_READING.sub("", text), limit)
 
 
 def plan_turn(inp: TurnInputs, zh: bool) -> Turn | None:

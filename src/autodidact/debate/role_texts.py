@@ -7,7 +7,7 @@ Every branch returns a contribution that does the role's job and exactly one foc
 
 from __future__ import annotations
 
-from autodidact.debate.plan_texts import plan_turn
+from autodidact.debate.plan_texts import bare_proposition, plan_turn
 from autodidact.debate.templates import ALTERNATIVES, TurnInputs, TurnOutput, excerpt
 
 SIGNAL_NAMES = {
@@ -87,16 +87,16 @@ def _clarifier(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     if inp.intent == "example":
         if zh:
             return (
-                f"两个对照例：甲做得更快却觉得更「{t}」，这是主观感受口径；乙觉得不「{t}」但返工次数翻倍，"
-                f"这是可测量消耗口径。同一件事在两种口径下结论可能相反。",
+                f"两个对照例：甲觉得「{t}」成立，但同样的工作用时和以前一样，这是主观感受口径；乙没有这种感觉，"
+                f"但用时或返工次数翻了一倍，这是可测量消耗口径。同一件事在两种口径下结论可能相反。",
                 "suggestion",
                 "这两个例子里，哪一个更像你遇到的情况？",
                 "选中的例子就是命题的口径，后面的前提和预测都按它来写。",
             )
         return (
-            f'Two contrasting cases: A finishes faster yet feels more "{t}" (a felt-experience reading); '
-            f'B feels no more "{t}" but redoes twice as much work (a measurable-cost reading). '
-            "The same situation can come out opposite under the two readings.",
+            f'Two contrasting cases: A feels that "{t}" holds, yet does the same work in the same time as before '
+            f'(a felt-experience reading); B does not feel it, yet takes twice as long or redoes twice as much '
+            "work (a measurable reading). The same situation can come out opposite under the two readings.",
             "suggestion",
             "Which of the two cases is closer to what you ran into?",
             "The case you pick fixes the reading, and the premises and predictions follow from it.",
@@ -122,7 +122,7 @@ def _clarifier(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
 
 
 def _premises(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
-    t, prop = inp.term, excerpt(inp.proposition, 40)
+    t, prop = inp.term, bare_proposition(inp.proposition)
     if inp.intent == "example":
         if zh:
             return (
@@ -162,7 +162,7 @@ def _premises(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
 
 
 def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
-    t, prop = inp.term, excerpt(inp.proposition, 40)
+    t, prop = inp.term, bare_proposition(inp.proposition)
     basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
     if inp.intent == "discriminate" and inp.review_text:
         if zh:
@@ -274,7 +274,7 @@ def _alternative(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
 
 
 def _reflection(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
-    kept = excerpt(inp.proposition, 36)
+    kept = bare_proposition(inp.proposition)
     revised = excerpt(inp.predictions[-1], 30) if inp.predictions else ("待补" if zh else "to be filled in")
     open_alt = excerpt(inp.alternatives[-1], 30) if inp.alternatives else ("竞争解释尚未提出" if zh else "none yet")
     if zh:
