@@ -249,3 +249,7 @@ def test_a_reference_entry_without_a_full_stop_is_still_a_statement() -> None:
     assert _sentence_like("join(self, timeout=None) Wait until child process terminates")
     assert not _sentence_like("join(self, timeout=None) Wait")  # a signature and one word says nothing
     assert not _sentence_like("Wait until child process terminates")  # no entry, no stop: a fragment
+    # a data descriptor: its name, then what it is
+    assert _sentence_like("exitcode Return exit code of process or `None` if it has yet to stop")
+    assert not _sentence_like("process Returns")  # a name and one word
+    assert not _sentence_like("the API) of threading.py but uses processes instead of threads.")  # a fragment

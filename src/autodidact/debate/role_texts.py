@@ -95,7 +95,7 @@ def _clarifier(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
             )
         return (
             f'Two contrasting cases: A feels that "{t}" holds, yet does the same work in the same time as before '
-            f'(a felt-experience reading); B does not feel it, yet takes twice as long or redoes twice as much '
+            f"(a felt-experience reading); B does not feel it, yet takes twice as long or redoes twice as much "
             "work (a measurable reading). The same situation can come out opposite under the two readings.",
             "suggestion",
             "Which of the two cases is closer to what you ran into?",

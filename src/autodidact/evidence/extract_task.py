@@ -623,6 +623,9 @@ _PROSE_MARKS = frozenset("`\"'“”‘’，。、：；！？「」《》,.")
 # A reference page's entry: the member's signature, then what it does ("join(self)  Blocks until all
 # items in the Queue have been gotten and processed.") — lowercase because the name is.
 _SIGNATURE = re.compile(r"^(?:async\s+)?[a-z_][\w.]*\([^()]*\)\s+[A-Z]")
+# A data descriptor's entry: its name alone, then what it is ("exitcode Return exit code of process
+# or None if it has yet to stop", "daemon Return whether process is a daemon").
+_DESCRIPTOR = re.compile(r"^[a-z_][\w]*\s+[A-Z][a-z]+\s")
 # A definition list's entry opens with its lower-case name: "delimiter - specifies a one-character
 # string …", "quoting - controls when quotes …", "csv.QUOTE_NONNUMERIC means that quotes are …".
 _LIST_ENTRY = re.compile(r"^[a-z_][\w]*(?:\s+[-–—:]\s+[a-z]|\.[A-Za-z_][\w.]*\s+[a-z])")
@@ -636,11 +639,20 @@ def _says_more(sentence: str) -> bool:
     return sum(1 for ch in rest if "\u4e00" <= ch <= "\u9fff") >= 12 or len(re.findall(r"[A-Za-z]{2,}", rest)) >= 8
 
 
+def _entry_like(text: str) -> bool:
+    """A reference entry — a signature or a descriptor's name — and a description of three words or more."""
+    for pattern in (_SIGNATURE, _DESCRIPTOR):
+        found = pattern.match(text)
+        if found and len(text[found.end() - 1 :].split()) >= 3:
+            return True
+    return False
+
+
 def _sentence_like(sentence: str) -> bool:
     """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
     stripped = sentence.strip()
     lowered = stripped[:1].isascii() and stripped[:1].islower() and not has_cjk(stripped)
-    if lowered and not _SIGNATURE.match(stripped) and not _LIST_ENTRY.match(stripped):
+    if lowered and not _SIGNATURE.match(stripped) and not _LIST_ENTRY.match(stripped) and not _entry_like(stripped):
         # A fragment (a list item's continuation, a clause cut off its sentence). Chinese has no
         # case: 「netfilter 主要的用户层程序是 iptables(8)」 opens with a name, not a fragment.
         return False
@@ -663,7 +675,7 @@ def _sentence_like(sentence: str) -> bool:
     announced = bool(_ANNOUNCED.search(stripped))
     # A reference entry's one-line description has no full stop in pydoc ("join(self, timeout=None)
     # Wait until child process terminates"): the signature and a few words are a statement.
-    entry = bool(_SIGNATURE.match(stripped)) and len(_SIGNATURE.sub("", stripped, count=1).split()) >= 3
+    entry = _entry_like(stripped)
     return (stripped.endswith(_END_PUNCT) or len(stripped) >= 80 or announced or entry) and (words >= 5 or cjk >= 8)
 
 
