@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from autodidact.debate.checker import check_session
 from autodidact.debate.roles import ROLES
 from autodidact.debate.store import SessionStore
@@ -297,4 +299,35 @@ def test_a_chinese_plan_is_examined_as_a_plan(debate: Callable[..., dict[str, An
     text = "\n".join(t["text"] for t in turns)
     assert not any(phrase in text for phrase in _CLAIM_ONLY), text
     assert "一个打算要按它的目标来评判" in text and "【" in text
+    assert check_session(_folder(kb_dir))["ok"]
+
+
+_CAUSAL_ONLY = ("hindsight", "removing the named cause", "the cause the proposition names", "事后印象", "原因去掉")
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        ("SQLite is better than PostgreSQL for a small internal tool", "compared on the same task"),
+        ("There are fewer code review comments on Fridays", "the pattern is real"),
+        ("Why do old mobile apps stop working after OS updates?", "takes three things for granted"),
+        ("对零基础的成年人来说，Python 比 JavaScript 更适合入门", "是在同样的任务和条件下比较的"),
+    ],
+)
+def test_each_kind_is_examined_as_what_it_is(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path, prompt: str, expected: str
+) -> None:
+    """A comparison, an observation and a question got the causal claim's premises ("the change in
+    'better' really happened") and prediction ("removing the named cause …") in a fresh-eyes trial."""
+    zh = "Python" in prompt and "来说" in prompt
+    other = "It could also be that I just know one of them better"
+    answers = ["按推荐", "A", "第二条", "不知道", "也可能是因为我更熟悉 Python"] if zh else [
+        "standard", "A", "the second", "I don't know", other]  # fmt: skip
+    turns = _run(debate, prompt, answers)
+    for turn in (t["turn"] for t in turns if t["turn"] is not None):
+        _one_question(turn)
+    text = "\n".join(t["text"] for t in turns)
+    assert expected in text, text
+    assert not any(phrase in text for phrase in _CAUSAL_ONLY), text
+    assert "here are concrete examples to pick from" not in text or "An example" in text
     assert check_session(_folder(kb_dir))["ok"]

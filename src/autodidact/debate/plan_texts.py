@@ -15,7 +15,8 @@ import re
 from autodidact.debate.templates import PLAN_ALTERNATIVES, TurnInputs, excerpt
 
 Turn = tuple[str, str, str, str]  # contribution, source, question, why
-_READING = re.compile(r"\s*[（(](?:reading|口径)[:：][^()（）]*[)）]\s*$")
+# "… (reading: a measurable criterion (speed, cost))": one level of parentheses inside is allowed
+_READING = re.compile(r"\s*[（(](?:reading|口径)[:：](?:[^()（）]|[（(][^()（）]*[)）])*[)）]\s*$")
 
 
 def _plan(inp: TurnInputs, limit: int = 60) -> str:

@@ -11,7 +11,7 @@ and falls back to an observation (docs/debate.md, "Reading the proposition").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 Kind = Literal["causal", "comparison", "plan", "question", "observation"]
@@ -232,6 +232,11 @@ def _scope_en(rest: str) -> tuple[str, str]:
 
 def _read_en(text: str) -> Proposition:
     body = _EN_HEDGE.sub("", text.rstrip(".!"), count=1)
+    there = re.match(r"^there (?:are|is|were|was|have been|has been)\s+(?P<rest>.+)$", body, re.I)
+    if there and not text.endswith("?"):
+        # "There are fewer code review comments on Fridays": an observation of what there is, no subject
+        rest, scope = _scope_en(there.group("rest"))
+        return Proposition(text, "observation", effect=_strip(rest), scope=scope)
     if text.endswith("?") or _EN_QUESTION.match(text):
         inner = _EN_AUX_QUESTION.match(body.rstrip("?"))
         if inner:  # "Does X make kids better at Y?" asks whether a claim holds: read the claim
@@ -338,16 +343,46 @@ def _split_effect_en(rest: str) -> tuple[str, str]:
     return _strip(rest), ""
 
 
+def _as_question(text: str) -> str:
+    """The person's question as they asked it, ending in its question mark."""
+    flat = " ".join(text.split()).rstrip("?？. ")
+    return flat[:1].lower() + flat[1:] + "?" if flat else text
+
+
 def _topic_words(question: str) -> str:
     words = [w for w in _EN_WORD.findall(question) if len(w) > 2]
     return " ".join(words[1:]) if len(words) > 1 else question
 
 
+# 「对零基础的成年人来说，…」: who or where the claim holds, said first.
+_ZH_LEAD_SCOPE = re.compile(r"^(?:对于?|在)(?P<scope>[^，,]{1,20}?)(?:来说|而言|中|里|上)[，,]\s*(?P<rest>.+)$")
+# 「加班越多，团队的线上故障反而越多」: the more of one, the more of the other — a causal claim.
+_ZH_THE_MORE = re.compile(r"^(?P<cause>[^，,]+?越[^，,]{1,4})[，,]\s*(?P<rest>.+越.+)$")
+_ZH_CAUSE_TAIL = re.compile(r"(?:总是|总|都|也|会|就)$")
+
+
 def _read_zh(text: str) -> Proposition:
+    found = _read_zh_body(text)
+    if found.cause:
+        found = replace(found, cause=_ZH_CAUSE_TAIL.sub("", found.cause) or found.cause)
+    return found
+
+
+def _read_zh_body(text: str) -> Proposition:
     body = _ZH_HEDGE.sub("", text.rstrip("。！!"), count=1)
+    lead = _ZH_LEAD_SCOPE.match(body)
+    if lead and not _ZH_QUESTION.search(text):
+        inner = _read_zh_body(lead.group("rest"))
+        return replace(inner, text=text, scope=lead.group("scope"))
+    more = _ZH_THE_MORE.match(body)
+    if more and not _ZH_QUESTION.search(text):
+        rest = more.group("rest")
+        cut = re.search(r"(?:反而|也|就)?越", rest)
+        subject, effect = (rest[: cut.start()], rest[cut.start() :]) if cut and cut.start() > 0 else ("", rest)
+        return Proposition(text, "causal", subject=subject, effect=effect, cause=more.group("cause"))
     if _ZH_QUESTION.search(text):
         asked = re.sub(r"^(?:为什么|怎么|如何|是否)", "", body.rstrip("？?吗呢"))
-        claim = _read_zh(asked) if asked and not _ZH_QUESTION.search(asked) else None
+        claim = _read_zh_body(asked) if asked and not _ZH_QUESTION.search(asked) else None
         if claim is not None and claim.kind in {"causal", "comparison"}:  # 「X会让Y下降吗？」 asks about a claim
             return Proposition(text, "question", subject=claim.subject, effect=claim.effect, cause=claim.cause,
                                baseline=claim.baseline)  # fmt: skip
@@ -409,10 +444,13 @@ def plain_reading(p: Proposition, lang: str) -> str:
             claim = f"{who}「{p.cause}」导致「{p.effect or p.text}」"
             return f"我的理解：这是一个因果主张——{claim}。关键在于「{p.key_term}」。"
         if p.kind == "comparison":
-            claim = f"「{p.subject}」与「{p.baseline}」相比，「{p.effect or '差异'}」"
+            where = f"对「{p.scope}」来说，" if p.scope else ""
+            claim = f"{where}「{p.subject}」与「{p.baseline}」相比，「{p.effect or '差异'}」"
             return f"我的理解：这是一个比较——{claim}。关键在于「{p.key_term}」。"
         if p.kind == "plan":
             return f"我的理解：这是一个打算——{p.effect or p.text}。"
+        if p.kind == "question" and p.cause:
+            return f"我的理解：这是一个问题——「{p.cause}」是否、又为什么会让「{p.subject}{p.effect}」。"
         if p.kind == "question":
             return f"我的理解：这是一个问题，关于「{p.subject or p.text}」。"
         return f"我的理解：这是一个观察，关于「{p.subject or p.text}」{('：' + p.effect) if p.effect else ''}。"
@@ -429,10 +467,16 @@ def plain_reading(p: Proposition, lang: str) -> str:
         return (
             f"How I read it: a comparison — {p.subject} against {p.baseline}"
             + (f", on “{p.effect}”" if p.effect else "")
+            + (f", {p.scope}" if p.scope else "")
             + f". What decides it is “{p.key_term}”."
         )
     if p.kind == "plan":
         return f"How I read it: a plan — {p.effect or p.text}."
+    if p.kind == "question" and p.cause:
+        who = f"{p.subject} " if p.subject else ""
+        return f"How I read it: a question — whether, and why, {p.cause} leads to {who}{p.effect}."
     if p.kind == "question":
-        return f"How I read it: a question about {p.subject or p.text}."
+        return f"How I read it: a question — {_as_question(p.text)}"
+    if not p.subject and p.effect:
+        return f"How I read it: an observation — {p.effect}" + (f" {p.scope}." if p.scope else ".")
     return f"How I read it: an observation about {p.subject or p.text}" + (f": {p.effect}." if p.effect else ".")

@@ -394,7 +394,10 @@ def named_option(answer: str, contribution: str) -> str | None:
         return None
     letter = picked.group(1).upper()
     found = re.search(rf"(?:^|[\s：:；;，,]){letter}\.\s*([^；;。]+)", contribution)
-    return found.group(1).strip(" ,，") if found else None
+    if not found:
+        return None
+    # "a measurable criterion (speed, cost, errors)": the option's name, not its examples
+    return re.sub(r"\s*[（(][^()（）]*[)）]\s*$", "", found.group(1)).strip(" ,，") or None
 
 
 def named_premise(answer: str, contribution: str) -> str | None:

@@ -7,6 +7,7 @@ Every branch returns a contribution that does the role's job and exactly one foc
 
 from __future__ import annotations
 
+from autodidact.debate.kind_texts import kind_turn
 from autodidact.debate.plan_texts import bare_proposition, plan_turn
 from autodidact.debate.templates import ALTERNATIVES, TurnInputs, TurnOutput, excerpt
 
@@ -49,6 +50,8 @@ def response_for(inp: TurnInputs) -> str:
         return "跳过回应" if zh else "(no response)"
     quote = excerpt(inp.last_answer, 30)
     if inp.dont_know:
+        if inp.intent != "example":  # the turn moves on: promising examples that do not come misleads
+            return "不确定也没关系，我们先往下走。" if zh else "Not knowing is fine; let's move on."
         return (
             "不确定也没关系，下面换成具体例子供你挑。"
             if zh
@@ -305,7 +308,7 @@ def offline_turn(inp: TurnInputs) -> TurnOutput:
         "reflection_facilitator": _reflection,
     }[inp.role]
     # A plan is not a claim about what happened: its premises, prediction and rivals are a plan's.
-    planned = plan_turn(inp, zh) if inp.kind == "plan" else None
+    planned = plan_turn(inp, zh) if inp.kind == "plan" else kind_turn(inp, zh)
     contribution, source, question, why = planned or writer(inp, zh)
     if inp.evidence_note:
         contribution = f"{inp.evidence_note} {contribution}"

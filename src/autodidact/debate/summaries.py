@@ -285,13 +285,34 @@ def _maturity(level: object, lang: str) -> str:
     return MATURITY_WORDS[lang].get(str(level), str(level).lower())
 
 
+# The obstacle a stage stopped at, in the session's language (the enum stays in the event log).
+OBSTACLE_WORDS = {
+    "en": {
+        "undefined_concept": "a core term was still undefined",
+        "unexamined_premise": "a premise was still unexamined",
+        "no_prediction": "no prediction yet",
+        "single_explanation": "no competing explanation examined yet",
+        "review_pending": "a review was pending",
+        "stage_complete": "stage complete",
+    },
+    "zh": {
+        "undefined_concept": "核心概念尚未定义",
+        "unexamined_premise": "前提尚未检验",
+        "no_prediction": "尚无预测",
+        "single_explanation": "尚未检验竞争解释",
+        "review_pending": "评估尚未进行",
+        "stage_complete": "阶段完成",
+    },
+}
+
+
 def _stopped(reason: str | None, obstacle: object, lang: str) -> str:
     """Why the stage stopped, in words: no rule id, no enum (they stay in the event log)."""
     said = STOP_WORDS[lang].get(reason or "", (reason or "—").lower().replace("_", " "))
     if obstacle and obstacle != "—":
-        return (
-            f"{said}（{str(obstacle).replace('_', ' ')}）"
-            if lang == "zh"
-            else f"{said} ({str(obstacle).replace('_', ' ')})"
-        )
+        words = OBSTACLE_WORDS["zh" if lang == "zh" else "en"]
+        what = words.get(str(obstacle), "" if lang == "zh" else str(obstacle).replace("_", " "))
+        if not what:
+            return said
+        return f"{said}（{what}）" if lang == "zh" else f"{said} ({what})"
     return said
