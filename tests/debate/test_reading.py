@@ -218,3 +218,15 @@ def test_a_closed_session_offers_no_way_to_continue_or_close_it(tmp_path: Path) 
     assert "continue" not in options and "close the session" not in options  # it is closed already
     assert "start a new session" in options  # what the person can do with the result
     assert any(line.startswith("Options:") and "close the session" in line for line in paused)
+
+
+def test_a_quote_of_the_person_keeps_their_punctuation_and_words_whole() -> None:
+    """Quotes replaced full stops with commas ("Premise 2, On nights…"), turned 以及 into 「，、」 and
+    cut words in half ("until a ju…"): a quote is the first sentence, cut at a word boundary."""
+    from autodidact.debate.templates import excerpt
+
+    assert excerpt("Premise 2. On nights I skip the phone I sleep fine.") == "Premise 2…"
+    assert excerpt("模考口语分数以及能不能坚持") == "模考口语分数…"
+    long = excerpt("B: the time until a junior ships a first feature alone and then some more words follow", 28)
+    assert long.endswith("alone…") and "," not in long
+    assert excerpt("Why does it fail?") == "Why does it fail"  # a question mark never reaches a focus question

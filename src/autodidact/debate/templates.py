@@ -63,10 +63,19 @@ def excerpt(text: str | None, limit: int = 28) -> str:
     cjk = bool(re.search(r"[\u4e00-\u9fff]", flat))
     if not cjk:
         limit *= 2  # Latin words are longer than CJK characters
-    flat = re.sub(r"[。！？!?；;]", "，" if cjk else ",", flat).replace(". ", ", ").rstrip("，,. ")
-    for word in ("以及", "另外", "顺便"):
-        flat = flat.replace(word, "、")
-    return flat if len(flat) <= limit else flat[:limit].rstrip("，, ") + "…"
+    # The first sentence, cut where it ends: replacing the person's full stops with commas made
+    # "Premise 2. On nights…" read "Premise 2, On nights…" (a fresh-eyes trial).
+    # A bundling word ("以及", "另外", "顺便") would bundle a focus question the quote goes into: the
+    # quote ends before it too.
+    end = re.search(r"[。！？!?；;]|\.(?=\s)|以及|另外|顺便", flat)
+    more = bool(end and flat[end.end() :].strip())
+    flat = (flat[: end.start()] if end else flat).rstrip("，,、. ")
+    if len(flat) > limit:
+        cut = flat[:limit]
+        if not cjk and " " in cut:
+            cut = cut.rsplit(" ", 1)[0]  # at a word boundary: "until a ju…" read as a typo
+        return cut.rstrip("，,、 ") + "…"
+    return flat + "…" if more else flat
 
 
 _ZH_SPLIT = re.compile(
