@@ -230,3 +230,13 @@ def test_a_quote_of_the_person_keeps_their_punctuation_and_words_whole() -> None
     long = excerpt("B: the time until a junior ships a first feature alone and then some more words follow", 28)
     assert long.endswith("alone…") and "," not in long
     assert excerpt("Why does it fail?") == "Why does it fail"  # a question mark never reaches a focus question
+
+
+def test_the_status_line_names_the_state_in_words(tmp_path: Path) -> None:
+    from autodidact.debate.engine import Engine
+    from autodidact.debate.render import status_line
+
+    engine = Engine(tmp_path / "s")
+    engine.start("我觉得晨跑让我效率更高")
+    line = status_line(engine.load())
+    assert line.startswith("[") and "等待" in line and not any(ch.isupper() for ch in line), line

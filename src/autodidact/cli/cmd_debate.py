@@ -266,7 +266,7 @@ def register(app: typer.Typer) -> None:
 
         Example: autodidact debate show 20261202-idea-1a2b --kb my-kb
         """
-        from autodidact.debate.render import budget_line, transcript
+        from autodidact.debate.render import status_line, transcript
         from autodidact.debate.store import SessionStore
 
         folder, _ = _session_dir(kb, session)
@@ -278,7 +278,7 @@ def register(app: typer.Typer) -> None:
             emit_json(state.to_json())
             return
         _out(transcript(events, state.language))
-        _out(f"\n[{state.state} · {state.mode} · {state.execution.depth} · {budget_line(state)}]")
+        _out("\n" + status_line(state))
 
     @debate.command("close")
     def close_cmd(

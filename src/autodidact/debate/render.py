@@ -126,6 +126,39 @@ def _last_line(last: Any, pending: dict[str, Any], zh: bool) -> str:
     return f"last turn: {last.role} ({'the current question' if same else last.question})"
 
 
+# What a session's state and mode are called in the status line (the enums stay in --json).
+STATE_WORDS = {
+    "en": {"CONTEXT_RESOLUTION": "starting", "WAITING_DEPTH": "waiting for the depth", "DISCUSSING": "discussing",
+           "WAITING_USER": "waiting for your answer", "INDEPENDENT_REVIEW": "under review",
+           "WAITING_GAP_CONFIRMATION": "waiting for you to confirm a check", "WAITING_EVIDENCE": "checking evidence",
+           "CHECKPOINT": "at a checkpoint", "PAUSED": "paused", "CLOSED": "closed",
+           "explore": "explore mode", "examine": "examine mode"},
+    "zh": {"CONTEXT_RESOLUTION": "开始中", "WAITING_DEPTH": "等待选择深度", "DISCUSSING": "讨论中",
+           "WAITING_USER": "等待你的回答", "INDEPENDENT_REVIEW": "评估中", "WAITING_GAP_CONFIRMATION": "等待你确认查证",
+           "WAITING_EVIDENCE": "查证中", "CHECKPOINT": "到达检查点", "PAUSED": "已暂停", "CLOSED": "已关闭",
+           "explore": "探索模式", "examine": "推敲模式"},
+}  # fmt: skip
+DEPTH_WORDS = {"zh": {"quick": "快速", "standard": "标准", "deep": "深度"}}
+
+
+def status_line(session: Session) -> str:
+    """The session's state in words, for the end of `debate show`: "[waiting for your answer ·
+    examine mode · standard · rounds 7/8, reviews 0/2]" (a fresh-eyes trial read "WAITING_USER" and
+    "events 66/400" as internals)."""
+    lang = "zh" if session.language == "zh" else "en"
+    words = STATE_WORDS[lang]
+    depth = str(session.execution.depth or "")
+    parts = [words.get(str(session.state), str(session.state).lower()), words.get(session.mode, session.mode)]
+    if depth:
+        parts.append(DEPTH_WORDS.get(lang, {}).get(depth, depth))
+    budget = session.execution.budget
+    usage = session.execution.usage
+    if budget is not None:
+        rounds, reviews = f"{usage.rounds}/{budget.max_rounds}", f"{usage.review_batches}/{budget.max_review_batches}"
+        parts.append(f"轮次 {rounds}，评估 {reviews}" if lang == "zh" else f"rounds {rounds}, reviews {reviews}")
+    return "[" + " · ".join(parts) + "]"
+
+
 def budget_line(session: Session) -> str:
     """Budget used against the depth's limits, one line."""
     usage, budget = session.execution.usage, session.execution.budget
