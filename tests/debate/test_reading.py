@@ -221,15 +221,22 @@ def test_a_closed_session_offers_no_way_to_continue_or_close_it(tmp_path: Path) 
 
 
 def test_a_quote_of_the_person_keeps_their_punctuation_and_words_whole() -> None:
-    """Quotes replaced full stops with commas ("Premise 2, On nights…"), turned 以及 into 「，、」 and
-    cut words in half ("until a ju…"): a quote is the first sentence, cut at a word boundary."""
-    from autodidact.debate.templates import excerpt
+    """Quotes replaced full stops with commas ("Premise 2, On nights…"), turned 以及 into 「，、」, cut
+    words in half ("until a ju…") and left parentheses open: the person's punctuation stays, a quote
+    is cut at a word boundary and before an aside it cannot close."""
+    from autodidact.debate.templates import excerpt, sentence_count
 
-    assert excerpt("Premise 2. On nights I skip the phone I sleep fine.") == "Premise 2…"
+    assert excerpt("Premise 2. On nights I skip the phone I sleep fine.") == (
+        "Premise 2. On nights I skip the phone I sleep fine"
+    )
     assert excerpt("模考口语分数以及能不能坚持") == "模考口语分数…"
     long = excerpt("B: the time until a junior ships a first feature alone and then some more words follow", 28)
     assert long.endswith("alone…") and "," not in long
     assert excerpt("Why does it fail?") == "Why does it fail"  # a question mark never reaches a focus question
+    aside = excerpt("Remote work lowers productivity (reading: by productivity I mean sales per week)", 20)
+    assert aside == "Remote work lowers productivity…"
+    # the person's sentences inside a quote are not the response's own
+    assert sentence_count('You said "Yes. Only on Fridays"; recorded as: scope.') == 1
 
 
 def test_the_status_line_names_the_state_in_words(tmp_path: Path) -> None:

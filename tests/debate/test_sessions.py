@@ -209,7 +209,7 @@ def test_show_prints_the_transcript_with_the_persons_words(
     debate("reply", "s1", "你定吧")
     shown = cli("debate", "show", "s1", "--kb", str(kb_dir))
     assert shown.exit_code == 0
-    assert "> 你定吧" in shown.stdout and shown.stdout.count("➤") == 2 and "rounds 1/8" in shown.stdout
+    assert "> 你定吧" in shown.stdout and shown.stdout.count("➤") == 2 and "轮次 1/8" in shown.stdout
     as_json = json.loads(cli("debate", "show", "s1", "--kb", str(kb_dir), "--json").stdout)
     assert as_json["session_id"] == "s1" and as_json["execution"]["depth"] == "standard"
     bad = cli("debate", "reply", "../s1", "x", "--kb", str(kb_dir))
@@ -330,4 +330,21 @@ def test_each_kind_is_examined_as_what_it_is(
     assert expected in text, text
     assert not any(phrase in text for phrase in _CAUSAL_ONLY), text
     assert "here are concrete examples to pick from" not in text or "An example" in text
+    assert check_session(_folder(kb_dir))["ok"]
+
+
+def test_a_revision_in_the_persons_words_becomes_the_proposition(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path
+) -> None:
+    """ "Revise: …" at the reflection was lost (or filed as a premise); and an empty slot was quoted as
+    if the person had said it ("the alternative "none yet" cannot be ruled out")."""
+    answers = ["standard", "A", "the second", "I don't know", "Blockers would wait two days.",
+               "Really just for the backend team, not the whole org", "I don't know",
+               "Revise: switch only the backend team's standups to twice a week"]  # fmt: skip
+    turns = _run(debate, "I plan to switch our team's standups from daily to twice a week", answers)
+    text = "\n".join(t["text"] for t in turns)
+    assert '"none yet"' not in text and '"to be filled in"' not in text
+    session = json.loads((_folder(kb_dir) / "session.json").read_text("utf-8"))
+    current = session["ideas"][0]["versions"][-1]
+    assert current["proposition"] == "switch only the backend team's standups to twice a week"
     assert check_session(_folder(kb_dir))["ok"]

@@ -210,20 +210,33 @@ def _rival(inp: TurnInputs, zh: bool) -> Turn:
 
 
 def _disposition(inp: TurnInputs, zh: bool) -> Turn:
-    plan = _plan(inp)
-    revised = excerpt(inp.predictions[-1], 30) if inp.predictions else ("待补" if zh else "to be filled in")
-    rival = excerpt(inp.alternatives[-1], 30) if inp.alternatives else ("尚未提出" if zh else "none yet")
+    plan = _plan(inp, 36)
     if zh:
+        revise = (
+            f"补上成功的尺度或预期「{excerpt(inp.predictions[-1], 30)}」" if inp.predictions else "还缺成功的尺度或预期"
+        )
+        rival = (
+            f"替代做法「{excerpt(inp.alternatives[-1], 30)}」尚不能排除" if inp.alternatives else "还没有比较过替代做法"
+        )
         return (
-            f"当前状态（AI判断，不是结论）：保留——按「{plan}」先试行；修改——补上成功的尺度或预期「{revised}」；"
-            f"未决——替代做法「{rival}」尚不能排除。",
+            f"当前状态（AI判断，不是结论）：保留——按「{plan}」先试行；修改——{revise}；未决——{rival}。",
             "judgement",
             "按这三段，你决定试行、修改还是暂时搁置这个打算？",
             "决定由你来做，它决定下一步是设计试行、改写打算还是先比较替代做法。",
         )
+    revise = (
+        f'add the measure or expectation "{excerpt(inp.predictions[-1], 30)}"'
+        if inp.predictions
+        else "a measure of success is still missing"
+    )
+    rival = (
+        f'the other option "{excerpt(inp.alternatives[-1], 30)}" cannot be ruled out yet'
+        if inp.alternatives
+        else "no other way to the goal has been compared yet"
+    )
     return (
-        f'Current state (AI judgement, not a conclusion): keep — try "{plan}" as a trial; revise — add the measure '
-        f'or expectation "{revised}"; undecided — the other option "{rival}" cannot be ruled out yet.',
+        f'Current state (AI judgement, not a conclusion): keep — try "{plan}" as a trial; revise — {revise}; '
+        f"undecided — {rival}.",
         "judgement",
         "Given these three parts, do you try, revise or set aside the plan for now?",
         "The decision is yours; it decides whether the next step is a trial design, a rewrite or a comparison.",

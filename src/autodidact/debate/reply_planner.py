@@ -6,6 +6,7 @@ focus question) is one job; choosing and writing the next turn is another (``tur
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -350,6 +351,12 @@ class ReplyPlanner(TurnPlanner):
                     disposition = value
                     break
             payload["disposition"] = disposition
+            reworded = _REWORDED.search(text)
+            wording = (reworded.group(1) or reworded.group(2) or "").strip() if reworded else ""
+            if disposition == "REVISE" and len(wording) >= 6:
+                # "Revise: Remote work lowers output per hour on collaborative tasks" is the new wording:
+                # the next version says it (it had been lost, or filed as a premise)
+                payload["proposition"] = wording.rstrip("。.!！")
         if "DECISION_RECORDED" in signals:
             txn.field("decisions", [*txn.s.decisions, {"text": text, "source": "用户观察"}])
         if len(payload) > 3:
@@ -382,6 +389,12 @@ class ReplyPlanner(TurnPlanner):
 _ORDINALS = (
     ("first", "1", "①", "一"), ("second", "2", "②", "二"), ("third", "3", "③", "三"),
 )  # fmt: skip
+
+
+# "Revise: …", "revise it to …", 「修改为…」「改成：…」: the wording that follows is the new proposition.
+_REWORDED = re.compile(
+    r"(?:revise|reword|change)(?:\s+it)?\s*(?:to\b|:|：)\s*(.+)$|(?:修改|改)(?:为|成)?[:：]?\s*(?=\S{6})(.+)$", re.I
+)
 
 
 def named_option(answer: str, contribution: str) -> str | None:

@@ -278,19 +278,32 @@ def _alternative(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
 
 def _reflection(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     kept = bare_proposition(inp.proposition)
-    revised = excerpt(inp.predictions[-1], 30) if inp.predictions else ("待补" if zh else "to be filled in")
-    open_alt = excerpt(inp.alternatives[-1], 30) if inp.alternatives else ("竞争解释尚未提出" if zh else "none yet")
+    # A slot with nothing in it says so in words: quoting a placeholder ("the alternative "none yet"
+    # cannot be ruled out") read as if the person had said it.
     if zh:
+        revise = f"补上预测「{excerpt(inp.predictions[-1], 30)}」" if inp.predictions else "还缺一个可检验的预测"
+        open_alt = (
+            f"竞争解释「{excerpt(inp.alternatives[-1], 30)}」尚不能排除" if inp.alternatives else "还没有提出竞争解释"
+        )
         return (
-            f"当前状态（AI判断，不是结论）：保留——「{kept}」作为待验证假说；修改——补上预测「{revised}」；"
-            f"未决——竞争解释「{open_alt}」尚不能排除。",
+            f"当前状态（AI判断，不是结论）：保留——「{kept}」作为待验证假说；修改——{revise}；未决——{open_alt}。",
             "judgement",
             "按这三段，你决定保留、修改还是暂时搁置这个命题？",
             "处置由你来定，它决定下一步是设计验证、改写命题还是先查证。",
         )
+    revise = (
+        f'add the prediction "{excerpt(inp.predictions[-1], 30)}"'
+        if inp.predictions
+        else "a testable prediction is still missing"
+    )
+    open_alt = (
+        f'the alternative "{excerpt(inp.alternatives[-1], 30)}" cannot be ruled out yet'
+        if inp.alternatives
+        else "no competing explanation has been named yet"
+    )
     return (
-        f'Current state (AI judgement, not a conclusion): keep — "{kept}" as a hypothesis to test; revise — add '
-        f'the prediction "{revised}"; undecided — the alternative "{open_alt}" cannot be ruled out yet.',
+        f'Current state (AI judgement, not a conclusion): keep — "{kept}" as a hypothesis to test; revise — '
+        f"{revise}; undecided — {open_alt}.",
         "judgement",
         "Given these three parts, do you keep, revise or set aside the proposition for now?",
         "The disposition is yours; it decides whether the next step is a validation design, a rewrite or a check.",

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from autodidact.debate import gates
+from autodidact.debate.plan_texts import bare_proposition
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.session import Session
 from autodidact.debate.templates import excerpt
@@ -54,10 +55,11 @@ def _after_closing(session: Session, zh: bool) -> list[str]:
             if zh
             else f'look for evidence on the weakest premise: autodidact research "{premise}"'
         )
+    wording = bare_proposition(version.proposition, 60)
     out.append(
-        "就修改后的命题开一场新讨论：autodidact debate start"
+        f'就这个命题开一场新讨论：autodidact debate start "{wording}"'
         if zh
-        else "start a new session on the revised proposition: autodidact debate start"
+        else f'start a new session on it: autodidact debate start "{wording}"'
     )
     return out
 

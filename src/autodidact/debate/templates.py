@@ -63,18 +63,24 @@ def excerpt(text: str | None, limit: int = 28) -> str:
     cjk = bool(re.search(r"[\u4e00-\u9fff]", flat))
     if not cjk:
         limit *= 2  # Latin words are longer than CJK characters
-    # The first sentence, cut where it ends: replacing the person's full stops with commas made
-    # "Premise 2. On nights…" read "Premise 2, On nights…" (a fresh-eyes trial).
-    # A bundling word ("以及", "另外", "顺便") would bundle a focus question the quote goes into: the
-    # quote ends before it too.
-    end = re.search(r"[。！？!?；;]|\.(?=\s)|以及|另外|顺便", flat)
-    more = bool(end and flat[end.end() :].strip())
-    flat = (flat[: end.start()] if end else flat).rstrip("，,、. ")
+    # The person's punctuation stays (full stops turned into commas read "Premise 2, On nights…"),
+    # but a question mark never enters a focus question, and a bundling word ("以及", "另外", "顺便")
+    # would bundle one: the quote ends before it.
+    bundle = re.search(r"以及|另外|顺便", flat)
+    more = bool(bundle)
+    flat = flat[: bundle.start()] if bundle else flat
+    flat = re.sub(r"\s*[?？]\s*", lambda m: "，" if cjk else ", ", flat).strip().rstrip("，,、;；. ")
     if len(flat) > limit:
+        more = True
         cut = flat[:limit]
         if not cjk and " " in cut:
             cut = cut.rsplit(" ", 1)[0]  # at a word boundary: "until a ju…" read as a typo
-        return cut.rstrip("，,、 ") + "…"
+        flat = cut.rstrip("，,、;；:： ")
+    # an aside the cut left open would never close: the quote ends before it
+    for open_, close in (("(", ")"), ("（", "）")):
+        if flat.count(open_) > flat.count(close):
+            flat = flat[: flat.rfind(open_)].rstrip("，,、 ")
+            more = True
     return flat + "…" if more else flat
 
 
@@ -188,10 +194,16 @@ def key_term(text: str, lang: str) -> str:
     return max(content, key=len) if content else excerpt(text, 20)
 
 
+_QUOTED = re.compile(r"「[^「」]*」|“[^“”]*”|\"[^\"]*\"")
+
+
 def sentence_count(text: str) -> int:
-    """Sentences in ``text`` (terminal punctuation; a trailing fragment counts as one)."""
-    parts = [p for p in _SENTENCE_END.split(text.strip()) if p and p.strip()]
-    return max(1, len(parts)) if text.strip() else 0
+    """Sentences in ``text`` (terminal punctuation; a trailing fragment counts as one). What stands
+    in quotes is the person's words, not the response's own sentences: "You said "No. Only on
+    Fridays"; recorded as: …" is one sentence."""
+    own = _QUOTED.sub("“…”", text.strip())
+    parts = [p for p in _SENTENCE_END.split(own) if p and p.strip()]
+    return max(1, len(parts)) if own else 0
 
 
 # Other ways to the goal a plan serves: what a careful partner asks a plan to beat.
