@@ -247,3 +247,25 @@ def test_the_status_line_names_the_state_in_words(tmp_path: Path) -> None:
     engine.start("我觉得晨跑让我效率更高")
     line = status_line(engine.load())
     assert line.startswith("[") and "等待" in line and not any(ch.isupper() for ch in line), line
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind"),
+    [
+        ("A confounder to consider: the meeting may feel useless only because it's run badly", "confounder"),
+        ("A second factor could be moisture, since fridges are dry", "confounder"),
+        ("有个混杂因素：今年我换了遛狗时间，从晚上十点改到八点", "confounder"),
+        ("The mechanism I had in mind: fewer hallway conversations, so problems wait", "mechanism"),
+        ("Correction: I never said it holds for everyone.", "correction"),
+        ("I'd narrow it: async updates for six weeks only", "scope"),
+        ("我能接受的检验：连续两周把手机放在客厅，记录入睡时间", "test"),
+        ("举个例子：我表妹先学 C++，第一周就放弃了", "example"),
+    ],
+)
+def test_an_answer_the_person_labels_is_read_by_its_label(answer: str, kind: str) -> None:
+    """People name what they give ("A confounder to consider: …", 「证据：…」); a fresh-eyes trial's
+    labelled confounders were read as choices or premises, and the session then said "there is only
+    one explanation so far"."""
+    from autodidact.debate.answer_kinds import classify
+
+    assert classify(answer) == kind

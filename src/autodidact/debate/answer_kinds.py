@@ -147,12 +147,47 @@ _LEADS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )  # fmt: skip
 
 
+# What a person calls their own answer before a colon ("A confounder to consider: …", 「证据：…」,
+# "I'd narrow it: …"), or a name for a kind they use anywhere (「混杂因素」, "another factor"). People
+# label their answers; a fresh-eyes trial's labelled confounders were read as choices and premises.
+_LABELS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.I))
+    for kind, pattern in (
+        ("correction", r"\b(?:correction|you misread|you misunderstood|that'?s not what i)\b|更正|纠正|误解|理解错"),
+        ("confounder", r"\b(?:confounder|confound|competing explanation|alternative explanation|"
+                       r"another (?:factor|cause|explanation)|(?:a )?(?:second|other) (?:factor|cause))\b|"
+                       r"混杂|竞争解释|另一个原因|其他因素|另一个因素"),
+        ("mechanism", r"\bmechanism\b|机制"),
+        ("test", r"\btest\b|检验|测试|验证办法"),
+        ("evidence", r"\b(?:evidence|data)\b|证据|数据"),
+        ("example", r"\b(?:example|for instance)\b|例子|举例|比如"),
+        ("scope", r"\b(?:narrow|scope)\b|缩小|范围"),
+    )
+)  # fmt: skip
+_LABEL_END = re.compile(r"[:：]")
+
+
+def _labelled(clean: str) -> str | None:
+    """The kind the person names for their answer before its first colon (within 40 characters)."""
+    colon = _LABEL_END.search(clean[:40])
+    head = clean[: colon.start()] if colon else ""
+    for kind, pattern in _LABELS:
+        if head and pattern.search(head):
+            return kind
+    return None
+
+
 def classify(text: str) -> AnswerKind:
-    """The answer's kind: what its opening does, else the first rule that matches, in the order above
-    (a hedge wins over the rest)."""
+    """The answer's kind: what the person calls it ("Evidence: …"), else what its opening does, else
+    the first rule that matches, in the order above (a hedge wins over the rest)."""
     clean = " ".join(text.strip().split())
     if not clean:
         return "other"
+    named = _labelled(clean)
+    if named is not None:
+        return named  # type: ignore[return-value]
+    if _LABELS[1][1].search(clean):
+        return "confounder"  # 「有个混杂因素」, "a second factor could be moisture"
     for kind, pattern in _LEADS:
         if pattern.search(clean):
             return kind  # type: ignore[return-value]
