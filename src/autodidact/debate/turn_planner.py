@@ -15,7 +15,7 @@ from autodidact.debate.role_texts import offline_turn
 from autodidact.debate.roles import LABEL_INDEPENDENT, LABEL_SELF_CHECK, LABEL_SWITCH, ROLES, label, source_label
 from autodidact.debate.session import Session
 from autodidact.debate.store import SessionStore
-from autodidact.debate.templates import TurnInputs, key_term
+from autodidact.debate.templates import TurnInputs, excerpt, key_term
 from autodidact.debate.turns import write_turn
 from autodidact.debate.txn import Txn
 
@@ -161,7 +161,7 @@ class TurnPlanner:
             # The offline turn for a role has one question; the moderator may come back to the role
             # after the person answered it ("你定吧" leaves the decision to us). Asked again it would
             # ignore that answer (checker rule DC17): the turn asks how to go on from it instead.
-            out = out.model_copy(update={"question": _go_on_question(turn, s.language)})
+            out = out.model_copy(update={"question": _go_on_question(s, out.question)})
         txn.emit(
             "SELECTION_REASON", "moderator", "SYSTEM",
             {"turn": turn, "kind": choice.kind, "role": choice.role, "question_type": choice.question_type,
@@ -326,11 +326,22 @@ def _known_context(items: list[dict[str, Any]], zh: bool) -> str:
     return f"we talk in English; {kb}"
 
 
-def _go_on_question(turn: int, lang: str) -> str:
-    """A question that builds on an answer already given; the turn number keeps it distinct."""
-    if lang == "zh":
-        return f"第 {turn} 轮：这个问题你已经回答过，在你的回答之上，这一点下一步该怎么推进？"
-    return f"Turn {turn}: you have answered this already; building on your answer, how should this point move on?"
+def _go_on_question(session: Session, question: str) -> str:
+    """A question that builds on the answer the person already gave to ``question``, quoting it.
+
+    Why: "Turn 8: you have answered this already; building on your answer, how should this point
+    move on?" read as a machine that had not listened (two fresh-eyes trials quoted it)."""
+    asked = " ".join(question.split())
+    given = next(
+        (r.user_answer for r in reversed(session.rounds)
+         if r.user_answer and " ".join((r.question or "").split()) == asked),
+        "",
+    )  # fmt: skip
+    quote = excerpt(given, 30)
+    turn = len(session.rounds) + 1  # asked again later, the question is a new one (checker rule DC17)
+    if session.language == "zh":
+        return f"这一点你已经回答过（「{quote}」）；到第 {turn} 轮，你还想补充什么吗？"
+    return f'You already answered this ("{quote}"); now, at turn {turn}, what would you add to it, if anything?'
 
 
 def _already_answered(session: Session, question: str) -> bool:
