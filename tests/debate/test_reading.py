@@ -269,3 +269,17 @@ def test_an_answer_the_person_labels_is_read_by_its_label(answer: str, kind: str
     from autodidact.debate.answer_kinds import classify
 
     assert classify(answer) == kind
+
+
+def test_a_change_condition_the_person_stated_is_in_the_validation_plan(tmp_path: Path) -> None:
+    from autodidact.debate.engine import Engine
+    from autodidact.debate.summaries import validation_plan_md
+
+    engine = Engine(tmp_path / "s")
+    engine.start("Checking my phone right before bed makes my sleep worse")
+    for answer in ["standard", "B", "the second",
+                   "I'd accept this test: two weeks without the phone; if I fall asleep less than 10 minutes faster, "
+                   "the phone is not the main cause"]:  # fmt: skip
+        engine.reply(answer)
+    plan = validation_plan_md(engine.load())
+    assert plan is not None and "less than 10 minutes faster" in plan and "threshold: to be filled in" not in plan

@@ -236,7 +236,11 @@ def validation_plan_md(session: Session) -> str | None:
         return None
     zh = session.language == "zh"
     alts = version.alternatives
-    # A plan is tested by trying it, not by removing a cause (docs/debate.md, "Plans").
+    # What the person said would change their mind, in their words, when it names an amount or a
+    # period ("if the difference is under 10 minutes", 「差不到10分钟」, "for two weeks"): a plan that
+    # still says "threshold: to be filled in" after they gave one lost what they said.
+    stated = [p for p in version.predictions if _AMOUNT.search(p)]
+    condition = stated[-1] if stated else ""
     plan = read_proposition(idea.stage_base(session.stage).proposition, session.language).kind == "plan"
     if zh:
         design = (
@@ -251,7 +255,9 @@ def validation_plan_md(session: Session) -> str | None:
                 f"- 命题（待验证假说，v{version.version}）：{version.proposition}",
                 f"- 可观察预测：{version.predictions[-1]}",
                 design,
-                "- 改判条件：预测的差别没有出现，或差别小于事先约定的阈值（阈值：待补）",
+                f"- 改判条件（你说的）：{condition}"
+                if condition
+                else "- 改判条件：预测的差别没有出现，或差别小于事先约定的阈值（阈值：待补）",
                 f"- 竞争解释与区分点：{'；'.join(alts) if alts else '待补'}",
                 f"- 承重前提：{'；'.join(version.assumptions) if version.assumptions else '待补'}",
                 "- 样本量、时长、测量工具：待补",
@@ -270,8 +276,10 @@ def validation_plan_md(session: Session) -> str | None:
             "and note one sign of the loss you fear"
             if plan
             else "- Discriminating design: record the same measure with and without the cause, all else held equal",
-            "- Change condition: the predicted difference does not appear, or is below a threshold fixed in advance "
-            "(threshold: to be filled in)",
+            f"- Change condition (your words): {condition}"
+            if condition
+            else "- Change condition: the predicted difference does not appear, or is below a threshold fixed in "
+            "advance (threshold: to be filled in)",
             f"- Competing explanations and where they part: {'; '.join(alts) if alts else 'to be filled in'}",
             f"- Load-bearing premises: {'; '.join(version.assumptions) if version.assumptions else 'to be filled in'}",
             "- Sample size, duration, instruments: to be filled in",
@@ -280,6 +288,12 @@ def validation_plan_md(session: Session) -> str | None:
             "",
         ]
     )
+
+
+_AMOUNT = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half)\b|[一二三四五六七八九十两半]\s*[个周天月年次分小]",
+    re.I,
+)
 
 
 def _maturity(level: object, lang: str) -> str:
