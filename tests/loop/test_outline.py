@@ -305,3 +305,17 @@ def test_a_facets_outline_keeps_to_the_subsections_of_its_own_section(tmp_path: 
     headings = [e.heading for e in entries]
     assert "Shell 条件语句" in headings, headings
     assert all(e.number.startswith("12.1") for e in entries), [(e.heading, e.number) for e in entries]
+
+
+def test_a_short_command_name_is_not_the_ordinary_word_in_a_heading() -> None:
+    """ "inspecting processes with ps and top" names the command ``top``: "Top level "Release" file and
+    authenticity" uses the ordinary word and is no section of that facet; "The top command" is."""
+    from autodidact.sources.outline import _as_written
+    from autodidact.text.tokens import term_set
+
+    topic = "How do I monitor processes: inspecting processes with ps and top, scheduling jobs with at"
+    assert _as_written({"top"}, 'Top level "Release" file and authenticity', topic) == set()
+    assert _as_written({"top"}, "The top command", topic) == {"top"}
+    assert _as_written(term_set("Scheduling"), "Scheduling tasks once", topic) == term_set("Scheduling")  # long words
+    # a tool named by a proper noun is capitalised in headings as a name: "10.5.2. Basic Git commands"
+    assert _as_written({"git"}, "Basic Git commands", "version control with git and svn") == {"git"}

@@ -22,7 +22,7 @@ from autodidact.text.furniture import is_furniture
 from autodidact.text.glossary import english_of
 from autodidact.text.sections import SEPARATOR, bare_heading
 from autodidact.text.sentences import sentence_spans
-from autodidact.text.tokens import has_cjk, term_set, terms
+from autodidact.text.tokens import has_cjk, stem, term_set, terms
 from autodidact.text.topic import decompose, is_action_phrase, key_terms, subject_names
 
 _PART = re.compile(r"\s*\(\d+/\d+\)$")  # the part counter of a cut section: "Classes (2/3)"
@@ -250,7 +250,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             # it says meets the facet's need below.
             # The subject's own words name no facet: 「网络优化」 names 「MTU 优化」 by 「优化」, not
             # 「网络接口配置」 by the 「网络」 every section of a networking chapter says.
-            titled = bool((own - subject_terms) & term_set(heading)) and facet is not None
+            titled = bool(_as_written((own - subject_terms) & term_set(heading), heading, topic)) and facet is not None
             if not heading or (share < SCORE_SHARE and not titled):
                 continue
             if (named_terms <= subject_terms) != (facet is None):
@@ -279,6 +279,31 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
                 facet, heading, hit.title if shared[raw] else "", numbered.group(1).rstrip(".") if numbered else ""
             )
             out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title, hit.url))
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z][\w-]*")
+# Commands named by an ordinary English word: capitalised at a heading's start, the word is the
+# ordinary one ("Top level …", "Time zone", "Last resort"). A tool named by a proper noun ("Git",
+# "Make", "Vim") is capitalised in headings as a name, so only these are checked.
+WORD_COMMANDS = frozenset(
+    "top at time watch find less more head tail sort free last which who split cut file date join test".split()  # noqa: SIM905
+)
+
+
+def _as_written(matched: set[str], heading: str, topic: str) -> set[str]:
+    """``matched`` without the short names the topic writes in lower case and the heading only
+    capitalised: "inspecting processes with ps and top" names the command ``top``; "Top level
+    "Release" file and authenticity" uses the ordinary word, and was filed under it (a blind trial's
+    on-topic share 0.57)."""
+    out: set[str] = set()
+    for term in matched:
+        in_topic = [w for w in _WORD.findall(topic) if stem(w.lower()) == term]
+        in_heading = [w for w in _WORD.findall(heading) if stem(w.lower()) == term]
+        named = bool(in_topic) and all(w.islower() for w in in_topic) and in_topic[0] in WORD_COMMANDS
+        if named and in_heading and all(w[0].isupper() for w in in_heading):
+            continue
+        out.add(term)
     return out
 
 
