@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.debate import cues, gaps, gates, summaries
+from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.proposition import plain_reading
 from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
@@ -329,7 +330,7 @@ class ReplyPlanner(TurnPlanner):
             # "A" names an option of the turn: the proposition records the option's words, not the letter.
             chosen = excerpt(named_option(text, contribution) or "", 60) or quote
             payload["proposition"] = f"{base}（口径：{chosen}）" if zh else f"{base} (reading: {chosen})"
-        elif "QUESTION_SHARPENED" in signals and cues.classify_answer(text) == "scope":
+        elif "QUESTION_SHARPENED" in signals and classify_answer(text) == "scope":
             # "Really just for the backend team" narrows the proposition: the next version says so,
             # and the summary's "revise" shows it instead of "none".
             base = idea.stage_base(txn.s.stage).proposition
