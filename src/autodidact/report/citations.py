@@ -31,7 +31,7 @@ class Citer:
 
     With ``section_of``, a reference is one *section* of a source ("Chapter 2 › 2.7.3. Tweaking
     candidate version"), not the whole document: a reader of a report built on one 40-page chapter
-    got one "[1]" for sixty claims and no way to find any of them (docs/sections.md).
+    got one "[1]" for sixty claims and no way to find any of them (docs/contracts.md, "Report outputs").
     """
 
     def __init__(self, evidences: dict[str, dict[str, Any]], section_of: SectionOf | None = None) -> None:
