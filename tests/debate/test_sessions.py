@@ -288,7 +288,7 @@ def test_a_plan_is_examined_as_a_plan_in_both_languages(debate: Callable[..., di
     assert "【" not in text  # English labels read "Concept clarifier · …:", not in CJK brackets
     session = json.loads((_folder(kb_dir) / "session.json").read_text("utf-8"))
     versions = [v["proposition"] for v in session["ideas"][0]["versions"]]
-    assert any(v.endswith("(reading: time or cost saved)") for v in versions)
+    assert any(v.endswith("(reading: what it costs or saves)") for v in versions)
     assert versions[-1].endswith("(scope: Really just for the backend team, not the whole org)")  # narrowed
     assert check_session(_folder(kb_dir))["ok"]
 

@@ -35,12 +35,12 @@ RIVALS = {
     },
     "observation": {
         "en": (
-            "what is counted (fewer cases, not less per case)",
+            "what is counted (the number of cases rather than what happens in each)",
             "selective memory (vivid cases come to mind more easily)",
             "a schedule or calendar effect (the period itself differs)",
         ),
         "zh": (
-            "计数口径（是次数变少，而不是每次变少）",
+            "计数口径（数的是次数，而不是每次的情况）",
             "选择性记忆（印象深的例子更容易被想起）",
             "日程或时间段本身的差异",
         ),

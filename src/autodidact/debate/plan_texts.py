@@ -66,18 +66,18 @@ def _goal(inp: TurnInputs, zh: bool) -> Turn | None:
         )
     if zh:
         return (
-            f"一个打算要按它的目标来评判。「{plan}」的目标至少有三种衡量法：A. 省下的时间或成本；"
-            "B. 这件事本来要带来的结果（发现的问题、做出的决定）不受损；C. 参与的人的感受。"
-            "按 A 看省下多少，按 B 看有没有丢掉原来做法的好处，按 C 看大家是否更愿意参与。",
+            f"一个打算要按它的目标来评判。「{plan}」的目标至少有三种衡量法：A. 花掉或省下的成本（时间、金钱、精力）；"
+            "B. 它要达到的结果（分数、发现的问题、完成的工作），以及现在的做法带来的好处不受损；"
+            "C. 能不能坚持下去（做的人的感受）。按 A 去计数，按 B 看结果，按 C 看能否持续。",
             "suggestion",
             "这三种衡量法里，哪一种最能告诉你这个打算成功了？",
             "没有衡量目标的尺度，试行之后就无法判断该保留还是退回。",
         )
     return (
-        f'A plan is judged by its goal. "{plan}" can be measured at least three ways: A. time or cost saved; '
-        "B. the result the current way was there for (problems caught, decisions made) not getting worse; "
-        "C. how the people involved feel about it. Under A you count what is saved, under B you check that "
-        "nothing the old way gave is lost, under C you ask whether people take part more willingly.",
+        f'A plan is judged by its goal. "{plan}" can be measured at least three ways: A. what it costs or saves '
+        "(time, money, effort); B. the result it is for (a score reached, problems caught, work done) and "
+        "that nothing the current way gives is lost; C. whether it can be kept up (how it feels to the people "
+        "doing it). Under A you count, under B you check the result, under C you watch whether it lasts.",
         "suggestion",
         "Which of A, B or C would tell you the plan worked?",
         "Without a measure of the goal, a trial cannot tell you whether to keep the change or go back.",

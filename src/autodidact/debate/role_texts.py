@@ -126,6 +126,23 @@ def _clarifier(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
 
 def _premises(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     t, prop = inp.term, bare_proposition(inp.proposition)
+    if inp.intent == "example" and inp.alternatives:
+        # The person named another factor: the example builds on it instead of asking in general.
+        other = excerpt(inp.alternatives[-1], 30)
+        if zh:
+            return (
+                f"你提到了另一个因素「{other}」。判断第②条前提的一个办法：找一次这个因素不在、而「{t}」照样出现的经历。",
+                "suggestion",
+                "你能举出一次这个因素不在、现象却照样出现的经历吗？",
+                "有这样的经历，命题说的原因就站得更稳；没有，这个因素就要记入待检验项。",
+            )
+        return (
+            f'You named another factor, "{other}". One way to weigh premise 2: find a time when that factor was '
+            f'absent and "{t}" still showed up.',
+            "suggestion",
+            "Can you name a time when that factor was absent and the pattern still appeared?",
+            "If you can, the proposition's cause stands firmer; if not, that factor goes on the list to test.",
+        )
     if inp.intent == "example":
         if zh:
             return (
