@@ -58,6 +58,11 @@ def test_the_key_term_is_the_effect_not_a_modifier() -> None:
     assert "Cause: Remote work" in reading and "Effect: junior engineers learn slower" in reading
 
 
+def test_an_object_pronoun_is_read_back_as_the_effects_subject() -> None:
+    reading = plain_reading(read("Drinking coffee after 3pm makes me sleep worse", "en"), "en")
+    assert "Effect: I sleep worse" in reading
+
+
 @pytest.mark.parametrize(
     ("answer", "kind"),
     [

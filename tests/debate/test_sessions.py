@@ -146,11 +146,15 @@ def test_budget_exhaustion_is_recorded_and_blocks_more_rounds(
     last = debate("reply", "s1", EN_ANSWERS[5])
     assert last["stop_reason"] == "BUDGET_EXHAUSTED" and last["usage"]["rounds"] == 4
     assert check_session(_folder(kb_dir))["ok"]
+    # a reply is refused now, so the checkpoint offers raising the depth or closing, not "reply to continue"
+    assert "reply to continue" not in last["text"] and "switch to standard" in last["text"]
+    # the stated test is shown as the test, not as a revision of the idea
+    assert "Test: If teams that kept one office day" in last["text"] and "Revise: none" in last["text"]
     blocked = cli("debate", "reply", "s1", "one more thing", "--kb", str(kb_dir))
-    assert blocked.exit_code == 2 and "budget" in blocked.output
+    assert blocked.exit_code == 2 and "rounds of this depth" in blocked.output
     assert debate("reply", "s1", "pause the session")["state"] == "PAUSED"
     still = cli("debate", "reply", "s1", "one more thing", "--kb", str(kb_dir))
-    assert still.exit_code == 2 and "budget" in still.output  # a pause does not lift the limit
+    assert still.exit_code == 2 and "rounds of this depth" in still.output  # a pause does not lift the limit
     raised = debate("reply", "s1", "switch to deep")
     assert raised["depth"] == "deep" and raised["turn"] is not None
     assert check_session(_folder(kb_dir))["ok"]

@@ -436,6 +436,10 @@ def _split_effect_zh(rest: str) -> tuple[str, str]:
     return rest, ""
 
 
+# "X makes me sleep worse": the effect is stated with its subject, "I sleep worse", not "me sleep worse".
+_NOMINATIVE = {"me": "I", "us": "we", "him": "he", "her": "she", "them": "they"}
+
+
 def plain_reading(p: Proposition, lang: str) -> str:
     """The proposition stated back in plain words, so the person can correct a misreading."""
     if lang == "zh":
@@ -456,8 +460,9 @@ def plain_reading(p: Proposition, lang: str) -> str:
         return f"我的理解：这是一个观察，关于「{p.subject or p.text}」{('：' + p.effect) if p.effect else ''}。"
     if p.kind == "causal":
         scope = f" ({p.scope})" if p.scope else ""
+        who = _NOMINATIVE.get(p.subject.lower(), p.subject)
         return (
-            f"How I read it: a causal claim. Cause: {p.cause}. Effect: {p.subject + ' ' if p.subject else ''}"
+            f"How I read it: a causal claim. Cause: {p.cause}. Effect: {who + ' ' if who else ''}"
             f"{p.effect or p.text}{scope}."
             + (f" Proposed mechanism: {p.mechanism}." if p.mechanism else "")
             + f" What decides it: whether “{p.key_term}” really holds, and whether "

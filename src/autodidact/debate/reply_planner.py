@@ -158,9 +158,11 @@ class ReplyPlanner(TurnPlanner):
         if not pending:
             last_stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
             if last_stop == "BUDGET_EXHAUSTED" and gates.budget_stop(s) is not None:
+                zh = s.language == "zh"
                 raise InputError(
-                    "the budget of this depth is used up",
-                    hint="say 改成深度 / 'switch to deep' to raise the limit, or close the session",
+                    "本档深度的轮次已用完" if zh else "the rounds of this depth are used up",
+                    hint="说「改成深度」扩大上限，或运行 autodidact debate close 结束" if zh
+                    else "say 'switch to deep' to raise the limit, or close the session: autodidact debate close",
                 )
             txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
             if s.execution.depth is None:  # stopped before the depth was set: no discussion without it

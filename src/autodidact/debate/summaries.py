@@ -64,6 +64,20 @@ def _after_closing(session: Session, zh: bool) -> list[str]:
     return out
 
 
+def _after_budget(session: Session, zh: bool) -> list[str]:
+    """What a person can do once the rounds of the chosen depth are used: raise it, or close."""
+    deeper = {"quick": "standard", "standard": "deep"}.get(session.execution.depth or "")
+    close = "运行 autodidact debate close 结束并归档" if zh else "close the session: autodidact debate close"
+    if deeper is None:
+        return [close, "就修改后的命题开一场新讨论" if zh else "start a new session on the revised proposition"]
+    raise_it = (
+        f"说「改成{'深度' if deeper == 'deep' else '标准'}」扩大轮次上限，再回复继续"
+        if zh
+        else f"say 'switch to {deeper}' for more rounds, then reply to go on"
+    )
+    return [raise_it, close]
+
+
 def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: str) -> dict[str, Any]:
     """The structured checkpoint summary stored in the CHECKPOINT event."""
     zh = session.language == "zh"
@@ -77,9 +91,10 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
         revisions.append(
             f"范围收窄为「{excerpt(narrowed.group(1), 40)}」" if zh else f"narrowed to {excerpt(narrowed.group(1), 40)}"
         )
-    if version.predictions:
-        revisions.append(excerpt(version.predictions[-1], 60))
     revised = ("；" if zh else "; ").join(revisions) or ("无" if zh else "none")
+    # A stated change condition ("if I skip coffee and still sleep badly, I'd drop it") is how the idea
+    # will be tested, not a revision of it: it gets its own slot.
+    test = excerpt(version.predictions[-1], 80) if version.predictions else ""
     undecided = [excerpt(a, 60) for a in version.alternatives] or (
         ["竞争解释尚未提出"] if zh else ["no alternative yet"]
     )
@@ -88,6 +103,9 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     if stop_reason == "USER_CLOSED":
         # Closed: continuing or closing it would be wrong; what the person can do with the result is not.
         options = _after_closing(session, zh)
+    elif stop_reason == "BUDGET_EXHAUSTED":
+        # A reply is refused until the limit rises, so it is not offered; at "deep" there is no more to raise.
+        options = _after_budget(session, zh)
     elif zh:
         options = ["一句话回复继续讨论", "说「改成深度」扩大轮次上限", "运行 autodidact debate close 结束并归档"]
     else:
@@ -100,6 +118,7 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
         "reached_p3": reached,
         "kept": kept,
         "revised": revised,
+        "test": test,
         "undecided": undecided,
         "open_questions": list(session.open_questions),
         "stopped_questions": stopped,
@@ -138,7 +157,8 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
     lines = []
     if zh:
         lines.append(f"检查点：{STOP_WORDS['zh'].get(summary['stop_reason'], summary['stop_reason'])}")
-        lines.append(f"保留：{summary['kept']}｜修改：{summary['revised']}｜未决：{'；'.join(summary['undecided'])}")
+        test = f"｜检验：{summary['test']}" if summary.get("test") else ""
+        lines.append(f"保留：{summary['kept']}｜修改：{summary['revised']}{test}｜未决：{'；'.join(summary['undecided'])}")
         if not summary["reached_p3"]:
             lines.append("本会话还没谈到预测：命题仍在发展中，尚未形成可检验形式或最小验证方案。")
         if summary["open_questions"]:
@@ -147,8 +167,9 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
             lines.append("可选：" + "；".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
     else:
         lines.append(f"Checkpoint: {STOP_WORDS['en'].get(summary['stop_reason'], summary['stop_reason'])}")
+        test = f" | Test: {summary['test']}" if summary.get("test") else ""
         lines.append(
-            f"Keep: {summary['kept']} | Revise: {summary['revised']} | Undecided: {'; '.join(summary['undecided'])}"
+            f"Keep: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {'; '.join(summary['undecided'])}"
         )
         if not summary["reached_p3"]:
             lines.append("We have not reached predictions yet: the idea is still developing; no testable form or plan.")
