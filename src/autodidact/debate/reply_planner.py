@@ -161,7 +161,8 @@ class ReplyPlanner(TurnPlanner):
                 zh = s.language == "zh"
                 raise InputError(
                     "本档深度的轮次已用完" if zh else "the rounds of this depth are used up",
-                    hint="说「改成深度」扩大上限，或运行 autodidact debate close 结束" if zh
+                    hint="说「改成深度」扩大上限，或运行 autodidact debate close 结束"
+                    if zh
                     else "say 'switch to deep' to raise the limit, or close the session: autodidact debate close",
                 )
             txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})

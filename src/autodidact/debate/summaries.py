@@ -158,7 +158,9 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
     if zh:
         lines.append(f"检查点：{STOP_WORDS['zh'].get(summary['stop_reason'], summary['stop_reason'])}")
         test = f"｜检验：{summary['test']}" if summary.get("test") else ""
-        lines.append(f"保留：{summary['kept']}｜修改：{summary['revised']}{test}｜未决：{'；'.join(summary['undecided'])}")
+        lines.append(
+            f"保留：{summary['kept']}｜修改：{summary['revised']}{test}｜未决：{'；'.join(summary['undecided'])}"
+        )
         if not summary["reached_p3"]:
             lines.append("本会话还没谈到预测：命题仍在发展中，尚未形成可检验形式或最小验证方案。")
         if summary["open_questions"]:
@@ -168,9 +170,8 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
     else:
         lines.append(f"Checkpoint: {STOP_WORDS['en'].get(summary['stop_reason'], summary['stop_reason'])}")
         test = f" | Test: {summary['test']}" if summary.get("test") else ""
-        lines.append(
-            f"Keep: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {'; '.join(summary['undecided'])}"
-        )
+        undecided = "; ".join(summary["undecided"])
+        lines.append(f"Keep: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {undecided}")
         if not summary["reached_p3"]:
             lines.append("We have not reached predictions yet: the idea is still developing; no testable form or plan.")
         if summary["open_questions"]:
