@@ -83,6 +83,10 @@ def test_defining_sentence_must_define_the_subject() -> None:
     assert defines('A function which uses the "yield" statement is called a *generator function*.', subject)
     assert not defines("A *future statement* is a directive to the compiler for Python.", subject)
     assert defines("生成器是一种特殊的迭代器。", ["生成", "成器"])
+    # "…, it is a free variable": the pronoun points back at the description, the term comes after
+    free = ["free", "variabl"]
+    assert defines("If a variable is used in a code block but not defined there, it is a free variable.", free)
+    assert not defines("This is a list of notes about free variables.", free)
 
 
 def test_see_also_blocks_are_not_quotable() -> None:

@@ -319,3 +319,17 @@ def test_a_short_command_name_is_not_the_ordinary_word_in_a_heading() -> None:
     assert _as_written(term_set("Scheduling"), "Scheduling tasks once", topic) == term_set("Scheduling")  # long words
     # a tool named by a proper noun is capitalised in headings as a name: "10.5.2. Basic Git commands"
     assert _as_written({"git"}, "Basic Git commands", "version control with git and svn") == {"git"}
+
+
+def test_a_word_many_headings_say_does_not_name_a_facets_section(tmp_path: Path) -> None:
+    """「文件」 stands in dozens of the manual's headings: it does not file 《在文件上使用 GnuPG》 or
+    《从源代码文件导出差异》 under 「转换旧系统文件名的编码」; the sections that name the task do."""
+    topic = "在 Debian 上如何转换文本数据：转换旧系统文件名的编码、TAB 与空格互换"
+    kb = _debian_zh_kb(tmp_path, topic, ["ch01", "ch08", "ch10", "ch11"])
+    by_facet: dict[str | None, set[str]] = {}
+    for entry in facet_outline(kb.root, [topic], "zh"):
+        by_facet.setdefault(entry.facet, set()).add(entry.heading)
+    names = by_facet.get("转换旧系统文件名的编码", set())
+    assert "文件名编码" in names or "使用 iconv 转换文件名" in names, by_facet
+    assert not any("GnuPG" in h or "差异" in h for h in names), names
+    assert "TAB 转换" in by_facet.get("TAB 与空格互换", set()), by_facet

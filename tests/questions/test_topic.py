@@ -112,7 +112,7 @@ def names(topic: str) -> list[tuple[str, str]]:
         # unlike "work" it asks something: the topic's own question is a facet, asked as written
         (
             "How does sqlite cache pages: the pager, the journal and checkpoints?",
-            "sqlite",
+            "caching pages in sqlite",  # what is asked is the caching, in sqlite
             [
                 ("question", "how sqlite caches pages"),
                 ("aspect", "pager"),
@@ -391,6 +391,9 @@ def test_where_a_chinese_task_is_done_is_not_its_subject() -> None:
     assert decompose("在 Debian 中如何配置网络？", "zh").subject == "Debian 网络配置"
     assert decompose("Linux 上如何查看进程？", "zh").subject == "Linux 进程查看"
     assert decompose("机器学习中的过拟合是什么？如何避免？", "zh").subject == "机器学习中的过拟合"
+    # 「如何在 X 上 Y」 says the same as 「在 X 上如何 Y」; 转换 is a task verb like 配置
+    assert decompose("如何在 Debian 上配置网络？", "zh").subject == "Debian 网络配置"
+    assert decompose("在 Debian 上如何转换文本数据：iconv、换行符", "zh").subject == "Debian 文本数据转换"
     from autodidact.questions.framework import framework_questions
 
     asked = [q.text for q in framework_questions(frame, "zh", None, (1, 2, 3, 4))]
@@ -487,3 +490,44 @@ def test_what_a_possessive_ends_the_subject_with_is_its_name() -> None:
     assert subject_names("Python's configparser") == ["configparser"]
     assert subject_names("Debian's package management") == []  # "'s" is no name, nor a common noun phrase
     assert subject_names("Python's generators and coroutines") == []
+
+
+def test_a_pair_joined_by_a_reciprocal_verb_is_one_facet() -> None:
+    """「在 DOS 与 Unix 换行符之间转换」 is one task between two sides, not the facets 「在 DOS」 and
+    「Unix 换行符之间转换」; a plain 和 still splits."""
+    frame = decompose("在 Debian 上如何转换文本数据：在 DOS 与 Unix 换行符之间转换、TAB 与空格互换、iconv 和 vim", "zh")
+    names = [f.name for f in frame.facets]
+    assert "在 DOS 与 Unix 换行符之间转换" in names and "TAB 与空格互换" in names, names
+    assert "iconv" in names and "vim" in names and "在 DOS" not in names
+    from autodidact.questions.framework import framework_questions
+
+    asked = [q.text for q in framework_questions(frame, "zh", None, (1,))]
+    assert "如何在 DOS 与 Unix 换行符之间转换？" in asked, asked
+
+
+def test_a_pronoun_a_noun_before_it_can_take_is_not_the_subject() -> None:
+    """ "make them local": them = the names just mentioned, not "Python"; "its methods" after "a class
+    body's scope" is the class body's. A pronoun with nothing before it is still the subject."""
+    topic = (
+        "How does Python resolve variable names: which constructs bind names and make them local, and why a "
+        "class body's scope does not extend into its methods?"
+    )
+    questions = [f.question for f in decompose(topic, "en").facets if f.question]
+    assert "Which constructs bind names and make them local?" in questions, questions
+    assert "Why does a class body's scope not extend into its methods?" in questions, questions
+    rust = decompose("Rust's borrow checker: why does it reject some programs?", "en")
+    assert any("Rust's borrow checker reject" in (f.question or "") for f in rust.facets)
+
+
+def test_how_does_x_verb_an_object_is_about_the_doing_not_about_x() -> None:
+    """ "How does Python resolve variable names" asked "What is the definition of Python?", which
+    drew the debugger's and the data model's pages; the subject is the resolving, in Python. A verb
+    without an object ("start up under systemd") still leaves the thing as the subject."""
+    assert decompose("How does Python resolve variable names?", "en").subject == "resolving variable names in Python"
+    assert decompose("How does a Debian system start up under systemd?", "en").subject == "Debian system"
+    from autodidact.questions.framework import framework_questions
+
+    frame = decompose("How does Python resolve variable names: free variables, the global statement", "en")
+    asked = [q.text for q in framework_questions(frame, "en", None, (1,))]
+    assert "What is the definition of Python?" not in asked
+    assert not any("in resolving" in q for q in asked), asked  # an aspect is placed in Python

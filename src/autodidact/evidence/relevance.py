@@ -75,6 +75,9 @@ DEFINITION_BONUS = 0.6
 EXAMPLE_BONUS = 0.5
 
 
+_POINTING_WORDS = frozenset({"it", "this", "that", "they", "these", "such"})
+
+
 def defines(sentence: str, subject: list[str]) -> bool:
     """A defining sentence whose defined term (its definiendum) names one of the subject terms.
 
@@ -83,10 +86,17 @@ def defines(sentence: str, subject: list[str]) -> bool:
     keep = kept_stopwords([subject])
     for m in _DEFINING.finditer(sentence):
         cue = m.group(0).lower()
+        before = sentence[: m.start()].split()
+        # "If a variable is used in a block but not defined there, it is a free variable": a pronoun
+        # before the cue points back to a description, and the term defined may stand on either side
+        # ("When the timeout argument is present, it is a floating point number").
+        pointed = len(before) > 1 and before[-1].lower() in _POINTING_WORDS and cue.startswith(("is", "are"))
         if "called" in cue or "known" in cue or cue in ("称为",):
             defined = " ".join(sentence[m.end() :].split()[:6])
+        elif pointed:
+            defined = " ".join(before[-8:] + sentence[m.end() :].split()[:6])
         else:
-            defined = " ".join(sentence[: m.start()].split()[-8:])
+            defined = " ".join(before[-8:])
         if set(terms(defined, keep=keep)) & set(subject):
             return True
     return False

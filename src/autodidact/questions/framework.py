@@ -296,7 +296,14 @@ def _facet_levels(frame: TopicFrame, facet: Facet, lang: str, kind: TopicType) -
 # "dialects and their settings": "their settings" is no member that can be asked on its own.
 _PRONOUN_LED = re.compile(r"^(?:their|its|these|those|them|this)\b", re.I)
 # 「用 gdb 调试并获取栈帧」「编写可移植的 shell 脚本」: a task named after a colon starts with its verb.
-_ZH_TASK_LEAD = re.compile(r"^(?:用|使用|通过|借助|让|把|将)|^" + ZH_VERBS)
+# 「在 DOS 与 Unix 换行符之间转换」「TAB 与空格互换」: a place or pair, then the verb, is a task too.
+_ZH_TASK_LEAD = re.compile(
+    r"^(?:用|使用|通过|借助|让|把|将)|^"
+    + ZH_VERBS
+    + r"|^在.{1,30}?(?:之间|中|上|里)\s*"
+    + ZH_VERBS
+    + r"|(?:互换|互转)$"
+)
 
 
 def _task_question(name: str, subject: str, lang: str) -> str | None:
@@ -347,6 +354,12 @@ def _in_subject(name: str, subject: str, lang: str) -> str:
     """The aspect placed in its subject, unless it already names it."""
     if not subject or shares_key_term(name, key_terms(subject, generic=False)):
         return name
+    if lang != "zh" and is_action_phrase(subject):
+        # "locks in coordinating worker threads in Python" reads as nothing; the task's own place
+        # ("in Python", "with Python's csv module") is where the aspect is.
+        place = re.search(r"\b(?:in|with|on|using)\s+(?P<where>[^,]+)$", subject)
+        if place is not None:
+            return f"{name} in {place.group('where')}"
     return f"{subject}中的{name}" if lang == "zh" else f"{name} in {subject}"
 
 

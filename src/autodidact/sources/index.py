@@ -395,6 +395,12 @@ class LocalIndex:
             ).fetchall()
         return [(str(r[0]), str(r[1])) for r in rows if r[0]]
 
+    def section_names(self) -> list[str]:
+        """Every distinct section path in the index (for how often a word names a section)."""
+        with self._lock:
+            rows = self.conn.execute("SELECT DISTINCT section FROM src_passages WHERE section != ''").fetchall()
+        return [str(r[0]) for r in rows]
+
     def section_text(self, snapshot_ref: str, section: str) -> str:
         """The text of one section of a document (its passages in order; the whole document when
         ``section`` is "", a document without headings)."""

@@ -35,6 +35,7 @@ _MARKUP = re.compile(r"^#+ .*$|https?://\S+", re.M)  # headings and addresses: n
 _CONJUNCTS = re.compile(r"\s*,\s*|\s+(?:and|or)\s+", re.I)
 CHAPTER_SECTIONS = 8  # sections a document has to be a chapter a facet's sections keep to
 MIN_TERMS = 8  # distinct words a section says beyond page furniture, to have key points
+COMMON_HEADING = 0.02  # share of a corpus's section headings a word may name and still tell sections apart
 FACET_DENSITY = 0.02  # share of a one-topic page's terms that are its facet's, when no heading names it
 
 
@@ -227,6 +228,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
     out: list[_Ranked] = []
     shared: dict[str, bool] = {}
     furniture = index.furniture()
+    common_heads = _heading_words(index)
     for facet, query in queries:
         # A Chinese facet also finds the words a manual keeps in English ("版本固定" → Pin-Priority).
         english = english_of(query) if has_cjk(query) else []
@@ -250,7 +252,10 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             # it says meets the facet's need below.
             # The subject's own words name no facet: 「网络优化」 names 「MTU 优化」 by 「优化」, not
             # 「网络接口配置」 by the 「网络」 every section of a networking chapter says.
-            titled = bool(_as_written((own - subject_terms) & term_set(heading), heading, topic)) and facet is not None
+            # A word many headings say (「文件」 of 「转换旧系统文件名的编码」 in 《在文件上使用 GnuPG》)
+            # names no facet's section by itself.
+            telling = term_set(heading) - common_heads
+            titled = bool(_as_written((own - subject_terms) & telling, heading, topic)) and facet is not None
             if not heading or (share < SCORE_SHARE and not titled):
                 continue
             if (named_terms <= subject_terms) != (facet is None):
@@ -280,6 +285,16 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             )
             out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title, hit.url))
     return out
+
+
+def _heading_words(index: LocalIndex) -> set[str]:
+    """The Chinese bigrams that name more than COMMON_HEADING of the corpus's sections (「文件」「配置」):
+    a heading sharing only these with a facet is not that facet's section. Latin words stay: a tool a
+    facet names ("shell" of 「编写可移植的 shell 脚本」) names its sections however many there are."""
+    names = {bare_heading(s) for s in index.section_names()}
+    counts = Counter(t for name in names for t in term_set(name) if has_cjk(t))
+    floor = max(COMMON_HEADING * len(names), 3)
+    return {t for t, n in counts.items() if n > floor}
 
 
 _WORD = re.compile(r"[A-Za-z][\w-]*")

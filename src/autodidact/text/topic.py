@@ -286,13 +286,15 @@ _EN_PARTICIPLE = re.compile(
 # 「Debian 如何配置网络」 → 「Debian 网络配置」: the verb after 如何 follows its object as a noun.
 ZH_VERBS = (
     r"(?:配置|管理|安装|使用|部署|实现|处理|升级|构建|编译|调试|优化|设置|维护|安排|查看|选择|编写|运行|创建"
-    r"|备份|恢复|监控|启动|保护|加密|调度|排查|迁移|测试|分析|记录)"
+    r"|备份|恢复|监控|启动|保护|加密|调度|排查|迁移|测试|分析|记录|转换|编辑|连接|访问|共享|同步|压缩|挂载|打包"
+    r"|更新|删除|修改|检查|转发|登录|切换|显示|打印|合并|比较|修复|卸载|导入|导出|搜索|查找|过滤|读取|写入|解析)"
 )
 # 「如何编写和调试程序」: two verbs joined by 和/与/及/并 share their object (「程序编写和调试」).
 _ZH_TASK = re.compile(rf"{ZH_VERBS}(?:和|与|及|并|、){ZH_VERBS}$")
 _ZH_HOW_VERB = re.compile(rf"^(.*?)\s*如何({ZH_VERBS}(?:(?:和|与|及|并|、){ZH_VERBS})?)(.+)$")
 # 「在 Debian 中如何…」: where the task is done (中/里/上) is not the subject's head, 「Debian」 is.
 _ZH_WHERE = re.compile(r"^(?:在\s*)?(.+?)\s*(?:中|里|上)\s*((?:如何|怎样|怎么).+)$")
+_ZH_HOW_WHERE = re.compile(r"^(?:如何|怎样|怎么)\s*在\s*(.+?)\s*(中|里|上)\s*(.+)$")
 _ZH_STRIP = (
     "是如何工作的", "是怎么工作的", "是怎样工作的", "如何工作", "怎么工作", "怎样工作",
     "的工作原理", "工作原理", "的原理", "原理", "是什么", "什么是",
@@ -350,10 +352,20 @@ def _clean(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split()).strip().rstrip(_END_PUNCT) if text else ""
 
 
+# Words after a verb that make it phrasal or add a place, not an object ("start up", "run on").
+_EN_PARTICLES = frozenset(
+    {"up", "down", "out", "off", "in", "on", "into", "onto", "under", "over", "with", "without", "from", "to"}
+    | {"at", "by", "for", "through", "across", "away", "back", "about", "and", "or"}
+)
+
+
 def _bare_subject(clause: str) -> str:
     """One clause without its question words and framing ("How do X work" → "X")."""
     text = _clean(clause)
     if has_cjk(text):
+        before = _ZH_HOW_WHERE.match(text)
+        if before:  # 「如何在 Debian 上配置网络」 says the same as 「在 Debian 上如何配置网络」
+            text = f"在 {before.group(1)} {before.group(2)} 如何{before.group(3)}"
         where = _ZH_WHERE.match(text)
         if where:
             text = f"{where.group(1)} {where.group(2)}"
@@ -396,7 +408,19 @@ def _bare_subject(clause: str) -> str:
             text = " ".join(p for p in (_gerund(task.group("verb")), rest) if p)
         verb = _EN_DOES_VERB.match(text) if does and task is None else None
         if verb is not None and verb.group("s").lower() not in {"i", "we", "you", "they", "one", "people"}:
-            text = verb.group("s")
+            done = text[len(verb.group("s")) :].split()
+            enumerated = re.search(r",|\band\b", verb.group("s")) is not None  # the kind-word rule below
+            if (
+                not enumerated
+                and len(done) >= 2
+                and done[1].lower() not in _EN_PARTICLES
+                and re.fullmatch(r"[A-Za-z-]+", done[1])
+            ):
+                # "How does Python resolve variable names": what is asked is the resolving of variable
+                # names, in Python; "What is the definition of Python?" answers nothing of it.
+                text = f"{_gerund(done[0].lower())} {' '.join(done[1:])} in {verb.group('s')}"
+            else:
+                text = verb.group("s")
         elif does and task is None:
             # "How do the pickle and shelve modules <any verb> …": an enumeration's kind word ends it.
             kind = re.match(rf"^(?P<s>.+?\b(?:{'|'.join(_EN_KIND_WORDS)}))\s+\S", text, re.IGNORECASE)
@@ -607,8 +631,14 @@ _ZH_HE_WORDS = (
 )  # fmt: skip
 
 
+# A predicate over both sides of 和/与 (between them, into each other) makes the pair one item.
+_ZH_RECIPROCAL = re.compile(r"(?:和|与).+?(?:之间|互换|互转|相互|互相)")
+
+
 def _zh_list_split(text: str) -> list[str]:
     """Split a Chinese list item on 和 / 与 / 以及 (not inside 和平, 总和 …)."""
+    if _ZH_RECIPROCAL.search(text):
+        return [text]  # 「在 DOS 与 Unix 换行符之间转换」「TAB 与空格互换」: one relation between both
     guarded = text
     for i, word in enumerate(_ZH_HE_WORDS):
         guarded = guarded.replace(word, f"\x00{i}\x00")
@@ -840,6 +870,31 @@ def _en_third_person(verb: str) -> str:
     return verb + "s"
 
 
+def _resolve_pronouns(text: str, subject: str) -> str:
+    """A pronoun that stands for the topic's subject, replaced by it: "why does it reject …" → "why does
+    Rust's borrow checker reject …". One that a noun before it in the clause can take is left alone:
+    "which constructs bind names and make them local" (them = names), "why a class body's scope does
+    not extend into its methods" (its = the class body's)."""
+    words = text.split()
+    out: list[str] = []
+    for i, word in enumerate(words):
+        bare = word.strip(",.;:?!").lower()
+        before = [w.strip(",.;:?!") for w in words[1:i]]
+        before = [w for w in before if not re.fullmatch(_EN_AUX, w, re.I)]
+        plural_before = bare in {"they", "them", "their", "these"} and any(_plural(w) for w in before)
+        owner = any(w.endswith("'s") or w.lower() in {"a", "an"} for w in before)
+        singular_before = bare in {"it", "its", "this"} and owner
+        if plural_before or singular_before:
+            out.append(word)
+        elif bare in {"its", "their"}:
+            out.append(word.lower().replace(bare, f"{subject}'s"))
+        elif bare in {"it", "they", "them", "this", "these"}:
+            out.append(word.lower().replace(bare, subject))
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
 def _en_question_facet(clause: str, subject: str) -> Facet | None:
     """A follow-up clause ("why does it reject some programs") as a facet named by a noun clause
     ("why Rust's borrow checker rejects some programs") whose question is the clause itself."""
@@ -852,8 +907,7 @@ def _en_question_facet(clause: str, subject: str) -> Facet | None:
         name = f"{its.group('rest')} of {subject}"
     else:
         to = re.match(rf"^(?P<wh>{_WH})\s+to\s+(?P<rest>.+)$", text, re.I)
-        resolved = _EN_PRONOUN.sub(subject, text)
-        resolved = re.sub(r"\b(?:its|their)\b", f"{subject}'s", resolved, flags=re.I)
+        resolved = _resolve_pronouns(text, subject)
         if to:
             rest = _EN_PRONOUN.sub(subject, to.group("rest"))
             name = f"{to.group('wh').lower()} to {rest}"
@@ -930,6 +984,12 @@ def _direct_question(clause: str) -> str:
     if re.fullmatch(_EN_AUX, words[0], re.I) or words[0].lower() == "to":
         return clause  # already a question ("how can one …", "what is …"), or "how to …"
     at = next((i for i, w in enumerate(words) if re.fullmatch(_EN_MODAL, w, re.I)), None)
+    negated = next(
+        (i for i, w in enumerate(words[1:-1], start=1) if w.lower() in {"does", "do", "did"} and words[i + 1] == "not"),
+        None,
+    )
+    if negated is not None and (at is None or negated < at):
+        at = negated  # "why a class body's scope does not extend …" → "why does a class body's scope not extend …"
     if wh.lower() in {"how", "why", "when", "where"}:
         if at is not None:  # "how shelves are opened" → "how are shelves opened"
             return " ".join([wh, words[at], *words[:at], *words[at + 1 :]])
