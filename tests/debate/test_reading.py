@@ -288,3 +288,24 @@ def test_a_change_condition_the_person_stated_is_in_the_validation_plan(tmp_path
         engine.reply(answer)
     plan = validation_plan_md(engine.load())
     assert plan is not None and "less than 10 minutes faster" in plan and "threshold: to be filled in" not in plan
+
+
+def test_a_place_said_first_is_the_comparisons_scope_not_part_of_one_side() -> None:
+    p = read("在我们小区，周末去菜市场比去超市买菜更便宜", "zh")
+    assert (p.kind, p.subject, p.baseline, p.scope) == ("comparison", "周末去菜市场", "去超市买菜", "我们小区")
+
+
+def test_a_labelled_revision_revises_at_any_question_and_labels_are_not_quoted(tmp_path: Path) -> None:
+    """「修改：…」 answered to a premise question narrows the idea there and then (it used to wait for
+    the disposition question); 「证据：…」 is recorded without its label."""
+    from autodidact.debate.engine import Engine
+
+    engine = Engine(tmp_path / "s")
+    engine.start("在我们小区，周末去菜市场比去超市买菜更便宜")
+    for answer in ["标准", "我说的便宜是指同样一篮子菜的总价", "修改：只在早上七点前去菜市场才更便宜",
+                   "证据：我记了三周账，菜市场平均每篮便宜 12 元"]:  # fmt: skip
+        engine.reply(answer)
+    version = engine.load().idea().current
+    assert "只在早上七点前" in version.proposition, version.proposition
+    everything = " ".join([version.proposition, *version.assumptions, *version.alternatives, *version.predictions])
+    assert "修改：" not in everything and "证据：" not in everything, everything

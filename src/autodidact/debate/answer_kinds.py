@@ -177,6 +177,33 @@ def _labelled(clean: str) -> str | None:
     return None
 
 
+# "Revise: …", 「修改：…」「改成：…」: the person rewrites the proposition, whatever was asked.
+_REVISE_LABEL = re.compile(
+    r"^\s*(?:revise|revised|reword|new wording|修改|改成|改为|改写)\s*[:：]\s*(?P<wording>.+)$", re.I
+)
+
+
+def revised_wording(text: str) -> str | None:
+    """The new wording of a labelled revision ("Revise: only before 7am"), or None."""
+    found = _REVISE_LABEL.match(text)
+    wording = found.group("wording").strip().rstrip("。.!！") if found else ""
+    return wording if len(wording) >= 6 else None
+
+
+def unlabelled(text: str) -> str:
+    """The answer without the label the person put before it ("Evidence: I logged…" → "I logged…"):
+    the label says what kind of answer it is; quoted back, it is noise (「证据：…」 as a premise)."""
+    clean = text.strip()
+    colon = _LABEL_END.search(clean[:40])
+    if colon is None:
+        return clean
+    head = clean[: colon.start()]
+    if _REVISE_LABEL.match(clean) or any(pattern.search(head) for _, pattern in _LABELS):
+        rest = clean[colon.end() :].strip()
+        return rest or clean
+    return clean
+
+
 def classify(text: str) -> AnswerKind:
     """The answer's kind: what the person calls it ("Evidence: …"), else what its opening does, else
     the first rule that matches, in the order above (a hedge wins over the rest)."""

@@ -355,7 +355,10 @@ def _topic_words(question: str) -> str:
 
 
 # 「对零基础的成年人来说，…」: who or where the claim holds, said first.
-_ZH_LEAD_SCOPE = re.compile(r"^(?:对于?|在)(?P<scope>[^，,]{1,20}?)(?:来说|而言|中|里|上)[，,]\s*(?P<rest>.+)$")
+# 「在我们小区，…」: a place said before a comma is the scope too, with or without 中/里/上.
+_ZH_LEAD_SCOPE = re.compile(
+    r"^(?:(?:对于?|在)(?P<scope>[^，,]{1,20}?)(?:来说|而言|中|里|上)|在(?P<place>[^，,]{1,12}))[，,]\s*(?P<rest>.+)$"
+)
 # 「加班越多，团队的线上故障反而越多」: the more of one, the more of the other — a causal claim.
 _ZH_THE_MORE = re.compile(r"^(?P<cause>[^，,]+?越[^，,]{1,4})[，,]\s*(?P<rest>.+越.+)$")
 _ZH_CAUSE_TAIL = re.compile(r"(?:总是|总|都|也|会|就)$")
@@ -373,7 +376,7 @@ def _read_zh_body(text: str) -> Proposition:
     lead = _ZH_LEAD_SCOPE.match(body)
     if lead and not _ZH_QUESTION.search(text):
         inner = _read_zh_body(lead.group("rest"))
-        return replace(inner, text=text, scope=lead.group("scope"))
+        return replace(inner, text=text, scope=lead.group("scope") or lead.group("place"))
     more = _ZH_THE_MORE.match(body)
     if more and not _ZH_QUESTION.search(text):
         rest = more.group("rest")

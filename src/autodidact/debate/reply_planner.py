@@ -12,6 +12,7 @@ from typing import Any
 
 from autodidact.debate import cues, gaps, gates, summaries
 from autodidact.debate.answer_kinds import classify as classify_answer
+from autodidact.debate.answer_kinds import revised_wording, unlabelled
 from autodidact.debate.proposition import plain_reading
 from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
@@ -322,13 +323,21 @@ class ReplyPlanner(TurnPlanner):
     def _revise_idea(
         self, txn: Txn, role: str, qtype: str, signals: list[str], text: str, contribution: str = ""
     ) -> None:
-        if not signals:
+        wording = revised_wording(text)
+        if not signals and wording is None:
             return
         idea = txn.s.idea()
-        quote = excerpt(text, 60)
+        quote = excerpt(unlabelled(text), 60)
         zh = txn.s.language == "zh"
         payload: dict[str, Any] = {"idea_id": idea.idea_id, "source": "用户观察", "turn_role": role}
-        if "QUESTION_SHARPENED" in signals and qtype == "CLARIFICATION":
+        if wording is not None and "DISPOSITION_DECIDED" not in signals:
+            # "Revise: …" at any question: the next version of the idea says it — as a narrower scope
+            # when that is all it gives ("Revise: only before 7am"), else as the new wording.
+            base = idea.stage_base(txn.s.stage).proposition
+            narrowed = excerpt(wording, 60)
+            scoped = f"{base}（范围：{narrowed}）" if zh else f"{base} (scope: {narrowed})"
+            payload["proposition"] = scoped if classify_answer(wording) == "scope" else wording
+        elif "QUESTION_SHARPENED" in signals and qtype == "CLARIFICATION":
             base = idea.stage_base(txn.s.stage).proposition
             # "A" names an option of the turn: the proposition records the option's words, not the letter.
             chosen = excerpt(named_option(text, contribution) or "", 60) or quote

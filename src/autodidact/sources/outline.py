@@ -253,9 +253,10 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             # The subject's own words name no facet: 「网络优化」 names 「MTU 优化」 by 「优化」, not
             # 「网络接口配置」 by the 「网络」 every section of a networking chapter says.
             # A word many headings say (「文件」 of 「转换旧系统文件名的编码」 in 《在文件上使用 GnuPG》)
-            # names no facet's section by itself.
-            telling = term_set(heading) - common_heads
-            titled = bool(_as_written((own - subject_terms) & telling, heading, topic)) and facet is not None
+            # names no facet's section by itself; two of them together do (「网络」「配置」 in
+            # 《没有图像界面的现代网络配置》 for 「网络接口配置」).
+            sharing = _as_written((own - subject_terms) & term_set(heading), heading, topic)
+            titled = bool(sharing - common_heads or len(sharing) >= 2) and facet is not None
             if not heading or (share < SCORE_SHARE and not titled):
                 continue
             if (named_terms <= subject_terms) != (facet is None):
@@ -289,7 +290,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
 
 def _heading_words(index: LocalIndex) -> set[str]:
     """The Chinese bigrams that name more than COMMON_HEADING of the corpus's sections (「文件」「配置」):
-    a heading sharing only these with a facet is not that facet's section. Latin words stay: a tool a
+    a heading sharing only one of these with a facet is not that facet's section. Latin words stay: a tool a
     facet names ("shell" of 「编写可移植的 shell 脚本」) names its sections however many there are."""
     names = {bare_heading(s) for s in index.section_names()}
     counts = Counter(t for name in names for t in term_set(name) if has_cjk(t))
