@@ -309,3 +309,18 @@ def test_a_labelled_revision_revises_at_any_question_and_labels_are_not_quoted(t
     assert "只在早上七点前" in version.proposition, version.proposition
     everything = " ".join([version.proposition, *version.assumptions, *version.alternatives, *version.predictions])
     assert "修改：" not in everything and "证据：" not in everything, everything
+
+
+@pytest.mark.parametrize(
+    ("question", "lang", "said"),
+    [("Why do people procrastinate?", "en", "people procrastinate because of ___"),
+     ("为什么我总在deadline前一天才有效率？", "zh", "我总在deadline前一天才有效率，是因为 ___")],
+)  # fmt: skip
+def test_a_questions_worked_example_is_built_from_the_question(question: str, lang: str, said: str) -> None:
+    from autodidact.debate.kind_texts import _example_prediction
+    from autodidact.debate.templates import TurnInputs
+
+    inputs = TurnInputs(role="implication", question_type="IMPLICATION", intent="example", lang=lang,
+                        proposition=question, kind="question")  # fmt: skip
+    text = _example_prediction(inputs, read(question, lang), lang == "zh")[0]
+    assert said in text and "apps" not in text and "应用" not in text

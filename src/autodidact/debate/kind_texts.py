@@ -288,18 +288,21 @@ def _example_prediction(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
             )
             question = "In your situation, what would you count, and for how long?"
     else:
+        # The example is the person's own question with a slot for the reason, not a stock example
+        # about some other topic (a fresh-eyes trial got one about apps whatever it asked).
+        asked = excerpt(p.subject or p.text.rstrip("?？"), 50)
         if zh:
             text = (
-                "举个例子：「旧应用在系统更新后失效，是因为它依赖的接口被移除了」——"
-                "这样的猜测可以拿没有移除接口的更新来检验。"
+                f"举个例子：「{asked}，是因为 ___（一个你能说出名字的因素）」——这样的猜测可以拿没有这个因素的情形"
+                "来检验：因素不在，现象也应当不在。"
             )
-            question = "照这个样子，你对自己的问题会写下什么猜测？"
+            question = "照这个样子，你对自己的问题会填进什么因素？"
         else:
             text = (
-                "An example: 'old apps fail after an update because an interface they rely on was removed' — a guess "
-                "like this can be tested against updates that removed no interface."
+                f"An example: '{asked} because of ___ (one factor you can name)' — a guess like this is tested "
+                "against cases where that factor is absent: without it, the thing should not happen."
             )
-            question = "Written that way, what guess would you put down for your own question?"
+            question = "Written that way, which factor would you put in the blank?"
     why = (
         "你自己写出的预测，比 AI 给的候选更能代表本意。"
         if zh
