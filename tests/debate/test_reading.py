@@ -324,3 +324,22 @@ def test_a_questions_worked_example_is_built_from_the_question(question: str, la
                         proposition=question, kind="question")  # fmt: skip
     text = _example_prediction(inputs, read(question, lang), lang == "zh")[0]
     assert said in text and "apps" not in text and "应用" not in text
+
+
+def test_a_number_without_a_condition_is_not_the_change_condition(tmp_path: Path) -> None:
+    """Evidence with numbers ("6.1 against 7.2 hours") is not what would change the person's mind; a
+    stated condition keeps its threshold however long the answer is."""
+    from autodidact.debate.engine import Engine
+    from autodidact.debate.summaries import validation_plan_md
+
+    engine = Engine(tmp_path / "s")
+    engine.start("Checking my phone right before bed makes my sleep worse")
+    long_test = ("I'd accept this test, run carefully over a normal working month: two weeks without the phone at "
+                 "night; if I fall asleep less than 10 minutes faster, the phone is not the main cause")  # fmt: skip
+    for answer in ["standard", "B", "the second", long_test]:
+        engine.reply(answer)
+    plan = validation_plan_md(engine.load())
+    assert plan is not None and "less than 10 minutes faster" in plan
+    from autodidact.debate.summaries import _CONDITION
+
+    assert not _CONDITION.search("I tracked it with my watch: 6.1 hours vs 7.2 hours")

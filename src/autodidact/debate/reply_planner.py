@@ -352,7 +352,8 @@ class ReplyPlanner(TurnPlanner):
             named = named_premise(text, contribution)
             payload["add_assumptions"] = [excerpt(named, 60) if named else quote]
         if "DISCRIMINATION_ADDED" in signals and qtype in {"IMPLICATION"}:
-            payload["add_predictions"] = [quote]
+            # a stated test keeps its threshold: "…if I fall asleep less than 10 minutes faster, …"
+            payload["add_predictions"] = [excerpt(unlabelled(text), 160)]
         if "ALTERNATIVE_ADDED" in signals:
             payload["add_alternatives"] = [quote]
         if "DISPOSITION_DECIDED" in signals:

@@ -261,7 +261,7 @@ def validation_plan_md(session: Session) -> str | None:
     # What the person said would change their mind, in their words, when it names an amount or a
     # period ("if the difference is under 10 minutes", 「差不到10分钟」, "for two weeks"): a plan that
     # still says "threshold: to be filled in" after they gave one lost what they said.
-    stated = [p for p in version.predictions if _AMOUNT.search(p)]
+    stated = [p for p in version.predictions if _AMOUNT.search(p) and _CONDITION.search(p)]
     condition = stated[-1] if stated else ""
     plan = read_proposition(idea.stage_base(session.stage).proposition, session.language).kind == "plan"
     if zh:
@@ -312,6 +312,13 @@ def validation_plan_md(session: Session) -> str | None:
     )
 
 
+# A change condition is said as one ("if …", "less than …", 「如果…」「不到…」), not only with a number:
+# "I logged 6.1 against 7.2 hours" is evidence, not what would change the person's mind.
+_CONDITION = re.compile(
+    r"\b(?:if|unless|less than|more than|fewer than|under|below|above|at least|at most|no more than)\b|"
+    r"如果|要是|假如|一旦|低于|高于|超过|不到|少于|多于|至少|小于|大于",
+    re.I,
+)
 _AMOUNT = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half)\b|[一二三四五六七八九十两半]\s*[个周天月年次分小]",
     re.I,
