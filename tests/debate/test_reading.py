@@ -343,3 +343,16 @@ def test_a_number_without_a_condition_is_not_the_change_condition(tmp_path: Path
     from autodidact.debate.summaries import _CONDITION
 
     assert not _CONDITION.search("I tracked it with my watch: 6.1 hours vs 7.2 hours")
+
+
+def test_evidence_the_person_gives_is_said_to_be_their_evidence(tmp_path: Path) -> None:
+    from autodidact.debate.engine import Engine
+
+    engine = Engine(tmp_path / "s")
+    engine.start("在我们小区，周末去菜市场比去超市买菜更便宜")
+    for answer in ["标准", "我说的便宜是指同样一篮子菜的总价"]:
+        engine.reply(answer)
+    from autodidact.debate.render import render_events
+
+    text = render_events(engine.reply("证据：我记了三周账，菜市场平均每篮便宜 12 元"), "zh")
+    assert "你的观察证据" in text and "承重前提浮出" not in text, text

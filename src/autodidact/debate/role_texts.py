@@ -7,6 +7,7 @@ Every branch returns a contribution that does the role's job and exactly one foc
 
 from __future__ import annotations
 
+from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.kind_texts import kind_turn
 from autodidact.debate.plan_texts import bare_proposition, plan_turn
 from autodidact.debate.templates import ALTERNATIVES, TurnInputs, TurnOutput, excerpt
@@ -59,6 +60,9 @@ def response_for(inp: TurnInputs) -> str:
         )
     if inp.answer_signals:
         names = ("、" if zh else ", ").join(SIGNAL_NAMES["zh" if zh else "en"][s] for s in inp.answer_signals)
+        if inp.answer_signals == ["PREMISE_SURFACED"] and classify_answer(inp.last_answer) == "evidence":
+            # what the person observed or counted is kept as their observation, and said to be so
+            names = "你的观察证据（作为承重前提的依据）" if zh else "your own evidence (backing a premise)"
         if zh:
             return f"你说「{quote}」，这记作：{names}。"
         return f'You said "{quote}"; recorded as: {names}.'
