@@ -209,6 +209,32 @@ def test_a_sections_statements_are_key_points_beside_its_table_rows() -> None:
     assert any(s.startswith("netfilter 主要的用户层程序") for s in picked), picked
 
 
+def test_a_table_row_whose_first_cell_says_what_it_does_is_a_key_point() -> None:
+    """「把制表符扩展成空格 | `col -x` | `expand`」: a table of tasks and the commands that do them
+    states its facts in the first cell; the rows are what the section is for."""
+    from autodidact.evidence.extract_task import ExtractInputs, PassageIn, key_point_sentences
+
+    text = (
+        "这里有一些转换 TAB 代码的专业工具。\n\n"
+        "| 功能 | `bsdmainutils` | `coreutils` |\n|---|---|---|\n"
+        '| 把制表符扩展成空格 | " `col -x`" | `expand` |\n'
+        '| 将空格转换为制表符（unexpand） | " `col -h`" | `unexpand` |\n\n'
+        "例如 `vim` 和 `emacs` 这样的编辑软件可以被用来扩展 TAB。\n"
+    )
+    inputs = ExtractInputs(
+        language="zh",
+        kq_id="kq1",
+        kq_text="《TAB 转换》的要点是什么？",
+        passages=[PassageIn("P1", "TAB 转换", text, "primary", "https://example.org/ch11")],
+        mode="initial",
+        aspect="keypoints",
+        max_claims=8,
+    )
+    picked = [s for _, s in key_point_sentences(inputs)]
+    assert any("把制表符扩展成空格" in s for s in picked), picked
+    assert not any(s.startswith("| 功能") for s in picked), picked
+
+
 def test_a_slash_between_names_is_or_and_a_path_stays_a_path() -> None:
     from autodidact.evidence.focus import literals
 

@@ -599,7 +599,7 @@ _END_PUNCT = tuple('.。!?！？:;；)"”')
 
 
 def _is_fact_row(text: str) -> bool:
-    """A markdown table row of 2–4 cells whose last filled cell is a phrase of prose (≥ 4 words).
+    """A markdown table row of 2–4 cells whose last (or first) filled cell is a phrase of prose (≥ 4 words).
 
     Reference manuals state many facts only in tables (a command and what it does); such a row is
     quotable as it stands. Header separators, numeric rows and one-word cells are not.
@@ -611,9 +611,15 @@ def _is_fact_row(text: str) -> bool:
     filled = [c for c in cells if c]
     if not 2 <= len(filled) <= 4 or len(cells) > 5:
         return False
-    last = re.sub(r"[`*_]", "", filled[-1])
-    words = re.findall(r"[A-Za-z]{2,}", last)
-    cjk = sum(1 for ch in last if "\u4e00" <= ch <= "\u9fff")
+    # The prose cell is the last ("`apt-get update` | update the package index") or, in a table of
+    # what to do and the tools that do it ("把制表符扩展成空格 | `col -x` | `expand`"), the first.
+    return any(_prose_cell(cell) for cell in (filled[-1], filled[0]))
+
+
+def _prose_cell(cell: str) -> bool:
+    plain = re.sub(r"[`*_]", "", cell)
+    words = re.findall(r"[A-Za-z]{2,}", plain)
+    cjk = sum(1 for ch in plain if "\u4e00" <= ch <= "\u9fff")
     return len(words) >= 4 or cjk >= 6
 
 

@@ -256,7 +256,8 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             # names no facet's section by itself; two of them together do (「网络」「配置」 in
             # 《没有图像界面的现代网络配置》 for 「网络接口配置」).
             sharing = _as_written((own - subject_terms) & term_set(heading), heading, topic)
-            titled = bool(sharing - common_heads or len(sharing) >= 2) and facet is not None
+            with_subject = (own & term_set(heading)) - {"chapter", "章"}
+            titled = bool(sharing) and bool(sharing - common_heads or len(with_subject) >= 2) and facet is not None
             if not heading or (share < SCORE_SHARE and not titled):
                 continue
             if (named_terms <= subject_terms) != (facet is None):
