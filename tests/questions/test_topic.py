@@ -212,6 +212,11 @@ def test_key_terms_and_mentions() -> None:
     assert mentions("升级系统", "系统升级")
     assert not mentions("文件系统", "系统升级")
     assert shares_key_term("sources.list lists the mirrors", ["sources"])
+    # "vs" joins a comparison's sides: it is no term ("files vs directories" had filed the section
+    # "apt vs. apt-get" under the permission bits)
+    from autodidact.text.tokens import terms
+
+    assert terms("rwx bits for files vs directories") == ["rwx", "bit", "fil", "directory"]
 
 
 def test_decompose_is_deterministic() -> None:

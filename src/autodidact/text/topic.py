@@ -73,7 +73,7 @@ EN_STOPWORDS = frozenset(
     precisely really actually any some one more most very also just not no yes if else between among
     other others each every both all many much way ways kind kinds thing things give explain describe tell
     please used uses using use ones s have has had role play relate related relation relationship
-    under over up out off down via through within without across after before during upon onto""".split()  # noqa: SIM905
+    under over up out off down via through within without across after before during upon onto vs versus""".split()  # noqa: SIM905
 )
 """English function words (the similarity of two questions ignores them)."""
 
