@@ -357,7 +357,7 @@ def _in_subject(name: str, subject: str, lang: str) -> str:
     if lang != "zh" and is_action_phrase(subject):
         # "locks in coordinating worker threads in Python" reads as nothing; the task's own place
         # ("in Python", "with Python's csv module") is where the aspect is.
-        place = re.search(r"\b(?:in|with|on|using)\s+(?P<where>[^,]+)$", subject)
+        place = re.search(r"^.*\b(?:in|with|on|using)\s+(?P<where>[^,]+)$", subject)  # the last place named
         if place is not None:
             return f"{name} in {place.group('where')}"
     return f"{subject}中的{name}" if lang == "zh" else f"{name} in {subject}"
