@@ -407,9 +407,13 @@ def test_the_loop_builds_its_wiki_from_answers(tmp_path: Path, pydoc_dir: Path) 
             assert section is not None
             items = parse_block(section)[1]
             have = {" ".join(it.text.split()) for it in items}
+            # a quote another block of the same article shows is not shown twice (merge_quotes)
+            shown = " ".join(
+                " ".join(it.text.split()) for sec in holder[0].body_sections() for it in parse_block(sec)[1]
+            )
             for quote in answer.quotes:
                 inside = any(quote.text in h for h in have)
-                assert inside or len(items) == MAX_QUOTES, (answer.question.text, quote.text)
+                assert inside or quote.text in shown or len(items) == MAX_QUOTES, (answer.question.text, quote.text)
                 placed += inside
     assert placed >= 3
 
