@@ -356,3 +356,17 @@ def test_evidence_the_person_gives_is_said_to_be_their_evidence(tmp_path: Path) 
 
     text = render_events(engine.reply("证据：我记了三周账，菜市场平均每篮便宜 12 元"), "zh")
     assert "你的观察证据" in text and "承重前提浮出" not in text, text
+
+
+def test_unlabelled_keeps_a_clause_before_a_colon() -> None:
+    from autodidact.debate.answer_kinds import unlabelled
+
+    assert unlabelled("证据：我记了三周账") == "我记了三周账"
+    said = "我打算用GitHub导出接下来四周的数据：首条评审意见的时间"
+    assert unlabelled(said) == said
+
+
+def test_a_chinese_test_said_with_yaoshi_is_the_change_condition(tmp_path: Path) -> None:
+    from autodidact.debate.answer_kinds import classify
+
+    assert classify("要是早睡一周后番茄钟还是不到3个，我就不再认为是睡眠的问题") == "test"

@@ -268,7 +268,8 @@ def test_a_revised_proposition_after_a_stage_opens_a_new_stage(
     session = SessionStore(_folder(kb_dir)).replay()
     assert session is not None and session.stage == 1
     current = session.idea().current
-    assert current.proposition.startswith("修改后的命题") and current.predictions == [] and current.stage == 1
+    assert current.proposition == "审查AI生成的代码让我的注意力消耗更大"  # the label is not part of it
+    assert current.predictions == [] and current.stage == 1
     assert session.idea().maturation == "TESTABLE"  # maturity is not reset by a new wording
     assert check_session(_folder(kb_dir))["ok"]
 
@@ -351,4 +352,23 @@ def test_a_revision_in_the_persons_words_becomes_the_proposition(
     session = json.loads((_folder(kb_dir) / "session.json").read_text("utf-8"))
     current = session["ideas"][0]["versions"][-1]
     assert current["proposition"] == "switch only the backend team's standups to twice a week"
+    assert check_session(_folder(kb_dir))["ok"]
+
+
+def test_an_answer_after_a_checkpoint_is_not_taken_for_a_new_proposition(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path
+) -> None:
+    """A trial answered "I honestly don't know whether the noise level matters too" after a checkpoint,
+    and the session made that sentence its proposition, losing the whole result. A hedge or a
+    confounder goes on in the same stage; the confounder is recorded as one."""
+    _run(debate, ZH_PROMPT, ZH_ANSWERS)
+    before = SessionStore(_folder(kb_dir)).replay()
+    assert before is not None and before.checkpoints[-1]["stop_reason"] == "CHECKPOINT_REACHED"
+    proposition = before.idea().current.proposition
+    debate("reply", "s1", "我也不确定噪音是不是也有影响")
+    debate("reply", "s1", "也可能是因为那段时间会议变多了")
+    after = SessionStore(_folder(kb_dir)).replay()
+    assert after is not None and after.stage == before.stage
+    assert after.idea().current.proposition == proposition
+    assert any("会议变多" in a for a in after.idea().current.alternatives)
     assert check_session(_folder(kb_dir))["ok"]

@@ -71,7 +71,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:to (?:check|test|verify) (?:it|this|that)|the way to (?:check|tell|test))\b",
             r"\bwould (?:change|convince|prove|show)\b.+\b(?:mind|me|wrong)\b", r"\bchange my mind\b",
             r"\bwhat would (?:show|prove|tell)\b", "改变看法", "改变主意", "说明我错了",
-            r"如果.+(?:我就|我会|就说明|就放弃|就修改)", r"可以(?:测量|对比|记录|统计)", r"要(?:验证|检验)",
+            r"(?:如果|要是|假如|假设|若是?|万一).+(?:我就|我会|就说明|就放弃|就修改|就不再)",
+            r"可以(?:测量|对比|记录|统计)", r"要(?:验证|检验)",
             r"(?:比一比|对比一下|比较一下)",
         )),
         ("confounder", (
@@ -179,7 +180,9 @@ def _labelled(clean: str) -> str | None:
 
 # "Revise: …", 「修改：…」「改成：…」: the person rewrites the proposition, whatever was asked.
 _REVISE_LABEL = re.compile(
-    r"^\s*(?:revise|revised|reword|new wording|修改|改成|改为|改写)\s*[:：]\s*(?P<wording>.+)$", re.I
+    r"^\s*(?:revise|revised|reword|new wording|(?:the )?(?:new|revised) (?:proposition|claim)|修改|改成|改为|改写"
+    r"|修改后的命题|新的?命题|改写后的命题)\s*[:：]\s*(?P<wording>.+)$",
+    re.I,
 )
 
 
@@ -198,7 +201,10 @@ def unlabelled(text: str) -> str:
     if colon is None:
         return clean
     head = clean[: colon.start()]
-    if _REVISE_LABEL.match(clean) or any(pattern.search(head) for _, pattern in _LABELS):
+    # a label is a word or two ("Evidence", 「证据」, "A confounder to consider"); a clause before a
+    # colon (「我打算用GitHub导出接下来四周的数据」) is what the person says, whatever word it contains
+    short = len(head.split()) <= 5 and sum(1 for ch in head if "\u4e00" <= ch <= "\u9fff") <= 8
+    if _REVISE_LABEL.match(clean) or (short and any(pattern.search(head) for _, pattern in _LABELS)):
         rest = clean[colon.end() :].strip()
         return rest or clean
     return clean

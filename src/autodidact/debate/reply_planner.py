@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.debate import cues, gaps, gates, summaries
+from autodidact.debate.answer_kinds import KIND_SIGNAL, revised_wording, unlabelled
 from autodidact.debate.answer_kinds import classify as classify_answer
-from autodidact.debate.answer_kinds import revised_wording, unlabelled
 from autodidact.debate.proposition import plain_reading
 from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
@@ -160,11 +160,13 @@ class ReplyPlanner(TurnPlanner):
             last_stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
             if last_stop == "BUDGET_EXHAUSTED" and gates.budget_stop(s) is not None:
                 zh = s.language == "zh"
+                deeper = {"quick": "standard", "standard": "deep"}.get(s.execution.depth or "", "deep")
+                say = ("改成标准" if deeper == "standard" else "改成深度") if zh else f"switch to {deeper}"
                 raise InputError(
                     "本档深度的轮次已用完" if zh else "the rounds of this depth are used up",
-                    hint="说「改成深度」扩大上限，或运行 autodidact debate close 结束"
+                    hint=f"说「{say}」扩大上限，或运行 autodidact debate close 结束"
                     if zh
-                    else "say 'switch to deep' to raise the limit, or close the session: autodidact debate close",
+                    else f"say '{say}' to raise the limit, or close the session: autodidact debate close",
                 )
             txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
             if s.execution.depth is None:  # stopped before the depth was set: no discussion without it
@@ -179,12 +181,22 @@ class ReplyPlanner(TurnPlanner):
                 self._next_turn(txn, opening=self._depth_note(txn.s, chosen, delegated=how == "delegated"))
                 return
             opening = None
-            if last_stop == "CHECKPOINT_REACHED" and cues.substantial(text):
+            kind = classify_answer(text)
+            wording = revised_wording(text)
+            if last_stop == "CHECKPOINT_REACHED" and cues.substantial(text) and wording is None and kind != "other":
+                # "I honestly don't know whether the noise matters too" after a checkpoint is an answer
+                # (a hedge, a confounder, a test …), not a new proposition: it is recorded by its kind
+                # and the stage goes on with the proposition it had (a trial had lost its whole result).
+                signal = KIND_SIGNAL.get(kind)
+                if signal is not None:
+                    self._signal(txn, signal, None, f"{kind} after a checkpoint")
+                    self._revise_idea(txn, "moderator", "CONTINUE", [signal], text)
+            elif last_stop == "CHECKPOINT_REACHED" and cues.substantial(text):
                 # a revised proposition in the person's own words opens a new stage on it
                 idea = txn.s.idea()
                 txn.emit(
                     "IDEA_REVISED", "moderator", "SYSTEM",
-                    {"idea_id": idea.idea_id, "proposition": text, "source": "用户观察", "new_stage": True},
+                    {"idea_id": idea.idea_id, "proposition": wording or text, "source": "用户观察", "new_stage": True},
                 )  # fmt: skip
                 self._signal(txn, "INTUITION_FORMULATED", None, "revised proposition opens a new stage")
                 zh = txn.s.language == "zh"
@@ -351,7 +363,7 @@ class ReplyPlanner(TurnPlanner):
             # "The one I'm least sure of is the second" names a premise: record that premise, not the words.
             named = named_premise(text, contribution)
             payload["add_assumptions"] = [excerpt(named, 60) if named else quote]
-        if "DISCRIMINATION_ADDED" in signals and qtype in {"IMPLICATION"}:
+        if "DISCRIMINATION_ADDED" in signals and (qtype in {"IMPLICATION"} or classify_answer(text) == "test"):
             # a stated test keeps its threshold: "…if I fall asleep less than 10 minutes faster, …"
             payload["add_predictions"] = [excerpt(unlabelled(text), 160)]
         if "ALTERNATIVE_ADDED" in signals:

@@ -91,6 +91,13 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
         revisions.append(
             f"范围收窄为「{excerpt(narrowed.group(1), 40)}」" if zh else f"narrowed to {excerpt(narrowed.group(1), 40)}"
         )
+    base = idea.stage_base(session.stage).proposition
+    if not revisions and version.proposition != base and not version.proposition.startswith(base):
+        # reworded ("Revise: …"): keep names what the stage began with, revise the new wording
+        kept = excerpt(base, 80)
+        revisions.append(
+            f"改写为「{excerpt(version.proposition, 60)}」" if zh else f"reworded: {excerpt(version.proposition, 60)}"
+        )
     revised = ("；" if zh else "; ").join(revisions) or ("无" if zh else "none")
     # A stated change condition ("if I skip coffee and still sleep badly, I'd drop it") is how the idea
     # will be tested, not a revision of it: it gets its own slot.
