@@ -355,7 +355,7 @@ def test_evidence_the_person_gives_is_said_to_be_their_evidence(tmp_path: Path) 
     from autodidact.debate.render import render_events
 
     text = render_events(engine.reply("证据：我记了三周账，菜市场平均每篮便宜 12 元"), "zh")
-    assert "你的观察证据" in text and "承重前提浮出" not in text, text
+    assert "你的观察证据" in text and "命题依赖的一个前提" not in text, text
 
 
 def test_unlabelled_keeps_a_clause_before_a_colon() -> None:
