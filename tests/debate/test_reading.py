@@ -370,3 +370,22 @@ def test_a_chinese_test_said_with_yaoshi_is_the_change_condition(tmp_path: Path)
     from autodidact.debate.answer_kinds import classify
 
     assert classify("要是早睡一周后番茄钟还是不到3个，我就不再认为是睡眠的问题") == "test"
+
+
+@pytest.mark.parametrize(
+    ("proposition", "lang", "kind_word"),
+    [("For a team of three, a monorepo is easier than separate repos", "en", "same task under the same conditions"),
+     ("这两个月代码评审比以前慢多了", "zh", "按同样的方式"),
+     ("Remote work makes junior engineers learn slower", "en", "with and without the cause")],
+)  # fmt: skip
+def test_the_offline_review_fits_the_kind_of_proposition(proposition: str, lang: str, kind_word: str) -> None:
+    """A comparison has no cause to precede its pattern, an observation no cause to remove."""
+    from autodidact.debate.review import ReviewInput, ReviewTask
+
+    inputs = ReviewInput(idea_id="i1", version=1, proposition=proposition, perspective="implication_validator",
+                         lang=lang)  # fmt: skip
+    out = ReviewTask().offline(inputs)
+    assert kind_word in out.discriminating_evidence
+    if "cause" not in kind_word:
+        assert "cause" not in " ".join(out.load_bearing_premises) + out.discriminating_evidence
+        assert "原因" not in " ".join(out.load_bearing_premises) + out.discriminating_evidence

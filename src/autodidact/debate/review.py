@@ -97,34 +97,72 @@ class ReviewTask:
                 else "a verbatim source that supports or refutes a load-bearing premise would change this"
             )
         else:
-            premises = premises[:1] or ["原因先于现象出现" if zh else "the cause precedes the pattern"]
+            premise, counter, change = _KIND_REVIEW[_kind_of(inputs)]["zh" if zh else "en"]
+            premises = premises[:1] or [premise]
             verdict = "BOUNDED"
-            counter = (
-                "同期其他条件变化也能产生同样现象"
-                if zh
-                else "a concurrent change in conditions would produce the same pattern"
-            )
             scope = "命题陈述本身" if zh else "the proposition as stated"
-            change = (
-                "若在其他条件不变时预测的差别没有出现，应修改命题"
-                if zh
-                else "if the predicted difference fails to appear with other conditions fixed, revise the proposition"
-            )
         return ReviewOutput(
             verdict=verdict,
             load_bearing_premises=premises,
             strongest_counterexample=counter,
             searched_scope=scope,
-            discriminating_evidence=(
-                "在其他条件不变时比较有、无该原因两种情形"
-                if zh
-                else "compare with and without the cause, all else equal"
-            ),
+            discriminating_evidence=_KIND_DISCRIMINATES[_kind_of(inputs)]["zh" if zh else "en"],
             change_condition=change,
             limitations="视角自检：由同一程序按模板生成"
             if zh
             else "self-check: produced by the same program from templates",
         )
+
+
+def _kind_of(inputs: ReviewInput) -> str:
+    """The proposition's kind, as the reviewer's templates need it (a causal claim by default)."""
+    from autodidact.debate.proposition import read
+
+    kind = read(inputs.proposition, inputs.lang).kind
+    return kind if kind in _KIND_REVIEW else "causal"
+
+
+# The offline reviewer's premise, counterexample and change condition per kind of proposition: a
+# comparison has no cause to precede its pattern (a trial read "the cause precedes the pattern" for
+# "a monorepo is easier than separate repos"), an observation no cause to remove.
+_KIND_REVIEW: dict[str, dict[str, tuple[str, str, str]]] = {
+    "causal": {
+        "en": ("the cause precedes the pattern", "a concurrent change in conditions would produce the same pattern",
+               "if the predicted difference fails to appear with other conditions fixed, revise the proposition"),
+        "zh": ("原因先于现象出现", "同期其他条件变化也能产生同样现象",
+               "若在其他条件不变时预测的差别没有出现，应修改命题"),
+    },
+    "comparison": {
+        "en": ("the two are compared on the same task under the same conditions",
+               "the difference comes from how each was set up or used, not from the two themselves",
+               "if both score alike on your criterion under the same conditions, revise the proposition"),
+        "zh": ("两者是在同样的任务和条件下比较的", "差别来自各自的配置或用法，而不是两者本身",
+               "若在同样条件下按你的标准两者打平，应修改命题"),
+    },
+    "observation": {
+        "en": ("the pattern was counted the same way each time",
+               "a change in how or when it was counted would produce the same pattern",
+               "if counting the same way for several more weeks does not show it, revise the observation"),
+        "zh": ("每次都是用同样的方式数的", "数法或时间点的变化也能产生同样的规律",
+               "若按同样方式再数几周规律不再出现，应修改这个观察"),
+    },
+    "plan": {
+        "en": ("the problem the plan addresses is real and big enough",
+               "a smaller change would reach the same goal",
+               "if a trial shows no gain on the goal's measure, or the feared loss appears, revise the plan"),
+        "zh": ("计划要解决的问题真实存在且足够大", "更小的改动也能达到同样的目标",
+               "若试行在目标尺度上没有改善，或出现了担心的损失，应修改计划"),
+    },
+}  # fmt: skip
+_KIND_DISCRIMINATES: dict[str, dict[str, str]] = {
+    "causal": {"en": "compare with and without the cause, all else equal",
+               "zh": "在其他条件不变时比较有、无该原因两种情形"},
+    "comparison": {"en": "run both on the same task under the same conditions and record your criterion",
+                   "zh": "同一个任务、同样条件下两者各做一次，记录你选的标准"},
+    "observation": {"en": "count it the same way for several more weeks", "zh": "按同样的方式再数几周"},
+    "plan": {"en": "a trial: record the goal's measure under the current way, then as long under the plan",
+             "zh": "试行：先按现在的做法记录目标尺度，再按计划试行同样长的时间"},
+}  # fmt: skip
 
 
 def review_input(session: Any, perspective: str) -> ReviewInput:

@@ -270,13 +270,9 @@ def validation_plan_md(session: Session) -> str | None:
     # still says "threshold: to be filled in" after they gave one lost what they said.
     stated = [p for p in version.predictions if _AMOUNT.search(p) and _CONDITION.search(p)]
     condition = stated[-1] if stated else ""
-    plan = read_proposition(idea.stage_base(session.stage).proposition, session.language).kind == "plan"
+    kind = read_proposition(idea.stage_base(session.stage).proposition, session.language).kind
+    design = _DESIGNS.get(kind, _DESIGNS["causal"])["zh" if zh else "en"]
     if zh:
-        design = (
-            "- 试行设计：先按现在的做法记录选定的尺度，再按新做法试行同样长的时间并记录，同时记下担心的损失的迹象"
-            if plan
-            else "- 判别设计：同一对象在有、无该原因的两种条件下记录同一口径的结果，其余条件保持一致"
-        )
         return "\n".join(
             [
                 f"# 最小验证方案（草案，未执行）：{session.session_id}",
@@ -301,10 +297,7 @@ def validation_plan_md(session: Session) -> str | None:
             "",
             f"- Proposition (hypothesis, v{version.version}): {version.proposition}",
             f"- Observable prediction: {version.predictions[-1]}",
-            "- Trial design: record the chosen measure under the current way, then for as long under the new one, "
-            "and note one sign of the loss you fear"
-            if plan
-            else "- Discriminating design: record the same measure with and without the cause, all else held equal",
+            design,
             f"- Change condition (your words): {condition}"
             if condition
             else "- Change condition: the predicted difference does not appear, or is below a threshold fixed in "
@@ -321,6 +314,28 @@ def validation_plan_md(session: Session) -> str | None:
 
 # A change condition is said as one ("if …", "less than …", 「如果…」「不到…」), not only with a number:
 # "I logged 6.1 against 7.2 hours" is evidence, not what would change the person's mind.
+# The validation plan's design per kind of proposition: a comparison runs both sides, an observation
+# counts again, a plan is tried; only a causal claim compares with and without its cause.
+_DESIGNS = {
+    "causal": {
+        "en": "- Discriminating design: record the same measure with and without the cause, all else held equal",
+        "zh": "- 判别设计：同一对象在有、无该原因的两种条件下记录同一口径的结果，其余条件保持一致",
+    },
+    "comparison": {
+        "en": "- Comparing design: run both on the same task under the same conditions and record your criterion "
+        "for each",
+        "zh": "- 比较设计：同一个任务、同样条件下两者各做一次，按你选的标准分别记录",
+    },
+    "observation": {
+        "en": "- Counting design: count it the same way, at the same time, for the next few weeks",
+        "zh": "- 计数设计：接下来几周按同样的方式、在同样的时间点再数",
+    },
+    "plan": {
+        "en": "- Trial design: record the chosen measure under the current way, then for as long under the new one, "
+        "and note one sign of the loss you fear",
+        "zh": "- 试行设计：先按现在的做法记录选定的尺度，再按新做法试行同样长的时间并记录，同时记下担心的损失的迹象",
+    },
+}
 _CONDITION = re.compile(
     r"\b(?:if|unless|less than|more than|fewer than|under|below|above|at least|at most|no more than)\b|"
     r"如果|要是|假如|一旦|低于|高于|超过|不到|少于|多于|至少|小于|大于",
