@@ -103,11 +103,6 @@ def terms(text: str, keep: frozenset[str] = frozenset()) -> list[str]:
                 out.append(low)
             elif low not in STOPWORDS and len(low) > 1:
                 out.append(stem(low))
-                if "_" in low.strip("_"):
-                    # "set_start_method", "object_hook": a reference page names a thing by its
-                    # identifier, a question by its words ("start methods", "object hook"); the
-                    # index's tokenizer splits at "_" too, so both sides meet.
-                    out.extend(stem(p) for p in low.split("_") if len(p) > 1 and p not in STOPWORDS)
     return out
 
 
