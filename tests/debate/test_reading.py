@@ -389,3 +389,13 @@ def test_the_offline_review_fits_the_kind_of_proposition(proposition: str, lang:
     if "cause" not in kind_word:
         assert "cause" not in " ".join(out.load_bearing_premises) + out.discriminating_evidence
         assert "原因" not in " ".join(out.load_bearing_premises) + out.discriminating_evidence
+
+
+def test_the_first_turn_prints_no_skip_marker_and_ids_are_plain_letters(tmp_path: Path) -> None:
+    from autodidact.cli.cmd_debate import _new_session_id
+    from autodidact.debate.engine import Engine
+    from autodidact.debate.render import render_events
+
+    text = render_events(Engine(tmp_path / "s").start("Working from cafés makes me write more"), "en")
+    assert "(no response)" not in text and "Which depth" in text
+    assert "-working-from-cafes-" in _new_session_id("Working from cafés makes me write more")

@@ -142,10 +142,14 @@ def _converse(engine: Any) -> None:
 
 
 def _new_session_id(prompt: str) -> str:
+    import unicodedata
+
     from autodidact.store.paths import slugify
 
     day = datetime.now(UTC).strftime("%Y%m%d")
-    return f"{day}-{slugify(prompt, max_len=24, fallback='idea')}-{secrets.token_hex(2)}"
+    # "cafés" → "cafes": an id typed into a shell reads best in plain letters (Chinese stays as written)
+    plain = "".join(c for c in unicodedata.normalize("NFKD", prompt) if not unicodedata.combining(c))
+    return f"{day}-{slugify(plain, max_len=24, fallback='idea')}-{secrets.token_hex(2)}"
 
 
 def _latest_open(debates: Path) -> Path:

@@ -12,6 +12,8 @@ from autodidact.debate import summaries
 from autodidact.debate.session import Session
 from autodidact.debate.summaries import MATURITY_WORDS
 
+_SKIP = frozenset({"跳过回应", "(no response)"})
+
 
 def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[str]:
     """The lines one event contributes to the conversation (many events contribute none)."""
@@ -34,8 +36,12 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
         # Punctuation follows the session's language: 【…】 in Chinese, "Label:" in English.
         tag = f"【{p.get('label')}】" if zh else f"{p.get('label')}:"
         if p.get("turn") is None:
+            if str(p.get("response")) in _SKIP:
+                return []
             return [f"{tag}{p.get('response')}" if zh else f"{tag} {p.get('response')}"]
-        lines = [str(p.get("response")), tag]
+        # The protocol's skip marker ("(no response)") is for the event log: there was nothing to answer.
+        response = str(p.get("response"))
+        lines = [tag] if response in _SKIP else [response, tag]
         cite = p.get("citation")
         if zh:
             source = f"（{p.get('source_label')}" + (f"；已有证据引用：{cite}" if cite else "") + "）"
