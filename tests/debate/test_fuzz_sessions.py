@@ -39,7 +39,16 @@ def test_random_conversations_stay_clean(kb_dir: Path, prompt: str, script: list
         try:
             Engine(folder, kb_root=kb_dir).reply(answer)
         except InputError as exc:  # only a closed session or a spent budget may refuse an answer
-            assert any(w in exc.message for w in ("closed", "rounds of this depth are used up", "轮次已用完"))
+            assert any(
+                w in exc.message
+                for w in (
+                    "closed",
+                    "rounds of this depth are used up",
+                    "轮次已用完",
+                    "stage is complete",
+                    "阶段已经完成",
+                )
+            )
     result = check_session(folder)
     assert result["ok"], result["violations"]
     store = SessionStore(folder)
@@ -67,6 +76,15 @@ def test_a_question_the_person_left_to_us_is_not_asked_again(kb_dir: Path) -> No
         try:
             Engine(folder, kb_root=kb_dir).reply(answer)
         except InputError as exc:
-            assert any(w in exc.message for w in ("closed", "rounds of this depth are used up", "轮次已用完"))
+            assert any(
+                w in exc.message
+                for w in (
+                    "closed",
+                    "rounds of this depth are used up",
+                    "轮次已用完",
+                    "stage is complete",
+                    "阶段已经完成",
+                )
+            )
     result = check_session(folder)
     assert result["ok"], result["violations"]

@@ -399,3 +399,26 @@ def test_the_first_turn_prints_no_skip_marker_and_ids_are_plain_letters(tmp_path
     text = render_events(Engine(tmp_path / "s").start("Working from cafés makes me write more"), "en")
     assert "(no response)" not in text and "Which depth" in text
     assert "-working-from-cafes-" in _new_session_id("Working from cafés makes me write more")
+
+
+def test_a_decision_at_the_reflection_ends_the_stage_and_ok_does_not_reopen_it(tmp_path: Path) -> None:
+    """A trial's "Try it, with the live slot kept" was filed as an alternative and the reflection was
+    asked again and again ("You already answered this…"); its narrowing was never applied."""
+    from autodidact.debate.engine import Engine
+    from autodidact.errors import InputError
+
+    engine = Engine(tmp_path / "s")
+    engine.start("I plan to move our weekly team meeting to async written updates")
+    for answer in ["standard", "Mostly A: the meeting eats 7 person-hours a week.",
+                   "Number 3. In writing juniors might stay quiet.",
+                   "If after 6 weeks we save less than 10 minutes per person per week, I'd drop it.",
+                   "We tried the smaller change already and it crept back.",
+                   "Neither really matches what I said. I'd narrow it though: only the status part goes async.",
+                   "Try it, with the 15-minute live slot kept."]:  # fmt: skip
+        engine.reply(answer)
+    session = engine.load()
+    assert session.checkpoints and session.checkpoints[-1]["rule"] == "S6"
+    assert "(scope: only the status part goes async)" in session.idea().current.proposition
+    assert not any("15-minute live slot" in a for a in session.idea().current.alternatives)
+    with pytest.raises(InputError, match="stage is complete"):
+        engine.reply("ok")

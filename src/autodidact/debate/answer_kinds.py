@@ -120,6 +120,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bjust (?:for|in|the)\b",
             r"\bin the first\b", r"\bspecifically\b", r"\bthat'?s (?:only )?for\b", r"\bdifferent story\b",
             r"\bi'?m talking about\b", r"\bonly (?:holds|applies|works|counts)\b", r"\breally just\b",
+            r"\b(?:i'?d|let me|i (?:want|would like) to|i'?ll) narrow\b", r"\bnarrow (?:it|this) (?:down|to)\b",
             r"\bnot the whole\b", r"\bpeople like me\b",
             r"只(?:在|针对|限于|说|指)", "不是所有", "仅限", "特指", "主要指", r"以内", r"^我说的是在", "主要说的是",
             r"对[^，。]{1,8}来说", "所有人", r"^(?:只是|仅仅)",

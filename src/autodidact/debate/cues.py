@@ -99,6 +99,14 @@ def allowed_signals(question_type: str) -> tuple[str, ...]:
     return own + tuple(s for s in dict.fromkeys(KIND_SIGNAL.values()) if s not in own)
 
 
+# How a decision opens: "Try it", "Keep it", "Revise: …", "Set it aside", 「试一试」「保留」「修改」「搁置」.
+_DECISION = re.compile(
+    r"^\s*(?:i'?ll |we'?ll |let'?s |i'?d )?(?:try|keep|revise|set (?:it )?aside|park|drop|go ahead|undecided)\b|"
+    r"^\s*(?:我(?:会|要|想|决定)?)?(?:试(?:一试|试|行)?|保留|修改|搁置|暂缓|放弃|未决)",
+    re.I,
+)
+
+
 def detect_signals(answer: str, question_type: str, previous_answers: list[str]) -> list[str]:
     """Signals an answer carries for a question of ``question_type`` (deterministic)."""
     eligible = ELIGIBLE.get(question_type, ())
@@ -109,6 +117,10 @@ def detect_signals(answer: str, question_type: str, previous_answers: list[str])
     kind = classify_answer(answer)
     if kind == "hedge":
         return []  # a hedge is never a premise, an alternative or a reading
+    if question_type == "REFLECTION" and _DECISION.match(answer):
+        # "Try it, with the live slot kept. The January attempt …" decides, whatever else it says: a
+        # trial filed it as an alternative and asked the reflection again and again
+        return ["DISPOSITION_DECIDED"]
     if kind in KIND_SIGNAL:
         return [KIND_SIGNAL[kind]]
     if kind == "choice":

@@ -168,6 +168,18 @@ class ReplyPlanner(TurnPlanner):
                     if zh
                     else f"say '{say}' to raise the limit, or close the session: autodidact debate close",
                 )
+            last_rule = s.checkpoints[-1].get("rule") if s.checkpoints else None
+            if last_rule == "S6" and not cues.substantial(text):
+                # The stage reached its result (a decision on the idea): going on with "ok" would only
+                # ask the reflection again ("You already answered this…", a trial's loop).
+                zh = s.language == "zh"
+                raise InputError(
+                    "这一阶段已经完成" if zh else "this stage is complete",
+                    hint="写出修改后的命题以开启新阶段，或运行 autodidact debate close 结束"
+                    if zh
+                    else "write a revised proposition to examine it in a new stage, or close the session: "
+                    "autodidact debate close",
+                )
             txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
             if s.execution.depth is None:  # stopped before the depth was set: no discussion without it
                 depth, how = cues.parse_depth(text)
@@ -358,7 +370,11 @@ class ReplyPlanner(TurnPlanner):
             # "Really just for the backend team" narrows the proposition: the next version says so,
             # and the summary's "revise" shows it instead of "none".
             base = idea.stage_base(txn.s.stage).proposition
-            payload["proposition"] = f"{base}（范围：{quote}）" if zh else f"{base} (scope: {quote})"
+            # "Neither matches. I'd narrow it though: only the status part goes async" — the scope is
+            # what follows the colon that announces it
+            said = re.search(r"(?:narrow|scope|范围|缩小)[^:：]{0,20}[:：]\s*(.+)$", text, re.I)
+            scope = excerpt(said.group(1), 60) if said else quote
+            payload["proposition"] = f"{base}（范围：{scope}）" if zh else f"{base} (scope: {scope})"
         if "PREMISE_SURFACED" in signals:
             # "The one I'm least sure of is the second" names a premise: record that premise, not the words.
             named = named_premise(text, contribution)
