@@ -422,3 +422,16 @@ def test_a_decision_at_the_reflection_ends_the_stage_and_ok_does_not_reopen_it(t
     assert not any("15-minute live slot" in a for a in session.idea().current.alternatives)
     with pytest.raises(InputError, match="stage is complete"):
         engine.reply("ok")
+
+
+def test_a_guess_at_a_questions_answer_is_its_testable_form_and_not_asked_for_again(tmp_path: Path) -> None:
+    from autodidact.debate.engine import Engine
+    from autodidact.debate.render import render_events
+
+    engine = Engine(tmp_path / "s")
+    engine.start("为什么我周一总是效率最低？")
+    for answer in ["标准", "我说的效率是指完成的番茄钟数量", "不知道"]:
+        engine.reply(answer)
+    text = render_events(engine.reply("我周一效率最低，是因为周日晚上睡得晚"), "zh")
+    assert "最好的猜测是什么" not in text and "填进什么因素" not in text, text
+    assert any("睡得晚" in p for p in engine.load().idea().current.predictions)

@@ -14,6 +14,7 @@ from autodidact.debate import cues, gaps, gates, summaries
 from autodidact.debate.answer_kinds import KIND_SIGNAL, revised_wording, unlabelled
 from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.proposition import plain_reading
+from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
 from autodidact.debate.templates import excerpt
@@ -298,12 +299,17 @@ class ReplyPlanner(TurnPlanner):
             ),
         )
         signals = [] if as_command in {"REVIEW", "GAP", "MODE"} else read.signals
+        base_kind = read_proposition(s.idea().stage_base(s.stage).proposition, s.language).kind
+        guess = base_kind == "question" and classify_answer(text) == "mechanism" and as_command is None
+        if guess and "DISCRIMINATION_ADDED" not in signals:
+            # A guess at the question's answer ("我周一效率最低，是因为周日睡得晚") is the testable form
+            # the turn asked for: without the reason, the pattern should not show. Asking for the
+            # factor again after it was given is what a trial called not listening.
+            signals = [*signals, "DISCRIMINATION_ADDED"]
         for signal in signals:
             self._signal(txn, signal, turn, f"cue in answer to {item.question_type}")
-        self._revise_idea(
-            txn, item.role, item.question_type if item.trigger != "P5" else "REVIEW", signals, text,
-            item.contribution or "",
-        )  # fmt: skip
+        qtype = "IMPLICATION" if guess else item.question_type if item.trigger != "P5" else "REVIEW"
+        self._revise_idea(txn, item.role, qtype, signals, text, item.contribution or "")
         self._climb(txn)
         s = txn.s
         if not signals and as_command is None:
