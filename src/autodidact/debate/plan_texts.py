@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.templates import PLAN_ALTERNATIVES, TurnInputs, excerpt
 
 Turn = tuple[str, str, str, str]  # contribution, source, question, why
@@ -130,6 +131,7 @@ def _trial(inp: TurnInputs, zh: bool) -> Turn | None:
         return None  # a review's divergence and a prediction's threshold read the same for a plan
     plan = _plan(inp)
     basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
+    observed = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "evidence"
     if inp.intent == "example":
         if zh:
             return (
@@ -148,7 +150,7 @@ def _trial(inp: TurnInputs, zh: bool) -> Turn | None:
             "An expectation in your own words says more about the plan than an AI's candidate.",
         )
     if zh:
-        cond = f"（以你说的「{basis}」为前提）" if basis else ""
+        cond = (f"（结合你观察到的「{basis}」）" if observed else f"（以你说的「{basis}」为前提）") if basis else ""
         return (
             f"可观察预期{cond}：如果「{plan}」可行，试行一段时间后你选的尺度应当变好，而原来做法给你的东西"
             "不应变差；如果尺度没动或出现了损失，打算需要修改。最小试行设计：先按现在的做法记录这个尺度，"
@@ -157,7 +159,9 @@ def _trial(inp: TurnInputs, zh: bool) -> Turn | None:
             "如果试行下来没有任何收益，你会修改打算的哪一部分？",
             "先说清什么结果会让你退回，打算才从意愿变成可检验的试行。",
         )
-    cond = f' (taking your premise "{basis}")' if basis else ""
+    # what the person observed or counted backs the prediction; it is not a premise they assumed
+    lead = "with what you observed" if observed else "taking your premise"
+    cond = f' ({lead}: "{basis}")' if basis and observed else f' ({lead} "{basis}")' if basis else ""
     return (
         f'Observable expectation{cond}: if "{plan}" works, after a trial period the measure you chose should '
         "improve and what the current way gives you should not get worse; if the measure does not move, or a loss "

@@ -188,6 +188,7 @@ def _premises(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
 def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     t, prop = inp.term, bare_proposition(inp.proposition)
     basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
+    observed = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "evidence"
     if inp.intent == "discriminate" and inp.review_text:
         if zh:
             return (
@@ -236,7 +237,7 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
             "Without a threshold any result can be read as support, and the proposition is not testable.",
         )
     if zh:
-        cond = f"（以你说的「{basis}」为前提）" if basis else ""
+        cond = (f"（结合你观察到的「{basis}」）" if observed else f"（以你说的「{basis}」为前提）") if basis else ""
         return (
             f"可观察预测{cond}：如果「{prop}」成立，那么把命题里的原因去掉、其余条件不变时，「{t}」应当明显减弱；"
             f"如果没有减弱，命题需要修改。最小判别设计草案：同一个人在有、无该原因的两段相近任务中各记录「{t}」，"
@@ -245,7 +246,9 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
             "如果这个对照做出来两段没有差别，你会修改命题的哪一部分？",
             "先说清什么结果会改判，命题才从直觉变成可检验的形式。",
         )
-    cond = f' (taking your premise "{basis}")' if basis else ""
+    # what the person observed or counted backs the prediction; it is not a premise they assumed
+    lead = "with what you observed" if observed else "taking your premise"
+    cond = f' ({lead}: "{basis}")' if basis and observed else f' ({lead} "{basis}")' if basis else ""
     return (
         f'Observable prediction{cond}: if "{prop}" holds, then removing the named cause while keeping everything '
         f'else the same should clearly weaken "{t}"; if it does not, the proposition needs revising. Minimal '
