@@ -471,8 +471,12 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     sent_terms = [set(terms(c[2])) for c in cands]
     # A list's items are parallel ("shell 展开…别名", "shell 展开…波浪线", …): they share their frame
     # words with each other, not the section's point; one list counts as one sentence here, so the
-    # statement after it ("set -x 可以让 shell 显示出所有执行的命令") is not outranked by its steps.
+    # statement after it ("set -x 可以让 shell 显示出所有执行的命令") is not outranked by its steps —
+    # when the section has statements of its own besides its opening (two or more).
     groups = _list_groups(inputs.passages, found)
+    if sum(1 for g in groups[1:] if isinstance(g, int)) < 2:
+        # a section that is its list (an opening line, then the operations it lists) keeps its items apart
+        groups = list(range(len(found)))
     by_group: dict[object, set[str]] = {}
     for key, ts in zip(groups, sent_terms, strict=True):
         by_group.setdefault(key, set()).update(ts)
