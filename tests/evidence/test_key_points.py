@@ -235,41 +235,6 @@ def test_a_table_row_whose_first_cell_says_what_it_does_is_a_key_point() -> None
     assert not any(s.startswith("| 功能") for s in picked), picked
 
 
-def test_a_lists_items_do_not_outrank_the_statement_after_it() -> None:
-    """Seven parallel steps ("shell 展开…别名", "shell 展开…波浪线", …) shared their frame words with
-    each other and filled every key point; the section's tip after the list (set -x) never made it.
-    A list counts as one sentence for what the section keeps returning to."""
-    from autodidact.evidence.extract_task import ExtractInputs, PassageIn, key_point_sentences
-
-    kinds = ("别名", "波浪线", "变量", "命令替换", "glob 路径", "函数", "内建命令", "可执行文件")
-    steps = "\n".join(f"- shell 展开不位于引号中的 **{w}**，并把结果交给下一步处理。" for w in kinds)
-    text = (
-        "shell 大致以下列的顺序来处理一个脚本。\n\n" + steps + "\n\n这些步骤在每一行上重复进行。\n\n"
-        "在 shell 中执行 “`set -x`” 或使用 “`-x`” 选项启动 shell 可以让 shell 显示出所有执行的命令。\n"
-    )
-    inputs = ExtractInputs(
-        language="zh",
-        kq_id="kq1",
-        kq_text="《shell 命令行的处理顺序》的要点是什么？",
-        passages=[PassageIn("P1", "shell 命令行的处理顺序", text, "primary", "https://example.org/ch12")],
-        mode="initial",
-        aspect="keypoints",
-        max_claims=6,
-    )
-    picked = [s for _, s in key_point_sentences(inputs)]
-    assert any("set -x" in s for s in picked), picked
-    # a section that is its list (an opening line, then the operations) keeps its items apart
-    ops = "\n".join(f"- `dpkg {o}` lets you {w} installed packages." for o, w in
-                    (("-L", "list contents of"), ("-S", "list files of"), ("--audit", "audit system for partially"),
-                     ("--configure -a", "configure all partially"), ("-l", "list all")))  # fmt: skip
-    from dataclasses import replace
-
-    listed = replace(inputs, max_claims=5, passages=[PassageIn(
-        "P1", "Advanced operations", "Here are list of other package management operations.\n\n" + ops + "\n",
-        "primary", "https://example.org/ch02")])  # fmt: skip
-    assert any("configure all partially" in s for _, s in key_point_sentences(listed))
-
-
 def test_a_slash_between_names_is_or_and_a_path_stays_a_path() -> None:
     from autodidact.evidence.focus import literals
 

@@ -421,34 +421,6 @@ def quotable_sentences(
 
 
 TOPIC_SHARE = 0.5  # a key point's weight grows by this for each topic term it says (up to three)
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+")
-
-
-def _list_groups(passages: list[PassageIn], found: list[tuple[str, str]]) -> list[object]:
-    """Per sentence, the list it is an item of ((passage id, offset of the block the list stands in:
-    its lines up to a blank line, wrapped ones included)), or its own index outside any list."""
-    texts = {p.pid: p.text for p in passages}
-    cursor: dict[str, int] = {}
-    out: list[object] = []
-    for n, (pid, sentence) in enumerate(found):
-        text = texts.get(pid, "")
-        at = text.find(sentence, cursor.get(pid, 0))
-        if at < 0:
-            out.append(n)
-            continue
-        cursor[pid] = at + 1
-        line_start = text.rfind("\n", 0, at) + 1
-        if not _LIST_ITEM.match(text[line_start : at + 1] + " ") and not _LIST_ITEM.match(text[line_start:at]):
-            out.append(n)
-            continue
-        start = line_start
-        while start > 0:  # back to the top of the block: items and their (wrapped) continuation lines
-            prev = text.rfind("\n", 0, start - 1) + 1
-            if not text[prev : start - 1].strip():
-                break
-            start = prev
-        out.append((pid, start))
-    return out
 
 
 def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
@@ -469,24 +441,13 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     if not cands:
         return []
     sent_terms = [set(terms(c[2])) for c in cands]
-    # A list's items are parallel ("shell 展开…别名", "shell 展开…波浪线", …): they share their frame
-    # words with each other, not the section's point; one list counts as one sentence here, so the
-    # statement after it ("set -x 可以让 shell 显示出所有执行的命令") is not outranked by its steps —
-    # when the section has statements of its own besides its opening (two or more).
-    groups = _list_groups(inputs.passages, found)
-    if sum(1 for g in groups[1:] if isinstance(g, int)) < 2:
-        # a section that is its list (an opening line, then the operations it lists) keeps its items apart
-        groups = list(range(len(found)))
-    by_group: dict[object, set[str]] = {}
-    for key, ts in zip(groups, sent_terms, strict=True):
-        by_group.setdefault(key, set()).update(ts)
-    df: Counter[str] = Counter(t for ts in by_group.values() for t in ts)
+    df: Counter[str] = Counter(t for ts in sent_terms for t in ts)
     heading = set(inputs.query_variants[0]) if inputs.query_variants else set(terms(inputs.kq_text))
     scored: list[tuple[float, int]] = []
     for i, ts in enumerate(sent_terms):
         if not ts:
             continue
-        shared: float = sum(max(df[t] - 1, 0) for t in ts) + 2 * len(ts & heading)
+        shared: float = sum(df[t] - 1 for t in ts) + 2 * len(ts & heading)
         # A line that does not end like a sentence (a "Key: value" record shown as text) is data
         # the section illustrates with, not a point it makes — unless it is a reference-table row.
         sentence = cands[i][2].strip()
