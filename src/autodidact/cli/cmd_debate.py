@@ -290,7 +290,7 @@ def register(app: typer.Typer) -> None:
         kb: Path | None = kb_option(),
         as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     ) -> None:
-        """Close a session: final checkpoint (USER_CLOSED), summary and validation plan in summaries/.
+        """Close a session: final checkpoint (USER_CLOSED), summary and validation plan in debates/<id>/summaries/.
 
         Example: autodidact debate close 20261202-idea-1a2b --kb my-kb
         """
