@@ -39,16 +39,7 @@ def test_random_conversations_stay_clean(kb_dir: Path, prompt: str, script: list
         try:
             Engine(folder, kb_root=kb_dir).reply(answer)
         except InputError as exc:  # only a closed session or a spent budget may refuse an answer
-            assert any(
-                w in exc.message
-                for w in (
-                    "closed",
-                    "rounds of this depth are used up",
-                    "轮次已用完",
-                    "stage is complete",
-                    "阶段已经完成",
-                )
-            )
+            assert any(w in exc.message for w in REFUSALS)
     result = check_session(folder)
     assert result["ok"], result["violations"]
     store = SessionStore(folder)
@@ -67,6 +58,10 @@ def test_random_conversations_stay_clean_sweep(kb_dir: Path, prompt: str, script
     test_random_conversations_stay_clean.hypothesis.inner_test(kb_dir, prompt, script)  # type: ignore[attr-defined]
 
 
+# What may refuse an answer: a closed session, a spent budget, a finished stage (docs/debate.md).
+REFUSALS = ("closed", "rounds of this depth are used up", "轮次已用完", "stage is complete", "阶段已经完成")
+
+
 def test_a_question_the_person_left_to_us_is_not_asked_again(kb_dir: Path) -> None:
     """Found by the random conversations: after 「你定吧」 answered the disposition question, the
     moderator came back to the same role and the offline turn asked it again (DC17)."""
@@ -76,15 +71,6 @@ def test_a_question_the_person_left_to_us_is_not_asked_again(kb_dir: Path) -> No
         try:
             Engine(folder, kb_root=kb_dir).reply(answer)
         except InputError as exc:
-            assert any(
-                w in exc.message
-                for w in (
-                    "closed",
-                    "rounds of this depth are used up",
-                    "轮次已用完",
-                    "stage is complete",
-                    "阶段已经完成",
-                )
-            )
+            assert any(w in exc.message for w in REFUSALS)
     result = check_session(folder)
     assert result["ok"], result["violations"]
