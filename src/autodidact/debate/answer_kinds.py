@@ -25,6 +25,9 @@ AnswerKind = Literal[
 # primary signal; kinds missing here keep the question type's cue-based signals.
 KIND_SIGNAL: dict[str, str] = {
     "confounder": "ALTERNATIVE_ADDED",
+    # what the person counted or measured backs a premise; it is never a test they propose (a trial's
+    # "we measured 12 vs 7" was filed as the change condition)
+    "evidence": "PREMISE_SURFACED",
     "mechanism": "PREMISE_SURFACED",
     "test": "DISCRIMINATION_ADDED",
     "definition": "QUESTION_SHARPENED",
@@ -87,6 +90,16 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bnothing to do with\b", r"\bmaybe it'?s (?:really|just|actually)\b",
             r"也不全(?:是|怪|因为)", r"(?:可能|也)(?:跟|和|与).{0,20}有关", r"不全是.{0,8}(?:原因|的错)", r"那段时间也",
             r"也(?:有)?可能是", r"(?:跟|和).{0,12}(?:其实)?没(?:有)?关系", "另一个原因",
+            # something else that explains it, a change at the same time, or a difference that was
+            # there before the cause ("were already", 「本来就」): rivals people offer without a label
+            r"\b(?:would|could|might|may) (?:also )?explain\b", r"\b(?:explains?|accounts? for) (?:it|this|that)\b",
+            r"^(?!because|since).*\b(?:were|was|are|is) already\b", r"\bto begin with\b", r"\bin the first place\b",
+            r"^(?:but |and )?(?:we|they|i|he|she|the team|our team) also\b",
+            r"\balso (?:got|switched|moved|hired|started|stopped|introduced|added|lost|gained|launched|cut)\b",
+            r"\baround (?:then|that time|the same time)\b", r"\bseasonal\b",
+            r"\b(?:always|usually) (?:dips?|drops?|rises?|slows?|picks? up|goes (?:up|down))\b",
+            r"^(?!因为|由于).*(?:本来就|原本就|本身就|一直就)", r"(?:还|也)(?:换了|换成|改了|招了|搬了|加了|上了|开始)",
+            r"(?:正好|刚好|恰好)(?:赶上|碰上|遇上|是)", r"那段时间(?:正好|刚好|还)", "淡季", "旺季",
         )),
         ("mechanism", (
             r"^(?:because|since|as)\b", r"\bbecause\b", r"\bwhich means\b", r"\bthat'?s why\b", r"\bso they\b",
@@ -220,6 +233,12 @@ def classify(text: str) -> AnswerKind:
     named = _labelled(clean)
     if named is not None:
         return named  # type: ignore[return-value]
+    wording = revised_wording(clean)
+    if wording is not None:
+        # 「修改：只限下午三点以后」 narrows the claim; "Revise: remote work lowers output" restates it.
+        # Either sharpens the proposition, whatever words the new wording happens to contain.
+        inner = classify(wording)
+        return inner if inner in {"scope", "definition"} else "correction"
     if _LABELS[1][1].search(clean):
         return "confounder"  # 「有个混杂因素」, "a second factor could be moisture"
     for kind, pattern in _LEADS:
@@ -230,3 +249,47 @@ def classify(text: str) -> AnswerKind:
             return kind  # type: ignore[return-value]
     # No cue matched: the learned reader, which abstains ("other") when it is not confident.
     return shipped_model().predict(clean)  # type: ignore[return-value]
+
+
+# A turn that offers options to pick from: "A. …; B. …", "(1) …", 「①…」, "which of the two", 「哪一种」.
+_OPTIONS = re.compile(
+    r"\([1-3]\)|[①②③]|(?:^|[\s：:；;，,])[ABC][.、]\s?|\bwhich of\b|\bwhich (?:one|reading|case|premise|outcome)s?\b|"
+    r"\bkeep, revise\b|哪(?:一|两)?(?:种|个|条|项|份)|保留、修改",
+    re.I,
+)
+
+
+def offers_choice(question: str, contribution: str) -> bool:
+    """True when the turn listed options, so "the second one" or 「选B」 names one of them; asked
+    "was there such a period?", "the second one" names nothing and must not be filed as a rival."""
+    return bool(_OPTIONS.search(question) or _OPTIONS.search(contribution))
+
+
+# Where a correction names the term the person meant: "No, I mean the number of signups, not the rise",
+# "not the rise but the signups", 「我说的是投诉量，不是…」「不是速度，是质量」.
+_MEANT = (
+    re.compile(
+        r"\b(?:i mean|i meant|i(?:'m| am) talking about|what i (?:really )?(?:mean|meant) is|it(?:'s| is) about|"
+        r"the point is|i(?:'m| am) asking about)\s+(?P<term>[^,.;:!?]+?)(?:,?\s+(?:not|rather than)\b|[,.;:!?]|$)",
+        re.I,
+    ),
+    re.compile(r"\bnot (?:about )?[^,.;]+?,?\s+but (?:about )?(?P<term>[^,.;:!?]+)", re.I),
+    re.compile(
+        r"(?:我说的是|我指的是|我的意思是|其实我是说|我想说的是|关键是|重点是)(?P<term>[^，,。；;！!？?]+?)(?:[，,]?而?不是|[，,。；;！!？?]|$)"
+    ),
+    re.compile(r"不是[^，,。]{1,12}?[，,]\s*(?:而)?是(?P<term>[^，,。；;！!？?]+)"),
+)
+
+
+def corrected_term(text: str) -> str | None:
+    """The term a correction says the claim is about ("the number of signups"), or None.
+
+    Why: a partner that misread the key term ("caused the rise") and is corrected must ask about what
+    the person meant from then on; a trial's correction was heard and the next turns kept the misreading."""
+    for pattern in _MEANT:
+        found = pattern.search(text.strip())
+        if found:
+            term = re.sub(r"^(?:the|a|an)\s+", "", found.group("term").strip(), flags=re.I).strip(" \"'“”「」")
+            if 2 <= len(term) <= 40:
+                return term
+    return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from autodidact.debate.answer_kinds import classify as classify_answer
-from autodidact.debate.templates import PLAN_ALTERNATIVES, TurnInputs, excerpt
+from autodidact.debate.templates import PLAN_ALTERNATIVES, TurnInputs, excerpt, sharpest
 
 Turn = tuple[str, str, str, str]  # contribution, source, question, why
 # "… (reading: a measurable criterion (speed, cost))": one level of parentheses inside is allowed
@@ -217,7 +217,9 @@ def _disposition(inp: TurnInputs, zh: bool) -> Turn:
     plan = _plan(inp, 36)
     if zh:
         revise = (
-            f"补上成功的尺度或预期「{excerpt(inp.predictions[-1], 30)}」" if inp.predictions else "还缺成功的尺度或预期"
+            f"补上成功的尺度或预期「{excerpt(sharpest(inp.predictions), 30)}」"
+            if inp.predictions
+            else "还缺成功的尺度或预期"
         )
         rival = (
             f"替代做法「{excerpt(inp.alternatives[-1], 30)}」尚不能排除" if inp.alternatives else "还没有比较过替代做法"
@@ -229,7 +231,7 @@ def _disposition(inp: TurnInputs, zh: bool) -> Turn:
             "决定由你来做，它决定下一步是设计试行、改写打算还是先比较替代做法。",
         )
     revise = (
-        f'add the measure or expectation "{excerpt(inp.predictions[-1], 30)}"'
+        f'add the measure or expectation "{excerpt(sharpest(inp.predictions), 30)}"'
         if inp.predictions
         else "a measure of success is still missing"
     )

@@ -44,8 +44,8 @@ def _new_version(idea: Idea, payload: dict[str, Any], stage: int) -> None:
     base["version"] = len(idea.versions) + 1
     base["stage"] = stage
     if payload.get("new_stage"):
-        base.update(assumptions=[], predictions=[], alternatives=[], evidence_links=[], disposition="OPEN")
-    for key in ("proposition", "epistemic_status", "disposition", "source"):
+        base.update(assumptions=[], predictions=[], alternatives=[], evidence_links=[], disposition="OPEN", key_term="")
+    for key in ("proposition", "epistemic_status", "disposition", "source", "key_term"):
         if payload.get(key) is not None:
             base[key] = payload[key]
     for key in ("assumptions", "predictions", "alternatives"):
@@ -64,7 +64,7 @@ def _apply_idea(session: Session, payload: dict[str, Any]) -> None:
     if idea is None:
         idea = Idea(idea_id=idea_id)
         session.ideas.append(idea)
-    if any(k in payload for k in ("proposition", "disposition", "epistemic_status")) or any(
+    if any(k in payload for k in ("proposition", "disposition", "epistemic_status", "key_term")) or any(
         payload.get(f"add_{k}") for k in ("assumptions", "predictions", "alternatives")
     ):
         _new_version(idea, payload, session.stage)

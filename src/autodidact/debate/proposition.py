@@ -37,6 +37,17 @@ _EN_IS_WHY = re.compile(
     r"(?P<rest>.+)$",
     re.IGNORECASE,
 )
+# Verbs that only say "this brought that about": what follows is the outcome itself ("caused the rise
+# in signups" claims the rise in signups), unlike "reduces bugs", whose verb says which way it goes.
+_EN_OUTCOME_VERB = re.compile(r"^(?:causes?|caused|leads? to|led to|results? in|resulted in)$", re.I)
+# A change named by a noun keeps what changed: "the rise in signups", "a drop of 20%" are one part.
+_EN_CHANGE_NOUN = re.compile(
+    r"\b(?:rise|increase|drop|decline|fall|growth|spike|jump|surge|dip|change|reduction|improvement|loss|"
+    r"gain|decrease|boost|slowdown|shift)s?$",
+    re.I,
+)
+# "Since we moved standup to 10am, fewer people miss it": a cause said first, as a time.
+_EN_SINCE = re.compile(r"^(?:ever )?since (?P<cause>[^,]+),\s*(?P<rest>.+)$", re.I)
 # A leading scope: "For an early-stage startup, Postgres is…", "In winter, …".
 _EN_LEAD_SCOPE = re.compile(r"^(?P<scope>(?:for|in|at|during|among|on|when|while)\s+[^,]+),\s+(?P<rest>.+)$", re.I)
 # Bare verbs a comparative adverb follows ("learn slower", "ship faster"): part of the effect.
@@ -179,6 +190,7 @@ _ZH_COMPARISON = re.compile(
 )
 # 「比以前多了」: a change observed over time, not a comparison of two things.
 _ZH_PAST = re.compile(r"^(?P<subject>.+?)比(?P<when>以前|过去|从前|原来|去年|上个月|前几年|几年前)(?P<effect>.+)$")
+_ZH_SINCE = re.compile(r"^自从(?P<cause>[^，,]+?)(?:以后|之后|以来|后)?[，,](?P<rest>.+)$")
 _ZH_REASON = re.compile(r"^(?P<cause>.+?)是(?P<rest>.+?)的(?:主要|根本|真正|直接)?原因$")
 _ZH_PLAN = re.compile(r"^(?:我|我们)(?:打算|计划|准备|想要|想|要|应该|需要|得|必须|决定)")
 # An opinion frame before the proposition itself: 「我觉得我们应该…」 is a plan.
@@ -223,7 +235,11 @@ def _scope_en(rest: str) -> tuple[str, str]:
     """Split a trailing scope ("in the first year", "at small companies") off a part."""
     # The last such phrase: "the buses on our line are late on rainy Mondays" is scoped by "on rainy
     # Mondays"; "on our line" belongs to who it is about. "in the first year of their career" is one.
-    found = list(re.finditer(r"\s+(?=(?:in|at|during|for|among|within|on|when|while|after|before|from)\s)", rest, re.I))
+    found = [
+        m
+        for m in re.finditer(r"\s+(?=(?:in|at|during|for|among|within|on|when|while|after|before|from)\s)", rest, re.I)
+        if not _EN_CHANGE_NOUN.search(rest[: m.start()])  # "the rise in signups" is one part
+    ]
     m = found[-1] if found and not _EN_FINITE.search(rest[found[-1].end() :]) else None
     if m and len(rest[: m.start()].split()) >= 1:
         return rest[: m.start()], rest[m.end() :]
@@ -257,6 +273,12 @@ def _read_en(text: str) -> Proposition:
         subject, effect = _split_effect_en(rest)
         return Proposition(text, "causal", subject=subject if effect else "", effect=_strip(effect or rest),
                            cause=_strip(m.group("cause")), scope=scope or lead_scope)  # fmt: skip
+    since = _EN_SINCE.match(body)
+    if since:
+        rest, scope = _scope_en(since.group("rest"))
+        subject, effect = _split_effect_en(rest)
+        return Proposition(text, "causal", subject=subject if effect else "", effect=_strip(effect or rest),
+                           cause=_strip(since.group("cause")), scope=scope or lead_scope)  # fmt: skip
     m = _EN_CAUSAL.match(body)
     if m:
         rest, mechanism = _mechanism_en(m.group("rest"))
@@ -264,7 +286,9 @@ def _read_en(text: str) -> Proposition:
         subject, effect = _split_effect_en(rest)
         if effect and _is_comparative(effect.split()[-1]) and _EN_CRITERION.match(" " + scope):
             effect, scope = f"{effect} {scope}", ""  # "better at planning homework": what it is better at
-        if m.group("verb").lower().rstrip("s") not in {"make", "made"}:
+        if _EN_OUTCOME_VERB.match(m.group("verb")):
+            effect, subject = rest, ""  # "caused the rise in signups": the outcome, not "caused the rise"
+        elif m.group("verb").lower().rstrip("s") not in {"make", "made"}:
             # "X reduces bugs", "X slows teams down more than …": the verb says what changes and how;
             # a comparative inside its object ("more than it improves quality") is not the effect.
             effect, subject = f"{m.group('verb').lower()} {rest}".strip(), ""
@@ -392,6 +416,11 @@ def _read_zh_body(text: str) -> Proposition:
         return Proposition(text, "question", subject=asked)
     if _ZH_PLAN.match(body):
         return Proposition(text, "plan", effect=_ZH_PLAN.sub("", body, count=1))
+    since = _ZH_SINCE.match(body)
+    if since:  # 「自从换了新的排班，客户投诉更高了」: what came after the change, said as its effect
+        subject, effect = _split_effect_zh(since.group("rest"))
+        return Proposition(text, "causal", subject=subject if effect else "", effect=effect or since.group("rest"),
+                           cause=since.group("cause"))  # fmt: skip
     m = _ZH_REASON.match(body)
     if m:
         subject, effect = _split_effect_zh(m.group("rest"))

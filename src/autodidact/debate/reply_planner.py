@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.debate import cues, gaps, gates, summaries
-from autodidact.debate.answer_kinds import KIND_SIGNAL, revised_wording, unlabelled
+from autodidact.debate.answer_kinds import KIND_SIGNAL, corrected_term, offers_choice, revised_wording, unlabelled
 from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.proposition import plain_reading
 from autodidact.debate.proposition import read as read_proposition
+from autodidact.debate.role_texts import acknowledge
 from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
 from autodidact.debate.templates import excerpt
@@ -23,6 +24,8 @@ from autodidact.debate.turns import SignalInputs, judge_opening, read_signals
 from autodidact.debate.txn import Txn
 from autodidact.errors import InputError
 
+# Checkpoints after which the person's next answer continues the same stage (budget and closing refuse it).
+_GOES_ON = frozenset({"CHECKPOINT_REACHED", "NO_PROGRESS", "USER_SWITCHED_MODE"})
 UNCERTAIN = ("没验证", "没有验证", "不确定是否", "not verified", "unverified", "never checked")
 
 
@@ -170,7 +173,10 @@ class ReplyPlanner(TurnPlanner):
                     else f"say '{say}' to raise the limit, or close the session: autodidact debate close",
                 )
             last_rule = s.checkpoints[-1].get("rule") if s.checkpoints else None
-            if last_rule == "S6" and not cues.substantial(text):
+            kind = classify_answer(text)
+            wording = revised_wording(text)
+            idle = kind in {"other", "hedge", "choice"} and not wording  # "ok", "fine", "the first one"
+            if last_rule == "S6" and not cues.substantial(text) and idle:
                 # The stage reached its result (a decision on the idea): going on with "ok" would only
                 # ask the reflection again ("You already answered this…", a trial's loop).
                 zh = s.language == "zh"
@@ -194,16 +200,20 @@ class ReplyPlanner(TurnPlanner):
                 self._next_turn(txn, opening=self._depth_note(txn.s, chosen, delegated=how == "delegated"))
                 return
             opening = None
-            kind = classify_answer(text)
-            wording = revised_wording(text)
-            if last_stop == "CHECKPOINT_REACHED" and cues.substantial(text) and wording is None and kind != "other":
+            if last_stop in _GOES_ON and wording is None and kind != "other":
                 # "I honestly don't know whether the noise matters too" after a checkpoint is an answer
-                # (a hedge, a confounder, a test …), not a new proposition: it is recorded by its kind
-                # and the stage goes on with the proposition it had (a trial had lost its whole result).
+                # (a hedge, a confounder, a test …), not a new proposition: it is recorded by its kind,
+                # said back as recorded (a trial's confounder got no word at all), and the stage goes on
+                # with the proposition it had (a trial had lost its whole result).
                 signal = KIND_SIGNAL.get(kind)
                 if signal is not None:
                     self._signal(txn, signal, None, f"{kind} after a checkpoint")
                     self._revise_idea(txn, "moderator", "CONTINUE", [signal], text)
+                    opening = acknowledge(unlabelled(text), [signal], txn.s.language)
+                else:
+                    quote = excerpt(unlabelled(text), 30)
+                    zh = txn.s.language == "zh"
+                    opening = f"记下了你的回答「{quote}」。" if zh else f'Noted your answer "{quote}".'
             elif last_stop == "CHECKPOINT_REACHED" and cues.substantial(text):
                 # a revised proposition in the person's own words opens a new stage on it
                 idea = txn.s.idea()
@@ -299,6 +309,8 @@ class ReplyPlanner(TurnPlanner):
             ),
         )
         signals = [] if as_command in {"REVIEW", "GAP", "MODE"} else read.signals
+        if classify_answer(text) == "choice" and not offers_choice(item.question or "", item.contribution or ""):
+            signals = []  # "the second one" to a question that listed nothing picks nothing
         base_kind = read_proposition(s.idea().stage_base(s.stage).proposition, s.language).kind
         guess = base_kind == "question" and classify_answer(text) == "mechanism" and as_command is None
         if guess and "DISCRIMINATION_ADDED" not in signals:
@@ -381,6 +393,9 @@ class ReplyPlanner(TurnPlanner):
             said = re.search(r"(?:narrow|scope|范围|缩小)[^:：]{0,20}[:：]\s*(.+)$", text, re.I)
             scope = excerpt(said.group(1), 60) if said else quote
             payload["proposition"] = f"{base}（范围：{scope}）" if zh else f"{base} (scope: {scope})"
+        term = corrected_term(text) if classify_answer(text) == "correction" else None
+        if term is not None:
+            payload["key_term"] = term  # later turns ask about what the person meant
         if "PREMISE_SURFACED" in signals:
             # "The one I'm least sure of is the second" names a premise: record that premise, not the words.
             named = named_premise(text, contribution)
@@ -475,6 +490,9 @@ def named_premise(answer: str, contribution: str) -> str | None:
         ),
         None,
     )
+    letter = re.fullmatch(r"\s*(?:option\s+|选\s*)?([ABC])\s*[.。!！]?\s*", answer, re.I)
+    if index is None and letter is not None:
+        index = "ABC".index(letter.group(1).upper())  # "C" for the third of three numbered premises
     if index is None:
         return None
     parts = re.split(r"\(\d\)\s*|[①②③]\s*", contribution)

@@ -255,6 +255,10 @@ def describe(results: list[tuple[str, ReviewOutput]], divergence: str, lang: str
     for index, (perspective, out) in enumerate(results, start=1):
         premise = out.load_bearing_premises[0] if out.load_bearing_premises else "—"
         verdict_words, counter = plain(out.verdict, lang), plain(out.strongest_counterexample, lang)
+        if out.strongest_counterexample == "NONE_FOUND" and out.searched_scope:
+            # "none found" right after the person named a rival read as not listening: say where it looked
+            scope = out.searched_scope
+            counter = f"{counter}（查看范围：{scope}）" if lang == "zh" else f"{counter} in {scope}"
         if lang == "zh":
             parts.append(
                 f"评估{index}（{names[perspective]}）：{verdict_words}；承重前提「{premise}」；"
@@ -266,9 +270,9 @@ def describe(results: list[tuple[str, ReviewOutput]], divergence: str, lang: str
                 f"strongest counterexample: {counter}; change condition: {out.change_condition}."
             )
     verdict = (
-        f"两份结果的比较（程序）：{plain(divergence, lang)}。"
+        f"两份结果逐项对照：{plain(divergence, lang)}。"
         if lang == "zh"
-        else f"Comparing the two (program): {plain(divergence, lang)}."
+        else f"Set side by side, field by field: {plain(divergence, lang)}."
     )
     text = " ".join([*parts, verdict])
     return re.sub(r"[?？]", "", text)

@@ -8,9 +8,10 @@ Every branch returns a contribution that does the role's job and exactly one foc
 from __future__ import annotations
 
 from autodidact.debate.answer_kinds import classify as classify_answer
+from autodidact.debate.answer_kinds import corrected_term
 from autodidact.debate.kind_texts import kind_turn
 from autodidact.debate.plan_texts import bare_proposition, plan_turn
-from autodidact.debate.templates import ALTERNATIVES, TurnInputs, TurnOutput, excerpt
+from autodidact.debate.templates import ALTERNATIVES, TurnInputs, TurnOutput, excerpt, sharpest
 
 SIGNAL_NAMES = {
     "zh": {
@@ -42,6 +43,25 @@ SIGNAL_NAMES = {
 }
 
 
+def acknowledge(answer: str, signals: list[str], lang: str) -> str:
+    """One sentence that quotes the person's answer and says how it was recorded."""
+    zh = lang == "zh"
+    quote = excerpt(answer, 30)
+    names = ("、" if zh else ", ").join(SIGNAL_NAMES["zh" if zh else "en"][s] for s in signals)
+    term = corrected_term(answer) if classify_answer(answer) == "correction" else None
+    if term is not None:
+        # the correction changes what the next questions ask about: say so
+        if zh:
+            return f"你说「{quote}」。明白了，后面的问题按「{term}」来问。"
+        return f'You said "{quote}". Understood: from here on the questions are about "{term}".'
+    if signals == ["PREMISE_SURFACED"] and classify_answer(answer) == "evidence":
+        # what the person observed or counted is kept as their observation, and said to be so
+        names = "你的观察证据（作为承重前提的依据）" if zh else "your own evidence (backing a premise)"
+    if zh:
+        return f"你说「{quote}」，这记作：{names}。"
+    return f'You said "{quote}"; recorded as: {names}.'
+
+
 def response_for(inp: TurnInputs) -> str:
     """At most two sentences on the person's last message, or the explicit skip marker."""
     zh = inp.lang == "zh"
@@ -59,13 +79,7 @@ def response_for(inp: TurnInputs) -> str:
             else "Not knowing is fine; here are concrete examples to pick from."
         )
     if inp.answer_signals:
-        names = ("、" if zh else ", ").join(SIGNAL_NAMES["zh" if zh else "en"][s] for s in inp.answer_signals)
-        if inp.answer_signals == ["PREMISE_SURFACED"] and classify_answer(inp.last_answer) == "evidence":
-            # what the person observed or counted is kept as their observation, and said to be so
-            names = "你的观察证据（作为承重前提的依据）" if zh else "your own evidence (backing a premise)"
-        if zh:
-            return f"你说「{quote}」，这记作：{names}。"
-        return f'You said "{quote}"; recorded as: {names}.'
+        return acknowledge(inp.last_answer, inp.answer_signals, inp.lang)
     if zh:
         return f"记下了你的回答「{quote}」，它还没有改变命题的表述。"
     return f'Noted your answer "{quote}"; it does not change the wording of the proposition yet.'
@@ -221,7 +235,7 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
             "A prediction in your own words says more about the proposition than an AI's candidate.",
         )
     if inp.intent == "threshold" and inp.predictions:
-        pred = excerpt(inp.predictions[-1], 36)
+        pred = excerpt(sharpest(inp.predictions), 36)
         if zh:
             return (
                 f"你的预测可以写成：{pred}。要让它可检验，还缺一个改判阈值：差别小到多少就算预测落空（数值：待补）。",
@@ -305,7 +319,7 @@ def _reflection(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     # A slot with nothing in it says so in words: quoting a placeholder ("the alternative "none yet"
     # cannot be ruled out") read as if the person had said it.
     if zh:
-        revise = f"补上预测「{excerpt(inp.predictions[-1], 30)}」" if inp.predictions else "还缺一个可检验的预测"
+        revise = f"补上预测「{excerpt(sharpest(inp.predictions), 30)}」" if inp.predictions else "还缺一个可检验的预测"
         open_alt = (
             f"竞争解释「{excerpt(inp.alternatives[-1], 30)}」尚不能排除" if inp.alternatives else "还没有提出竞争解释"
         )
@@ -316,7 +330,7 @@ def _reflection(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
             "处置由你来定，它决定下一步是设计验证、改写命题还是先查证。",
         )
     revise = (
-        f'add the prediction "{excerpt(inp.predictions[-1], 30)}"'
+        f'add the prediction "{excerpt(sharpest(inp.predictions), 30)}"'
         if inp.predictions
         else "a testable prediction is still missing"
     )

@@ -101,6 +101,9 @@ class IdeaVersion(BaseModel):
     alternatives: list[str] = Field(default_factory=list)
     evidence_links: list[dict[str, Any]] = Field(default_factory=list)
     source: str = "用户观察"
+    # the term that decides the idea when a correction named it ("I mean the number of signups");
+    # empty: read from the wording (debate/proposition.py)
+    key_term: str = ""
     stage: int = 0
 
 

@@ -15,7 +15,7 @@ from autodidact.debate import gates
 from autodidact.debate.plan_texts import bare_proposition
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.session import Session
-from autodidact.debate.templates import excerpt
+from autodidact.debate.templates import excerpt, sharpest
 
 PROVEN_WORDS = (
     "已证实", "结论成立", "已被证明", "得到证明", "证明了", "已经证明", "确证",
@@ -101,7 +101,7 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     revised = ("；" if zh else "; ").join(revisions) or ("无" if zh else "none")
     # A stated change condition ("if I skip coffee and still sleep badly, I'd drop it") is how the idea
     # will be tested, not a revision of it: it gets its own slot.
-    test = excerpt(version.predictions[-1], 80) if version.predictions else ""
+    test = excerpt(sharpest(version.predictions), 80) if version.predictions else ""
     undecided = [excerpt(a, 60) for a in version.alternatives] or (
         ["竞争解释尚未提出"] if zh else ["no alternative yet"]
     )
@@ -211,7 +211,7 @@ def session_summary_md(session: Session) -> str:
         L.append(f"- 模式：{mode_name}｜深度：{depth}（{chose}）｜成熟度：{_maturity(idea.maturation, 'zh')}")
         L.append(f"- 停止原因：{_stopped(session.stop_reason, summary.get('obstacle'), 'zh')}")
         L.append(f"- 实质轮次：{usage.rounds} / {max_rounds}；评估批次：{usage.review_batches}")
-        L += ["", f"## 命题（v{version.version}，待验证假说）", "", version.proposition, ""]
+        L += ["", f"## 命题（第 {version.version} 版，待验证假说）", "", version.proposition, ""]
         L += [
             "## 保留 / 修改 / 未决",
             "",
@@ -227,7 +227,7 @@ def session_summary_md(session: Session) -> str:
         stopped = summary.get("stopped_questions", []) + summary.get("deferred_obstacles", [])
         L += ["", "## 挂起与暂缓的障碍", ""] + ([f"- {q}" for q in stopped] or ["- 无"])
         if not summary.get("reached_p3", gates.reached_p3(session)):
-            L += ["", "本会话尚未进入 P3：命题仍在发展中，尚未形成可检验形式或最小验证方案。"]
+            L += ["", "本会话尚未形成可检验的形式：命题仍在发展中，还没有预测或最小验证方案。"]
         L += ["", "## 下一步（三个可选动作）", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
         L += ["", CLOSING["zh"], ""]
     else:
@@ -235,7 +235,7 @@ def session_summary_md(session: Session) -> str:
         L.append(f"- Mode: {session.mode} | depth: {depth} ({chose}) | maturity: {_maturity(idea.maturation, 'en')}")
         L.append(f"- Stop reason: {_stopped(session.stop_reason, summary.get('obstacle'), 'en')}")
         L.append(f"- Substantive rounds: {usage.rounds} / {max_rounds}; review batches: {usage.review_batches}")
-        L += ["", f"## Proposition (v{version.version}, hypothesis to test)", "", version.proposition, ""]
+        L += ["", f"## Proposition (version {version.version}, a hypothesis to test)", "", version.proposition, ""]
         L += ["## Keep / revise / undecided", "", f"- Keep: {summary.get('kept', '—')}"]
         L += [
             f"- Revise: {summary.get('revised', '—')}",
@@ -251,7 +251,11 @@ def session_summary_md(session: Session) -> str:
         stopped = summary.get("stopped_questions", []) + summary.get("deferred_obstacles", [])
         L += ["", "## Parked and deferred obstacles", ""] + ([f"- {q}" for q in stopped] or ["- none"])
         if not summary.get("reached_p3", gates.reached_p3(session)):
-            L += ["", "This session never reached P3: the idea is still developing; no testable form or plan yet."]
+            L += [
+                "",
+                "The idea never reached a testable form in this session: it is still developing, with no "
+                "prediction or plan yet.",
+            ]
         L += ["", "## Next (three options)", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
         L += ["", CLOSING["en"], ""]
     return "\n".join(L)
@@ -278,7 +282,7 @@ def validation_plan_md(session: Session) -> str | None:
                 f"# 最小验证方案（草案，未执行）：{session.session_id}",
                 "",
                 f"- 命题（待验证假说，v{version.version}）：{version.proposition}",
-                f"- 可观察预测：{version.predictions[-1]}",
+                f"- 可观察预测：{sharpest(version.predictions)}",
                 design,
                 f"- 改判条件（你说的）：{condition}"
                 if condition
@@ -296,7 +300,7 @@ def validation_plan_md(session: Session) -> str | None:
             f"# Minimal validation plan (draft, not executed): {session.session_id}",
             "",
             f"- Proposition (hypothesis, v{version.version}): {version.proposition}",
-            f"- Observable prediction: {version.predictions[-1]}",
+            f"- Observable prediction: {sharpest(version.predictions)}",
             design,
             f"- Change condition (your words): {condition}"
             if condition

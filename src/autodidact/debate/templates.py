@@ -194,6 +194,24 @@ def key_term(text: str, lang: str) -> str:
     return max(content, key=len) if content else excerpt(text, 20)
 
 
+# A prediction that names a measure: a number, a share, a threshold ("less than 20%", 「少于10分钟」).
+_MEASURE = re.compile(
+    r"\d|\b(?:percent|half|twice|double|triple)\b|"
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|a dozen) (?:\w+ )?(?:minutes?|hours?|days?|weeks?|"
+    r"months?|times|people|cases|tickets|points?)\b|[一二三四五六七八九十两半]+\s*(?:个|次|分钟|小时|天|周|倍|成|人|件)",
+    re.I,
+)
+
+
+def sharpest(predictions: list[str]) -> str:
+    """The prediction to show as the test: the latest one that names a measure, else the latest.
+
+    Why: a later, vaguer "if it's about the same, I'd drop it" must not hide "if switches drop by less
+    than 20%, I'd call it noise" (a trial's threshold was lost that way); both stay in the record."""
+    measured = [p for p in predictions if _MEASURE.search(p)]
+    return (measured or predictions)[-1] if predictions else ""
+
+
 _QUOTED = re.compile(r"「[^「」]*」|“[^“”]*”|\"[^\"]*\"")
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from autodidact.debate import cues, gaps, gates, moderator, review, summaries
+from autodidact.debate.answer_kinds import unlabelled
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.role_texts import offline_turn
 from autodidact.debate.roles import LABEL_INDEPENDENT, LABEL_SELF_CHECK, LABEL_SWITCH, ROLES, label, source_label
@@ -137,7 +138,9 @@ class TurnPlanner:
             lang=s.language,
             mode=s.mode,
             proposition=idea.current.proposition,
-            term=key_term(idea.stage_base(s.stage).proposition, s.language),
+            term=excerpt(idea.current.key_term, 30)
+            if idea.current.key_term and idea.current.stage == s.stage
+            else key_term(idea.stage_base(s.stage).proposition, s.language),
             kind=read_proposition(idea.stage_base(s.stage).proposition, s.language).kind,
             last_answer=last.user_answer if last_is_fresh and last else None,
             answer_signals=list(last.signals) if last_is_fresh and last else [],
@@ -330,18 +333,40 @@ def _go_on_question(session: Session, question: str) -> str:
     """A question that builds on the answer the person already gave to ``question``, quoting it.
 
     Why: "Turn 8: you have answered this already; building on your answer, how should this point
-    move on?" read as a machine that had not listened (two fresh-eyes trials quoted it)."""
+    move on?" read as a machine that had not listened (two fresh-eyes trials quoted it). When the
+    person said something new since (a rival, a test), the question asks whether that changes their
+    answer: a disposition given before a rival was named may well change."""
     asked = " ".join(question.split())
-    given = next(
-        (r.user_answer for r in reversed(session.rounds)
+    answered = next(
+        (r for r in reversed(session.rounds)
          if r.user_answer and " ".join((r.question or "").split()) == asked),
-        "",
+        None,
     )  # fmt: skip
+    given = answered.user_answer if answered is not None and answered.user_answer else ""
     quote = excerpt(given, 30)
-    turn = len(session.rounds) + 1  # asked again later, the question is a new one (checker rule DC17)
-    if session.language == "zh":
-        return f"这一点你已经回答过（「{quote}」）；到第 {turn} 轮，你还想补充什么吗？"
-    return f'You already answered this ("{quote}"); now, at turn {turn}, what would you add to it, if anything?'
+    latest = session.latest_user_input or ""
+    zh = session.language == "zh"
+    if latest and " ".join(latest.split()) != " ".join(given.split()) and len(latest.strip()) > 3:
+        since = excerpt(unlabelled(latest), 40)
+        candidate = (
+            f"这一点你答过（「{quote}」）；之后你又说了「{since}」，这会改变你的回答吗？"
+            if zh
+            else f'You answered this with "{quote}"; since then you said "{since}". Does that change your answer?'
+        )
+    else:
+        candidate = (
+            f"这一点你答过（「{quote}」），你还想补充什么吗？"
+            if zh
+            else f'You answered this with "{quote}". Is there anything you would add to it?'
+        )
+    if _already_answered(session, candidate):
+        turn = len(session.rounds) + 1  # asked again later, the question is a new one (checker rule DC17)
+        candidate = (
+            f"到第 {turn} 轮，关于「{quote}」你还想补充什么吗？"
+            if zh
+            else f'Now at turn {turn}: is there anything you would add to "{quote}"?'
+        )
+    return candidate
 
 
 def _already_answered(session: Session, question: str) -> bool:

@@ -1,0 +1,165 @@
+"""The partner keeps what the person said: rivals, thresholds, corrections, answers after a checkpoint.
+
+Each test drives the real engine (offline) through a short session and reads what the person would
+read, or the session's record of it (docs/debate.md, "Reading answers").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autodidact.debate.answer_kinds import classify, corrected_term
+from autodidact.debate.checker import check_session
+from autodidact.debate.engine import Engine
+from autodidact.debate.proposition import read
+from autodidact.debate.render import render_events
+from autodidact.debate.templates import sharpest
+from autodidact.errors import InputError
+
+
+def _talk(folder: Path, prompt: str, answers: list[str]) -> list[str]:
+    """Start a session and reply with each answer; what the person reads after each step."""
+    shown = [render_events(Engine(folder).start(prompt), "en")]
+    for answer in answers:
+        shown.append(render_events(Engine(folder).reply(answer), Engine(folder).load().language))
+    return shown
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "We also switched to a new CI system in March.",
+        "The people who volunteered were already the more motivated ones.",
+        "Maybe the seasonal slowdown explains it.",
+        "那个月我们还换了新的CI系统。",
+        "这些人原本就比较有经验。",
+        "当时正好赶上淡季。",
+    ],
+)
+def test_an_unlabelled_rival_is_heard_as_a_rival(answer: str) -> None:
+    assert classify(answer) == "confounder"
+
+
+def test_a_reason_that_says_already_stays_a_mechanism() -> None:
+    assert classify("Because caffeine is already in my blood by noon.") == "mechanism"
+    assert classify("因为咖啡因本来就要好几个小时才代谢掉。") == "mechanism"
+
+
+def test_a_labelled_revision_is_read_by_its_wording_not_its_words() -> None:
+    # 「修改：只限…」 narrows the claim; no word inside it makes it a premise or a rival
+    assert classify("修改：只限下午三点以后喝的咖啡") == "scope"
+    assert classify("Revise: only for the backend team") == "scope"
+
+
+def test_the_test_shown_is_the_one_with_a_measure() -> None:
+    kept = ["If switches drop by less than 20%, I'd call it noise", "If it's about the same, I'd drop it"]
+    assert sharpest(kept) == kept[0]
+    assert sharpest(["if it is the same, I'd drop it", "if it stays flat, I'd revise it"]).startswith("if it stays")
+    assert sharpest([]) == ""
+
+
+def test_a_vaguer_test_does_not_hide_the_threshold(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    shown = _talk(
+        folder,
+        "Standing desks make our team more focused",
+        ["quick", "B, fewer context switches per hour", "If switches drop by less than 20%, I'd call it noise.",
+         "If it's about the same, I'd drop it", "give me a summary"],
+    )  # fmt: skip
+    version = Engine(folder).load().idea().current
+    assert len(version.predictions) == 2  # both are on record
+    test = shown[-1].split("Test:")[1].split("|")[0]
+    assert "less than 20%" in test and "about the same" not in test
+
+
+def test_an_outcome_verb_is_not_the_effect() -> None:
+    p = read("The new pricing page caused the rise in signups", "en")
+    assert (p.kind, p.cause, p.effect) == ("causal", "The new pricing page", "the rise in signups")
+    assert read("Moving standup to 10am led to fewer missed meetings", "en").effect == "fewer missed meetings"
+    since = read("自从换了新的排班，客户投诉更高了", "zh")
+    assert (since.kind, since.cause) == ("causal", "换了新的排班") and "投诉" in since.effect
+
+
+@pytest.mark.parametrize(
+    ("answer", "term"),
+    [
+        ("No, I mean the number of paid signups, not the free ones.", "number of paid signups"),
+        ("Not quite: I am talking about signups per week.", "signups per week"),
+        ("不是，我说的是投诉量，不是投诉率。", "投诉量"),
+        ("不是速度，是质量。", "质量"),
+    ],
+)
+def test_a_correction_names_the_term_it_means(answer: str, term: str) -> None:
+    assert classify(answer) == "correction" and corrected_term(answer) == term
+
+
+def test_a_correction_changes_what_later_turns_ask_about(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    shown = _talk(
+        folder,
+        "The new pricing page caused the rise in signups",
+        ["standard", "No, I mean the number of paid signups, not the free ones."],
+    )
+    assert 'questions are about "number of paid signups"' in shown[-1]
+    assert "“number of paid signups”" in shown[-1] or '"number of paid signups" really happened' in shown[-1]
+    assert Engine(folder).load().idea().current.key_term == "number of paid signups"
+
+
+def _to_stage_end(folder: Path) -> None:
+    _talk(
+        folder,
+        "Standing desks make our team more focused",
+        ["standard", "B, fewer context switches per hour", "Because standing keeps people from drifting into chat.",
+         "If the sitting weeks show the same number of switches, I'd drop it.", "No, the floor was the same all along.",
+         "If switches drop by less than 20%, I'd call it noise.", "the first one"],
+    )  # fmt: skip
+    assert Engine(folder).load().checkpoints[-1]["rule"] == "S6"
+
+
+def test_a_rival_after_a_stage_ends_is_recorded_and_said_back(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _to_stage_end(folder)
+    shown = render_events(Engine(folder).reply("We also got new headphones that month."), "en")
+    assert 'You said "We also got new headphones that month"; recorded as: another possible explanation' in shown
+    assert "We also got new headphones that month" in Engine(folder).load().idea().current.alternatives
+    # the disposition asked before the rival is asked again in the light of it, never as a bare re-ask
+    shown = render_events(Engine(folder).reply("If it's about the same, I'd drop it"), "en")
+    assert "You already answered this" not in shown
+    assert check_session(folder)["ok"]
+
+
+def test_ok_after_a_stage_ends_is_still_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _to_stage_end(folder)
+    with pytest.raises(InputError, match="stage is complete"):
+        Engine(folder).reply("ok")
+
+
+def test_evidence_is_kept_as_evidence_never_as_the_test(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _talk(
+        folder,
+        "Standing desks make our team more focused",
+        ["standard", "B, fewer context switches per hour", "Because standing keeps people from drifting into chat."],
+    )
+    assert Engine(folder).load().pending_question["question"].startswith("If this comparison")  # type: ignore[index]
+    shown = render_events(Engine(folder).reply("We measured it: 14 switches an hour standing versus 22 sitting."), "en")
+    version = Engine(folder).load().idea().current
+    assert not version.predictions and "your own evidence" in shown
+
+
+def test_a_pick_from_no_list_is_not_filed_as_anything(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _talk(
+        folder,
+        "Standing desks make our team more focused",
+        ["standard", "B, fewer context switches per hour", "Because standing keeps people from drifting into chat.",
+         "If the sitting weeks show the same number of switches, I'd drop it."],
+    )  # fmt: skip
+    question = Engine(folder).load().pending_question["question"]  # type: ignore[index]
+    assert "which" not in question.lower()  # a yes/no question lists nothing to pick from
+    Engine(folder).reply("The second one")
+    version = Engine(folder).load().idea().current
+    assert "The second one" not in version.alternatives + version.assumptions
