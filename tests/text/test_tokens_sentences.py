@@ -91,3 +91,17 @@ def test_a_sentence_that_opens_in_bold_keeps_its_opening_marks() -> None:
     pieces = [text[s:e] for s, e in sentence_spans(text)]
     assert "**UTF** stands for Unicode Transformation Format." in pieces
     assert "a list item." in pieces  # a list marker is still no part of its sentence
+
+
+def test_a_possessive_is_the_word_it_belongs_to() -> None:
+    from autodidact.wiki.markdown import tokens
+
+    # "exit code in Process's lifecycle" is about a process; "process'" matched nothing
+    assert tokens("Process's lifecycle") == tokens("process lifecycle")
+    assert tokens("the user’s call") == tokens("the user call")
+
+
+def test_a_question_template_is_not_a_key_term() -> None:
+    from autodidact.wiki.question_frame import key_terms
+
+    assert key_terms("What is meant by exit code?") == ["exit", "code"]

@@ -92,6 +92,8 @@ def tokens(text: str) -> list[str]:
             else:
                 out.extend(b for b in (tok[i : i + 2] for i in range(len(tok) - 1)) if b not in ZH_STOP_BIGRAMS)
         elif tok not in EN_STOPWORDS and not tok.isdigit():
+            if tok.endswith(("'s", "’s")):
+                tok = tok[:-2]  # "Process's lifecycle" is about a process, not about "process'"
             out.append(_stem(tok))
     return out
 

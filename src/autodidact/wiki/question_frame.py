@@ -21,7 +21,7 @@ from autodidact.wiki.topics import question_subject
 
 # Question-frame vocabulary (English): wh-words and auxiliaries are already EN_STOPWORDS in markdown.
 _EN_FRAME_WORDS = """
-work works working worked use uses used using mean means meaning happen happens get gets make makes explain
+work works working worked use uses used using mean means meant meaning happen happens get gets make makes explain
 explained describe described example examples difference differences differ differs way ways thing things main
 key important common best good role purpose exactly definition definitions define defined distinguish
 distinguishes distinguished closely related concept concepts core component components mechanism mechanisms
