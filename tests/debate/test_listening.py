@@ -163,3 +163,61 @@ def test_a_pick_from_no_list_is_not_filed_as_anything(tmp_path: Path) -> None:
     Engine(folder).reply("The second one")
     version = Engine(folder).load().idea().current
     assert "The second one" not in version.alternatives + version.assumptions
+
+
+def test_an_answer_that_names_a_premise_and_a_rival_keeps_both(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _talk(
+        folder,
+        "Protected bike lanes bring more small shops to a street",
+        ["standard", "B, new business licences on the street",
+         "The second one worries me. Cities tend to put bike lanes on streets that are already gentrifying."],
+    )  # fmt: skip
+    version = Engine(folder).load().idea().current
+    assert any(a.startswith("Cities tend to put bike lanes") for a in version.alternatives)
+    assert not any("Cities tend" in a for a in version.assumptions)  # the premise named is the second one
+
+
+def test_a_long_answer_that_also_hedges_is_read_for_what_it_says() -> None:
+    answer = "我只说我们这栋楼，别的楼我不清楚。另外我觉得机制是：以前代收快递要敲门送过去，一来一回就会聊两句。"
+    assert classify(answer) != "hedge"
+    assert classify("还有一点：也许是我自己下班更晚了，碰到邻居的机会本来就少了，这个我说不好。") == "confounder"
+    assert classify("不知道。") == "hedge"
+
+
+def test_a_reason_after_a_change_is_its_mechanism() -> None:
+    p = read("我们小区装了快递柜以后，邻居之间的交流明显变少了，因为大家不再需要互相帮忙代收快递。", "zh")
+    assert (p.kind, p.cause) == ("causal", "我们小区装了快递柜")
+    assert "交流" in p.effect and p.mechanism.startswith("大家不再需要")
+
+
+def test_after_a_stage_a_remark_about_the_talk_is_no_new_proposition(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _to_stage_end(folder)
+    before = Engine(folder).load()
+    Engine(folder).reply("You missed one thing I said earlier: the new floor could explain all of it, not ruled out.")
+    after = Engine(folder).load()
+    assert after.stage == before.stage
+    assert after.idea().current.proposition == before.idea().current.proposition
+
+
+def test_a_decision_after_a_stage_is_recorded_not_asked_again(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _to_stage_end(folder)
+    shown = render_events(Engine(folder).reply("Keep it? No — set it aside for now."), "en")
+    session = Engine(folder).load()
+    assert session.idea().current.disposition == "SET_ASIDE"  # the option put as a question is not the decision
+    assert session.pending_question is None and "Checkpoint" in shown
+    assert check_session(folder)["ok"]
+
+
+def test_narrowing_a_revised_claim_keeps_the_revision(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _talk(
+        folder,
+        "Standing desks make our team more focused",
+        ["standard", "Revise: standing desks cut context switches per hour",
+         "Let's narrow it: only for backend services, the frontend work is mostly meetings anyway."],
+    )  # fmt: skip
+    proposition = Engine(folder).load().idea().current.proposition
+    assert proposition == "standing desks cut context switches per hour (scope: only for backend services)"

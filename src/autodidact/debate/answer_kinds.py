@@ -57,6 +57,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "我不是说", r"^不是要", "你误会了", "我的意思是",
             r"\bwhat i (?:really )?(?:want to know|meant?|am asking|'m asking) is\b",
             "我真正想问的是", "我想问的其实是",
+            # pointing back at an answer already given is a correction of how it was heard
+            r"\bi (?:already|just) (?:said|told you|answered)\b", r"^i told you\b", r"^as i said\b",
+            r"我(?:刚才|前面|之前|已经)(?:已经)?(?:说|讲|答)(?:了|过)", "你漏了",
         )),
         ("choice", (
             r"\bleast sure (?:of|about)\b", r"\bthe (?:first|second|third|last) (?:one|premise|reading|option)\b",
@@ -100,11 +103,13 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:always|usually) (?:dips?|drops?|rises?|slows?|picks? up|goes (?:up|down))\b",
             r"^(?!因为|由于).*(?:本来就|原本就|本身就|一直就)", r"(?:还|也)(?:换了|换成|改了|招了|搬了|加了|上了|开始)",
             r"(?:正好|刚好|恰好)(?:赶上|碰上|遇上|是)", r"那段时间(?:正好|刚好|还)", "淡季", "旺季",
+            r"\b(?:could|might|may) (?:also |just )?come from\b", r"也?可能(?:来自|出在|源于)",
         )),
         ("mechanism", (
             r"^(?:because|since|as)\b", r"\bbecause\b", r"\bwhich means\b", r"\bthat'?s why\b", r"\bso they\b",
             r"\bby \w+ing\b", r"\b(?:and then|which leads to|ends? up|so (?:you|we|people|i))\b",
             r"\b(?:let|lets) (?:each|every|them|you|us)\b", r"\bthe way it works\b",
+            r"\bthe reason is\b", r"\bmy guess is\b", "原因是", "机制是",
             "^因为", "是因为", "所以", "通过", "这样一来", "以至于", "就得", "就会", "于是", "结果就", "才能", "顺手",
         )),
         ("evidence", (
@@ -112,6 +117,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:data|survey|study|studies)\b",
             r"\b(?:measured|statistics|metrics|numbers show|research|a report|paper)\b",
             r"\b(?:i|we) (?:actually )?(?:counted|measured|tracked|logged|surveyed)\b", r"\bversus\b.*\d",
+            r"\bfrom (?:about |around )?\d[\d,.]* to \d", r"\b(?:logged|counted|recorded|measured) (?:only )?\d",
+            r"\bi looked at\b.*\d", r"我(?:记|数|统计|量)了", r"从\s*\d+.{0,4}(?:到|变成)\s*\d",
             r"\bkept (?:a )?(?:log|record|track|diary)\b",
             r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+) (?:out )?of (?:the |every )?"
             r"(?:\w+ )?(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b",
@@ -146,6 +153,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )  # fmt: skip
 
 
+_EVIDENCE = next(pattern for kind, pattern in _RULES if kind == "evidence")
+
+
 # How an answer opens says what the person is doing, whatever follows: "Last spring a change broke
 # the login page, because …" is an example that contains a reason; "Just the 14, morning rush. I have
 # no idea about other routes" narrows the claim before it hedges about the rest.
@@ -156,7 +166,7 @@ _LEADS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("example", r"^(?:last|this past|one) (?:week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|"
                     r"wednesday|thursday|friday|saturday|sunday|time)\b|^(?:for example|for instance|once)\b|"
                     r"^(?:比如|例如|有一次|上周|上个月|去年|就拿)"),
-        ("scope", r"^(?:just|only|really just|not every|not all)\b|^(?:只|仅|主要是)"),
+        ("scope", r"^(?:just|only|really just|not every|not all)\b|^(?:只|仅|主要是)|^我只(?:说|是说|指|针对|讲)"),
         ("confounder", r"^(?:不过)?也(?:有)?可能(?:是|跟)"),
     )
 )  # fmt: skip
@@ -171,7 +181,7 @@ _LABELS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("correction", r"\b(?:correction|you misread|you misunderstood|that'?s not what i)\b|更正|纠正|误解|理解错"),
         ("confounder", r"\b(?:confounder|confound|competing explanation|alternative explanation|"
                        r"another (?:factor|cause|explanation)|(?:a )?(?:second|other) (?:factor|cause))\b|"
-                       r"混杂|竞争解释|另一个原因|其他因素|另一个因素"),
+                       r"混杂|竞争解释|另一个原因|其他因素|另一个因素|另一种解释|别的解释|其他解释"),
         ("mechanism", r"\bmechanism\b|机制"),
         ("test", r"\btest\b|检验|测试|验证办法"),
         ("evidence", r"\b(?:evidence|data)\b|证据|数据"),
@@ -195,15 +205,17 @@ def _labelled(clean: str) -> str | None:
 # "Revise: …", 「修改：…」「改成：…」: the person rewrites the proposition, whatever was asked.
 _REVISE_LABEL = re.compile(
     r"^\s*(?:revise|revised|reword|new wording|(?:the )?(?:new|revised) (?:proposition|claim)|修改|改成|改为|改写"
-    r"|修改后的命题|新的?命题|改写后的命题)\s*[:：]\s*(?P<wording>.+)$",
+    r"|修改后的命题|新的?命题|改写后的命题)\s*[:：]\s*(?P<wording>.+)$"
+    # "My claim is the revised one: …", 「我的命题是刚才修改的那一句：…」 restates the proposition
+    r"|^(?:.{0,20}[。.!！]\s*)?(?:my (?:proposition|claim) is|我的命题是)[^:：]{0,16}[:：]\s*(?P<restated>.+)$",
     re.I,
 )
 
 
 def revised_wording(text: str) -> str | None:
     """The new wording of a labelled revision ("Revise: only before 7am"), or None."""
-    found = _REVISE_LABEL.match(text)
-    wording = found.group("wording").strip().rstrip("。.!！") if found else ""
+    found = _REVISE_LABEL.match(text.strip())
+    wording = (found.group("wording") or found.group("restated") or "").strip().rstrip("。.!！") if found else ""
     return wording if len(wording) >= 6 else None
 
 
@@ -238,15 +250,25 @@ def classify(text: str) -> AnswerKind:
         # 「修改：只限下午三点以后」 narrows the claim; "Revise: remote work lowers output" restates it.
         # Either sharpens the proposition, whatever words the new wording happens to contain.
         inner = classify(wording)
-        return inner if inner in {"scope", "definition"} else "correction"
+        return "scope" if scope_only(wording) else "definition" if inner == "definition" else "correction"
     if _LABELS[1][1].search(clean):
         return "confounder"  # 「有个混杂因素」, "a second factor could be moisture"
     for kind, pattern in _LEADS:
         if pattern.search(clean):
+            if kind == "example" and re.search(r"\d", clean) and _EVIDENCE.search(clean):
+                return "evidence"  # "Last week I counted: 3 times in ten minutes" reports a count
             return kind  # type: ignore[return-value]
+    hedged = False
     for kind, pattern in _RULES:
         if pattern.search(clean):
+            if kind == "hedge" and _long(clean):
+                # "Maybe I just leave later, so I meet fewer neighbours; I can't say": a long answer that
+                # also hedges says something; the hedge wins only when nothing else is said
+                hedged = True
+                continue
             return kind  # type: ignore[return-value]
+    if hedged:
+        return "hedge"
     # No cue matched: the learned reader, which abstains ("other") when it is not confident.
     return shipped_model().predict(clean)  # type: ignore[return-value]
 
@@ -293,3 +315,53 @@ def corrected_term(text: str) -> str | None:
             if 2 <= len(term) <= 40:
                 return term
     return None
+
+
+def _long(text: str) -> bool:
+    return len(re.findall(r"[\u4e00-\u9fff]", text)) >= 25 or len(text.split()) >= 14
+
+
+_SENTENCES = re.compile(r"(?<=[。！？；!?;])\s*|(?<=[.])\s+(?=[A-Z\"“])|\s+[—–]\s+")
+
+
+def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
+    """The kinds an answer carries, each with the sentence that carries it; the whole answer's kind first.
+
+    Why: people say several things at once. "The second one worries me. Cities put lanes on streets
+    that were already gentrifying" names a premise and offers a rival; 「没有这样的时期。不过我猜原因是…
+    我数了一下，十分钟里切出去3次」 gives a mechanism and evidence. Read as one kind, the rest was lost
+    or filed in the wrong place (a fresh-eyes trial)."""
+    clean = " ".join(text.strip().split())
+    first = classify(clean)
+    out: list[tuple[AnswerKind, str]] = [(first, unlabelled(clean))]
+    sentences = [s.strip() for s in _SENTENCES.split(clean) if s and len(s.strip()) > 3]
+    if len(sentences) < 2:
+        return out
+    seen = {first}
+    for sentence in sentences:
+        kind = classify(sentence)
+        if kind == "test" and _CONDITION.search(sentence):
+            # of two sentences about a test, the one with its condition ("if it's under 1, I drop it")
+            out = [(k, unlabelled(sentence) if k == "test" and not _CONDITION.search(s) else s) for k, s in out]
+        if kind in seen or kind in {"other", "hedge", "choice"}:
+            continue
+        if first == "correction" and kind == "confounder":
+            continue  # 「这跟工作用时没有关系」 in a correction rejects a misreading; it offers no rival
+        seen.add(kind)
+        out.append((kind, unlabelled(sentence)))
+    return out
+
+
+_CONDITION = re.compile(r"\bif\b|如果|要是|假如|若", re.I)
+
+
+def part_of(parts: list[tuple[AnswerKind, str]], *kinds: str) -> str | None:
+    """The sentence of the first part of one of ``kinds`` (None when the answer has none)."""
+    return next((sentence for kind, sentence in parts if kind in kinds), None)
+
+
+def scope_only(wording: str) -> bool:
+    """A revision that only narrows ("only for the backend team", 「只限下午三点以后」), not a new
+    wording that happens to open with a scope (「对我八岁的女儿来说，平板上的链接…所以复述的要点更少」)."""
+    short = len(re.findall(r"[\u4e00-\u9fff]", wording)) <= 20 and len(wording.split()) <= 10
+    return short and classify(wording) == "scope"

@@ -80,7 +80,9 @@ def has_any(text: str, cues: tuple[str, ...]) -> bool:
 
 
 def is_dont_know(text: str) -> bool:
-    return has_any(text, DONT_KNOW)
+    """ "I don't know" as the answer, not inside one: 「我只说我们这栋楼，别的楼我不清楚。另外…」 narrows
+    the claim and gives a mechanism; a trial's such answer was met with "not knowing is fine"."""
+    return has_any(text, DONT_KNOW) and classify_answer(text) == "hedge"
 
 
 def substantial(text: str) -> bool:
@@ -107,6 +109,21 @@ _DECISION = re.compile(
 )
 
 
+# A decision said later in the answer: "No, it doesn't change it. I keep the revised version",
+# 「不会改变。」, "Set it aside? No — keep the revised one".
+_DECISION_SAID = re.compile(
+    r"\b(?:i|we)(?:'ll| will| would|'d)? (?:keep|drop|revise|set (?:it )?aside|park)\b|"
+    r"\b(?:does(?:n'?t| not)|won'?t|will not) change\b|(?:^|[—–-]\s*)keep\b|"
+    r"不会改变|不改变|没有改变|(?:还是|仍然|依然|继续)(?:保留|坚持)",
+    re.I,
+)
+
+
+def states_decision(answer: str) -> bool:
+    """True when the answer decides the idea: keep, revise, set aside, drop (in either language)."""
+    return bool(_DECISION.match(answer) or _DECISION_SAID.search(answer))
+
+
 def detect_signals(answer: str, question_type: str, previous_answers: list[str]) -> list[str]:
     """Signals an answer carries for a question of ``question_type`` (deterministic)."""
     eligible = ELIGIBLE.get(question_type, ())
@@ -117,7 +134,7 @@ def detect_signals(answer: str, question_type: str, previous_answers: list[str])
     kind = classify_answer(answer)
     if kind == "hedge":
         return []  # a hedge is never a premise, an alternative or a reading
-    if question_type == "REFLECTION" and _DECISION.match(answer):
+    if question_type == "REFLECTION" and (_DECISION.match(answer) or _DECISION_SAID.search(answer)):
         # "Try it, with the live slot kept. The January attempt …" decides, whatever else it says: a
         # trial filed it as an alternative and asked the reflection again and again
         return ["DISPOSITION_DECIDED"]

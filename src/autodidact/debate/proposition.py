@@ -190,7 +190,9 @@ _ZH_COMPARISON = re.compile(
 )
 # 「比以前多了」: a change observed over time, not a comparison of two things.
 _ZH_PAST = re.compile(r"^(?P<subject>.+?)比(?P<when>以前|过去|从前|原来|去年|上个月|前几年|几年前)(?P<effect>.+)$")
-_ZH_SINCE = re.compile(r"^自从(?P<cause>[^，,]+?)(?:以后|之后|以来|后)?[，,](?P<rest>.+)$")
+_ZH_SINCE = re.compile(
+    r"^(?:自从(?P<cause>[^，,]+?)(?:以后|之后|以来|后)?|(?P<cause2>[^，,]{2,}?)(?:以后|之后))[，,](?P<rest>.+)$"
+)
 _ZH_REASON = re.compile(r"^(?P<cause>.+?)是(?P<rest>.+?)的(?:主要|根本|真正|直接)?原因$")
 _ZH_PLAN = re.compile(r"^(?:我|我们)(?:打算|计划|准备|想要|想|要|应该|需要|得|必须|决定)")
 # An opinion frame before the proposition itself: 「我觉得我们应该…」 is a plan.
@@ -228,7 +230,7 @@ def read(text: str, lang: str) -> Proposition:
 
 
 def _strip(part: str) -> str:
-    return part.strip(" .,:;!?\"'“”").strip()
+    return part.strip(" .,:;!?\"'“”，。").strip()
 
 
 def _scope_en(rest: str) -> tuple[str, str]:
@@ -242,7 +244,7 @@ def _scope_en(rest: str) -> tuple[str, str]:
     ]
     m = found[-1] if found and not _EN_FINITE.search(rest[found[-1].end() :]) else None
     if m and len(rest[: m.start()].split()) >= 1:
-        return rest[: m.start()], rest[m.end() :]
+        return rest[: m.start()], _strip(rest[m.end() :])
     return rest, ""
 
 
@@ -417,10 +419,16 @@ def _read_zh_body(text: str) -> Proposition:
     if _ZH_PLAN.match(body):
         return Proposition(text, "plan", effect=_ZH_PLAN.sub("", body, count=1))
     since = _ZH_SINCE.match(body)
-    if since:  # 「自从换了新的排班，客户投诉更高了」: what came after the change, said as its effect
-        subject, effect = _split_effect_zh(since.group("rest"))
-        return Proposition(text, "causal", subject=subject if effect else "", effect=effect or since.group("rest"),
-                           cause=since.group("cause"))  # fmt: skip
+    why = re.search(r"[，,](?:因为|由于)(.+)$", since.group("rest")) if since else None
+    if since and (since.group("cause") or why):
+        # 「自从换了新的排班，客户投诉更高了」: what came after the change, said as its effect; a bare
+        # 「用AI写代码之后，我反而更累了」 is an observation of a change, unless a reason says why
+        rest, mechanism = since.group("rest"), ""
+        if why:  # 「…交流明显变少了，因为大家不再需要代收快递」: the reason is a proposed mechanism
+            rest, mechanism = rest[: why.start()], why.group(1)
+        subject, effect = _split_effect_zh(rest)
+        return Proposition(text, "causal", subject=subject if effect else "", effect=effect or rest,
+                           cause=since.group("cause") or since.group("cause2"), mechanism=mechanism)  # fmt: skip
     m = _ZH_REASON.match(body)
     if m:
         subject, effect = _split_effect_zh(m.group("rest"))
@@ -460,7 +468,11 @@ def _split_effect_zh(rest: str) -> tuple[str, str]:
     m = _ZH_EFFECT_START.search(rest)
     if m and m.start() > 0:
         start = m.start()
-        if m.group(0) in {"更", "越来越"}:
+        if m.group(0) in {"变", "变得"}:
+            # 「交流明显变少了」: what changes is 交流, graded by an adverb — the effect keeps the noun
+            adverb = re.search(r"(?:明显|显著|逐渐|慢慢|大大|一下子)$", rest[:start])
+            start = max(0, adverb.start() - 2) if adverb else start
+        elif m.group(0) in {"更", "越来越"}:
             # 「注意力消耗更大」「孩子近视越来越早」: a degree word grades the word before it — the effect
             # is 「消耗更大」「近视越来越早」, not 「更大」「越来越早」.
             start = max(0, start - 2)

@@ -11,7 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.debate import cues, gaps, gates, summaries
-from autodidact.debate.answer_kinds import KIND_SIGNAL, corrected_term, offers_choice, revised_wording, unlabelled
+from autodidact.debate.answer_kinds import (
+    KIND_SIGNAL,
+    answer_parts,
+    corrected_term,
+    offers_choice,
+    part_of,
+    revised_wording,
+    scope_only,
+    unlabelled,
+)
 from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.proposition import plain_reading
 from autodidact.debate.proposition import read as read_proposition
@@ -200,20 +209,34 @@ class ReplyPlanner(TurnPlanner):
                 self._next_turn(txn, opening=self._depth_note(txn.s, chosen, delegated=how == "delegated"))
                 return
             opening = None
+            if last_stop in _GOES_ON and wording is None and cues.states_decision(text):
+                # "Set it aside? No — keep the revised one" after a checkpoint decides the idea: it is
+                # recorded and the stage stays complete (a trial was asked the reflection again)
+                self._signal(txn, "DISPOSITION_DECIDED", None, "decision after a checkpoint")
+                self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED"], text)
+                self._checkpoint(txn, "CHECKPOINT_REACHED", "S6", "decision recorded", final=False)
+                return
             if last_stop in _GOES_ON and wording is None and kind != "other":
                 # "I honestly don't know whether the noise matters too" after a checkpoint is an answer
                 # (a hedge, a confounder, a test …), not a new proposition: it is recorded by its kind,
                 # said back as recorded (a trial's confounder got no word at all), and the stage goes on
                 # with the proposition it had (a trial had lost its whole result).
-                signal = KIND_SIGNAL.get(kind)
-                if signal is not None:
-                    self._signal(txn, signal, None, f"{kind} after a checkpoint")
-                    self._revise_idea(txn, "moderator", "CONTINUE", [signal], text)
-                    opening = acknowledge(unlabelled(text), [signal], txn.s.language)
+                found = list(dict.fromkeys(KIND_SIGNAL[k] for k, _ in answer_parts(text) if k in KIND_SIGNAL))
+                if found:
+                    for signal in found:
+                        self._signal(txn, signal, None, f"{kind} after a checkpoint")
+                    self._revise_idea(txn, "moderator", "CONTINUE", found, text)
+                    opening = acknowledge(unlabelled(text), found, txn.s.language)
                 else:
                     quote = excerpt(unlabelled(text), 30)
                     zh = txn.s.language == "zh"
                     opening = f"记下了你的回答「{quote}」。" if zh else f'Noted your answer "{quote}".'
+            elif last_stop in _GOES_ON and wording is None and not _reads_as_claim(text, txn.s.language):
+                # 「你漏了一点：我前面说过…」 talks about the discussion; it is not a new proposition
+                # (a trial's whole stage was replaced by such a remark)
+                quote = excerpt(unlabelled(text), 30)
+                zh = txn.s.language == "zh"
+                opening = f"记下了你的回答「{quote}」。" if zh else f'Noted your answer "{quote}".'
             elif last_stop == "CHECKPOINT_REACHED" and cues.substantial(text):
                 # a revised proposition in the person's own words opens a new stage on it
                 idea = txn.s.idea()
@@ -311,6 +334,13 @@ class ReplyPlanner(TurnPlanner):
         signals = [] if as_command in {"REVIEW", "GAP", "MODE"} else read.signals
         if classify_answer(text) == "choice" and not offers_choice(item.question or "", item.contribution or ""):
             signals = []  # "the second one" to a question that listed nothing picks nothing
+        if as_command is None and "DISPOSITION_DECIDED" not in signals:
+            # what else the answer says counts too: a named premise and a rival in one answer
+            allowed = cues.allowed_signals(item.question_type)
+            for kind, _sentence in answer_parts(text)[1:]:
+                extra = KIND_SIGNAL.get(kind)
+                if extra is not None and extra in allowed and extra not in signals:
+                    signals = [*signals, extra]
         base_kind = read_proposition(s.idea().stage_base(s.stage).proposition, s.language).kind
         guess = base_kind == "question" and classify_answer(text) == "mechanism" and as_command is None
         if guess and "DISCRIMINATION_ADDED" not in signals:
@@ -378,7 +408,7 @@ class ReplyPlanner(TurnPlanner):
             base = idea.stage_base(txn.s.stage).proposition
             narrowed = excerpt(wording, 60)
             scoped = f"{base}（范围：{narrowed}）" if zh else f"{base} (scope: {narrowed})"
-            payload["proposition"] = scoped if classify_answer(wording) == "scope" else wording
+            payload["proposition"] = scoped if scope_only(wording) else wording
         elif "QUESTION_SHARPENED" in signals and qtype == "CLARIFICATION":
             base = idea.stage_base(txn.s.stage).proposition
             # "A" names an option of the turn: the proposition records the option's words, not the letter.
@@ -387,32 +417,35 @@ class ReplyPlanner(TurnPlanner):
         elif "QUESTION_SHARPENED" in signals and classify_answer(text) == "scope":
             # "Really just for the backend team" narrows the proposition: the next version says so,
             # and the summary's "revise" shows it instead of "none".
-            base = idea.stage_base(txn.s.stage).proposition
+            # the wording the person has now (a "Revise:" before it stands), without an earlier scope note
+            base = _SCOPE_NOTE.sub("", idea.current.proposition)
             # "Neither matches. I'd narrow it though: only the status part goes async" — the scope is
-            # what follows the colon that announces it
-            said = re.search(r"(?:narrow|scope|范围|缩小)[^:：]{0,20}[:：]\s*(.+)$", text, re.I)
-            scope = excerpt(said.group(1), 60) if said else quote
+            # what follows the colon that announces it, or "narrow it to …"
+            said = re.search(r"(?:narrow|scope|范围|缩小)[^:：]{0,20}[:：]\s*(.+)$", text, re.I) or re.search(
+                r"\bnarrow(?:\s+(?:it|this))?(?:\s+down)?\s+to\s+(.+)$", text, re.I
+            )
+            scope = excerpt(_first_clause(said.group(1)), 60) if said else excerpt(_first_clause(unlabelled(text)), 60)
             payload["proposition"] = f"{base}（范围：{scope}）" if zh else f"{base} (scope: {scope})"
         term = corrected_term(text) if classify_answer(text) == "correction" else None
         if term is not None:
             payload["key_term"] = term  # later turns ask about what the person meant
+        parts = answer_parts(text)
         if "PREMISE_SURFACED" in signals:
             # "The one I'm least sure of is the second" names a premise: record that premise, not the words.
             named = named_premise(text, contribution)
-            payload["add_assumptions"] = [excerpt(named, 60) if named else quote]
-        if "DISCRIMINATION_ADDED" in signals and (qtype in {"IMPLICATION"} or classify_answer(text) == "test"):
+            given = part_of(parts, "mechanism", "evidence") if len(parts) > 1 else None
+            payload["add_assumptions"] = [excerpt(named, 60) if named else excerpt(given, 60) if given else quote]
+        test = part_of(parts, "test")
+        if "DISCRIMINATION_ADDED" in signals and (qtype in {"IMPLICATION"} or test is not None):
             # a stated test keeps its threshold: "…if I fall asleep less than 10 minutes faster, …"
-            payload["add_predictions"] = [excerpt(unlabelled(text), 160)]
+            payload["add_predictions"] = [excerpt(test or unlabelled(text), 160)]
         if "ALTERNATIVE_ADDED" in signals:
-            payload["add_alternatives"] = [quote]
+            # the sentence that offers the rival, not the premise picked before it
+            rival = part_of(parts, "confounder") if len(parts) > 1 else None
+            payload["add_alternatives"] = [excerpt(rival, 60) if rival else quote]
         if "DISPOSITION_DECIDED" in signals:
             low = text.lower()
-            disposition = "KEEP"
-            for words, value in ((("修改", "revise"), "REVISE"), (("搁置", "暂缓", "set aside", "park"), "SET_ASIDE"),
-                                 (("放弃", "drop"), "DROPPED"), (("未决", "undecided"), "UNDECIDED")):  # fmt: skip
-                if any(w in low for w in words):
-                    disposition = value
-                    break
+            disposition = _disposition(low)
             payload["disposition"] = disposition
             reworded = _REWORDED.search(text)
             wording = (reworded.group(1) or reworded.group(2) or "").strip() if reworded else ""
@@ -447,6 +480,51 @@ class ReplyPlanner(TurnPlanner):
             else f"Switched to {mode}; the previous stage is summarised."
         )
         self._next_turn(txn, opening=opening)
+
+
+# Words that talk about the discussion, not about the world: such a remark is no new proposition.
+_ABOUT_THE_TALK = re.compile(r"\byou\b|\bearlier\b|\balready\b|\bi said\b|你|前面|刚才|之前说|我说过", re.I)
+
+
+def _reads_as_claim(text: str, lang: str) -> bool:
+    """True when an unlabelled answer after a checkpoint reads as a proposition of its own."""
+    if _ABOUT_THE_TALK.search(text):
+        return False
+    return read_proposition(text, lang).kind in {"causal", "comparison", "plan"}
+
+
+_DISPOSITIONS = (
+    ("REVISE", r"\brevise\b|修改|改成"),
+    ("SET_ASIDE", r"\bset (?:it )?aside\b|\bpark\b|搁置|暂缓"),
+    ("DROPPED", r"\bdrop\b|放弃"),
+    ("UNDECIDED", r"\bundecided\b|未决"),
+    ("KEEP", r"\bkeep\b|保留|坚持|(?:does(?:n'?t| not)|won'?t|will not) change|不会改变|不改变|没有改变"),
+)
+
+
+def _disposition(low: str) -> str:
+    """The decision an answer states: the first decision word not put as a question ("Set it aside?
+    No — keep the revised one" keeps; "revised" is no decision to revise). KEEP when none is named."""
+    found = []
+    for value, pattern in _DISPOSITIONS:
+        for match in re.finditer(pattern, low):
+            if not re.match(r"[^.。,，]{0,12}[?？]", low[match.end() :]):
+                found.append((match.start(), value))
+    return min(found)[1] if found else "KEEP"
+
+
+_SCOPE_NOTE = re.compile(r"\s*[（(](?:scope|范围)[:：][^()（）]*[)）]\s*$")
+# Where a scope stops: "only for backend services, the frontend bugs are mostly CSS…" narrows to the
+# backend; the rest is the person's reason, not part of the scope.
+_CLAUSE_END = re.compile(
+    r"[.。!！?？;；]|\s[—–]\s|"
+    r"[,，]\s*(?=(?:the|but|because|since|so|which|as|and the|that'?s|it'?s|我|但|因为|所以|不说|而))"
+)
+
+
+def _first_clause(text: str) -> str:
+    cut = _CLAUSE_END.search(text)
+    return text[: cut.start()].strip() if cut and cut.start() >= 4 else text.strip()
 
 
 _ORDINALS = (

@@ -209,13 +209,13 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
                 inp.review_text,
                 "judgement",
                 "上面两种结果里，哪一种出现时你会修改自己的命题？",
-                "分歧只能由你按改判条件来裁定，程序不投票、不取平均。",
+                "分歧只能由你按改判条件来裁定，我不投票、不取平均。",
             )
         return (
             inp.review_text,
             "judgement",
             "Which of the two outcomes above would make you revise your proposition?",
-            "Only you can settle the divergence by its change conditions; the program does not vote or average.",
+            "Only you can settle the divergence by its change conditions; I do not vote or average them.",
         )
     if inp.intent == "example":
         if zh:

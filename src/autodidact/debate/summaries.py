@@ -117,6 +117,9 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
         options = ["一句话回复继续讨论", "说「改成深度」扩大轮次上限", "运行 autodidact debate close 结束并归档"]
     else:
         options = ["reply to continue the discussion", "say 'switch to deep' for more rounds", "close the session"]
+    raisable = stop_reason not in {"USER_CLOSED", "BUDGET_EXHAUSTED"}
+    if session.execution.depth == "deep" and raisable and len(options) == 3:
+        options = [options[0], options[2]]  # already at the deepest depth: nothing to raise
     return {
         "stop_reason": stop_reason,
         "rule": rule,
@@ -228,7 +231,7 @@ def session_summary_md(session: Session) -> str:
         L += ["", "## 挂起与暂缓的障碍", ""] + ([f"- {q}" for q in stopped] or ["- 无"])
         if not summary.get("reached_p3", gates.reached_p3(session)):
             L += ["", "本会话尚未形成可检验的形式：命题仍在发展中，还没有预测或最小验证方案。"]
-        L += ["", "## 下一步（三个可选动作）", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
+        L += ["", "## 下一步（可选动作）", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
         L += ["", CLOSING["zh"], ""]
     else:
         L += [f"# Stage summary: {session.session_id}", ""]
@@ -256,7 +259,7 @@ def session_summary_md(session: Session) -> str:
                 "The idea never reached a testable form in this session: it is still developing, with no "
                 "prediction or plan yet.",
             ]
-        L += ["", "## Next (three options)", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
+        L += ["", "## Next (options)", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
         L += ["", CLOSING["en"], ""]
     return "\n".join(L)
 
@@ -281,7 +284,7 @@ def validation_plan_md(session: Session) -> str | None:
             [
                 f"# 最小验证方案（草案，未执行）：{session.session_id}",
                 "",
-                f"- 命题（待验证假说，v{version.version}）：{version.proposition}",
+                f"- 命题（待验证假说，第 {version.version} 版）：{version.proposition}",
                 f"- 可观察预测：{sharpest(version.predictions)}",
                 design,
                 f"- 改判条件（你说的）：{condition}"
@@ -299,7 +302,7 @@ def validation_plan_md(session: Session) -> str | None:
         [
             f"# Minimal validation plan (draft, not executed): {session.session_id}",
             "",
-            f"- Proposition (hypothesis, v{version.version}): {version.proposition}",
+            f"- Proposition (hypothesis, version {version.version}): {version.proposition}",
             f"- Observable prediction: {sharpest(version.predictions)}",
             design,
             f"- Change condition (your words): {condition}"

@@ -160,6 +160,12 @@ class TurnPlanner:
             # for the same obstacle asks the next thing instead (checker rule DC17).
             out, meta = offline_turn(inputs), {"producer": "offline-fallback", "reason": "model re-asked a question"}
         turn = len(s.rounds) + 1
+        if _already_answered(s, out.question) and _followed_up(s):
+            # the person answered this question and its follow-up since the last checkpoint: asking a
+            # third time is a loop (a trial's "Does that change your answer?" came back after every
+            # reply); the stage has its result
+            self._checkpoint(txn, "CHECKPOINT_REACHED", "S6", choice.obstacle or "—", final=False)
+            return
         if _already_answered(s, out.question):
             # The offline turn for a role has one question; the moderator may come back to the role
             # after the person answered it ("你定吧" leaves the decision to us). Asked again it would
@@ -367,6 +373,18 @@ def _go_on_question(session: Session, question: str) -> str:
             else f'Now at turn {turn}: is there anything you would add to "{quote}"?'
         )
     return candidate
+
+
+_GO_ON_OPENINGS = ("You answered this with", "这一点你答过", "Now at turn", "到第 ")
+
+
+def _followed_up(session: Session) -> bool:
+    """True when a follow-up to an answered question was asked and answered since the last checkpoint."""
+    since = session.checkpoints[-1]["last_turn"] if session.checkpoints else 0
+    return any(
+        r.turn > since and r.user_answer is not None and (r.question or "").startswith(_GO_ON_OPENINGS)
+        for r in session.rounds
+    )
 
 
 def _already_answered(session: Session, question: str) -> bool:
