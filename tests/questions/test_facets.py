@@ -203,3 +203,10 @@ def test_a_topic_of_common_words_still_gets_its_questions() -> None:
     assert rq.off_topic_questions == ["What is Name Service Switch?"]
     zh = gen(QuestionerInputs(topic="数据管理", round=1, language="zh"))
     assert zh.questions[0].text == "数据管理的定义是什么？"
+
+
+def test_a_bare_pronoun_item_takes_what_the_item_before_acted_on() -> None:
+    # "starting it" asked as "How do I start it?" found nothing: "it" is the thread of the item before
+    frame = decompose("How do I use widgets: giving a widget its data, drawing it, and resizing the window?")
+    names = [f.name for f in frame.facets]
+    assert "drawing a widget" in names and not any(n.endswith(" it") for n in names)

@@ -1139,8 +1139,14 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
         # "A and B" alone, or the last of "A, B and C" (a list without the serial comma)
         items = items[:-1] + [p for p in re.split(r"\s+and\s+", items[-1]) if p.strip()]
     items = [_unmasked(p, groups) for p in items]
+    previous = ""
     for item in items:
         item = item.strip(" .")
+        bare = re.match(r"^(\w+ing)\s+(?:it|them)$", item, re.I)
+        if bare:
+            # "giving a thread its work, starting it": "it" is what the item before acted on
+            item = f"{bare.group(1)} {_gerund_object(previous) or subject}"
+        previous = item
         cmp = _en_comparison(item)
         if cmp:
             out.append(_make(_strip_article(item), "comparison", candidates=cmp[0], context=cmp[1]))
@@ -1152,6 +1158,12 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
             name = _strip_article(item)
             out.append(_make(name, "aspect", members=aspect_members(name)))
     return out
+
+
+def _gerund_object(item: str) -> str:
+    """What a gerund phrase acts on: "giving a thread its work (…)" → "a thread"; "" when none."""
+    found = re.match(r"^\w+ing\s+((?:(?:a|an|the)\s+)?[\w.-]+(?:\s+(?!its\b|their\b|with\b|to\b|for\b)[\w.-]+)?)", item)
+    return found.group(1).strip() if found else ""
 
 
 # "sharing state with Value, Array or a Manager", "scheduling jobs with at, cron and anacron": an
