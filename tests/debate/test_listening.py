@@ -221,3 +221,44 @@ def test_narrowing_a_revised_claim_keeps_the_revision(tmp_path: Path) -> None:
     )  # fmt: skip
     proposition = Engine(folder).load().idea().current.proposition
     assert proposition == "standing desks cut context switches per hour (scope: only for backend services)"
+
+
+def test_a_pick_at_the_opening_of_a_longer_answer_answers_the_reading(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _talk(
+        folder,
+        "Writing tests first makes our team ship fewer bugs",
+        ["standard", "Mostly B, with a baseline: escaped defects per release went from about 14 to 6."],
+    )
+    session = Engine(folder).load()
+    assert "(reading: a measurable quantity" in session.idea().current.proposition
+    assert "which reading" not in (session.pending_question or {}).get("question", "").lower()
+
+
+def test_a_decision_when_the_rounds_are_used_is_recorded(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _talk(
+        folder,
+        "Standing desks make our team more focused",
+        ["quick", "B, fewer context switches per hour", "Because standing keeps people from drifting into chat.",
+         "If switches drop by less than 20%, I'd call it noise.", "No idea, honestly."],
+    )  # fmt: skip
+    assert Engine(folder).load().checkpoints[-1]["stop_reason"] == "BUDGET_EXHAUSTED"
+    Engine(folder).reply("I've decided to set it aside for now.")
+    assert Engine(folder).load().idea().current.disposition == "SET_ASIDE"
+    with pytest.raises(InputError, match="used up"):
+        Engine(folder).reply("We also got new chairs that month.")  # more discussion still needs more rounds
+
+
+def test_a_rival_named_before_a_review_is_not_dismissed_by_it(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _to_stage_end(folder)
+    shown = render_events(Engine(folder).reply("Another factor: we also moved to a quieter floor that month."), "en")
+    assert 'Neither review saw your own rival, "we also moved to a quieter floor that month"' in shown
+
+
+def test_a_complaint_about_the_talk_is_no_premise() -> None:
+    from autodidact.debate.cues import detect_signals
+
+    answer = "There's more than one explanation already, I said so earlier and you missed it completely."
+    assert "PREMISE_SURFACED" not in detect_signals(answer, "PREMISE_EVIDENCE", [])

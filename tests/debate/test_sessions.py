@@ -269,7 +269,8 @@ def test_a_revised_proposition_after_a_stage_opens_a_new_stage(
     assert session is not None and session.stage == 1
     current = session.idea().current
     assert current.proposition == "审查AI生成的代码让我的注意力消耗更大"  # the label is not part of it
-    assert current.predictions == [] and current.stage == 1
+    # a new wording keeps the tests stated and the rivals named; the premises are the new wording's own
+    assert current.predictions and current.assumptions == [] and current.stage == 1
     assert session.idea().maturation == "TESTABLE"  # maturity is not reset by a new wording
     assert check_session(_folder(kb_dir))["ok"]
 

@@ -59,7 +59,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "我真正想问的是", "我想问的其实是",
             # pointing back at an answer already given is a correction of how it was heard
             r"\bi (?:already|just) (?:said|told you|answered)\b", r"^i told you\b", r"^as i said\b",
-            r"我(?:刚才|前面|之前|已经)(?:已经)?(?:说|讲|答)(?:了|过)", "你漏了",
+            r"我(?:刚才|前面|之前|已经|上一句)(?:已经)?(?:说|讲|答)(?:了|过)", "你漏了", "你理解错",
+            r"\bisn'?t part of (?:the|my)\b", r"\byou(?:'ve| have)? got (?:the|it|my) \w*\s?wrong\b",
         )),
         ("choice", (
             r"\bleast sure (?:of|about)\b", r"\bthe (?:first|second|third|last) (?:one|premise|reading|option)\b",
@@ -80,6 +81,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:如果|要是|假如|假设|若是?|万一).+(?:我就|我会|就说明|就放弃|就修改|就不再)",
             r"可以(?:测量|对比|记录|统计)", r"要(?:验证|检验)",
             r"(?:比一比|对比一下|比较一下)",
+            # a threshold with what it decides, without "if": "under 10 I'd keep it", 「低10%以上就保留」
+            r"\b(?:above|below|under|over|at least|less than|more than)\s+\d[^.;]{0,40}\b(?:i'?d|i would|we'?d)\s+"
+            r"(?:keep|drop|revise|call it)\b",
+            r"\d+\s*%?\s*(?:以上|以下|以内)[^。；]{0,16}(?:就|我就|则)?(?:保留|放弃|修改|算|不折腾|认了)",
         )),
         ("confounder", (
             r"\b(?:more|fewer|less)\b.+\b(?:were|was|got)\b.+\b(?:hired|added|assigned|moved)\b",
@@ -324,6 +329,14 @@ def _long(text: str) -> bool:
 _SENTENCES = re.compile(r"(?<=[。！？；!?;])\s*|(?<=[.])\s+(?=[A-Z\"“])|\s+[—–]\s+")
 
 
+# An option picked at the opening of a longer answer: "Mostly B, …", "B: the time until…", 「算是C吧，…」.
+OPENING_CHOICE = re.compile(
+    r"^(?i:mostly |probably |i'?d say |maybe |more like |closer to |option )?([ABC])"
+    r"(?:[.,:;!—–-]|\s+(?i:with|but|and|because)\b)"
+    r"|^(?:算是|应该是|大概是|更像|更接近|选)?\s*([ABC])(?:吧|[，,。：:；;])"
+)  # the letter is a capital: "a friend told me, …" picks nothing
+
+
 def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
     """The kinds an answer carries, each with the sentence that carries it; the whole answer's kind first.
 
@@ -334,6 +347,9 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
     clean = " ".join(text.strip().split())
     first = classify(clean)
     out: list[tuple[AnswerKind, str]] = [(first, unlabelled(clean))]
+    if first != "choice" and OPENING_CHOICE.match(clean):
+        # "Mostly B, with a baseline: escaped defects went from 14 to 6" picks B and gives evidence
+        out.append(("choice", clean))
     sentences = [s.strip() for s in _SENTENCES.split(clean) if s and len(s.strip()) > 3]
     if len(sentences) < 2:
         return out

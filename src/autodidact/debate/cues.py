@@ -114,7 +114,17 @@ _DECISION = re.compile(
 _DECISION_SAID = re.compile(
     r"\b(?:i|we)(?:'ll| will| would|'d)? (?:keep|drop|revise|set (?:it )?aside|park)\b|"
     r"\b(?:does(?:n'?t| not)|won'?t|will not) change\b|(?:^|[—–-]\s*)keep\b|"
-    r"不会改变|不改变|没有改变|(?:还是|仍然|依然|继续)(?:保留|坚持)",
+    r"\b(?:i'?ve |we'?ve )?decided to (?:keep|drop|revise|set (?:it )?aside|park)\b|^decision\s*[:：]|"
+    r"不会改变|不改变|没有改变|(?:还是|仍然|依然|继续)(?:保留|坚持)|^决定[：:]|"
+    r"(?:决定|打算)(?:先)?(?:把(?:这个)?(?:命题|想法|说法))?(?:保留|搁置|放弃|修改|暂缓)",
+    re.I,
+)
+
+
+_ABOUT_THE_TALK = re.compile(
+    r"\byou(?:'ve| have)? (?:said|asked|got|missed|keep)\b|\balready (?:said|told|gave|answered)\b|"
+    r"\bi (?:already |just )?said\b|"
+    r"你(?:说|问|漏|又|理解)|我(?:上一句|刚才|前面|之前)(?:已经)?(?:说|讲|答)",
     re.I,
 )
 
@@ -143,7 +153,9 @@ def detect_signals(answer: str, question_type: str, previous_answers: list[str])
     if kind == "choice":
         return [eligible[0]]  # picking a reading sharpens it; naming the weakest premise surfaces it
     found = [s for s in eligible if has_any(answer, SIGNAL_CUES[s])]
-    if not found and substantial(answer):
+    if not found and substantial(answer) and not _ABOUT_THE_TALK.search(answer):
+        # a long answer moves the question on; one about the talk ("there's more than one explanation
+        # already", 「我上一句已经说了…」) is no premise (trials found such complaints filed as premises)
         found = [eligible[0]]
     return found
 

@@ -44,7 +44,9 @@ def _new_version(idea: Idea, payload: dict[str, Any], stage: int) -> None:
     base["version"] = len(idea.versions) + 1
     base["stage"] = stage
     if payload.get("new_stage"):
-        base.update(assumptions=[], predictions=[], alternatives=[], evidence_links=[], disposition="OPEN", key_term="")
+        # a revised wording still competes with the rivals named and keeps the tests stated (a trial's
+        # summary said "competing explanations: none yet" after a revision)
+        base.update(assumptions=[], evidence_links=[], disposition="OPEN", key_term="")
     for key in ("proposition", "epistemic_status", "disposition", "source", "key_term"):
         if payload.get(key) is not None:
             base[key] = payload[key]

@@ -13,6 +13,7 @@ from typing import Any
 from autodidact.debate import cues, gaps, gates, summaries
 from autodidact.debate.answer_kinds import (
     KIND_SIGNAL,
+    OPENING_CHOICE,
     answer_parts,
     corrected_term,
     offers_choice,
@@ -171,6 +172,14 @@ class ReplyPlanner(TurnPlanner):
             return
         if not pending:
             last_stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
+            if last_stop == "BUDGET_EXHAUSTED" and cues.states_decision(text) and revised_wording(text) is None:
+                # "Keep it, as revised" when the rounds are used up is the decision the checkpoint asks
+                # for, not another round: it is recorded (a trial's was refused as "rounds used up")
+                txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
+                self._signal(txn, "DISPOSITION_DECIDED", None, "decision after the rounds were used")
+                self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED"], text)
+                self._checkpoint(txn, "BUDGET_EXHAUSTED", "S5", "decision recorded", final=False)
+                return
             if last_stop == "BUDGET_EXHAUSTED" and gates.budget_stop(s) is not None:
                 zh = s.language == "zh"
                 deeper = {"quick": "standard", "standard": "deep"}.get(s.execution.depth or "", "deep")
@@ -339,6 +348,8 @@ class ReplyPlanner(TurnPlanner):
             allowed = cues.allowed_signals(item.question_type)
             for kind, _sentence in answer_parts(text)[1:]:
                 extra = KIND_SIGNAL.get(kind)
+                if kind == "choice" and offers_choice(item.question or "", item.contribution or ""):
+                    extra = cues.ELIGIBLE.get(item.question_type, ("",))[0] or None  # the pick answers the turn
                 if extra is not None and extra in allowed and extra not in signals:
                     signals = [*signals, extra]
         base_kind = read_proposition(s.idea().stage_base(s.stage).proposition, s.language).kind
@@ -543,10 +554,12 @@ def named_option(answer: str, contribution: str) -> str | None:
     listed them as "A. …; B. …" or 「A. …；B. …」; None when the answer names none or says more."""
     import re
 
-    picked = re.fullmatch(r"\s*(?:option\s+|选\s*)?([ABC])\s*[.。!！]?\s*", answer, re.I)
+    picked = re.fullmatch(r"\s*(?:option\s+|选\s*)?([ABC])\s*[.。!！]?\s*", answer, re.I) or OPENING_CHOICE.match(
+        answer.strip()
+    )
     if picked is None:
         return None
-    letter = picked.group(1).upper()
+    letter = (picked.group(1) or picked.group(2) or "").upper()
     found = re.search(rf"(?:^|[\s：:；;，,]){letter}\.\s*([^；;。]+)", contribution)
     if not found:
         return None

@@ -46,7 +46,7 @@ SIGNAL_NAMES = {
 def acknowledge(answer: str, signals: list[str], lang: str) -> str:
     """One sentence that quotes the person's answer and says how it was recorded."""
     zh = lang == "zh"
-    quote = excerpt(answer, 30)
+    quote = excerpt(answer, 45)  # long enough to hold what the answer turns on, not just its opening
     names = ("、" if zh else ", ").join(SIGNAL_NAMES["zh" if zh else "en"][s] for s in signals)
     term = corrected_term(answer) if classify_answer(answer) == "correction" else None
     if term is not None:

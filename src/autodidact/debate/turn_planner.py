@@ -224,7 +224,18 @@ class TurnPlanner:
             {"batch": batch, "divergence": divergence, "reasons": reasons, "degraded": degraded},
         )  # fmt: skip
         names = {r: ROLES[r].name(s.language) for r in perspectives}
-        return review.describe(results, divergence, s.language, names), not degraded
+        text = review.describe(results, divergence, s.language, names)
+        rivals = s.idea().current.alternatives
+        if rivals:
+            # the reviewers see only the whitelisted input, so "none found" must not read as if the
+            # person's own rival were dismissed (two trials read it so)
+            rival = excerpt(rivals[-1], 50)
+            text += (
+                f" 两份评估都没有看到你提出的竞争解释「{rival}」：它仍然成立，要靠检验来区分。"
+                if zh
+                else f' Neither review saw your own rival, "{rival}": it stands until a test tells the two apart.'
+            )
+        return text, not degraded
 
     # -- gaps --------------------------------------------------------------------------------
     def _gap_turn(self, txn: Txn, gap: dict[str, Any], *, changed: bool) -> None:
