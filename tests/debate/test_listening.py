@@ -262,3 +262,9 @@ def test_a_complaint_about_the_talk_is_no_premise() -> None:
 
     answer = "There's more than one explanation already, I said so earlier and you missed it completely."
     assert "PREMISE_SURFACED" not in detect_signals(answer, "PREMISE_EVIDENCE", [])
+
+
+def test_a_participle_after_a_noun_is_no_cause() -> None:
+    p = read("Decisions made in meetings after 4pm get reversed more often than morning ones", "en")
+    assert (p.kind, p.cause, p.effect) == ("comparison", "", "get reversed more often")
+    assert read("Remote work made our juniors learn slower", "en").cause == "Remote work"

@@ -17,7 +17,8 @@ from typing import Literal
 Kind = Literal["causal", "comparison", "plan", "question", "observation"]
 
 _EN_CAUSAL = re.compile(
-    r"^(?P<cause>.+?)\s+(?P<verb>makes?|made|causes?|caused|leads? to|led to|results? in|increases?|reduces?|"
+    r"^(?P<cause>.+?)\s+(?P<verb>makes?|made(?!\s+(?:in|at|on|by|during|after|before|for|with|from|under|over)\b)|"
+    r"causes?|caused(?!\s+by\b)|leads? to|led to|results? in|increases?|reduces?|"
     r"decreases?|improves?|hurts?|harms?|slows?(?: down)?|speeds? up|boosts?|lowers?|raises?|drives?|"
     r"prevents?|helps?|undermines?|damages?|kills?)\s+(?P<rest>.+)$",
     re.IGNORECASE,
@@ -312,7 +313,11 @@ def _read_en(text: str) -> Proposition:
         if _EN_PAST.match(baseline):
             return Proposition(text, "observation", subject=_strip(m.group("subject")),
                                effect=_strip(f"{effect} than {baseline}"), scope=scope or lead_scope)  # fmt: skip
-        return Proposition(text, "comparison", subject=_strip(m.group("subject")), effect=_strip(effect),
+        subject = m.group("subject")
+        passive = re.search(r"\s+((?:gets?|got|are|is|were|was)\s+\w+ed)$", subject)
+        if passive:  # "Decisions … get reversed more often": what happens more often is the effect
+            subject, effect = subject[: passive.start()], f"{passive.group(1)} {effect}"
+        return Proposition(text, "comparison", subject=_strip(subject), effect=_strip(effect),
                            baseline=_strip(baseline), scope=scope or lead_scope)  # fmt: skip
     m = _EN_BEATS.match(body)
     if m:

@@ -220,18 +220,18 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     if inp.intent == "example":
         if zh:
             return (
-                f"举个例子：如果命题成立，在去掉这个原因的那几天，「{t}」应该明显减轻；如果那几天照样，"
+                f"举个例子：如果命题成立，在没有这个原因的那段时间，「{t}」就不该出现（或明显少见）；如果照样出现，"
                 f"命题就要改。这只是一个可能的预测写法，具体由你的经验来定。",
                 "suggestion",
-                f"回想去掉这个原因的某几天，你预期「{t}」会有什么变化？",
+                f"回想没有这个原因的一段时间，你预期「{t}」会有什么不同？",
                 "你自己写出的预测，比 AI 给的候选更能代表命题的本意。",
             )
         return (
-            f'An example: if the proposition holds, on days without the cause "{t}" should clearly ease; if those '
-            "days feel the same, the proposition needs changing. This is one possible way to write the prediction; "
-            "your experience decides.",
+            f'An example: if the proposition holds, then during a stretch without the cause "{t}" should not show, '
+            "or clearly less; if it shows just the same, the proposition needs changing. This is one possible way to "
+            "write the prediction; your experience decides.",
             "suggestion",
-            f'Thinking of days without the cause, what change in "{t}" would you expect?',
+            f'Thinking of a stretch without the cause, what would be different about "{t}"?',
             "A prediction in your own words says more about the proposition than an AI's candidate.",
         )
     if inp.intent == "threshold" and inp.predictions:
@@ -254,7 +254,7 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         cond = (f"（结合你观察到的「{basis}」）" if observed else f"（以你说的「{basis}」为前提）") if basis else ""
         return (
             f"可观察预测{cond}：如果「{prop}」成立，那么把命题里的原因去掉、其余条件不变时，「{t}」应当明显减弱；"
-            f"如果没有减弱，命题需要修改。最小判别设计草案：同一个人在有、无该原因的两段相近任务中各记录「{t}」，"
+            f"如果没有减弱，命题需要修改。最小判别设计草案：在有、无该原因的两段相近时期（或两组相近对象）中各记录「{t}」，"
             f"其余条件保持一致；样本量与时长：待补。",
             "hypothesis",
             "如果这个对照做出来两段没有差别，你会修改命题的哪一部分？",
@@ -266,8 +266,8 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     return (
         f'Observable prediction{cond}: if "{prop}" holds, then removing the named cause while keeping everything '
         f'else the same should clearly weaken "{t}"; if it does not, the proposition needs revising. Minimal '
-        f'design draft: the same person records "{t}" in two comparable stretches of work, with and without the '
-        "cause, other conditions held equal; sample size and duration: to be filled in.",
+        f'design draft: record "{t}" in two comparable periods or groups, one with and one without the cause, '
+        "other conditions held equal; sample size and duration: to be filled in.",
         "hypothesis",
         "If this comparison showed no difference, which part of your proposition would you revise?",
         "Saying in advance which result changes your mind turns an intuition into a testable form.",
