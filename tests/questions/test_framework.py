@@ -223,3 +223,24 @@ def test_a_placeholder_question_mark_does_not_split_a_question() -> None:
     assert [c.text for c in split_or_drop(one)] == [one.text]
     two = one.model_copy(update={"text": "What is a cursor in sqlite3? How are rows fetched from a cursor?"})
     assert len(split_or_drop(two)) == 2
+
+
+def test_a_name_written_as_code_is_asked_about_alone() -> None:
+    # "What is the definition of __slots__ in Python class customize attribute access?" found nothing:
+    # the subject's words kept the name's own section from answering, and the subject was no phrase
+    topic = "How can a Python class customize attribute access: __getattr__ vs __getattribute__, and __slots__?"
+    frame = decompose(topic, "en")
+    assert frame.subject == "customizing attribute access in a Python class"
+    texts = [q.text for q in framework_questions(frame, "en", None, ALL_LEVELS)]
+    slots = [t for t in texts if "__slots__" in t]
+    assert slots and not any("Python class" in t for t in slots)
+    assert any(t == "What is the purpose of __getattr__?" for t in texts)
+
+
+def test_the_two_sides_of_a_difference_stay_one_member() -> None:
+    from autodidact.text.topic import aspect_members
+
+    assert aspect_members("descriptors and the difference between data and non-data descriptors") == [
+        "descriptors",
+        "difference between data and non-data descriptors",
+    ]

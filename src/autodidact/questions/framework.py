@@ -350,9 +350,21 @@ def _per_part(question: str, frame: TopicFrame, lang: str) -> list[str]:
     return [re.sub(r"\beach\b", part, question, count=1, flags=re.I) for part in parts]
 
 
+_CODE = re.compile(r"[\w.]*(?:__\w+__|\w+\(\)|[a-z]\w*\.[a-z_]\w*)")
+
+
+def _code_name(name: str) -> bool:
+    """A name written as code: "__slots__", "stack_size()", "os.path"."""
+    return _CODE.fullmatch(name.strip()) is not None
+
+
 def _in_subject(name: str, subject: str, lang: str) -> str:
     """The aspect placed in its subject, unless it already names it."""
     if not subject or shares_key_term(name, key_terms(subject, generic=False)):
+        return name
+    if lang != "zh" and _code_name(name):
+        # "__slots__", "stack_size()", "os.path": a name written as code is unique in the sources; the
+        # subject's words added to it ("in a Python class") only keep its own section from answering
         return name
     if lang != "zh" and is_action_phrase(subject):
         # "locks in coordinating worker threads in Python" reads as nothing; the task's own place
@@ -377,7 +389,8 @@ def _comparison_levels(frame: TopicFrame, facet: Facet, lang: str) -> dict[int, 
     values = {"items": items, "a": a, "b": b, "s": frame.subject, "ctx": ctx, "ctx_noun": ctx_noun}
     values["ctx_lead"] = ctx_lead
     own = _has_overview(frame)
-    each = [(t["role"] if own else t["purpose"]).format(**values, c=c) for c in cands]
+    # a candidate written as code ("__getattr__") is asked about alone: its own entry answers it
+    each = [(t["role"] if own and not _code_name(c) else t["purpose"]).format(**values, c=c) for c in cands]
     fit = [t["fit"].format(**values, c=c) for c in cands] if ctx_noun else []
     return {
         1: [t["differences"].format(**values), *each],

@@ -311,7 +311,9 @@ _EN_DOES_VERB = re.compile(
     r"authenticate|encrypt|sync|merge|split|choose|select|pick|install|upgrade|update|configure|allocate|"
     r"collect|serialize|deserialize|format|log|dispatch|propagate|raise|catch|clean|free|track|measure|"
     r"decide|find|look\s+up|map|convert|transform|translate|check|verify|read|write|persist|save|restore|"
-    r"start|boot|run|spawn|share|exchange|transfer|protect|recover|lock|wait|communicate|interact)\s+\S",
+    r"start|boot|run|spawn|share|exchange|transfer|protect|recover|lock|wait|communicate|interact|"
+    r"customi[sz]e|override|implement|intercept|define|create|inspect|extend|modify|restrict|prevent|expose|"
+    r"emit|notify|retry|cancel|serve|debug|optimi[sz]e|declare|deploy)\s+\S",
     re.IGNORECASE,
 )
 _EN_DOES = re.compile(r"^(?:how|why|when|where)\s+(?:do|does|did|can|could|should|would)\s+", re.IGNORECASE)
@@ -1248,7 +1250,10 @@ def aspect_members(name: str) -> list[str]:
             else:
                 members.append(f"{part} in {owner}")
         return members
-    sides = [_strip_article(p.strip()) for p in _EN_MEMBER_SPLIT.split(text) if p.strip()]
+    # "the difference between data and non-data descriptors" is one thing: its "and" joins the two
+    # sides of the difference, not two members
+    held = re.sub(r"\bbetween\s+(\S+(?:\s+\S+)?)\s+and\s+", lambda m: f"between {m.group(1)}\x00", text)
+    sides = [_strip_article(p.strip().replace("\x00", " and ")) for p in _EN_MEMBER_SPLIT.split(held) if p.strip()]
     if len(sides) < 2 or any(len(side) < 2 for side in sides):
         # "keyboard layout for console and X": a one-letter side is no thing a manual titles a
         # section after ("What does X do?"); the aspect is asked whole.
