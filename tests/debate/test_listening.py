@@ -268,3 +268,42 @@ def test_a_participle_after_a_noun_is_no_cause() -> None:
     p = read("Decisions made in meetings after 4pm get reversed more often than morning ones", "en")
     assert (p.kind, p.cause, p.effect) == ("comparison", "", "get reversed more often")
     assert read("Remote work made our juniors learn slower", "en").cause == "Remote work"
+
+
+def test_a_reason_after_a_comma_is_the_mechanism_not_the_cause() -> None:
+    en = read("Our kids fight less on days when they play outside before dinner, because the running tires them", "en")
+    assert (en.kind, en.cause) == ("causal", "they play outside before dinner")
+    assert en.mechanism == "the running tires them"
+    walk = "我爸晚饭后散步二十分钟的日子，第二天早上的空腹血糖明显更低，因为饭后走动让肌肉把多余的葡萄糖用掉了。"
+    zh = read(walk, "zh")
+    assert (zh.cause, zh.effect) == ("我爸晚饭后散步二十分钟", "第二天早上的空腹血糖明显更低")
+    assert zh.mechanism.startswith("饭后走动")
+
+
+def test_a_statement_about_the_record_is_no_corrected_term() -> None:
+    assert corrected_term("No, I mean the fridge tally isn't a premise, it's the evidence.") is None
+
+
+def test_keep_after_a_finished_stage_is_recorded_not_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _to_stage_end(folder)
+    Engine(folder).reply("Revise: standing desks cut context switches for our backend team")
+    _talk_more = ["B, switches per hour", "If switches drop by less than 20%, I'd call it noise.", "the first one"]
+    for answer in _talk_more:
+        if Engine(folder).load().pending_question is None:
+            break
+        Engine(folder).reply(answer)
+    Engine(folder).reply("Keep.")
+    session = Engine(folder).load()
+    assert session.idea().current.disposition == "KEEP" and session.pending_question is None
+
+
+def test_a_question_back_is_no_prediction(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _talk(
+        folder,
+        "Standing desks make our team more focused",
+        ["standard", "B, fewer context switches per hour", "Because standing keeps people from drifting into chat."],
+    )
+    Engine(folder).reply("What would count as a comparable week though?")
+    assert not Engine(folder).load().idea().current.predictions

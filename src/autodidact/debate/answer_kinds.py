@@ -308,6 +308,10 @@ _MEANT = (
 )
 
 
+# "the fridge tally isn't a premise" is a statement about the record, not a term the claim is about
+_A_CLAUSE = re.compile(r"\b(?:is|isn'?t|are|aren'?t|was|wasn'?t|not)\b|不是|[^于]是")
+
+
 def corrected_term(text: str) -> str | None:
     """The term a correction says the claim is about ("the number of signups"), or None.
 
@@ -317,7 +321,7 @@ def corrected_term(text: str) -> str | None:
         found = pattern.search(text.strip())
         if found:
             term = re.sub(r"^(?:the|a|an)\s+", "", found.group("term").strip(), flags=re.I).strip(" \"'“”「」")
-            if 2 <= len(term) <= 40:
+            if 2 <= len(term) <= 40 and not _A_CLAUSE.search(term):
                 return term
     return None
 

@@ -116,7 +116,9 @@ _DECISION_SAID = re.compile(
     r"\b(?:does(?:n'?t| not)|won'?t|will not) change\b|(?:^|[—–-]\s*)keep\b|"
     r"\b(?:i'?ve |we'?ve )?decided to (?:keep|drop|revise|set (?:it )?aside|park)\b|^decision\s*[:：]|"
     r"不会改变|不改变|没有改变|(?:还是|仍然|依然|继续)(?:保留|坚持)|^决定[：:]|"
-    r"(?:决定|打算)(?:先)?(?:把(?:这个)?(?:命题|想法|说法))?(?:保留|搁置|放弃|修改|暂缓)",
+    r"(?:决定|打算)(?:先)?(?:把(?:这个)?(?:命题|想法|说法))?(?:保留|搁置|放弃|修改|暂缓)|"
+    r"(?:^|[：:，,。]\s*)(?:我|那就)?(?:先)?(?:保留|搁置|放弃)(?![^，。]{0,3}[吗?？])|"
+    r"(?:^|[.:,;—–]\s*)(?:i'?ll |we'?ll |let'?s )?(?:keep|set (?:it )?aside|drop) (?:it|the|this)\b(?![^.]{0,20}\?)",
     re.I,
 )
 
@@ -127,6 +129,11 @@ _ABOUT_THE_TALK = re.compile(
     r"你(?:说|问|漏|又|理解)|我(?:上一句|刚才|前面|之前)(?:已经)?(?:说|讲|答)",
     re.I,
 )
+
+
+def about_the_talk(answer: str) -> bool:
+    """True when the answer talks about the discussion ("you already asked that") more than the world."""
+    return _ABOUT_THE_TALK.search(answer) is not None
 
 
 def states_decision(answer: str) -> bool:

@@ -276,6 +276,13 @@ def _read_en(text: str) -> Proposition:
         subject, effect = _split_effect_en(rest)
         return Proposition(text, "causal", subject=subject if effect else "", effect=_strip(effect or rest),
                            cause=_strip(m.group("cause")), scope=scope or lead_scope)  # fmt: skip
+    reason = re.match(r"^(?P<main>.+?),\s+because\s+(?P<why>.+)$", body, re.I)
+    if reason:
+        # "Our kids fight less on days when they play outside, because the running burns off …": the
+        # reason after a comma is how the claim works (its mechanism), not its cause
+        found = _with_reason(_read_en(reason.group("main")), _EN_WHEN, text, reason.group("why"))
+        if found is not None:
+            return found
     since = _EN_SINCE.match(body)
     if since:
         rest, scope = _scope_en(since.group("rest"))
@@ -404,6 +411,12 @@ def _read_zh(text: str) -> Proposition:
 
 def _read_zh_body(text: str) -> Proposition:
     body = _ZH_HEDGE.sub("", text.rstrip("。！!"), count=1)
+    reason = re.match(r"^(?P<main>.+?)[，,](?:这是)?因为(?P<why>.+)$", body)
+    if reason and not _ZH_QUESTION.search(text):
+        # 「…的日子，第二天空腹血糖明显更低，因为饭后走动让肌肉…」: the reason is the mechanism
+        found = _with_reason(_read_zh_body(reason.group("main")), _ZH_WHEN, text, reason.group("why"))
+        if found is not None:
+            return found
     lead = _ZH_LEAD_SCOPE.match(body)
     if lead and not _ZH_QUESTION.search(text):
         inner = _read_zh_body(lead.group("rest"))
@@ -464,8 +477,32 @@ def _read_zh_body(text: str) -> Proposition:
         baseline = (m.group("baseline") or m.group("baseline2")).strip()
         effect = (m.group("effect") or m.group("effect2")).strip()
         return Proposition(text, "comparison", subject=subject, baseline=baseline, effect=effect)
+    tied = _ZH_WHEN.match(body)
+    if tied:  # 「把周报改成三句话之后，按时交的人明显多了」: what was seen after the change is the effect
+        return Proposition(text, "observation", effect=tied.group("effect"), scope=tied.group("cause"))
     subject, effect = _split_effect_zh(body)
     return Proposition(text, "observation", subject=subject, effect=effect)
+
+
+# "… on days when they play outside", 「散步二十分钟的日子，…」: the condition the claim ties the effect to.
+_EN_WHEN = re.compile(
+    r"^(?P<effect>.+?)\s+(?:(?:on|in) (?:the )?(?:days|nights|weeks|months)\s+(?:when|that)|whenever|when|after)\s+"
+    r"(?P<cause>.+)$",
+    re.I,
+)
+_ZH_WHEN = re.compile(r"^(?P<cause>[^，,]+?)(?:的日子|的时候|那天|的那几天|以后|之后)[，,](?P<effect>.+)$")
+
+
+def _with_reason(main: Proposition, when: re.Pattern[str], text: str, why: str) -> Proposition | None:
+    """The claim of the main clause with ``why`` as its mechanism; None when it states no claim."""
+    why = _strip(why)
+    if main.kind in {"causal", "comparison"}:
+        return replace(main, text=text, mechanism=why)
+    tied = when.match(main.text)
+    if tied is None:
+        return None
+    effect = _strip(tied.group("effect"))
+    return Proposition(text, "causal", effect=effect, cause=_strip(tied.group("cause")), mechanism=why)
 
 
 def _split_effect_zh(rest: str) -> tuple[str, str]:

@@ -193,7 +193,7 @@ class ReplyPlanner(TurnPlanner):
             last_rule = s.checkpoints[-1].get("rule") if s.checkpoints else None
             kind = classify_answer(text)
             wording = revised_wording(text)
-            idle = kind in {"other", "hedge", "choice"} and not wording  # "ok", "fine", "the first one"
+            idle = kind in {"other", "hedge", "choice"} and not wording and not cues.states_decision(text)
             if last_rule == "S6" and not cues.substantial(text) and idle:
                 # The stage reached its result (a decision on the idea): going on with "ok" would only
                 # ask the reflection again ("You already answered this…", a trial's loop).
@@ -447,7 +447,11 @@ class ReplyPlanner(TurnPlanner):
             given = part_of(parts, "mechanism", "evidence") if len(parts) > 1 else None
             payload["add_assumptions"] = [excerpt(named, 60) if named else excerpt(given, 60) if given else quote]
         test = part_of(parts, "test")
-        if "DISCRIMINATION_ADDED" in signals and (qtype in {"IMPLICATION"} or test is not None):
+        if test is not None and test.rstrip().endswith(("?", "？")):
+            test = None  # "What would count as a comparable week?" asks; it states no test
+        asks_back = text.rstrip().endswith(("?", "？")) or cues.about_the_talk(text)
+        if "DISCRIMINATION_ADDED" in signals and (test is not None or (qtype in {"IMPLICATION"} and not asks_back)):
+            # a question back or a complaint ("You're repeating the same review") is no prediction
             # a stated test keeps its threshold: "…if I fall asleep less than 10 minutes faster, …"
             payload["add_predictions"] = [excerpt(test or unlabelled(text), 160)]
         if "ALTERNATIVE_ADDED" in signals:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from autodidact.debate import gates
+from autodidact.debate import cues, gates
 from autodidact.debate.plan_texts import bare_proposition
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.session import Session
@@ -48,8 +48,14 @@ def _after_closing(session: Session, zh: bool) -> list[str]:
         out.append(
             "按 summaries/ 里的验证计划草案去检验" if zh else "carry out the draft validation plan in summaries/"
         )
-    if version.assumptions:
-        premise = excerpt(version.assumptions[-1], 50)
+    # a premise worth researching: not a hedge or a remark about the talk kept as one
+    worth = [
+        a
+        for a in version.assumptions
+        if not cues.has_any(a, cues.DONT_KNOW) and not cues.about_the_talk(a) and "?" not in a
+    ]
+    if worth:
+        premise = excerpt(worth[-1], 50)
         out.append(
             f'查证最弱的前提：autodidact research "{premise}"'
             if zh
@@ -93,11 +99,20 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
         )
     base = idea.stage_base(session.stage).proposition
     if not revisions and version.proposition != base and not version.proposition.startswith(base):
-        # reworded ("Revise: …"): keep names what the stage began with, revise the new wording
-        kept = excerpt(base, 80)
-        revisions.append(
-            f"改写为「{excerpt(version.proposition, 60)}」" if zh else f"reworded: {excerpt(version.proposition, 60)}"
-        )
+        if version.disposition == "KEEP" and any(
+            s.get("signal") == "DISPOSITION_DECIDED" for s in session.progress_signals
+        ):
+            # the person decided to keep the reworded version: that is what is kept (a trial's
+            # "Keep: <the original>" contradicted "I'll keep the revised version")
+            revisions.append(f"由「{excerpt(base, 50)}」改写而来" if zh else f"reworded from: {excerpt(base, 50)}")
+        else:
+            # reworded ("Revise: …"): keep names what the stage began with, revise the new wording
+            kept = excerpt(base, 80)
+            revisions.append(
+                f"改写为「{excerpt(version.proposition, 60)}」"
+                if zh
+                else f"reworded: {excerpt(version.proposition, 60)}"
+            )
     revised = ("；" if zh else "; ").join(revisions) or ("无" if zh else "none")
     # A stated change condition ("if I skip coffee and still sleep badly, I'd drop it") is how the idea
     # will be tested, not a revision of it: it gets its own slot.
