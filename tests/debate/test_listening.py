@@ -307,3 +307,26 @@ def test_a_question_back_is_no_prediction(tmp_path: Path) -> None:
     )
     Engine(folder).reply("What would count as a comparable week though?")
     assert not Engine(folder).load().idea().current.predictions
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind"),
+    [
+        ("不过有另一个可能：同一个月经理开始在周一例会上点名没交的人。", "confounder"),
+        ("There's another possibility: the new teacher started that month.", "confounder"),
+        ("I kept a tally on the fridge: 2 fights on outside days, 5 on inside days.", "evidence"),
+    ],
+)
+def test_a_possibility_is_a_rival_and_a_tally_is_evidence(answer: str, kind: str) -> None:
+    assert classify(answer) == kind
+
+
+def test_where_the_idea_stands_is_said_once_per_reply(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    shown = _talk(
+        folder,
+        "Standing desks make our team more focused",
+        ["standard", "B, fewer context switches per hour", "Because standing keeps people from drifting into chat.",
+         "If switches drop by less than 20%, I'd call it noise."],
+    )  # fmt: skip
+    assert all(step.count("Where the idea stands") <= 1 for step in shown)

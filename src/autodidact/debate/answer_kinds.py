@@ -93,7 +93,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bcould (?:just |also )?be (?:about|due to|because of|caused by)\b",
             r"\balso (?:went (?:up|down)|changed|rose|fell|dropped|increased|decreased)\b",
             r"\bbecause of (?:the|a) (?:new|different)\b", r"\bso each\b", r"\bnot (?:only|just|all) (?:because|due)\b",
-            "同一时期", r"同时(?:也)?(?:变|换|招)", "真正的原因", "其实是因为", "也可能是因为", "招了更多",
+            "同一时期", r"同时(?:也)?(?:变|换|招)", r"同一个?(?:月|周|时期|阶段|段时间)",
+            "真正的原因", "其实是因为", "也可能是因为", "招了更多",
             r"\bmight (?:also|just) be\b", r"\bcould be (?:part of it|the real)\b", r"\bto be fair\b",
             r"\bnothing to do with\b", r"\bmaybe it'?s (?:really|just|actually)\b",
             r"也不全(?:是|怪|因为)", r"(?:可能|也)(?:跟|和|与).{0,20}有关", r"不全是.{0,8}(?:原因|的错)", r"那段时间也",
@@ -124,7 +125,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:i|we) (?:actually )?(?:counted|measured|tracked|logged|surveyed)\b", r"\bversus\b.*\d",
             r"\bfrom (?:about |around )?\d[\d,.]* to \d", r"\b(?:logged|counted|recorded|measured) (?:only )?\d",
             r"\bi looked at\b.*\d", r"我(?:记|数|统计|量)了", r"从\s*\d+.{0,4}(?:到|变成)\s*\d",
-            r"\bkept (?:a )?(?:log|record|track|diary)\b",
+            r"\bkept (?:a )?(?:log|record|track|diary|tally|count|notes?|spreadsheet)\b",
             r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+) (?:out )?of (?:the |every )?"
             r"(?:\w+ )?(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b",
             r"\d+\s*(?:%|个|次|小时|天|周|人|起)", "数据", "调查", "统计", "研究", "报道",
@@ -186,7 +187,8 @@ _LABELS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("correction", r"\b(?:correction|you misread|you misunderstood|that'?s not what i)\b|更正|纠正|误解|理解错"),
         ("confounder", r"\b(?:confounder|confound|competing explanation|alternative explanation|"
                        r"another (?:factor|cause|explanation)|(?:a )?(?:second|other) (?:factor|cause))\b|"
-                       r"混杂|竞争解释|另一个原因|其他因素|另一个因素|另一种解释|别的解释|其他解释"),
+                       r"another possibility|other possibility|"
+                       r"混杂|竞争解释|另一个原因|其他因素|另一个因素|另一种解释|别的解释|其他解释|另一个?可能|另一种可能"),
         ("mechanism", r"\bmechanism\b|机制"),
         ("test", r"\btest\b|检验|测试|验证办法"),
         ("evidence", r"\b(?:evidence|data)\b|证据|数据"),

@@ -68,7 +68,16 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
 
 def render_events(events: list[dict[str, Any]], lang: str, *, with_user: bool = False) -> str:
     lines: list[str] = []
-    for event in events:
+    # several maturity steps in one reply read as one: where the idea stands now (a trial saw two
+    # "Where the idea stands" lines with different values in a row)
+    steps = [
+        i
+        for i, e in enumerate(events)
+        if e.get("type") == "IDEA_REVISED" and (e.get("payload") or {}).get("maturation")
+    ]
+    for index, event in enumerate(events):
+        if index in steps[:-1]:
+            continue
         lines.extend(event_lines(event, lang, with_user=with_user))
     return "\n".join(lines).strip("\n")
 

@@ -125,7 +125,7 @@ def _clarifier(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     if zh:
         return (
             f"「{t}」至少有三种口径：A. 主观感受（你自评的程度）；B. 可测量的量（时长、次数、错误数）；"
-            f"C. 相对某个比较基准的差值（和以前的做法或别人相比）。按 A 命题讲的是体验，按 B 讲的是效率，"
+            f"C. 相对某个比较基准的差值（和以前或别人相比）。按 A 命题讲的是体验，按 B 讲的是可数的量，"
             f"按 C 结论取决于比较对象。",
             "suggestion",
             f"在你的命题里，「{t}」最接近 A、B、C 中的哪一种口径？",
@@ -133,8 +133,8 @@ def _clarifier(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         )
     return (
         f'"{t}" can be read at least three ways: A. a felt experience (your own rating); B. a measurable '
-        "quantity (time, counts, errors); C. a difference against a baseline (your earlier way of working, or "
-        "other people). Under A the proposition is about experience, under B about efficiency, and under C the "
+        "quantity (time, counts, errors); C. a difference against a baseline (how it was before, or other "
+        "people). Under A the proposition is about experience, under B about something counted, and under C the "
         "answer depends on what you compare with.",
         "suggestion",
         f'In your proposition, which reading of "{t}" is closest: A, B or C?',
