@@ -497,13 +497,10 @@ class ReplyPlanner(TurnPlanner):
         self._next_turn(txn, opening=opening)
 
 
-# Words that talk about the discussion, not about the world: such a remark is no new proposition.
-_ABOUT_THE_TALK = re.compile(r"\byou\b|\bearlier\b|\balready\b|\bi said\b|你|前面|刚才|之前说|我说过", re.I)
-
-
 def _reads_as_claim(text: str, lang: str) -> bool:
-    """True when an unlabelled answer after a checkpoint reads as a proposition of its own."""
-    if _ABOUT_THE_TALK.search(text):
+    """True when an unlabelled answer after a checkpoint reads as a proposition of its own: not one
+    that talks about the discussion ("you missed…", 「我前面说过…」) or speaks to the partner."""
+    if cues.about_the_talk(text) or re.search(r"\byou\b|\bearlier\b|你|前面", text, re.I):
         return False
     return read_proposition(text, lang).kind in {"causal", "comparison", "plan"}
 
