@@ -244,3 +244,10 @@ def test_the_two_sides_of_a_difference_stay_one_member() -> None:
         "descriptors",
         "difference between data and non-data descriptors",
     ]
+
+
+def test_a_member_written_as_code_is_asked_by_its_name() -> None:
+    topic = "How do I inspect threads: thread names and identifiers (ident, native_id), and stack size?"
+    frame = decompose(topic, "en")
+    texts = [q.text for q in framework_questions(frame, "en", None, ALL_LEVELS)]
+    assert "What does native_id do?" in texts

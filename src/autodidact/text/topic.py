@@ -1291,6 +1291,8 @@ def _aside_members(owner: str, aside: str) -> list[str]:
     for part in parts:
         if name and re.fullmatch(r"[A-Za-z_]\w*", part):
             out.append(f"{name}.{part}")
+        elif re.fullmatch(r"[a-z]+_[a-z_]+|\w+\(\)", part):
+            out.append(part)  # "native_id", "run()": a name written as code is unique on its own
         else:
             out.append(f"{part} in {owner}")
     return out
