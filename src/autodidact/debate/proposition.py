@@ -272,10 +272,7 @@ def _read_en(text: str) -> Proposition:
         body, lead_scope = lead.group("rest"), lead.group("scope")
     m = _EN_IS_WHY.match(body)
     if m:
-        rest, scope = _scope_en(m.group("rest"))
-        subject, effect = _split_effect_en(rest)
-        return Proposition(text, "causal", subject=subject if effect else "", effect=_strip(effect or rest),
-                           cause=_strip(m.group("cause")), scope=scope or lead_scope)  # fmt: skip
+        return _cause_first(text, m.group("cause"), m.group("rest"), lead_scope)
     reason = re.match(r"^(?P<main>.+?),\s+because\s+(?P<why>.+)$", body, re.I)
     if reason:
         # "Our kids fight less on days when they play outside, because the running burns off …": the
@@ -285,10 +282,7 @@ def _read_en(text: str) -> Proposition:
             return found
     since = _EN_SINCE.match(body)
     if since:
-        rest, scope = _scope_en(since.group("rest"))
-        subject, effect = _split_effect_en(rest)
-        return Proposition(text, "causal", subject=subject if effect else "", effect=_strip(effect or rest),
-                           cause=_strip(since.group("cause")), scope=scope or lead_scope)  # fmt: skip
+        return _cause_first(text, since.group("cause"), since.group("rest"), lead_scope)
     m = _EN_CAUSAL.match(body)
     if m:
         rest, mechanism = _mechanism_en(m.group("rest"))
@@ -341,6 +335,14 @@ def _read_en(text: str) -> Proposition:
     rest, scope = _scope_en(body)
     subject, effect = _split_effect_en(rest)
     return Proposition(text, "observation", subject=subject, effect=effect, scope=scope or lead_scope)
+
+
+def _cause_first(text: str, cause: str, rest: str, lead_scope: str) -> Proposition:
+    """A causal claim whose cause is said first ("X is why Y", "Since X, Y"): Y read into its parts."""
+    rest, scope = _scope_en(rest)
+    subject, effect = _split_effect_en(rest)
+    return Proposition(text, "causal", subject=subject if effect else "", effect=_strip(effect or rest),
+                       cause=_strip(cause), scope=scope or lead_scope)  # fmt: skip
 
 
 def _mechanism_en(rest: str) -> tuple[str, str]:
