@@ -54,6 +54,29 @@ def test_the_sentences_after_an_entry_are_what_it_says_about_the_member() -> Non
     assert not any("Thread objects currently alive" in q for q in quotes)
 
 
+PROPERTIES = (
+    "    Readonly properties defined here:\n\n"
+    "    ident\n        Thread identifier of this thread or None if it has not been started.\n\n"
+    "        This is a nonzero integer. See the get_ident() function. Thread\n"
+    "        identifiers may be recycled when a thread exits and another thread is\n"
+    "        created.\n\n"
+    "    native_id\n        Native integral thread ID of this thread, or None if it has not been started.\n"
+)
+
+
+def test_a_property_named_alone_on_its_line_is_an_entry_its_next_sentences_describe() -> None:
+    """pydoc writes a property's name on a line of its own: what it says after the first sentence
+    (identifiers are recycled) is about the property though it never repeats the name."""
+    quotes = offline_quotes("What is meant by ident in thread names and identifiers?", [("threading", PROPERTIES)])
+    assert any("may be recycled" in q for q in quotes)
+    assert not any("Native integral" in q for q in quotes)  # the next entry is another member
+    # a line that wraps after one word goes on in lower case: no entry
+    from autodidact.evidence.extract_task import _ENTRY
+
+    assert _ENTRY.match("ident\n        Thread identifier of this thread.")
+    assert not _ENTRY.match("Thread\n        identifiers may be recycled when a thread exits.")
+
+
 def test_a_passage_ending_in_an_entrys_first_line_goes_on_to_the_entrys_end() -> None:
     cut = FUNCTIONS.index("reentrant lock.") + len("reentrant lock.")
     end = entry_end(FUNCTIONS, 0, cut)

@@ -140,6 +140,11 @@ def test_a_category_word_does_not_hide_the_word_that_names_the_thing() -> None:
     # a do-question's first run ends with its verb: the noun before it is the head
     assert focus("Where do unit files come from?").heads == [stem("file")]
     assert "connection" in focus("How do I open connections in sqlite3?").heads  # "I": the run is verb + object
+    # a task verb with an object phrase of its own ("set the thread stack size") is not what is asked:
+    # "Get the trace function as set by settrace()" says "set" and answers nothing about stack sizes
+    assert focus("How do I set the thread stack size?").heads == [stem("size")]
+    assert stem("set") in focus("How do I set the thread stack size?").terms  # the verb still searches
+    assert focus("What is the set of valid sizes?").heads  # a noun "set" in another frame is untouched
     # particles are no content: "start up under systemd" is about starting and systemd
     assert not {"up", "under"} & set(focus("How does a Debian system start up under systemd?").terms)
 

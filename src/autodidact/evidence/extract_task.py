@@ -257,7 +257,9 @@ class ExtractClaimsTask:
                     shows.add(i)
                 own = OWN_SECTION_WEIGHT if pid in dedicated else 1.0
                 scored.append((-best * (1.0 + bonus) * own, i, pid, sentence, key))
-        scored += _carried_on(cands, scored, inputs.heads or variants[0])
+        carried = _carried_on(cands, scored, inputs.heads or variants[0])
+        lifted = {x[1] for x in carried}
+        scored = [x for x in scored if x[1] not in lifted] + carried
         scored.sort()
         reach: list[tuple[float, int, str, str, str]] = []
         if scored:
@@ -364,8 +366,11 @@ def _without_xrefs(sentence: str) -> str:
 # A question about one capitalised name, as the questioner asks about an aspect's member.
 _CLASS_QUESTION = re.compile(r"^What does ([A-Z][A-Za-z0-9_]*) do\?$")
 FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a share of the entry's
-# A reference entry opens with its signature: "RLock(*args)", "async join(self)" (a coroutine method).
-_ENTRY = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)\(")
+# A reference entry opens with its signature: "RLock(*args)", "async join(self)" (a coroutine method),
+# or, for a property or attribute, with its name alone on a line above its description ("ident" /
+# "Thread identifier of this thread …"); a wrapped line ("Thread" / "identifiers may be …") goes on
+# in lower case.
+_ENTRY = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)(?:\(|[ \t]*\n\s*(?=[A-Z]))")
 
 
 def _carried_on(
@@ -380,9 +385,9 @@ def _carried_on(
     sentence only; what makes RLock differ from Lock is in the next ones. A following sentence in
     the same passage counts until the next entry starts.
     """
-    have = {x[1] for x in scored}
+    have = {x[1]: x[0] for x in scored}
     wanted = {h.casefold() for h in heads}
-    out: list[tuple[float, int, str, str, str]] = []
+    out: dict[int, tuple[float, int, str, str, str]] = {}
     for score, i, pid, sentence, _key in scored:
         entry = _ENTRY.match(sentence.strip())
         if not entry or not ({t.casefold() for t in terms(entry.group(1))} & wanted):
@@ -390,10 +395,12 @@ def _carried_on(
         for j in range(i + 1, min(i + 1 + FOLLOWING, len(cands))):
             if cands[j][0] != pid or _ENTRY.match(cands[j][1].strip()):
                 break
-            if j not in have and _sentence_like(cands[j][1]):
-                have.add(j)
-                out.append((score * FOLLOW_SHARE, j, pid, cands[j][1], cands[j][2]))
-    return out
+            # scores are negated: a sentence that scored on its own words but less than it carries on
+            # the entry is lifted to the entry's share
+            if score * FOLLOW_SHARE < have.get(j, 0.0) and _sentence_like(cands[j][1]):
+                have[j] = score * FOLLOW_SHARE
+                out[j] = (score * FOLLOW_SHARE, j, pid, cands[j][1], cands[j][2])
+    return list(out.values())
 
 
 def _calls_any(text: str, names: list[str]) -> bool:

@@ -220,6 +220,24 @@ _PRONOUN = frozenset({"i", "we", "you", "one", "they", "it", "he", "she"})
 _PARTICLES = frozenset({"from", "up", "down", "out", "off", "in", "on", "to", "into", "at", "over", "under", "with"})
 
 
+_TASK_QUESTION = re.compile(
+    r"^(?:how|why|where|when|what|which)\s+(?:do|does|did|can|could|should|would|will|may|might|must)\s+"
+    r"(?:i|we|you|one|they)\s+(?P<verb>[A-Za-z]+)\s+(?:the|a|an|my|our|your|its|their|this|that)\b",
+    re.I,
+)
+
+
+def _task_verb(question: str, keep: set[str]) -> str | None:
+    """The verb of a task question whose object is a phrase of its own: "How do I set the thread
+    stack size?" asks about the stack size; "set" is what the person does with it, and a sentence
+    that only says "set" ("Get the trace function as set by settrace()") does not answer it."""
+    found = _TASK_QUESTION.match(question.strip())
+    if found is None:
+        return None
+    verb = content_terms(found.group("verb"), keep)
+    return verb[0] if len(verb) == 1 else None
+
+
 def _verb_after_noun(question: str, keep: set[str]) -> tuple[str, str] | None:
     """(the noun, the verb) when a do-question's first content run ends with its verb: "Where does
     unit file come from" → (file, come). A pronoun subject ("How do I open connections") leaves the
@@ -336,6 +354,9 @@ def focus(text: str) -> Focus:
     if verb is not None:  # "Where does unit file come from": "come" ends the run, "file" heads it
         noun, verb_term = verb
         heads = [noun if t == verb_term else t for t in heads]
+    task = None if cjk else _task_verb(bare, keep)
+    if task is not None and len(heads) > 1:
+        heads = [t for t in heads if t != task]
     runs = [] if cjk else [[t for t in r if t in all_terms] for r in subjects(bare, keep)]
     runs = [r for r in runs if r]
     section = key_points_heading(question)
