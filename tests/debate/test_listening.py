@@ -328,3 +328,69 @@ def test_where_the_idea_stands_is_said_once_per_reply() -> None:
     ]
     shown = render_events(steps, "en")
     assert shown.count("Where the idea stands") == 1 and "testable" in shown
+
+
+@pytest.mark.parametrize(
+    ("answer", "asked"),
+    [
+        (
+            "What would count as 'similar difficulty' though? I was thinking I'd go by the grade, grade 3 for both.",
+            "What would count as 'similar difficulty' though?",
+        ),
+        (
+            "No, I mean I asked you a question: is the grade a good enough match? You're repeating yourself.",
+            "is the grade a good enough match?",
+        ),
+        ("我想问一下，两首曲子的难度怎么算差不多呢？我打算按教材的等级来。", "我想问一下，两首曲子的难度怎么算差不多呢？"),
+        ("Set it aside? No — keep the revised one.", None),
+        ("Right? Anyway it held for four weeks.", None),
+    ],
+)
+def test_a_question_to_the_partner_is_told_from_a_decision_put_as_a_question(answer: str, asked: str | None) -> None:
+    from autodidact.debate.asked_back import question_to_partner
+
+    assert question_to_partner(answer) == asked
+
+
+def test_a_question_back_is_answered_and_kept_open_not_filed_as_the_test(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _talk(
+        folder,
+        "Standing desks make our team more focused",
+        ["standard", "B, fewer context switches per hour", "Because standing keeps people from drifting into chat."],
+    )
+    shown = render_events(
+        Engine(folder).reply("How many weeks would be enough? I was thinking I'd compare two weeks of each."), "en"
+    )
+    session = Engine(folder).load()
+    assert session.open_questions == ["How many weeks would be enough?"]
+    assert 'You asked "How many weeks would be enough?"' in shown
+    assert "several periods on each side" in shown  # what experiments do about a size question
+    assert not any("How many weeks" in p for p in session.idea().current.predictions)
+    assert not any("How many weeks" in a for a in session.idea().current.assumptions)
+    assert check_session(folder)["ok"]
+
+
+def test_a_review_that_comes_out_the_same_is_not_shown_again(tmp_path: Path) -> None:
+    """A second batch whose reviewers see nothing new says so in one line instead of the same block
+    (a trial: "you're repeating the same review")."""
+    folder = tmp_path / "s"
+    shown = [render_events(Engine(folder).start("Practising 15 minutes a day beats one 2-hour session on Sunday",
+                                                depth="standard"), "en")]  # fmt: skip
+    for answer in [
+        "B, how fast I can play a new song cleanly at full tempo.",
+        "I'd revise the overnight part first; it could be that my hand gets tired after 40 minutes.",
+        "Let me narrow it first: only fingerpicking pieces.",
+        "Test first: I'll learn two pieces. If the split Sunday piece is learned within 20% of the daily one's "
+        "time, fatigue was the real problem.",
+        "I already told you: within 20% means I revise.",
+        "Revise: for fingerpicking pieces, 15 minutes a day gets me to full tempo faster than one Sunday session.",
+        "What would count as similar difficulty though? I'd go by the grade in my method book.",
+    ]:
+        shown.append(render_events(Engine(folder).reply(answer), "en"))
+    session = Engine(folder).load()
+    reviewed = [t for t in shown if "Review 1 (" in t]
+    assert len(reviewed) == 1  # the full block once
+    if len(session.reviews) > 1:
+        assert any("Both reviews come out as in batch 1" in t for t in shown)
+    assert check_session(folder)["ok"]

@@ -311,7 +311,11 @@ _MEANT = (
 
 
 # "the fridge tally isn't a premise" is a statement about the record, not a term the claim is about
-_A_CLAUSE = re.compile(r"\b(?:is|isn'?t|are|aren'?t|was|wasn'?t|not)\b|不是|[^于]是")
+# a clause, not a term: "the tally isn't a premise"; "I asked you a question" (said about the talk)
+_A_CLAUSE = re.compile(
+    r"\b(?:is|isn'?t|are|aren'?t|was|wasn'?t|not)\b|不是|[^于]是|^(?:i|you|we)\b|\b(?:asked|said|told)\b|我问|你说",
+    re.I,
+)
 
 
 def corrected_term(text: str) -> str | None:
@@ -359,6 +363,13 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
     sentences = [s.strip() for s in _SENTENCES.split(clean) if s and len(s.strip()) > 3]
     if len(sentences) < 2:
         return out
+    if first == "test":
+        # "Not ready to decide. Test first: I'll learn two pieces …": the test starts where a sentence
+        # states it; what comes before it is no part of the test (a trial's summary quoted it)
+        at = next((i for i, sentence in enumerate(sentences) if classify(sentence) == "test"), 0)
+        if at:
+            start = clean.find(sentences[at])
+            out[0] = (first, unlabelled(clean[start:]) if start >= 0 else out[0][1])
     seen = {first}
     for sentence in sentences:
         kind = classify(sentence)

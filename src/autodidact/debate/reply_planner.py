@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from autodidact.debate import cues, gaps, gates, summaries
+from autodidact.debate import asked_back, cues, gaps, gates, summaries
 from autodidact.debate.answer_kinds import (
     KIND_SIGNAL,
     OPENING_CHOICE,
@@ -218,6 +218,27 @@ class ReplyPlanner(TurnPlanner):
                 self._next_turn(txn, opening=self._depth_note(txn.s, chosen, delegated=how == "delegated"))
                 return
             opening = None
+            asked = asked_back.question_to_partner(text)
+            if last_stop in _GOES_ON and wording is None and asked:
+                # a question to the partner after a checkpoint is answered and kept open; the rest of
+                # the answer counts by its kinds (a trial's question was filed as the test)
+                self._keep_open(txn, asked)
+                rest = asked_back.without_question(text, asked)
+                opening = asked_back.answer_back(asked, txn.s.language)
+                parts = answer_parts(rest) if cues.substantial(rest) else []
+                # what goes with a question is its context ("I was thinking I'd go by the grade"), no
+                # premise of the idea
+                found = [
+                    s for s in dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL)
+                    if s != "PREMISE_SURFACED"
+                ]
+                if found:
+                    for signal in found:
+                        self._signal(txn, signal, None, "answer beside a question to the partner")
+                    self._revise_idea(txn, "moderator", "CONTINUE", found, rest)
+                    opening += " " + acknowledge(unlabelled(rest), found, txn.s.language)
+                self._next_turn(txn, opening=opening)
+                return
             if last_stop in _GOES_ON and wording is None and cues.states_decision(text):
                 # "Set it aside? No — keep the revised one" after a checkpoint decides the idea: it is
                 # recorded and the stage stays complete (a trial was asked the reflection again)
@@ -334,13 +355,22 @@ class ReplyPlanner(TurnPlanner):
         s = txn.s
         item = s.round_by_turn(turn)
         previous = [r.user_answer for r in s.rounds if r.user_answer and r.turn != turn]
+        # A question asked of the partner is answered and kept open; what else the answer says is
+        # read on its own ("What would count as similar difficulty? I'd go by the grade" states no test).
+        asked = asked_back.question_to_partner(text) if as_command is None else None
+        said = asked_back.without_question(text, asked) if asked else text
         read = read_signals(
             self.runtime,
             SignalInputs(
-                question_type=item.question_type, question=item.question or "", answer=text, previous_answers=previous
+                question_type=item.question_type, question=item.question or "", answer=said, previous_answers=previous
             ),
         )
-        signals = [] if as_command in {"REVIEW", "GAP", "MODE"} else read.signals
+        if asked:
+            self._keep_open(txn, asked)
+            text = said if cues.substantial(said) else ""
+        signals = [] if as_command in {"REVIEW", "GAP", "MODE"} or not text else read.signals
+        if asked:
+            signals = [x for x in signals if x != "PREMISE_SURFACED"]  # the question's context, not a premise
         if classify_answer(text) == "choice" and not offers_choice(item.question or "", item.contribution or ""):
             signals = []  # "the second one" to a question that listed nothing picks nothing
         if as_command is None and "DISPOSITION_DECIDED" not in signals:
@@ -389,9 +419,14 @@ class ReplyPlanner(TurnPlanner):
             gap_premise = text
         if as_command == "GAP":
             gap_premise = (s.idea().current.assumptions or [s.idea().current.proposition])[-1]
+        opening = None
+        if asked:
+            opening = asked_back.answer_back(asked, s.language)
+            if signals:
+                opening += " " + acknowledge(unlabelled(text), signals, s.language)
         stop = gates.stop_after_answer(txn.s, item.obstacle or "—")
         if stop is not None:
-            self._checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False)
+            self._checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False, note=opening)
             return
         if as_command == "MODE" and command is not None:
             self._switch_mode(txn, str(command.value))
@@ -401,7 +436,13 @@ class ReplyPlanner(TurnPlanner):
             txn.emit("GAP_PROPOSED", "moderator", "SYSTEM", {"gap": gap})
             self._gap_turn(txn, gap, changed=False)
             return
-        self._next_turn(txn, opening=None, review_requested=as_command == "REVIEW", wish=cues.wished_role(text))
+        self._next_turn(txn, opening=opening, review_requested=as_command == "REVIEW", wish=cues.wished_role(text))
+
+    def _keep_open(self, txn: Txn, question: str) -> None:
+        """A question the person asked the partner joins the session's open questions (once)."""
+        kept = list(txn.s.open_questions)
+        if question not in kept:
+            txn.field("open_questions", [*kept, question])
 
     def _revise_idea(
         self, txn: Txn, role: str, qtype: str, signals: list[str], text: str, contribution: str = ""

@@ -182,6 +182,8 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
     lines = []
     if zh:
         lines.append(f"检查点：{STOP_WORDS['zh'].get(summary['stop_reason'], summary['stop_reason'])}")
+        if summary.get("note"):
+            lines.append(str(summary["note"]))
         test = f"｜检验：{summary['test']}" if summary.get("test") else ""
         lines.append(
             f"保留：{summary['kept']}｜修改：{summary['revised']}{test}｜未决：{'；'.join(summary['undecided'])}"
@@ -194,6 +196,8 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
             lines.append("可选：" + "；".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
     else:
         lines.append(f"Checkpoint: {STOP_WORDS['en'].get(summary['stop_reason'], summary['stop_reason'])}")
+        if summary.get("note"):
+            lines.append(str(summary["note"]))
         test = f" | Test: {summary['test']}" if summary.get("test") else ""
         undecided = "; ".join(summary["undecided"])
         lines.append(f"Keep: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {undecided}")

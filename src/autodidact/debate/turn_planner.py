@@ -95,8 +95,12 @@ class TurnPlanner:
         answered = [r for r in s.substantive_rounds]
         return (answered[-1].obstacle or "—") if answered else "—"
 
-    def _checkpoint(self, txn: Txn, reason: str, rule: str, obstacle: str, *, final: bool) -> None:
+    def _checkpoint(
+        self, txn: Txn, reason: str, rule: str, obstacle: str, *, final: bool, note: str | None = None
+    ) -> None:
         summary = summaries.stage_summary(txn.s, stop_reason=reason, rule=rule, obstacle=obstacle)
+        if note:
+            summary["note"] = note  # what the turn would have opened with (an answer to a question asked)
         txn.emit(
             "CHECKPOINT", "moderator", "SYSTEM",
             {"stop_reason": reason, "rule": rule, "obstacle": obstacle, "state": "CLOSED" if final else "CHECKPOINT",
@@ -117,7 +121,7 @@ class TurnPlanner:
         s = txn.s
         stop = gates.budget_stop(s)
         if stop is not None:
-            self._checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False)
+            self._checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False, note=opening)
             return
         choice = moderator.choose(s, wish=wish, review_requested=review_requested)
         review_text, label_kind, roles = None, LABEL_SWITCH, [choice.role]
@@ -164,7 +168,7 @@ class TurnPlanner:
             # the person answered this question and its follow-up since the last checkpoint: asking a
             # third time is a loop (a trial's "Does that change your answer?" came back after every
             # reply); the stage has its result
-            self._checkpoint(txn, "CHECKPOINT_REACHED", "S6", choice.obstacle or "—", final=False)
+            self._checkpoint(txn, "CHECKPOINT_REACHED", "S6", choice.obstacle or "—", final=False, note=opening)
             return
         if _already_answered(s, out.question):
             # The offline turn for a role has one question; the moderator may come back to the role
@@ -225,6 +229,21 @@ class TurnPlanner:
         )  # fmt: skip
         names = {r: ROLES[r].name(s.language) for r in perspectives}
         text = review.describe(results, divergence, s.language, names)
+        before = s.reviews[-2]["results"] if len(s.reviews) > 1 else []  # this batch is s.reviews[-1]
+        if len(before) == len(results) and all(r.get("output") for r in before):
+            earlier = [(p, review.ReviewOutput.model_validate(r["output"])) for (p, _), r in zip(results, before)]
+            shown = review.describe(earlier, review.assess([o for _, o in earlier], degraded)[0], s.language, names)
+        else:
+            shown = None
+        if shown == text:
+            # nothing the person said since changed what the reviewers see: the same block again read
+            # as not listening (a trial: "you're repeating the same review")
+            text = (
+                f"两份评估与第 {batch - 1} 批相同：你之后说的话没有改变它们所依据的前提和证据；能改变它们的是一次检验或一条来源。"
+                if zh
+                else f"Both reviews come out as in batch {batch - 1}: what you said since does not change the premises "
+                "and evidence they rest on; a test result or a source would."
+            )
         rivals = s.idea().current.alternatives
         if rivals:
             # the reviewers see only the whitelisted input, so "none found" must not read as if the
