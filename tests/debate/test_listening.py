@@ -341,7 +341,10 @@ def test_where_the_idea_stands_is_said_once_per_reply() -> None:
             "No, I mean I asked you a question: is the grade a good enough match? You're repeating yourself.",
             "is the grade a good enough match?",
         ),
-        ("我想问一下，两首曲子的难度怎么算差不多呢？我打算按教材的等级来。", "我想问一下，两首曲子的难度怎么算差不多呢？"),
+        (
+            "我想问一下，两首曲子的难度怎么算差不多呢？我打算按教材的等级来。",
+            "我想问一下，两首曲子的难度怎么算差不多呢？",
+        ),
         ("Set it aside? No — keep the revised one.", None),
         ("Right? Anyway it held for four weeks.", None),
     ],

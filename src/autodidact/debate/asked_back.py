@@ -75,7 +75,8 @@ def answer_back(question: str, lang: str) -> str:
     at most): heard, left to the person, kept open, and what generally helps."""
     zh = lang == "zh"
     quote = question if len(question) <= 90 else question[:89].rstrip() + "…"
-    help_text = next((zh_text if zh else en_text for pattern, en_text, zh_text in _KINDS if pattern.search(question)), "")
+    helps = (zh_text if zh else en_text for pattern, en_text, zh_text in _KINDS if pattern.search(question))
+    help_text = next(helps, "")
     if zh:
         head = f"你问「{quote}」：这要由你按自己的情况来定，它记为未决问题"
         return head + (f"；一般的做法是：{help_text}。" if help_text else "。")

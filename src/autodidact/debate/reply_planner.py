@@ -229,7 +229,8 @@ class ReplyPlanner(TurnPlanner):
                 # what goes with a question is its context ("I was thinking I'd go by the grade"), no
                 # premise of the idea
                 found = [
-                    s for s in dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL)
+                    s
+                    for s in dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL)
                     if s != "PREMISE_SURFACED"
                 ]
                 if found:

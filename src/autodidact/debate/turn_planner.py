@@ -231,7 +231,9 @@ class TurnPlanner:
         text = review.describe(results, divergence, s.language, names)
         before = s.reviews[-2]["results"] if len(s.reviews) > 1 else []  # this batch is s.reviews[-1]
         if len(before) == len(results) and all(r.get("output") for r in before):
-            earlier = [(p, review.ReviewOutput.model_validate(r["output"])) for (p, _), r in zip(results, before)]
+            earlier = [
+                (p, review.ReviewOutput.model_validate(r["output"])) for (p, _), r in zip(results, before, strict=True)
+            ]
             shown = review.describe(earlier, review.assess([o for _, o in earlier], degraded)[0], s.language, names)
         else:
             shown = None
@@ -239,7 +241,8 @@ class TurnPlanner:
             # nothing the person said since changed what the reviewers see: the same block again read
             # as not listening (a trial: "you're repeating the same review")
             text = (
-                f"两份评估与第 {batch - 1} 批相同：你之后说的话没有改变它们所依据的前提和证据；能改变它们的是一次检验或一条来源。"
+                f"两份评估与第 {batch - 1} 批相同：你之后说的话没有改变它们所依据的前提和证据；"
+                "能改变它们的是一次检验或一条来源。"
                 if zh
                 else f"Both reviews come out as in batch {batch - 1}: what you said since does not change the premises "
                 "and evidence they rest on; a test result or a source would."
