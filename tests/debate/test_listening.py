@@ -397,3 +397,25 @@ def test_a_review_that_comes_out_the_same_is_not_shown_again(tmp_path: Path) -> 
     if len(session.reviews) > 1:
         assert any("Both reviews come out as in batch 1" in t for t in shown)
     assert check_session(folder)["ok"]
+
+
+def test_turns_written_by_rules_do_not_claim_an_ai_wrote_them(tmp_path: Path) -> None:
+    """Offline, "(AI judgement)" claimed a model that was never asked; the record keeps the protocol label."""
+    folder = tmp_path / "s"
+    shown = "\n".join(_talk(folder, "Standing desks make our team more focused", ["standard", "B, switches per hour"]))
+    assert "AI judgement" not in shown and "AI suggestion" not in shown
+    assert "from rules, no model" in shown
+    labels = {r.source_label for r in Engine(folder).load().rounds if r.source_label}
+    assert labels and labels <= {"AI judgement", "AI suggestion", "user observation", "hypothesis to test"}
+
+
+def test_the_validation_plan_keeps_the_sizes_and_durations_the_person_named(tmp_path: Path) -> None:
+    from autodidact.debate.summaries import sizes_said, validation_plan_md
+
+    assert sizes_said(["one with 15 minutes daily", "over the next six weeks", "我记了两周"]) == ["six weeks", "两周"]
+    folder = tmp_path / "s"
+    _to_stage_end(folder)
+    Engine(folder).reply("Keep it. I'll compare three sitting weeks with three standing weeks.")
+    plan = validation_plan_md(Engine(folder).load())
+    assert plan is not None
+    assert "Sample size, duration, instruments (your words): three sitting weeks; three standing weeks" in plan

@@ -225,7 +225,7 @@ def _disposition(inp: TurnInputs, zh: bool) -> Turn:
             f"替代做法「{excerpt(inp.alternatives[-1], 30)}」尚不能排除" if inp.alternatives else "还没有比较过替代做法"
         )
         return (
-            f"当前状态（AI判断，不是结论）：保留——按「{plan}」先试行；修改——{revise}；未决——{rival}。",
+            f"当前状态（一种判读，不是结论）：保留——按「{plan}」先试行；修改——{revise}；未决——{rival}。",
             "judgement",
             "按这三段，你决定试行、修改还是暂时搁置这个打算？",
             "决定由你来做，它决定下一步是设计试行、改写打算还是先比较替代做法。",
@@ -241,7 +241,7 @@ def _disposition(inp: TurnInputs, zh: bool) -> Turn:
         else "no other way to the goal has been compared yet"
     )
     return (
-        f'Current state (AI judgement, not a conclusion): keep — try "{plan}" as a trial; revise — {revise}; '
+        f'Current state (a reading, not a conclusion): keep — try "{plan}" as a trial; revise — {revise}; '
         f"undecided — {rival}.",
         "judgement",
         "Given these three parts, do you try, revise or set aside the plan for now?",

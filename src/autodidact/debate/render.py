@@ -43,10 +43,11 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
         response = str(p.get("response"))
         lines = [tag] if response in _SKIP else [response, tag]
         cite = p.get("citation")
+        shown_label = _offline_label(str(p.get("source_label")), str(p.get("producer") or ""))
         if zh:
-            source = f"（{p.get('source_label')}" + (f"；已有证据引用：{cite}" if cite else "") + "）"
+            source = f"（{shown_label}" + (f"；已有证据引用：{cite}" if cite else "") + "）"
         else:
-            source = f" ({p.get('source_label')}" + (f"; existing evidence: {cite}" if cite else "") + ")"
+            source = f" ({shown_label}" + (f"; existing evidence: {cite}" if cite else "") + ")"
         lines.append(f"{p.get('contribution')}{source}")
         return lines
     if kind == "QUESTION_ASKED":
@@ -184,3 +185,20 @@ def budget_line(session: Session) -> str:
         f"{budget.max_review_batches}, events {usage.events}/{budget.max_events}, "
         f"active {usage.active_seconds:.0f}/{budget.max_active_seconds}s"
     )
+
+
+# What a person reads for an "AI" label when no model wrote the turn: the offline engine is rules and
+# templates, and calling its output "AI judgement" claimed a model that was never asked (a trial).
+_OFFLINE_LABELS = {
+    "AI suggestion": "a suggestion from rules, no model",
+    "AI judgement": "a judgement from rules, no model",
+    "AI建议": "规则给出的建议，未用模型",
+    "AI判断": "规则给出的判断，未用模型",
+}
+
+
+def _offline_label(label: str, producer: str) -> str:
+    """The source label as shown: the stored label (a protocol value) unless rules wrote the turn."""
+    if producer != "model" and label in _OFFLINE_LABELS:
+        return _OFFLINE_LABELS[label]
+    return label

@@ -178,6 +178,7 @@ class ReplyPlanner(TurnPlanner):
                 txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
                 self._signal(txn, "DISPOSITION_DECIDED", None, "decision after the rounds were used")
                 self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED"], text)
+                self._record_decision(txn, text)
                 self._checkpoint(txn, "BUDGET_EXHAUSTED", "S5", "decision recorded", final=False)
                 return
             if last_stop == "BUDGET_EXHAUSTED" and gates.budget_stop(s) is not None:
@@ -245,6 +246,7 @@ class ReplyPlanner(TurnPlanner):
                 # recorded and the stage stays complete (a trial was asked the reflection again)
                 self._signal(txn, "DISPOSITION_DECIDED", None, "decision after a checkpoint")
                 self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED"], text)
+                self._record_decision(txn, text)
                 self._checkpoint(txn, "CHECKPOINT_REACHED", "S6", "decision recorded", final=False)
                 return
             if last_stop in _GOES_ON and wording is None and kind != "other":
@@ -439,6 +441,10 @@ class ReplyPlanner(TurnPlanner):
             return
         self._next_turn(txn, opening=opening, review_requested=as_command == "REVIEW", wish=cues.wished_role(text))
 
+    def _record_decision(self, txn: Txn, text: str) -> None:
+        """The person's decision, in their words: the plan takes its sizes from it ("over six weeks")."""
+        txn.field("decisions", [*txn.s.decisions, {"text": text, "source": "用户观察"}])
+
     def _keep_open(self, txn: Txn, question: str) -> None:
         """A question the person asked the partner joins the session's open questions (once)."""
         kept = list(txn.s.open_questions)
@@ -511,7 +517,7 @@ class ReplyPlanner(TurnPlanner):
                 # the next version says it (it had been lost, or filed as a premise)
                 payload["proposition"] = wording.rstrip("。.!！")
         if "DECISION_RECORDED" in signals:
-            txn.field("decisions", [*txn.s.decisions, {"text": text, "source": "用户观察"}])
+            self._record_decision(txn, text)
         if len(payload) > 3:
             txn.emit("IDEA_REVISED", "moderator", "SYSTEM", payload)
 

@@ -324,7 +324,7 @@ def _reflection(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
             f"竞争解释「{excerpt(inp.alternatives[-1], 30)}」尚不能排除" if inp.alternatives else "还没有提出竞争解释"
         )
         return (
-            f"当前状态（AI判断，不是结论）：保留——「{kept}」作为待验证假说；修改——{revise}；未决——{open_alt}。",
+            f"当前状态（一种判读，不是结论）：保留——「{kept}」作为待验证假说；修改——{revise}；未决——{open_alt}。",
             "judgement",
             "按这三段，你决定保留、修改还是暂时搁置这个命题？",
             "处置由你来定，它决定下一步是设计验证、改写命题还是先查证。",
@@ -340,7 +340,7 @@ def _reflection(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         else "no competing explanation has been named yet"
     )
     return (
-        f'Current state (AI judgement, not a conclusion): keep — "{kept}" as a hypothesis to test; revise — '
+        f'Current state (a reading, not a conclusion): keep — "{kept}" as a hypothesis to test; revise — '
         f"{revise}; undecided — {open_alt}.",
         "judgement",
         "Given these three parts, do you keep, revise or set aside the proposition for now?",

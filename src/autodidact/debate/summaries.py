@@ -176,6 +176,11 @@ STOP_WORDS = {
 }  # fmt: skip
 
 
+def _bare(item: str) -> str:
+    """An item of a joined list without its own end mark: 「…低。；还有…」 doubled the punctuation."""
+    return str(item).rstrip("。.；;，, ")
+
+
 def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
     """The lines shown to the person at a checkpoint."""
     zh = lang == "zh"
@@ -186,7 +191,8 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
             lines.append(str(summary["note"]))
         test = f"｜检验：{summary['test']}" if summary.get("test") else ""
         lines.append(
-            f"保留：{summary['kept']}｜修改：{summary['revised']}{test}｜未决：{'；'.join(summary['undecided'])}"
+            f"保留：{summary['kept']}｜修改：{summary['revised']}{test}｜"
+            f"未决：{'；'.join(_bare(u) for u in summary['undecided'])}"
         )
         if not summary["reached_p3"]:
             lines.append("本会话还没谈到预测：命题仍在发展中，尚未形成可检验形式或最小验证方案。")
@@ -199,7 +205,7 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
         if summary.get("note"):
             lines.append(str(summary["note"]))
         test = f" | Test: {summary['test']}" if summary.get("test") else ""
-        undecided = "; ".join(summary["undecided"])
+        undecided = "; ".join(_bare(u) for u in summary["undecided"])
         lines.append(f"Keep: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {undecided}")
         if not summary["reached_p3"]:
             lines.append("We have not reached predictions yet: the idea is still developing; no testable form or plan.")
@@ -298,6 +304,10 @@ def validation_plan_md(session: Session) -> str | None:
     condition = stated[-1] if stated else ""
     kind = read_proposition(idea.stage_base(session.stage).proposition, session.language).kind
     design = _DESIGNS.get(kind, _DESIGNS["causal"])["zh" if zh else "en"]
+    said = [r.user_answer for r in session.rounds if r.user_answer] + [
+        str(d.get("text", "")) for d in session.decisions
+    ]
+    sizes = sizes_said(said)
     if zh:
         return "\n".join(
             [
@@ -311,7 +321,9 @@ def validation_plan_md(session: Session) -> str | None:
                 else "- 改判条件：预测的差别没有出现，或差别小于事先约定的阈值（阈值：待补）",
                 f"- 竞争解释与区分点：{'；'.join(alts) if alts else '待补'}",
                 f"- 承重前提：{'；'.join(version.assumptions) if version.assumptions else '待补'}",
-                "- 样本量、时长、测量工具：待补",
+                f"- 样本量、时长、测量工具（你说的）：{'；'.join(sizes)}"
+                if sizes
+                else "- 样本量、时长、测量工具：待补",
                 "",
                 "本方案是设计草案，不是已执行的结果。",
                 "",
@@ -330,7 +342,9 @@ def validation_plan_md(session: Session) -> str | None:
             "advance (threshold: to be filled in)",
             f"- Competing explanations and where they part: {'; '.join(alts) if alts else 'to be filled in'}",
             f"- Load-bearing premises: {'; '.join(version.assumptions) if version.assumptions else 'to be filled in'}",
-            "- Sample size, duration, instruments: to be filled in",
+            f"- Sample size, duration, instruments (your words): {'; '.join(sizes)}"
+            if sizes
+            else "- Sample size, duration, instruments: to be filled in",
             "",
             "This plan is a design draft, not an executed result.",
             "",
@@ -409,3 +423,29 @@ def _stopped(reason: str | None, obstacle: object, lang: str) -> str:
             return said
         return f"{said}（{what}）" if lang == "zh" else f"{said} ({what})"
     return said
+
+
+# How many and how long, as a person says it: "two fingerpicking pieces", "the next six weeks",
+# "20 or so streets", 「记两周」「六篇」. Minutes and hours are doses of the cause, not the plan's size.
+_NUMBER = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty)"
+_SIZE_EN = re.compile(
+    rf"\b{_NUMBER}(?:\s+or\s+so)?(?:\s+[a-z][a-z-]+)?\s+"
+    r"(?:weeks?|days?|months?|years?|sprints?|sessions?|pieces?|songs?|streets?|people|persons|participants|"
+    r"students|users|teams?|runs?|trials?|nights?|items?|texts?|articles?|samples?|groups?|classes|households?)\b",
+    re.I,
+)
+_SIZE_ZH = re.compile(r"[一二两三四五六七八九十百\d]+\s*(?:个)?(?:周|星期|天|个月|月|年|次|人|篇|首|晚|条|家|组|户)")
+
+
+def sizes_said(texts: list[str]) -> list[str]:
+    """The sizes and durations the person named, in their words and first-said order, each once.
+
+    Why: a validation plan that says "sample size and duration: to be filled in" after the person
+    said "two pieces over the next six weeks" lost what they said (a trial)."""
+    out: list[str] = []
+    for text in texts:
+        for m in [*_SIZE_EN.finditer(text), *_SIZE_ZH.finditer(text)]:
+            phrase = " ".join(m.group(0).split())
+            if phrase.casefold() not in {o.casefold() for o in out}:
+                out.append(phrase)
+    return out[:6]
