@@ -227,13 +227,22 @@ _TASK_QUESTION = re.compile(
 )
 
 
+# Verbs that say what a person does with a thing without naming an act of the manual's own.
+_GENERIC_VERBS = frozenset(
+    """
+    set get make create give put take find change handle pass add keep choose pick deal turn let bring apply
+    provide specify define obtain determine adjust modify control manage
+    """.split()  # noqa: SIM905
+)
+
+
 def _task_verb(question: str, keep: set[str]) -> str | None:
     """The verb of a task question whose object is a phrase of its own: "How do I set the thread
     stack size?" asks about the stack size; "set" is what the person does with it, and a sentence
     that only says "set" ("Get the trace function as set by settrace()") does not answer it."""
     found = _TASK_QUESTION.match(question.strip())
-    if found is None:
-        return None
+    if found is None or found.group("verb").lower() not in _GENERIC_VERBS:
+        return None  # "How do I sniff a file's format?": a verb that names the act is what is asked
     verb = content_terms(found.group("verb"), keep)
     return verb[0] if len(verb) == 1 else None
 
