@@ -29,6 +29,13 @@ def test_a_silent_e_goes_so_every_form_of_a_verb_agrees() -> None:
     assert stem("free") == "free" and stem("tree") == "tree" and stem("one") == "one"  # ee, short words keep it
 
 
+def test_an_irregular_participle_meets_the_other_forms_of_its_verb() -> None:
+    # "a target or an overridden run()" must meet "by overriding the run() method in a subclass"
+    assert stem("overridden") == stem("overriding") == stem("override") == stem("overrides")
+    assert stem("written") == stem("writing") and stem("chosen") == stem("choose")
+    assert stem("garden") == "garden"  # a word that only ends in -en is no participle
+
+
 def test_terms_drop_function_words_and_keep_content() -> None:
     assert terms("What is the default Pin-Priority of an archive?") == ["default", "pin", "priority", "archiv"]
     assert terms("the for statement", keep=frozenset({"for"})) == ["for", "statement"]

@@ -61,6 +61,7 @@ def stem(word: str) -> str:
     silent e goes, so "quote", "quotes", "quoted" and "quoting" agree."""
     if "_" in word:
         return word  # a code name ("task_done", "QUOTE_MINIMAL") is matched as written
+    word = _IRREGULAR.get(word, word)
     for suffix in ("ing", "ies", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "es" and not word[:-2].endswith(_ES_AFTER):
@@ -72,6 +73,42 @@ def stem(word: str) -> str:
                 base = base[:-1]  # pinn → pin, stopp → stop; "installed", "passed", "buzzing" keep theirs
             return _without_silent_e(base)
     return _without_silent_e(word)
+
+
+# Participles no suffix rule reaches: "an overridden run()" and "by overriding the run() method" are
+# the same act, as are "written"/"writes" and "chosen"/"choosing". Only forms that are nothing else.
+_IRREGULAR = {
+    participle: verb
+    for verb, forms in {
+        "override": "overridden",
+        "write": "written rewritten overwritten",
+        "hide": "hidden",
+        "give": "given",
+        "take": "taken mistaken undertaken",
+        "choose": "chosen",
+        "break": "broken",
+        "forbid": "forbidden",
+        "drive": "driven",
+        "know": "known",
+        "show": "shown",
+        "throw": "thrown",
+        "draw": "drawn",
+        "grow": "grown",
+        "begin": "begun",
+        "eat": "eaten",
+        "fall": "fallen",
+        "forget": "forgotten",
+        "get": "gotten",
+        "prove": "proven",
+        "rise": "risen arisen",
+        "speak": "spoken",
+        "steal": "stolen",
+        "freeze": "frozen",
+        "beat": "beaten",
+        "bite": "bitten",
+    }.items()
+    for participle in forms.split()
+}
 
 
 def _without_silent_e(word: str) -> str:
