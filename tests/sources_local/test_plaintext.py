@@ -77,3 +77,18 @@ def test_pydoc_inherited_members_are_documented_once() -> None:
     assert raw.count("use the default formatter") > 1 and text.count("use the default formatter") == 1
     assert "inherited from" not in text and "Method resolution order" not in text
     assert "Open the specified file and use it as the stream for logging." in text  # FileHandler's own
+
+
+def test_a_comment_gutter_down_a_description_stops_ending_sentences() -> None:
+    """pydoc shows a package's __init__ comments as its DESCRIPTION: every "#" line read as a heading."""
+    doc = (
+        "NAME\n    multiprocessing\n\nDESCRIPTION\n"
+        "    # Package analogous to 'threading.py' but using processes\n    #\n"
+        "    # This package is intended to duplicate the functionality (and much of\n"
+        "    # the API) of threading.py but uses processes instead of threads.\n    #\n"
+    )
+    sentences = split_sentences(extract_bytes(doc.encode(), filename="multiprocessing.txt").text)
+    assert any(s.endswith("of threading.py but uses processes instead of threads.") and "functionality" in s
+               for s in sentences)  # fmt: skip
+    # one "#" line is no gutter: a heading-like line of its own stays as it is
+    assert readable_plain("intro\n    # one note\nmore") == "intro\n    # one note\nmore"

@@ -14,10 +14,16 @@ they do for HTML and markdown (docs/sections.md, "Plain text").
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # Capital words at the left margin: "NAME", "MODULE REFERENCE", "SEE ALSO", "EXIT STATUS".
 _CAPS_HEADING = re.compile(r"^[A-Z][A-Z0-9]+(?:[ _-][A-Z0-9]+){0,4}[ \t]*$")
 _BAR = re.compile(r"^([ \t]*)\|(?=[ \t]|$)")
+# A comment gutter down a block of text: pydoc shows a package's ``__init__`` comments as its
+# DESCRIPTION ("    # This package is intended to duplicate the functionality (and much of" /
+# "    # the API) of threading.py but uses processes instead of threads."); every "#" line read as a
+# heading and cut the sentence in two, so the one line that says what the package is was never quoted.
+_HASH = re.compile(r"^([ \t]*)#(?=[ \t]|$)")
 _MIN_BAR_RUN = 3
 
 
@@ -35,12 +41,21 @@ def _is_heading(lines: list[str], i: int) -> bool:
     return _indented(below)
 
 
+def _hash_runs(lines: list[str]) -> set[int]:
+    """Lines in runs of at least three comment-gutter lines ("# text", a bare "#")."""
+    return _runs(lines, lambda line: _HASH.match(line) is not None)
+
+
 def _bar_runs(lines: list[str]) -> set[int]:
     """Lines in runs of at least three margin-bar lines that are not table rows (one bar only)."""
+    return _runs(lines, lambda line: _BAR.match(line) is not None and line.count("|") == 1)
+
+
+def _runs(lines: list[str], marked: Callable[[str], bool]) -> set[int]:
     out: set[int] = set()
     run: list[int] = []
     for i, line in enumerate([*lines, ""]):
-        if _BAR.match(line) and line.count("|") == 1:
+        if marked(line):
             run.append(i)
             continue
         if len(run) >= _MIN_BAR_RUN:
@@ -94,6 +109,7 @@ def readable_plain(text: str) -> str:
     ``### class Name`` sections, and margin bars blanked."""
     lines = text.split("\n")
     bars = _bar_runs(lines)
+    hashes = _hash_runs(lines)
     inherited = _inherited_blocks(lines, bars)
     out: list[str] = []
     for i, line in enumerate(lines):
@@ -102,6 +118,8 @@ def readable_plain(text: str) -> str:
         entry = _CLASS_ENTRY.match(line) if i + 1 in bars else None
         if i in bars:
             line = _BAR.sub(lambda m: m.group(1) + " ", line, count=1)
+        elif i in hashes:
+            line = _HASH.sub(lambda m: m.group(1) + " ", line, count=1)
         elif entry is not None:
             line = f"\n### class {entry.group('name')}\n\n{line}"
         elif _is_heading(lines, i):
