@@ -74,6 +74,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         )),
         ("test", (
             r"\bif\b.+\b(?:i would|i'd|we would|would (?:drop|revise|change|give up))\b",
+            # the verdict first, its condition after: "I'd conclude the plan failed if more than 1 …"
+            r"\b(?:i'?d|i would|we'?d|i will|i'?ll) (?:conclude|call|consider|say|count|take)\b.{0,60}"
+            r"\b(?:failed|fails|wrong|false|worked|works|holds?|a failure|a success)\b.{0,20}\bif\b",
+            r"\b(?:it|the plan|the claim|the idea) (?:fails|failed|holds|works) if\b",
             r"\bwe could (?:measure|compare|track)\b", r"\b(?:measure|compare|track|test)\b.+\b(?:and|to see)\b",
             r"\b(?:to (?:check|test|verify) (?:it|this|that)|the way to (?:check|tell|test))\b",
             r"\bwould (?:change|convince|prove|show)\b.+\b(?:mind|me|wrong)\b", r"\bchange my mind\b",
@@ -190,7 +194,7 @@ _LABELS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                        r"another possibility|other possibility|"
                        r"混杂|竞争解释|另一个原因|其他因素|另一个因素|另一种解释|别的解释|其他解释|另一个?可能|另一种可能"),
         ("mechanism", r"\bmechanism\b|机制"),
-        ("test", r"\btest\b|检验|测试|验证办法"),
+        ("test", r"\btest\b|\bpredictions?\b|\btrial\b|检验|测试|验证办法|预测|试行"),
         ("evidence", r"\b(?:evidence|data)\b|证据|数据"),
         ("example", r"\b(?:example|for instance)\b|例子|举例|比如"),
         ("scope", r"\b(?:narrow|scope)\b|缩小|范围"),
@@ -219,10 +223,26 @@ _REVISE_LABEL = re.compile(
 )
 
 
+# A revision announced inside a longer answer: "Revise, narrowed to weekday dinners: …", "Revise, not
+# set aside. New version: …", 「我选修改。改成：「…」」 — a revise word opening a sentence, a short
+# aside, then the colon that gives the wording.
+_REVISE_SAID = re.compile(
+    r"(?:^|[.。!！]\s*)(?:i'?ll |i )?(?:revise|revised|reword|new version|new wording|final version|改成|改为|修改为|新版本|新的说法|最终版本?)"
+    r"[^:：.。!！?？]{0,40}[:：]\s*(?P<wording>.+)$",
+    re.I,
+)
+
+
 def revised_wording(text: str) -> str | None:
     """The new wording of a labelled revision ("Revise: only before 7am"), or None."""
-    found = _REVISE_LABEL.match(text.strip())
-    wording = (found.group("wording") or found.group("restated") or "").strip().rstrip("。.!！") if found else ""
+    clean = text.strip()
+    found = _REVISE_LABEL.match(clean)
+    wording = (found.group("wording") or found.group("restated") or "") if found else ""
+    if not wording:
+        said = _REVISE_SAID.search(clean)
+        wording = said.group("wording") if said else ""
+    # quotation marks around the wording are the person's way of setting it off, not part of it
+    wording = wording.strip().strip("「」“”\"'").strip().rstrip("。.!！")
     return wording if len(wording) >= 6 else None
 
 

@@ -265,9 +265,28 @@ def parse_command(text: str) -> Command | None:
     if has_any(text, _GAP):
         return Command("GAP", text)
     stripped = text.strip()
-    if stripped.endswith(("?", "？")) and has_any(stripped, _DIRECT):
+    if stripped.endswith(("?", "？")) and has_any(stripped, _DIRECT) and not substantial_beside_question(stripped):
+        # only a bare question: "I'd run it 4 weeks and drop it if … Do you think 4 weeks is enough?"
+        # answers the turn and asks too; taken as a command, the whole answer was lost (a trial)
         return Command("QUESTION", text)
     return None
+
+
+def substantial_beside_question(text: str) -> bool:
+    """Whether an answer says something of substance besides the question(s) it asks."""
+    rest = re.sub(r"[^.!?。！？]*[?？]", " ", text)
+    return substantial(rest)
+
+
+_VERDICT = re.compile(
+    r"(?:true|right|correct|valid|wrong|make sense|makes sense|hold up|holds up)|对吗|对不对|成立吗|有道理|站得住",
+    re.I,
+)
+
+
+def asks_verdict(text: str) -> bool:
+    """Whether a question asks the partner to judge the proposition ("Do you think it's true?")."""
+    return _VERDICT.search(text) is not None
 
 
 _WISHES = ("我想先谈", "我更想聊", "先聊聊", "想谈谈", "i'd rather talk about", "let's talk about", "can we discuss")

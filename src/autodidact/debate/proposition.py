@@ -141,6 +141,16 @@ _EN_PLAN = re.compile(
     r"^(?:should|shall)\s+(?:i|we)\s+",
     re.IGNORECASE,
 )
+# "When X, Y." / "If X, Y." / "Whenever X, Y.": a condition and what follows from it.
+_EN_CONDITION = re.compile(
+    r"^(?:when|whenever|if|on days when|in weeks when)\s+(?P<cause>[^,?]+),\s*(?P<rest>[^?]+)$", re.I
+)
+# A change proposed and judged: "replacing X with Y would be better", "switching to Z would save time".
+_EN_CHANGE_WOULD = re.compile(
+    r"^(?:replacing|switching|moving|changing|dropping|cutting|adding|using|introducing|turning|swapping|"
+    r"making|having|letting|giving)\b.+\bwould\b",
+    re.I,
+)
 _EN_QUESTION = re.compile(
     r"^(?:what|why|how|when|where|which|who|is|are|does|do|did|can|could|should|would|will)\b", re.I
 )
@@ -256,6 +266,11 @@ def _read_en(text: str) -> Proposition:
         # "There are fewer code review comments on Fridays": an observation of what there is, no subject
         rest, scope = _scope_en(there.group("rest"))
         return Proposition(text, "observation", effect=_strip(rest), scope=scope)
+    cond = _EN_CONDITION.match(body)
+    if cond and not text.endswith("?"):
+        # "When I meal-prep on Sunday, I order less takeout during the week" states a claim: "when"
+        # opens its condition, not a question (a trial's claim was read as one)
+        return _cause_first(text, cond.group("cause"), cond.group("rest"), "")
     if text.endswith("?") or _EN_QUESTION.match(text):
         inner = _EN_AUX_QUESTION.match(body.rstrip("?"))
         if inner:  # "Does X make kids better at Y?" asks whether a claim holds: read the claim
@@ -270,6 +285,10 @@ def _read_en(text: str) -> Proposition:
     lead_scope = ""
     if lead:
         body, lead_scope = lead.group("rest"), lead.group("scope")
+    if _EN_CHANGE_WOULD.match(body):
+        # "replacing the Monday meeting with a written update would be better": a change proposed and
+        # judged against the current way — a plan, not an observation of "would be"
+        return Proposition(text, "plan", effect=_strip(body), scope=lead_scope)
     m = _EN_IS_WHY.match(body)
     if m:
         return _cause_first(text, m.group("cause"), m.group("rest"), lead_scope)
@@ -386,7 +405,7 @@ def _split_effect_en(rest: str) -> tuple[str, str]:
 def _as_question(text: str) -> str:
     """The person's question as they asked it, ending in its question mark."""
     flat = " ".join(text.split()).rstrip("?？. ")
-    return flat[:1].lower() + flat[1:] + "?" if flat else text
+    return _lower_first(flat) + "?" if flat else text
 
 
 def _topic_words(question: str) -> str:
@@ -438,6 +457,11 @@ def _read_zh_body(text: str) -> Proposition:
         return Proposition(text, "question", subject=asked)
     if _ZH_PLAN.match(body):
         return Proposition(text, "plan", effect=_ZH_PLAN.sub("", body, count=1))
+    then = _ZH_THEN.match(body)
+    if then:
+        # 「晚饭后带狗多遛半小时，它夜里就不怎么叫了」: the clause with 就 is what follows from the first
+        subject, effect = then.group("subject") or "", then.group("effect")
+        return Proposition(text, "causal", subject=subject.strip(), effect=effect, cause=then.group("cause"))
     since = _ZH_SINCE.match(body)
     why = re.search(r"[，,](?:因为|由于)(.+)$", since.group("rest")) if since else None
     if since and (since.group("cause") or why):
@@ -492,6 +516,8 @@ _EN_WHEN = re.compile(
     r"(?P<cause>.+)$",
     re.I,
 )
+# 「A，（它/我）就B」: A, and then B follows — a condition and its consequence.
+_ZH_THEN = re.compile(r"^(?P<cause>[^，,。]{2,40})[，,](?P<subject>[^，,。就]{0,6})就(?P<effect>[^，,。]{2,40})$")
 _ZH_WHEN = re.compile(r"^(?P<cause>[^，,]+?)(?:的日子|的时候|那天|的那几天|以后|之后)[，,](?P<effect>.+)$")
 
 
@@ -554,7 +580,7 @@ def plain_reading(p: Proposition, lang: str) -> str:
             f"{p.effect or p.text}{scope}."
             + (f" Proposed mechanism: {p.mechanism}." if p.mechanism else "")
             + f" What decides it: whether “{p.key_term}” really holds, and whether "
-            f"{p.cause[:1].lower() + p.cause[1:]} is why."
+            f"{_lower_first(p.cause)} is why."
         )
     if p.kind == "comparison":
         return (
@@ -573,3 +599,11 @@ def plain_reading(p: Proposition, lang: str) -> str:
     if not p.subject and p.effect:
         return f"How I read it: an observation — {p.effect}" + (f" {p.scope}." if p.scope else ".")
     return f"How I read it: an observation about {p.subject or p.text}" + (f": {p.effect}." if p.effect else ".")
+
+
+def _lower_first(text: str) -> str:
+    """The text with its first letter lower-cased, unless it is "I" or part of a name or acronym."""
+    first = text.split(" ", 1)[0]
+    if first == "I" or first.startswith("I'") or (len(first) > 1 and first[1:2].isupper()):
+        return text
+    return text[:1].lower() + text[1:]

@@ -306,6 +306,13 @@ class ReplyPlanner(TurnPlanner):
         s = txn.s
         pending = s.pending_question or {}
         why = s.round_by_turn(int(pending["turn"])).why if pending.get("turn") is not None else ""
+        asked = asked_back.question_to_partner(text)
+        if asked and not cues.asks_verdict(text):
+            # "Do you think 4 weeks is long enough?" asks for help, not for a verdict: it is answered
+            # as far as rules can and kept open; the turn's question still waits for its answer
+            self._keep_open(txn, asked)
+            self._p0_note(txn, asked_back.answer_back(asked, s.language) + self._repeat(s))
+            return
         if s.language == "zh":
             note = f"我不判断命题对不对，经验命题的真伪只能由证据与检验决定。这个问题的用意：{why}"
         else:
@@ -372,8 +379,9 @@ class ReplyPlanner(TurnPlanner):
             self._keep_open(txn, asked)
             text = said if cues.substantial(said) else ""
         signals = [] if as_command in {"REVIEW", "GAP", "MODE"} or not text else read.signals
-        if asked:
-            signals = [x for x in signals if x != "PREMISE_SURFACED"]  # the question's context, not a premise
+        if asked or (as_command is None and revised_wording(text)):
+            # the question's context, or the new wording of the idea, is no premise it rests on
+            signals = [x for x in signals if x != "PREMISE_SURFACED"]
         if classify_answer(text) == "choice" and not offers_choice(item.question or "", item.contribution or ""):
             signals = []  # "the second one" to a question that listed nothing picks nothing
         if as_command is None and "DISPOSITION_DECIDED" not in signals:
@@ -508,10 +516,14 @@ class ReplyPlanner(TurnPlanner):
             payload["add_alternatives"] = [excerpt(rival, 60) if rival else quote]
         if "DISPOSITION_DECIDED" in signals:
             low = text.lower()
-            disposition = _disposition(low)
-            payload["disposition"] = disposition
             reworded = _REWORDED.search(text)
-            wording = (reworded.group(1) or reworded.group(2) or "").strip() if reworded else ""
+            wording = revised_wording(text) or (
+                (reworded.group(1) or reworded.group(2) or "").strip() if reworded else ""
+            )
+            disposition = _disposition(low)
+            if disposition == "KEEP" and revised_wording(text):
+                disposition = "REVISE"  # "New version: …" rewords the idea whatever word it uses
+            payload["disposition"] = disposition
             if disposition == "REVISE" and len(wording) >= 6:
                 # "Revise: Remote work lowers output per hour on collaborative tasks" is the new wording:
                 # the next version says it (it had been lost, or filed as a premise)
