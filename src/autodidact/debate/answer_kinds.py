@@ -227,7 +227,8 @@ _REVISE_LABEL = re.compile(
 # set aside. New version: …", 「我选修改。改成：「…」」 — a revise word opening a sentence, a short
 # aside, then the colon that gives the wording.
 _REVISE_SAID = re.compile(
-    r"(?:^|[.。!！]\s*)(?:i'?ll |i )?(?:revise|revised|reword|new version|new wording|final version|改成|改为|修改为|新版本|新的说法|最终版本?)"
+    r"(?:^|[.。!！]\s*)(?:i'?ll |i )?(?:revise|revised|reword|new version|new wording|final version"
+    r"|改成|改为|修改为|新版本|新的说法|最终版本?)"
     r"[^:：.。!！?？]{0,40}[:：]\s*(?P<wording>.+)$",
     re.I,
 )
