@@ -419,3 +419,74 @@ def test_the_validation_plan_keeps_the_sizes_and_durations_the_person_named(tmp_
     plan = validation_plan_md(Engine(folder).load())
     assert plan is not None
     assert "Sample size, duration, instruments (your words): three sitting weeks; three standing weeks" in plan
+
+
+def test_an_answer_that_also_asks_keeps_its_test_and_the_question_stays_open(tmp_path: Path) -> None:
+    """A trial's whole answer was dropped because it ended in "Do you think 4 weeks is long enough?"."""
+    folder = tmp_path / "s"
+    _talk(folder, "Standing desks make our team more focused", ["standard", "B, fewer context switches per hour"])
+    before = Engine(folder).load().pending_question
+    Engine(folder).reply(
+        "I'd run it for 4 weeks and call it a failure if switches drop by less than 20%. "
+        "Do you think 4 weeks is long enough?"
+    )
+    session = Engine(folder).load()
+    assert session.open_questions == ["Do you think 4 weeks is long enough?"]
+    assert session.pending_question != before  # the turn was answered, not repeated
+    bare = render_events(Engine(folder).reply("Do you think that is enough?"), "en")
+    assert 'You asked "Do you think that is enough?"' in bare and "The open question stays" in bare
+    assert "I do not judge whether the proposition is true" not in bare  # it asked for help, not a verdict
+    assert check_session(folder)["ok"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "wording"),
+    [
+        ("Revise, narrowed to weekday dinners: prepping on Sunday cuts my weekday takeout.",
+         "prepping on Sunday cuts my weekday takeout"),
+        ("Revise, not set aside. New version: 'a written update plus an optional Q&A call'.",
+         "a written update plus an optional Q&A call"),
+        ("我选修改。改成：「晚饭后遛45分钟，夜里叫的次数更少」", "晚饭后遛45分钟，夜里叫的次数更少"),
+        ("I'd revise the overnight part first; it could be fatigue.", None),
+    ],
+)  # fmt: skip
+def test_a_revision_announced_inside_an_answer_gives_the_new_wording(answer: str, wording: str | None) -> None:
+    from autodidact.debate.answer_kinds import revised_wording
+
+    assert revised_wording(answer) == wording
+
+
+def test_a_condition_first_claim_a_proposed_change_and_a_then_clause_are_read_as_what_they_are() -> None:
+    when = read("When I meal-prep on Sunday, I order less takeout during the week", "en")
+    assert (when.kind, when.cause, when.effect) == ("causal", "I meal-prep on Sunday", "less takeout")
+    assert read("When does the bus come?", "en").kind == "question"
+    plan = read("For our team, replacing the Monday meeting with a written update would be better", "en")
+    assert (plan.kind, plan.scope) == ("plan", "For our team")
+    dog = read("晚饭后带狗多遛半小时，它夜里就不怎么叫了", "zh")
+    assert (dog.kind, dog.cause, dog.effect) == ("causal", "晚饭后带狗多遛半小时", "不怎么叫了")
+
+
+def test_a_labelled_rival_inside_a_correction_is_recorded_in_its_own_words() -> None:
+    from autodidact.debate.answer_kinds import answer_parts
+
+    parts = answer_parts(
+        "I already said it: prepping makes me order less. But there's a rival explanation I should admit: "
+        "I tend to prep in weeks when I'm less busy anyway."
+    )
+    assert ("confounder", "I tend to prep in weeks when I'm less busy anyway.") in parts
+    assert classify("I'd conclude the plan failed if more than 1 blocker goes unnoticed for 2 days.") == "test"
+    assert classify("这两个例子跟绿萝没关系，植物没有工作用时。") == "correction"  # about the partner's examples
+
+
+def test_a_question_about_the_record_is_answered_from_the_record(tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    _talk(
+        folder,
+        "Standing desks make our team more focused",
+        ["standard", "B, fewer context switches per hour", "We also moved to a quieter floor that month."],
+    )
+    shown = render_events(
+        Engine(folder).reply("If switches drop by less than 20%, I'd call it noise. Did you record my rival?"), "en"
+    )
+    assert 'You asked "Did you record my rival?": the record now holds rivals: "' in shown
+    assert "quieter floor" in shown.split("You asked", 1)[1]

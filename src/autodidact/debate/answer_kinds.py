@@ -61,6 +61,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bi (?:already|just) (?:said|told you|answered)\b", r"^i told you\b", r"^as i said\b",
             r"我(?:刚才|前面|之前|已经|上一句)(?:已经)?(?:说|讲|答)(?:了|过)", "你漏了", "你理解错",
             r"\bisn'?t part of (?:the|my)\b", r"\byou(?:'ve| have)? got (?:the|it|my) \w*\s?wrong\b",
+            # about the partner's own examples or options, not a rival in the world: 「这两个例子跟绿萝没关系」
+            r"\b(?:your|those|these|the two) (?:examples?|cases|options)\b.{0,40}\b(?:don'?t|do not|doesn'?t|aren'?t|"
+            r"isn'?t|nothing|irrelevant|fit)\b",
+            r"(?:这|那)(?:两|几)?个?例子.{0,16}(?:没关系|不相关|不对|不适用|不沾边|对不上)",
+            r"你(?:举|给)的(?:例子|选项)",
         )),
         ("choice", (
             r"\bleast sure (?:of|about)\b", r"\bthe (?:first|second|third|last) (?:one|premise|reading|option)\b",
@@ -189,7 +194,8 @@ _LABELS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.I))
     for kind, pattern in (
         ("correction", r"\b(?:correction|you misread|you misunderstood|that'?s not what i)\b|更正|纠正|误解|理解错"),
-        ("confounder", r"\b(?:confounder|confound|competing explanation|alternative explanation|"
+        ("confounder", r"\b(?:confounder|confound|competing explanation|alternative explanation|rival(?: explanation)?|"
+                       r"competing view|"
                        r"another (?:factor|cause|explanation)|(?:a )?(?:second|other) (?:factor|cause))\b|"
                        r"another possibility|other possibility|"
                        r"混杂|竞争解释|另一个原因|其他因素|另一个因素|另一种解释|别的解释|其他解释|另一个?可能|另一种可能"),
@@ -243,7 +249,7 @@ def revised_wording(text: str) -> str | None:
         said = _REVISE_SAID.search(clean)
         wording = said.group("wording") if said else ""
     # quotation marks around the wording are the person's way of setting it off, not part of it
-    wording = wording.strip().strip("「」“”\"'").strip().rstrip("。.!！")
+    wording = wording.strip().rstrip("。.!！").strip("「」“”\"'").strip().rstrip("。.!！")
     return wording if len(wording) >= 6 else None
 
 
@@ -391,6 +397,14 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
         if at:
             start = clean.find(sentences[at])
             out[0] = (first, unlabelled(clean[start:]) if start >= 0 else out[0][1])
+    if first == "confounder":
+        # "I already said it: … But there's a rival explanation I should admit: I prep in calm weeks."
+        # The rival is what its own sentence says, after the words that announce it
+        at = next((x for x in sentences if _LABELS[1][1].search(x) or classify(x) == "confounder"), None)
+        if at is not None:
+            head, colon, tail = at.partition(":") if ":" in at else at.partition("：")
+            said = tail.strip() if colon and _LABELS[1][1].search(head) and len(tail.strip()) > 3 else unlabelled(at)
+            out[0] = (first, said)
     seen = {first}
     for sentence in sentences:
         kind = classify(sentence)
@@ -399,7 +413,7 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
             out = [(k, unlabelled(sentence) if k == "test" and not _CONDITION.search(s) else s) for k, s in out]
         if kind in seen or kind in {"other", "hedge", "choice"}:
             continue
-        if first == "correction" and kind == "confounder":
+        if first == "correction" and kind == "confounder" and not _LABELS[1][1].search(sentence):
             continue  # 「这跟工作用时没有关系」 in a correction rejects a misreading; it offers no rival
         seen.add(kind)
         out.append((kind, unlabelled(sentence)))

@@ -63,6 +63,18 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
         "每一边不止一段时期，并在开始之前定好段数，这样单独一段反常的时期左右不了结论",
     ),
     (
+        re.compile(r"tell (?:them |the two )?apart|distinguish|separate|rule out|区分|分开|排除|分得清", re.I),
+        "two explanations are told apart by a case where they predict different things; a case that comes out "
+        "as one predicts and not the other counts against the other",
+        "两种解释要靠它们预测不同的情形来区分；结果符合其中一种而不符合另一种的情形，就是不利于另一种的证据",
+    ),
+    (
+        re.compile(r"feasible|doable|practical|realistic|manageable|可行|行得通|能不能做|做得到|现实吗", re.I),
+        "a short dry run of one period, with the measure written down, shows whether the full test can be "
+        "kept up before you commit to it",
+        "先试跑一小段时期、把要记的量写下来，就能在正式开始前看出完整的检验能不能坚持下来",
+    ),
+    (
         re.compile(r"measure|count|record|track|know whether|tell whether|怎么测|怎么量|怎么记|怎么知道|衡量", re.I),
         "take a measure you can count the same way on both sides, and write it down before you see the result",
         "用两边都能以同样方式取得的量，并在看到结果之前就写下来",
@@ -70,11 +82,31 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 )
 
 
-def answer_back(question: str, lang: str) -> str:
+# A question about the session itself: "did you record it?", "Why does your summary say none was
+# named?", 「你记下来了吗？」 — the partner can answer it from the record, and should.
+_ABOUT_RECORD = re.compile(
+    r"\brecord|\bsummary\b|\bnote[ds]?\b|\bwrite (?:it|that) down\b|did you (?:get|see|catch|hear|note|keep)\b|"
+    r"\bwhy (?:do|does|did) (?:you|your|it)\b|\byou (?:mean|meant)\b|记(?:录|下)|总结|小结|你(?:说|指)的|为什么你",
+    re.I,
+)
+
+
+def about_record(question: str) -> bool:
+    """Whether the question asks about the session's record rather than the world."""
+    return _ABOUT_RECORD.search(question) is not None
+
+
+def answer_back(question: str, lang: str, record: str = "") -> str:
     """What the partner says to a question asked of it, in one sentence (a turn's response holds two
-    at most): heard, left to the person, kept open, and what generally helps."""
+    at most): heard, left to the person, kept open, and what generally helps — or, for a question
+    about the session, what the record holds (``record``, already in the session's language)."""
     zh = lang == "zh"
     quote = question if len(question) <= 90 else question[:89].rstrip() + "…"
+    if record and about_record(question):
+        if zh:
+            return f"你问「{quote}」：目前记录的是——{record}。"
+        return f'You asked "{quote}": the record now holds {record}.'
+
     helps = (zh_text if zh else en_text for pattern, en_text, zh_text in _KINDS if pattern.search(question))
     help_text = next(helps, "")
     if zh:

@@ -304,9 +304,9 @@ def _example_prediction(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
             )
             question = "Written that way, which factor would you put in the blank?"
     why = (
-        "你自己写出的预测，比 AI 给的候选更能代表本意。"
+        "你自己写出的预测，比我给的候选更能代表本意。"
         if zh
-        else "A prediction in your own words says more than an AI's."
+        else "A prediction in your own words says more than one I suggest."
     )
     return text, "suggestion", question, why
 

@@ -139,7 +139,7 @@ def _trial(inp: TurnInputs, zh: bool) -> Turn | None:
                 "如果尺度没动，或者出现了你担心的损失，就该修改打算。这只是一种写法，具体由你的经验来定。",
                 "suggestion",
                 "试行的头几周里，你预期会看到什么变化？",
-                "你自己写出的预期，比 AI 给的候选更能代表打算的本意。",
+                "你自己写出的预期，比我给的候选更能代表打算的本意。",
             )
         return (
             f'An example: after four weeks of "{plan}", the measure you chose should improve and what the current '
@@ -147,7 +147,7 @@ def _trial(inp: TurnInputs, zh: bool) -> Turn | None:
             "plan needs changing. This is one way to write it; your experience decides.",
             "suggestion",
             "In the first weeks of the trial, what change would you expect to see?",
-            "An expectation in your own words says more about the plan than an AI's candidate.",
+            "An expectation in your own words says more about the plan than a candidate I suggest.",
         )
     if zh:
         cond = (f"（结合你观察到的「{basis}」）" if observed else f"（以你说的「{basis}」为前提）") if basis else ""

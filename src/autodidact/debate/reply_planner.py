@@ -28,7 +28,7 @@ from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.role_texts import acknowledge
 from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
-from autodidact.debate.templates import excerpt
+from autodidact.debate.templates import excerpt, sharpest
 from autodidact.debate.turn_planner import TurnPlanner
 from autodidact.debate.turns import SignalInputs, judge_opening, read_signals
 from autodidact.debate.txn import Txn
@@ -225,7 +225,6 @@ class ReplyPlanner(TurnPlanner):
                 # the answer counts by its kinds (a trial's question was filed as the test)
                 self._keep_open(txn, asked)
                 rest = asked_back.without_question(text, asked)
-                opening = asked_back.answer_back(asked, txn.s.language)
                 parts = answer_parts(rest) if cues.substantial(rest) else []
                 # what goes with a question is its context ("I was thinking I'd go by the grade"), no
                 # premise of the idea
@@ -238,7 +237,11 @@ class ReplyPlanner(TurnPlanner):
                     for signal in found:
                         self._signal(txn, signal, None, "answer beside a question to the partner")
                     self._revise_idea(txn, "moderator", "CONTINUE", found, rest)
-                    opening += " " + acknowledge(unlabelled(rest), found, txn.s.language)
+                opening = asked_back.answer_back(asked, txn.s.language, _record(txn.s))
+                if found:
+                    opening += ("" if txn.s.language == "zh" else " ") + acknowledge(
+                        unlabelled(rest), found, txn.s.language
+                    )
                 self._next_turn(txn, opening=opening)
                 return
             if last_stop in _GOES_ON and wording is None and cues.states_decision(text):
@@ -311,7 +314,7 @@ class ReplyPlanner(TurnPlanner):
             # "Do you think 4 weeks is long enough?" asks for help, not for a verdict: it is answered
             # as far as rules can and kept open; the turn's question still waits for its answer
             self._keep_open(txn, asked)
-            self._p0_note(txn, asked_back.answer_back(asked, s.language) + self._repeat(s))
+            self._p0_note(txn, asked_back.answer_back(asked, s.language, _record(s)) + self._repeat(s))
             return
         if s.language == "zh":
             note = f"我不判断命题对不对，经验命题的真伪只能由证据与检验决定。这个问题的用意：{why}"
@@ -432,9 +435,9 @@ class ReplyPlanner(TurnPlanner):
             gap_premise = (s.idea().current.assumptions or [s.idea().current.proposition])[-1]
         opening = None
         if asked:
-            opening = asked_back.answer_back(asked, s.language)
+            opening = asked_back.answer_back(asked, s.language, _record(txn.s))
             if signals:
-                opening += " " + acknowledge(unlabelled(text), signals, s.language)
+                opening += ("" if s.language == "zh" else " ") + acknowledge(unlabelled(text), signals, s.language)
         stop = gates.stop_after_answer(txn.s, item.obstacle or "—")
         if stop is not None:
             self._checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False, note=opening)
@@ -512,7 +515,7 @@ class ReplyPlanner(TurnPlanner):
             payload["add_predictions"] = [excerpt(test or unlabelled(text), 160)]
         if "ALTERNATIVE_ADDED" in signals:
             # the sentence that offers the rival, not the premise picked before it
-            rival = part_of(parts, "confounder") if len(parts) > 1 else None
+            rival = part_of(parts, "confounder")
             payload["add_alternatives"] = [excerpt(rival, 60) if rival else quote]
         if "DISPOSITION_DECIDED" in signals:
             low = text.lower()
@@ -555,6 +558,25 @@ class ReplyPlanner(TurnPlanner):
             else f"Switched to {mode}; the previous stage is summarised."
         )
         self._next_turn(txn, opening=opening)
+
+
+def _record(s: Session) -> str:
+    """What the session holds for the idea, said plainly: for a question about the record ("did you
+    record it?"), the partner shows it instead of guessing."""
+    zh = s.language == "zh"
+    version = s.idea().current
+    rivals = [excerpt(a, 50) for a in version.alternatives]
+    test = sharpest(version.predictions)
+    if zh:
+        named = "；".join(f"「{r}」" for r in rivals) or "无"
+        shown = f"「{excerpt(test, 60)}」" if test else "无"
+        return f"竞争解释：{named}，检验：{shown}，前提 {len(version.assumptions)} 条"
+    parts = [
+        "rivals: " + ("; ".join(f'"{r}"' for r in rivals) or "none"),
+        "test: " + (f'"{excerpt(test, 60)}"' if test else "none"),
+        f"premises: {len(version.assumptions)}",
+    ]
+    return ", ".join(parts)
 
 
 def _reads_as_claim(text: str, lang: str) -> bool:

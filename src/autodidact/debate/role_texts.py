@@ -108,16 +108,16 @@ def _clarifier(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     if inp.intent == "example":
         if zh:
             return (
-                f"两个对照例：甲觉得「{t}」成立，但同样的工作用时和以前一样，这是主观感受口径；乙没有这种感觉，"
-                f"但用时或返工次数翻了一倍，这是可测量消耗口径。同一件事在两种口径下结论可能相反。",
+                f"两个对照例：甲觉得「{t}」成立，但能数出来的量（多少次、多久、多少个）和以前一样，这是主观感受口径；"
+                f"乙没有这种感觉，但能数出来的量明显变了，这是可测量口径。同一件事在两种口径下结论可能相反。",
                 "suggestion",
                 "这两个例子里，哪一个更像你遇到的情况？",
                 "选中的例子就是命题的口径，后面的前提和预测都按它来写。",
             )
         return (
-            f'Two contrasting cases: A feels that "{t}" holds, yet does the same work in the same time as before '
-            f"(a felt-experience reading); B does not feel it, yet takes twice as long or redoes twice as much "
-            "work (a measurable reading). The same situation can come out opposite under the two readings.",
+            f'Two contrasting cases: A feels that "{t}" holds, yet everything that can be counted (how often, how '
+            "long, how many) is as before (a felt-experience reading); B does not feel it, yet those counts clearly "
+            "changed (a measurable reading). The same situation can come out opposite under the two readings.",
             "suggestion",
             "Which of the two cases is closer to what you ran into?",
             "The case you pick fixes the reading, and the premises and predictions follow from it.",
@@ -224,7 +224,7 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
                 f"命题就要改。这只是一个可能的预测写法，具体由你的经验来定。",
                 "suggestion",
                 f"回想没有这个原因的一段时间，你预期「{t}」会有什么不同？",
-                "你自己写出的预测，比 AI 给的候选更能代表命题的本意。",
+                "你自己写出的预测，比我给的候选更能代表命题的本意。",
             )
         return (
             f'An example: if the proposition holds, then during a stretch without the cause "{t}" should not show, '
@@ -232,7 +232,7 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
             "write the prediction; your experience decides.",
             "suggestion",
             f'Thinking of a stretch without the cause, what would be different about "{t}"?',
-            "A prediction in your own words says more about the proposition than an AI's candidate.",
+            "A prediction in your own words says more about the proposition than a candidate I suggest.",
         )
     if inp.intent == "threshold" and inp.predictions:
         pred = excerpt(sharpest(inp.predictions), 36)

@@ -304,10 +304,9 @@ def validation_plan_md(session: Session) -> str | None:
     condition = stated[-1] if stated else ""
     kind = read_proposition(idea.stage_base(session.stage).proposition, session.language).kind
     design = _DESIGNS.get(kind, _DESIGNS["causal"])["zh" if zh else "en"]
-    said = [r.user_answer for r in session.rounds if r.user_answer] + [
-        str(d.get("text", "")) for d in session.decisions
-    ]
-    sizes = sizes_said(said)
+    # the tests and decisions, not every answer: "over the last 8 weeks" in evidence, "I said it twice"
+    # in a complaint are no sizes of the plan (a trial's plan listed every number it had heard)
+    sizes = sizes_said([*version.predictions, *(str(d.get("text", "")) for d in session.decisions)])
     if zh:
         return "\n".join(
             [
@@ -431,10 +430,10 @@ _NUMBER = r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|el
 _SIZE_EN = re.compile(
     rf"\b{_NUMBER}(?:\s+or\s+so)?(?:\s+[a-z][a-z-]+)?\s+"
     r"(?:weeks?|days?|months?|years?|sprints?|sessions?|pieces?|songs?|streets?|people|persons|participants|"
-    r"students|users|teams?|runs?|trials?|nights?|items?|texts?|articles?|samples?|groups?|classes|households?)\b",
+    r"students|users|teams?|runs?|trials?|items?|texts?|articles?|samples?|groups?|classes|households?)\b",
     re.I,
 )
-_SIZE_ZH = re.compile(r"[一二两三四五六七八九十百\d]+\s*(?:个)?(?:周|星期|天|个月|月|年|次|人|篇|首|晚|条|家|组|户)")
+_SIZE_ZH = re.compile(r"[一二两三四五六七八九十百\d]+\s*(?:个)?(?:周|星期|天|个月|月|年|人|篇|首|组|户|家)")
 
 
 def sizes_said(texts: list[str]) -> list[str]:
