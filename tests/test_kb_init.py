@@ -52,3 +52,17 @@ def test_init_rejects_unknown_language(tmp_path: Path, cli) -> None:
     result = cli("init", str(tmp_path / "kb"), "--lang", "fr")
     assert result.exit_code == 2
     assert "fr" in result.output
+
+
+def test_an_english_knowledge_base_has_an_english_inbox_that_still_works(tmp_path: Path, cli) -> None:
+    from autodidact.kb import open_kb
+    from autodidact.loop.inbox import add_question, mark_incorporated, pending_questions
+
+    cli("init", str(tmp_path / "kb"), "--lang", "en")
+    kb = open_kb(tmp_path / "kb")
+    assert kb.user_questions.read_text("utf-8") == "# User questions\n\n## Pending\n\n## Done\n"
+    add_question(kb, "What is a generator?")
+    assert pending_questions(kb.user_questions) == ["What is a generator?"]
+    assert mark_incorporated(kb, ["What is a generator?"], 1) == ["What is a generator?"]
+    text = kb.user_questions.read_text("utf-8")
+    assert "待处理" not in text and text.index("## Done") < text.index("~~What is a generator?~~")

@@ -41,7 +41,7 @@ This knowledge base is maintained by autodidact. These rules bind people and the
 5. Every statement cites its raw file: `(source: 2026-12-01_example.md)`; several are separated by `, `.
 6. Contradicting sources are marked: `> ⚠️ 待核实: <why>`.
 7. `wiki/INDEX.md` lists every article with a one-line description.
-8. Add questions under "## 待处理" in `outputs/user_questions.md` at any time; the next round takes them.
+8. Add questions under "## Pending" in `outputs/user_questions.md` at any time; the next round takes them.
 """
 
 SETTINGS_TEMPLATE = """# autodidact settings for this knowledge base.
@@ -74,6 +74,8 @@ language = "{lang}"
 """
 
 USER_QUESTIONS_TEMPLATE = "# 用户问题\n\n## 待处理\n\n## 已处理\n"
+# An English knowledge base reads in English; the inbox reads "Pending"/"Done" as 待处理/已处理.
+USER_QUESTIONS_TEMPLATE_EN = "# User questions\n\n## Pending\n\n## Done\n"
 
 INDEX_TEMPLATE_ZH = "# 知识库索引\n\n（尚无文章）\n"
 INDEX_TEMPLATE_EN = "# Index\n\n(no articles yet)\n"
@@ -212,7 +214,7 @@ def init_kb(root: Path | str, topic: str | None = None, lang: str | None = None)
         kb.root / "CLAUDE.md": CLAUDE_MD_ZH if language == "zh" else CLAUDE_MD_EN,
         kb.root / KB_SETTINGS_FILE: SETTINGS_TEMPLATE.format(lang=language),
         kb.wiki / "INDEX.md": INDEX_TEMPLATE_ZH if language == "zh" else INDEX_TEMPLATE_EN,
-        kb.user_questions: USER_QUESTIONS_TEMPLATE,
+        kb.user_questions: USER_QUESTIONS_TEMPLATE if language == "zh" else USER_QUESTIONS_TEMPLATE_EN,
         kb.internal / ".gitignore": "*\n",
     }
     for path, text in files.items():

@@ -149,7 +149,7 @@ def test_size_time_type_and_robots_refusals(
     assert fragment in info.value.message
     assert web.url(path) in info.value.message
     assert "\n" not in info.value.message
-    assert time.monotonic() - started < 4.0
+    assert time.monotonic() - started < 8.0  # the stalled endpoints run 10 s and 60 s: a refusal, not a slow machine
     assert stored_files(kb_dir) == []
     if path == "/private/secret.html":
         assert not web.requested(path)
