@@ -301,7 +301,7 @@ def register(app: typer.Typer) -> None:
             engine.load()
         _show(engine, events, as_json)
         if not as_json:
-            console.print(f"summaries: {folder / 'summaries'}")
+            console.print(f"summaries: {folder / 'summaries'}", soft_wrap=True)  # a path is never wrapped
 
     @debate.command("check")
     def check_cmd(
