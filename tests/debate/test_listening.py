@@ -490,3 +490,21 @@ def test_a_question_about_the_record_is_answered_from_the_record(tmp_path: Path)
     )
     assert 'You asked "Did you record my rival?": the record now holds rivals: "' in shown
     assert "quieter floor" in shown.split("You asked", 1)[1]
+
+
+def test_not_sure_which_of_two_causes_is_a_question_about_the_cause() -> None:
+    zh = read("入冬以后阳台上的绿萝叶子一片片发黄，我不确定是浇水太多还是光照不够", "zh")
+    assert (zh.kind, zh.effect, zh.cause) == ("question", "入冬以后阳台上的绿萝叶子一片片发黄", "浇水太多还是光照不够")
+    en = read("My basil wilts every afternoon, and I'm not sure whether it's the heat or too little water", "en")
+    assert (en.kind, en.effect) == ("question", "My basil wilts every afternoon")
+
+
+def test_a_working_hypothesis_in_quotes_is_the_new_wording_without_what_follows_it() -> None:
+    from autodidact.debate.answer_kinds import answer_parts, revised_wording
+
+    said = "修改。我现在的工作假设是：「入冬后黄叶增多，主要是夜里低温让根吸水变慢」。“未决”那一栏请去掉那句话。"
+    assert revised_wording(said) == "入冬后黄叶增多，主要是夜里低温让根吸水变慢"
+    # one descriptive sentence of a longer answer is no rival: only rules read single sentences
+    parts = answer_parts("B吧，一个月黄了9片。发黄的多是靠下面的老叶，先是叶尖黄。其实还有第三种可能：阳台晚上很冷。")
+    assert ("confounder", "阳台晚上很冷。") in parts
+    assert not any(kind == "confounder" and "老叶" in sentence for kind, sentence in parts)

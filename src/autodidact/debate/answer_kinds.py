@@ -197,8 +197,8 @@ _LABELS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("confounder", r"\b(?:confounder|confound|competing explanation|alternative explanation|rival(?: explanation)?|"
                        r"competing view|"
                        r"another (?:factor|cause|explanation)|(?:a )?(?:second|other) (?:factor|cause))\b|"
-                       r"another possibility|other possibility|"
-                       r"混杂|竞争解释|另一个原因|其他因素|另一个因素|另一种解释|别的解释|其他解释|另一个?可能|另一种可能"),
+                       r"another possibility|other possibility|a third possibility|"
+                       r"混杂|竞争解释|另一个原因|其他因素|另一个因素|另一种解释|别的解释|其他解释|另一个?可能|另一种可能|第三种可能|还有一种可能"),
         ("mechanism", r"\bmechanism\b|机制"),
         ("test", r"\btest\b|\bpredictions?\b|\btrial\b|检验|测试|验证办法|预测|试行"),
         ("evidence", r"\b(?:evidence|data)\b|证据|数据"),
@@ -233,8 +233,8 @@ _REVISE_LABEL = re.compile(
 # set aside. New version: …", 「我选修改。改成：「…」」 — a revise word opening a sentence, a short
 # aside, then the colon that gives the wording.
 _REVISE_SAID = re.compile(
-    r"(?:^|[.。!！]\s*)(?:i'?ll |i )?(?:revise|revised|reword|new version|new wording|final version"
-    r"|改成|改为|修改为|新版本|新的说法|最终版本?)"
+    r"(?:^|[.。!！]\s*)(?:i'?ll |i |我(?:现在)?的?)?(?:revise|revised|reword|new version|new wording|final version"
+    r"|(?:my )?(?:current |new )?working hypothesis|改成|改为|修改为|新版本|新的说法|最终版本?|(?:现在的)?工作假设)"
     r"[^:：.。!！?？]{0,40}[:：]\s*(?P<wording>.+)$",
     re.I,
 )
@@ -248,7 +248,15 @@ def revised_wording(text: str) -> str | None:
     if not wording:
         said = _REVISE_SAID.search(clean)
         wording = said.group("wording") if said else ""
-    # quotation marks around the wording are the person's way of setting it off, not part of it
+    # quotation marks around the wording are the person's way of setting it off, not part of it; what
+    # follows the closing mark ("「…」 and please drop that line") is said about the talk
+    wording = wording.strip()
+    pairs = {"「": "」", "“": "”", '"': '"', "'": "'"}
+    if wording[:1] in pairs:
+        # the closing mark, not an apostrophe inside a word ("it's")
+        close = re.search(rf"{re.escape(pairs[wording[:1]])}(?![A-Za-z])", wording[1:])
+        if close is not None:
+            wording = wording[1 : close.start() + 1]
     wording = wording.strip().rstrip("。.!！").strip("「」“”\"'").strip().rstrip("。.!！")
     return wording if len(wording) >= 6 else None
 
@@ -270,9 +278,11 @@ def unlabelled(text: str) -> str:
     return clean
 
 
-def classify(text: str) -> AnswerKind:
+def classify(text: str, learned: bool = True) -> AnswerKind:
     """The answer's kind: what the person calls it ("Evidence: …"), else what its opening does, else
-    the first rule that matches, in the order above (a hedge wins over the rest)."""
+    the first rule that matches, in the order above (a hedge wins over the rest). ``learned=False``
+    leaves out the learned reader: it was trained on whole answers, and on one sentence of a longer
+    answer ("发黄的多是靠下面的老叶…", a description) it guessed a rival."""
     clean = " ".join(text.strip().split())
     if not clean:
         return "other"
@@ -304,7 +314,7 @@ def classify(text: str) -> AnswerKind:
     if hedged:
         return "hedge"
     # No cue matched: the learned reader, which abstains ("other") when it is not confident.
-    return shipped_model().predict(clean)  # type: ignore[return-value]
+    return shipped_model().predict(clean) if learned else "other"  # type: ignore[return-value]
 
 
 # A turn that offers options to pick from: "A. …; B. …", "(1) …", 「①…」, "which of the two", 「哪一种」.
@@ -393,21 +403,21 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
     if first == "test":
         # "Not ready to decide. Test first: I'll learn two pieces …": the test starts where a sentence
         # states it; what comes before it is no part of the test (a trial's summary quoted it)
-        at = next((i for i, sentence in enumerate(sentences) if classify(sentence) == "test"), 0)
+        at = next((i for i, sentence in enumerate(sentences) if classify(sentence, learned=False) == "test"), 0)
         if at:
             start = clean.find(sentences[at])
             out[0] = (first, unlabelled(clean[start:]) if start >= 0 else out[0][1])
     if first == "confounder":
         # "I already said it: … But there's a rival explanation I should admit: I prep in calm weeks."
         # The rival is what its own sentence says, after the words that announce it
-        at = next((x for x in sentences if _LABELS[1][1].search(x) or classify(x) == "confounder"), None)
+        at = next((x for x in sentences if _LABELS[1][1].search(x) or classify(x, learned=False) == "confounder"), None)
         if at is not None:
             head, colon, tail = at.partition(":") if ":" in at else at.partition("：")
             said = tail.strip() if colon and _LABELS[1][1].search(head) and len(tail.strip()) > 3 else unlabelled(at)
             out[0] = (first, said)
     seen = {first}
     for sentence in sentences:
-        kind = classify(sentence)
+        kind = classify(sentence, learned=False)
         if kind == "test" and _CONDITION.search(sentence):
             # of two sentences about a test, the one with its condition ("if it's under 1, I drop it")
             out = [(k, unlabelled(sentence) if k == "test" and not _CONDITION.search(s) else s) for k, s in out]

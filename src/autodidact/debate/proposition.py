@@ -266,6 +266,9 @@ def _read_en(text: str) -> Proposition:
         # "There are fewer code review comments on Fridays": an observation of what there is, no subject
         rest, scope = _scope_en(there.group("rest"))
         return Proposition(text, "observation", effect=_strip(rest), scope=scope)
+    which = _EN_WHICH_CAUSE.match(body)
+    if which:
+        return Proposition(text, "question", effect=_strip(which.group("seen")), cause=_strip(which.group("causes")))
     cond = _EN_CONDITION.match(body)
     if cond and not text.endswith("?"):
         # "When I meal-prep on Sunday, I order less takeout during the week" states a claim: "when"
@@ -430,8 +433,21 @@ def _read_zh(text: str) -> Proposition:
     return found
 
 
+# 「…发黄，我不确定是浇水太多还是光照不够」, "…, and I'm not sure whether it's X or Y": a pattern and
+# the candidate causes the person weighs — a question about which cause, not an observation.
+_ZH_WHICH_CAUSE = re.compile(
+    r"^(?P<seen>.+?)[，,]\s*(?:我)?(?:不确定|不知道|说不清|搞不清)(?:是|到底是)?(?P<causes>.+还是.+)$"
+)
+_EN_WHICH_CAUSE = re.compile(
+    r"^(?P<seen>.+?),?\s+(?:and|but)?\s*i'?m not sure (?:whether|if) (?:it'?s|it is)\s+(?P<causes>.+?\s+or\s+.+)$", re.I
+)
+
+
 def _read_zh_body(text: str) -> Proposition:
     body = _ZH_HEDGE.sub("", text.rstrip("。！!"), count=1)
+    which = _ZH_WHICH_CAUSE.match(body)
+    if which:
+        return Proposition(text, "question", effect=_strip(which.group("seen")), cause=_strip(which.group("causes")))
     reason = re.match(r"^(?P<main>.+?)[，,](?:这是)?因为(?P<why>.+)$", body)
     if reason and not _ZH_QUESTION.search(text):
         # 「…的日子，第二天空腹血糖明显更低，因为饭后走动让肌肉…」: the reason is the mechanism
@@ -567,6 +583,9 @@ def plain_reading(p: Proposition, lang: str) -> str:
             return f"我的理解：这是一个比较——{claim}。关键在于「{p.key_term}」。"
         if p.kind == "plan":
             return f"我的理解：这是一个打算——{p.effect or p.text}。"
+        if p.kind == "question" and "还是" in p.cause:
+            first, _, second = p.cause.partition("还是")
+            return f"我的理解：这是一个问题——「{p.subject}{p.effect}」是因为「{first}」还是「{second}」（或别的原因）。"
         if p.kind == "question" and p.cause:
             return f"我的理解：这是一个问题——「{p.cause}」是否、又为什么会让「{p.subject}{p.effect}」。"
         if p.kind == "question":
@@ -591,6 +610,9 @@ def plain_reading(p: Proposition, lang: str) -> str:
         )
     if p.kind == "plan":
         return f"How I read it: a plan — {p.effect or p.text}."
+    if p.kind == "question" and re.search(r"\s+or\s+", p.cause):
+        first, second = re.split(r"\s+or\s+", p.cause, maxsplit=1)
+        return f'How I read it: a question — is "{p.effect}" due to {first} or to {second} (or something else)?'
     if p.kind == "question" and p.cause:
         who = f"{p.subject} " if p.subject else ""
         return f"How I read it: a question — whether, and why, {p.cause} leads to {who}{p.effect}."
