@@ -214,3 +214,23 @@ def test_the_short_steps_a_lead_in_announces_are_quoted_with_it() -> None:
     pieces = [text[s:e] for s, e in with_antecedents(text, sentence_spans(text))]
     assert any(p.startswith("使用如下方案之一") and p.endswith("core dump 文件。") for p in pieces), pieces
     assert any(p.startswith("对于无限循环") for p in pieces)  # a long sentence after the list stands alone
+
+
+def test_a_run_whose_head_is_a_subject_word_is_headed_by_the_word_before_it() -> None:
+    """ "exit code" in a research on running code: "code" is the subject's, so "exit" heads the question."""
+    from autodidact.evidence.focus import focus
+
+    topic = "How do I run code in parallel processes with Python's multiprocessing: a Process's lifecycle, pipes?"
+    sub = subject_terms(topic, "en")
+    assert stem("code") in sub
+    sharp = sharpen(focus("What is meant by exit code in Process's lifecycle?"), sub, subject_words(topic, "en"))
+    assert stem("exit") in sharp.heads
+
+
+def test_two_words_are_also_searched_written_closed_as_code_writes_them() -> None:
+    from autodidact.evidence.focus import closed_compounds
+    from autodidact.evidence.research import search_terms
+
+    assert closed_compounds("What is meant by exit code in Process's lifecycle?") == [stem("exitcode")]
+    assert closed_compounds("What does Process.join do?") == []
+    assert [stem("exitcode")] in search_terms("What is meant by exit code?", [], "en")

@@ -75,8 +75,22 @@ def test_pydoc_inherited_members_are_documented_once() -> None:
     raw = pydoc.render_doc(logging, renderer=pydoc.plaintext)
     text = extract_bytes(raw.encode(), filename="logging.txt").text
     assert raw.count("use the default formatter") > 1 and text.count("use the default formatter") == 1
-    assert "inherited from" not in text and "Method resolution order" not in text
+    assert "Method resolution order" not in text
+    # a base the page documents (Handler) is never repeated; one it does not (Filterer) is kept once
+    assert "inherited from Handler" not in text and "inherited from builtins" not in text
+    assert text.count("Methods inherited from Filterer") == 1
     assert "Open the specified file and use it as the stream for logging." in text  # FileHandler's own
+
+
+def test_a_member_only_an_undocumented_base_documents_is_kept() -> None:
+    """multiprocessing documents `exitcode` only as "inherited from multiprocessing.process.BaseProcess",
+    a class the page does not document: left out, the page never said what an exit code is."""
+    import multiprocessing
+    import pydoc
+
+    raw = pydoc.render_doc(multiprocessing, renderer=pydoc.plaintext)
+    text = extract_bytes(raw.encode(), filename="multiprocessing.txt").text
+    assert "Return exit code of process or `None` if it has yet to stop" in text
 
 
 def test_a_comment_gutter_down_a_description_stops_ending_sentences() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from autodidact.evidence.textscore import STOPWORDS, terms
 from autodidact.text.glossary import GLOSSARY, GLOSSARY_RE
@@ -382,3 +383,23 @@ def focus(text: str) -> Focus:
         section,
         key_points_document(question),
     )
+
+
+def closed_compounds(question: str) -> list[str]:
+    """Two adjacent content words of an English question, written closed as code and manuals write
+    them: "exit code" → ``exitcod`` (the ``exitcode`` attribute), "file name" → ``filenam``.
+
+    Why: "What is meant by exit code?" never met "exitcode  Return exit code of process", whose
+    name is one token; every passage that said "exit" and "code" apart outranked it.
+    """
+    bare, _gap = split_gap(question)
+    if _CJK.search(bare):
+        return []
+    words = re.findall(r"[A-Za-z]+|[^A-Za-z\s]", bare)
+    out: list[str] = []
+    for a, b in pairwise(words):
+        if a.isalpha() and b.isalpha() and content_terms(a, set()) and content_terms(b, set()):
+            joined = terms((a + b).lower())
+            if joined and joined[0] not in out:
+                out.append(joined[0])
+    return out

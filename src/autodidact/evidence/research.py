@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from autodidact.errors import ModelOutputInvalid
 from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans, title_score
 from autodidact.evidence.extract_task import MODIFIER_WEIGHT, ClaimOut, ExtractClaimsTask, ExtractInputs, PassageIn
-from autodidact.evidence.focus import content_terms, focus
+from autodidact.evidence.focus import closed_compounds, content_terms, focus
 from autodidact.evidence.quality import RANK, refine
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.search_plan import PlannedQuery
@@ -77,6 +77,8 @@ def search_terms(kq_text: str, queries: list[PlannedQuery], language: str) -> li
     # "the for statement and the while statement", "Python coroutines": each subject (and head
     # noun) alone also scores a passage, so a document about either subject counts as relevant.
     out += [s for s in fx.subjects if s not in out]
+    # each closed compound alone ("exitcode" for "exit code") scores a passage too
+    out += [[c] for c in closed_compounds(kq_text) if [c] not in out and c not in fx.terms]
     if fx.english:
         out.append(content_terms(" ".join(fx.english)))
     for q in queries:

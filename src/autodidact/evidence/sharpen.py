@@ -62,7 +62,15 @@ def sharpen(fx: Focus, subject: frozenset[str], words: list[str]) -> Sharpened:
         return Sharpened(list(fx.heads), 1, "")
     specific = [t for t in fx.terms if t not in subject]
     if specific:
-        heads = [h for h in fx.heads if h not in subject] or specific
+        heads = [h for h in fx.heads if h not in subject]
+        for h in fx.heads:
+            # "exit code" in a research on running code: its head is a subject word, so the word that
+            # makes it a thing of its own ("exit") heads it — else no sentence about exitcode qualified
+            at = fx.terms.index(h) if h in subject and h in fx.terms else 0
+            before = fx.terms[at - 1] if at > 0 else ""
+            if before and before not in subject and before not in fx.heads and before not in heads:
+                heads.append(before)
+        heads = heads or specific
         query = fx.query()
         for word in sorted(words, key=len, reverse=True):
             if CJK_RUN.fullmatch(word):

@@ -76,17 +76,29 @@ _CLASS_ENTRY = re.compile(r"^ {4}class (?P<name>[A-Za-z_]\w*)\b[^|]*$")
 # use the default formatter for the module.") stood in every handler's section and answered five
 # questions about formatters. Those blocks are left out.
 _RULE = re.compile(r"^[ \t]*\|[ \t]+-{10,}[ \t]*$")
-_INHERITED = re.compile(r"^[ \t]*\|[ \t]+[A-Z][\w ]* inherited from [\w.]+:[ \t]*$")
+_INHERITED = re.compile(r"^[ \t]*\|[ \t]+[A-Z][\w ]* inherited from (?P<base>[\w.]+):[ \t]*$")
 _MRO = re.compile(r"^[ \t]*\|[ \t]+Method resolution order:[ \t]*$")
 
 
 def _inherited_blocks(lines: list[str], bars: set[int]) -> set[int]:
     """Lines of pydoc's inherited-member blocks and method-resolution-order lists (see above)."""
     out: set[int] = set()
+    # Only a base class the page documents itself says it already: "inherited from
+    # multiprocessing.process.BaseProcess" on the multiprocessing page is the only place `exitcode`
+    # is documented there, and dropping it lost the answer to "what is a process's exit code?".
+    # A base the page does not document is kept once, where it first appears, and left out after.
+    documented = {m.group("name") for line in lines if (m := _CLASS_ENTRY.match(line))}
+    seen: set[str] = set()
     i = 0
     while i < len(lines):
         line = lines[i]
-        if i in bars and _RULE.match(line) and i + 1 in bars and _INHERITED.match(lines[i + 1]):
+        inherited = _INHERITED.match(lines[i + 1]) if i + 1 < len(lines) else None
+        header = lines[i + 1].strip(" \t|") if inherited else ""
+        base = inherited.group("base").rsplit(".", 1)[-1] if inherited else ""
+        from_builtins = bool(inherited) and inherited.group("base").startswith("builtins.")  # str(), args…
+        first = bool(inherited) and not from_builtins and base not in documented and header not in seen
+        seen.add(header)
+        if i in bars and _RULE.match(line) and i + 1 in bars and inherited and not first:
             j = i + 1
             while j < len(lines) and j in bars and not (j > i + 1 and _RULE.match(lines[j])):
                 j += 1
