@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from autodidact.evidence.focus import Focus
+from autodidact.evidence.focus import Focus, phrases, subject_keywords
 from autodidact.text.tokens import CJK_CLASS, CJK_RUN, terms
 from autodidact.text.topic import decompose
 
@@ -63,13 +63,13 @@ def sharpen(fx: Focus, subject: frozenset[str], words: list[str]) -> Sharpened:
     specific = [t for t in fx.terms if t not in subject]
     if specific:
         heads = [h for h in fx.heads if h not in subject]
-        for h in fx.heads:
-            # "exit code" in a research on running code: its head is a subject word, so the word that
-            # makes it a thing of its own ("exit") heads it — else no sentence about exitcode qualified
-            at = fx.terms.index(h) if h in subject and h in fx.terms else 0
-            before = fx.terms[at - 1] if at > 0 else ""
-            if before and before not in subject and before not in fx.heads and before not in heads:
-                heads.append(before)
+        for run in phrases(fx.question, subject_keywords(fx.question)):
+            # "exit code" in a research on running code: the run's head is a subject word, so the word
+            # that makes it a thing of its own ("exit") heads it — else no sentence about exitcode qualified
+            if len(run) > 1 and run[-1] in subject and run[-1] in fx.heads:
+                before = run[-2]
+                if before not in subject and before in fx.terms and before not in heads:
+                    heads.append(before)
         heads = heads or specific
         query = fx.query()
         for word in sorted(words, key=len, reverse=True):

@@ -88,6 +88,10 @@ def _inherited_blocks(lines: list[str], bars: set[int]) -> set[int]:
     # is documented there, and dropping it lost the answer to "what is a process's exit code?".
     # A base the page does not document is kept once, where it first appears, and left out after.
     documented = {m.group("name") for line in lines if (m := _CLASS_ENTRY.match(line))}
+    # … and only from the page's own package: "inherited from collections.abc.MutableMapping" on
+    # the configparser page is dict machinery ("D.get(k[,d]) -> D[k] if k in D, else d") that
+    # crowded out ConfigParser.get's own entry.
+    own = _page_package(lines)
     seen: set[str] = set()
     i = 0
     while i < len(lines):
@@ -95,8 +99,9 @@ def _inherited_blocks(lines: list[str], bars: set[int]) -> set[int]:
         inherited = _INHERITED.match(lines[i + 1]) if i + 1 < len(lines) else None
         header = lines[i + 1].strip(" \t|") if inherited else ""
         base = inherited.group("base").rsplit(".", 1)[-1] if inherited else ""
-        from_builtins = bool(inherited) and inherited.group("base").startswith("builtins.")  # str(), args…
-        first = bool(inherited) and not from_builtins and base not in documented and header not in seen
+        full = inherited.group("base") if inherited else ""
+        ours = "." not in full or (bool(own) and full.startswith(own + "."))  # a bare name is this module's
+        first = bool(inherited) and ours and base not in documented and header not in seen
         seen.add(header)
         if i in bars and _RULE.match(line) and i + 1 in bars and inherited and not first:
             j = i + 1
@@ -114,6 +119,18 @@ def _inherited_blocks(lines: list[str], bars: set[int]) -> set[int]:
             continue
         i += 1
     return out
+
+
+_PAGE = re.compile(
+    r"^Python Library Documentation: (?:module|package) (?P<name>[\w.]+)|^NAME\n\s+(?P<name2>[\w.]+)", re.M
+)
+
+
+def _page_package(lines: list[str]) -> str:
+    """The top-level package a pydoc page documents ("multiprocessing"), or "" for other text."""
+    found = _PAGE.search("\n".join(lines[:12]))
+    name = (found.group("name") or found.group("name2")) if found else ""
+    return name.split(".", 1)[0]
 
 
 def readable_plain(text: str) -> str:
