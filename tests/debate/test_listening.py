@@ -508,3 +508,31 @@ def test_a_working_hypothesis_in_quotes_is_the_new_wording_without_what_follows_
     parts = answer_parts("B吧，一个月黄了9片。发黄的多是靠下面的老叶，先是叶尖黄。其实还有第三种可能：阳台晚上很冷。")
     assert ("confounder", "阳台晚上很冷。") in parts
     assert not any(kind == "confounder" and "老叶" in sentence for kind, sentence in parts)
+
+
+def test_a_rival_said_as_a_change_at_the_same_time_or_offered_as_a_question_is_recorded(tmp_path: Path) -> None:
+    from autodidact.debate.answer_kinds import answer_parts, part_of
+
+    assert classify("我妈也是5月底来我们家住的，她很爱做饭。") == "confounder"
+    assert classify("Maybe it's the Kindle, not the train.") == "confounder"
+    # the named rival, not the complaint that mentions the word, nor the words announcing it
+    said = "你的小结写“竞争解释尚未提出”，这不对。竞争解释是：我妈5月底搬来住，她爱做饭。"
+    assert part_of(answer_parts(said), "confounder") == "我妈5月底搬来住，她爱做饭。"
+    folder = tmp_path / "s"
+    _talk(folder, "Standing desks make our team more focused", ["standard", "B, fewer context switches per hour"])
+    shown = render_events(Engine(folder).reply("Isn't the new quieter office the rival?"), "en")
+    session = Engine(folder).load()
+    assert "the new quieter office" in session.idea().current.alternatives
+    assert '"the new quieter office" is a rival explanation' in shown and not session.open_questions
+
+
+def test_a_rewording_is_what_the_checkpoint_keeps_and_a_sign_off_is_no_research_topic(tmp_path: Path) -> None:
+    from autodidact.debate.summaries import stage_summary
+
+    folder = tmp_path / "s"
+    _talk(folder, "Standing desks make our team more focused",
+          ["standard", "Revise: standing desks cut context switches for our backend team"])  # fmt: skip
+    summary = stage_summary(Engine(folder).load(), stop_reason="USER_CLOSED", rule="S4", obstacle="-")
+    assert summary["kept"].startswith("standing desks cut context switches")
+    assert summary["revised"].startswith("reworded from: Standing desks make our team more focused")
+    assert not any("That's it" in o for o in summary["options"])

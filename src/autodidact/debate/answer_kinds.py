@@ -119,6 +119,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^(?!因为|由于).*(?:本来就|原本就|本身就|一直就)", r"(?:还|也)(?:换了|换成|改了|招了|搬了|加了|上了|开始)",
             r"(?:正好|刚好|恰好)(?:赶上|碰上|遇上|是)", r"那段时间(?:正好|刚好|还)", "淡季", "旺季",
             r"\b(?:could|might|may) (?:also |just )?come from\b", r"也?可能(?:来自|出在|源于)",
+            # another change said to fall in the same time, or another cause put against the named one:
+            # 「我妈也是5月底来我们家住的」, 「所以可能是我妈，不是超市」, "maybe it's the Kindle, not the train"
+            r"也是.{0,8}(?:月|时候|那周|那年|同时).{0,12}(?:来|搬|开始|换|买|装)", r"可能是.{1,12}[，,]\s*(?:而)?不是",
+            r"\b(?:maybe|perhaps|probably|could be|might be) (?:it'?s )?.{1,30}, not (?:the )?\w",
         )),
         ("mechanism", (
             r"^(?:because|since|as)\b", r"\bbecause\b", r"\bwhich means\b", r"\bthat'?s why\b", r"\bso they\b",
@@ -410,7 +414,13 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
     if first == "confounder":
         # "I already said it: … But there's a rival explanation I should admit: I prep in calm weeks."
         # The rival is what its own sentence says, after the words that announce it
-        at = next((x for x in sentences if _LABELS[1][1].search(x) or classify(x, learned=False) == "confounder"), None)
+        found = [
+            x
+            for x in sentences
+            if (_LABELS[1][1].search(x) or classify(x, learned=False) == "confounder") and not _ABOUT_SUMMARY.search(x)
+        ]
+        # a sentence that names the rival ("竞争解释是：我妈5月底搬来住") before one that only mentions the word
+        at = next((x for x in found if _NAMED_RIVAL.match(x.strip(" “”\"'「」"))), found[0] if found else None)
         if at is not None:
             head, colon, tail = at.partition(":") if ":" in at else at.partition("：")
             said = tail.strip() if colon and _LABELS[1][1].search(head) and len(tail.strip()) > 3 else unlabelled(at)
@@ -434,8 +444,25 @@ _CONDITION = re.compile(r"\bif\b|如果|要是|假如|若", re.I)
 
 
 def part_of(parts: list[tuple[AnswerKind, str]], *kinds: str) -> str | None:
-    """The sentence of the first part of one of ``kinds`` (None when the answer has none)."""
-    return next((sentence for kind, sentence in parts if kind in kinds), None)
+    """The sentence of the first part of one of ``kinds`` (None when the answer has none); a rival
+    is what follows the words that announce it ("竞争解释是我妈来住" → 我妈来住)."""
+    found = next((sentence for kind, sentence in parts if kind in kinds), None)
+    if found is not None and "confounder" in kinds:
+        named = _NAMED_RIVAL.match(found.strip(" “”\"'「」"))
+        if named and len(named.group("rival").strip()) > 2:
+            return named.group("rival").strip()
+    return found
+
+
+# "Your summary says no rival was named" is about the record, not a rival.
+_ABOUT_SUMMARY = re.compile(
+    r"你的(?:小结|总结|记录)|(?:your|the) (?:summary|checkpoint|record)\b|you (?:said|wrote)\b", re.I
+)
+_NAMED_RIVAL = re.compile(
+    r"^.{0,40}?(?:竞争解释|另一种解释|另一个原因|rival(?: explanation)?|competing explanation|alternative explanation)"
+    r"[^:：是]{0,24}?(?:\s+is\b|是|[:：])\s*(?P<rival>.+)$",
+    re.I,
+)
 
 
 def scope_only(wording: str) -> bool:

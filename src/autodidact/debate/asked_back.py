@@ -16,7 +16,7 @@ import re
 _SENTENCE = re.compile(r"[^.!?。！？]+(?:[.!?。！？]+|$)")
 _EN_ASKS = re.compile(
     r"^(?:so |but |and |ok(?:ay)?,? |then,? )?(?:what|how|which|why|when|where|who|is|are|was|were|do|does|did|"
-    r"should|would|could|can|will|shall)\b",
+    r"should|would|could|can|will|shall|isn'?t|aren'?t|doesn'?t|don'?t|wouldn'?t|couldn'?t|shouldn'?t|can'?t|won'?t)\b",
     re.I,
 )
 _ZH_ASKS = re.compile(r"吗|呢|什么|怎么|怎样|如何|是否|多少|多久|多长|哪|算不算|够不够|行不行|可不可以")
@@ -114,3 +114,33 @@ def answer_back(question: str, lang: str, record: str = "") -> str:
         return head + (f"；一般的做法是：{help_text}。" if help_text else "。")
     head = f'You asked "{quote}": that is yours to settle from what you know, and it stays an open question'
     return head + (f"; what usually helps: {help_text}." if help_text else ".")
+
+
+# "Isn't my mother moving in the rival?", 「我妈来住不就是那个竞争解释吗？」: a rival offered as a question.
+_RIVAL_ASKED = (
+    re.compile(r"^(?P<rival>.{2,40}?)(?:不)?就是(?:那个|一个|另一个)?(?:竞争解释|另一种解释|别的原因)", re.I),
+    re.compile(
+        r"^(?:isn'?t|is not|wouldn'?t|couldn'?t|could|might|is) (?P<rival>.{3,60}?),? (?:be )?(?:the|a|an|another|my) "
+        r"(?:rival|competing explanation|alternative explanation|other explanation|other cause)\b",
+        re.I,
+    ),
+)
+
+
+def rival_in_question(question: str) -> str | None:
+    """The rival a question offers ("我妈来住" of 「我妈来住不就是那个竞争解释吗？」), or None."""
+    for pattern in _RIVAL_ASKED:
+        found = pattern.search(question.strip())
+        if found:
+            return found.group("rival").strip(" ，,")
+    return None
+
+
+def rival_heard(question: str, rival: str, lang: str) -> str:
+    """The response to a rival offered as a question: yes, and it is on the record now."""
+    if lang == "zh":
+        return f"你问「{question}」：是的，「{rival}」就是一个竞争解释，已记下；要靠能把两者分开的检验来区分。"
+    return (
+        f'You asked "{question}": yes, "{rival}" is a rival explanation; it is on the record now, to be told '
+        "apart by a test."
+    )

@@ -310,6 +310,13 @@ class ReplyPlanner(TurnPlanner):
         pending = s.pending_question or {}
         why = s.round_by_turn(int(pending["turn"])).why if pending.get("turn") is not None else ""
         asked = asked_back.question_to_partner(text)
+        rival = asked_back.rival_in_question(asked) if asked else None
+        if asked and rival:
+            # "Isn't my mother moving in the rival?" offers the rival: it is recorded, and said so
+            self._signal(txn, "ALTERNATIVE_ADDED", None, "rival offered as a question")
+            self._revise_idea(txn, "moderator", "CONTINUE", ["ALTERNATIVE_ADDED"], rival)
+            self._p0_note(txn, asked_back.rival_heard(asked, rival, s.language) + self._repeat(s))
+            return
         if asked and not cues.asks_verdict(text):
             # "Do you think 4 weeks is long enough?" asks for help, not for a verdict: it is answered
             # as far as rules can and kept open; the turn's question still waits for its answer
@@ -378,8 +385,14 @@ class ReplyPlanner(TurnPlanner):
                 question_type=item.question_type, question=item.question or "", answer=said, previous_answers=previous
             ),
         )
-        if asked:
+        rival = asked_back.rival_in_question(asked) if asked else None
+        if rival:
+            # 「我妈来住不就是那个竞争解释吗？」 offers the rival as a question: recorded, and said so
+            self._signal(txn, "ALTERNATIVE_ADDED", turn, "rival offered as a question")
+            self._revise_idea(txn, item.role, item.question_type, ["ALTERNATIVE_ADDED"], rival)
+        elif asked:
             self._keep_open(txn, asked)
+        if asked:
             text = said if cues.substantial(said) else ""
         signals = [] if as_command in {"REVIEW", "GAP", "MODE"} or not text else read.signals
         if asked or (as_command is None and revised_wording(text)):
@@ -387,9 +400,12 @@ class ReplyPlanner(TurnPlanner):
             signals = [x for x in signals if x != "PREMISE_SURFACED"]
         if classify_answer(text) == "choice" and not offers_choice(item.question or "", item.contribution or ""):
             signals = []  # "the second one" to a question that listed nothing picks nothing
-        if as_command is None and "DISPOSITION_DECIDED" not in signals:
-            # what else the answer says counts too: a named premise and a rival in one answer
+        if as_command is None:
+            # what else the answer says counts too: a named premise and a rival in one answer; beside a
+            # decision only a rival or a test ("修改：… 竞争解释是我妈来住" lost the rival)
             allowed = cues.allowed_signals(item.question_type)
+            if "DISPOSITION_DECIDED" in signals:
+                allowed = tuple(x for x in allowed if x in {"ALTERNATIVE_ADDED", "DISCRIMINATION_ADDED"})
             for kind, _sentence in answer_parts(text)[1:]:
                 extra = KIND_SIGNAL.get(kind)
                 if kind == "choice" and offers_choice(item.question or "", item.contribution or ""):
@@ -435,7 +451,11 @@ class ReplyPlanner(TurnPlanner):
             gap_premise = (s.idea().current.assumptions or [s.idea().current.proposition])[-1]
         opening = None
         if asked:
-            opening = asked_back.answer_back(asked, s.language, _record(txn.s))
+            opening = (
+                asked_back.rival_heard(asked, rival, s.language)
+                if rival
+                else asked_back.answer_back(asked, s.language, _record(txn.s))
+            )
             if signals:
                 opening += ("" if s.language == "zh" else " ") + acknowledge(unlabelled(text), signals, s.language)
         stop = gates.stop_after_answer(txn.s, item.obstacle or "—")

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from autodidact.debate import cues, gates
+from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.plan_texts import bare_proposition
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.session import Session
@@ -40,6 +41,9 @@ def claims_proven(text: str) -> str | None:
 _SCOPE_NOTE = re.compile(r"[（(](?:scope|范围)[:：]\s*([^()（）]+)[)）]")
 
 
+_SIGN_OFF = re.compile(r"就这样|先这样|我先去|that'?s it\b|i'?ll go\b|for now, i'?ll\b|let'?s leave it", re.I)
+
+
 def _after_closing(session: Session, zh: bool) -> list[str]:
     """Next steps for a closed session: test it, look for evidence on its weakest premise, or think on."""
     version = session.idea().current
@@ -52,7 +56,15 @@ def _after_closing(session: Session, zh: bool) -> list[str]:
     worth = [
         a
         for a in version.assumptions
-        if not cues.has_any(a, cues.DONT_KNOW) and not cues.about_the_talk(a) and "?" not in a
+        if not cues.has_any(a, cues.DONT_KNOW)
+        and not cues.about_the_talk(a)
+        and "?" not in a
+        and "？" not in a
+        # what the world may or may not bear out: not a test, a correction, the person's own data or a
+        # sign-off ("就这样，我先去记录数据" was offered as a research topic, as were test clauses)
+        and classify_answer(a, learned=False) in {"mechanism", "definition", "example", "other"}
+        and not cues.states_decision(a)
+        and not _SIGN_OFF.search(a)
     ]
     if worth:
         premise = excerpt(worth[-1], 50)
@@ -99,20 +111,9 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
         )
     base = idea.stage_base(session.stage).proposition
     if not revisions and version.proposition != base and not version.proposition.startswith(base):
-        if version.disposition == "KEEP" and any(
-            s.get("signal") == "DISPOSITION_DECIDED" for s in session.progress_signals
-        ):
-            # the person decided to keep the reworded version: that is what is kept (a trial's
-            # "Keep: <the original>" contradicted "I'll keep the revised version")
-            revisions.append(f"由「{excerpt(base, 50)}」改写而来" if zh else f"reworded from: {excerpt(base, 50)}")
-        else:
-            # reworded ("Revise: …"): keep names what the stage began with, revise the new wording
-            kept = excerpt(base, 80)
-            revisions.append(
-                f"改写为「{excerpt(version.proposition, 60)}」"
-                if zh
-                else f"reworded: {excerpt(version.proposition, 60)}"
-            )
+        # the person's own rewording is what the idea is now: "Keep: <the original>" next to "Revise:
+        # <new wording>" contradicted "I no longer keep the original sentence" (two trials)
+        revisions.append(f"由「{excerpt(base, 50)}」改写而来" if zh else f"reworded from: {excerpt(base, 50)}")
     revised = ("；" if zh else "; ").join(revisions) or ("无" if zh else "none")
     # A stated change condition ("if I skip coffee and still sleep badly, I'd drop it") is how the idea
     # will be tested, not a revision of it: it gets its own slot.
