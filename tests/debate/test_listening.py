@@ -536,3 +536,18 @@ def test_a_rewording_is_what_the_checkpoint_keeps_and_a_sign_off_is_no_research_
     assert summary["kept"].startswith("standing desks cut context switches")
     assert summary["revised"].startswith("reworded from: Standing desks make our team more focused")
     assert not any("That's it" in o for o in summary["options"])
+
+
+def test_a_review_after_a_stated_threshold_does_not_ask_again_which_result_changes_their_mind() -> None:
+    from autodidact.debate.role_texts import offline_turn
+    from autodidact.debate.templates import TurnInputs
+
+    inp = TurnInputs(
+        role="implication_validator", question_type="COMPARISON", intent="discriminate", trigger="P5", lang="en",
+        mode="examine", proposition="Practice beats cramming", term="faster", review_text="Review 1: …",
+        predictions=["I'll learn two pieces. If the split piece is learned within 20% of the daily one's time, "
+                     "fatigue was the problem."],
+    )  # fmt: skip
+    question = offline_turn(inp).question
+    assert "within 20%" in question and "Which of the two outcomes" not in question
+    assert question.count("?") == 1

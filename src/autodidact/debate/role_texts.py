@@ -11,7 +11,15 @@ from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.answer_kinds import corrected_term
 from autodidact.debate.kind_texts import kind_turn
 from autodidact.debate.plan_texts import bare_proposition, plan_turn
-from autodidact.debate.templates import ALTERNATIVES, TurnInputs, TurnOutput, excerpt, sharpest
+from autodidact.debate.templates import (
+    ALTERNATIVES,
+    TurnInputs,
+    TurnOutput,
+    excerpt,
+    measure_clause,
+    measured,
+    sharpest,
+)
 
 SIGNAL_NAMES = {
     "zh": {
@@ -203,6 +211,25 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     t, prop = inp.term, bare_proposition(inp.proposition)
     basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
     observed = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "evidence"
+    stated = sharpest(inp.predictions) if inp.predictions else ""
+    if inp.intent == "discriminate" and inp.review_text and measured(stated):
+        # the person already said which result changes their mind: asking "which of the two outcomes
+        # would make you revise?" re-asked it (two trials); the review is weighed against their test
+        test = excerpt(measure_clause(stated), 90).replace("?", "").replace("？", "")
+        if zh:
+            return (
+                inp.review_text,
+                "judgement",
+                f"你已经说过什么结果会让你改判（「{test}」）；上面两份评估里，有没有哪一点让你想改这个检验？",
+                "评估的用处是检查你的检验漏了什么，不是替你裁定。",
+            )
+        return (
+            inp.review_text,
+            "judgement",
+            f'You already said what would change your mind ("{test}"); does anything in the two reviews above '
+            "make you want to change that test?",
+            "The reviews are there to check what your test might miss, not to decide for you.",
+        )
     if inp.intent == "discriminate" and inp.review_text:
         if zh:
             return (

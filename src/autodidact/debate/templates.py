@@ -203,6 +203,24 @@ _MEASURE = re.compile(
 )
 
 
+def measured(test: str) -> bool:
+    """Whether a stated test names a measure or threshold ("within 20%", "18 orders or more")."""
+    return bool(test) and _MEASURE.search(test) is not None
+
+
+def measure_clause(test: str) -> str:
+    """The sentence of a stated test that holds its measure: quoted back cut at 70 characters, "I'll
+    learn two pieces of similar difficulty, one with …" lost the "within 20%" that decides it."""
+    sentences = [x.strip() for x in re.split(r"(?<=[.!?。！？；;])\s*", test) if x.strip()]
+    conditional = [x for x in sentences if _MEASURE.search(x) and _IF.search(x)]
+    return next(iter(conditional), next((x for x in sentences if _MEASURE.search(x)), test))
+
+
+_IF = re.compile(
+    r"\b(?:if|unless|within|below|above|under|at least|more than|less than)\b|如果|要是|低于|高于|以上|以下", re.I
+)
+
+
 def sharpest(predictions: list[str]) -> str:
     """The prediction to show as the test: the latest one that names a measure, else the latest.
 
