@@ -420,10 +420,10 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
             if (_LABELS[1][1].search(x) or classify(x, learned=False) == "confounder") and not _ABOUT_SUMMARY.search(x)
         ]
         # a sentence that names the rival ("竞争解释是：我妈5月底搬来住") before one that only mentions the word
-        at = next((x for x in found if _NAMED_RIVAL.match(x.strip(" “”\"'「」"))), found[0] if found else None)
-        if at is not None:
-            head, colon, tail = at.partition(":") if ":" in at else at.partition("：")
-            said = tail.strip() if colon and _LABELS[1][1].search(head) and len(tail.strip()) > 3 else unlabelled(at)
+        named = next((x for x in found if _NAMED_RIVAL.match(x.strip(" “”\"'「」"))), found[0] if found else None)
+        if named is not None:
+            head, colon, tail = named.partition(":") if ":" in named else named.partition("：")
+            said = tail.strip() if colon and _LABELS[1][1].search(head) and len(tail.strip()) > 3 else unlabelled(named)
             out[0] = (first, said)
     seen = {first}
     for sentence in sentences:
