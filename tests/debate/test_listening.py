@@ -551,3 +551,11 @@ def test_a_review_after_a_stated_threshold_does_not_ask_again_which_result_chang
     question = offline_turn(inp).question
     assert "within 20%" in question and "Which of the two outcomes" not in question
     assert question.count("?") == 1
+
+
+def test_a_question_about_the_partners_own_words_is_answered_with_what_it_said() -> None:
+    from autodidact.debate.asked_back import answer_back
+
+    said = answer_back("What do you mean by 'the two outcomes'?", "en", "rivals: none", "Review 1: not enough …")
+    assert "those were my words" in said and "Review 1: not enough" in said
+    assert "the record now holds" in answer_back("Did you record it?", "en", "rivals: none", "Review 1")

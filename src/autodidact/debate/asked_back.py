@@ -86,7 +86,7 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
 # named?", 「你记下来了吗？」 — the partner can answer it from the record, and should.
 _ABOUT_RECORD = re.compile(
     r"\brecord|\bsummary\b|\bnote[ds]?\b|\bwrite (?:it|that) down\b|did you (?:get|see|catch|hear|note|keep)\b|"
-    r"\bwhy (?:do|does|did) (?:you|your|it)\b|\byou (?:mean|meant)\b|记(?:录|下)|总结|小结|你(?:说|指)的|为什么你",
+    r"\bwhy (?:do|does|did) (?:you|your|it)\b|记(?:录|下)|总结|小结|为什么你",
     re.I,
 )
 
@@ -96,12 +96,22 @@ def about_record(question: str) -> bool:
     return _ABOUT_RECORD.search(question) is not None
 
 
-def answer_back(question: str, lang: str, record: str = "") -> str:
+# A question about the partner's own words: "What do you mean by 'the two outcomes'?", 「“命题说的那个
+# 原因”是指哪个？」 — answered by pointing at what the last turn said.
+_ABOUT_WORDING = re.compile(r"what do you mean|what does .{1,40} mean\b|你(?:说|指)的|是指|什么意思|指的是", re.I)
+
+
+def answer_back(question: str, lang: str, record: str = "", last_turn: str = "") -> str:
     """What the partner says to a question asked of it, in one sentence (a turn's response holds two
     at most): heard, left to the person, kept open, and what generally helps — or, for a question
     about the session, what the record holds (``record``, already in the session's language)."""
     zh = lang == "zh"
     quote = question if len(question) <= 90 else question[:89].rstrip() + "…"
+    if last_turn and _ABOUT_WORDING.search(question):
+        said = last_turn if len(last_turn) <= 160 else last_turn[:159].rstrip() + "…"
+        if zh:
+            return f"你问「{quote}」：那是我上一轮的说法，指的是这段：{said}"
+        return f'You asked "{quote}": those were my words, about what the last turn said: {said}'
     if record and about_record(question):
         if zh:
             return f"你问「{quote}」：目前记录的是——{record}。"

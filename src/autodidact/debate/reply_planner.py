@@ -237,7 +237,7 @@ class ReplyPlanner(TurnPlanner):
                     for signal in found:
                         self._signal(txn, signal, None, "answer beside a question to the partner")
                     self._revise_idea(txn, "moderator", "CONTINUE", found, rest)
-                opening = asked_back.answer_back(asked, txn.s.language, _record(txn.s))
+                opening = asked_back.answer_back(asked, txn.s.language, _record(txn.s), _last_turn(txn.s))
                 if found:
                     opening += ("" if txn.s.language == "zh" else " ") + acknowledge(
                         unlabelled(rest), found, txn.s.language
@@ -321,7 +321,7 @@ class ReplyPlanner(TurnPlanner):
             # "Do you think 4 weeks is long enough?" asks for help, not for a verdict: it is answered
             # as far as rules can and kept open; the turn's question still waits for its answer
             self._keep_open(txn, asked)
-            self._p0_note(txn, asked_back.answer_back(asked, s.language, _record(s)) + self._repeat(s))
+            self._p0_note(txn, asked_back.answer_back(asked, s.language, _record(s), _last_turn(s)) + self._repeat(s))
             return
         if s.language == "zh":
             note = f"我不判断命题对不对，经验命题的真伪只能由证据与检验决定。这个问题的用意：{why}"
@@ -578,6 +578,12 @@ class ReplyPlanner(TurnPlanner):
             else f"Switched to {mode}; the previous stage is summarised."
         )
         self._next_turn(txn, opening=opening)
+
+
+def _last_turn(s: Session) -> str:
+    """What the partner said in its last turn (its contribution), for "what do you mean by …?"."""
+    said = next((r.contribution for r in reversed(s.rounds) if r.contribution), "") or ""
+    return " ".join(said.split())
 
 
 def _record(s: Session) -> str:
