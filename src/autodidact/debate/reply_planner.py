@@ -540,17 +540,15 @@ class ReplyPlanner(TurnPlanner):
         if "DISPOSITION_DECIDED" in signals:
             low = text.lower()
             reworded = _REWORDED.search(text)
-            wording = revised_wording(text) or (
-                (reworded.group(1) or reworded.group(2) or "").strip() if reworded else ""
-            )
+            new_wording = wording or ((reworded.group(1) or reworded.group(2) or "").strip() if reworded else "")
             disposition = _disposition(low)
-            if disposition == "KEEP" and revised_wording(text):
+            if disposition == "KEEP" and wording:
                 disposition = "REVISE"  # "New version: …" rewords the idea whatever word it uses
             payload["disposition"] = disposition
-            if disposition == "REVISE" and len(wording) >= 6:
+            if disposition == "REVISE" and len(new_wording) >= 6:
                 # "Revise: Remote work lowers output per hour on collaborative tasks" is the new wording:
                 # the next version says it (it had been lost, or filed as a premise)
-                payload["proposition"] = wording.rstrip("。.!！")
+                payload["proposition"] = new_wording.rstrip("。.!！")
         if "DECISION_RECORDED" in signals:
             self._record_decision(txn, text)
         if len(payload) > 3:
