@@ -242,6 +242,9 @@ def test_a_quote_of_the_person_keeps_their_punctuation_and_words_whole() -> None
     assert aside == "Remote work lowers productivity…"
     # the person's sentences inside a quote are not the response's own
     assert sentence_count('You said "Yes. Only on Fridays"; recorded as: scope.') == 1
+    # a quote that holds a quote is one unit too (a Chinese session failed its own check on this)
+    assert sentence_count("你说「我看不懂。「孩子上二年级」是事实，没什么成立不成立的。」，这记作：更正。") == 1
+    assert sentence_count("One. Two. Three.") == 3
 
 
 def test_the_status_line_names_the_state_in_words(tmp_path: Path) -> None:
