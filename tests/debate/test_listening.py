@@ -559,3 +559,30 @@ def test_a_question_about_the_partners_own_words_is_answered_with_what_it_said()
     said = answer_back("What do you mean by 'the two outcomes'?", "en", "rivals: none", "Review 1: not enough …")
     assert "those were my words" in said and "Review 1: not enough" in said
     assert "the record now holds" in answer_back("Did you record it?", "en", "rivals: none", "Review 1")
+
+
+def test_words_of_the_partners_own_are_explained_and_not_kept_open(tmp_path: Path) -> None:
+    """A trial asked 「你说的「口径」是什么意思？」 and "What do you mean by 'a testable prediction'?" and
+    was told each time that it was theirs to settle; the partner says what its own words meant."""
+    shown = _talk(
+        tmp_path,
+        "我注意到，自从公司把上班打卡时间从九点推迟到九点半，同事们晚上反而走得更晚了",
+        ["标准", "B", "你说的「口径」是什么意思？我说的是打卡记录。"],
+    )
+    assert "「口径」指的是" in shown[-1] and "这要由你" not in shown[-1]
+    assert Engine(tmp_path).load().open_questions == []
+    assert check_session(tmp_path)["ok"]
+
+
+def test_an_explanation_names_the_ideas_own_cause_and_falls_back_to_the_partners_sentence() -> None:
+    from autodidact.debate.asked_back import answer_back, explain_term
+
+    said = "Remove the named cause and see whether the effect stays. Which factor would you drop first?"
+    factor = explain_term('What do you mean by "factor"?', "en", said, cause="blue light")
+    assert factor is not None and '"blue light"' in factor
+    # a word outside the glossary: the partner's sentence that used it
+    own = explain_term("What do you mean by 'the effect stays'?", "en", said)
+    assert own is not None and "Remove the named cause" in own
+    # a question about the world, not the partner's words, stays the person's to settle
+    assert explain_term("Is four weeks long enough?", "en", said) is None
+    assert "yours to settle" in answer_back("Is four weeks long enough?", "en", "", said)

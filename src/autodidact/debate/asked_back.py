@@ -101,12 +101,112 @@ def about_record(question: str) -> bool:
 _ABOUT_WORDING = re.compile(r"what do you mean|what does .{1,40} mean\b|你(?:说|指)的|是指|什么意思|指的是", re.I)
 
 
-def answer_back(question: str, lang: str, record: str = "", last_turn: str = "") -> str:
+# The partner's own words, explained: a trial asked "你说的「口径」是什么意思？", "什么「因素」？" and
+# "What do you mean by 'a testable prediction is still missing'?" and was told each time that it was
+# theirs to settle. Keys are matched inside the quoted term; "{cause}" is the idea's own cause.
+_GLOSSARY: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (
+        ("口径", "reading"),
+        "how the thing is told: by how it feels, or by something counted (how many times, how long)",
+        "怎么衡量这件事：凭感觉，还是凭能数出来的量（多少次、多久）",
+    ),
+    (
+        ("承重前提", "load-bearing premise", "premise"),
+        "a thing your idea takes for granted; if it is false, the idea falls with it",
+        "你的想法默认成立的一件事；它一旦不成立，想法也就站不住",
+    ),
+    (
+        ("改判", "change condition", "change your mind", "would change"),
+        "a result that, if you saw it, would make you revise or drop the idea",
+        "一个结果：要是真看到了，你就会修改或放弃这个想法",
+    ),
+    (
+        ("预测", "prediction", "testable"),
+        "something you could check later that comes out one way if the idea is right and another way if "
+        "it is wrong",
+        "一件之后能查看的事：想法对，它是一种结果；想法错，它是另一种结果",
+    ),
+    (
+        ("因素", "factor", "the cause", "named cause"),
+        "the cause your idea names{cause}",
+        "你的想法里说的那个原因{cause}",
+    ),
+    (
+        ("评估", "review"),
+        "two checks of the idea from different angles (its premises and evidence; what follows from it), "
+        "made from this session's record only",
+        "从两个角度对想法做的检查（前提与证据；由它推出的结果），只依据本次讨论的记录",
+    ),
+    (
+        ("竞争解释", "rival", "competing explanation", "alternative explanation"),
+        "another explanation that would produce the same thing you saw",
+        "另一种也能造成你看到的情况的解释",
+    ),
+    (
+        ("现象", "phenomenon", "the pattern"),
+        "what you said happens — the thing your idea is about",
+        "你说会发生的那件事，也就是你的想法谈的对象",
+    ),
+    (
+        ("成熟度", "maturity"),
+        "how far the idea has come: from a first thought, to clear parts, to something a test can check",
+        "想法走到了哪一步：从初步念头，到各部分说清楚，再到能用检验来查",
+    ),
+    (
+        ("problem's cost", "cost", "代价", "成本"),
+        "what the current problem costs you now (time, money, effort), which the plan is meant to cut",
+        "眼下这个问题让你付出的东西（时间、钱、精力），也就是打算要减少的部分",
+    ),
+    (
+        ("基准", "baseline"),
+        "what the thing is compared with",
+        "拿来对比的那一方",
+    ),
+)
+_TERM_QUOTED = re.compile(r"「([^「」]{1,40})」|“([^“”]{1,40})”|\"([^\"]{1,40})\"|'([^']{1,60})'|‘([^‘’]{1,60})’")
+_TERM_BARE = re.compile(r"what do you mean by (?:the |a |an )?(.{2,40}?)\s*\?|什么(.{1,8}?)[？?]|(.{1,12}?)是什么意思", re.I)
+
+
+def asked_term(question: str) -> str:
+    """The words the person asks about ("口径" of 「你说的「口径」是什么意思？」), or ""."""
+    found = _TERM_QUOTED.search(question) or _TERM_BARE.search(question)
+    if not found:
+        return ""
+    return next(g for g in found.groups() if g).strip(" ，,。.")
+
+
+def explain_term(question: str, lang: str, said: str, cause: str = "") -> str | None:
+    """What the partner meant by words of its own the person asks about, in one sentence; None when
+    the question is about no words of the partner's (``said``: its recent turns)."""
+    term = asked_term(question)
+    if not term or (term.lower() not in said.lower() and not _ABOUT_WORDING.search(question)):
+        return None
+    zh = lang == "zh"
+    low = term.lower()
+    for keys, en_text, zh_text in _GLOSSARY:
+        if any(k in low for k in keys):
+            text = zh_text if zh else en_text
+            named = (f"：「{cause}」" if zh else f': "{cause}"') if cause else ""
+            text = text.replace("{cause}", named)
+            return f"「{term}」指的是{text}。" if zh else f'By "{term}" I meant {text}.'
+    # not a word of the glossary: the sentence of the partner's that used it
+    for sentence in (m.group(0).strip() for m in _SENTENCE.finditer(said)):
+        if low in sentence.lower() and sentence.lower() != low:
+            shown = sentence if len(sentence) <= 160 else sentence[:159].rstrip() + "…"
+            return f"「{term}」出自我这句话：{shown}" if zh else f'"{term}" was from my words: {shown}'
+    return None
+
+
+def answer_back(question: str, lang: str, record: str = "", last_turn: str = "", cause: str = "") -> str:
     """What the partner says to a question asked of it, in one sentence (a turn's response holds two
     at most): heard, left to the person, kept open, and what generally helps — or, for a question
-    about the session, what the record holds (``record``, already in the session's language)."""
+    about the session, what the record holds (``record``, already in the session's language); or,
+    for words of the partner's own (``last_turn``), what they meant."""
     zh = lang == "zh"
     quote = question if len(question) <= 90 else question[:89].rstrip() + "…"
+    explained = explain_term(question, lang, last_turn, cause) if last_turn else None
+    if explained:
+        return explained
     if last_turn and _ABOUT_WORDING.search(question):
         said = last_turn if len(last_turn) <= 160 else last_turn[:159].rstrip() + "…"
         if zh:

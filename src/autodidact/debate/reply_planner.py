@@ -223,7 +223,6 @@ class ReplyPlanner(TurnPlanner):
             if last_stop in _GOES_ON and wording is None and asked:
                 # a question to the partner after a checkpoint is answered and kept open; the rest of
                 # the answer counts by its kinds (a trial's question was filed as the test)
-                self._keep_open(txn, asked)
                 rest = asked_back.without_question(text, asked)
                 parts = answer_parts(rest) if cues.substantial(rest) else []
                 # what goes with a question is its context ("I was thinking I'd go by the grade"), no
@@ -237,7 +236,7 @@ class ReplyPlanner(TurnPlanner):
                     for signal in found:
                         self._signal(txn, signal, None, "answer beside a question to the partner")
                     self._revise_idea(txn, "moderator", "CONTINUE", found, rest)
-                opening = asked_back.answer_back(asked, txn.s.language, _record(txn.s), _last_turn(txn.s))
+                opening = self._heard(txn, asked)
                 if found:
                     opening += ("" if txn.s.language == "zh" else " ") + acknowledge(
                         unlabelled(rest), found, txn.s.language
@@ -320,8 +319,7 @@ class ReplyPlanner(TurnPlanner):
         if asked and not cues.asks_verdict(text):
             # "Do you think 4 weeks is long enough?" asks for help, not for a verdict: it is answered
             # as far as rules can and kept open; the turn's question still waits for its answer
-            self._keep_open(txn, asked)
-            self._p0_note(txn, asked_back.answer_back(asked, s.language, _record(s), _last_turn(s)) + self._repeat(s))
+            self._p0_note(txn, self._heard(txn, asked) + self._repeat(s))
             return
         if s.language == "zh":
             note = f"我不判断命题对不对，经验命题的真伪只能由证据与检验决定。这个问题的用意：{why}"
@@ -390,8 +388,6 @@ class ReplyPlanner(TurnPlanner):
             # 「我妈来住不就是那个竞争解释吗？」 offers the rival as a question: recorded, and said so
             self._signal(txn, "ALTERNATIVE_ADDED", turn, "rival offered as a question")
             self._revise_idea(txn, item.role, item.question_type, ["ALTERNATIVE_ADDED"], rival)
-        elif asked:
-            self._keep_open(txn, asked)
         if asked:
             text = said if cues.substantial(said) else ""
         signals = [] if as_command in {"REVIEW", "GAP", "MODE"} or not text else read.signals
@@ -454,7 +450,7 @@ class ReplyPlanner(TurnPlanner):
             opening = (
                 asked_back.rival_heard(asked, rival, s.language)
                 if rival
-                else asked_back.answer_back(asked, s.language, _record(txn.s))
+                else self._heard(txn, asked)
             )
             if signals:
                 opening += ("" if s.language == "zh" else " ") + acknowledge(unlabelled(text), signals, s.language)
@@ -475,6 +471,16 @@ class ReplyPlanner(TurnPlanner):
     def _record_decision(self, txn: Txn, text: str) -> None:
         """The person's decision, in their words: the plan takes its sizes from it ("over six weeks")."""
         txn.field("decisions", [*txn.s.decisions, {"text": text, "source": "用户观察"}])
+
+    def _heard(self, txn: Txn, asked: str) -> str:
+        """The answer to a question the person asked the partner. A question about the partner's own
+        words is answered with what they meant and settled; any other stays an open question."""
+        s = txn.s
+        cause = read_proposition(s.idea().stage_base(s.stage).proposition, s.language).cause
+        said = _last_turn(s)
+        if asked_back.explain_term(asked, s.language, said, cause) is None:
+            self._keep_open(txn, asked)
+        return asked_back.answer_back(asked, s.language, _record(s), said, cause)
 
     def _keep_open(self, txn: Txn, question: str) -> None:
         """A question the person asked the partner joins the session's open questions (once)."""
@@ -579,8 +585,12 @@ class ReplyPlanner(TurnPlanner):
 
 
 def _last_turn(s: Session) -> str:
-    """What the partner said in its last turn (its contribution), for "what do you mean by …?"."""
-    said = next((r.contribution for r in reversed(s.rounds) if r.contribution), "") or ""
+    """What the partner said in its last turn (response, contribution, question and why), for "what
+    do you mean by …?"."""
+    last = next((r for r in reversed(s.rounds) if r.contribution), None)
+    if last is None:
+        return ""
+    said = " ".join(x for x in (last.response, last.contribution, last.question, last.why) if x)
     return " ".join(said.split())
 
 
