@@ -586,3 +586,70 @@ def test_an_explanation_names_the_ideas_own_cause_and_falls_back_to_the_partners
     # a question about the world, not the partner's words, stays the person's to settle
     assert explain_term("Is four weeks long enough?", "en", said) is None
     assert "yours to settle" in answer_back("Is four weeks long enough?", "en", "", said)
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept"),
+    [
+        ("I already said that: 40 minutes to fall asleep against 15.", "40 minutes to fall asleep against 15."),
+        ("You ignored my point. The content winds me up, not the light.", "The content winds me up, not the light."),
+        ("你记错了。我的检验办法是对比财务部。", "我的检验办法是对比财务部。"),
+        ("这三条都不太对得上。我真正没把握的是：他对编程有没有兴趣。", "我真正没把握的是：他对编程有没有兴趣。"),
+        # no remark: the answer is kept as it was, whitespace and all
+        ("No, the blue light is not it.  It is the content.", "No, the blue light is not it.  It is the content."),
+    ],
+)
+def test_a_remark_about_the_conversation_is_no_part_of_the_idea(answer: str, kept: str) -> None:
+    from autodidact.debate.remarks import without_remarks
+
+    assert without_remarks(answer) == kept
+
+
+def test_a_word_of_the_partners_denied_in_quotes_is_a_remark() -> None:
+    from autodidact.debate.remarks import is_remark
+
+    partner = "① 它问的现象确实存在；② 背后有一个主要原因。"
+    assert is_remark("我这里没有什么「现象」，是一个要不要花钱的决定。", partner)
+    assert not is_remark("我这里没有什么「现象」，是一个要不要花钱的决定。", "")  # not the partner's word
+    assert not is_remark("他对编程有没有兴趣，我没有把握。", partner)
+
+
+def test_a_complaint_is_neither_quoted_back_nor_recorded(tmp_path: Path) -> None:
+    """A trial's complaint 「这三条都不太对得上」 was recorded as a premise and later quoted back to
+    the person as the result that would change their mind."""
+    shown = _talk(
+        tmp_path,
+        "I sleep worse on nights when I look at my phone in bed",
+        [
+            "standard",
+            "B",
+            "You ignored my point. I'm least sure about the second. Maybe it's the news I read, not the light.",
+        ],
+    )
+    version = Engine(tmp_path).load().idea().current
+    recorded = " ".join([*version.assumptions, *version.alternatives, *version.predictions])
+    assert "news I read" in recorded and "ignored" not in recorded
+    assert "ignored" not in shown[-1]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "plan"),
+    [
+        ("我拿不准：孩子上二年级了，要不要给他报一个周末的少儿编程班？", "zh", "给他报一个周末的少儿编程班"),
+        ("Should I switch my team to trunk-based development?", "en", "switch my team to trunk-based development"),
+    ],
+)
+def test_a_decision_put_as_a_question_is_read_as_a_plan(text: str, lang: str, plan: str) -> None:
+    found = read(text, lang)
+    assert (found.kind, found.effect) == ("plan", plan)
+
+
+def test_a_thousands_comma_does_not_end_a_leading_scope() -> None:
+    found = read(
+        "For someone like me who drives less than 8,000 miles a year, buying a used car is a better deal than "
+        "leasing a new one",
+        "en",
+    )
+    assert (found.kind, found.baseline) == ("comparison", "leasing a new one")
+    assert found.scope.endswith("8,000 miles a year")
+    assert read("我注意到，同事们晚上反而走得更晚了", "zh").effect.startswith("反而")

@@ -41,7 +41,7 @@ KIND_SIGNAL: dict[str, str] = {
 _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile("|".join(parts), re.I))
     for kind, parts in (
-        ("choice", (r"\bleast sure (?:of|about)\b", r"最没(?:有)?把握的是")),  # names the weakest premise
+        ("choice", (r"\bleast sure (?:of|about)\b", r"(?:最|真正|其实)没(?:有)?把握的是")),  # names the weakest premise
         ("hedge", (
             r"^(?:hmm+[.,!]?\s*|well[.,]\s*)?(?:i'?m |i am )?not (?:really |totally |entirely |quite )?sure\b",
             r"\bi (?:really )?don'?t (?:really )?know\b", r"\bno idea\b", r"\bhard to say\b",
@@ -70,7 +70,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("choice", (
             r"\bleast sure (?:of|about)\b", r"\bthe (?:first|second|third|last) (?:one|premise|reading|option)\b",
             r"^(?:the )?(?:first|second|third|last)(?: one)?[.!]?$", r"\bnumber [123]\b", r"\boption [abc123]\b",
-            r"第[一二三123①②③]条", r"^第[一二三123][个种条项]", r"选[一二三ABCabc]\b", r"最没(?:有)?把握的是",
+            r"第[一二三123①②③]条", r"^第[一二三123][个种条项]", r"选[一二三ABCabc]\b",
+            r"(?:最|真正|其实)没(?:有)?把握的是",
             r"^(?:option\s+)?[abc](?:\s*[.,:)]|\s*$)", r"^选?\s*[ABCabc](?:吧|啊|呀|[。，,.\s]|$)", r"更接近\s*[ABC]",
         )),
         ("definition", (
@@ -89,6 +90,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bwhat would (?:show|prove|tell)\b", "改变看法", "改变主意", "说明我错了",
             r"(?:如果|要是|假如|假设|若是?|万一).+(?:我就|我会|就说明|就放弃|就修改|就不再)",
             r"可以(?:测量|对比|记录|统计)", r"要(?:验证|检验)",
+            # a trial with its length, the way people test a decision: 「我想先这样试：…坚持一个月」,
+            # "I'll try it for two weeks and see"
+            r"先这样试|先试(?:试|一试|一下|[一两三四五六七八九十\d]+(?:个)?(?:周|月|星期|次))",
+            r"\b(?:i'?ll|i will|i'?d|let me|i want to|i plan to|i'?m going to) (?:first )?(?:try|trial|pilot)\b"
+            r".{0,60}\b(?:for (?:a|one|two|three|four|six|\d+) (?:weeks?|months?|days?)|and see)\b",
             r"(?:比一比|对比一下|比较一下)",
             # a threshold with what it decides, without "if": "under 10 I'd keep it", 「低10%以上就保留」
             r"\b(?:above|below|under|over|at least|less than|more than)\s+\d[^.;]{0,40}\b(?:i'?d|i would|we'?d)\s+"
@@ -123,6 +129,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # 「我妈也是5月底来我们家住的」, 「所以可能是我妈，不是超市」, "maybe it's the Kindle, not the train"
             r"也是.{0,8}(?:月|时候|那周|那年|同时).{0,12}(?:来|搬|开始|换|买|装)", r"可能是.{1,12}[，,]\s*(?:而)?不是",
             r"\b(?:maybe|perhaps|probably|could be|might be) (?:it'?s )?.{1,30}, not (?:the )?\w",
+            # the observation explained away: "it may just have been novelty", 「那可能只是因为新鲜」
+            r"(?:可能|也许|或许|说不定)(?:只是|仅仅是|纯粹是)(?:因为|图|出于)",
+            r"\b(?:might|may|could) (?:just|only|simply) (?:be|have been) (?:because|due to|novelty)\b",
+            r"\bmaybe (?:it|he|she|they) (?:was|were|is|are) (?:just|only)\b",
         )),
         ("mechanism", (
             r"^(?:because|since|as)\b", r"\bbecause\b", r"\bwhich means\b", r"\bthat'?s why\b", r"\bso they\b",

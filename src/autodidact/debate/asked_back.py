@@ -122,8 +122,7 @@ _GLOSSARY: tuple[tuple[tuple[str, ...], str, str], ...] = (
     ),
     (
         ("预测", "prediction", "testable"),
-        "something you could check later that comes out one way if the idea is right and another way if "
-        "it is wrong",
+        "something you could check later that comes out one way if the idea is right and another way if it is wrong",
         "一件之后能查看的事：想法对，它是一种结果；想法错，它是另一种结果",
     ),
     (
@@ -164,7 +163,9 @@ _GLOSSARY: tuple[tuple[tuple[str, ...], str, str], ...] = (
     ),
 )
 _TERM_QUOTED = re.compile(r"「([^「」]{1,40})」|“([^“”]{1,40})”|\"([^\"]{1,40})\"|'([^']{1,60})'|‘([^‘’]{1,60})’")
-_TERM_BARE = re.compile(r"what do you mean by (?:the |a |an )?(.{2,40}?)\s*\?|什么(.{1,8}?)[？?]|(.{1,12}?)是什么意思", re.I)
+_TERM_BARE = re.compile(
+    r"what do you mean by (?:the |a |an )?(.{2,40}?)\s*\?|什么(.{1,8}?)[？?]|(.{1,12}?)是什么意思", re.I
+)
 
 
 def asked_term(question: str) -> str:

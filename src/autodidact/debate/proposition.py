@@ -50,7 +50,15 @@ _EN_CHANGE_NOUN = re.compile(
 # "Since we moved standup to 10am, fewer people miss it": a cause said first, as a time.
 _EN_SINCE = re.compile(r"^(?:ever )?since (?P<cause>[^,]+),\s*(?P<rest>.+)$", re.I)
 # A leading scope: "For an early-stage startup, Postgres is…", "In winter, …".
-_EN_LEAD_SCOPE = re.compile(r"^(?P<scope>(?:for|in|at|during|among|on|when|while)\s+[^,]+),\s+(?P<rest>.+)$", re.I)
+# A number's thousands comma ("8,000 miles") is no end of the scope.
+_EN_LEAD_SCOPE = re.compile(
+    r"^(?P<scope>(?:for|in|at|during|among|on|when|while)\s+(?:[^,]|,(?=\d{3}))+),\s+(?P<rest>.+)$", re.I
+)
+# A decision put as a question — "Should I sign him up for …?", 「要不要给他报…？」 — is a plan to weigh.
+_EN_DECIDE = re.compile(r"^(?:should|shall)\s+(?:i|we)\s+(?P<plan>.+?)\??$", re.I)
+_ZH_DECIDE = re.compile(
+    r"^(?:.{0,40}?[，,：:])?(?:我|我们)?(?:到底)?(?:要不要|该不该|应不应该|是否应该|是否要)(?P<plan>.+?)[？?]?$"
+)
 # Bare verbs a comparative adverb follows ("learn slower", "ship faster"): part of the effect.
 _EN_VERBS = frozenset(
     [
@@ -274,6 +282,9 @@ def _read_en(text: str) -> Proposition:
         # "When I meal-prep on Sunday, I order less takeout during the week" states a claim: "when"
         # opens its condition, not a question (a trial's claim was read as one)
         return _cause_first(text, cond.group("cause"), cond.group("rest"), "")
+    decide = _EN_DECIDE.match(body)
+    if decide:
+        return Proposition(text, "plan", effect=_strip(decide.group("plan")))
     if text.endswith("?") or _EN_QUESTION.match(text):
         inner = _EN_AUX_QUESTION.match(body.rstrip("?"))
         if inner:  # "Does X make kids better at Y?" asks whether a claim holds: read the claim
@@ -445,6 +456,9 @@ _EN_WHICH_CAUSE = re.compile(
 
 def _read_zh_body(text: str) -> Proposition:
     body = _ZH_HEDGE.sub("", text.rstrip("。！!"), count=1)
+    decide = _ZH_DECIDE.match(body)
+    if decide:
+        return Proposition(text, "plan", effect=_strip(decide.group("plan")))
     which = _ZH_WHICH_CAUSE.match(body)
     if which:
         return Proposition(text, "question", effect=_strip(which.group("seen")), cause=_strip(which.group("causes")))
@@ -562,8 +576,15 @@ def _split_effect_zh(rest: str) -> tuple[str, str]:
             # 「注意力消耗更大」「孩子近视越来越早」: a degree word grades the word before it — the effect
             # is 「消耗更大」「近视越来越早」, not 「更大」「越来越早」.
             start = max(0, start - 2)
+        # 「同事们晚上反而走得更晚了」: an adverb before the effect grades it, and belongs to it
+        adverb = _ZH_ADVERB_TAIL.search(rest[:start])
+        if adverb and adverb.start() > 0:
+            start = adverb.start()
         return rest[:start], rest[start:]
     return rest, ""
+
+
+_ZH_ADVERB_TAIL = re.compile(r"(?:反而|却|竟然|居然|反倒|明显|一直|总是|经常|往往)+$")
 
 
 # "X makes me sleep worse": the effect is stated with its subject, "I sleep worse", not "me sleep worse".
@@ -605,7 +626,7 @@ def plain_reading(p: Proposition, lang: str) -> str:
         return (
             f"How I read it: a comparison — {p.subject} against {p.baseline}"
             + (f", on “{p.effect}”" if p.effect else "")
-            + (f", {p.scope}" if p.scope else "")
+            + (f", {_lower_first(p.scope)}" if p.scope else "")
             + f". What decides it is “{p.key_term}”."
         )
     if p.kind == "plan":

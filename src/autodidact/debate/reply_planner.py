@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from autodidact.debate import asked_back, cues, gaps, gates, summaries
+from autodidact.debate import asked_back, cues, gaps, gates, remarks, summaries
 from autodidact.debate.answer_kinds import (
     KIND_SIGNAL,
     OPENING_CHOICE,
@@ -223,7 +223,7 @@ class ReplyPlanner(TurnPlanner):
             if last_stop in _GOES_ON and wording is None and asked:
                 # a question to the partner after a checkpoint is answered and kept open; the rest of
                 # the answer counts by its kinds (a trial's question was filed as the test)
-                rest = asked_back.without_question(text, asked)
+                rest = remarks.without_remarks(asked_back.without_question(text, asked), _last_turn(txn.s))
                 parts = answer_parts(rest) if cues.substantial(rest) else []
                 # what goes with a question is its context ("I was thinking I'd go by the grade"), no
                 # premise of the idea
@@ -377,6 +377,10 @@ class ReplyPlanner(TurnPlanner):
         # read on its own ("What would count as similar difficulty? I'd go by the grade" states no test).
         asked = asked_back.question_to_partner(text) if as_command is None else None
         said = asked_back.without_question(text, asked) if asked else text
+        # "I already said that", 「你记错了」: how the person hears the partner is no part of the idea
+        heard_only = remarks.without_remarks(said, _last_turn(s))
+        remarked = heard_only != said
+        said = heard_only
         read = read_signals(
             self.runtime,
             SignalInputs(
@@ -388,7 +392,7 @@ class ReplyPlanner(TurnPlanner):
             # 「我妈来住不就是那个竞争解释吗？」 offers the rival as a question: recorded, and said so
             self._signal(txn, "ALTERNATIVE_ADDED", turn, "rival offered as a question")
             self._revise_idea(txn, item.role, item.question_type, ["ALTERNATIVE_ADDED"], rival)
-        if asked:
+        if asked or remarked:
             text = said if cues.substantial(said) else ""
         signals = [] if as_command in {"REVIEW", "GAP", "MODE"} or not text else read.signals
         if asked or (as_command is None and revised_wording(text)):
@@ -447,13 +451,11 @@ class ReplyPlanner(TurnPlanner):
             gap_premise = (s.idea().current.assumptions or [s.idea().current.proposition])[-1]
         opening = None
         if asked:
-            opening = (
-                asked_back.rival_heard(asked, rival, s.language)
-                if rival
-                else self._heard(txn, asked)
-            )
+            opening = asked_back.rival_heard(asked, rival, s.language) if rival else self._heard(txn, asked)
             if signals:
                 opening += ("" if s.language == "zh" else " ") + acknowledge(unlabelled(text), signals, s.language)
+        elif remarked and signals:  # quoted without the remark, which was no part of the idea
+            opening = acknowledge(unlabelled(text), signals, s.language)
         stop = gates.stop_after_answer(txn.s, item.obstacle or "—")
         if stop is not None:
             self._checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False, note=opening)

@@ -1,0 +1,82 @@
+"""Remarks about the conversation itself, set apart from what an answer says about the idea.
+
+Why: people tell the partner when it goes wrong: "I already said that", 「你这个问题我看不懂」,
+「你记错了」, "there's no cause here, I'm comparing two options". A trial found every such remark
+filed as part of the idea. A complaint became a premise and was quoted back as "the result that
+would change your mind". A protest against a misfiled rival was filed as another rival. A remark
+says how the person hears the partner; it is no premise, test or rival of the idea. The rest of the
+answer is read as usual (docs/debate.md, "Remarks about the conversation").
+"""
+
+from __future__ import annotations
+
+import re
+
+# Sentences end at their end mark; a colon keeps its sentence whole ("I already said it: 40 vs 15").
+_SENTENCE = re.compile(r"[^.!?。！？]+(?:[.!?。！？]+|$)")
+
+_REMARK = re.compile(
+    "|".join(
+        (
+            # the partner's question or words do not fit
+            r"\b(?:your|this|that|the) question\b[^.?!]{0,40}\b(?:doesn'?t|does not|makes? no|isn'?t|confus|fit|apply)",
+            r"\bi (?:don'?t|do not|can'?t|cannot) (?:follow|understand|get) "
+            r"(?:you|your|this|that|the question|what you)",
+            r"\b(?:you|you'?ve|you have) (?:ignored|missed|misread|misheard|mixed up|got it wrong|forgot)",
+            r"\byou (?:didn'?t|did not|don'?t|do not) (?:read|listen|hear|see|notice|get)\b",
+            r"\b(?:you'?re|you are|you keep) (?:repeating|asking (?:again|the same)|ignoring)",
+            r"\bi (?:already|just) (?:said|told|gave|answered|explained|mentioned)\b",
+            r"\bas i (?:already |just )?said\b",
+            r"\bthat(?:'s| is|was) not (?:my|a) (?:test|rival|premise|point|claim)\b",
+            r"\b(?:there'?s|there is) no (?:cause|phenomenon|pattern)\b",
+            # 「你这个问题我看不懂」「你是不是没看我上一句」「你记错了」「我已经说过」
+            r"(?:你|这个)(?:的|这个)?问题我?(?:看不懂|没看懂|不明白|听不懂)",
+            r"你是不是没(?:看|听|注意)",
+            r"你(?:记错|搞错|弄错|理解错|看错|听错|误会)了?",
+            r"你(?:没|没有)(?:看|听|注意)到?我",
+            r"我(?:已经|刚才|上面|前面|之前)(?:说|讲|提|回答)(?:过|了)",
+            r"(?:都|也)?不太?对得上|答非所问|对不上号",
+            r"那(?:句|个)(?:话)?不是我的",
+            r"你又(?:问|在问)",
+        )
+    ),
+    re.I,
+)
+# A negated word of the partner's own, in quotes: 「我这里没有什么「现象」」, "there is no 'cause' here".
+_NEGATION = re.compile(r"\b(?:no|not|isn'?t|aren'?t|never)\b|没有|没什么|不是|并非|无所谓", re.I)
+_QUOTED = re.compile(r"「([^「」]{1,20})」|“([^“”]{1,30})”|\"([^\"]{1,30})\"|'([^']{1,30})'")
+
+
+def is_remark(sentence: str, partner: str = "") -> bool:
+    """Whether a sentence speaks of the conversation rather than the idea: a complaint about the
+    partner's question or record, or a word of the partner's own (``partner``: its last turn)
+    quoted to deny it."""
+    if _REMARK.search(sentence):
+        return True
+    if not partner or not _NEGATION.search(sentence):
+        return False
+    quoted = (next(g for g in m.groups() if g) for m in _QUOTED.finditer(sentence))
+    return any(word.strip() and word.strip().lower() in partner.lower() for word in quoted)
+
+
+def without_remarks(answer: str, partner: str = "") -> str:
+    """The answer less its remarks about the conversation. A remark that goes on after a colon
+    ("I already said it: 40 minutes against 15") keeps what follows the colon."""
+    kept: list[str] = []
+    dropped = False
+    for m in _SENTENCE.finditer(answer):
+        sentence = m.group(0).strip()
+        if not sentence:
+            continue
+        if not is_remark(sentence, partner):
+            kept.append(sentence)
+            continue
+        dropped = True
+        after = re.split(r"[:：]", sentence, maxsplit=1)[1:]
+        tail = after[0].strip() if after else ""
+        if tail and not is_remark(tail, partner):
+            kept.append(tail)
+    if not dropped:
+        return answer
+    joiner = "" if re.search(r"[\u4e00-\u9fff]", answer) else " "
+    return joiner.join(kept)
