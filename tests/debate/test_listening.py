@@ -653,3 +653,23 @@ def test_a_thousands_comma_does_not_end_a_leading_scope() -> None:
     assert (found.kind, found.baseline) == ("comparison", "leasing a new one")
     assert found.scope.endswith("8,000 miles a year")
     assert read("我注意到，同事们晚上反而走得更晚了", "zh").effect.startswith("反而")
+
+
+def test_a_test_the_person_states_earns_the_validation_plan(tmp_path: Path) -> None:
+    """A trial stated its own test and change condition, was told "we have not reached predictions
+    yet" and got no validation plan; the maturity line said "testable" beside it."""
+    _talk(
+        tmp_path,
+        "Screens in bed make me sleep worse",
+        [
+            "standard",
+            "B",
+            "If I leave the phone outside the bedroom for two weeks and still take 40 minutes to fall asleep, "
+            "I'd drop the idea.",
+        ],
+    )
+    Engine(tmp_path).close()
+    plans = list((tmp_path / "summaries").glob("*validation-plan.md"))
+    assert plans and "two weeks" in plans[0].read_text("utf-8")
+    summary = next((tmp_path / "summaries").glob("*session-summary.md")).read_text("utf-8")
+    assert "not reached predictions" not in summary and "never reached" not in summary

@@ -153,5 +153,12 @@ def repeated_without_signal(session: Session, role: str, obstacle: str) -> int:
 
 
 def reached_p3(session: Session) -> bool:
-    """The pre-close check: did this session ever enter P3?"""
-    return any(r.trigger == "P3" for r in session.rounds)
+    """The pre-close check: did this session ever work out a prediction and its change condition?
+
+    A P3 turn does; so does the person, when they state a test of their own with the result that
+    would change their mind (a DISCRIMINATION_ADDED signal): P3 then has nothing left to ask, and a
+    trial that gave "two weeks with the phone outside; if I still take 40 minutes, I'd drop it" was
+    told no prediction had been reached and got no validation plan (docs/debate.md)."""
+    if any(r.trigger == "P3" for r in session.rounds):
+        return True
+    return "DISCRIMINATION_ADDED" in signals_of(session, session.idea().idea_id)

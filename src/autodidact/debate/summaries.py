@@ -182,6 +182,23 @@ def _bare(item: str) -> str:
     return str(item).rstrip("。.；;，, ")
 
 
+# Said when the session never worked through predictions (no P3 turn): the idea is not called
+# testable and no validation plan is written. A test the person named is no "no prediction yet": a
+# trial read "no prediction" beside its own test and called the summary self-contradictory.
+_NOT_YET = {
+    "zh": {
+        False: "本会话还没谈到预测：命题仍在发展中，尚未形成可检验形式或最小验证方案。",
+        True: "你给出了一个检验（见上），但本会话还没有推敲它的预测与改判结果，所以它还不是验证方案；"
+        "下一步是说清什么结果会让你放弃这个想法。",
+    },
+    "en": {
+        False: "We have not reached predictions yet: the idea is still developing; no testable form or plan.",
+        True: "You named a test (above), but the session has not yet worked through what it predicts and which "
+        "result would change your mind, so it is not a validation plan yet; that is the next step.",
+    },
+}
+
+
 def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
     """The lines shown to the person at a checkpoint."""
     zh = lang == "zh"
@@ -196,7 +213,7 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
             f"未决：{'；'.join(_bare(u) for u in summary['undecided'])}"
         )
         if not summary["reached_p3"]:
-            lines.append("本会话还没谈到预测：命题仍在发展中，尚未形成可检验形式或最小验证方案。")
+            lines.append(_NOT_YET["zh"][bool(summary.get("test"))])
         if summary["open_questions"]:
             lines.append("未决问题：" + "；".join(summary["open_questions"]))
         if summary["options"]:
@@ -209,7 +226,7 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
         undecided = "; ".join(_bare(u) for u in summary["undecided"])
         lines.append(f"Keep: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {undecided}")
         if not summary["reached_p3"]:
-            lines.append("We have not reached predictions yet: the idea is still developing; no testable form or plan.")
+            lines.append(_NOT_YET["en"][bool(summary.get("test"))])
         if summary["open_questions"]:
             lines.append("Open questions: " + "; ".join(summary["open_questions"]))
         if summary["options"]:
@@ -237,7 +254,7 @@ def session_summary_md(session: Session) -> str:
     if zh:
         L += [f"# 阶段小结：{session.session_id}", ""]
         mode_name = "探索" if session.mode == "explore" else "推敲"
-        L.append(f"- 模式：{mode_name}｜深度：{depth}（{chose}）｜成熟度：{_maturity(idea.maturation, 'zh')}")
+        L.append(f"- 模式：{mode_name}｜深度：{depth}（{chose}）｜成熟度：{_maturity(_shown_level(session), 'zh')}")
         L.append(f"- 停止原因：{_stopped(session.stop_reason, summary.get('obstacle'), 'zh')}")
         L.append(f"- 实质轮次：{usage.rounds} / {max_rounds}；评估批次：{usage.review_batches}")
         L += ["", f"## 命题（第 {version.version} 版，待验证假说）", "", version.proposition, ""]
@@ -256,12 +273,14 @@ def session_summary_md(session: Session) -> str:
         stopped = summary.get("stopped_questions", []) + summary.get("deferred_obstacles", [])
         L += ["", "## 挂起与暂缓的障碍", ""] + ([f"- {q}" for q in stopped] or ["- 无"])
         if not summary.get("reached_p3", gates.reached_p3(session)):
-            L += ["", "本会话尚未形成可检验的形式：命题仍在发展中，还没有预测或最小验证方案。"]
+            L += ["", _NOT_YET["zh"][bool(version.predictions)]]
         L += ["", "## 下一步（可选动作）", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
         L += ["", CLOSING["zh"], ""]
     else:
         L += [f"# Stage summary: {session.session_id}", ""]
-        L.append(f"- Mode: {session.mode} | depth: {depth} ({chose}) | maturity: {_maturity(idea.maturation, 'en')}")
+        L.append(
+            f"- Mode: {session.mode} | depth: {depth} ({chose}) | maturity: {_maturity(_shown_level(session), 'en')}"
+        )
         L.append(f"- Stop reason: {_stopped(session.stop_reason, summary.get('obstacle'), 'en')}")
         L.append(f"- Substantive rounds: {usage.rounds} / {max_rounds}; review batches: {usage.review_batches}")
         L += ["", f"## Proposition (version {version.version}, a hypothesis to test)", "", version.proposition, ""]
@@ -280,11 +299,7 @@ def session_summary_md(session: Session) -> str:
         stopped = summary.get("stopped_questions", []) + summary.get("deferred_obstacles", [])
         L += ["", "## Parked and deferred obstacles", ""] + ([f"- {q}" for q in stopped] or ["- none"])
         if not summary.get("reached_p3", gates.reached_p3(session)):
-            L += [
-                "",
-                "The idea never reached a testable form in this session: it is still developing, with no "
-                "prediction or plan yet.",
-            ]
+            L += ["", _NOT_YET["en"][bool(version.predictions)]]
         L += ["", "## Next (options)", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
         L += ["", CLOSING["en"], ""]
     return "\n".join(L)
@@ -385,6 +400,13 @@ _AMOUNT = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twice|half)\b|[一二三四五六七八九十两半]\s*[个周天月年次分小]",
     re.I,
 )
+
+
+def _shown_level(session: Session) -> object:
+    """The level the summary names: "testable" only once predictions were worked through (a P3 turn),
+    so the maturity line never contradicts the line that says they were not."""
+    level = session.idea().maturation
+    return "DEVELOPING" if str(level) == "TESTABLE" and not gates.reached_p3(session) else level
 
 
 def _maturity(level: object, lang: str) -> str:

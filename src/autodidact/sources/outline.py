@@ -32,6 +32,7 @@ FAMILY_EXTRA = 3  # unranked subsections of the facet's own section, asked after
 FAMILY_ORDER = 1_000_000  # the query order given to them: after every ranked hit
 SCORE_SHARE = 0.55  # a section ranked below this share of the facet's best passage is not its own
 _MARKUP = re.compile(r"^#+ .*$|https?://\S+", re.M)  # headings and addresses: not what a section says
+_PAIRED = re.compile(r"[A-Za-z][\w.+-]*\s*(?:与|和|及|或|、|/|\bvs\.?|\band\b|\bor\b)\s*[A-Za-z]", re.I)
 _CONJUNCTS = re.compile(r"\s*,\s*|\s+(?:and|or)\s+", re.I)
 CHAPTER_SECTIONS = 8  # sections a document has to be a chapter a facet's sections keep to
 MIN_TERMS = 8  # distinct words a section says beyond page furniture, to have key points
@@ -258,6 +259,8 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             sharing = _as_written((own - subject_terms) & term_set(heading), heading, topic)
             with_subject = (own & term_set(heading)) - {"chapter", "章"}
             titled = bool(sharing) and bool(sharing - common_heads or len(with_subject) >= 2) and facet is not None
+            if need.paired and len(sharing) == 1 and not has_cjk(next(iter(sharing))):
+                titled = False  # 《Unix 文件基础》 names one of 「DOS 与 Unix」 and nothing of the line endings
             if not heading or (share < SCORE_SHARE and not titled):
                 continue
             if (named_terms <= subject_terms) != (facet is None):
@@ -356,6 +359,8 @@ class _Need:
     # A Latin facet naming alternatives ("Condition and Event synchronization", "locks/RLock"):
     # all words of any one of them. Empty: all of ``latin``.
     either: tuple[frozenset[str], ...] = ()
+    # A Chinese facet that names two things side by side (「DOS 与 Unix」): one of them may go unsaid.
+    paired: bool = False
 
     @classmethod
     def of(cls, query: str, english: list[str], own: set[str], *, comparison: bool) -> _Need:
@@ -372,18 +377,23 @@ class _Need:
             return cls(frozenset(own), frozenset(), frozenset(), either if len(either) > 1 else ())
         written = term_set(query) & own
         cjk = frozenset(t for t in written if has_cjk(t))
-        return cls(frozenset(written - cjk), cjk, frozenset(term_set(" ".join(english)) & own))
+        paired = _PAIRED.search(query) is not None
+        return cls(frozenset(written - cjk), cjk, frozenset(term_set(" ".join(english)) & own), paired=paired)
 
     def met(self, said: set[str]) -> bool:
         if self.either:
             return any(words <= said for words in self.either)
-        if not self.latin <= said:
+        missing = len(self.latin - said)
+        # A Chinese facet naming two things (「在 DOS 与 Unix 换行符之间转换」) is answered by a section
+        # that says one of them and half its own words: the manual's section on line endings writes
+        # "MSDOS", never "DOS" alone. A facet naming one thing needs it.
+        if missing > (1 if self.paired and self.cjk else 0):
             return False
         if not self.cjk:
             return not self.english or bool(self.english & said)
         # A facet that writes a Latin name ("gdb" of 「用 gdb 调试并获取栈帧」) is told apart by it: one
         # of its bigrams besides is enough, since half of them straddle its words (「试并」「并获」).
-        half = 1 if self.latin else (len(self.cjk) + 1) // 2
+        half = 1 if self.latin and not missing else (len(self.cjk) + 1) // 2
         return len(self.cjk & said) >= half or 2 * len(self.english & said) >= max(len(self.english), 1)
 
 
