@@ -556,8 +556,12 @@ def test_a_review_after_a_stated_threshold_does_not_ask_again_which_result_chang
 def test_a_question_about_the_partners_own_words_is_answered_with_what_it_said() -> None:
     from autodidact.debate.asked_back import answer_back
 
-    said = answer_back("What do you mean by 'the two outcomes'?", "en", "rivals: none", "Review 1: not enough …")
-    assert "those were my words" in said and "Review 1: not enough" in said
+    last = "Review 1: not enough to judge. Which of the two outcomes above would make you revise?"
+    said = answer_back("What do you mean by 'the two outcomes'?", "en", "rivals: none", last)
+    assert "was from my words" in said and "Which of the two outcomes above" in said
+    # words the last turn never used: no dump of that turn, an honest open question
+    other = answer_back("What do you mean by 'the change really happened'?", "en", "", last)
+    assert "did not use" in other and "Review 1" not in other
     assert "the record now holds" in answer_back("Did you record it?", "en", "rivals: none", "Review 1")
 
 
@@ -673,3 +677,32 @@ def test_a_test_the_person_states_earns_the_validation_plan(tmp_path: Path) -> N
     assert plans and "two weeks" in plans[0].read_text("utf-8")
     summary = next((tmp_path / "summaries").glob("*session-summary.md")).read_text("utf-8")
     assert "not reached predictions" not in summary and "never reached" not in summary
+
+
+def test_a_rewording_said_in_passing_is_the_new_wording_and_stops_at_the_next_label() -> None:
+    from autodidact.debate.answer_kinds import revised_wording
+
+    said = "想了一下，我换个说法：「先在家试一个月Scratch，他主动要玩才报班。」"
+    assert revised_wording(said) == "先在家试一个月Scratch，他主动要玩才报班"
+    reworded = revised_wording(
+        "Did you see I reworded it? New version: a used car costs less over 3 years than leasing. "
+        "The test: get 3 real lease quotes."
+    )
+    assert reworded == "a used car costs less over 3 years than leasing"
+
+
+def test_a_comparison_is_never_asked_about_its_cause() -> None:
+    """A trial comparing a used car with a lease was asked for "one experience where only that cause
+    changed" and to "find a period without selective memory"."""
+    from autodidact.debate.kind_texts import kind_turn
+    from autodidact.debate.templates import TurnInputs
+
+    base = {
+        "question_type": "PREMISE_EVIDENCE", "trigger": "P2", "lang": "en", "mode": "examine", "term": "cheaper",
+        "proposition": "A used car is cheaper than a lease", "kind": "comparison", "intent": "example",
+    }  # fmt: skip
+    premise = kind_turn(TurnInputs(role="premise_evidence_examiner", **base), False)
+    rival = kind_turn(TurnInputs(role="alternative_explorer", alternatives=["a subsidised lease deal"], **base), False)
+    assert premise is not None and rival is not None
+    assert "cause" not in premise[0] + premise[2] and "side by side" in premise[2]
+    assert "a subsidised lease deal" in rival[0] and "period" not in rival[0]

@@ -247,8 +247,9 @@ _REVISE_LABEL = re.compile(
 # set aside. New version: …", 「我选修改。改成：「…」」 — a revise word opening a sentence, a short
 # aside, then the colon that gives the wording.
 _REVISE_SAID = re.compile(
-    r"(?:^|[.。!！]\s*)(?:i'?ll |i |我(?:现在)?的?)?(?:revise|revised|reword|new version|new wording|final version"
-    r"|(?:my )?(?:current |new )?working hypothesis|改成|改为|修改为|新版本|新的说法|最终版本?|(?:现在的)?工作假设)"
+    r"(?:^|[.。!！?？]\s*)(?:so |then )?(?:i'?ll |i'?d |i |let me |我(?:现在)?的?)?(?:revise|revised|reword|new version"
+    r"|new wording|final version|(?:my )?(?:current |new )?working hypothesis"
+    r"|改成|改为|修改为|新版本|新的说法|最终版本?|(?:现在的)?工作假设|(?:想了一下，?)?我?换(?:个|一种)说法|重新表述)"
     r"[^:：.。!！?？]{0,40}[:：]\s*(?P<wording>.+)$",
     re.I,
 )
@@ -271,8 +272,15 @@ def revised_wording(text: str) -> str | None:
         close = re.search(rf"{re.escape(pairs[wording[:1]])}(?![A-Za-z])", wording[1:])
         if close is not None:
             wording = wording[1 : close.start() + 1]
+    # "New version: … a year. The test: get 3 quotes …": the next labelled sentence is no part of it
+    wording = _NEXT_LABEL.split(wording, maxsplit=1)[0]
     wording = wording.strip().rstrip("。.!！").strip("「」“”\"'").strip().rstrip("。.!！")
     return wording if len(wording) >= 6 else None
+
+
+_NEXT_LABEL = re.compile(
+    r"(?<=[.。!！])\s*(?:the |my )?(?:test|prediction|rival|premise|检验|预测|竞争解释|前提)[^:：.。]{0,12}[:：]", re.I
+)
 
 
 def unlabelled(text: str) -> str:

@@ -208,6 +208,15 @@ def answer_back(question: str, lang: str, record: str = "", last_turn: str = "",
     explained = explain_term(question, lang, last_turn, cause) if last_turn else None
     if explained:
         return explained
+    term = asked_term(question)
+    if term and last_turn and _ABOUT_WORDING.search(question) and term.lower() not in last_turn.lower():
+        # not words of the last turn: showing that turn would answer nothing (a trial got a dump)
+        if zh:
+            return f"你问「{quote}」：我上一轮没有用「{term}」这个说法，没法替它解释，它记为未决问题。"
+        return (
+            f'You asked "{quote}": my last turn did not use "{term}", so I cannot say what it meant there; it '
+            "stays an open question."
+        )
     if last_turn and _ABOUT_WORDING.search(question):
         said = last_turn if len(last_turn) <= 160 else last_turn[:159].rstrip() + "…"
         if zh:

@@ -77,6 +77,10 @@ def kind_turn(inp: TurnInputs, zh: bool) -> Turn | None:
     }.get((inp.kind, inp.role))
     if inp.role == "alternative_explorer" and inp.intent != "example":
         return _rival(inp, p, zh)
+    if inp.role == "alternative_explorer":
+        return _rival_apart(inp, p, zh)
+    if inp.role == "premise_evidence_examiner" and inp.intent == "example":
+        return _premise_example(inp, p, zh)
     if inp.role == "implication_validator" and inp.intent == "example":
         return _example_prediction(inp, p, zh)
     if writer is None or inp.intent in {"example", "baseline", "threshold", "discriminate"}:
@@ -333,4 +337,81 @@ def _rival(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
         "suggestion",
         "In your experience, was there a case without that factor where the pattern still appeared?",
         "If yes, this possibility weakens; if not, the two cannot be told apart yet and go on the list to test.",
+    )
+
+
+def _premise_example(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
+    """How to rate confidence in a premise, for a claim that names no cause. The causal text asked a
+    comparison of two cars for "one experience where only that cause changed" (a trial)."""
+    if inp.kind == "comparison":
+        a, b = _sides(p, zh)
+        if zh:
+            return (
+                f"判断把握的一个办法：能举出一次亲眼看到「{a}」和「{b}」按同一个标准放在一起比的情形，就算有把握；"
+                "只是印象或别人的说法，就算没把握。",
+                "suggestion",
+                "按这个标准，你能举出一次两者按同一标准放在一起比的情形吗？",
+                "有这样的情形，前提就有了你的观察支撑；没有，它就是需要查证的缺口。",
+            )
+        return (
+            f"One way to rate your confidence: if you can name one case where you saw {a} and {b} side by side on "
+            "the same criterion, you are fairly sure; if it is an impression or hearsay, you are not.",
+            "suggestion",
+            "By that standard, can you name one case where the two were set side by side on the same criterion?",
+            "If you can, the premise rests on your observation; if not, it is a gap that may need checking.",
+        )
+    if zh:
+        return (
+            "判断把握的一个办法：能举出一次你数过或记下来的情形，就算有把握；只凭印象，就算没把握。",
+            "suggestion",
+            "按这个标准，你能举出一次数过或记下来的情形吗？",
+            "有记录，前提就有了你的观察支撑；没有，它就是需要查证的缺口。",
+        )
+    return (
+        "One way to rate your confidence: if you can name a time you counted or wrote it down, you are fairly "
+        "sure; if it rests on an impression, you are not.",
+        "suggestion",
+        "By that standard, can you name a time you counted or wrote it down?",
+        "If you can, the premise rests on your observation; if not, it is a gap that may need checking.",
+    )
+
+
+def _rival_apart(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
+    """How to tell the rival apart, for a claim that names no cause: the person's own rival when they
+    gave one, set equal on both sides of a comparison. "Find a period without selective memory" was
+    asked of a comparison of car prices (a trial)."""
+    pool = RIVALS[inp.kind]["zh" if zh else "en"]
+    given = excerpt(inp.alternatives[-1], 50) if inp.alternatives else ""
+    alt = given or pool[inp.variant % len(pool)].split(" (")[0].split("（")[0]
+    if inp.kind == "comparison":
+        a, b = _sides(p, zh)
+        if zh:
+            return (
+                f"区分的办法：把「{a}」和「{b}」放在「{alt}」对两边都一样的条件下再比一次。差别还在，这个竞争解释就被削弱；"
+                "差别消失，它就站得住。",
+                "suggestion",
+                "有没有办法让这个因素对两边一样，再比一次？",
+                "能这样比，就能在下结论之前把两种解释分开。",
+            )
+        return (
+            f'One way to tell them apart: compare {a} and {b} again with "{alt}" the same on both sides. If the '
+            "difference stays, this rival weakens; if it disappears, the rival stands.",
+            "suggestion",
+            "Is there a way to make that factor the same on both sides and compare once more?",
+            "Comparing that way separates the two explanations before you conclude.",
+        )
+    if zh:
+        return (
+            f"区分的办法：找一次「{alt}」不起作用的情形，看你说的情况是否照样出现。照样出现，这个解释被削弱；"
+            "不再出现，两种说法都还站得住。",
+            "suggestion",
+            "你的经历里有没有这样一次可以拿来对照的情形？",
+            "有这样的情形，就能在不做新实验的情况下先粗分两种解释。",
+        )
+    return (
+        f'One way to tell them apart: find a case where "{alt}" could not play a part and see whether what you '
+        "describe still shows. If it does, this explanation weakens; if not, both still stand.",
+        "suggestion",
+        "Is there such a case in your experience that could serve as the comparison?",
+        "Such a case lets us roughly separate the two explanations without a new experiment.",
     )
