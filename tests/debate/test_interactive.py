@@ -76,7 +76,7 @@ def test_pseudo_terminal_session_with_ctrl_d(kb_dir: Path) -> None:
     try:
         _read_until(master, "为什么问")
         os.write(master, "我说的是主观感受上的累，相比以前自己写代码\n".encode())
-        _read_until(master, "承重前提")
+        _read_until(master, "关键前提")
         os.write(master, b"\x04")  # Ctrl+D on a terminal: end of input
         rest = _read_until(master, "已暂停")
         assert "autodidact debate" in rest

@@ -106,17 +106,17 @@ _ABOUT_WORDING = re.compile(r"what do you mean|what does .{1,40} mean\b|你(?:�
 # theirs to settle. Keys are matched inside the quoted term; "{cause}" is the idea's own cause.
 _GLOSSARY: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (
-        ("口径", "reading"),
+        ("口径", "衡量方式", "reading"),
         "how the thing is told: by how it feels, or by something counted (how many times, how long)",
         "怎么衡量这件事：凭感觉，还是凭能数出来的量（多少次、多久）",
     ),
     (
-        ("承重前提", "load-bearing premise", "premise"),
+        ("前提", "load-bearing premise", "premise"),
         "a thing your idea takes for granted; if it is false, the idea falls with it",
         "你的想法默认成立的一件事；它一旦不成立，想法也就站不住",
     ),
     (
-        ("改判", "change condition", "change your mind", "would change"),
+        ("改判", "改变结论", "change condition", "change your mind", "would change"),
         "a result that, if you saw it, would make you revise or drop the idea",
         "一个结果：要是真看到了，你就会修改或放弃这个想法",
     ),

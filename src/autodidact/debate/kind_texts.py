@@ -40,7 +40,7 @@ RIVALS = {
             "a schedule or calendar effect (the period itself differs)",
         ),
         "zh": (
-            "计数口径（数的是次数，而不是每次的情况）",
+            "计数方式（数的是次数，而不是每次的情况）",
             "选择性记忆（印象深的例子更容易被想起）",
             "日程或时间段本身的差异",
         ),
@@ -120,15 +120,15 @@ def _compare_premises(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
     prop = bare_proposition(inp.proposition)
     if zh:
         return (
-            f"「{prop}」的承重前提：① 「{a}」和「{b}」是在同样的任务和条件下比较的；② 差别大到对你的用途有意义；"
+            f"「{prop}」的关键前提：① 「{a}」和「{b}」是在同样的任务和条件下比较的；② 差别大到对你的用途有意义；"
             f"③ 你了解的情形对两者都有代表性，而不是一方的最好情况对另一方的最差情况。最强反例场景：差别来自各自的"
             "配置或使用方式，而不是两者本身（这是待澄清的疑点，不是否定）。",
             "judgement",
             "这三条前提里，你最没有把握的是哪一条？",
-            "比较能否站住取决于最弱的承重前提，先找到它才知道要不要查证。",
+            "比较能否站住取决于最弱的关键前提，先找到它才知道要不要查证。",
         )
     return (
-        f'Load-bearing premises of "{prop}": (1) {a} and {b} were compared on the same task under the same '
+        f'Key premises of "{prop}": (1) {a} and {b} were compared on the same task under the same '
         "conditions; (2) the difference is large enough to matter for your use; (3) the cases you know are typical "
         "of both, not the best of one against the worst of the other. Strongest counter-scenario: the difference "
         "comes from how each was set up or used, not from the two themselves (an open doubt, not a refutation).",
@@ -165,15 +165,15 @@ def _observe_premises(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
     prop = bare_proposition(inp.proposition)
     if zh:
         return (
-            f"「{prop}」的承重前提：① 这个规律是真实的，而不是几个印象深的例子；② 它在你说的范围内一直成立；"
-            "③ 每次都用同样的口径来看（同一种计数）。最强反例场景：规律来自计数或记忆的方式，而不是事情本身"
+            f"「{prop}」的关键前提：① 这个规律是真实的，而不是几个印象深的例子；② 它在你说的范围内一直成立；"
+            "③ 每次都用同样的方式来看（同一种计数）。最强反例场景：规律来自计数或记忆的方式，而不是事情本身"
             "（这是待澄清的疑点，不是否定）。",
             "judgement",
             "这三条前提里，你最没有把握的是哪一条？",
-            "观察能否站住取决于最弱的承重前提，先找到它才知道要不要查证。",
+            "观察能否站住取决于最弱的关键前提，先找到它才知道要不要查证。",
         )
     return (
-        f'Load-bearing premises of "{prop}": (1) the pattern is real and not a few memorable cases; (2) it holds '
+        f'Key premises of "{prop}": (1) the pattern is real and not a few memorable cases; (2) it holds '
         "across the period or place you mean; (3) it is looked at the same way each time (the same kind of count). "
         "Strongest counter-scenario: the pattern comes from how cases were counted or remembered, not from what "
         "happened (an open doubt, not a refutation).",
@@ -187,8 +187,8 @@ def _observe_test(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
     t = inp.term
     if zh:
         return (
-            f"可观察预测：如果这个规律是真实的，接下来几个相近的时间段里按同一口径计数「{t}」，应当再次看到它；"
-            "如果看不到，观察需要修改。最小设计草案：事先定好计数口径和时间段，逐段记录；时长：待补。",
+            f"可观察预测：如果这个规律是真实的，接下来几个相近的时间段里按同一方式计数「{t}」，应当再次看到它；"
+            "如果看不到，观察需要修改。最小设计草案：事先定好计数方式和时间段，逐段记录；时长：待补。",
             "hypothesis",
             "如果接下来的计数没有再看到这个规律，你会得出什么结论？",
             "先说清什么结果会改判，观察才从印象变成可检验的形式。",

@@ -2,7 +2,7 @@
 
 Why a ladder and not a rota: the five roles are optional perspectives, not five steps. Each turn the
 moderator takes the first obstacle that is still open — an undefined term (P1), an unexamined
-load-bearing premise (P2), no prediction (P3, only once the maturity gate allows), a single
+key premise (P2), no prediction (P3, only once the maturity gate allows), a single
 explanation (P4), a pending independent review (P5), a finished stage (P6). P0 (commands, direct
 questions) is handled by the engine before the ladder runs. A person's explicit wish overrides the
 ladder, but the obstacles it skips are recorded, never dropped.
@@ -164,8 +164,11 @@ def _intent(session: Session, role: str) -> str:
 def _why(trigger: str, zh: bool) -> str:
     reasons = {
         "P1": ("核心概念或比较基准尚未定义，影响后续判断", "a core term or baseline is undefined and matters"),
-        "P2": ("决定命题能否站住的承重前提尚未检验", "a load-bearing premise has not been examined"),
-        "P3": ("命题已可陈述，但没有预测或改判条件", "the proposition has no prediction or change condition"),
+        "P2": ("决定命题能否站住的关键前提尚未检验", "a key premise has not been examined"),
+        "P3": (
+            "命题已可陈述，但还没有预测，也没说什么结果会改变结论",
+            "there is no prediction yet, nor a result that would change it",
+        ),
         "P4": ("目前只有单一解释", "there is only one explanation so far"),
         "P5": ("收敛前的反例检查：启动评估", "a counterexample check before converging"),
         "P6": ("阶段完成：整理保留/修改/未决", "the stage is complete: keep / revise / undecided"),

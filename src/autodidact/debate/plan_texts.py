@@ -17,7 +17,7 @@ from autodidact.debate.templates import PLAN_ALTERNATIVES, TurnInputs, excerpt, 
 
 Turn = tuple[str, str, str, str]  # contribution, source, question, why
 # "… (reading: a measurable criterion (speed, cost))": one level of parentheses inside is allowed
-_READING = re.compile(r"\s*[（(](?:reading|口径)[:：](?:[^()（）]|[（(][^()（）]*[)）])*[)）]\s*$")
+_READING = re.compile(r"\s*[（(](?:reading|口径|衡量方式)[:：](?:[^()（）]|[（(][^()（）]*[)）])*[)）]\s*$")
 
 
 def _plan(inp: TurnInputs, limit: int = 60) -> str:
@@ -106,16 +106,16 @@ def _premises(inp: TurnInputs, zh: bool) -> Turn:
         )
     if zh:
         return (
-            f"「{plan}」的承重前提：① 它要解决的问题确实存在，而且大到值得改；② 这个改动会带来你要的结果，"
+            f"「{plan}」的关键前提：① 它要解决的问题确实存在，而且大到值得改；② 这个改动会带来你要的结果，"
             "而不只是把成本挪到别处；③ 现在的做法给你的东西，改动后丢掉的那部分可以接受或有别的办法补上。"
             "最强反例场景：省下的确实省下了，但原来做法悄悄承担的某件事停了，代价过一段时间才显现"
             "（这是待澄清的疑点，不是否定）。",
             "judgement",
             "这三条前提里，你最没有把握的是哪一条？",
-            "打算能否站住取决于最弱的承重前提，先找到它才知道试行时要盯住什么。",
+            "打算能否站住取决于最弱的关键前提，先找到它才知道试行时要盯住什么。",
         )
     return (
-        f'Load-bearing premises of "{plan}": (1) the problem it answers is real and big enough to be worth a '
+        f'Key premises of "{plan}": (1) the problem it answers is real and big enough to be worth a '
         "change; (2) the change brings the result you want rather than moving the cost elsewhere; (3) what the "
         "current way gives you and the plan would drop is acceptable, or covered some other way. Strongest "
         "counter-scenario: the saving is real, but something the old way did quietly stops, and its cost shows "

@@ -511,7 +511,7 @@ class ReplyPlanner(TurnPlanner):
             base = idea.stage_base(txn.s.stage).proposition
             # "A" names an option of the turn: the proposition records the option's words, not the letter.
             chosen = excerpt(named_option(text, contribution) or "", 60) or quote
-            payload["proposition"] = f"{base}（口径：{chosen}）" if zh else f"{base} (reading: {chosen})"
+            payload["proposition"] = f"{base}（衡量方式：{chosen}）" if zh else f"{base} (reading: {chosen})"
         elif "QUESTION_SHARPENED" in signals and classify_answer(text) == "scope":
             # "Really just for the backend team" narrows the proposition: the next version says so,
             # and the summary's "revise" shows it instead of "none".

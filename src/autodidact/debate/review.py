@@ -92,9 +92,9 @@ class ReviewTask:
             counter = "NONE_FOUND"
             scope = "本会话记录中的前提与证据引用" if zh else "the premises and evidence references in this session"
             change = (
-                "若查到直接支持或反驳承重前提的原文证据，结论改变"
+                "若查到直接支持或反驳关键前提的原文证据，结论改变"
                 if zh
-                else "a verbatim source that supports or refutes a load-bearing premise would change this"
+                else "a verbatim source that supports or refutes a key premise would change this"
             )
         else:
             premise, counter, change = _KIND_REVIEW[_kind_of(inputs)]["zh" if zh else "en"]
@@ -217,7 +217,7 @@ def assess(outputs: list[ReviewOutput], degraded: bool) -> tuple[str, list[str]]
     for other in outputs[1:]:
         ratio = _overlap(outputs[0].load_bearing_premises, other.load_bearing_premises)
         if ratio < PREMISE_OVERLAP:
-            reasons.append(f"load-bearing premises overlap {ratio:.2f} < {PREMISE_OVERLAP}")
+            reasons.append(f"key premises overlap {ratio:.2f} < {PREMISE_OVERLAP}")
         if _norm(outputs[0].strongest_counterexample) != _norm(other.strongest_counterexample):
             reasons.append("strongest counterexamples differ")
     if reasons:
@@ -261,13 +261,13 @@ def describe(results: list[tuple[str, ReviewOutput]], divergence: str, lang: str
             counter = f"{counter}（查看范围：{scope}）" if lang == "zh" else f"{counter} in {scope}"
         if lang == "zh":
             parts.append(
-                f"评估{index}（{names[perspective]}）：{verdict_words}；承重前提「{premise}」；"
-                f"最强反例：{counter}；改判条件：{out.change_condition}。"
+                f"评估{index}（{names[perspective]}）：{verdict_words}；关键前提「{premise}」；"
+                f"最强反例：{counter}；改变结论的条件：{out.change_condition}。"
             )
         else:
             parts.append(
-                f'Review {index} ({names[perspective]}): {verdict_words}; load-bearing premise "{premise}"; '
-                f"strongest counterexample: {counter}; change condition: {out.change_condition}."
+                f'Review {index} ({names[perspective]}): {verdict_words}; key premise "{premise}"; '
+                f"strongest counterexample: {counter}; what would change it: {out.change_condition}."
             )
     verdict = (
         f"两份结果逐项对照：{plain(divergence, lang)}。"

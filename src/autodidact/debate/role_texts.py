@@ -17,7 +17,7 @@ from autodidact.debate.templates import (
     TurnOutput,
     excerpt,
     measure_clause,
-    measured,
+    names_result,
     sharpest,
 )
 
@@ -64,7 +64,7 @@ def acknowledge(answer: str, signals: list[str], lang: str) -> str:
         return f'You said "{quote}". Understood: from here on the questions are about "{term}".'
     if signals == ["PREMISE_SURFACED"] and classify_answer(answer) == "evidence":
         # what the person observed or counted is kept as their observation, and said to be so
-        names = "你的观察证据（作为承重前提的依据）" if zh else "your own evidence (backing a premise)"
+        names = "你的观察证据（作为关键前提的依据）" if zh else "your own evidence (backing a premise)"
     if zh:
         return f"你说「{quote}」，这记作：{names}。"
     return f'You said "{quote}"; recorded as: {names}.'
@@ -116,11 +116,11 @@ def _clarifier(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     if inp.intent == "example":
         if zh:
             return (
-                f"两个对照例：甲觉得「{t}」成立，但能数出来的量（多少次、多久、多少个）和以前一样，这是主观感受口径；"
-                f"乙没有这种感觉，但能数出来的量明显变了，这是可测量口径。同一件事在两种口径下结论可能相反。",
+                f"两个对照例：甲觉得「{t}」成立，但能数出来的量（多少次、多久、多少个）和以前一样，这是按感觉来衡量；"
+                f"乙没有这种感觉，但能数出来的量明显变了，这是按能数出的量来衡量。同一件事在两种衡量方式下结论可能相反。",
                 "suggestion",
                 "这两个例子里，哪一个更像你遇到的情况？",
-                "选中的例子就是命题的口径，后面的前提和预测都按它来写。",
+                "选中的例子就是命题的衡量方式，后面的前提和预测都按它来写。",
             )
         return (
             f'Two contrasting cases: A feels that "{t}" holds, yet everything that can be counted (how often, how '
@@ -132,12 +132,12 @@ def _clarifier(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         )
     if zh:
         return (
-            f"「{t}」至少有三种口径：A. 主观感受（你自评的程度）；B. 可测量的量（时长、次数、错误数）；"
+            f"「{t}」至少有三种衡量方式：A. 主观感受（你自评的程度）；B. 可测量的量（时长、次数、错误数）；"
             f"C. 相对某个比较基准的差值（和以前或别人相比）。按 A 命题讲的是体验，按 B 讲的是可数的量，"
             f"按 C 结论取决于比较对象。",
             "suggestion",
-            f"在你的命题里，「{t}」最接近 A、B、C 中的哪一种口径？",
-            "口径不同，需要的观察和比较基准完全不同，后面审查前提时要以它为准。",
+            f"在你的命题里，「{t}」最接近 A、B、C 中的哪一种衡量方式？",
+            "衡量方式不同，需要的观察和比较基准完全不同，后面审查前提时要以它为准。",
         )
     return (
         f'"{t}" can be read at least three ways: A. a felt experience (your own rating); B. a measurable '
@@ -188,15 +188,15 @@ def _premises(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         )
     if zh:
         return (
-            f"「{prop}」的承重前提：① 「{t}」的变化确实发生了，而不是事后印象；② 变化来自命题说的原因，"
+            f"「{prop}」的关键前提：① 「{t}」的变化确实发生了，而不是事后印象；② 变化来自命题说的原因，"
             f"而不是同期的其他变化；③ 你观察到的情形有代表性。最强反例场景：同一时期任务或环境也变了，"
             f"那么即使原因不成立也会看到同样的现象（这是待澄清的疑点，不是否定）。",
             "judgement",
             "这三条前提里，你最没有把握的是哪一条？",
-            "命题能否站住取决于最弱的承重前提，先找到它才知道要不要查证。",
+            "命题能否站住取决于最弱的关键前提，先找到它才知道要不要查证。",
         )
     return (
-        f'Load-bearing premises of "{prop}": (1) the change in "{t}" really happened and is not a '
+        f'Key premises of "{prop}": (1) the change in "{t}" really happened and is not a '
         "hindsight impression; (2) it comes from the cause the proposition names, not from something that "
         "changed at the same time; (3) the cases you saw are typical. Strongest counter-scenario: the tasks or "
         "the setting changed in the same period, so the same pattern would appear even if the cause is wrong "
@@ -212,7 +212,7 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
     observed = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "evidence"
     stated = sharpest(inp.predictions) if inp.predictions else ""
-    if inp.intent == "discriminate" and inp.review_text and measured(stated):
+    if inp.intent == "discriminate" and inp.review_text and names_result(stated):
         # the person already said which result changes their mind: asking "which of the two outcomes
         # would make you revise?" re-asked it (two trials); the review is weighed against their test
         test = excerpt(measure_clause(stated), 90).replace("?", "").replace("？", "")
@@ -236,13 +236,13 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
                 inp.review_text,
                 "judgement",
                 "上面两种结果里，哪一种出现时你会修改自己的命题？",
-                "分歧只能由你按改判条件来裁定，我不投票、不取平均。",
+                "分歧只能由你按改变结论的条件来裁定，我不投票、不取平均。",
             )
         return (
             inp.review_text,
             "judgement",
             "Which of the two outcomes above would make you revise your proposition?",
-            "Only you can settle the divergence by its change conditions; I do not vote or average them.",
+            "Only you can settle the divergence, by what would change your mind; I do not vote or average them.",
         )
     if inp.intent == "example":
         if zh:

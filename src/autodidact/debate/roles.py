@@ -33,7 +33,7 @@ ROLES: dict[str, Role] = {
             "PREMISE_EVIDENCE",
             "前提与证据审查者",
             "Premise & evidence examiner",
-            "load-bearing premises, leaps, evidence fit",
+            "key premises, leaps, evidence fit",
         ),
         Role(
             "implication_validator",

@@ -264,9 +264,9 @@ def session_summary_md(session: Session) -> str:
             f"- 保留：{summary.get('kept', '—')}",
             f"- 修改：{summary.get('revised', '—')}",
         ]
-        L += [f"- 未决：{'；'.join(summary.get('undecided', [])) or '—'}", "", "## 承重前提（用户观察）", ""]
+        L += [f"- 未决：{'；'.join(summary.get('undecided', [])) or '—'}", "", "## 关键前提（用户观察）", ""]
         L += [f"- {a}" for a in version.assumptions] or ["- 尚未浮出"]
-        L += ["", "## 预测与改判条件（待验证假说）", ""]
+        L += ["", "## 预测与改变结论的条件（待验证假说）", ""]
         L += [f"- {p}" for p in version.predictions] or ["- 尚无"]
         L += ["", "## 竞争解释", ""] + ([f"- {a}" for a in version.alternatives] or ["- 尚无"])
         L += ["", "## 未决问题（含未执行的查证）", ""] + ([f"- {q}" for q in session.open_questions] or ["- 无"])
@@ -289,9 +289,9 @@ def session_summary_md(session: Session) -> str:
             f"- Revise: {summary.get('revised', '—')}",
             f"- Undecided: {'; '.join(summary.get('undecided', [])) or '—'}",
         ]
-        L += ["", "## Load-bearing premises (user observation)", ""]
+        L += ["", "## Key premises (user observation)", ""]
         L += [f"- {a}" for a in version.assumptions] or ["- none surfaced yet"]
-        L += ["", "## Predictions and change conditions (hypotheses)", ""]
+        L += ["", "## Predictions and what would change the conclusion (hypotheses)", ""]
         L += [f"- {p}" for p in version.predictions] or ["- none yet"]
         L += ["", "## Competing explanations", ""] + ([f"- {a}" for a in version.alternatives] or ["- none yet"])
         L += ["", "## Open questions (including unexecuted checks)", ""]
@@ -331,11 +331,11 @@ def validation_plan_md(session: Session) -> str | None:
                 f"- 命题（待验证假说，第 {version.version} 版）：{version.proposition}",
                 f"- 可观察预测：{sharpest(version.predictions)}",
                 design,
-                f"- 改判条件（你说的）：{condition}"
+                f"- 改变结论的条件（你说的）：{condition}"
                 if condition
-                else "- 改判条件：预测的差别没有出现，或差别小于事先约定的阈值（阈值：待补）",
+                else "- 改变结论的条件：预测的差别没有出现，或差别小于事先约定的阈值（阈值：待补）",
                 f"- 竞争解释与区分点：{'；'.join(alts) if alts else '待补'}",
-                f"- 承重前提：{'；'.join(version.assumptions) if version.assumptions else '待补'}",
+                f"- 关键前提：{'；'.join(version.assumptions) if version.assumptions else '待补'}",
                 f"- 样本量、时长、测量工具（你说的）：{'；'.join(sizes)}"
                 if sizes
                 else "- 样本量、时长、测量工具：待补",
@@ -356,7 +356,7 @@ def validation_plan_md(session: Session) -> str | None:
             else "- Change condition: the predicted difference does not appear, or is below a threshold fixed in "
             "advance (threshold: to be filled in)",
             f"- Competing explanations and where they part: {'; '.join(alts) if alts else 'to be filled in'}",
-            f"- Load-bearing premises: {'; '.join(version.assumptions) if version.assumptions else 'to be filled in'}",
+            f"- Key premises: {'; '.join(version.assumptions) if version.assumptions else 'to be filled in'}",
             f"- Sample size, duration, instruments (your words): {'; '.join(sizes)}"
             if sizes
             else "- Sample size, duration, instruments: to be filled in",
@@ -374,7 +374,7 @@ def validation_plan_md(session: Session) -> str | None:
 _DESIGNS = {
     "causal": {
         "en": "- Discriminating design: record the same measure with and without the cause, all else held equal",
-        "zh": "- 判别设计：同一对象在有、无该原因的两种条件下记录同一口径的结果，其余条件保持一致",
+        "zh": "- 判别设计：同一对象在有、无该原因的两种条件下记录同一方式记下的结果，其余条件保持一致",
     },
     "comparison": {
         "en": "- Comparing design: run both on the same task under the same conditions and record your criterion "

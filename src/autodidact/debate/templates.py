@@ -1,7 +1,7 @@
 """Offline turn templates: each role's contribution and focus question, in Chinese and English.
 
 Why templates and not filler: without a model the engine must still do each role's job — offer
-candidate readings of a term (P1), lay out load-bearing premises and the strongest counter-scenario
+candidate readings of a term (P1), lay out key premises and the strongest counter-scenario
 (P2), state an observable prediction with a minimal design whose unknowns are marked 待补 (P3),
 name a competing explanation and where the two part ways (P4), and lay out keep / revise /
 undecided (P6). The texts are filled from the session (the proposition, its key term, the person's
@@ -206,6 +206,13 @@ _MEASURE = re.compile(
 def measured(test: str) -> bool:
     """Whether a stated test names a measure or threshold ("within 20%", "18 orders or more")."""
     return bool(test) and _MEASURE.search(test) is not None
+
+
+def names_result(test: str) -> bool:
+    """Whether a stated test says which result decides it: a measure, or a condition ("if office
+    juniors ship just as late, I'd drop it"). Asking "which of the two outcomes would make you
+    revise?" after either re-asked what the person had just said."""
+    return measured(test) or (bool(test) and _IF.search(test) is not None)
 
 
 def measure_clause(test: str) -> str:
