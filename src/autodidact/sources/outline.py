@@ -30,6 +30,7 @@ SEARCH_K = 12  # passages read per facet
 PER_FACET = 6  # headings kept per facet (the questioner asks two unasked ones per round)
 FAMILY_EXTRA = 3  # unranked subsections of the facet's own section, asked after those
 FAMILY_ORDER = 1_000_000  # the query order given to them: after every ranked hit
+BESIDE_TITLED = 0.9  # the share an unnamed section needs beside two sections named for the facet
 SCORE_SHARE = 0.55  # a section ranked below this share of the facet's best passage is not its own
 _MARKUP = re.compile(r"^#+ .*$|https?://\S+", re.M)  # headings and addresses: not what a section says
 _PAIRED = re.compile(r"[A-Za-z][\w.+-]*\s*(?:与|和|及|或|、|/|\bvs\.?|\band\b|\bor\b)\s*[A-Za-z]", re.I)
@@ -88,6 +89,11 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
                     docs[key] = doc
             per_facet: dict[str | None, int] = {}
             extra: dict[str | None, int] = {}
+            # A facet the manual gives sections of its own (headings that name it) takes another
+            # section only when the search ranks it near its best: the pdb page's "Debugger Commands"
+            # ("prefix the assignment with a global statement") and the keyword list were asked as
+            # parts of "global and nonlocal statements" beside "The global statement".
+            titled = Counter(b[2] for b in best.values() if b[0] > 1.0 and b[1] < FAMILY_ORDER)
             family = _families(best.values())
             _add_family(index, best, docs, family, term_set(decompose(topic, language).subject))
             # Sections whose heading names their facet first (rank above 1: the best hit alone has 1.0),
@@ -99,13 +105,18 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
                     if extra.get(facet, 0) >= FAMILY_EXTRA:
                         continue
                     extra[facet] = extra.get(facet, 0) + 1
-                elif per_facet.get(facet, 0) >= PER_FACET:
+                elif per_facet.get(facet, 0) >= PER_FACET or _weak_beside(titled[facet], _share):
                     continue
                 else:
                     per_facet[facet] = per_facet.get(facet, 0) + 1
                 seen.add((entry.document.casefold(), entry.heading.casefold()))
                 out.append(entry)
     return out
+
+
+def _weak_beside(titled: int, share: float) -> bool:
+    """An unnamed section ranked below ``BESIDE_TITLED`` of the best, beside two named for the facet."""
+    return share <= 1.0 and titled >= 2 and share < BESIDE_TITLED
 
 
 _NUMBER = re.compile(r"^\s*((?:\d+\.)+\d*)\.?\s")
@@ -217,6 +228,13 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
     # to "Python coroutines"): a hit must say it in our own terms, since the index's stemmer files
     # "generic" with "generators".
     kinds = {f.name: f.kind for f in frame.facets}
+    # The word every member of an aspect shares ("statement" of "global and nonlocal statements")
+    # names what kind of thing they are, not which: it titles no section alone ("Assignment
+    # statements" is not the global statement's section).
+    kind_words = {
+        f.name: set.intersection(*(term_set(m) for m in f.members)) if len(f.members) > 1 else set()
+        for f in frame.facets
+    }
     named = [term_set(q) for _, q in queries[:-1]]
     # Each thing an aspect names is looked for on its own ("Event" of "Condition and Event
     # synchronization", "Queue task_done"): the manual gives each its own section.
@@ -259,6 +277,8 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             sharing = _as_written((own - subject_terms) & term_set(heading), heading, topic)
             with_subject = (own & term_set(heading)) - {"chapter", "章"}
             titled = bool(sharing) and bool(sharing - common_heads or len(with_subject) >= 2) and facet is not None
+            if sharing and sharing <= kind_words.get(facet or "", set()):
+                titled = False
             if need.paired and len(sharing) == 1 and not has_cjk(next(iter(sharing))):
                 titled = False  # 《Unix 文件基础》 names one of 「DOS 与 Unix」 and nothing of the line endings
             if not heading or (share < SCORE_SHARE and not titled):
