@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +167,5 @@ def test_recover_briefing_has_at_most_ten_lines_and_asks_nothing_new(cli: Any, t
     assert any(pending["question"] in line for line in lines)
     assert sum(line.count("?") + line.count("？") for line in lines) == 1  # only the existing question, quoted
     assert len(SessionStore(folder).events()) == events_before
+    # words, not internals: a trial read role ids and "events 18/120, active 0/600s" here
+    assert not any(re.search(r"[a-z]+_[a-z]+|events \d|WAITING_|active \d", line) for line in lines)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from autodidact.debate import summaries
+from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
 from autodidact.debate.summaries import MATURITY_WORDS
 
@@ -112,16 +113,17 @@ def briefing(session: Session, budget_line: str) -> list[str]:
     last = answered[-1] if answered else None
     open_gaps = [g["gap_id"] for g in session.gap_requests if g["approval"]["status"] == "PENDING"]
     items = [
-        f"session {session.session_id} · mode {session.mode} · state {session.state}",
+        f"{'会话' if zh else 'session'} {session.session_id} {status_line(session)}",
         (f"当前问题：{pending.get('question')}" if zh else f"current question: {pending.get('question')}")
         if pending
         else ("当前无待答问题" if zh else "no open question"),
         _last_line(last, pending, zh),
-        (f"用户最新输入：{session.latest_user_input}" if zh else f"latest input: {session.latest_user_input}"),
+        (f"你上次说的：{session.latest_user_input}" if zh else f"your last answer: {session.latest_user_input}"),
         (
-            f"待处理：缺口 {', '.join(open_gaps) or '无'}；未决 {len(session.open_questions)}"
+            f"等你确认的查证：{len(open_gaps) or '无'}；未决问题：{len(session.open_questions)}"
             if zh
-            else f"pending: gaps {', '.join(open_gaps) or 'none'}; open questions {len(session.open_questions)}"
+            else f"checks waiting for your go-ahead: {len(open_gaps) or 'none'}; open questions: "
+            f"{len(session.open_questions)}"
         ),
         budget_line,
         (
@@ -137,9 +139,10 @@ def _last_line(last: Any, pending: dict[str, Any], zh: bool) -> str:
     if last is None:
         return "尚无轮次" if zh else "no turn yet"
     same = pending.get("turn") == last.turn
+    role = ROLES[last.role].name("zh" if zh else "en") if last.role in ROLES else last.role
     if zh:
-        return f"上一轮：{last.role}（{'即当前问题' if same else last.question}）"
-    return f"last turn: {last.role} ({'the current question' if same else last.question})"
+        return f"上一轮：{role}（{'即当前问题' if same else last.question}）"
+    return f"last turn: {role} ({'the current question' if same else last.question})"
 
 
 # What a session's state and mode are called in the status line (the enums stay in --json).
@@ -176,15 +179,16 @@ def status_line(session: Session) -> str:
 
 
 def budget_line(session: Session) -> str:
-    """Budget used against the depth's limits, one line."""
+    """What is left of the depth's limits, one line in words. Event counts and active seconds are
+    internal limits (a trial read "events 18/120, active 0/600s" as noise); they stay in --json."""
     usage, budget = session.execution.usage, session.execution.budget
+    zh = session.language == "zh"
     if budget is None:
-        return f"budget: depth not set; events {usage.events}"
-    return (
-        f"budget: rounds {usage.rounds}/{budget.max_rounds}, reviews {usage.review_batches}/"
-        f"{budget.max_review_batches}, events {usage.events}/{budget.max_events}, "
-        f"active {usage.active_seconds:.0f}/{budget.max_active_seconds}s"
-    )
+        return "深度尚未选定" if zh else "depth not chosen yet"
+    rounds, reviews = budget.max_rounds - usage.rounds, budget.max_review_batches - usage.review_batches
+    if zh:
+        return f"剩余：实质轮次 {max(rounds, 0)} 轮，评估 {max(reviews, 0)} 批"
+    return f"left: {max(rounds, 0)} rounds, {max(reviews, 0)} review batches"
 
 
 # What a person reads for an "AI" label when no model wrote the turn: the offline engine is rules and
