@@ -373,3 +373,18 @@ def test_an_answer_after_a_checkpoint_is_not_taken_for_a_new_proposition(
     assert after.idea().current.proposition == proposition
     assert any("会议变多" in a for a in after.idea().current.alternatives)
     assert check_session(_folder(kb_dir))["ok"]
+
+
+def test_close_names_its_final_summary_among_earlier_checkpoints(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path, cli: Any
+) -> None:
+    """A trial's folder held 001–003 summaries after a close and nothing said which was final."""
+    debate("start", ZH_PROMPT, depth="standard")
+    debate("reply", "s1", "我说的是主观感受上的累，相比以前自己写代码")
+    closed = cli("debate", "close", "s1", "--kb", str(kb_dir))
+    assert closed.exit_code == 0
+    final = re.search(r"final summary: (\S+)", closed.stdout)
+    assert final is not None and Path(final.group(1)).is_file()
+    count = len(SessionStore(_folder(kb_dir)).replay().checkpoints)  # type: ignore[union-attr]
+    assert Path(final.group(1)).name == f"{count:03d}-session-summary.md"
+    assert "validation plan:" in closed.stdout

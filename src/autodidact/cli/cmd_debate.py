@@ -301,7 +301,17 @@ def register(app: typer.Typer) -> None:
             engine.load()
         _show(engine, events, as_json)
         if not as_json:
-            console.print(f"summaries: {folder / 'summaries'}", soft_wrap=True)  # a path is never wrapped
+            # the files of this close, by name: earlier checkpoints left numbered files beside them
+            # and a trial could not tell which was final
+            state = engine.session
+            count = len(state.checkpoints) if state is not None else 0
+            summary = folder / "summaries" / f"{count:03d}-session-summary.md"
+            plan = folder / "summaries" / f"{count:03d}-validation-plan.md"
+            _out(f"final summary: {summary}")  # plain lines: a path is never wrapped
+            if plan.is_file():
+                _out(f"validation plan: {plan}")
+            else:
+                _out("validation plan: none (no test with the result that would change your mind was stated)")
 
     @debate.command("check")
     def check_cmd(
