@@ -30,7 +30,6 @@ SEARCH_K = 12  # passages read per facet
 PER_FACET = 6  # headings kept per facet (the questioner asks two unasked ones per round)
 FAMILY_EXTRA = 3  # unranked subsections of the facet's own section, asked after those
 FAMILY_ORDER = 1_000_000  # the query order given to them: after every ranked hit
-BESIDE_TITLED = 0.9  # the share an unnamed section needs beside two sections named for the facet
 SCORE_SHARE = 0.55  # a section ranked below this share of the facet's best passage is not its own
 _MARKUP = re.compile(r"^#+ .*$|https?://\S+", re.M)  # headings and addresses: not what a section says
 _PAIRED = re.compile(r"[A-Za-z][\w.+-]*\s*(?:与|和|及|或|、|/|\bvs\.?|\band\b|\bor\b)\s*[A-Za-z]", re.I)
@@ -89,11 +88,6 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
                     docs[key] = doc
             per_facet: dict[str | None, int] = {}
             extra: dict[str | None, int] = {}
-            # A facet the manual gives sections of its own (headings that name it) takes another
-            # section only when the search ranks it near its best: the pdb page's "Debugger Commands"
-            # ("prefix the assignment with a global statement") and the keyword list were asked as
-            # parts of "global and nonlocal statements" beside "The global statement".
-            titled = Counter(b[2] for b in best.values() if b[0] > 1.0 and b[1] < FAMILY_ORDER)
             family = _families(best.values())
             _add_family(index, best, docs, family, term_set(decompose(topic, language).subject))
             # Sections whose heading names their facet first (rank above 1: the best hit alone has 1.0),
@@ -105,18 +99,13 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
                     if extra.get(facet, 0) >= FAMILY_EXTRA:
                         continue
                     extra[facet] = extra.get(facet, 0) + 1
-                elif per_facet.get(facet, 0) >= PER_FACET or _weak_beside(titled[facet], _share):
+                elif per_facet.get(facet, 0) >= PER_FACET:
                     continue
                 else:
                     per_facet[facet] = per_facet.get(facet, 0) + 1
                 seen.add((entry.document.casefold(), entry.heading.casefold()))
                 out.append(entry)
     return out
-
-
-def _weak_beside(titled: int, share: float) -> bool:
-    """An unnamed section ranked below ``BESIDE_TITLED`` of the best, beside two named for the facet."""
-    return share <= 1.0 and titled >= 2 and share < BESIDE_TITLED
 
 
 _NUMBER = re.compile(r"^\s*((?:\d+\.)+\d*)\.?\s")
@@ -299,7 +288,10 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             said = Counter(t for t in terms(hit.text) if t in own)
             if not (titled or paged) and sum(said.values()) < 2:
                 continue
-            if not (titled or paged) and facet is not None and not _dense(index, hit, own):
+            # density counts the words that tell the members apart ("global", not the "statement"
+            # every member is): the pdb page says "statement" throughout and "global" once
+            telling = (own - kind_words.get(facet or "", set())) or own
+            if not (titled or paged) and facet is not None and not _dense(index, hit, telling):
                 continue
             raw = _PART.sub("", hit.section)
             if raw not in shared:
