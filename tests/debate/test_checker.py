@@ -260,3 +260,18 @@ def test_checker_cli_refuses_an_unknown_signal(cli: Any, tmp_path: Any) -> None:
     answer(b, t, "主观感受", ("FELT_GOOD",))
     result = cli("debate", "check", str(b.write(tmp_path / "felt")))
     assert result.exit_code == 1 and "FELT_GOOD" in result.stdout and '"DC08"' in result.stdout
+
+
+def test_a_bundling_word_inside_the_persons_quoted_words_is_no_bundle() -> None:
+    """A trial's session failed DC02 on "You answered this with 'Not really, and by the way my …'"."""
+    b = clean()
+    ask(
+        b,
+        "alternative_explorer",
+        "P4",
+        question='You answered this with "Not really, and by the way my dog…": which part stands?',
+    )
+    assert "DC02" not in rules_of(b)
+    b2 = clean()
+    ask(b2, "alternative_explorer", "P4", question="Which rival stands, and by the way what would you test?")
+    assert "DC02" in rules_of(b2)

@@ -19,7 +19,7 @@ from autodidact.debate.projection import apply
 from autodidact.debate.roles import ROLES, SOURCE_LABELS, VALID_LABEL_SUFFIXES, role_matches
 from autodidact.debate.session import MATURITY_ORDER, Session
 from autodidact.debate.store import SessionStore
-from autodidact.debate.templates import sentence_count
+from autodidact.debate.templates import sentence_count, without_quotes
 from autodidact.debate.turns import BUNDLING_WORDS, BUNDLING_WORDS_EN
 
 RULES: dict[str, str] = {
@@ -59,7 +59,9 @@ def _question_rules(question: str, seq: int | None) -> list[Violation]:
     marks = question.count("?") + question.count("？")
     if marks != 1:
         out.append(Violation("DC01", f"focus question has {marks} question marks: {question[:80]!r}", seq))
-    low = question.lower()
+    # the person's words quoted in the question bundle nothing ("You answered this with 'Not really,
+    # and by the way my …'" was flagged)
+    low = without_quotes(question).lower()
     for word in (*BUNDLING_WORDS, *BUNDLING_WORDS_EN):
         if word in low:
             out.append(Violation("DC02", f"focus question bundles with {word!r}: {question[:80]!r}", seq))

@@ -240,16 +240,22 @@ def sharpest(predictions: list[str]) -> str:
 _QUOTED = re.compile(r"「[^「」]*」|“[^“”]*”|\"[^\"]*\"")
 
 
+def without_quotes(text: str) -> str:
+    """``text`` with every quoted span (the person's words) replaced by "…": a quote holding a quote
+    「…「…」…」 goes as one unit, innermost first."""
+    own = text.strip()
+    while True:
+        reduced = _QUOTED.sub("\u2026", own)
+        if reduced == own:
+            return own
+        own = reduced
+
+
 def sentence_count(text: str) -> int:
     """Sentences in ``text`` (terminal punctuation; a trailing fragment counts as one). What stands
     in quotes is the person's words, not the response's own sentences: "You said "No. Only on
     Fridays"; recorded as: …" is one sentence."""
-    own = text.strip()
-    while True:  # innermost first, so a quote holding a quote 「…「…」…」 is one unit too
-        reduced = _QUOTED.sub("\u2026", own)
-        if reduced == own:
-            break
-        own = reduced
+    own = without_quotes(text)
     parts = [p for p in _SENTENCE_END.split(own) if p and p.strip()]
     return max(1, len(parts)) if own else 0
 
