@@ -706,3 +706,42 @@ def test_a_comparison_is_never_asked_about_its_cause() -> None:
     assert premise is not None and rival is not None
     assert "cause" not in premise[0] + premise[2] and "side by side" in premise[2]
     assert "a subsidised lease deal" in rival[0] and "period" not in rival[0]
+
+
+def test_a_rhetorical_question_is_a_complaint_and_an_unknown_is_kept_open(tmp_path: Path) -> None:
+    """A trial's 「我刚刚不是说了吗？」 was answered "这要由你按自己的情况来定" and listed as an open
+    question; its 「真正没解决的是：…」 was filed as a rival."""
+    from autodidact.debate.remarks import is_remark
+
+    assert is_remark("我刚刚不是说了吗？") and is_remark("Didn't I just say that?")
+    assert is_remark("You also ignored my rival about regulars.")
+    shown = _talk(
+        tmp_path,
+        "我发现每次周末去超市大采购，买回来的蔬菜水果差不多有三分之一最后都烂掉扔了。",
+        ["标准", "B", "我刚刚不是说了吗？", "真正没解决的是：我家每周到底在家做几天饭，可能是三天也可能是五天。"],
+    )
+    assert "这要由你" not in shown[3]
+    session = Engine(tmp_path).load()
+    assert session.open_questions == ["真正没解决的是：我家每周到底在家做几天饭，可能是三天也可能是五天。"]
+    assert not any("做几天饭" in a for a in session.idea().current.alternatives)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "如果四周平均扔掉的不到百分之十五，那'三分之一'就是我夸大了。",
+        "如果扔的明显变少，说明是买太多。",
+        "If I finish my top 3 in 3 of 4 weeks with a capped app, paper isn't special.",
+    ],
+)
+def test_a_condition_with_what_it_would_show_is_a_test(answer: str) -> None:
+    assert classify(answer) == "test"
+
+
+def test_unsure_whether_reads_as_a_question_about_the_claim() -> None:
+    found = read("我不确定每天喝咖啡是不是让我下午更困", "zh")
+    assert (found.kind, found.cause, found.effect) == ("question", "每天喝咖啡", "下午更困")
+    en = read("I'm not sure whether the discount actually keeps members, or just pays people who renew anyway.", "en")
+    assert en.kind == "question" and "keeps members" in en.effect
+    # an observation's effect is its predicate, never a phrase cut mid-number
+    assert read("买回来的蔬菜水果差不多有三分之一最后都烂掉扔了", "zh").effect == "最后都烂掉扔了"

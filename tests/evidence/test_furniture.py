@@ -102,12 +102,12 @@ def test_a_line_a_page_repeats_for_each_entry_is_never_quoted() -> None:
     from autodidact.evidence.extract_task import PassageIn, quotable_sentences
 
     text = (
-        'object.__getattribute__(self, name)\n\nCalled unconditionally to implement attribute accesses. '
+        "object.__getattribute__(self, name)\n\nCalled unconditionally to implement attribute accesses. "
         'For certain sensitive attribute accesses, raises an auditing event "object.__getattr__" with '
         'arguments "obj" and "name".\n\nobject.__setattr__(self, name, value)\n\nCalled when an attribute '
-        'assignment is attempted. For certain sensitive attribute assignments, raises an auditing event '
+        "assignment is attempted. For certain sensitive attribute assignments, raises an auditing event "
         '"object.__setattr__" with arguments "obj", "name", "value".\n\nobject.__delattr__(self, name)\n\n'
-        'Like setattr but for attribute deletion instead of assignment. For certain sensitive attribute '
+        "Like setattr but for attribute deletion instead of assignment. For certain sensitive attribute "
         'deletions, raises an auditing event "object.__delattr__" with arguments "obj" and "name".\n'
     )
     page = PassageIn("p1", "Customizing attribute access", text, "高", "file:///attr")

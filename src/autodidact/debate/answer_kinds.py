@@ -93,6 +93,13 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # a trial with its length, the way people test a decision: 「我想先这样试：…坚持一个月」,
             # "I'll try it for two weeks and see"
             r"先这样试|先试(?:试|一试|一下|[一两三四五六七八九十\d]+(?:个)?(?:周|月|星期|次))",
+            # a condition and what it would show about the idea: 「如果四周平均扔掉的不到百分之十五，那就是我
+            # 夸大了」「如果扔的明显变少，说明是买太多」, "if I finish 3 of 4 weeks, paper isn't special"
+            r"(?:如果|要是|假如|若是?).{2,60}?[，,]\s*.{0,12}?(?:说明|证明|意味着|就是我|我就|就承认|算我|就算|就改|就放弃)",
+            r"(?:应该|应当)(?:会)?(?:降|升|减|增|少|多|低|高)到",
+            r"\bif\b.{3,80}\b(?:that means|it means|that shows|it shows|proves|i was wrong|i'?m wrong|isn'?t special|"
+            r"then it'?s|it'?s not the)\b",
+            r"\b(?:should|would) (?:drop|fall|rise|go up|go down|halve|double)\b",
             r"\b(?:i'?ll|i will|i'?d|let me|i want to|i plan to|i'?m going to) (?:first )?(?:try|trial|pilot)\b"
             r".{0,60}\b(?:for (?:a|one|two|three|four|six|\d+) (?:weeks?|months?|days?)|and see)\b",
             r"(?:比一比|对比一下|比较一下)",

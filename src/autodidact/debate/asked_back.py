@@ -157,6 +157,12 @@ _GLOSSARY: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "眼下这个问题让你付出的东西（时间、钱、精力），也就是打算要减少的部分",
     ),
     (
+        ("设计草案", "design draft", "minimal design", "最小设计"),
+        "a first sketch of how you could check the idea: what to record, on which cases, for how long; the "
+        "numbers are yours to fill in",
+        "一个怎么检验这个想法的初步方案：记什么、在哪些情形下记、记多久；具体数字由你来填",
+    ),
+    (
         ("基准", "baseline"),
         "what the thing is compared with",
         "拿来对比的那一方",
@@ -264,3 +270,17 @@ def rival_heard(question: str, rival: str, lang: str) -> str:
         f'You asked "{question}": yes, "{rival}" is a rival explanation; it is on the record now, to be told '
         "apart by a test."
     )
+
+
+# An unknown the person names ("真正没解决的是：我家每周到底在家做几天饭", "What I don't know yet is how
+# many evenings we cook"): an open question of theirs, not a rival (a trial's was filed as one).
+_UNKNOWN = re.compile(
+    r"^(?:还有，?|另外，?)?(?:真正)?(?:没(?:有)?解决的是|还不知道的是|我不知道的是|不清楚的是|未决的是|说不准的是)"
+    r"|^(?:the |my )?(?:real )?open question is\b|^what i (?:still )?don'?t know(?: yet)? is\b",
+    re.I,
+)
+
+
+def named_unknowns(answer: str) -> list[str]:
+    """The sentences of ``answer`` that name an unknown of the person's own."""
+    return [m.group(0).strip() for m in _SENTENCE.finditer(answer) if _UNKNOWN.search(m.group(0).strip())]

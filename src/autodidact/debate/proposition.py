@@ -218,7 +218,7 @@ _ZH_PLAN = re.compile(r"^(?:我|我们)(?:打算|计划|准备|想要|想|要|�
 _ZH_HEDGE = re.compile(r"^(?:我(?:觉得|认为|感觉|相信|猜|估计|发现|注意到)|在我看来|说实话|其实)[，,]?")
 _ZH_QUESTION = re.compile(r"[？?]$|^(?:为什么|怎么|如何|是否|是不是|能不能|要不要)|(?:吗|呢)[？?]?$")
 # Where the effect starts inside "初级工程师学得更慢": the verb before 得, or a degree word.
-_ZH_EFFECT_START = re.compile(r"[\u4e00-\u9fff]得|更|越来越|变得|变|不再|很难|难以|容易")
+_ZH_EFFECT_START = re.compile(r"[\u4e00-\u9fff]得|更|越来越|变得|变|不再|很难|难以|容易|最后都|总是|老是|都会")
 
 
 @dataclass(frozen=True)
@@ -274,6 +274,12 @@ def _read_en(text: str) -> Proposition:
         # "There are fewer code review comments on Fridays": an observation of what there is, no subject
         rest, scope = _scope_en(there.group("rest"))
         return Proposition(text, "observation", effect=_strip(rest), scope=scope)
+    unsure = _EN_UNSURE.match(text.strip())
+    if unsure and not _EN_WHICH_CAUSE.match(body):
+        asked = _strip(unsure.group("claim"))
+        claim = _read_en(asked)
+        return Proposition(text, "question", subject=claim.subject, effect=claim.effect or asked,
+                           cause=claim.cause, baseline=claim.baseline, scope=claim.scope)  # fmt: skip
     which = _EN_WHICH_CAUSE.match(body)
     if which:
         return Proposition(text, "question", effect=_strip(which.group("seen")), cause=_strip(which.group("causes")))
@@ -449,6 +455,16 @@ def _read_zh(text: str) -> Proposition:
 _ZH_WHICH_CAUSE = re.compile(
     r"^(?P<seen>.+?)[，,]\s*(?:我)?(?:不确定|不知道|说不清|搞不清)(?:是|到底是)?(?P<causes>.+还是.+)$"
 )
+# "I'm not sure whether the discount actually keeps members, or just pays people who would renew
+# anyway": a question whether a claim holds, with its rival; the claim is read for its parts.
+_EN_UNSURE = re.compile(
+    r"^(?:i'?m|i am) (?:not (?:really |quite )?sure|unsure|not certain|wondering) (?:whether|if) (?P<claim>.+?)"
+    r"(?:,?\s+or (?:whether |if )?(?P<rival>.+))?[.?]?$",
+    re.I,
+)
+_ZH_UNSURE = re.compile(
+    r"^(?:我)?(?:不确定|拿不准|说不准|不知道)[：:，,]?(?P<claim>.+?)(?:[，,]\s*还是(?P<rival>.+))?[。？?]?$"
+)
 _EN_WHICH_CAUSE = re.compile(
     r"^(?P<seen>.+?),?\s+(?:and|but)?\s*i'?m not sure (?:whether|if) (?:it'?s|it is)\s+(?P<causes>.+?\s+or\s+.+)$", re.I
 )
@@ -459,6 +475,13 @@ def _read_zh_body(text: str) -> Proposition:
     decide = _ZH_DECIDE.match(body)
     if decide:
         return Proposition(text, "plan", effect=_strip(decide.group("plan")))
+    unsure = _ZH_UNSURE.match(body)
+    if unsure and not _ZH_WHICH_CAUSE.match(body):
+        # 「每天喝咖啡是不是让我下午更困」 asks whether 「每天喝咖啡让我下午更困」 holds
+        asked = re.sub(r"是不是|会不会|有没有|能不能", "", _strip(unsure.group("claim")))
+        claim = _read_zh_body(asked)
+        return Proposition(text, "question", subject=claim.subject, effect=claim.effect or asked,
+                           cause=claim.cause, baseline=claim.baseline, scope=claim.scope)  # fmt: skip
     which = _ZH_WHICH_CAUSE.match(body)
     if which:
         return Proposition(text, "question", effect=_strip(which.group("seen")), cause=_strip(which.group("causes")))

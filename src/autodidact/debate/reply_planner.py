@@ -219,7 +219,7 @@ class ReplyPlanner(TurnPlanner):
                 self._next_turn(txn, opening=self._depth_note(txn.s, chosen, delegated=how == "delegated"))
                 return
             opening = None
-            asked = asked_back.question_to_partner(text)
+            asked = asked_back.question_to_partner(remarks.without_remarks(text, _last_turn(s)))
             if last_stop in _GOES_ON and wording is None and asked:
                 # a question to the partner after a checkpoint is answered and kept open; the rest of
                 # the answer counts by its kinds (a trial's question was filed as the test)
@@ -308,6 +308,13 @@ class ReplyPlanner(TurnPlanner):
         s = txn.s
         pending = s.pending_question or {}
         why = s.round_by_turn(int(pending["turn"])).why if pending.get("turn") is not None else ""
+        if remarks.is_remark(text, _last_turn(s)):
+            # 「我刚刚不是说了吗？」 complains; it asks nothing: the record is shown, nothing is kept open
+            record = _record(s)
+            zh = s.language == "zh"
+            shown = f"听到了，你说过的已经记下：{record}。" if zh else f"Heard. On the record: {record}."
+            self._p0_note(txn, shown + self._repeat(s))
+            return
         asked = asked_back.question_to_partner(text)
         rival = asked_back.rival_in_question(asked) if asked else None
         if asked and rival:
@@ -375,12 +382,16 @@ class ReplyPlanner(TurnPlanner):
         previous = [r.user_answer for r in s.rounds if r.user_answer and r.turn != turn]
         # A question asked of the partner is answered and kept open; what else the answer says is
         # read on its own ("What would count as similar difficulty? I'd go by the grade" states no test).
-        asked = asked_back.question_to_partner(text) if as_command is None else None
-        said = asked_back.without_question(text, asked) if asked else text
-        # "I already said that", 「你记错了」: how the person hears the partner is no part of the idea
-        heard_only = remarks.without_remarks(said, _last_turn(s))
-        remarked = heard_only != said
-        said = heard_only
+        # "I already said that", 「你记错了」, 「我刚刚不是说了吗？」: how the person hears the partner is
+        # no part of the idea, and a rhetorical question asks the partner nothing
+        heard_only = remarks.without_remarks(text, _last_turn(s))
+        for unknown in asked_back.named_unknowns(heard_only) if as_command is None else []:
+            # 「真正没解决的是：…」 names an open question of the person's: kept open, not a rival
+            self._keep_open(txn, unknown)
+            heard_only = " ".join(heard_only.replace(unknown, " ", 1).split())
+        remarked = heard_only != text
+        asked = asked_back.question_to_partner(heard_only) if as_command is None else None
+        said = asked_back.without_question(heard_only, asked) if asked else heard_only
         read = read_signals(
             self.runtime,
             SignalInputs(
