@@ -95,25 +95,3 @@ def test_the_extractor_never_quotes_the_notice_every_page_carries(tmp_path: Path
     assert quotes, "the pages' own sentences still answer"
     assert not any("automatically generated" in q for q in quotes)
 
-
-def test_a_line_a_page_repeats_for_each_entry_is_never_quoted() -> None:
-    """pydoc's "For certain sensitive attribute …, raises an auditing event …" stands under every
-    method and crowded out "Called when an attribute assignment is attempted"."""
-    from autodidact.evidence.extract_task import PassageIn, quotable_sentences
-
-    text = (
-        "object.__getattribute__(self, name)\n\nCalled unconditionally to implement attribute accesses. "
-        'For certain sensitive attribute accesses, raises an auditing event "object.__getattr__" with '
-        'arguments "obj" and "name".\n\nobject.__setattr__(self, name, value)\n\nCalled when an attribute '
-        "assignment is attempted. For certain sensitive attribute assignments, raises an auditing event "
-        '"object.__setattr__" with arguments "obj", "name", "value".\n\nobject.__delattr__(self, name)\n\n'
-        "Like setattr but for attribute deletion instead of assignment. For certain sensitive attribute "
-        'deletions, raises an auditing event "object.__delattr__" with arguments "obj" and "name".\n'
-    )
-    page = PassageIn("p1", "Customizing attribute access", text, "高", "file:///attr")
-    quoted = [s for _p, s in quotable_sentences([page])]
-    assert any("Called when an attribute assignment is attempted" in s for s in quoted)
-    assert not any("auditing event" in s for s in quoted)
-    # two pages with one such line each: no page repeats it, both are quotable
-    one = PassageIn("a", "A", text.split("\n\nobject.__setattr__")[0], "高", "file:///a")
-    assert any("auditing event" in s for _p, s in quotable_sentences([one]))

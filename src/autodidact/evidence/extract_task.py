@@ -26,7 +26,7 @@ from autodidact.evidence.prompting import compact, language_line, stable_data_bl
 from autodidact.evidence.relevance import DEFINITION_BONUS, quotable, sentence_bonus, unquotable_ranges
 from autodidact.evidence.textscore import BM25, STOPWORDS, clip, coverage, kept_stopwords, sentence_spans, terms
 from autodidact.llm.tasks import Message
-from autodidact.text.furniture import is_furniture, template_lines
+from autodidact.text.furniture import is_furniture
 from autodidact.text.sections import bare_heading
 from autodidact.text.tokens import has_cjk
 
@@ -424,12 +424,7 @@ def quotable_sentences(
         for s, e in with_antecedents(p.text, sentence_spans(p.text)):
             if quotable(p.text[s:e], s, blocked) and not is_furniture(p.text[s:e], furniture):
                 out.append((p, p.text[s:e]))
-    # a line the page repeats for each entry with a name changed is how the page is written
-    by_page: dict[str, list[int]] = {}
-    for i, (p, _sentence) in enumerate(out):
-        by_page.setdefault(p.source_key, []).append(i)
-    templated = {page[k] for page in by_page.values() for k in template_lines([out[i][1] for i in page])}
-    return [item for i, item in enumerate(out) if i not in templated]
+    return out
 
 
 TOPIC_SHARE = 0.5  # a key point's weight grows by this for each topic term it says (up to three)

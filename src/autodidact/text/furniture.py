@@ -15,7 +15,6 @@ key, so the index and the extractor compare the same thing. Standard library onl
 from __future__ import annotations
 
 import hashlib
-import re
 
 from autodidact.text.sentences import sentence_spans
 
@@ -49,30 +48,3 @@ def is_furniture(sentence: str, furniture: frozenset[str]) -> bool:
         return True
     return any(sentence_key(sentence[s:e]) in furniture for s, e in sentence_spans(sentence))
 
-
-# Template lines: one sentence a reference page repeats for each of its entries with only a name
-# changed ("For certain sensitive attribute assignments, raises an auditing event "object.__setattr__"
-# with arguments …", once per method). They say how the page is written, not what an entry does;
-# quoted, they crowded out "Called when an attribute assignment is attempted" (docs/text.md).
-TEMPLATE_COPIES = 3  # a line and two near-copies on one page
-TEMPLATE_SIMILARITY = 0.75  # shared share of the words outside quotes
-TEMPLATE_MIN_WORDS = 8  # shorter lines ("Return the value.") repeat by nature
-_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”|'[^']*'|`[^`]*`")
-_WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
-
-
-def _skeleton(sentence: str) -> frozenset[str]:
-    return frozenset(w.casefold() for w in _WORD.findall(_QUOTED.sub(" ", sentence)))
-
-
-def template_lines(sentences: list[str]) -> set[int]:
-    """Indexes of the sentences of one page that come with two or more near-copies of themselves."""
-    shapes = [_skeleton(s) for s in sentences]
-    out: set[int] = set()
-    for i, a in enumerate(shapes):
-        if len(a) < TEMPLATE_MIN_WORDS:
-            continue
-        copies = sum(1 for j, b in enumerate(shapes) if j != i and len(a & b) / len(a | b) >= TEMPLATE_SIMILARITY)
-        if copies >= TEMPLATE_COPIES - 1:
-            out.add(i)
-    return out
