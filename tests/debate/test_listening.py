@@ -745,3 +745,33 @@ def test_unsure_whether_reads_as_a_question_about_the_claim() -> None:
     assert en.kind == "question" and "keeps members" in en.effect
     # an observation's effect is its predicate, never a phrase cut mid-number
     assert read("买回来的蔬菜水果差不多有三分之一最后都烂掉扔了", "zh").effect == "最后都烂掉扔了"
+
+
+def test_a_fifth_trials_misreadings_are_read_right() -> None:
+    """Each line is a misreading a fresh-eyes trial met (docs/debate.md, "What a third trial showed")."""
+    from autodidact.debate.asked_back import answer_back
+    from autodidact.debate.remarks import is_remark
+    from autodidact.debate.summaries import claims_proven
+    from autodidact.debate.templates import measure_clause
+
+    assert claims_proven("Friday PRs get approved with fewer comments") is None  # "approved" is no "proved"
+    assert claims_proven("the claim is proved") == "proved"
+    test = "If I listened to 6 episodes at 1x and 6 at 1.5x and recalled 2 fewer points, I'd keep it."
+    assert "1.5x" in measure_clause(test)
+    for remark in ("Your restatement is garbled.", "Why do you say there's no prediction yet?", "你根本没解释那个词。"):
+        assert is_remark(remark), remark
+    said = "Review 2: strongest counterexample: a concurrent change in conditions would produce the same pattern."
+    meant = answer_back("What do you mean by 'a concurrent change in conditions'?", "en", "", said)
+    assert meant.startswith('By "a concurrent change in conditions" I meant something else that changed')
+    # the person's own words quoted by the partner are never claimed as the partner's
+    own = answer_back("你说的「我没太懂」是什么意思？", "zh", "", "你说「我没太懂。」，这记作：范围。")
+    assert "出自我这句话" not in own
+    exam = read("备考的时候，用纸质书复习比在平板上看PDF记得更牢。", "zh")
+    assert (exam.subject, exam.baseline, exam.effect, exam.scope) == (
+        "用纸质书复习",
+        "在平板上看PDF",
+        "记得更牢",
+        "备考的时候",
+    )
+    diary = read("我不太确定：每天睡前写几行日记，到底有没有让我没那么焦虑？", "zh")
+    assert (diary.kind, diary.cause, diary.effect) == ("question", "每天睡前写几行日记", "我没那么焦虑")

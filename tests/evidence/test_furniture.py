@@ -94,4 +94,3 @@ def test_the_extractor_never_quotes_the_notice_every_page_carries(tmp_path: Path
     quotes = [e["snippet"] for c in ev["claims"] for e in c["evidence"]]
     assert quotes, "the pages' own sentences still answer"
     assert not any("automatically generated" in q for q in quotes)
-

@@ -276,3 +276,29 @@ def test_a_reference_entry_without_a_full_stop_is_still_a_statement() -> None:
     assert _sentence_like("exitcode Return exit code of process or `None` if it has yet to stop")
     assert not _sentence_like("process Returns")  # a name and one word
     assert not _sentence_like("the API) of threading.py but uses processes instead of threads.")  # a fragment
+
+
+ATTRIBUTES = (
+    "object.__setattr__(self, name, value)\n\n"
+    "   Called when an attribute assignment is attempted.  This is called\n"
+    "   instead of the normal mechanism (i.e. store the value in the\n"
+    "   instance dictionary).\n\n"
+    "   For certain sensitive attribute assignments, raises an auditing\n"
+    '   event "object.__setattr__" with arguments "obj", "name", "value".\n\n'
+    "object.__delattr__(self, name)\n\n"
+    '   Like "__setattr__()" but for attribute deletion instead of\n'
+    "   assignment.  This should only be implemented if the deletion is meaningful.\n\n"
+    "   For certain sensitive attribute deletions, raises an auditing event\n"
+    '   "object.__delattr__" with arguments "obj" and "name".\n'
+)
+
+
+def test_the_description_under_a_signature_line_answers_for_the_member_it_names() -> None:
+    """pydoc's "object.__setattr__(self, name, value)" stands alone; "Called when an attribute
+    assignment is attempted" under it never repeats the name, and the auditing notes, which do,
+    outranked it."""
+    quotes = offline_quotes(
+        "How do I intercept assignment and deletion with __setattr__ and __delattr__?",
+        [("attribute-access", ATTRIBUTES)],
+    )
+    assert any("Called when an attribute assignment is attempted" in q for q in quotes)

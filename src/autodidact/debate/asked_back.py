@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from autodidact.debate.templates import without_quotes
+
 # Sentences: up to and including their end mark; a question mark ends one even without a space.
 _SENTENCE = re.compile(r"[^.!?。！？]+(?:[.!?。！？]+|$)")
 _EN_ASKS = re.compile(
@@ -157,6 +159,32 @@ _GLOSSARY: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "眼下这个问题让你付出的东西（时间、钱、精力），也就是打算要减少的部分",
     ),
     (
+        ("concurrent change", "同期", "同一时期", "at the same time"),
+        "something else that changed in the same period as the cause, which could produce the same pattern on its own",
+        "和原因同一时期发生的另一个变化，它自己也可能造成同样的情况",
+    ),
+    (
+        ("verbatim source", "原文证据", "source"),
+        "a document (a study, a log, a record) whose own words support or contradict the premise",
+        "一份文件（研究、日志、记录）里的原话，能直接支持或反驳这个前提",
+    ),
+    (
+        ("disposition", "处置"),
+        "your decision about the idea now: keep it, revise it, or set it aside",
+        "你现在对这个想法的决定：保留、修改，还是先放一放",
+    ),
+    (
+        ("counterexample", "counter-scenario", "反例"),
+        "a case that would come out the same even if your idea were wrong",
+        "即使你的想法不对，也会出现同样结果的情形",
+    ),
+    (
+        ("self-check", "自检", "independent review", "独立评估"),
+        "the two reviews were written by the same rules that ask the questions, not by a separate reviewer, so "
+        "they check the record rather than judge it",
+        "两份评估由提问的同一套规则写出，不是另一位独立的评审，所以它们检查记录，而不是下判断",
+    ),
+    (
         ("设计草案", "design draft", "minimal design", "最小设计"),
         "a first sketch of how you could check the idea: what to record, on which cases, for how long; the "
         "numbers are yours to fill in",
@@ -196,8 +224,9 @@ def explain_term(question: str, lang: str, said: str, cause: str = "") -> str | 
             named = (f"：「{cause}」" if zh else f': "{cause}"') if cause else ""
             text = text.replace("{cause}", named)
             return f"「{term}」指的是{text}。" if zh else f'By "{term}" I meant {text}.'
-    # not a word of the glossary: the sentence of the partner's that used it
-    for sentence in (m.group(0).strip() for m in _SENTENCE.finditer(said)):
+    # not a word of the glossary: the partner's own sentence that used it (never one quoting the
+    # person: 「我没太懂」出自我这句话：你说「我没太懂…」 claimed the person's words)
+    for sentence in (m.group(0).strip() for m in _SENTENCE.finditer(without_quotes(said))):
         if low in sentence.lower() and sentence.lower() != low:
             shown = sentence if len(sentence) <= 160 else sentence[:159].rstrip() + "…"
             return f"「{term}」出自我这句话：{shown}" if zh else f'"{term}" was from my words: {shown}'
@@ -215,7 +244,8 @@ def answer_back(question: str, lang: str, record: str = "", last_turn: str = "",
     if explained:
         return explained
     term = asked_term(question)
-    if term and last_turn and _ABOUT_WORDING.search(question) and term.lower() not in last_turn.lower():
+    own_words = without_quotes(last_turn).lower()
+    if term and last_turn and _ABOUT_WORDING.search(question) and term.lower() not in own_words:
         # not words of the last turn: showing that turn would answer nothing (a trial got a dump)
         if zh:
             return f"你问「{quote}」：我上一轮没有用「{term}」这个说法，没法替它解释，它记为未决问题。"

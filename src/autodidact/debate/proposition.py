@@ -354,7 +354,7 @@ def _read_en(text: str) -> Proposition:
             return Proposition(text, "observation", subject=_strip(m.group("subject")),
                                effect=_strip(f"{effect} than {baseline}"), scope=scope or lead_scope)  # fmt: skip
         subject = m.group("subject")
-        passive = re.search(r"\s+((?:gets?|got|are|is|were|was)\s+\w+ed)$", subject)
+        passive = re.search(r"\s+((?:gets?|got|are|is|were|was)\s+\w+ed(?:\s+(?:with|by|in)(?:\s+far)?)?)$", subject)
         if passive:  # "Decisions … get reversed more often": what happens more often is the effect
             subject, effect = subject[: passive.start()], f"{passive.group(1)} {effect}"
         return Proposition(text, "comparison", subject=_strip(subject), effect=_strip(effect),
@@ -463,7 +463,7 @@ _EN_UNSURE = re.compile(
     re.I,
 )
 _ZH_UNSURE = re.compile(
-    r"^(?:我)?(?:不确定|拿不准|说不准|不知道)[：:，,]?(?P<claim>.+?)(?:[，,]\s*还是(?P<rival>.+))?[。？?]?$"
+    r"^(?:我)?(?:不太确定|不大确定|不确定|拿不准|说不准|不知道)[：:，,]?(?P<claim>.+?)(?:[，,]\s*还是(?P<rival>.+))?[。？?]?$"
 )
 _EN_WHICH_CAUSE = re.compile(
     r"^(?P<seen>.+?),?\s+(?:and|but)?\s*i'?m not sure (?:whether|if) (?:it'?s|it is)\s+(?P<causes>.+?\s+or\s+.+)$", re.I
@@ -478,8 +478,11 @@ def _read_zh_body(text: str) -> Proposition:
     unsure = _ZH_UNSURE.match(body)
     if unsure and not _ZH_WHICH_CAUSE.match(body):
         # 「每天喝咖啡是不是让我下午更困」 asks whether 「每天喝咖啡让我下午更困」 holds
-        asked = re.sub(r"是不是|会不会|有没有|能不能", "", _strip(unsure.group("claim")))
+        asked = re.sub(r"(?:到底|究竟)?(?:是不是|会不会|有没有|能不能)", "", _strip(unsure.group("claim")))
+        asked = re.sub(r"[，,]\s*(?=让|使|会让|导致)", "", asked)
         claim = _read_zh_body(asked)
+        if claim.cause and not claim.effect:  # 「…让我没那么焦虑」: what the cause does is the effect
+            claim = replace(claim, subject="", effect=claim.subject)
         return Proposition(text, "question", subject=claim.subject, effect=claim.effect or asked,
                            cause=claim.cause, baseline=claim.baseline, scope=claim.scope)  # fmt: skip
     which = _ZH_WHICH_CAUSE.match(body)
@@ -555,7 +558,15 @@ def _read_zh_body(text: str) -> Proposition:
         subject = (m.group("subject") or m.group("subject2")).strip()
         baseline = (m.group("baseline") or m.group("baseline2")).strip()
         effect = (m.group("effect") or m.group("effect2")).strip()
-        return Proposition(text, "comparison", subject=subject, baseline=baseline, effect=effect)
+        verb = re.search(r"[\u4e00-\u9fff]得$", baseline)
+        if verb and len(baseline) > 2:
+            # 「…比在平板上看PDF记得更牢」: 「记得」 is how the effect is said, not part of the baseline
+            baseline, effect = baseline[: verb.start()], verb.group(0) + effect
+        lead = re.match(r"^(?P<scope>[^，,]{2,20}(?:的时候|时|期间|以后|之后|里|中))[，,](?P<rest>.+)$", subject)
+        scope = ""
+        if lead:  # 「备考的时候，用纸质书复习…」: when it holds, not what is compared
+            subject, scope = lead.group("rest"), lead.group("scope")
+        return Proposition(text, "comparison", subject=subject, baseline=baseline, effect=effect, scope=scope)
     tied = _ZH_WHEN.match(body)
     if tied:  # 「把周报改成三句话之后，按时交的人明显多了」: what was seen after the change is the effect
         return Proposition(text, "observation", effect=tied.group("effect"), scope=tied.group("cause"))

@@ -31,6 +31,14 @@ _REMARK = re.compile(
             r"\bi (?:already|just) (?:said|told|gave|answered|explained|mentioned)\b",
             r"\bas i (?:already |just )?said\b",
             r"\bthat(?:'s| is|was) not (?:my|a) (?:test|rival|premise|point|claim)\b",
+            # the partner's restatement or record is wrong: "Your restatement is garbled", "you cut my
+            # quote", "why do you say there's no prediction yet?", "my test already rules that out"
+            r"\byour (?:restatement|reading|summary|quote|record|question|template|wording)\b[^.?!]{0,40}"
+            r"\b(?:is|was|are|were|got|doesn'?t|does not|makes? no|isn'?t|wrong|garbled|broken)",
+            r"\b(?:garbled|misquoted|mangled)\b",
+            r"\byou (?:cut|dropped|lost|chopped|truncated|left out)\b",
+            r"\bwhy (?:do|did) you (?:say|keep saying|think|claim|write)\b",
+            r"\bmy test already (?:separates|rules|covers|handles|answers|deals)\b",
             r"\b(?:there'?s|there is) no (?:cause|phenomenon|pattern)\b",
             # 「你这个问题我看不懂」「你是不是没看我上一句」「你记错了」「我已经说过」
             r"(?:你|这个)(?:的|这个)?问题我?(?:看不懂|没看懂|不明白|听不懂)",
@@ -44,6 +52,10 @@ _REMARK = re.compile(
             r"(?:请)?(?:不要|别)(?:再)?(?:列|记|写|算)(?:成|为|进|作)",
             r"(?:都|也)?不太?对得上|答非所问|对不上号",
             r"那(?:句|个)(?:话)?不是我的",
+            r"你(?:根本)?没(?:有)?(?:解释|回答|听|看|理解|读懂)",
+            r"你(?:的)?(?:复述|转述|理解|总结|小结|记录)(?:是)?(?:错|不对|有误|乱)",
+            r"为什么你(?:说|老是说|总说|认为)|你为什么(?:说|老是说|总说)",
+            r"(?:把|将)我的?(?:话|句子|原话).{0,6}(?:截断|剪掉|删掉|拆开|切)",
             r"你又(?:问|在问)",
         )
     ),

@@ -33,9 +33,15 @@ CLOSING = {
 
 
 def claims_proven(text: str) -> str | None:
-    """The first proven-claim word in ``text``, if any."""
+    """The first proven-claim word in ``text``, if any. English words count whole: "approved" in a
+    person's proposition about pull requests is no "proved" (a trial's session failed DC09 on it)."""
     low = text.lower()
-    return next((w for w in PROVEN_WORDS if w in low), None)
+    for word in PROVEN_WORDS:
+        if word.isascii() and re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", low):
+            return word
+        if not word.isascii() and word in low:
+            return word
+    return None
 
 
 _SCOPE_NOTE = re.compile(r"[（(](?:scope|范围)[:：]\s*([^()（）]+)[)）]")

@@ -218,7 +218,9 @@ def names_result(test: str) -> bool:
 def measure_clause(test: str) -> str:
     """The sentence of a stated test that holds its measure: quoted back cut at 70 characters, "I'll
     learn two pieces of similar difficulty, one with …" lost the "within 20%" that decides it."""
-    sentences = [x.strip() for x in re.split(r"(?<=[.!?。！？；;])\s*", test) if x.strip()]
+    # "1.5x" is no sentence end: a full stop ends one before a space only (a trial's test was quoted
+    # as "… 6 at 1")
+    sentences = [x.strip() for x in re.split(r"(?<=[.!?;])\s+|(?<=[。！？；])\s*", test) if x.strip()]
     conditional = [x for x in sentences if _MEASURE.search(x) and _IF.search(x)]
     return next(iter(conditional), next((x for x in sentences if _MEASURE.search(x)), test))
 

@@ -257,8 +257,13 @@ class ExtractClaimsTask:
                     shows.add(i)
                 own = OWN_SECTION_WEIGHT if pid in dedicated else 1.0
                 scored.append((-best * (1.0 + bonus) * own, i, pid, sentence, key))
-        carried = _carried_on(cands, scored, inputs.heads or variants[0])
-        lifted = {x[1] for x in carried}
+        wanted = inputs.heads or variants[0]
+        lifts: dict[int, tuple[float, int, str, str, str]] = {}
+        for x in _carried_on(cands, scored, wanted) + _under_signature(inputs.passages, scored, wanted):
+            if x[1] not in lifts or x[0] < lifts[x[1]][0]:  # negated scores: the higher lift wins
+                lifts[x[1]] = x
+        carried = list(lifts.values())
+        lifted = set(lifts)
         scored = [x for x in scored if x[1] not in lifted] + carried
         scored.sort()
         reach: list[tuple[float, int, str, str, str]] = []
@@ -401,6 +406,39 @@ def _carried_on(
                 have[j] = score * FOLLOW_SHARE
                 out[j] = (score * FOLLOW_SHARE, j, pid, cands[j][1], cands[j][2])
     return list(out.values())
+
+
+_SIGNATURE_LINE = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)\([^()]*\)\s*$")
+
+
+def _under_signature(
+    passages: list[PassageIn], scored: list[tuple[float, int, str, str, str]], heads: list[str]
+) -> list[tuple[float, int, str, str, str]]:
+    """The first sentence under a signature line that names what the question asks about, lifted to
+    a share of the best score.
+
+    Why: pydoc writes an entry's name in its signature line alone ("object.__setattr__(self, name,
+    value)") and the description under it never repeats it ("Called when an attribute assignment is
+    attempted. This is called instead of the normal mechanism …"). A signature line is no sentence,
+    so it is never scored, and :func:`_carried_on` had nothing to carry on from; the auditing note
+    under the same entry, which repeats the name, outranked the description.
+    """
+    if not scored:
+        return []
+    texts = {p.pid: p.text for p in passages}
+    wanted = {h.casefold() for h in heads}
+    best = min(x[0] for x in scored)  # negated scores, not yet sorted
+    out = []
+    for score, i, pid, sentence, key in scored:
+        if score <= best * FOLLOW_SHARE:
+            continue
+        text = texts.get(pid, "")
+        at = text.find(sentence)
+        above = text[:at].rstrip().rsplit("\n", 1)[-1].strip() if at > 0 else ""
+        entry = _SIGNATURE_LINE.match(above)
+        if entry and {t.casefold() for t in terms(entry.group(1))} & wanted:
+            out.append((best * FOLLOW_SHARE, i, pid, sentence, key))
+    return out
 
 
 def _calls_any(text: str, names: list[str]) -> bool:

@@ -47,4 +47,3 @@ def is_furniture(sentence: str, furniture: frozenset[str]) -> bool:
     if sentence_key(sentence) in furniture:
         return True
     return any(sentence_key(sentence[s:e]) in furniture for s, e in sentence_spans(sentence))
-
