@@ -732,6 +732,8 @@ def test_a_rhetorical_question_is_a_complaint_and_an_unknown_is_kept_open(tmp_pa
         "如果四周平均扔掉的不到百分之十五，那'三分之一'就是我夸大了。",
         "如果扔的明显变少，说明是买太多。",
         "If I finish my top 3 in 3 of 4 weeks with a capped app, paper isn't special.",
+        "Keep it, but I'd flip a coin per episode, and if the fast ones score 2 points lower I keep the claim.",
+        "第1、3周写日记，第2、4周不写，单双周交替对比焦虑分数。",
     ],
 )
 def test_a_condition_with_what_it_would_show_is_a_test(answer: str) -> None:

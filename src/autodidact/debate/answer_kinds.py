@@ -100,6 +100,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bif\b.{3,80}\b(?:that means|it means|that shows|it shows|proves|i was wrong|i'?m wrong|isn'?t special|"
             r"then it'?s|it'?s not the)\b",
             r"\b(?:should|would) (?:drop|fall|rise|go up|go down|halve|double)\b",
+            r"\bif\b.{3,120}\bi(?:'ll| will)? (?:keep|drop|revise|accept|reject|call)\b",
+            r"\bif\b.{3,120}\b(?:the claim|the idea|it) (?:holds|stands|fails)\b",
+            # a design that assigns the cause by chance or in turns: 「隔周交替」, "flip a coin per episode"
+            r"\b(?:flip a coin|at random|randomi[sz]e|alternate (?:weeks|days|episodes))\b",
+            r"(?:抛硬币|随机(?:分|选|安排)|隔周交替|单双周)",
             r"\b(?:i'?ll|i will|i'?d|let me|i want to|i plan to|i'?m going to) (?:first )?(?:try|trial|pilot)\b"
             r".{0,60}\b(?:for (?:a|one|two|three|four|six|\d+) (?:weeks?|months?|days?)|and see)\b",
             r"(?:比一比|对比一下|比较一下)",

@@ -247,7 +247,16 @@ class ReplyPlanner(TurnPlanner):
                 # "Set it aside? No — keep the revised one" after a checkpoint decides the idea: it is
                 # recorded and the stage stays complete (a trial was asked the reflection again)
                 self._signal(txn, "DISPOSITION_DECIDED", None, "decision after a checkpoint")
-                self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED"], text)
+                # "Keep it, but with a coin flip per episode and a 2-point threshold": the test or the
+                # rival said with the decision is recorded too (a trial's whole new design was lost)
+                beside = [
+                    x
+                    for x in dict.fromkeys(KIND_SIGNAL[k] for k, _ in answer_parts(text) if k in KIND_SIGNAL)
+                    if x in {"DISCRIMINATION_ADDED", "ALTERNATIVE_ADDED"}
+                ]
+                for signal in beside:
+                    self._signal(txn, signal, None, "said beside a decision after a checkpoint")
+                self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED", *beside], text)
                 self._record_decision(txn, text)
                 self._checkpoint(txn, "CHECKPOINT_REACHED", "S6", "decision recorded", final=False)
                 return
