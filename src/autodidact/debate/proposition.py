@@ -480,11 +480,11 @@ def _read_zh_body(text: str) -> Proposition:
         # 「每天喝咖啡是不是让我下午更困」 asks whether 「每天喝咖啡让我下午更困」 holds
         asked = re.sub(r"(?:到底|究竟)?(?:是不是|会不会|有没有|能不能)", "", _strip(unsure.group("claim")))
         asked = re.sub(r"[，,]\s*(?=让|使|会让|导致)", "", asked)
-        claim = _read_zh_body(asked)
-        if claim.cause and not claim.effect:  # 「…让我没那么焦虑」: what the cause does is the effect
-            claim = replace(claim, subject="", effect=claim.subject)
-        return Proposition(text, "question", subject=claim.subject, effect=claim.effect or asked,
-                           cause=claim.cause, baseline=claim.baseline, scope=claim.scope)  # fmt: skip
+        doubted = _read_zh_body(asked)
+        if doubted.cause and not doubted.effect:  # 「…让我没那么焦虑」: what the cause does is the effect
+            doubted = replace(doubted, subject="", effect=doubted.subject)
+        return Proposition(text, "question", subject=doubted.subject, effect=doubted.effect or asked,
+                           cause=doubted.cause, baseline=doubted.baseline, scope=doubted.scope)  # fmt: skip
     which = _ZH_WHICH_CAUSE.match(body)
     if which:
         return Proposition(text, "question", effect=_strip(which.group("seen")), cause=_strip(which.group("causes")))
