@@ -44,3 +44,15 @@ def test_without_turn_a_reply_answers_the_open_one(debate: Callable[..., dict[st
     first = debate("start", PROMPT)
     second = debate("reply", "s1", "Mostly the first two hours")
     assert second["turn"]["turn"] != first["turn"]["turn"]
+
+
+def test_a_stale_turn_at_a_checkpoint_says_a_plain_reply_goes_on(
+    debate: Callable[..., dict[str, Any]], cli: Any, kb_dir: Path
+) -> None:
+    """A trial sent --turn 2 at a checkpoint and read only "no question is open"."""
+    first = debate("start", PROMPT, depth="standard")
+    debate("reply", "s1", "Mostly the first two hours")
+    debate("reply", "s1", "give me a summary")  # a checkpoint on request
+    assert SessionStore(kb_dir / "debates" / "s1").replay().state == "CHECKPOINT"  # type: ignore[union-attr]
+    late = cli("debate", "reply", "s1", "one more", "--turn", str(first["turn"]["turn"]), "--kb", str(kb_dir))
+    assert late.exit_code == 3 and "checkpoint" in late.output and "without --turn" in late.output

@@ -198,10 +198,21 @@ class Engine(ReplyPlanner):
         if turn is not None:
             open_now = self.open_turn()
             if open_now != turn:
-                now = f"turn {open_now} is open" if open_now is not None else "no question is open"
+                if open_now is not None:
+                    raise TurnConflict(
+                        f"this reply answers turn {turn}, but turn {open_now} is open",
+                        hint="read the new question (autodidact debate show SESSION) and answer it",
+                    )
+                if self.session is None or self.session.state != "CHECKPOINT":
+                    raise TurnConflict(
+                        f"this reply answers turn {turn}, but no question is open",
+                        hint="see the session's state: autodidact debate show SESSION",
+                    )
+                # at a checkpoint no turn is open, yet a reply is welcome: say so rather than only
+                # "no question is open" (a trial read that as the session refusing replies)
                 raise TurnConflict(
-                    f"this reply answers turn {turn}, but {now}",
-                    hint="read the new question (autodidact debate show SESSION) and answer it",
+                    f"this reply answers turn {turn}, which was answered already; the session is at a checkpoint",
+                    hint="reply without --turn to go on from the checkpoint, or close it: autodidact debate close",
                 )
         if not text.strip():
             raise InputError("empty answer", hint="type your answer, or 暂停 / pause to stop for now")
