@@ -254,7 +254,7 @@ def test_a_rival_named_before_a_review_is_not_dismissed_by_it(tmp_path: Path) ->
     folder = tmp_path / "s"
     _to_stage_end(folder)
     shown = render_events(Engine(folder).reply("Another factor: we also moved to a quieter floor that month."), "en")
-    assert 'Neither review saw your own rival, "we also moved to a quieter floor that month"' in shown
+    assert 'The reviews were not given your own rival, "we also moved to a quieter floor that month"' in shown
 
 
 def test_a_complaint_about_the_talk_is_no_premise() -> None:

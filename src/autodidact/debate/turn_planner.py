@@ -19,6 +19,7 @@ from autodidact.debate.store import SessionStore
 from autodidact.debate.templates import TurnInputs, excerpt, key_term
 from autodidact.debate.turns import write_turn
 from autodidact.debate.txn import Txn
+from autodidact.text.tokens import term_set
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
@@ -248,14 +249,17 @@ class TurnPlanner:
                 "and evidence they rest on; a test result or a source would."
             )
         rivals = s.idea().current.alternatives
-        if rivals:
+        own = term_set(rivals[-1]) if rivals else set()
+        if rivals and len(own & term_set(text)) < 0.6 * len(own):
             # the reviewers see only the whitelisted input, so "none found" must not read as if the
-            # person's own rival were dismissed (two trials read it so)
+            # person's own rival were dismissed (two trials read it so); when a review names much the
+            # same rival, saying it was not seen contradicts the block above (a later trial)
             rival = excerpt(rivals[-1], 50)
             text += (
-                f" 两份评估都没有看到你提出的竞争解释「{rival}」：它仍然成立，要靠检验来区分。"
+                f" 两份评估没有拿到你提出的竞争解释「{rival}」：它仍然成立，要靠检验来区分。"
                 if zh
-                else f' Neither review saw your own rival, "{rival}": it stands until a test tells the two apart.'
+                else f' The reviews were not given your own rival, "{rival}": it stands until a test tells the two '
+                "apart."
             )
         return text, not degraded
 
