@@ -777,3 +777,13 @@ def test_a_fifth_trials_misreadings_are_read_right() -> None:
     )
     diary = read("我不太确定：每天睡前写几行日记，到底有没有让我没那么焦虑？", "zh")
     assert (diary.kind, diary.cause, diary.effect) == ("question", "每天睡前写几行日记", "我没那么焦虑")
+
+
+def test_another_way_to_the_goal_is_heard_against_a_plan(tmp_path: Path) -> None:
+    """A trial proposed a weekend class instead of a school transfer and was told twice that no other
+    way to the goal had been compared."""
+    assert classify("另一个办法是先报周末的英语班试一学期。") == "confounder"
+    assert classify("Another option is to keep the spreadsheet and log every purchase the same day.") == "confounder"
+    _talk(tmp_path, "Should I switch my budget to cash envelopes?", ["standard", "A"])
+    Engine(tmp_path).reply("Another option is to keep the spreadsheet and log every purchase the same day.")
+    assert any("log every purchase" in a for a in Engine(tmp_path).load().idea().current.alternatives)

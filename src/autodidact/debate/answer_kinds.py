@@ -141,6 +141,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # 「我妈也是5月底来我们家住的」, 「所以可能是我妈，不是超市」, "maybe it's the Kindle, not the train"
             r"也是.{0,8}(?:月|时候|那周|那年|同时).{0,12}(?:来|搬|开始|换|买|装)", r"可能是.{1,12}[，,]\s*(?:而)?不是",
             r"\b(?:maybe|perhaps|probably|could be|might be) (?:it'?s )?.{1,30}, not (?:the )?\w",
+            # another way to the same goal, offered against a plan: "another option is a weekend class",
+            # 「另一个办法是先报周末英语班」 (a trial was told twice no other way had been compared)
+            r"\b(?:another|a cheaper|a smaller|a simpler) (?:option|way|route|alternative) (?:is|would be)\b",
+            r"\balternatively\b", r"\bor instead\b",
+            r"另一个(?:办法|选择|方案)|另一种(?:做法|办法|方案)|还有一个(?:选择|办法)|退一步的办法|替代(?:做法|方案)是",
             # the observation explained away: "it may just have been novelty", 「那可能只是因为新鲜」
             r"(?:可能|也许|或许|说不定)(?:只是|仅仅是|纯粹是)(?:因为|图|出于)",
             r"\b(?:might|may|could) (?:just|only|simply) (?:be|have been) (?:because|due to|novelty)\b",
