@@ -787,3 +787,27 @@ def test_another_way_to_the_goal_is_heard_against_a_plan(tmp_path: Path) -> None
     _talk(tmp_path, "Should I switch my budget to cash envelopes?", ["standard", "A"])
     Engine(tmp_path).reply("Another option is to keep the spreadsheet and log every purchase the same day.")
     assert any("log every purchase" in a for a in Engine(tmp_path).load().idea().current.alternatives)
+
+
+def test_a_sixth_trials_complaints_and_rewordings() -> None:
+    """Complaints a sixth trial saw filed as rivals, and rewordings it saw lost."""
+    from autodidact.debate.answer_kinds import revised_wording
+    from autodidact.debate.remarks import is_remark
+
+    for remark in (
+        "No, selective memory is NOT my rival - I rejected it.",
+        "Where did that come from?",
+        "You didn't explain it, you just quoted yourself.",
+        "'You didn't explain it' is not a rival explanation, it's me complaining.",
+        "你又把「其实」放进去了。",
+    ):
+        assert is_remark(remark), remark
+    said = (
+        "You didn't explain it. I'll try it, but let me reword: I should take the lead role as a 3-month trial "
+        "and keep one coding day a week."
+    )
+    assert revised_wording(said) == "I should take the lead role as a 3-month trial and keep one coding day a week"
+    missed = "And you missed my reworded version: a 3-month trial with one coding day a week. No, the reviews don't."
+    assert revised_wording(missed) == "a 3-month trial with one coding day a week"
+    assert revised_wording("好吧，换个说法：早上刷新闻会让我上午更焦虑。") == "早上刷新闻会让我上午更焦虑"
+    assert read("从北京去上海出差，坐高铁其实比坐飞机更省时间", "zh").subject.endswith("坐高铁")

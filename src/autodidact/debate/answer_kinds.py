@@ -264,8 +264,10 @@ _REVISE_LABEL = re.compile(
 # set aside. New version: …", 「我选修改。改成：「…」」 — a revise word opening a sentence, a short
 # aside, then the colon that gives the wording.
 _REVISE_SAID = re.compile(
-    r"(?:^|[.。!！?？]\s*)(?:so |then )?(?:i'?ll |i'?d |i |let me |我(?:现在)?的?)?(?:revise|revised|reword|new version"
-    r"|new wording|final version|(?:my )?(?:current |new )?working hypothesis"
+    r"(?:^|[.。!！?？，,]\s*|\b(?=(?:my|the) reworded\b))"
+    r"(?:so |then |but |and )?(?:i'?ll |i'?d |i |let me |我(?:现在)?的?)?"
+    r"(?:revise|revised|reword|(?:my |the )?reworded (?:version|plan|idea|claim)|new version|new wording"
+    r"|final version|(?:my )?(?:current |new )?working hypothesis"
     r"|改成|改为|修改为|新版本|新的说法|最终版本?|(?:现在的)?工作假设|(?:想了一下，?)?我?换(?:个|一种)说法|重新表述)"
     r"[^:：.。!！?？]{0,40}[:：]\s*(?P<wording>.+)$",
     re.I,
@@ -296,7 +298,10 @@ def revised_wording(text: str) -> str | None:
 
 
 _NEXT_LABEL = re.compile(
-    r"(?<=[.。!！])\s*(?:the |my )?(?:test|prediction|rival|premise|检验|预测|竞争解释|前提)[^:：.。]{0,12}[:：]", re.I
+    r"(?<=[.。!！])\s*(?:the |my )?(?:test|prediction|rival|premise|检验|预测|竞争解释|前提)[^:：.。]{0,12}[:：]"
+    # a sentence that turns back to the partner's question ("No, the reviews don't change my test")
+    r"|(?<=[.。!！])\s*(?:no|yes|ok|okay|also|不|是的|好的|另外|还有)[,，\s]",
+    re.I,
 )
 
 

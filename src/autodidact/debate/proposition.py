@@ -555,7 +555,8 @@ def _read_zh_body(text: str) -> Proposition:
                            effect=f"比{past.group('when')}{past.group('effect')}")  # fmt: skip
     m = _ZH_COMPARISON.match(body)
     if m:
-        subject = (m.group("subject") or m.group("subject2")).strip()
+        # 「坐高铁其实比坐飞机…」: 其实 says how sure the person is, not what is compared
+        subject = re.sub(r"(?:其实|实际上|确实|真的|明显)+$", "", (m.group("subject") or m.group("subject2")).strip())
         baseline = (m.group("baseline") or m.group("baseline2")).strip()
         effect = (m.group("effect") or m.group("effect2")).strip()
         verb = re.search(r"[\u4e00-\u9fff]得$", baseline)
