@@ -263,10 +263,10 @@ def session_summary_md(session: Session) -> str:
         mode_name = "探索" if session.mode == "explore" else "推敲"
         L.append(f"- 模式：{mode_name}｜深度：{depth}（{chose}）｜成熟度：{_maturity(_shown_level(session), 'zh')}")
         L.append(f"- 停止原因：{_stopped(session.stop_reason, summary.get('obstacle'), 'zh')}")
-        # rounds count against the depth's limit; replies also include setup, questions and reviews
-        # (a trial read "4 / 8" after seven replies as a miscount)
+        # rounds count against the depth's limit, not every reply (a trial read "4 / 8" after seven
+        # replies as a miscount)
         L.append(
-            f"- 实质轮次：{usage.rounds} / {max_rounds}（你共回复 {replies} 次，设置、提问与评估不计入）；"
+            f"- 实质轮次：{usage.rounds} / {max_rounds}（计入深度上限的轮次；你共回答了 {replies} 个问题）；"
             f"评估批次：{usage.review_batches}"
         )
         L += ["", f"## 命题（第 {version.version} 版，待验证假说）", "", version.proposition, ""]
@@ -295,8 +295,8 @@ def session_summary_md(session: Session) -> str:
         )
         L.append(f"- Stop reason: {_stopped(session.stop_reason, summary.get('obstacle'), 'en')}")
         L.append(
-            f"- Substantive rounds: {usage.rounds} / {max_rounds} (of your {replies} replies; setup, questions and "
-            f"reviews do not count); review batches: {usage.review_batches}"
+            f"- Substantive rounds: {usage.rounds} / {max_rounds} (rounds that count against the depth's limit; "
+            f"you answered {replies} questions); review batches: {usage.review_batches}"
         )
         L += ["", f"## Proposition (version {version.version}, a hypothesis to test)", "", version.proposition, ""]
         L += ["## Keep / revise / undecided", "", f"- Keep: {summary.get('kept', '—')}"]
