@@ -333,3 +333,45 @@ def test_a_word_many_headings_say_does_not_name_a_facets_section(tmp_path: Path)
     assert "文件名编码" in names or "使用 iconv 转换文件名" in names, by_facet
     assert not any("GnuPG" in h or "差异" in h for h in names), names
     assert "TAB 转换" in by_facet.get("TAB 与空格互换", set()), by_facet
+
+
+def test_a_chinese_facet_naming_two_things_may_leave_one_unsaid() -> None:
+    """The manual's section on line endings writes "MSDOS", never "DOS": a facet naming two things
+    side by side is answered by a section that says one of them and half its own words; a facet
+    naming one thing still needs it."""
+    from autodidact.sources.outline import _Need
+    from autodidact.text.tokens import term_set
+
+    facet = "在 DOS 与 Unix 换行符之间转换"
+    need = _Need.of(facet, [], term_set(facet), comparison=False)
+    assert need.paired
+    assert need.met(term_set("换行符转换：对于混合 MSDOS 和 Unix 式样的文件，统一换行符"))
+    assert not need.met(term_set("Unix 文件基础：文件名区分大小写"))  # one name and nothing of the rest
+    vim = "用 vim 编辑非 UTF-8 编码的文件"
+    single = _Need.of(vim, [], term_set(vim), comparison=False)
+    assert not single.paired and not single.met(term_set("UTF-8 编码的文件"))
+
+
+def test_the_line_endings_facet_gets_its_section_not_unix_basics(tmp_path: Path) -> None:
+    topic = "在 Debian 上如何转换文本数据：转换旧系统文件名的编码、在 DOS 与 Unix 换行符之间转换、TAB 与空格互换？"
+    kb = _debian_zh_kb(tmp_path, topic, ["ch01", "ch11"])
+    endings = {e.heading for e in facet_outline(kb.root, [topic], "zh") if e.facet == "在 DOS 与 Unix 换行符之间转换"}
+    assert "换行符转换" in endings, endings
+    assert "Unix 文件基础" not in endings, endings
+
+
+def test_the_word_all_members_share_titles_no_section(tmp_path: Path) -> None:
+    """ "statement" is what "global statements" and "nonlocal statements" both are: "Assignment
+    statements" is not their section, and the pdb page, which says "statement" throughout and
+    "global" once, is not either."""
+    from autodidact.kb import init_kb
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import write_pydoc_corpus
+
+    files = write_pydoc_corpus(tmp_path / "pages")
+    topic = "How does Python resolve variable names: the global and nonlocal statements, and UnboundLocalError?"
+    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="en")
+    index_corpus(kb.root, files, name="pydoc")
+    sections = {e.heading for e in facet_outline(kb.root, [topic], "en") if e.facet == "global and nonlocal statements"}
+    assert any("global" in h for h in sections), sections
+    assert "Assignment statements" not in sections and "Debugger Commands" not in sections, sections
