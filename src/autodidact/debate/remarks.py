@@ -5,7 +5,7 @@ Why: people tell the partner when it goes wrong: "I already said that", 「你�
 filed as part of the idea. A complaint became a premise and was quoted back as "the result that
 would change your mind". A protest against a misfiled rival was filed as another rival. A remark
 says how the person hears the partner; it is no premise, test or rival of the idea. The rest of the
-answer is read as usual (docs/debate.md, "Remarks about the conversation").
+answer is read as usual (docs/debate.md, "What a third trial showed", and the trials after it).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ _REMARK = re.compile(
             r"\b(?:you'?re|you are|you keep) (?:repeating|asking (?:again|the same)|ignoring)",
             r"\bi (?:already|just) (?:said|told|gave|answered|explained|mentioned)\b",
             r"\bas i (?:already |just )?said\b",
-            r"\bthat(?:'s| is|was) not (?:my|a) (?:test|rival|premise|point|claim)\b",
+            r"\bthat(?:'s| is| was) not (?:my|a) (?:test|rival|premise|point|claim)\b",
             # the partner's restatement or record is wrong: "Your restatement is garbled", "you cut my
             # quote", "why do you say there's no prediction yet?", "my test already rules that out"
             r"\byour (?:restatement|reading|summary|quote|record|question|template|wording)\b[^.?!]{0,40}"
