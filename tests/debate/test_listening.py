@@ -589,7 +589,7 @@ def test_an_explanation_names_the_ideas_own_cause_and_falls_back_to_the_partners
     assert own is not None and "Remove the named cause" in own
     # a question about the world, not the partner's words, stays the person's to settle
     assert explain_term("Is four weeks long enough?", "en", said) is None
-    assert "yours to settle" in answer_back("Is four weeks long enough?", "en", "", said)
+    assert "cannot answer that from this session's record" in answer_back("Is four weeks long enough?", "en", "", said)
 
 
 @pytest.mark.parametrize(
@@ -720,7 +720,7 @@ def test_a_rhetorical_question_is_a_complaint_and_an_unknown_is_kept_open(tmp_pa
         "我发现每次周末去超市大采购，买回来的蔬菜水果差不多有三分之一最后都烂掉扔了。",
         ["标准", "B", "我刚刚不是说了吗？", "真正没解决的是：我家每周到底在家做几天饭，可能是三天也可能是五天。"],
     )
-    assert "这要由你" not in shown[3]
+    assert "我答不了这一问" not in shown[3] and "记为未决问题" not in shown[3]
     session = Engine(tmp_path).load()
     assert session.open_questions == ["真正没解决的是：我家每周到底在家做几天饭，可能是三天也可能是五天。"]
     assert not any("做几天饭" in a for a in session.idea().current.alternatives)

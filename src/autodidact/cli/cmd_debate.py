@@ -307,11 +307,14 @@ def register(app: typer.Typer) -> None:
             count = len(state.checkpoints) if state is not None else 0
             summary = folder / "summaries" / f"{count:03d}-session-summary.md"
             plan = folder / "summaries" / f"{count:03d}-validation-plan.md"
-            _out(f"final summary: {summary}")  # plain lines: a path is never wrapped
+            zh = state is not None and state.language == "zh"  # a Chinese session ends in Chinese
+            _out(f"{'最终小结' if zh else 'final summary'}: {summary}")  # plain lines: a path is never wrapped
             if plan.is_file():
-                _out(f"validation plan: {plan}")
+                _out(f"{'验证计划' if zh else 'validation plan'}: {plan}")
+            elif zh:
+                _out("验证计划：无（记录里没有一条「看到什么结果就改变看法」的检验）")
             else:
-                _out("validation plan: none (no test with the result that would change your mind was stated)")
+                _out("validation plan: none (the record holds no test with a result that would change your mind)")
 
     @debate.command("check")
     def check_cmd(

@@ -269,7 +269,13 @@ _REVISE_SAID = re.compile(
     r"(?:revise|revised|reword|(?:my |the )?reworded (?:version|plan|idea|claim)|new version|new wording"
     r"|final version|(?:my )?(?:current |new )?working hypothesis"
     r"|改成|改为|修改为|新版本|新的说法|最终版本?|(?:现在的)?工作假设|(?:想了一下，?)?我?换(?:个|一种)说法|重新表述)"
-    r"[^:：.。!！?？]{0,40}[:：]\s*(?P<wording>.+)$",
+    r"[^:：.。!！?？]{0,40}[:：]\s*(?P<wording>.+)$"
+    # "The plan is now: …", "The new plan is to ask …", 「现在的计划是：…」 (a trial's revision was lost)
+    r"|(?:^|[.。!！?？，,]\s*)(?:the |my )?(?:new |revised )?(?:plan|idea|claim|proposition|question|decision) is now"
+    r"\s*(?::|：|to\b)?\s*(?P<now>.+)$"
+    r"|(?:^|[.。!！?？，,]\s*)(?:the |my )(?:new|revised) (?:plan|idea|claim|proposition|question|decision) is"
+    r"\s*(?::|：|to\b)?\s*(?P<new>.+)$"
+    r"|(?:^|[.。!！?？，,]\s*)(?:现在的|新的|修改后的)(?:计划|想法|命题|问题|决定)(?:是|改成|变成)[:：]?\s*(?P<zh_new>.+)$",
     re.I,
 )
 
@@ -281,7 +287,7 @@ def revised_wording(text: str) -> str | None:
     wording = (found.group("wording") or found.group("restated") or "") if found else ""
     if not wording:
         said = _REVISE_SAID.search(clean)
-        wording = said.group("wording") if said else ""
+        wording = next((g for g in said.group("wording", "now", "new", "zh_new") if g), "") if said else ""
     # quotation marks around the wording are the person's way of setting it off, not part of it; what
     # follows the closing mark ("「…」 and please drop that line") is said about the talk
     wording = wording.strip()
@@ -291,6 +297,10 @@ def revised_wording(text: str) -> str | None:
         close = re.search(rf"{re.escape(pairs[wording[:1]])}(?![A-Za-z])", wording[1:])
         if close is not None:
             wording = wording[1 : close.start() + 1]
+    # a revised question ends at its question mark: 「为什么周末…热闹？我的猜测是…」 goes on to a guess
+    asked = re.search(r"[?？]\s*(?=\S)", wording)
+    if asked is not None:
+        wording = wording[: asked.start() + 1]
     # "New version: … a year. The test: get 3 quotes …": the next labelled sentence is no part of it
     wording = _NEXT_LABEL.split(wording, maxsplit=1)[0]
     wording = wording.strip().rstrip("。.!！").strip("「」“”\"'").strip().rstrip("。.!！")
@@ -300,7 +310,9 @@ def revised_wording(text: str) -> str | None:
 _NEXT_LABEL = re.compile(
     r"(?<=[.。!！])\s*(?:the |my )?(?:test|prediction|rival|premise|检验|预测|竞争解释|前提)[^:：.。]{0,12}[:：]"
     # a sentence that turns back to the partner's question ("No, the reviews don't change my test")
-    r"|(?<=[.。!！])\s*(?:no|yes|ok|okay|also|不|是的|好的|另外|还有)[,，\s]",
+    r"|(?<=[.。!！])\s*(?:no|yes|ok|okay|also|不|是的|好的|另外|还有)[,，\s]"
+    # a request about the record after it ("… reports. Please use that.")
+    r"|(?<=[.。!！])\s*(?:please|请)\b",
     re.I,
 )
 

@@ -23,6 +23,11 @@ _EN_ASKS = re.compile(
 )
 _ZH_ASKS = re.compile(r"吗|呢|什么|怎么|怎样|如何|是否|多少|多久|多长|哪|算不算|够不够|行不行|可不可以")
 _MIN_WORDS = 3  # "Right?", "Why?" ask nothing the partner can answer
+_NEW_QUESTION = re.compile(
+    r"(?:新的|现在的|修改后的)(?:问题|命题)(?:是|改成|变成)?\s*[:：]|换成这个问题|"
+    r"\b(?:the|my) (?:new|revised) (?:question|proposition) is\b|\b(?:the|my) question is now\b",
+    re.I,
+)
 
 
 def question_to_partner(answer: str) -> str | None:
@@ -34,6 +39,8 @@ def question_to_partner(answer: str) -> str | None:
         sentence = m.group(0).strip()
         if not sentence.endswith(("?", "？")):
             continue
+        if _NEW_QUESTION.search(sentence):
+            continue  # 「新的问题是：为什么…？」 states the revised proposition; it asks the partner nothing
         # "No, I mean I asked you a question: is the grade a good enough match?" asks after its colon
         sentence = re.split(r"[:：—]\s*", sentence)[-1].strip() or sentence
         if re.search(r"[\u4e00-\u9fff]", sentence):
@@ -65,7 +72,12 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = (
         "每一边不止一段时期，并在开始之前定好段数，这样单独一段反常的时期左右不了结论",
     ),
     (
-        re.compile(r"tell (?:them |the two )?apart|distinguish|separate|rule out|区分|分开|排除|分得清", re.I),
+        re.compile(
+            r"tell (?:them |the two )?apart|distinguish|separate|rule out|区分|分开|排除|分得清"
+            r"|which (?:one |of (?:these|them|the \w+) )?(?:is|holds|seems) (?:the )?(?:more|most|best)"
+            r"|哪(?:个|一个|种)(?:最|更)(?:站得住|可能|有道理|靠谱|说得通)",
+            re.I,
+        ),
         "two explanations are told apart by a case where they predict different things; a case that comes out "
         "as one predicts and not the other counts against the other",
         "两种解释要靠它们预测不同的情形来区分；结果符合其中一种而不符合另一种的情形，就是不利于另一种的证据",
@@ -198,7 +210,9 @@ _GLOSSARY: tuple[tuple[tuple[str, ...], str, str], ...] = (
 )
 _TERM_QUOTED = re.compile(r"「([^「」]{1,40})」|“([^“”]{1,40})”|\"([^\"]{1,40})\"|'([^']{1,60})'|‘([^‘’]{1,60})’")
 _TERM_BARE = re.compile(
-    r"what do you mean by (?:the |a |an )?(.{2,40}?)\s*\?|什么(.{1,8}?)[？?]|(.{1,12}?)是什么意思", re.I
+    r"what do you mean by (?:the |a |an )?(.{2,40}?)\s*\?|(?:这个|那个)([^，,。？?]{1,8}?)(?:指的是|是指)什么"
+    r"|什么([^，,。？?]{1,8}?)[？?]|([^，,。？?]{1,12}?)是什么意思",
+    re.I,
 )
 
 
@@ -266,10 +280,64 @@ def answer_back(question: str, lang: str, record: str = "", last_turn: str = "",
     helps = (zh_text if zh else en_text for pattern, en_text, zh_text in _KINDS if pattern.search(question))
     help_text = next(helps, "")
     if zh:
-        head = f"你问「{quote}」：这要由你按自己的情况来定，它记为未决问题"
+        # "yours to settle" read as the partner passing the question back (a trial): it says what it cannot do
+        head = f"你问「{quote}」：单凭这次讨论的记录，我答不了这一问，它记为未决问题"
         return head + (f"；一般的做法是：{help_text}。" if help_text else "。")
-    head = f'You asked "{quote}": that is yours to settle from what you know, and it stays an open question'
+    head = f'You asked "{quote}": I cannot answer that from this session\'s record alone, so it stays an open question'
     return head + (f"; what usually helps: {help_text}." if help_text else ".")
+
+
+# "What's the weakest part of that?", 「哪里最站不住？」: the partner can answer from the record.
+_WEAKEST = re.compile(
+    r"\bweakest\b|\bweak (?:spot|point|link)\b|\bbiggest (?:hole|gap|problem)\b|\bleast (?:solid|convincing)\b"
+    r"|最薄弱|最弱|最站不住|最不牢|漏洞在哪|哪里(?:最)?(?:站不住|有问题|不牢)",
+    re.I,
+)
+
+
+def asks_weakest(question: str) -> bool:
+    """Whether the question asks where the idea is weakest (answered from the record, then settled)."""
+    return _WEAKEST.search(question) is not None
+
+
+def weakest_answer(question: str, lang: str, weakest: str) -> str:
+    """The answer to "what's the weakest part?": ``weakest`` is the record's weakest point, in the
+    session's language, worked out from what the person has said (``reply_planner._weakest``)."""
+    quote = question if len(question) <= 90 else question[:89].rstrip() + "…"
+    if lang == "zh":
+        return f"你问「{quote}」：就目前记下的内容看，最薄弱的是{weakest}。"
+    return f'You asked "{quote}": from what is on the record, the weakest part is {weakest}.'
+
+
+# "Does that count?", 「这算数过吗？」: a question about a standard the partner set itself. A trial was
+# told "that is yours to settle" about the partner's own bar, and answered 「怎么又让我定？」.
+_COUNTS = re.compile(
+    r"这(?:个)?算(?:不算)?(?P<zh>[^，,。？?]{1,8}?)吗|算不算(?P<zh2>[^，,。？?]{1,8})"
+    r"|\bdoes (?:this|that|it) count(?: as (?:a |an )?(?P<en>[^?]{1,40}?))?\s*\?",
+    re.I,
+)
+
+
+def counts_answer(question: str, lang: str, last_turn: str) -> str | None:
+    """The partner's own standard applied to what the person describes, or None when the question
+    is not about a standard the last turn set."""
+    found = _COUNTS.search(question)
+    if found is None or not last_turn:
+        return None
+    term = next((g for g in found.group("zh", "zh2", "en") if g), "").strip()
+    own = [m.group(0).strip() for m in _SENTENCE.finditer(without_quotes(last_turn))]
+    marked = [s for s in own if term and term.lower() in s.lower()] or [
+        s for s in own if re.search(r"标准|办法|算|standard|counts?\b|rate your", s, re.I)
+    ]
+    if not marked:
+        return None
+    shown = marked[0].rstrip("。.") if len(marked[0]) <= 120 else marked[0][:119].rstrip() + "…"
+    if lang == "zh":
+        return f"按我上一轮的说法（{shown}），算：你描述的就是这样一次；把时间和做法记下来，它就能支撑这个前提。"
+    return (
+        f"By the standard of my last turn ({shown}), yes: what you describe is one such case; note when and how, "
+        "and it backs the premise."
+    )
 
 
 # "Isn't my mother moving in the rival?", 「我妈来住不就是那个竞争解释吗？」: a rival offered as a question.
@@ -277,18 +345,31 @@ _RIVAL_ASKED = (
     re.compile(r"^(?P<rival>.{2,40}?)(?:不)?就是(?:那个|一个|另一个)?(?:竞争解释|另一种解释|别的原因)", re.I),
     re.compile(
         r"^(?:isn'?t|is not|wouldn'?t|couldn'?t|could|might|is) (?P<rival>.{3,60}?),? (?:be )?(?:the|a|an|another|my) "
-        r"(?:rival|competing explanation|alternative explanation|other explanation|other cause)\b",
+        r"(?:more |better |simpler |likelier )?(?:plausible |likely |obvious )?"
+        r"(?:rival|competing explanation|alternative explanation|other explanation|other cause|explanation|cause)\b",
         re.I,
+    ),
+    # "Isn't it more likely that the new hires did it?", 「会不会是新人太多造成的？」
+    re.compile(
+        r"^(?:isn'?t it|wouldn'?t it be|couldn'?t it be|could it be|what if it'?s|what if it was|maybe it'?s)"
+        r" (?:more likely |just |simply |really )?(?:that |because (?:of )?)?(?P<rival>.{3,80}?)[?\s]*$",
+        re.I,
+    ),
+    re.compile(
+        r"^(?:会不会是|是不是因为|难道不是因为|有没有可能是)(?P<rival>.{2,40}?)(?:造成的|导致的|的缘故|的原因)?[？?吗呢]*$"
     ),
 )
 
 
 def rival_in_question(question: str) -> str | None:
     """The rival a question offers ("我妈来住" of 「我妈来住不就是那个竞争解释吗？」), or None."""
-    for pattern in _RIVAL_ASKED:
+    for index, pattern in enumerate(_RIVAL_ASKED):
         found = pattern.search(question.strip())
-        if found:
-            return found.group("rival").strip(" ，,")
+        rival = found.group("rival").strip(" ，,") if found else ""
+        # "Could it be that simple?" names no cause: without the word "explanation", an English rival
+        # is a phrase of two words or more
+        if rival and (index != 2 or " " in rival):
+            return rival
     return None
 
 

@@ -191,6 +191,15 @@ _REVIEW = (
     "counterexample check",
 )
 _GAP = ("查一下", "查证", "帮我查", "找文献", "找证据", "look it up", "check the evidence", "find evidence")
+# Asking whether anything is known ("Is there research on this?", 「有没有这方面的研究？」, 「该怎么查」) asks
+# for the same search: a trial's three such questions were each told it was theirs to settle.
+_GAP_ASKED = re.compile(
+    r"\b(?:is there|are there|do you know (?:of )?)(?: any)? "
+    r"(?:research|studies|study|data|evidence|literature|papers?)\b"
+    r"|\bwhat does (?:the )?(?:research|evidence|literature|data) say\b|\bcan you (?:look|search|find)\b"
+    r"|有没有(?:这方面的?|相关的?)?(?:研究|数据|文献|资料|证据|调查)|该?怎么查|能(?:不能)?帮我(?:查|找)",
+    re.I,
+)
 _TO_EXAMINE = ("切换到推敲", "换成推敲", "推敲模式", "switch to examine", "examine mode")
 _TO_EXPLORE = ("切换到探索", "换成探索", "探索模式", "switch to explore", "explore mode")
 _DIRECT = (
@@ -262,7 +271,7 @@ def parse_command(text: str) -> Command | None:
             return Command("DEPTH", depth)
     if has_any(text, _REVIEW):
         return Command("REVIEW")
-    if has_any(text, _GAP):
+    if has_any(text, _GAP) or _GAP_ASKED.search(text):
         return Command("GAP", text)
     stripped = text.strip()
     if stripped.endswith(("?", "？")) and has_any(stripped, _DIRECT) and not substantial_beside_question(stripped):

@@ -559,6 +559,13 @@ def _read_zh_body(text: str) -> Proposition:
         subject = re.sub(r"(?:其实|实际上|确实|真的|明显)+$", "", (m.group("subject") or m.group("subject2")).strip())
         baseline = (m.group("baseline") or m.group("baseline2")).strip()
         effect = (m.group("effect") or m.group("effect2")).strip()
+        split = _zh_compared(body[body.index("比") + 1 :])
+        if split is not None:
+            baseline, effect = split
+        measure = re.search(r"(?:看书|学习|工作|做事)?(?:效率|速度|成本|质量|效果|价格|成绩|体验|产出)$", subject)
+        if measure and len(effect) <= 3:
+            # 「在图书馆看书效率比在家高」: the places are compared; 「高」 is said of the efficiency
+            subject, effect = subject[: measure.start()] or subject, measure.group(0) + effect
         verb = re.search(r"[\u4e00-\u9fff]得$", baseline)
         if verb and len(baseline) > 2:
             # 「…比在平板上看PDF记得更牢」: 「记得」 is how the effect is said, not part of the baseline
@@ -573,6 +580,31 @@ def _read_zh_body(text: str) -> Proposition:
         return Proposition(text, "observation", effect=tied.group("effect"), scope=tied.group("cause"))
     subject, effect = _split_effect_zh(body)
     return Proposition(text, "observation", subject=subject, effect=effect)
+
+
+# What a comparison says of its two sides: a degree word (「更」「还要」) or a predicate. One character
+# counts only at the clause's end or before 了/得/些/点/多/很, so 「坐高铁」 is not cut at 「高」.
+_ZH_DEGREE = re.compile(r"更加|更|还要|还|要|稍微|略|远远|明显|反而")
+_ZH_PREDICATE = re.compile(
+    r"方便|划算|便宜|省钱|省事|省时|省心|适合|有效|管用|容易|困难|舒服|健康|安全|稳定|重要|有用|靠谱|值得|轻松|"
+    r"简单|复杂|清楚|专注|高效|低效|实惠|合算|麻烦|辛苦|开心|自在|灵活|可靠|好用|难用|贵|"
+    r"(?:[快慢高低好差多少大小强弱累难好])(?=$|[了得些点多很太])"
+)
+
+
+def _zh_compared(after: str) -> tuple[str, str] | None:
+    """Baseline and effect of the clause after 比, or None when no predicate marks where B ends.
+
+    A lazy pattern split 「租房比买房划算」 as 「买」 against 「房划算」: the end of the baseline is where
+    the first thing said *of* it begins, and Chinese marks that with a degree word or a predicate.
+    A trial's 「…比在家高，可在咖啡馆反而是最低的」 had the next clause read as the baseline.
+    """
+    clause = re.split(r"[，,。；;！!？?]", after, maxsplit=1)[0]
+    for pattern in (_ZH_DEGREE, _ZH_PREDICATE):
+        hit = next((h for h in pattern.finditer(clause) if h.start() >= 1), None)
+        if hit is not None:
+            return clause[: hit.start()].strip(), clause[hit.start() :].strip()
+    return None
 
 
 # "… on days when they play outside", 「散步二十分钟的日子，…」: the condition the claim ties the effect to.

@@ -39,7 +39,11 @@ _REMARK = re.compile(
             r"\byou (?:cut|dropped|lost|chopped|truncated|left out)\b",
             r"\bwhy (?:do|did) you (?:say|keep saying|think|claim|write)\b",
             r"\bmy test already (?:separates|rules|covers|handles|answers|deals)\b",
-            r"\b(?:is not|was not|isn'?t|wasn'?t) (?:my|a) (?:rival|test|premise|claim|point)\b",
+            r"\b(?:is not|was not|isn'?t|wasn'?t) (?:really |actually |even )?(?:my|a|an) ['\"\u201c\u2018]?"
+            r"(?:rival|test|premise|claim|point|option|alternative|prediction|explanation)\b",
+            # the partner's template does not fit: "These premises feel written for a process change"
+            r"\b(?:these|your|the|those) (?:premises|questions|options|examples|reviews|templates?)\b[^.?!]{0,20}"
+            r"\b(?:feel|seem|look|sound|are|were) (?:like they'?re |like |)(?:written|made|meant|designed) for\b",
             r"\b(?:it'?s|that'?s|it was|that was) me complaining\b|\b(?:is|was) a complaint\b",
             r"\bi (?:rejected|ruled out|dismissed|already rejected) (?:it|that|this)\b",
             r"\bwhere did (?:that|this|it) come from\b",
@@ -56,7 +60,7 @@ _REMARK = re.compile(
             r"我(?:第.轮|上一轮|上轮|刚才|刚刚|之前|前面)就?(?:已经)?(?:给|说|讲|提)(?:过|了)",
             r"(?:在)?重复(?:问|提问)|又问了?一遍|问过了",
             r"(?:请)?(?:不要|别)(?:再)?(?:列|记|写|算)(?:成|为|进|作)",
-            r"(?:都|也)?不太?对得上|答非所问|对不上号",
+            r"(?:都|也)?不太?对得上|答非所问|对不上号|(?:不是|算不上|并不是)(?:一个|什么)?(?:检验|选项|竞争解释|前提|预测)",
             r"那(?:句|个)(?:话)?不是我的",
             r"你(?:根本)?没(?:有)?(?:解释|回答|听|看|理解|读懂)",
             r"你又把|又放进去|不是我的(?:竞争解释|检验|前提|意思)|我(?:已经)?(?:否定|排除)了",
@@ -65,6 +69,15 @@ _REMARK = re.compile(
             r"为什么你(?:说|老是说|总说|认为)|你为什么(?:说|老是说|总说)",
             r"(?:把|将)我的?(?:话|句子|原话).{0,6}(?:截断|剪掉|删掉|拆开|切)",
             r"你又(?:问|在问)",
+            r"不是在?问你|我(?:并)?没(?:有)?(?:在)?问你",
+            # 「怎么又让我定？」「这句话我读了三遍也没读懂」: the partner passed back its own call, or lost them
+            r"怎么又让我|又让我(?:定|来定|决定)|(?:是)?你(?:刚才|自己)(?:自己)?定的",
+            r"(?:这句话?|这段话?|你说的|这个说法|这个问题)[^。！？]{0,10}(?:读|看|听)[^。！？]{0,6}(?:不懂|没懂|不明白)",
+            r"\b(?:you set|you made up|you defined) (?:that|this|the) (?:standard|bar|rule|criterion)\b"
+            r"|\bwhy (?:are you|do you keep) (?:asking|making) me\b",
+            r"\bi (?:read|reread) (?:it|this|that)[^.?!]{0,20}\b(?:still )?(?:don'?t|can'?t|couldn'?t) "
+            r"(?:understand|follow|parse|get)\b",
+            r"\bi (?:wasn'?t|was not|am not|'m not) asking you\b|\bnot a question (?:for|to) you\b",
         )
     ),
     re.I,

@@ -101,11 +101,6 @@ class ReplyPlanner(TurnPlanner):
         else:
             self._config_turn(txn, retry=False)
 
-    def _raw_count(self) -> int:
-        """Readable sources already in the knowledge base (what a gap could be checked against)."""
-        raw = Path(self.kb_root) / "raw" if self.kb_root else None
-        return sum(1 for p in raw.iterdir() if p.is_file()) if raw is not None and raw.is_dir() else 0
-
     def _upstream_depth(self) -> str | None:
         if self.kb_root is None:
             return None
@@ -468,7 +463,10 @@ class ReplyPlanner(TurnPlanner):
         elif "PREMISE_SURFACED" in signals and self.kb_root and cues.has_any(text, UNCERTAIN):
             gap_premise = text
         if as_command == "GAP":
-            gap_premise = (s.idea().current.assumptions or [s.idea().current.proposition])[-1]
+            # "Is there research on this?" asks about the idea itself; "look it up" after a premise, about it
+            asked_idea = text.rstrip().endswith(("?", "？"))
+            current = s.idea().current
+            gap_premise = current.proposition if asked_idea else (current.assumptions or [current.proposition])[-1]
         opening = None
         if asked:
             opening = asked_back.rival_heard(asked, rival, s.language) if rival else self._heard(txn, asked)
@@ -500,6 +498,11 @@ class ReplyPlanner(TurnPlanner):
         s = txn.s
         cause = read_proposition(s.idea().stage_base(s.stage).proposition, s.language).cause
         said = _last_turn(s)
+        if asked_back.asks_weakest(asked):
+            return asked_back.weakest_answer(asked, s.language, _weakest(s))
+        counted = asked_back.counts_answer(asked, s.language, said)
+        if counted is not None:
+            return counted
         if asked_back.explain_term(asked, s.language, said, cause) is None:
             self._keep_open(txn, asked)
         return asked_back.answer_back(asked, s.language, _record(s), said, cause)
@@ -633,6 +636,30 @@ def _record(s: Session) -> str:
         f"premises: {len(version.assumptions)}",
     ]
     return ", ".join(parts)
+
+
+def _weakest(s: Session) -> str:
+    """The weakest point of the idea as the record stands, in order: nothing could show it wrong yet;
+    a rival still explains the same; a premise rests on nothing named; only impressions back it."""
+    zh = s.language == "zh"
+    version = s.idea().current
+    if not version.predictions:
+        if zh:
+            return "还没有一个能说明它错了的结果：你还没说看到什么就会改变看法"
+        return "that nothing yet could show it wrong: no result has been named that would change your mind"
+    if version.alternatives:
+        rival = excerpt(version.alternatives[0], 60)
+        if zh:
+            return f"竞争解释「{rival}」仍然能解释同样的情况，记录里还没有把两者分开的结果"
+        return f'that the rival "{rival}" still explains the same thing, and nothing recorded tells the two apart'
+    if version.assumptions and not version.evidence_links:
+        premise = excerpt(version.assumptions[-1], 60)
+        if zh:
+            return f"前提「{premise}」：还没有记录或资料支持它"
+        return f'the premise "{premise}": no record or source backs it yet'
+    if zh:
+        return "目前支撑它的只有你的印象，还没有数过的记录或资料"
+    return "that only your impressions back it so far, with no counted record or source"
 
 
 def _reads_as_claim(text: str, lang: str) -> bool:

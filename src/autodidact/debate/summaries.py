@@ -120,6 +120,11 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
         # the person's own rewording is what the idea is now: "Keep: <the original>" next to "Revise:
         # <new wording>" contradicted "I no longer keep the original sentence" (two trials)
         revisions.append(f"由「{excerpt(base, 50)}」改写而来" if zh else f"reworded from: {excerpt(base, 50)}")
+    if not revisions and version.disposition == "REVISE":
+        # "Revise." alone decides to revise: "Revise: none" beside it read as the decision lost (a trial)
+        revisions.append(
+            "你选择修改，新的说法还没写下" if zh else "you chose to revise; the new wording is not written yet"
+        )
     revised = ("；" if zh else "; ").join(revisions) or ("无" if zh else "none")
     # A stated change condition ("if I skip coffee and still sleep badly, I'd drop it") is how the idea
     # will be tested, not a revision of it: it gets its own slot.

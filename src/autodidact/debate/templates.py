@@ -66,6 +66,8 @@ def excerpt(text: str | None, limit: int = 28) -> str:
     # The person's punctuation stays (full stops turned into commas read "Premise 2, On nights…"),
     # but a question mark never enters a focus question, and a bundling word ("以及", "另外", "顺便")
     # would bundle one: the quote ends before it.
+    # an answer that opens with one (「另外我前面…」) had it cut to nothing: a leading one is dropped
+    flat = re.sub(r"^(?:以及|另外|顺便)[，,]?\s*", "", flat)
     bundle = re.search(r"以及|另外|顺便", flat)
     more = bool(bundle)
     flat = flat[: bundle.start()] if bundle else flat

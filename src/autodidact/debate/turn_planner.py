@@ -33,6 +33,11 @@ class TurnPlanner:
     kb_root: Path | None
     store: SessionStore
 
+    def _raw_count(self) -> int:
+        """Readable sources already in the knowledge base (what a gap could be checked against)."""
+        raw = Path(self.kb_root) / "raw" if self.kb_root else None
+        return sum(1 for p in raw.iterdir() if p.is_file()) if raw is not None and raw.is_dir() else 0
+
     def _set_depth(self, txn: Txn, depth: str, *, source: str, reason: str, user_chose: bool) -> None:
         execution = txn.s.execution.model_dump(mode="json")
         execution.update(
@@ -339,7 +344,11 @@ class TurnPlanner:
         )
         links = gaps.links_from_evidence(result["evidence"], txn.s.idea().current.proposition)
         statement = gaps.impact(links, txn.s.language)
-        if result["status"] != "DONE":
+        if result["status"] == "NO_RESULT" and not links:
+            # "The check did not run (NO_RESULT: … of d1)" was a status code where a person needed to
+            # hear what was searched and what would help
+            statement = _nothing_found(txn.s.idea().current.proposition, self._raw_count(), zh)
+        elif result["status"] != "DONE":
             status, note = result["status"], result["note"]
             prefix = f"查证未执行（{status}：{note}）。" if zh else f"The check did not run ({status}: {note})."
             statement = f"{prefix} {statement}"
@@ -355,6 +364,26 @@ class TurnPlanner:
             self._signal(txn, "PREMISE_VERIFIED", None, gap_id)
         cited = sorted({str(link.get("location")) for link in links if link.get("location")})
         self._next_turn(txn, opening=None, evidence_note=statement, citation="; ".join([*refs, *cited]) or None)
+
+
+def _nothing_found(proposition: str, sources: int, zh: bool) -> str:
+    """What an empty search of the knowledge base means, and the command that would give it sources."""
+    topic = excerpt(proposition, 80).replace('"', "'")
+    if zh:
+        held = "知识库里还没有资料" if sources == 0 else f"知识库的 {sources} 份资料里没有找到能直接说明它的原文"
+        return (
+            f'{held}，所以这一条仍待核实。要找资料，可以运行 autodidact research "{topic}"，'
+            "或用 autodidact add 加入你手头的文件。"
+        )
+    held = (
+        "The knowledge base holds no sources yet"
+        if sources == 0
+        else f"None of the knowledge base's {sources} sources says anything that bears directly on it"
+    )
+    return (
+        f'{held}, so this stays unverified. To look for sources, run autodidact research "{topic}", or add '
+        "files you have with autodidact add."
+    )
 
 
 def _known_context(items: list[dict[str, Any]], zh: bool) -> str:
