@@ -268,6 +268,7 @@ _REVISE_SAID = re.compile(
     r"(?:so |then |but |and )?(?:i'?ll |i'?d |i |let me |我(?:现在)?的?)?"
     r"(?:revise|revised|reword|(?:my |the )?reworded (?:version|plan|idea|claim)|new version|new wording"
     r"|final version|(?:my )?(?:current |new )?working hypothesis"
+    r"|(?:let me |i'?ll |i want to )?(?:change|rephrase|reframe|reword) the (?:question|claim|idea|plan|proposition)"
     r"|改成|改为|修改为|新版本|新的说法|最终版本?|(?:现在的)?工作假设|(?:想了一下，?)?我?换(?:个|一种)说法|重新表述)"
     r"[^:：.。!！?？]{0,40}[:：]\s*(?P<wording>.+)$"
     # "The plan is now: …", "The new plan is to ask …", 「现在的计划是：…」 (a trial's revision was lost)
@@ -309,6 +310,9 @@ def revised_wording(text: str) -> str | None:
 
 _NEXT_LABEL = re.compile(
     r"(?<=[.。!！])\s*(?:the |my )?(?:test|prediction|rival|premise|检验|预测|竞争解释|前提)[^:：.。]{0,12}[:：]"
+    # "… drives escaped bugs. I did name a competing explanation, by the way: the three new hires"
+    r"|(?<=[.。!！])\s*[^.。:：]{0,30}?(?:competing explanation|rival|alternative|竞争解释|另一种解释)"
+    r"[^:：.。]{0,20}[:：]"
     # a sentence that turns back to the partner's question ("No, the reviews don't change my test")
     r"|(?<=[.。!！])\s*(?:no|yes|ok|okay|also|不|是的|好的|另外|还有)[,，\s]"
     # a request about the record after it ("… reports. Please use that.")

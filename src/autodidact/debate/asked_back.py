@@ -16,16 +16,26 @@ from autodidact.debate.templates import without_quotes
 
 # Sentences: up to and including their end mark; a question mark ends one even without a space.
 _SENTENCE = re.compile(r"[^.!?。！？]+(?:[.!?。！？]+|$)")
+_FILLERS = r"(?:(?:so|but|and|ok(?:ay)?|then|wait|well|hmm|actually|honestly|also),?\s+)*"
 _EN_ASKS = re.compile(
-    r"^(?:so |but |and |ok(?:ay)?,? |then,? )?(?:what|how|which|why|when|where|who|is|are|was|were|do|does|did|"
+    r"^" + _FILLERS + r"(?:what|how|which|why|when|where|who|is|are|was|were|do|does|did|"
     r"should|would|could|can|will|shall|isn'?t|aren'?t|doesn'?t|don'?t|wouldn'?t|couldn'?t|shouldn'?t|can'?t|won'?t)\b",
     re.I,
 )
-_ZH_ASKS = re.compile(r"吗|呢|什么|怎么|怎样|如何|是否|多少|多久|多长|哪|算不算|够不够|行不行|可不可以")
+_ZH_ASKS = re.compile(
+    r"吗|呢|什么|怎么|怎样|如何|是否|多少|多久|多长|哪|算不算|够不够|行不行|可不可以|会不会|是不是|难道|有没有可能"
+)
+# A request put as a question: what it asks for is the next turn, not an answer to keep open.
+_REQUEST = re.compile(
+    r"^" + _FILLERS + r"(?:can|could|shall) we (?:talk|discuss|focus|move|go back|look|stay|continue)\b"
+    r"|^我们能不能(?:谈|聊|说)",
+    re.I,
+)
 _MIN_WORDS = 3  # "Right?", "Why?" ask nothing the partner can answer
 _NEW_QUESTION = re.compile(
     r"(?:新的|现在的|修改后的)(?:问题|命题)(?:是|改成|变成)?\s*[:：]|换成这个问题|"
-    r"\b(?:the|my) (?:new|revised) (?:question|proposition) is\b|\b(?:the|my) question is now\b",
+    r"\b(?:the|my) (?:new|revised) (?:question|proposition) is\b|\b(?:the|my) question is now\b"
+    r"|\b(?:change|rephrase|reframe|reword) the question\b",
     re.I,
 )
 
@@ -47,6 +57,8 @@ def question_to_partner(answer: str) -> str | None:
             if _ZH_ASKS.search(sentence) and len(sentence) >= 6:
                 return sentence
             continue
+        if _REQUEST.match(sentence):
+            continue  # "Can we talk about that?" asks to move on, not for an answer
         if _EN_ASKS.match(sentence) and len(sentence.split()) >= _MIN_WORDS:
             return sentence
     return None
@@ -363,9 +375,11 @@ _RIVAL_ASKED = (
 
 def rival_in_question(question: str) -> str | None:
     """The rival a question offers ("我妈来住" of 「我妈来住不就是那个竞争解释吗？」), or None."""
+    asked = re.sub(r"^" + _FILLERS, "", question.strip(), flags=re.I)  # "But wait, isn't …"
     for index, pattern in enumerate(_RIVAL_ASKED):
-        found = pattern.search(question.strip())
+        found = pattern.search(asked)
         rival = found.group("rival").strip(" ，,") if found else ""
+        rival = re.sub(r"\s+(?:thing|stuff|business)$", "", rival, flags=re.I)  # "the new hires thing"
         # "Could it be that simple?" names no cause: without the word "explanation", an English rival
         # is a phrase of two words or more
         if rival and (index != 2 or " " in rival):

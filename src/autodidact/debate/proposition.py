@@ -149,6 +149,13 @@ _EN_PLAN = re.compile(
     r"^(?:should|shall)\s+(?:i|we)\s+",
     re.IGNORECASE,
 )
+# A sentence that opens with what to do: a plan, the way a revised decision is often written.
+_EN_IMPERATIVE = re.compile(
+    r"^(?:ask|propose|try|switch|move|start|stop|take|accept|decline|turn down|join|leave|quit|buy|rent|sell|"
+    r"hire|replace|drop|keep|run|book|sign up|apply|request|negotiate|trial|pilot)\s+(?:for\s+|to\s+)?"
+    r"(?:a|an|the|my|our|it|them|with|on|up|out)\b",
+    re.I,
+)
 # "When X, Y." / "If X, Y." / "Whenever X, Y.": a condition and what follows from it.
 _EN_CONDITION = re.compile(
     r"^(?:when|whenever|if|on days when|in weeks when)\s+(?P<cause>[^,?]+),\s*(?P<rest>[^?]+)$", re.I
@@ -301,6 +308,9 @@ def _read_en(text: str) -> Proposition:
         return Proposition(text, "question", subject=_strip(_topic_words(body)))
     if _EN_PLAN.match(body):
         return Proposition(text, "plan", effect=_strip(_EN_PLAN.sub("", body, count=1)))
+    if _EN_IMPERATIVE.match(body):
+        # "ask for a 6-month tech-lead trial without direct reports": a revised plan written as what to do
+        return Proposition(text, "plan", effect=_strip(body))
     lead = _EN_LEAD_SCOPE.match(body)
     lead_scope = ""
     if lead:

@@ -20,8 +20,8 @@ _REMARK = re.compile(
         (
             # the partner's question or words do not fit
             r"\b(?:your|this|that|the) question\b[^.?!]{0,40}\b(?:doesn'?t|does not|makes? no|isn'?t|confus|fit|apply)",
-            r"\bi (?:don'?t|do not|can'?t|cannot) (?:follow|understand|get) "
-            r"(?:you|your|this|that|the question|what you)",
+            r"\bi (?:don'?t|do not|can'?t|cannot) (?:really |quite |fully )?(?:follow|understand|get) "
+            r"(?:you|your|this|that|the\b|what you)",
             r"\b(?:you|you'?ve|you have) (?:also |again |just |still |completely |totally )?"
             r"(?:ignored|missed|misread|misheard|mixed up|got it wrong|forgot)",
             r"\bdidn'?t i (?:just |already )?(?:say|tell|give|answer|mention)",
@@ -72,7 +72,7 @@ _REMARK = re.compile(
             r"不是在?问你|我(?:并)?没(?:有)?(?:在)?问你",
             # 「怎么又让我定？」「这句话我读了三遍也没读懂」: the partner passed back its own call, or lost them
             r"怎么又让我|又让我(?:定|来定|决定)|(?:是)?你(?:刚才|自己)(?:自己)?定的",
-            r"(?:这句话?|这段话?|你说的|这个说法|这个问题)[^。！？]{0,10}(?:读|看|听)[^。！？]{0,6}(?:不懂|没懂|不明白)",
+            r"(?:这句话?|这段话?|你说的|这个说法|这个问题)[^。！？]{0,10}(?:读|看|听)[^。！？]{0,6}(?:不懂|没(?:读|看|听)?懂|不明白)",
             r"\b(?:you set|you made up|you defined) (?:that|this|the) (?:standard|bar|rule|criterion)\b"
             r"|\bwhy (?:are you|do you keep) (?:asking|making) me\b",
             r"\bi (?:read|reread) (?:it|this|that)[^.?!]{0,20}\b(?:still )?(?:don'?t|can'?t|couldn'?t) "
