@@ -17,6 +17,7 @@ import pytest
 from autodidact.debate.answer_kinds import revised_wording
 from autodidact.debate.asked_back import counts_answer, question_to_partner, rival_in_question
 from autodidact.debate.checker import check_session
+from autodidact.debate.cues import asked_to_research
 from autodidact.debate.engine import Engine
 from autodidact.debate.proposition import read
 from autodidact.debate.remarks import is_remark
@@ -55,6 +56,9 @@ def test_a_revision_said_as_what_the_plan_is_now_is_the_new_wording() -> None:
     again = "The checkpoint lost it. The new plan is: ask for a 6-month trial without direct reports. Please use that."
     assert revised_wording(again) == "ask for a 6-month trial without direct reports"
     # a revised question ends at its question mark; the guess after it is no part of it
+    assert revised_wording("修改。新命题：同样看考试书，我在咖啡馆看的页数仍然比图书馆少。预测是：…") == (
+        "同样看考试书，我在咖啡馆看的页数仍然比图书馆少"
+    )
     zh = "修改。新的问题是：为什么周末早上菜市场比工作日热闹？我的猜测是年轻家庭把逛菜市场当休闲。"
     assert revised_wording(zh) == "为什么周末早上菜市场比工作日热闹？"
     assert question_to_partner(zh) is None  # it states the new question; it asks the partner nothing
@@ -112,6 +116,7 @@ def test_a_request_put_as_a_question_is_not_kept_as_an_open_question() -> None:
         "数过的标准是你刚才自己定的，怎么又让我定？",
         "这句话我读了三遍也没读懂。",
         "那个问句是我的新命题，不是在问你。",
+        "你也没回答我关于噪音研究的问题。",
     ],
 )
 def test_remarks_about_the_partner_are_set_apart(sentence: str) -> None:
@@ -159,9 +164,43 @@ def test_asking_whether_research_exists_proposes_a_search_of_the_idea(
     folder = kb_dir / "debates" / "s1"
     events = [json.loads(line) for line in (folder / "events.jsonl").read_text("utf-8").splitlines()]
     gap = next(e for e in events if e["type"] == "GAP_PROPOSED")["payload"]["gap"]
-    assert "two-week sprints" in gap["question"]  # the idea itself, not the last premise
+    assert "sprint length and defects" in gap["question"]  # what was asked about, not the last premise
     after = debate("reply", "s1", "yes")
     said = after["turn"]["contribution"]
     # an empty knowledge base is said in words, with the command that would fill it
     assert "NO_RESULT" not in said and "holds no sources yet" in said and "autodidact research" in said
+    assert check_session(folder)["ok"]
+
+
+@pytest.mark.parametrize(
+    ("said", "about"),
+    [
+        ("但我想问你：咖啡馆的背景噪音会不会影响阅读？有没有这方面的研究？", "咖啡馆的背景噪音会不会影响阅读？"),
+        ("有没有关于噪音和阅读的研究？", "噪音和阅读"),
+        ("Is there any research on sprint length and defects?", "sprint length and defects"),
+        ("Is there research on this?", ""),  # about the idea itself
+    ],
+)
+def test_a_request_for_research_is_about_what_it_names(said: str, about: str) -> None:
+    assert asked_to_research(said) == about
+
+
+def test_an_answer_instead_of_yes_or_no_goes_on_with_the_talk(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path
+) -> None:
+    """A trial answered the idea six times while the same search proposal came back each time."""
+    debate("start", "Our team ships more bugs since we moved to two-week sprints", depth="standard")
+    debate("reply", "s1", "B")
+    proposed = debate("reply", "s1", "Is there any research on sprint length and defects?")
+    assert proposed["state"] == "WAITING_GAP_CONFIRMATION"
+    went_on = debate(
+        "reply", "s1", "We also hired three new people in the same month, so the new hires could explain it."
+    )
+    assert went_on["state"] != "WAITING_GAP_CONFIRMATION"
+    assert "Not searched for now" in went_on["turn"]["response"]
+    folder = kb_dir / "debates" / "s1"
+    session = Engine(folder).load()
+    assert session.gap_requests[0]["approval"]["status"] == "REJECTED"
+    assert session.gap_requests[0]["question"] in session.open_questions
+    assert session.idea().current.alternatives  # the rival it gave was heard
     assert check_session(folder)["ok"]

@@ -197,7 +197,7 @@ _GAP_ASKED = re.compile(
     r"\b(?:is there|are there|do you know (?:of )?)(?: any)? "
     r"(?:research|studies|study|data|evidence|literature|papers?)\b"
     r"|\bwhat does (?:the )?(?:research|evidence|literature|data) say\b|\bcan you (?:look|search|find)\b"
-    r"|有没有(?:这方面的?|相关的?)?(?:研究|数据|文献|资料|证据|调查)|该?怎么查|能(?:不能)?帮我(?:查|找)",
+    r"|有没有(?:这方面的?|相关的?|关于[^？?。]{1,30}?的)?(?:研究|数据|文献|资料|证据|调查)|该?怎么查|能(?:不能)?帮我(?:查|找)",
     re.I,
 )
 _TO_EXAMINE = ("切换到推敲", "换成推敲", "推敲模式", "switch to examine", "examine mode")
@@ -252,6 +252,26 @@ def parse_depth(text: str) -> tuple[str | None, str]:
     if low.strip() in digits:
         return digits[low.strip()], "chosen"
     return None, "unknown"
+
+
+def asked_to_research(text: str) -> str:
+    """The question a request for research is about: 「咖啡馆的噪音会不会影响阅读？有没有这方面的研究？」
+    asks about the noise, not about the whole idea. "" when the request names nothing of its own."""
+    asked = [m.group(0).strip() for m in re.finditer(r"[^.!?。！？]+[?？]", text)]
+    own = [q for q in asked if not _GAP_ASKED.search(q) and not has_any(q, _GAP)]
+    if not own:
+        # "Is there research on sprint length and defects?", 「有没有关于噪音和阅读的研究？」
+        named = re.search(
+            r"\b(?:research|studies|study|data|evidence|literature|papers?) (?:on|about|into|for) (?:the )?"
+            r"(?P<en>[^?.!]{3,80})|有没有关于(?P<zh>[^？?。]{2,30}?)的(?:研究|数据|文献|资料|调查)",
+            text,
+            re.I,
+        )
+        if named is None or re.fullmatch(r"(?:this|that|it|these|them)\s*", named.group("en") or "x", re.I):
+            return ""
+        return (named.group("en") or named.group("zh")).strip()
+    # 「但我想问你：…」, "I still want to know: …" lead in to the question; they are not part of it
+    return re.split(r"[:：]\s*", own[-1])[-1].strip()
 
 
 def parse_command(text: str) -> Command | None:

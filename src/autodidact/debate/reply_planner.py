@@ -163,6 +163,9 @@ class ReplyPlanner(TurnPlanner):
             self._answer_depth(txn, text, pending)
             return
         if pending.get("intent") == "gap_confirmation":
+            if cues.parse_gap_decision(text)[0] == "UNKNOWN" and cues.substantial(text):
+                self._gap_passed_over(txn, text, pending)
+                return
             self._answer_gap(txn, text, pending)
             return
         if not pending:
@@ -467,6 +470,7 @@ class ReplyPlanner(TurnPlanner):
             asked_idea = text.rstrip().endswith(("?", "？"))
             current = s.idea().current
             gap_premise = current.proposition if asked_idea else (current.assumptions or [current.proposition])[-1]
+            gap_premise = cues.asked_to_research(text) or gap_premise
         opening = None
         if asked:
             opening = asked_back.rival_heard(asked, rival, s.language) if rival else self._heard(txn, asked)
@@ -487,6 +491,31 @@ class ReplyPlanner(TurnPlanner):
             self._gap_turn(txn, gap, changed=False)
             return
         self._next_turn(txn, opening=opening, review_requested=as_command == "REVIEW", wish=cues.wished_role(text))
+
+    def _gap_passed_over(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
+        """An answer that goes on talking instead of saying yes or no to a proposed search. A trial
+        saw the same proposal six times while it kept answering the idea: the search is left
+        unchecked (an open question, as a "no" leaves it) and the answer is read as an answer."""
+        txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "CONTINUE",
+                                                 "turn": pending["turn"]})  # fmt: skip
+        gap_id = txn.s.round_by_turn(int(pending["turn"])).obstacle or ""
+        txn.emit("GAP_REJECTED", "user", "USER", {"gap_id": gap_id, "reason": "answered without a yes or no"})
+        s = txn.s
+        zh = s.language == "zh"
+        asked = asked_back.question_to_partner(remarks.without_remarks(text, _last_turn(s)))
+        rest = remarks.without_remarks(asked_back.without_question(text, asked) if asked else text, _last_turn(s))
+        parts = answer_parts(rest) if cues.substantial(rest) else []
+        found = list(dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL))
+        for signal in found:
+            self._signal(txn, signal, None, "answer given instead of a search decision")
+        if found:
+            self._revise_idea(txn, "moderator", "CONTINUE", found, rest)
+            self._climb(txn)
+        note = "先不查，这一条留作未决问题。" if zh else "Not searched for now; it stays an open question."
+        opening = note + ("" if zh else " ") + self._heard(txn, asked) if asked else note
+        if found:
+            opening += ("" if zh else " ") + acknowledge(unlabelled(rest), found, s.language)
+        self._next_turn(txn, opening=opening)
 
     def _record_decision(self, txn: Txn, text: str) -> None:
         """The person's decision, in their words: the plan takes its sizes from it ("over six weeks")."""
