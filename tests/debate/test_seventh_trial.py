@@ -204,3 +204,16 @@ def test_an_answer_instead_of_yes_or_no_goes_on_with_the_talk(
     assert session.gap_requests[0]["question"] in session.open_questions
     assert session.idea().current.alternatives  # the rival it gave was heard
     assert check_session(folder)["ok"]
+
+
+def test_an_expectation_is_a_test_and_a_restated_proposition_is_the_new_wording() -> None:
+    from autodidact.debate.answer_kinds import classify, scope_only
+
+    expected = "I'd expect them to give again within 90 days more often with the letter."
+    assert classify(expected) == "test"
+    said = (
+        "The 'keep' line lost the point — the proposition is: for donors over 60, a printed letter gets more "
+        "repeat gifts than the email. What's the weakest part of that?"
+    )
+    assert revised_wording(said) == "for donors over 60, a printed letter gets more repeat gifts than the email"
+    assert scope_only("the claim is only about loyal older donors, not all donors")

@@ -108,6 +108,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:i'?ll|i will|i'?d|let me|i want to|i plan to|i'?m going to) (?:first )?(?:try|trial|pilot)\b"
             r".{0,60}\b(?:for (?:a|one|two|three|four|six|\d+) (?:weeks?|months?|days?)|and see)\b",
             r"(?:比一比|对比一下|比较一下)",
+            # an expectation stated as one: "I'd expect them to give again within 90 days more often"
+            r"\b(?:i'?d|i would|we'?d) (?:expect|predict|bet)\b.{3,100}\b(?:more|less|fewer|higher|lower|faster|"
+            r"slower|again|within|to (?:win|beat|lose|drop|rise))\b",
+            r"\bmy prediction (?:is|was)\b|\bi predict\b|我(?:预期|预计|预测)",
             # a threshold with what it decides, without "if": "under 10 I'd keep it", 「低10%以上就保留」
             r"\b(?:above|below|under|over|at least|less than|more than)\s+\d[^.;]{0,40}\b(?:i'?d|i would|we'?d)\s+"
             r"(?:keep|drop|revise|call it)\b",
@@ -187,7 +191,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bin the first\b", r"\bspecifically\b", r"\bthat'?s (?:only )?for\b", r"\bdifferent story\b",
             r"\bi'?m talking about\b", r"\bonly (?:holds|applies|works|counts)\b", r"\breally just\b",
             r"\b(?:i'?d|let me|i (?:want|would like) to|i'?ll) narrow\b", r"\bnarrow (?:it|this) (?:down|to)\b",
-            r"\bnot the whole\b", r"\bpeople like me\b",
+            r"\bnot the whole\b", r"\bpeople like me\b", r"\b(?:is|are) only about\b",
             r"只(?:在|针对|限于|说|指)", "不是所有", "仅限", "特指", "主要指", r"以内", r"^我说的是在", "主要说的是",
             r"对[^，。]{1,8}来说", "所有人", r"^(?:只是|仅仅)",
         )),
@@ -274,6 +278,7 @@ _REVISE_SAID = re.compile(
     # "The plan is now: …", "The new plan is to ask …", 「现在的计划是：…」 (a trial's revision was lost)
     r"|(?:^|[.。!！?？，,]\s*)(?:the |my )?(?:new |revised )?(?:plan|idea|claim|proposition|question|decision) is now"
     r"\s*(?::|：|to\b)?\s*(?P<now>.+)$"
+    r"|(?:^|[.。!！?？，,—-]\s*)(?:the|my) (?:proposition|claim|idea) is\s*[:：]\s*(?P<is>.+)$"
     r"|(?:^|[.。!！?？，,]\s*)(?:the |my )(?:new|revised) (?:plan|idea|claim|proposition|question|decision) is"
     r"\s*(?::|：|to\b)?\s*(?P<new>.+)$"
     r"|(?:^|[.。!！?？，,]\s*)(?:现在的|新的?|修改后的)(?:计划|想法|命题|问题|决定)(?:(?:是|改成|变成)[:：]?|[:：])"
@@ -289,7 +294,7 @@ def revised_wording(text: str) -> str | None:
     wording = (found.group("wording") or found.group("restated") or "") if found else ""
     if not wording:
         said = _REVISE_SAID.search(clean)
-        wording = next((g for g in said.group("wording", "now", "new", "zh_new") if g), "") if said else ""
+        wording = next((g for g in said.group("wording", "now", "is", "new", "zh_new") if g), "") if said else ""
     # quotation marks around the wording are the person's way of setting it off, not part of it; what
     # follows the closing mark ("「…」 and please drop that line") is said about the talk
     wording = wording.strip()
@@ -299,6 +304,9 @@ def revised_wording(text: str) -> str | None:
         close = re.search(rf"{re.escape(pairs[wording[:1]])}(?![A-Za-z])", wording[1:])
         if close is not None:
             wording = wording[1 : close.start() + 1]
+    # a question after the new wording asks the partner ("… than the weekly email. What's the weakest
+    # part of that?"); it is no part of the wording
+    wording = re.sub(r"(?<=[.。!！])\s*[^.。!！?？]+[?？]\s*$", "", wording.strip())
     # a revised question ends at its question mark: 「为什么周末…热闹？我的猜测是…」 goes on to a guess
     asked = re.search(r"[?？]\s*(?=\S)", wording)
     if asked is not None:
