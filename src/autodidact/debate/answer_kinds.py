@@ -533,5 +533,5 @@ _NAMED_RIVAL = re.compile(
 def scope_only(wording: str) -> bool:
     """A revision that only narrows ("only for the backend team", 「只限下午三点以后」), not a new
     wording that happens to open with a scope (「对我八岁的女儿来说，平板上的链接…所以复述的要点更少」)."""
-    short = len(re.findall(r"[\u4e00-\u9fff]", wording)) <= 20 and len(wording.split()) <= 10
+    short = len(re.findall(r"[\u4e00-\u9fff]", wording)) <= 20 and len(wording.split()) <= 12
     return short and classify(wording) == "scope"
