@@ -42,6 +42,11 @@ PYDOC_MODULES = [
     "json", "csv", "pickle", "subprocess", "threading", "queue", "concurrent.futures", "sqlite3", "configparser",
     "shelve", "marshal", "multiprocessing",
 ]  # fmt: skip
+# A second set for blind cases written on 2026-12-06: other modules' pages, their own distractors.
+PYDOC_MODULES_B = [
+    "argparse", "logging", "pathlib", "datetime", "collections", "functools", "itertools", "tempfile", "shutil",
+    "heapq", "contextlib", "dataclasses",
+]  # fmt: skip
 TARGET_RECALL = 0.8
 TARGET_ON_TOPIC = 0.7
 
@@ -142,11 +147,11 @@ def write_corpus(kind: str, dest: Path) -> Path | None:
 
         write_pydoc_corpus(dest)
         return dest
-    if kind == "pydoc-modules":
+    if kind in ("pydoc-modules", "pydoc-modules-b"):
         sys.path.insert(0, str(SRC))
         from autodidact.testing.corpora import write_pydoc_module_corpus
 
-        write_pydoc_module_corpus(dest, PYDOC_MODULES)
+        write_pydoc_module_corpus(dest, PYDOC_MODULES if kind == "pydoc-modules" else PYDOC_MODULES_B)
         return dest
     suffix = {"debian-en": ".en.html", "debian-zh": ".zh-cn.html"}[kind]
     chapters = sorted(DEBIAN_DIR.glob(f"ch*{suffix}"))

@@ -133,22 +133,17 @@ class QuestionTerms:
     facet: list[str]
     topic: list[str]
     text: str = ""
-    # the facet's words beyond the topic's subject: "variable" of "free variables and the nearest
-    # enclosing scope" is every page's word in a research on resolving variable names
-    facet_distinct: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, question: str, facet: str | None, topic: str | None) -> QuestionTerms:
         q = key_terms(question)
         subject = set(key_terms(topic_subject(topic))) if topic else set()
-        named = key_terms(facet) if facet else []
         return cls(
             question=q,
             distinct=[t for t in q if t not in subject],
-            facet=named,
+            facet=key_terms(facet) if facet else [],
             topic=key_terms(topic) if topic else [],
             text=question,
-            facet_distinct=[t for t in named if t not in subject] or named,
         )
 
     def admits(self, quote: str) -> bool:
@@ -167,9 +162,7 @@ class QuestionTerms:
             # quote came from the named section all the same: it is admitted.
             return _covered(self.question + self.facet + self.topic, toks) > 0 or _other_language(quote, self.text)
         if self.distinct:
-            # the facet admits by its own words: a quote about __slots__ that says "variable" is no
-            # example of free variables (a tuned case's off-topic citations, docs/wiki.md)
-            return _covered(self.distinct, toks) > 0 or _covered(self.facet_distinct, toks) > 0
+            return _covered(self.distinct, toks) > 0 or (bool(self.facet) and _covered(self.facet, toks) > 0)
         if self.question:
             return _covered(self.question, toks) >= min(2, (len(self.question) + 1) // 2)
         return _covered(self.topic, toks) > 0
