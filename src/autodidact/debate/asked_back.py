@@ -259,6 +259,19 @@ def explain_term(question: str, lang: str, said: str, cause: str = "") -> str | 
     return None
 
 
+# "Can I pick two?", 「可以选两个吗？」: a question about how to answer, which the partner can settle.
+_PICK_MORE = re.compile(
+    r"\b(?:can|may|could) i (?:pick|choose|say|name|give) (?:two|both|more than one|several|all)\b"
+    r"|(?:可以|能不能|能|可不可以)(?:同时)?(?:选|挑|说)(?:两个|两条|多个|几个|都)",
+    re.I,
+)
+
+
+def asks_to_pick_more(question: str) -> bool:
+    """Whether the question asks if more than one option may be given (answered, then settled)."""
+    return _PICK_MORE.search(question) is not None
+
+
 def answer_back(question: str, lang: str, record: str = "", last_turn: str = "", cause: str = "") -> str:
     """What the partner says to a question asked of it, in one sentence (a turn's response holds two
     at most): heard, left to the person, kept open, and what generally helps — or, for a question
@@ -269,6 +282,11 @@ def answer_back(question: str, lang: str, record: str = "", last_turn: str = "",
     explained = explain_term(question, lang, last_turn, cause) if last_turn else None
     if explained:
         return explained
+    if _PICK_MORE.search(question):
+        if zh:
+            return f"你问「{quote}」：可以，几条都说出来，每一条我都会分别记下。"
+        return f'You asked "{quote}": yes, name each of them and each is recorded on its own.'
+
     term = asked_term(question)
     own_words = without_quotes(last_turn).lower()
     if term and last_turn and _ABOUT_WORDING.search(question) and term.lower() not in own_words:
@@ -338,9 +356,12 @@ def counts_answer(question: str, lang: str, last_turn: str) -> str | None:
         return None
     term = next((g for g in found.group("zh", "zh2", "en") if g), "").strip()
     own = [m.group(0).strip() for m in _SENTENCE.finditer(without_quotes(last_turn))]
-    marked = [s for s in own if term and term.lower() in s.lower()] or [
-        s for s in own if re.search(r"标准|办法|算|standard|counts?\b|rate your", s, re.I)
+    # only a sentence that sets a bar ("…就算有把握", "one way to rate your confidence: …"): a trial's
+    # "Does that count as a counterexample?" was told yes about a case that separated nothing
+    bars = [
+        s for s in own if re.search(r"标准|就算|算(?:是)?有把握|standard|counts? as|rate your|by that measure", s, re.I)
     ]
+    marked = [s for s in bars if not term or term.lower() in s.lower()]
     if not marked:
         return None
     shown = marked[0].rstrip("。.") if len(marked[0]) <= 120 else marked[0][:119].rstrip() + "…"

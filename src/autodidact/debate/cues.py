@@ -181,6 +181,12 @@ class Command:
 _PAUSE = ("暂停", "先到这", "下次再聊", "/pause", "pause the session", "let's pause", "lets pause")
 _SUMMARY = ("总结一下", "做个总结", "收敛一下", "先收敛", "summarize", "give me a summary", "let's converge")
 _CLOSE = ("收尾", "结束讨论", "结束吧", "/close", "wrap up", "end the session", "close the session")
+# A whole reply that signs off ("I'm done, thanks", 「就到这里吧」): a trial's was recorded as a sharper idea.
+_SIGN_OFF = re.compile(
+    r"^\s*(?:ok(?:ay)?[,.]?\s*)?(?:i'?m|i am|we'?re) (?:done|finished)(?: for now| here)?[,.!\s]*"
+    r"(?:thanks?(?: you)?|cheers)?[.!\s]*$|^\s*(?:好的?[，,]?\s*)?(?:我)?(?:说完了|就到这里吧?|先到这里吧?)[。！!\s]*$",
+    re.I,
+)
 _REVIEW = (
     "独立评估",
     "反例检查",
@@ -245,13 +251,30 @@ def parse_depth(text: str) -> tuple[str | None, str]:
     if has_any(text, RECOMMENDED):
         return None, "recommended"
     low = _norm(text)
-    for depth, words in DEPTH_WORDS.items():
-        if any(w in low for w in words):
-            return depth, "chosen"
+    # the depth named first, by whole words: "standard, I guess … rise: faster" chose quick by "fast"
+    named = [
+        (m.start(), depth)
+        for depth, words in DEPTH_WORDS.items()
+        for w in words
+        for m in re.finditer(rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w), low)
+        if not re.search(r"(?:\bnot|\bno|不要|不用|别)\s*$", low[max(0, m.start() - 6) : m.start()])  # "not deep"
+    ]
+    if named:
+        return min(named)[1], "chosen"
     digits = {"1": "quick", "2": "standard", "3": "deep"}
     if low.strip() in digits:
         return digits[low.strip()], "chosen"
     return None, "unknown"
+
+
+def without_research_request(text: str) -> str:
+    """The answer less its sentences that ask for a search (what else it says is still an answer)."""
+    kept = [
+        m.group(0).strip()
+        for m in re.finditer(r"[^.!?。！？]+(?:[.!?。！？]+|$)", text)
+        if m.group(0).strip() and not (_GAP_ASKED.search(m.group(0)) or has_any(m.group(0), _GAP))
+    ]
+    return ("" if re.search(r"[\u4e00-\u9fff]", text) else " ").join(kept)
 
 
 def asked_to_research(text: str) -> str:
@@ -280,7 +303,7 @@ def parse_command(text: str) -> Command | None:
         return Command("PAUSE")
     if has_any(text, _SUMMARY):
         return Command("SUMMARY")
-    if has_any(text, _CLOSE):
+    if has_any(text, _CLOSE) or _SIGN_OFF.match(text):
         return Command("CLOSE")
     if has_any(text, _TO_EXAMINE):
         return Command("MODE", "examine")

@@ -425,7 +425,12 @@ def _split_effect_en(rest: str) -> tuple[str, str]:
             if start >= 1 and words[start - 1].lower() in _EN_VERBS:
                 start -= 1
             subject = " ".join(words[:start]) if start > 0 else ""
-            return _strip(subject), _strip(" ".join(words[start:]))
+            effect = " ".join(words[start:])
+            hedged = re.search(r"\s+(?:seems?|seemed|appears?|appeared|tends?|tended) to (\w+)$", subject, re.I)
+            if hedged:  # "my sourdough seems to rise faster": the verb belongs to the effect, the hedge to no part
+                subject, effect = subject[: hedged.start()], f"{hedged.group(1)} {effect}"
+            subject = re.sub(r"\s+(?:seems?|seemed|appears?|appeared|tends?|tended) to$", "", subject, flags=re.I)
+            return _strip(subject), _strip(effect)
     m = re.search(r"\b(is|are|was|were|become|becomes|feel|feels|seem|seems|get|gets|has|have)\b", rest, re.I)
     if m and m.start() > 0:
         return _strip(rest[: m.start()]), _strip(rest[m.start() :])
@@ -718,7 +723,8 @@ def plain_reading(p: Proposition, lang: str) -> str:
         return f"How I read it: a question — {_as_question(p.text)}"
     if not p.subject and p.effect:
         return f"How I read it: an observation — {p.effect}" + (f" {p.scope}." if p.scope else ".")
-    return f"How I read it: an observation about {p.subject or p.text}" + (f": {p.effect}." if p.effect else ".")
+    when = f" {p.scope}" if p.scope and p.effect else ""  # "on rainy days" is the point of the observation
+    return f"How I read it: an observation about {p.subject or p.text}" + (f": {p.effect}{when}." if p.effect else ".")
 
 
 def _lower_first(text: str) -> str:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 # Sentences end at their end mark; a colon keeps its sentence whole ("I already said it: 40 vs 15").
-_SENTENCE = re.compile(r"[^.!?。！？]+(?:[.!?。！？]+|$)")
+# "vs." and "e.g." inside a sentence do not end it (a trial's remark was cut at "humidity vs.")
+_SENTENCE = re.compile(r"(?:\b(?:vs|e\.g|i\.e|etc|approx|cf)\.|[^.!?。！？])+(?:[.!?。！？]+|$)", re.I)
 
 _REMARK = re.compile(
     "|".join(
@@ -21,7 +22,12 @@ _REMARK = re.compile(
             # the partner's question or words do not fit
             r"\b(?:your|this|that|the) question\b[^.?!]{0,40}\b(?:doesn'?t|does not|makes? no|isn'?t|confus|fit|apply)",
             r"\bi (?:don'?t|do not|can'?t|cannot) (?:really |quite |fully )?(?:follow|understand|get) "
-            r"(?:you|your|this|that|the\b|what you)",
+            r"(?:you|your|this|that|the\b|what you|['\"\u201c\u2018])",
+            r"\b(?:this is|that'?s) the (?:second|third|fourth|\d+(?:st|nd|rd|th)) time\b"
+            r"|\byou(?:'ve| have)? (?:already )?asked (?:this|that|me this|me that) (?:before|already|twice|again)\b",
+            r"\bi answered (?:that|this|it)\b|\bi (?:already )?gave you\b",
+            r"\bthe '?(?:keep|revise|test|undecided|prediction)'? (?:line|field|slot|part)\b[^.?!]{0,30}"
+            r"\b(?:is wrong|lost|should|missed|dropped)\b|\bthe '(?:prediction|test|rival)' you list\b",
             r"\b(?:you|you'?ve|you have) (?:also |again |just |still |completely |totally )?"
             r"(?:ignored|missed|misread|misheard|mixed up|got it wrong|forgot)",
             r"\bdidn'?t i (?:just |already )?(?:say|tell|give|answer|mention)",
@@ -72,6 +78,8 @@ _REMARK = re.compile(
             r"不是在?问你|我(?:并)?没(?:有)?(?:在)?问你",
             # 「怎么又让我定？」「这句话我读了三遍也没读懂」: the partner passed back its own call, or lost them
             r"怎么又让我|又让我(?:定|来定|决定)|(?:是)?你(?:刚才|自己)(?:自己)?定的",
+            r"第[二三四五]次问|问了(?:好几|两|三)(?:遍|次)",
+            r"(?:保留|修改|检验|未决)(?:的|那一?栏|一栏|这一?栏)?[^。！？]{0,6}(?:应该是|写错|不对|错了)",
             r"(?:这句话?|这段话?|你说的|这个说法|这个问题)[^。！？]{0,10}(?:读|看|听)[^。！？]{0,6}(?:不懂|没(?:读|看|听)?懂|不明白)",
             r"\b(?:you set|you made up|you defined) (?:that|this|the) (?:standard|bar|rule|criterion)\b"
             r"|\bwhy (?:are you|do you keep) (?:asking|making) me\b",

@@ -59,7 +59,13 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
     if kind == "PAUSED":
         return ["已暂停；未答的问题保留。" if zh else "Paused; the open question is kept."]
     if kind == "STOPPED_QUESTION":
-        return ["先搁置这个问题，之后再回来。" if zh else "Let's park this question and come back to it later."]
+        # which question: a trial asked "Which question are you parking?" and got no answer
+        asked = str(p.get("question") or "").strip().rstrip("?？")
+        if not asked:
+            return ["先搁置这个问题，之后再回来。" if zh else "Let's park this question and come back to it later."]
+        if zh:
+            return [f"先搁置「{asked}」这个问题，之后再回来。"]
+        return [f'Let\'s park the question "{asked}" and come back to it later.']
     if kind == "DISAGREEMENT_ASSESSED":
         return []
     if kind == "IDEA_REVISED" and p.get("maturation"):

@@ -399,6 +399,11 @@ class ReplyPlanner(TurnPlanner):
         remarked = heard_only != text
         asked = asked_back.question_to_partner(heard_only) if as_command is None else None
         said = asked_back.without_question(heard_only, asked) if asked else heard_only
+        if as_command == "GAP":
+            # "Case B — here's a rival: the dryer warms the kitchen. Is there research on yeast?": the
+            # rival is heard before the search is proposed (a trial's was lost to the proposal)
+            said = cues.without_research_request(heard_only)
+        request = heard_only  # the research asked for, kept before ``text`` becomes the rest
         read = read_signals(
             self.runtime,
             SignalInputs(
@@ -412,7 +417,9 @@ class ReplyPlanner(TurnPlanner):
             self._revise_idea(txn, item.role, item.question_type, ["ALTERNATIVE_ADDED"], rival)
         if asked or remarked:
             text = said if cues.substantial(said) else ""
-        signals = [] if as_command in {"REVIEW", "GAP", "MODE"} or not text else read.signals
+        if as_command == "GAP":
+            text = said if cues.substantial(said) else ""
+        signals = [] if as_command in {"REVIEW", "MODE"} or not text else read.signals
         if asked or (as_command is None and revised_wording(text)):
             # the question's context, or the new wording of the idea, is no premise it rests on
             signals = [x for x in signals if x != "PREMISE_SURFACED"]
@@ -467,10 +474,10 @@ class ReplyPlanner(TurnPlanner):
             gap_premise = text
         if as_command == "GAP":
             # "Is there research on this?" asks about the idea itself; "look it up" after a premise, about it
-            asked_idea = text.rstrip().endswith(("?", "？"))
+            asked_idea = request.rstrip().endswith(("?", "？"))
             current = s.idea().current
             gap_premise = current.proposition if asked_idea else (current.assumptions or [current.proposition])[-1]
-            gap_premise = cues.asked_to_research(text) or gap_premise
+            gap_premise = cues.asked_to_research(request) or gap_premise
         opening = None
         if asked:
             opening = asked_back.rival_heard(asked, rival, s.language) if rival else self._heard(txn, asked)
@@ -488,7 +495,8 @@ class ReplyPlanner(TurnPlanner):
         if gap_premise is not None and not any(g["approval"]["status"] == "PENDING" for g in txn.s.gap_requests):
             gap = gaps.propose(txn.s, premise=gap_premise, lang=txn.s.language)
             txn.emit("GAP_PROPOSED", "moderator", "SYSTEM", {"gap": gap})
-            self._gap_turn(txn, gap, changed=False)
+            heard = acknowledge(unlabelled(text), signals, txn.s.language) if signals and text else ""
+            self._gap_turn(txn, gap, changed=False, note=heard)
             return
         self._next_turn(txn, opening=opening, review_requested=as_command == "REVIEW", wish=cues.wished_role(text))
 
@@ -532,7 +540,7 @@ class ReplyPlanner(TurnPlanner):
         counted = asked_back.counts_answer(asked, s.language, said)
         if counted is not None:
             return counted
-        if asked_back.explain_term(asked, s.language, said, cause) is None:
+        if asked_back.explain_term(asked, s.language, said, cause) is None and not asked_back.asks_to_pick_more(asked):
             self._keep_open(txn, asked)
         return asked_back.answer_back(asked, s.language, _record(s), said, cause)
 

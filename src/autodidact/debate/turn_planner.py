@@ -269,7 +269,7 @@ class TurnPlanner:
         return text, not degraded
 
     # -- gaps --------------------------------------------------------------------------------
-    def _gap_turn(self, txn: Txn, gap: dict[str, Any], *, changed: bool) -> None:
+    def _gap_turn(self, txn: Txn, gap: dict[str, Any], *, changed: bool, note: str = "") -> None:
         s = txn.s
         zh = s.language == "zh"
         turn = len(s.rounds) + 1
@@ -295,6 +295,8 @@ class TurnPlanner:
             question = "Shall I check within this scope (reply yes, no, or 'scope: ...')?"
             why = "Nothing is searched before you confirm; changing the scope voids an earlier confirmation."
             response = "The scope changed, so it needs confirming again." if changed else "(no response)"
+        if note:  # what the same answer said besides asking for the search, acknowledged
+            response = note
         txn.emit(
             "ROLE_RESPONSE", "moderator", "ROLE_SWITCH",
             {"turn": turn, "label": ROLES["moderator"].name(s.language), "response": response,
