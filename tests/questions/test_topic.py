@@ -536,3 +536,37 @@ def test_how_does_x_verb_an_object_is_about_the_doing_not_about_x() -> None:
     asked = [q.text for q in framework_questions(frame, "en", None, (1,))]
     assert "What is the definition of Python?" not in asked
     assert not any("in resolving" in q for q in asked), asked  # an aspect is placed in Python
+
+
+def test_an_adverb_before_the_verb_stays_an_adverb() -> None:
+    """A blind topic ("How do I safely create temporary files …") became "safelying create …"."""
+    topic = "How do I safely create temporary files with Python's tempfile module: mkstemp, NamedTemporaryFile?"
+    assert decompose(topic, "en").subject.startswith("safely creating temporary files")
+    assert decompose("How do I apply patches with quilt: push, pop?", "en").subject == "applying patches with quilt"
+
+
+def test_names_joined_by_slashes_are_the_members_of_an_aspect() -> None:
+    from autodidact.text.topic import aspect_members
+
+    assert aspect_members("low-level mkstemp/mkdtemp (return values, permissions, who cleans up)") == [
+        "mkstemp",
+        "mkdtemp",
+    ]
+    assert aspect_members("temporarily redirecting stdout/stderr") == ["stdout", "stderr"]
+    # a kind after the names stays with each ("setuid bits"); "run()" is no aside
+    assert aspect_members("setuid/setgid/sticky bits") == ["setuid bits", "setgid bits", "sticky bits"]
+    assert aspect_members("giving a thread its work (a target or an overridden run())") == []
+    # "asdict()" is a name written as code, not an empty aside
+    assert aspect_members("converting instances with asdict() and astuple()") == ["asdict()", "astuple()"]
+
+
+def test_what_two_things_are_compared_on_is_not_a_side() -> None:
+    topic = "How do I use tempfile: NamedTemporaryFile vs TemporaryFile and the delete flag, mkstemp?"
+    facet = next(f for f in decompose(topic, "en").facets if f.kind == "comparison")
+    assert facet.candidates == ["NamedTemporaryFile", "TemporaryFile"]
+
+
+def test_two_chinese_verbs_joined_by_he_share_their_object() -> None:
+    topic = "Debian 的邮件系统：智能主机、查看和刷新邮件队列"
+    names = [f.name for f in decompose(topic, "zh").facets]
+    assert "查看和刷新邮件队列" in names and "查看" not in names

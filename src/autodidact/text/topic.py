@@ -342,6 +342,8 @@ def _gerund(verb: str) -> str:
     return low + "ing"
 
 
+# Verbs that end in -ly, which are no adverbs ("How do I apply patches").
+_LY_VERBS = frozenset("apply reply supply multiply rely fly ally comply imply rally tally bully".split())  # noqa: SIM905
 # Verbs of two syllables stressed on the last, whose final consonant doubles ("controlling"); a
 # spelling rule no letter pattern tells ("visiting", "opening" do not double).
 _STRESSED_LAST = frozenset(
@@ -403,11 +405,24 @@ def _bare_subject(clause: str) -> str:
         elif task is not None:
             # "How do I coordinate worker threads" asks how a task is done: the task is the subject,
             # "coordinating worker threads", never "I coordinate worker threads".
-            rest = task.group("rest")
-            both = re.match(r"^(?P<join>and|or)\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", rest, re.IGNORECASE)
+            rest: str | None = task.group("rest")
+            verb_word = task.group("verb")
+            adverb = re.match(r"^(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", rest or "", re.IGNORECASE)
+            if verb_word.lower().endswith("ly") and verb_word.lower() not in _LY_VERBS and adverb is not None:
+                # "How do I safely create temporary files": the adverb stays, the verb after it is the
+                # gerund ("safely creating …", never "safelying create …")
+                verb_word, rest = f"{verb_word} {_gerund(adverb.group('verb'))}", adverb.group("rest")
+                text = " ".join(p for p in (verb_word, rest) if p)
+                rest = None
+            both = (
+                None
+                if rest is None
+                else re.match(r"^(?P<join>and|or)\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", rest, re.I)
+            )
             if both is not None:  # "read and write CSV files": both verbs become gerunds
                 rest = " ".join(p for p in (both.group("join"), _gerund(both.group("verb")), both.group("rest")) if p)
-            text = " ".join(p for p in (_gerund(task.group("verb")), rest) if p)
+            if rest is not None:
+                text = " ".join(p for p in (_gerund(task.group("verb")), rest) if p)
         verb = _EN_DOES_VERB.match(text) if does and task is None else None
         if verb is not None and verb.group("s").lower() not in {"i", "we", "you", "they", "one", "people"}:
             done = text[len(verb.group("s")) :].split()
@@ -448,7 +463,9 @@ def is_action_phrase(term: str) -> bool:
     """ "Implementing Descriptors", "Tracking testing", "capturing output": a task, not a thing to
     define — "What is …?" would misread it (used by the framework's task questions, follow-up
     concepts and the audit's missing concepts)."""
-    return _ACTION_PHRASE.match(term) is not None and term.split()[0].casefold() not in _NOT_GERUND
+    # "safely creating temporary files": an adverb before the gerund does not make it a thing
+    term = re.sub(r"^[a-z]+ly\s+(?=\w+ing\b)", "", term.strip(), flags=re.I)
+    return bool(term) and _ACTION_PHRASE.match(term) is not None and term.split()[0].casefold() not in _NOT_GERUND
 
 
 _DOUBLED_KEEP = frozenset("aeiouslfzw")
@@ -645,6 +662,14 @@ def _zh_list_split(text: str) -> list[str]:
     for i, word in enumerate(_ZH_HE_WORDS):
         guarded = guarded.replace(word, f"\x00{i}\x00")
     pieces = re.split(r"\s*(?:以及|和|与)\s*", guarded)
+    # 「查看和刷新邮件队列」: a bare verb before 和 shares the object after it; the two are one task
+    joined: list[str] = []
+    for piece in pieces:
+        if joined and re.fullmatch(ZH_VERBS, joined[-1].strip()):
+            joined[-1] = f"{joined[-1]}和{piece}"
+        else:
+            joined.append(piece)
+    pieces = joined
     out = []
     for piece in pieces:
         for i, word in enumerate(_ZH_HE_WORDS):
@@ -827,6 +852,15 @@ def _en_comparison(text: str) -> tuple[list[str], str | None] | None:
         tail = _EN_CONTEXT.search(parts[-1]) if parts else None
         if tail:
             parts[-1], ctx = parts[-1][: tail.start()], tail.group("ctx")
+        more = (
+            re.match(r"^(?P<name>[A-Z]\w*|[a-z_]+\(\))\s+and\s+(?P<rest>(?:the|its|their)\s+.+)$", parts[-1])
+            if parts
+            else None
+        )
+        if more and ctx is None:
+            # "NamedTemporaryFile vs TemporaryFile and the delete flag": the flag is what they are
+            # compared on, not part of the second side
+            parts[-1], ctx = more.group("name"), more.group("rest")
         return (parts, ctx) if len(parts) >= 2 else None
     return None
 
@@ -1228,10 +1262,14 @@ def aspect_members(name: str) -> list[str]:
     if has_cjk(text):
         sides = [p.strip() for p in re.split(r"\s*/\s*", text) if p.strip()]
         return sides if len(sides) > 1 else []
-    aside = re.search(r"\(([^()]*)\)", text)
-    text = " ".join(re.sub(r"\s*\([^()]*\)", " ", text).split())
-    if aside:
-        return _aside_members(text, aside.group(1))
+    aside = _outer_aside(text)
+    if aside is not None:
+        # "(a target or an overridden run())": the aside's own parentheses are part of it
+        text = " ".join((text[: aside[0]] + " " + text[aside[1] :]).split())
+        return _aside_members(text, aside[2]) or _slashed_names(text)
+    slashed = _slashed_names(text)
+    if slashed:
+        return slashed
     owner, members = text, []
     with_ = re.match(r"^(?P<owner>.+?)\s+with\s+(?P<rest>.+)$", text, re.I)
     if with_:
@@ -1270,6 +1308,46 @@ def aspect_members(name: str) -> list[str]:
             for side in sides
         ]
     return sides
+
+
+def _outer_aside(text: str) -> tuple[int, int, str] | None:
+    """The last top-level parenthesised aside with words in it: (start, end, inside). "asdict()" is
+    a name written as code, not an aside: "converting instances with asdict() and astuple()" had
+    its names stripped to "asdict" and lost them as members."""
+    depth, start, found = 0, -1, None
+    for i, ch in enumerate(text):
+        if ch == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif ch == ")" and depth > 0:
+            depth -= 1
+            if depth == 0 and text[start + 1 : i].strip():
+                found = (start, i + 1, text[start + 1 : i])
+    return found
+
+
+# "low-level mkstemp/mkdtemp", "redirecting stdout/stderr": names joined by slashes, no spaces.
+_SLASHED = re.compile(r"(?<![\w/])([A-Za-z_][\w.]*(?:\(\))?(?:/[A-Za-z_][\w.]*(?:\(\))?)+)(?![\w/])")
+
+
+def _slashed_names(text: str) -> list[str]:
+    """The names of a slash-joined run when the rest of the aspect only qualifies them ("low-level
+    mkstemp/mkdtemp (return values, …)" → mkstemp, mkdtemp). A trial's tempfile topic asked the
+    whole phrase, and the entries named mkstemp and mkdtemp were never read. A run inside a longer
+    phrase ("suffix/prefix/dir" of "choosing the name … with suffix/prefix/dir") is left to the
+    other rules."""
+    run = _SLASHED.search(text)
+    if run is None:
+        return []
+    names = run.group(1).split("/")
+    rest = text[: run.start()].split()
+    # only qualifiers before the names; a word after them is their kind ("setuid/setgid/sticky bits")
+    if text[run.end() :].strip() or len(rest) > 2 or any(len(n) < 3 for n in names):
+        return []
+    if any(w.lower() in {"with", "and", "or"} for w in rest):
+        return []
+    return names
 
 
 def _aside_members(owner: str, aside: str) -> list[str]:
