@@ -212,6 +212,8 @@ def test_a_task_aspect_is_asked_how_it_is_done_in_both_languages() -> None:
         "run", "parse", "open", "write", "install", None,
     ]  # fmt: skip
     assert task_question("quoting modes") is None  # a gerund that modifies a category is no task
+    # a blind topic asked "How do I ignor specific exceptions with suppress?"
+    assert [base_of_gerund(w) for w in ("ignoring", "storing", "monitoring")] == ["ignore", "store", "monitor"]
 
 
 def test_a_placeholder_question_mark_does_not_split_a_question() -> None:

@@ -489,8 +489,8 @@ def base_of_gerund(word: str) -> str | None:
         return stem_[:-1]  # running, setting, committing, debugging, controlling
     if tail.endswith(("ll", "ss", "ff", "zz", "ck", "sh", "ch", "ea", "oa")) or tail in {"add", "read", "load"}:
         return stem_
-    if tail == "creat" or _E_ENDINGS.search(tail):
-        return stem_ + "e"
+    if tail == "creat" or _E_ENDINGS.search(tail) or re.search(r"(?:ign|st|expl|sc|ad|impl|depl|sn)or$", tail):
+        return stem_ + "e"  # "ignoring" → "ignore" ("monitoring" → "monitor" keeps no e)
     return stem_
 
 
