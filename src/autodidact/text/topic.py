@@ -860,7 +860,7 @@ def _en_comparison(text: str) -> tuple[list[str], str | None] | None:
         if more and ctx is None:
             # "NamedTemporaryFile vs TemporaryFile and the delete flag": the flag is what they are
             # compared on, not part of the second side
-            parts[-1], ctx = more.group("name"), more.group("rest")
+            parts[-1], ctx = more.group("name"), f"regarding {more.group('rest')}"
         return (parts, ctx) if len(parts) >= 2 else None
     return None
 
