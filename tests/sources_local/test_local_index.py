@@ -135,25 +135,3 @@ def test_batch_add_kinds_filter_and_manifest_titles_survive_rebuild(tmp_path: Pa
     index.rebuild()  # titles are not in the text: they come back from the manifest
     assert index.search("coroutine", 10) == before
     assert [d.kind for d in index.documents("https://example.com/web")] == ["web"]
-
-
-def test_a_reference_entry_starts_a_passage_of_its_own() -> None:
-    """A short entry's tail and the next entry's signature had made one passage, and that entry's
-    body the next one, which never names it (pydoc's tempfile page, a blind eval case)."""
-    from autodidact.sources.passages import chunk_spans
-
-    entry = (
-        "    {name}(suffix=None, prefix=None, dir=None)\n"
-        "        User-callable function to create and return a unique temporary thing.\n"
-        "        The return value is a pair (fd, name) for {name}, described at length here.\n\n"
-        "        Caller is responsible for deleting it when done with it.\n\n"
-    )
-    text = "FUNCTIONS\n" + "".join(entry.format(name=n) for n in ("mkdtemp", "mkstemp", "mktemp"))
-    chunks = [text[s:e] for s, e in chunk_spans(text)]
-    for name in ("mkdtemp", "mkstemp", "mktemp"):
-        own = next(c for c in chunks if f"{name}(suffix" in c)
-        assert f"pair (fd, name) for {name}" in own  # the signature and its body in one passage
-        assert own.startswith(f"{name}(") or own.startswith("FUNCTIONS")  # and no other entry's tail
-    # prose without signatures still merges short paragraphs
-    prose = "\n\n".join(["A short paragraph about files."] * 6)
-    assert len(chunk_spans(prose)) == 1

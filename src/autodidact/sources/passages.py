@@ -148,27 +148,8 @@ def _strip(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-# The head of a reference entry: a signature line ("mkstemp(suffix=None, prefix=None, dir=None,
-# text=False)", "class ExitStack(_BaseExitStack)") with the entry's body indented below it.
-_ENTRY_HEAD = re.compile(
-    r"(?P<indent>[ \t]*)(?:class\s+|def\s+|async\s+def\s+)?[A-Za-z_][\w.]*\(.*\)\s*(?:->[^\n]*)?:?[ \t]*\n"
-    r"(?P<body>[ \t]+)\S"
-)
-
-
-def _opens_entry(text: str, start: int) -> bool:
-    """Whether the piece at ``start`` opens a reference entry (its body more indented than its head)."""
-    line_start = text.rfind("\n", 0, start) + 1
-    head = _ENTRY_HEAD.match(text, line_start)
-    return head is not None and len(head.group("body")) > len(head.group("indent"))
-
-
 def chunk_spans(text: str, min_chars: int = 300, max_chars: int = 800) -> list[tuple[int, int]]:
-    """Paragraph-ish passages as (start, end) offsets: ~min..max chars, never splitting mid-word if avoidable.
-
-    A reference entry starts a passage of its own: merged into the short passage before it, an
-    entry's signature ended one passage and its body began the next, which never names it (a
-    blind case's "mkstemp(…)" was never found for "mkstemp"; docs/sections.md, "Search by section")."""
+    """Paragraph-ish passages as (start, end) offsets: ~min..max chars, never splitting mid-word if avoidable."""
     pieces: list[tuple[int, int]] = []
     pos = 0
     for brk in [*_PARA_BREAK.finditer(text), None]:
@@ -179,12 +160,7 @@ def chunk_spans(text: str, min_chars: int = 300, max_chars: int = 800) -> list[t
         pos = brk.end() if brk else len(text)
     chunks: list[tuple[int, int]] = []
     for s, e in pieces:
-        if (
-            chunks
-            and chunks[-1][1] - chunks[-1][0] < min_chars
-            and e - chunks[-1][0] <= max_chars
-            and not _opens_entry(text, s)
-        ):
+        if chunks and chunks[-1][1] - chunks[-1][0] < min_chars and e - chunks[-1][0] <= max_chars:
             chunks[-1] = (chunks[-1][0], e)
         else:
             chunks.append((s, e))
