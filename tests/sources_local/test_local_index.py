@@ -135,3 +135,26 @@ def test_batch_add_kinds_filter_and_manifest_titles_survive_rebuild(tmp_path: Pa
     index.rebuild()  # titles are not in the text: they come back from the manifest
     assert index.search("coroutine", 10) == before
     assert [d.kind for d in index.documents("https://example.com/web")] == ["web"]
+
+
+def test_a_passage_inside_a_reference_entry_is_found_by_the_entry_name(tmp_path: Path) -> None:
+    """pydoc's tempfile page: mkstemp's body went on past its first passage, and the rest
+    ("If 'text' is specified and true …") never names mkstemp, so a search for it missed them."""
+    from autodidact.sources.passages import entry_heads
+
+    long_line = "        Further detail on how the file is opened and who may read it afterwards.\n"
+    text = (
+        "FUNCTIONS\n"
+        "    mkstemp(suffix=None, prefix=None, dir=None, text=False)\n"
+        "        User-callable function to create and return a unique temporary file.\n\n"
+        + long_line * 6
+        + "\n        If 'text' is specified and true, the file is opened in text mode.\n"
+        + long_line * 6
+    )
+    assert entry_heads(text) == [(10, "mkstemp")]
+    store = SnapshotStore.for_folder(tmp_path)
+    index = LocalIndex(tmp_path)
+    snap, _ = store.store(local_url("corpus/demo", "tempfile.txt"), text)
+    index.add_document(snap, text, "tempfile", "corpus")
+    hits = index.search("mkstemp", 10)
+    assert any("mkstemp" not in h.text and "text mode" in h.text for h in hits)

@@ -29,7 +29,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from autodidact.errors import InputError
-from autodidact.sources.passages import chunk_spans, fts_term, highlight, query_terms, segment
+from autodidact.sources.passages import chunk_spans, entry_heads, fts_term, highlight, query_terms, segment
 from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
@@ -289,8 +289,13 @@ class LocalIndex:
         for sec in split_sections(text, title):
             name = sec.title if sec.title != title else ""  # the document's title is its own column
             name_seg = segment(name)
+            heads = entry_heads(text[sec.start : sec.end])
             for s, e in chunk_spans(text[sec.start : sec.end]):
                 start, end = sec.start + s, sec.start + e
+                # a passage inside a reference entry, below its signature, is searchable by its name
+                above = [n for at, n in heads if at < s]
+                entry = above[-1] if above and above[-1] not in text[start:end] else ""
+                passage_seg = segment(f"{name} {entry}") if entry else name_seg
                 cur = conn.execute(
                     'INSERT INTO src_passages(snapshot_ref, start, "end", text, section, section_start, section_end) '
                     "VALUES (?,?,?,?,?,?,?)",
@@ -298,7 +303,7 @@ class LocalIndex:
                 )
                 conn.execute(
                     "INSERT INTO src_fts(rowid, body, title, section) VALUES (?,?,?,?)",
-                    (cur.lastrowid, segment(_without(text, start, end, openers)), title_seg, name_seg),
+                    (cur.lastrowid, segment(_without(text, start, end, openers)), title_seg, passage_seg),
                 )
 
     def rebuild(self) -> int:

@@ -148,6 +148,28 @@ def _strip(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+# The head of a reference entry: a signature line ("mkstemp(suffix=None, prefix=None, dir=None,
+# text=False)", " |  start(self)" inside a class) with the entry's body indented below it.
+_ENTRY_HEAD = re.compile(
+    r"^(?P<indent>[ \t]*\|?[ \t]*)(?:class\s+|def\s+|async\s+def\s+)?(?P<name>[A-Za-z_][\w.]*)\(.*\)[ \t]*"
+    r"(?:->[^\n]*)?:?[ \t]*\n(?P<body>[ \t]*\|?[ \t]*)\S",
+    re.M,
+)
+
+
+def entry_heads(text: str) -> list[tuple[int, str]]:
+    """(offset, name) of each reference entry's signature line, in order.
+
+    Why: a passage cut from the middle of an entry ("The return value is a pair (fd, name) …") does
+    not name the entry it documents, so a search for "mkstemp" missed mkstemp's own body. The index
+    adds the entry's name to such a passage's section column (docs/sections.md, "Search by section")."""
+    return [
+        (m.start(), m.group("name").rsplit(".", 1)[-1])
+        for m in _ENTRY_HEAD.finditer(text)
+        if len(m.group("body").expandtabs()) > len(m.group("indent").expandtabs())
+    ]
+
+
 def chunk_spans(text: str, min_chars: int = 300, max_chars: int = 800) -> list[tuple[int, int]]:
     """Paragraph-ish passages as (start, end) offsets: ~min..max chars, never splitting mid-word if avoidable."""
     pieces: list[tuple[int, int]] = []
