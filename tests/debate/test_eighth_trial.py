@@ -102,3 +102,15 @@ def test_a_rival_beside_a_search_request_is_heard(debate: Callable[..., dict[str
     assert any("dryer" in rival for rival in session.idea().current.alternatives)
     assert session.gap_requests[0]["question"].endswith("humidity and yeast activity")
     assert check_session(folder)["ok"]
+
+
+def test_the_partners_phrase_with_the_persons_word_in_quotes_is_its_own() -> None:
+    """A ninth trial asked about "the change in people" and was told the last turn did not use it;
+    the turn had said "the change in “people” really happened"."""
+    said = "Key premises: (1) the change in “people” really happened and is not a hindsight impression."
+    answer = answer_back('What do you mean by "the change in people"?', "en", "", said)
+    assert "did not use" not in answer and "was from my words" in answer
+
+
+def test_can_i_rephrase_is_answered_with_how() -> None:
+    assert 'write it as "Revise: …"' in answer_back("Can I rephrase the decision?", "en")

@@ -236,6 +236,14 @@ def asked_term(question: str) -> str:
     return next(g for g in found.groups() if g).strip(" ，,。.")
 
 
+_QUOTES_PERSON = re.compile(r"^(?:you said|you asked|你说|你问)", re.I)
+
+
+def _unquoted(text: str) -> str:
+    """``text`` with its quotation marks dropped and what they held kept."""
+    return re.sub(r"[「」『』“”\"‘’]", "", text)
+
+
 def explain_term(question: str, lang: str, said: str, cause: str = "") -> str | None:
     """What the partner meant by words of its own the person asks about, in one sentence; None when
     the question is about no words of the partner's (``said``: its recent turns)."""
@@ -252,7 +260,12 @@ def explain_term(question: str, lang: str, said: str, cause: str = "") -> str | 
             return f"「{term}」指的是{text}。" if zh else f'By "{term}" I meant {text}.'
     # not a word of the glossary: the partner's own sentence that used it (never one quoting the
     # person: 「我没太懂」出自我这句话：你说「我没太懂…」 claimed the person's words)
-    for sentence in (m.group(0).strip() for m in _SENTENCE.finditer(without_quotes(said))):
+    # its own phrase may hold the person's word in quotes ("the change in “people” really happened"):
+    # that phrase is the partner's, read with the quote marks dropped
+    sentences = [m.group(0).strip() for m in _SENTENCE.finditer(without_quotes(said))] + [
+        s for s in (m.group(0).strip() for m in _SENTENCE.finditer(_unquoted(said))) if not _QUOTES_PERSON.match(s)
+    ]
+    for sentence in sentences:
         if low in sentence.lower() and sentence.lower() != low:
             shown = sentence if len(sentence) <= 160 else sentence[:159].rstrip() + "…"
             return f"「{term}」出自我这句话：{shown}" if zh else f'"{term}" was from my words: {shown}'
@@ -267,9 +280,17 @@ _PICK_MORE = re.compile(
 )
 
 
-def asks_to_pick_more(question: str) -> bool:
-    """Whether the question asks if more than one option may be given (answered, then settled)."""
-    return _PICK_MORE.search(question) is not None
+# "Can I rephrase the decision?", 「我能换个说法吗？」: how to revise, which the partner can settle.
+_REPHRASE = re.compile(
+    r"\b(?:can|may|could) i (?:rephrase|reword|revise|change|narrow|restate) (?:the|my|this|it)\b"
+    r"|(?:能不能|可以|能|可不可以)(?:换个说法|改一下|修改|重新表述|缩小)",
+    re.I,
+)
+
+
+def asks_how_to_answer(question: str) -> bool:
+    """Whether the question asks how to answer (more than one option, a new wording): answered, then settled."""
+    return _PICK_MORE.search(question) is not None or _REPHRASE.search(question) is not None
 
 
 def answer_back(question: str, lang: str, record: str = "", last_turn: str = "", cause: str = "") -> str:
@@ -282,13 +303,17 @@ def answer_back(question: str, lang: str, record: str = "", last_turn: str = "",
     explained = explain_term(question, lang, last_turn, cause) if last_turn else None
     if explained:
         return explained
+    if _REPHRASE.search(question):
+        if zh:
+            return f"你问「{quote}」：可以，写成「修改：……」，后面的问题就按新的说法来问。"
+        return f'You asked "{quote}": yes, write it as "Revise: …" and the next questions take the new wording.'
     if _PICK_MORE.search(question):
         if zh:
             return f"你问「{quote}」：可以，几条都说出来，每一条我都会分别记下。"
         return f'You asked "{quote}": yes, name each of them and each is recorded on its own.'
 
     term = asked_term(question)
-    own_words = without_quotes(last_turn).lower()
+    own_words = without_quotes(last_turn).lower() + " " + _unquoted(last_turn).lower()
     if term and last_turn and _ABOUT_WORDING.search(question) and term.lower() not in own_words:
         # not words of the last turn: showing that turn would answer nothing (a trial got a dump)
         if zh:

@@ -540,7 +540,7 @@ class ReplyPlanner(TurnPlanner):
         counted = asked_back.counts_answer(asked, s.language, said)
         if counted is not None:
             return counted
-        if asked_back.explain_term(asked, s.language, said, cause) is None and not asked_back.asks_to_pick_more(asked):
+        if asked_back.explain_term(asked, s.language, said, cause) is None and not asked_back.asks_how_to_answer(asked):
             self._keep_open(txn, asked)
         return asked_back.answer_back(asked, s.language, _record(s), said, cause)
 
