@@ -58,3 +58,14 @@ class LogBuilder:
 @pytest.fixture
 def log_builder() -> Callable[[], LogBuilder]:
     return LogBuilder
+
+
+def talk(folder: Path, prompt: str, answers: list[str]) -> list[str]:
+    """Start a session and reply with each answer; what the person reads after each step."""
+    from autodidact.debate.engine import Engine
+    from autodidact.debate.render import render_events
+
+    shown = [render_events(Engine(folder).start(prompt), "en")]
+    for answer in answers:
+        shown.append(render_events(Engine(folder).reply(answer), Engine(folder).load().language))
+    return shown

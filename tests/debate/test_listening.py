@@ -18,13 +18,7 @@ from autodidact.debate.render import render_events
 from autodidact.debate.templates import sharpest
 from autodidact.errors import InputError
 
-
-def _talk(folder: Path, prompt: str, answers: list[str]) -> list[str]:
-    """Start a session and reply with each answer; what the person reads after each step."""
-    shown = [render_events(Engine(folder).start(prompt), "en")]
-    for answer in answers:
-        shown.append(render_events(Engine(folder).reply(answer), Engine(folder).load().language))
-    return shown
+from .conftest import talk as _talk
 
 
 @pytest.mark.parametrize(

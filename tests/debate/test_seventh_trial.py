@@ -21,15 +21,16 @@ from autodidact.debate.cues import asked_to_research
 from autodidact.debate.engine import Engine
 from autodidact.debate.proposition import read
 from autodidact.debate.remarks import is_remark
-from autodidact.debate.render import render_events
 from autodidact.debate.templates import excerpt
 
+from .conftest import talk as _talk
 
-def _talk(folder: Path, prompt: str, answers: list[str]) -> list[str]:
-    shown = [render_events(Engine(folder).start(prompt), "en")]
-    for answer in answers:
-        shown.append(render_events(Engine(folder).reply(answer), Engine(folder).load().language))
-    return shown
+
+def _propose_search(debate: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """A session on sprints, its reading chosen, then asked whether research exists."""
+    debate("start", "Our team ships more bugs since we moved to two-week sprints", depth="standard")
+    debate("reply", "s1", "B")
+    return debate("reply", "s1", "Is there any research on sprint length and defects?")
 
 
 @pytest.mark.parametrize(
@@ -157,9 +158,7 @@ def test_a_leading_bundling_word_does_not_empty_the_quote() -> None:
 def test_asking_whether_research_exists_proposes_a_search_of_the_idea(
     debate: Callable[..., dict[str, Any]], kb_dir: Path
 ) -> None:
-    debate("start", "Our team ships more bugs since we moved to two-week sprints", depth="standard")
-    debate("reply", "s1", "B")
-    proposed = debate("reply", "s1", "Is there any research on sprint length and defects?")
+    proposed = _propose_search(debate)
     assert proposed["state"] == "WAITING_GAP_CONFIRMATION"
     folder = kb_dir / "debates" / "s1"
     events = [json.loads(line) for line in (folder / "events.jsonl").read_text("utf-8").splitlines()]
@@ -189,9 +188,7 @@ def test_an_answer_instead_of_yes_or_no_goes_on_with_the_talk(
     debate: Callable[..., dict[str, Any]], kb_dir: Path
 ) -> None:
     """A trial answered the idea six times while the same search proposal came back each time."""
-    debate("start", "Our team ships more bugs since we moved to two-week sprints", depth="standard")
-    debate("reply", "s1", "B")
-    proposed = debate("reply", "s1", "Is there any research on sprint length and defects?")
+    proposed = _propose_search(debate)
     assert proposed["state"] == "WAITING_GAP_CONFIRMATION"
     went_on = debate(
         "reply", "s1", "We also hired three new people in the same month, so the new hires could explain it."
