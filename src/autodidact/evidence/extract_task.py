@@ -241,7 +241,11 @@ class ExtractClaimsTask:
                 continue
             best = 0.0
             for n, v in enumerate(variants):
-                need = 1 if len(set(v)) <= 2 else 2
+                # a sentence of a passage that names the asked thing needs one shared word: an entry's
+                # signature line shares only the name ("mkstemp(…) User-callable function …"), and the
+                # sentences under it are lifted from it (_under_signature); with two needed, "What is
+                # meant by mkstemp in Python's tempfile module?" kept no claim at all
+                need = 1 if len(set(v)) <= 2 or lits else 2
                 if n == 0 and inputs.heads:
                     if len(set(inputs.heads) & set(sent_terms[i])) < inputs.min_head_hits:
                         continue  # only the modifier ("Python" of "Python generators"): not about the subject

@@ -22,6 +22,7 @@ from autodidact.evidence.quality import RANK, refine
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.search_plan import PlannedQuery
 from autodidact.evidence.sharpen import Sharpened
+from autodidact.sources.passages import entry_heads
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 from autodidact.text.furniture import is_furniture
 from autodidact.text.sections import MAX_SECTION_CHARS, section_at
@@ -36,6 +37,7 @@ MIN_SCORE = 0.34
 # quoted a sentence, the spare keeps this question answered instead of leaving it a gap.
 SPARE_CLAIMS = 2
 KEY_POINTS_CLAIMS = 6  # claims kept for a key-points question: what a wiki answer block shows
+ENTRY_BOOST = 1.5  # a document that documents the entry a question names is read before one that mentions it
 NEW_SHARE = 0.4  # a new document this close to the best gets a reading slot (see widen_first)
 KNOWN_FACTOR = 0.75  # a document already read counts this much when candidates are ranked
 TITLE_WEIGHT = 1.5  # a title naming exactly the subject weighs 2.5 times; a partial match far less
@@ -130,6 +132,15 @@ async def find_candidates(
     weights = {t: MODIFIER_WEIGHT for v in qterms for t in v if heads and t not in heads}
     for cand in merged.values():
         _rescore(cand, qterms, aspect, weights)
+        own = _entry_spans(cand.doc, heads)
+        if own:
+            # a question that names a documented entry reads that entry first (docs/evidence.md,
+            # "Finding passages"): asked "What is meant by mkstemp …?", the extractor was given the
+            # module's description, which repeats "Python" and "tempfile", and kept no claim
+            # after the index's best passage, which was ranked against the whole corpus
+            lead = [s for s in cand.spans[:1] if not any(_overlap(s, t) for t in own)]
+            cand.spans = lead + own + [s for s in cand.spans[1:] if not any(_overlap(s, t) for t in own)]
+            cand.score *= ENTRY_BOOST
     relevant = [c for c in merged.values() if c.score >= MIN_SCORE]
     want = 1 if quick else need + 1
     if collector.has_web and len(relevant) < want:
@@ -224,6 +235,20 @@ def _rescore(cand: Candidate, qterms: list[list[str]], aspect: str, weights: dic
     first = cand.doc.text[cand.spans[0][0] : cand.spans[0][1]]
     boost = 1.0 + TITLE_WEIGHT * title_score(content_terms(cand.doc.title), qterms) ** 2
     cand.score = max(cand.score, score) * boost * (1.0 + aspect_bonus(aspect, first, subject))
+
+
+def _entry_spans(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
+    """The reference entries of ``doc`` whose name is one of the question's heads ("mkstemp(…)"
+    for the head "mkstemp"), each from its signature line; at most two."""
+    if not heads:
+        return []
+    found = entry_heads(doc.text)
+    out: list[tuple[int, int]] = []
+    for i, (at, name) in enumerate(found):
+        if set(content_terms(name)) & heads and len(content_terms(name)) == 1:
+            end = found[i + 1][0] if i + 1 < len(found) else len(doc.text)
+            out.append((at, min(end, at + PASSAGE_CHARS)))
+    return out[:2]
 
 
 def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:

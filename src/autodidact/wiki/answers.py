@@ -27,6 +27,7 @@ from typing import Any
 
 from autodidact.errors import AutodidactError, InputError
 from autodidact.kb import KnowledgeBase
+from autodidact.sources.passages import entry_heads
 from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import local_url, normalize_text, normalize_url
 from autodidact.text.keypoints import key_points_heading
@@ -259,6 +260,19 @@ class RawLocator:
             return ""
         return bare_heading(rf.title.rsplit("›", 1)[1].strip())
 
+    def entry(self, name: str, quote: str) -> str:
+        """The reference entry whose body holds ``quote`` in raw file ``name`` ("mkstemp" for "The
+        return value is a pair (fd, name) …" below "mkstemp(suffix=None, …)"); "" when none."""
+        rf, _ = self._load(name)
+        words = quote.split()
+        if rf is None or not words:
+            return ""
+        found = re.search(r"\s+".join(re.escape(w) for w in words[:12]), rf.body)
+        if found is None:
+            return ""
+        heads = entry_heads(rf.body[: found.start()])
+        return heads[-1][1] if heads else ""
+
     def quality(self, name: str) -> str:
         """质量评分 of a raw file (unreadable or missing: 待评估)."""
         rf, _ = self._load(name)
@@ -351,10 +365,14 @@ def collect_answers(
             # its words ("The wait() method blocks until the flag is true." of "class Event").
             heading = key_points_heading(question.text)
             own_section = bool(heading) and locator.section(name).casefold() == heading.casefold()
+            # a quote from the body of the entry the question names is about it ("The return value is
+            # a pair (fd, name)" below "mkstemp(…)", asked "What is meant by mkstemp …?")
+            entry = locator.entry(name, quote)
+            own_entry = bool(entry) and term_in(entry.lower(), set(terms[question.id].distinct))
             for part in parts:
                 if not is_statement(part):
                     out.fragments += 1
-                elif not own_section and not terms[question.id].admits(part):
+                elif not (own_section or own_entry) and not terms[question.id].admits(part):
                     out.off_topic_quotes += 1
                 else:
                     slot[question.id].add(part, name)

@@ -1,0 +1,50 @@
+"""A question that names a documented entry reads that entry, and what its body says counts as an
+answer about it (docs/evidence.md, "Finding passages"; docs/wiki.md, "Answers from evidence").
+
+Why: asked "What is meant by mkstemp in Python's tempfile module?", the evidence agent was given
+the module's description (it repeats "Python", "tempfile" and "module") and kept no claim; the
+entry's body ("The return value is a pair (fd, name) …") never writes the name it documents.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from autodidact.evidence.collect import Doc
+from autodidact.evidence.research import _entry_spans
+
+PAGE = (
+    "Python Library Documentation: module tempfile\n\n"
+    "DESCRIPTION\n    This module creates temporary files. Ex: tempfile.mkstemp() returns a pair.\n\n"
+    "FUNCTIONS\n"
+    "    mkdtemp(suffix=None, prefix=None, dir=None)\n"
+    "        User-callable function to create and return a unique temporary directory.\n\n"
+    "    mkstemp(suffix=None, prefix=None, dir=None, text=False)\n"
+    "        User-callable function to create and return a unique temporary file.\n"
+    "        The return value is a pair (fd, name) where fd is the file descriptor.\n\n"
+    "        Caller is responsible for deleting the file when done with it.\n"
+)
+
+
+def test_the_entry_a_question_names_is_read_from_its_signature() -> None:
+    doc = Doc("file:///tempfile.txt", "tempfile", "corpus", "ref", PAGE, "primary", "")
+    spans = _entry_spans(doc, {"mkstemp"})
+    assert len(spans) == 1
+    read = PAGE[spans[0][0] : spans[0][1]]
+    assert read.lstrip().startswith("mkstemp(") and "pair (fd, name)" in read and "mkdtemp" not in read
+    assert _entry_spans(doc, {"tempfil"}) == []  # a word of the page is no entry
+    assert _entry_spans(doc, set()) == []
+
+
+def test_a_quote_from_an_entrys_body_is_about_that_entry(tmp_path: Path) -> None:
+    from autodidact.wiki.answers import RawLocator
+
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    (raw / "tempfile-functions.md").write_text(
+        "# tempfile › Functions\n\n> 来源: file:///tempfile.txt\n\n" + PAGE.split("FUNCTIONS\n", 1)[1], "utf-8"
+    )
+    locator = RawLocator(raw)
+    assert locator.entry("tempfile-functions.md", "The return value is a pair (fd, name)") == "mkstemp"
+    assert locator.entry("tempfile-functions.md", "create and return a unique temporary directory") == "mkdtemp"
+    assert locator.entry("tempfile-functions.md", "not in the file at all") == ""
