@@ -1,5 +1,5 @@
 """A question that names a documented entry reads that entry, and what its body says counts as an
-answer about it (docs/evidence.md, "Finding passages"; docs/wiki.md, "Answers from evidence").
+answer about it (docs/evidence.md, "Reference entries").
 
 Why: asked "What is meant by mkstemp in Python's tempfile module?", the evidence agent was given
 the module's description (it repeats "Python", "tempfile" and "module") and kept no claim; the

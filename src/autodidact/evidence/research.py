@@ -134,10 +134,10 @@ async def find_candidates(
         _rescore(cand, qterms, aspect, weights)
         own = _entry_spans(cand.doc, heads)
         if own:
-            # a question that names a documented entry reads that entry first (docs/evidence.md,
-            # "Finding passages"): asked "What is meant by mkstemp …?", the extractor was given the
-            # module's description, which repeats "Python" and "tempfile", and kept no claim
-            # after the index's best passage, which was ranked against the whole corpus
+            # a question that names a documented entry reads that entry right after the index's best
+            # passage (docs/evidence.md, "Reference entries"): asked "What is meant by mkstemp …?",
+            # the extractor had been given the module's description, which repeats "Python" and
+            # "tempfile", and kept no claim
             lead = [s for s in cand.spans[:1] if not any(_overlap(s, t) for t in own)]
             cand.spans = lead + own + [s for s in cand.spans[1:] if not any(_overlap(s, t) for t in own)]
             cand.score *= ENTRY_BOOST
