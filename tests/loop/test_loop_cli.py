@@ -50,6 +50,23 @@ def test_research_ask_status_commands(fresh_kb: Callable[[str], Path], cli: Any,
     assert after["rounds_completed"] == 2 and after["max_rounds"] == 2
 
 
+def test_research_line_counts_what_status_counts(fresh_kb: Callable[[str], Path], cli: Any, pydoc_corpus: Path) -> None:
+    """The step-2 line says how many claims are new, per round, with the numbers `status` shows (a
+    round that re-finds known quotes reads "9 claims (0 new)", not "9 claims" beside a 0 in status)."""
+    import re
+
+    root = fresh_kb("kb")
+    done = cli("research", TOPIC, "--kb", str(root), "--max-rounds", "3")
+    assert done.exit_code == 0, done.output
+    text = " ".join(done.output.split())
+    lines = re.findall(r"(\d+) sources? \((\d+) new\), (\d+) claims? \((\d+) new\)", text)
+    rounds = json.loads(cli("status", "--kb", str(root), "--json").stdout)["rounds"]
+    assert len(lines) == len(rounds) >= 2
+    for (_, new_sources, claims, new_claims), r in zip(lines, rounds, strict=True):
+        assert int(new_claims) == r["new_claims"] and int(new_sources) == r["new_sources"]
+        assert int(new_claims) <= int(claims)
+
+
 def test_new_kb_from_scratch_with_corpus(tmp_path: Path, cli: Any, pydoc_corpus: Path) -> None:
     corpus = tmp_path / "docs"
     corpus.mkdir()

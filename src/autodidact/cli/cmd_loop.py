@@ -79,10 +79,7 @@ class RichReporter(NullProgress):
             if info.get("overlap") is not None:
                 text += f", overlap {info['overlap']:.0%}"
         elif step == "research":
-            text = (
-                f"{info.get('sources', 0)} sources, {info.get('claims', 0)} claims, "
-                f"{info.get('raw_files', 0)} new raw files, {info.get('dropped', 0)} claims dropped"
-            )
+            text = _research_line_en(info)
             usage = info.get("usage") or {}
             if usage.get("calls"):
                 text += (
@@ -116,6 +113,30 @@ class RichReporter(NullProgress):
         pass
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _research_line_en(info: dict[str, Any]) -> str:
+    """Step 2's line: what the agent kept and, beside it, what is new — the numbers `status` and the
+    stall rule read — so "9 claims" in a round that added nothing reads "9 claims (0 new)"."""
+
+    def counted(key: str, word: str) -> str:
+        text = _plural(int(info.get(key, 0) or 0), word)
+        new = info.get(f"new_{key}")
+        return text if new is None else f"{text} ({new} new)"
+
+    return (
+        f"{counted('sources', 'source')}, {counted('claims', 'claim')}, "
+        f"{_plural(int(info.get('raw_files', 0) or 0), 'new raw file')}, "
+        f"{_plural(int(info.get('dropped', 0) or 0), 'claim')} dropped"
+    )
+
+
+def _new_zh(info: dict[str, Any], key: str) -> str:
+    return f"（新 {info[key]}）" if info.get(key) is not None else ""
+
+
 def _done_zh(step: str, info: dict[str, Any]) -> str:
     """A finished step's line in Chinese (the English lines in ``RichReporter.step_done``)."""
     if step == "questions":
@@ -123,7 +144,8 @@ def _done_zh(step: str, info: dict[str, Any]) -> str:
         return text + (f"，与历史问题重叠 {info['overlap']:.0%}" if info.get("overlap") is not None else "")
     if step == "research":
         text = (
-            f"{info.get('sources', 0)} 个来源，{info.get('claims', 0)} 条论据，"
+            f"{info.get('sources', 0)} 个来源{_new_zh(info, 'new_sources')}，"
+            f"{info.get('claims', 0)} 条论据{_new_zh(info, 'new_claims')}，"
             f"{info.get('raw_files', 0)} 个新 raw 文件，丢弃 {info.get('dropped', 0)} 条论据"
         )
         usage = info.get("usage") or {}
@@ -184,7 +206,8 @@ def register(app: typer.Typer) -> None:
         Creates the knowledge base if needed. Ctrl+C stops at the next safe point; run again to resume.
 
         When it stops, checked after every round (docs/loop.md):
-        - rules: audit issues ≤ 60% of last round's (or < 3 twice), nothing pending from you, overlap > 0.7;
+        - all four rules: audit issues ≤ 60% of last round's (or < 3 twice), no question of yours pending,
+          no new file of yours, question overlap > 0.7;
         - stalled: the round found no new claim and no new source, overlap ≥ 0.9, nothing of yours waiting;
         - max rounds: --max-rounds reached.
         Your questions are never ignored: with one pending, research runs one more round (raising max rounds).
@@ -310,6 +333,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _print_status(report: dict[str, Any]) -> None:
+    from rich import box
     from rich.table import Table
 
     out.print(f"[bold]{report['topic'] or '(no research yet)'}[/bold] — {report['kb']}")
@@ -324,8 +348,12 @@ def _print_status(report: dict[str, Any]) -> None:
         done = [k for k in ("step1_done", "step2_done", "step3_done", "step4_done") if p.get(k)]
         out.print(f"round {p['round']} in progress; done: {', '.join(done) or 'nothing yet'}")
     if report["rounds"]:
-        columns = ("round", "questions", "new raw", "new claims", "new sources", "audit issues", "overlap", "decision")
-        table = Table(*columns)
+        # Headers wrap at their spaces; the words that cannot wrap keep their width, so an 80-column
+        # terminal shows "questions" and "terminate" whole rather than "questi…".
+        table = Table(box=box.SIMPLE_HEAVY)
+        for name in ("round", "questions", "new raw", "new claims", "new sources", "audit issues", "overlap"):
+            table.add_column(name, no_wrap=" " not in name)
+        table.add_column("decision", no_wrap=True)
         for r in report["rounds"]:
             overlap = "null" if r["overlap_ratio"] is None else f"{r['overlap_ratio']:.2f}"
             table.add_row(
@@ -336,7 +364,7 @@ def _print_status(report: dict[str, Any]) -> None:
                 "-" if r["new_sources"] is None else str(r["new_sources"]),
                 str(r["audit_issues_count"]),
                 overlap,
-                r["decision"] + (f" ({r['stopped_by']})" if r["stopped_by"] else ""),
+                r["decision"] + (f"\n({r['stopped_by']})" if r["stopped_by"] else ""),
             )
         out.print(table)
         last = report["rounds"][-1]

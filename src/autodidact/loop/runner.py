@@ -274,6 +274,11 @@ def _research_info(ctx: RoundContext, n: int, scratch: RoundScratch) -> dict[str
 
         data = read_evidence_json(path)
         info.update(claims=len(data.get("claims", [])), sources=len(data.get("sources", [])))
+    # What the stall rule and `status` count (new claims, new sources), so the line and the table agree.
+    from autodidact.loop.round_end import measure_round
+
+    novelty = measure_round(ctx, n, scratch)
+    info.update(new_claims=novelty.new_claims, new_sources=novelty.new_sources)
     usage = ctx.runtime.usage_totals() if hasattr(ctx.runtime, "usage_totals") else {}
     if usage:
         info["usage"] = usage
