@@ -234,3 +234,34 @@ def test_two_words_are_also_searched_written_closed_as_code_writes_them() -> Non
     assert closed_compounds("What is meant by exit code in Process's lifecycle?") == [stem("exitcode")]
     assert closed_compounds("What does Process.join do?") == []
     assert [stem("exitcode")] in search_terms("What is meant by exit code?", [], "en")
+
+
+def test_an_entry_asked_again_is_read_past_what_earlier_rounds_quoted() -> None:
+    """A reference entry's description continues past the two sentences after its signature; once
+    those are known, the question asked again reads on to the default behaviour."""
+    text = (
+        "basicConfig(**kwargs)\n    Do basic configuration for the logging system.\n\n"
+        "    This function does nothing if the root logger already has handlers configured.\n"
+        "    It is a convenience method intended for use by simple scripts.\n\n"
+        "    The default behaviour is to create a StreamHandler which writes to sys.stderr.\n"
+        "    A number of optional keyword arguments may be specified.\n\n"
+        "captureWarnings(capture)\n    If capture is true, redirect all warnings to the logging package.\n"
+    )
+    fx = focus("How does basicConfig work?")
+    base = ExtractInputs(
+        language="en",
+        kq_id="kq1",
+        kq_text=fx.question,
+        passages=[PassageIn("P1", "logging", text, "primary", "u1")],
+        mode="initial",
+        max_claims=3,
+        query_variants=[fx.terms],
+        aspect=fx.aspect,
+        heads=fx.heads,
+    )
+    first = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(base).claims]
+    assert not any("default behaviour" in q for q in first)
+    known = frozenset(q for q in first if "basicConfig" not in q)
+    again = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(replace(base, known_quotes=known)).claims]
+    assert any("The default behaviour is to create a StreamHandler" in q for q in again)
+    assert not any("captureWarnings" in q or "redirect all warnings" in q for q in again)  # the next entry

@@ -275,3 +275,50 @@ def test_a_finding_shows_one_of_sentences_that_say_nearly_the_same() -> None:
         "setLevel(self, level) Set the logging level of this logger.",
         "The level is an int or a str naming it.",
     ]
+
+
+def test_findings_answer_the_topics_facets_before_a_sections_key_points() -> None:
+    """A key-points question is resolved by any sentence of its section, so resolved-first ranking
+    put "exception(self, msg, …)" above what loggers and handlers are; and an answer that never
+    names what it was asked (propagation) is no finding."""
+    from autodidact.loop.audit_answers import AuditedQuestion
+    from autodidact.loop.summary import _Asked, findings
+
+    topic = "How do I configure Python logging: loggers, handlers, propagation?"
+    asked = [
+        _Asked(
+            AuditedQuestion(
+                qid="r1q8",
+                status="resolved",
+                question="What are the key points of “class Logger”?",
+                answer="exception(self, msg) Convenience method for logging an ERROR. (source: wiki/loggers.md)",
+            ),
+            1,
+            0,
+            False,
+        ),
+        _Asked(
+            AuditedQuestion(
+                qid="r1q2",
+                status="partial",
+                question="What is the definition of loggers in configuring Python logging?",
+                answer="Instances of the Logger class represent a single logging channel. (source: wiki/loggers.md)",
+            ),
+            1,
+            1,
+            False,
+        ),
+        _Asked(
+            AuditedQuestion(
+                qid="r1q5",
+                status="partial",
+                question="What is the definition of propagation in configuring Python logging?",
+                answer="It is a convenience method to configure logging. (source: wiki/basicconfig.md)",
+            ),
+            1,
+            2,
+            False,
+        ),
+    ]
+    shown = [entry.item.qid for entry, _, _ in findings(asked, topic)]
+    assert shown == ["r1q2", "r1q8"]

@@ -263,7 +263,9 @@ class ExtractClaimsTask:
                 scored.append((-best * (1.0 + bonus) * own, i, pid, sentence, key))
         wanted = inputs.heads or variants[0]
         lifts: dict[int, tuple[float, int, str, str, str]] = {}
-        for x in _carried_on(cands, scored, wanted) + _under_signature(inputs.passages, scored, wanted):
+        for x in _carried_on(cands, scored, wanted, inputs.known_quotes) + _under_signature(
+            inputs.passages, scored, wanted
+        ):
             if x[1] not in lifts or x[0] < lifts[x[1]][0]:  # negated scores: the higher lift wins
                 lifts[x[1]] = x
         carried = list(lifts.values())
@@ -374,6 +376,7 @@ def _without_xrefs(sentence: str) -> str:
 
 # A question about one capitalised name, as the questioner asks about an aspect's member.
 _CLASS_QUESTION = re.compile(r"^What does ([A-Z][A-Za-z0-9_]*) do\?$")
+MAX_KNOWN_SKIPPED = 4  # already-quoted sentences an entry's reading may pass over (_carried_on)
 FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a share of the entry's
 # A reference entry opens with its signature: "RLock(*args)", "async join(self)" (a coroutine method),
 # or, for a property or attribute, with its name alone on a line above its description ("ident" /
@@ -383,7 +386,10 @@ _ENTRY = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)(?:\(|[ \t]*\n\s*(?=[A-Z]))
 
 
 def _carried_on(
-    cands: list[tuple[str, str, str]], scored: list[tuple[float, int, str, str, str]], heads: list[str]
+    cands: list[tuple[str, str, str]],
+    scored: list[tuple[float, int, str, str, str]],
+    heads: list[str],
+    known: frozenset[str] = frozenset(),
 ) -> list[tuple[float, int, str, str, str]]:
     """The sentences that go on about a reference entry the question names, scored below it.
 
@@ -393,6 +399,11 @@ def _carried_on(
     reentrant lock, the same thread may acquire it again …"). Term matching finds the first
     sentence only; what makes RLock differ from Lock is in the next ones. A following sentence in
     the same passage counts until the next entry starts.
+
+    Sentences earlier rounds already quoted (``known``) do not count towards :data:`FOLLOWING`: a
+    question asked again about the entry ("How does basicConfig work?" after "What is basicConfig?")
+    reads on to what the entry says next ("The default behaviour is to create a StreamHandler …")
+    instead of finding the same two sentences round after round.
     """
     have = {x[1]: x[0] for x in scored}
     wanted = {h.casefold() for h in heads}
@@ -401,9 +412,12 @@ def _carried_on(
         entry = _ENTRY.match(sentence.strip())
         if not entry or not ({t.casefold() for t in terms(entry.group(1))} & wanted):
             continue
-        for j in range(i + 1, min(i + 1 + FOLLOWING, len(cands))):
-            if cands[j][0] != pid or _ENTRY.match(cands[j][1].strip()):
+        unread = 0
+        for j in range(i + 1, min(i + 1 + FOLLOWING + MAX_KNOWN_SKIPPED, len(cands))):
+            if unread >= FOLLOWING or cands[j][0] != pid or _ENTRY.match(cands[j][1].strip()):
                 break
+            if " ".join(cands[j][1].split()) not in known:
+                unread += 1
             # scores are negated: a sentence that scored on its own words but less than it carries on
             # the entry is lifted to the entry's share
             if score * FOLLOW_SHARE < have.get(j, 0.0) and _sentence_like(cands[j][1]):

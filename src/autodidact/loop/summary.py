@@ -21,7 +21,9 @@ from autodidact.loop.inbox import read_inbox
 from autodidact.loop.state import ResearchState
 from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
+from autodidact.text.keypoints import key_points_heading
 from autodidact.text.sentences import join_sentences
+from autodidact.wiki.answers import QuestionTerms
 from autodidact.wiki.markdown import citations, render_citation, split_sentences, strip_citations, tokens
 
 MAX_FINDINGS = 5
@@ -103,24 +105,37 @@ def _asked_round(entry: _Asked) -> int:
     return int(match.group(1)) if match else entry.round
 
 
-def findings(asked: list[_Asked]) -> list[tuple[_Asked, list[str], list[str]]]:
+def findings(asked: list[_Asked], topic: str | None = None) -> list[tuple[_Asked, list[str], list[str]]]:
     """Up to :data:`MAX_FINDINGS` answered questions with their best unrepeated sentences.
 
-    Resolved before partial; among those, the user's own questions first, then the questions asked
-    earliest (round 1 asks what the topic and each facet is and how it works; later rounds fill in
-    limitations and alternatives), then the report's order. Of each answer only its best sentences
-    (the audit lists them best first) are candidates; one already shown under an earlier finding is
-    not repeated, nor one sharing most of its words with a shown one, and a question left with
-    nothing new to say is skipped (its answer is above)."""
+    The user's own questions first; then the questions about the topic before those about a source's
+    sections ("What are the key points of “class Logger”?" is resolved by any sentence of that
+    section, so it would always win, and a reader came for the topic's facets); then the questions
+    asked earliest (round 1 asks what the topic and each facet is; later rounds fill in mechanisms,
+    examples, limitations — a reader wants what each facet is before what problems it solves);
+    then resolved before partial, then the report's order. Of
+    each answer only its best sentences (the audit lists them best first) are candidates; an answer
+    none of whose sentences names what the question asks beyond the topic's subject is no finding
+    (an answer to "What is propagation …?" that only says what basicConfig does); one
+    already shown under an earlier finding is not repeated, nor one sharing most of its words with
+    a shown one, and a question left with nothing new to say is skipped (its answer is above)."""
     ranked = sorted(
         (a for a in asked if a.item.status in STATUS_RANK and a.item.answer),
-        key=lambda a: (STATUS_RANK[a.item.status], not a.by_user, _asked_round(a), a.order),
+        key=lambda a: (
+            not a.by_user,
+            bool(key_points_heading(a.item.question)),
+            _asked_round(a),
+            STATUS_RANK[a.item.status],
+            a.order,
+        ),
     )
     shown: set[str] = set()
     said: list[set[str]] = []
     out: list[tuple[_Asked, list[str], list[str]]] = []
     for entry in ranked:
         sentences, cited = answer_sentences(entry.item.answer)
+        if topic and not any(QuestionTerms.of(entry.item.question, None, topic).admits(s) for s in sentences):
+            continue
         fresh: list[str] = []
         for sentence in sentences:
             words = set(tokens(sentence))
@@ -213,7 +228,7 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
     audits = _audits(kb, state)
     last = _last_audit(state, audits[0][1] if audits else None)
     lines += ["", "## 核心发现" if zh else "## Core findings", ""]
-    found = findings(_asked(state, audits))
+    found = findings(_asked(state, audits), state.topic)
     if not found:
         lines.append("（尚无问题得到有出处的回答）" if zh else "(no question has a cited answer yet)")
     for i, (entry, sentences, cited) in enumerate(found, start=1):

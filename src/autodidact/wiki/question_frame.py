@@ -143,7 +143,9 @@ ASPECTS = [
         _re(r"\bdefinitions?\b|\bdefine\b|^what (?:is|are)\b|\bmeaning of\b|定义|什么是|是什么|含义"),
         _re(
             r"\b(?:is|are) (?:a|an|the|one|any|called)\b|\b(?:is|are) (?:\w+ ){1,2}(?:that|which|whose)\b|"
-            r"\brefers? to\b|\bmeans\b|\bdefined\b|\bdenotes?\b|"
+            r"\brefers? to\b|\bmeans\b|\bdefined\b|\bdenotes?\b|\brepresents?\b|"
+            # a reference page defines by kind: "A handler class which writes …"
+            r"\b(?:class|function|method|object|type|tool|command|program|utility) (?:that|which)\b|"
             r"\bknown as\b|\bcalled\b|是指|是一种|是一个|是一类|定义|称为|指的是|即|是"
         ),
         "a definition of {s}",
