@@ -24,6 +24,7 @@ from autodidact.debate.projection import apply, replay
 from autodidact.debate.reply_planner import ReplyPlanner
 from autodidact.debate.session import Session
 from autodidact.debate.store import SessionStore
+from autodidact.debate.turn_planner import TurnPlanner
 from autodidact.debate.txn import Txn
 from autodidact.errors import AutodidactError, InputError, IntegrityError, LockedError
 from autodidact.store import atomic
@@ -42,7 +43,7 @@ class TurnConflict(AutodidactError):
     exit_code = 3
 
 
-class Engine(ReplyPlanner):
+class Engine:
     """One session folder driven turn by turn; every state change is an appended event."""
 
     def __init__(
@@ -60,6 +61,9 @@ class Engine(ReplyPlanner):
         self.runtime = or_offline(runtime)
         self.settings = settings
         self.kb_root = kb_root
+        # The engine loads, locks and commits; what a turn says is planned by parts it holds.
+        self.turns = TurnPlanner(runtime=self.runtime, settings=settings, kb_root=kb_root, store=self.store)
+        self.planner = ReplyPlanner(self.turns)
         self.clock = clock
         self.events: list[dict[str, Any]] = []
         self.session: Session | None = None
@@ -168,7 +172,7 @@ class Engine(ReplyPlanner):
             raise InputError(f"session {self.store.folder.name} already exists", hint="continue it with `debate reply`")
         started = self.clock()
         txn = self._txn(prompt)
-        self._plan_start(txn, prompt, depth, run_id or self.store.folder.name)
+        self.planner.plan_start(txn, prompt, depth, run_id or self.store.folder.name)
         return self._commit(txn, started)
 
     def open_turn(self) -> int | None:
@@ -218,7 +222,7 @@ class Engine(ReplyPlanner):
             raise InputError("empty answer", hint="type your answer, or 暂停 / pause to stop for now")
         started = self.clock()
         txn = self._txn(text)
-        self._plan_reply(txn, text)
+        self.planner.plan_reply(txn, text)
         return self._commit(txn, started)
 
     def resume(self) -> list[dict[str, Any]]:
@@ -254,7 +258,7 @@ class Engine(ReplyPlanner):
         started = self.clock()
         txn = self._txn("/close")
         txn.emit("USER_INPUT", "user", "USER", {"intent": "COMMAND", "op": "close", "text": "/close"})
-        self._checkpoint(txn, "USER_CLOSED", "S4", self._obstacle(txn.s), final=True)
+        self.turns.checkpoint(txn, "USER_CLOSED", "S4", self.turns.obstacle(txn.s), final=True)
         return self._commit(txn, started)
 
     # -- crash completion ------------------------------------------------------------------
@@ -272,14 +276,14 @@ class Engine(ReplyPlanner):
         op = first["payload"].get("op")
         if op == "start":
             p = first["payload"]
-            self._plan_start(txn, p["text"], p.get("depth_flag"), p.get("run_id") or txn.session_id)
+            self.planner.plan_start(txn, p["text"], p.get("depth_flag"), p.get("run_id") or txn.session_id)
         elif op == "close":
             txn.emit("USER_INPUT", "user", "USER", {"intent": "COMMAND", "op": "close", "text": "/close"})
-            self._checkpoint(txn, "USER_CLOSED", "S4", self._obstacle(txn.s), final=True)
+            self.turns.checkpoint(txn, "USER_CLOSED", "S4", self.turns.obstacle(txn.s), final=True)
         elif first["type"] == "PAUSED":
             txn.emit("PAUSED", "moderator", "SYSTEM", dict(first["payload"]))
         else:
-            self._plan_reply(txn, first["payload"].get("text", ""))
+            self.planner.plan_reply(txn, first["payload"].get("text", ""))
         planned = [e["event_id"] for e in txn.events[: len(written)]]
         if planned != [e["event_id"] for e in written]:
             self.events = [*self.events, *written]

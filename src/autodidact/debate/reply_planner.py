@@ -39,10 +39,13 @@ _GOES_ON = frozenset({"CHECKPOINT_REACHED", "NO_PROGRESS", "USER_SWITCHED_MODE"}
 UNCERTAIN = ("没验证", "没有验证", "不确定是否", "not verified", "unverified", "never checked")
 
 
-class ReplyPlanner(TurnPlanner):
-    """Turns the person's input into events, then hands over to the turn planner."""
+class ReplyPlanner:
+    """Turns the person's input into events, then hands over to the turn planner it holds."""
 
-    def _plan_start(self, txn: Txn, prompt: str, depth: str | None, run_id: str) -> None:
+    def __init__(self, turns: TurnPlanner) -> None:
+        self.turns = turns
+
+    def plan_start(self, txn: Txn, prompt: str, depth: str | None, run_id: str) -> None:
         from autodidact.kb import detect_language
 
         lang = detect_language(prompt)
@@ -52,7 +55,7 @@ class ReplyPlanner(TurnPlanner):
             {"intent": "PROMPT", "op": "start", "text": prompt, "run_id": run_id, "language": lang,
              "depth_flag": depth},
         )  # fmt: skip
-        mode, cue, reading_parts = judge_opening(self.runtime, prompt)
+        mode, cue, reading_parts = judge_opening(self.turns.runtime, prompt)
         txn.field("mode", mode)
         # The opening states the proposition back in plain words, so a misreading is corrected at once.
         reading = plain_reading(reading_parts, lang)
@@ -75,15 +78,15 @@ class ReplyPlanner(TurnPlanner):
         txn.field("mode_reason", reason)
         upstream = self._upstream_depth()
         recommended = upstream or gates.RECOMMENDED_DEPTH
-        kb_source = "[PROJECT]" if self.kb_root else "[DEFAULTED]"
+        kb_source = "[PROJECT]" if self.turns.kb_root else "[DEFAULTED]"
         depth_source = "[USER]" if depth else ("[UPSTREAM]" if upstream else "[DEFAULTED]")
         context = {
             "prompt": prompt,
             "items": [
                 {"key": "language", "value": lang, "source": "[INFERRED]"},
                 {"key": "mode", "value": mode, "source": "[INFERRED]"},
-                {"key": "knowledge_base", "value": bool(self.kb_root), "source": kb_source},
-                {"key": "kb_raw_files", "value": self._raw_count(), "source": kb_source},
+                {"key": "knowledge_base", "value": bool(self.turns.kb_root), "source": kb_source},
+                {"key": "kb_raw_files", "value": self.turns.raw_count(), "source": kb_source},
                 {"key": "depth", "value": depth or recommended, "source": depth_source},
                 {"key": "maturation", "value": "RAW", "source": "[SYSTEM_RULE]"},
                 {"key": "stop_rules", "value": "S1-S6 v1", "source": "[SYSTEM_RULE]"},
@@ -94,17 +97,17 @@ class ReplyPlanner(TurnPlanner):
         txn.field("context", context)
         txn.emit("IDEA_REVISED", "moderator", "SYSTEM", {"idea_id": "i1", "proposition": prompt, "source": "用户观察"})
         if mode == "examine":
-            self._signal(txn, "INTUITION_FORMULATED", None, "the prompt states a claim")
+            self.turns.signal(txn, "INTUITION_FORMULATED", None, "the prompt states a claim")
         if depth:
-            self._set_depth(txn, depth, source="USER_FLAG", reason="user_flag", user_chose=True)
-            self._next_turn(txn, opening=None)
+            self.turns.set_depth(txn, depth, source="USER_FLAG", reason="user_flag", user_chose=True)
+            self.turns.next_turn(txn, opening=None)
         else:
-            self._config_turn(txn, retry=False)
+            self.turns.config_turn(txn, retry=False)
 
     def _upstream_depth(self) -> str | None:
-        if self.kb_root is None:
+        if self.turns.kb_root is None:
             return None
-        profile = Path(self.kb_root) / ".autodidact" / "execution_profile.json"
+        profile = Path(self.turns.kb_root) / ".autodidact" / "execution_profile.json"
         if profile.is_file():
             import json
 
@@ -116,7 +119,7 @@ class ReplyPlanner(TurnPlanner):
         return None
 
     # -- replies -----------------------------------------------------------------------------
-    def _plan_reply(self, txn: Txn, text: str) -> None:
+    def plan_reply(self, txn: Txn, text: str) -> None:
         s = txn.s
         if s.state == "CLOSED":
             raise InputError(f"session {s.session_id} is closed", hint='start a new one: autodidact debate start "..."')
@@ -131,7 +134,7 @@ class ReplyPlanner(TurnPlanner):
             txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "COMMAND", "command": command.kind})
             final = command.kind == "CLOSE"
             reason = "USER_CLOSED" if final else "CHECKPOINT_REACHED"
-            self._checkpoint(txn, reason, "S4", self._obstacle(txn.s), final=final)
+            self.turns.checkpoint(txn, reason, "S4", self.turns.obstacle(txn.s), final=final)
             return
         if command is not None and command.kind == "QUESTION" and pending:
             self._p0_answer(txn, text)
@@ -149,15 +152,15 @@ class ReplyPlanner(TurnPlanner):
                 if pending:
                     self._p0_note(txn, note + self._repeat(txn.s))
                 else:
-                    self._next_turn(txn, opening=note)
+                    self.turns.next_turn(txn, opening=note)
                 return
-            self._set_depth(
+            self.turns.set_depth(
                 txn, str(command.value), source="USER_OVERRIDE", reason="user_changed_depth", user_chose=True
             )
             if pending:
                 self._p0_note(txn, self._depth_note(txn.s, str(command.value), delegated=False) + self._repeat(txn.s))
             else:
-                self._next_turn(txn, opening=self._depth_note(txn.s, str(command.value), delegated=False))
+                self.turns.next_turn(txn, opening=self._depth_note(txn.s, str(command.value), delegated=False))
             return
         if pending.get("intent") == "depth":
             self._answer_depth(txn, text, pending)
@@ -166,7 +169,7 @@ class ReplyPlanner(TurnPlanner):
             if cues.parse_gap_decision(text)[0] == "UNKNOWN" and cues.substantial(text):
                 self._gap_passed_over(txn, text, pending)
                 return
-            self._answer_gap(txn, text, pending)
+            self.turns.answer_gap(txn, text, pending)
             return
         if not pending:
             last_stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
@@ -174,10 +177,10 @@ class ReplyPlanner(TurnPlanner):
                 # "Keep it, as revised" when the rounds are used up is the decision the checkpoint asks
                 # for, not another round: it is recorded (a trial's was refused as "rounds used up")
                 txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
-                self._signal(txn, "DISPOSITION_DECIDED", None, "decision after the rounds were used")
+                self.turns.signal(txn, "DISPOSITION_DECIDED", None, "decision after the rounds were used")
                 self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED"], text)
                 self._record_decision(txn, text)
-                self._checkpoint(txn, "BUDGET_EXHAUSTED", "S5", "decision recorded", final=False)
+                self.turns.checkpoint(txn, "BUDGET_EXHAUSTED", "S5", "decision recorded", final=False)
                 return
             if last_stop == "BUDGET_EXHAUSTED" and gates.budget_stop(s) is not None:
                 zh = s.language == "zh"
@@ -209,12 +212,12 @@ class ReplyPlanner(TurnPlanner):
                 depth, how = cues.parse_depth(text)
                 rec = s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
                 if how == "unknown":
-                    self._config_turn(txn, retry=False)
+                    self.turns.config_turn(txn, retry=False)
                     return
                 chosen = depth if how == "chosen" and depth else rec
-                self._set_depth(txn, chosen, source="INTERACTIVE_CONFIRMED", reason=f"user_{how}",
+                self.turns.set_depth(txn, chosen, source="INTERACTIVE_CONFIRMED", reason=f"user_{how}",
                                 user_chose=how != "delegated")  # fmt: skip
-                self._next_turn(txn, opening=self._depth_note(txn.s, chosen, delegated=how == "delegated"))
+                self.turns.next_turn(txn, opening=self._depth_note(txn.s, chosen, delegated=how == "delegated"))
                 return
             opening = None
             asked = asked_back.question_to_partner(remarks.without_remarks(text, _last_turn(s)))
@@ -232,19 +235,19 @@ class ReplyPlanner(TurnPlanner):
                 ]
                 if found:
                     for signal in found:
-                        self._signal(txn, signal, None, "answer beside a question to the partner")
+                        self.turns.signal(txn, signal, None, "answer beside a question to the partner")
                     self._revise_idea(txn, "moderator", "CONTINUE", found, rest)
                 opening = self._heard(txn, asked)
                 if found:
                     opening += ("" if txn.s.language == "zh" else " ") + acknowledge(
                         unlabelled(rest), found, txn.s.language
                     )
-                self._next_turn(txn, opening=opening)
+                self.turns.next_turn(txn, opening=opening)
                 return
             if last_stop in _GOES_ON and wording is None and cues.states_decision(text):
                 # "Set it aside? No — keep the revised one" after a checkpoint decides the idea: it is
                 # recorded and the stage stays complete (a trial was asked the reflection again)
-                self._signal(txn, "DISPOSITION_DECIDED", None, "decision after a checkpoint")
+                self.turns.signal(txn, "DISPOSITION_DECIDED", None, "decision after a checkpoint")
                 # "Keep it, but with a coin flip per episode and a 2-point threshold": the test or the
                 # rival said with the decision is recorded too (a trial's whole new design was lost)
                 beside = [
@@ -253,10 +256,10 @@ class ReplyPlanner(TurnPlanner):
                     if x in {"DISCRIMINATION_ADDED", "ALTERNATIVE_ADDED"}
                 ]
                 for signal in beside:
-                    self._signal(txn, signal, None, "said beside a decision after a checkpoint")
+                    self.turns.signal(txn, signal, None, "said beside a decision after a checkpoint")
                 self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED", *beside], text)
                 self._record_decision(txn, text)
-                self._checkpoint(txn, "CHECKPOINT_REACHED", "S6", "decision recorded", final=False)
+                self.turns.checkpoint(txn, "CHECKPOINT_REACHED", "S6", "decision recorded", final=False)
                 return
             if last_stop in _GOES_ON and wording is None and kind != "other":
                 # "I honestly don't know whether the noise matters too" after a checkpoint is an answer
@@ -266,7 +269,7 @@ class ReplyPlanner(TurnPlanner):
                 found = list(dict.fromkeys(KIND_SIGNAL[k] for k, _ in answer_parts(text) if k in KIND_SIGNAL))
                 if found:
                     for signal in found:
-                        self._signal(txn, signal, None, f"{kind} after a checkpoint")
+                        self.turns.signal(txn, signal, None, f"{kind} after a checkpoint")
                     self._revise_idea(txn, "moderator", "CONTINUE", found, text)
                     opening = acknowledge(unlabelled(text), found, txn.s.language)
                 else:
@@ -286,14 +289,14 @@ class ReplyPlanner(TurnPlanner):
                     "IDEA_REVISED", "moderator", "SYSTEM",
                     {"idea_id": idea.idea_id, "proposition": wording or text, "source": "用户观察", "new_stage": True},
                 )  # fmt: skip
-                self._signal(txn, "INTUITION_FORMULATED", None, "revised proposition opens a new stage")
+                self.turns.signal(txn, "INTUITION_FORMULATED", None, "revised proposition opens a new stage")
                 zh = txn.s.language == "zh"
                 opening = (
                     "新阶段：以你改写的命题为对象重新审视。"
                     if zh
                     else "New stage: the revised proposition is examined afresh."
                 )
-            self._next_turn(txn, opening=opening)
+            self.turns.next_turn(txn, opening=opening)
             return
         self._answer_round(txn, text, pending, command)
 
@@ -326,7 +329,7 @@ class ReplyPlanner(TurnPlanner):
         rival = asked_back.rival_in_question(asked) if asked else None
         if asked and rival:
             # "Isn't my mother moving in the rival?" offers the rival: it is recorded, and said so
-            self._signal(txn, "ALTERNATIVE_ADDED", None, "rival offered as a question")
+            self.turns.signal(txn, "ALTERNATIVE_ADDED", None, "rival offered as a question")
             self._revise_idea(txn, "moderator", "CONTINUE", ["ALTERNATIVE_ADDED"], rival)
             self._p0_note(txn, asked_back.rival_heard(asked, rival, s.language) + self._repeat(s))
             return
@@ -361,19 +364,19 @@ class ReplyPlanner(TurnPlanner):
         depth, how = cues.parse_depth(text)
         rec = txn.s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
         if how == "unknown":
-            self._config_turn(txn, retry=True)
+            self.turns.config_turn(txn, retry=True)
             return
         if how == "delegated":
-            self._set_depth(
+            self.turns.set_depth(
                 txn, rec, source="INTERACTIVE_CONFIRMED", reason="user_delegated_choice_documented", user_chose=False
             )
         elif how == "recommended":
-            self._set_depth(
+            self.turns.set_depth(
                 txn, rec, source="INTERACTIVE_CONFIRMED", reason="user_accepted_recommendation", user_chose=True
             )
         else:
-            self._set_depth(txn, str(depth), source="INTERACTIVE_CONFIRMED", reason="user_chose", user_chose=True)
-        self._next_turn(
+            self.turns.set_depth(txn, str(depth), source="INTERACTIVE_CONFIRMED", reason="user_chose", user_chose=True)
+        self.turns.next_turn(
             txn, opening=self._depth_note(txn.s, txn.s.execution.depth or rec, delegated=how == "delegated")
         )
 
@@ -405,7 +408,7 @@ class ReplyPlanner(TurnPlanner):
             said = cues.without_research_request(heard_only)
         request = heard_only  # the research asked for, kept before ``text`` becomes the rest
         read = read_signals(
-            self.runtime,
+            self.turns.runtime,
             SignalInputs(
                 question_type=item.question_type, question=item.question or "", answer=said, previous_answers=previous
             ),
@@ -413,7 +416,7 @@ class ReplyPlanner(TurnPlanner):
         rival = asked_back.rival_in_question(asked) if asked else None
         if rival:
             # 「我妈来住不就是那个竞争解释吗？」 offers the rival as a question: recorded, and said so
-            self._signal(txn, "ALTERNATIVE_ADDED", turn, "rival offered as a question")
+            self.turns.signal(txn, "ALTERNATIVE_ADDED", turn, "rival offered as a question")
             self._revise_idea(txn, item.role, item.question_type, ["ALTERNATIVE_ADDED"], rival)
         if asked or remarked:
             text = said if cues.substantial(said) else ""
@@ -445,7 +448,7 @@ class ReplyPlanner(TurnPlanner):
             # factor again after it was given is what a trial called not listening.
             signals = [*signals, "DISCRIMINATION_ADDED"]
         for signal in signals:
-            self._signal(txn, signal, turn, f"cue in answer to {item.question_type}")
+            self.turns.signal(txn, signal, turn, f"cue in answer to {item.question_type}")
         qtype = "IMPLICATION" if guess else item.question_type if item.trigger != "P5" else "REVIEW"
         self._revise_idea(txn, item.role, qtype, signals, text, item.contribution or "")
         self._climb(txn)
@@ -469,8 +472,8 @@ class ReplyPlanner(TurnPlanner):
                 "STOPPED_QUESTION", "moderator", "SYSTEM",
                 {"rule": "S3", "obstacle": item.obstacle, "role": item.role, "question": item.question, "turn": turn},
             )  # fmt: skip
-            gap_premise = s.idea().current.proposition if self.kb_root else None
-        elif "PREMISE_SURFACED" in signals and self.kb_root and cues.has_any(text, UNCERTAIN):
+            gap_premise = s.idea().current.proposition if self.turns.kb_root else None
+        elif "PREMISE_SURFACED" in signals and self.turns.kb_root and cues.has_any(text, UNCERTAIN):
             gap_premise = text
         if as_command == "GAP":
             # "Is there research on this?" asks about the idea itself; "look it up" after a premise, about it
@@ -487,7 +490,7 @@ class ReplyPlanner(TurnPlanner):
             opening = acknowledge(unlabelled(text), signals, s.language)
         stop = gates.stop_after_answer(txn.s, item.obstacle or "—")
         if stop is not None:
-            self._checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False, note=opening)
+            self.turns.checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False, note=opening)
             return
         if as_command == "MODE" and command is not None:
             self._switch_mode(txn, str(command.value))
@@ -496,9 +499,9 @@ class ReplyPlanner(TurnPlanner):
             gap = gaps.propose(txn.s, premise=gap_premise, lang=txn.s.language)
             txn.emit("GAP_PROPOSED", "moderator", "SYSTEM", {"gap": gap})
             heard = acknowledge(unlabelled(text), signals, txn.s.language) if signals and text else ""
-            self._gap_turn(txn, gap, changed=False, note=heard)
+            self.turns.gap_turn(txn, gap, changed=False, note=heard)
             return
-        self._next_turn(txn, opening=opening, review_requested=as_command == "REVIEW", wish=cues.wished_role(text))
+        self.turns.next_turn(txn, opening=opening, review_requested=as_command == "REVIEW", wish=cues.wished_role(text))
 
     def _gap_passed_over(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
         """An answer that goes on talking instead of saying yes or no to a proposed search. A trial
@@ -515,7 +518,7 @@ class ReplyPlanner(TurnPlanner):
         parts = answer_parts(rest) if cues.substantial(rest) else []
         found = list(dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL))
         for signal in found:
-            self._signal(txn, signal, None, "answer given instead of a search decision")
+            self.turns.signal(txn, signal, None, "answer given instead of a search decision")
         if found:
             self._revise_idea(txn, "moderator", "CONTINUE", found, rest)
             self._climb(txn)
@@ -523,7 +526,7 @@ class ReplyPlanner(TurnPlanner):
         opening = note + ("" if zh else " ") + self._heard(txn, asked) if asked else note
         if found:
             opening += ("" if zh else " ") + acknowledge(unlabelled(rest), found, s.language)
-        self._next_turn(txn, opening=opening)
+        self.turns.next_turn(txn, opening=opening)
 
     def _record_decision(self, txn: Txn, text: str) -> None:
         """The person's decision, in their words: the plan takes its sizes from it ("over six weeks")."""
@@ -637,13 +640,13 @@ class ReplyPlanner(TurnPlanner):
         txn.field(
             "mode_reason", f"模式：{name}。依据：用户一句切换。" if zh else f"Mode: {mode}. Basis: the person switched."
         )
-        self._checkpoint(txn, "USER_SWITCHED_MODE", "S4", f"mode → {mode}", final=False)
+        self.turns.checkpoint(txn, "USER_SWITCHED_MODE", "S4", f"mode → {mode}", final=False)
         opening = (
             f"已切换到{name}模式，前一阶段已记入小结。"
             if zh
             else f"Switched to {mode}; the previous stage is summarised."
         )
-        self._next_turn(txn, opening=opening)
+        self.turns.next_turn(txn, opening=opening)
 
 
 def _last_turn(s: Session) -> str:

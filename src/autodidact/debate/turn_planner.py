@@ -26,19 +26,25 @@ if TYPE_CHECKING:
 
 
 class TurnPlanner:
-    """Emits the events of the next turn into a transaction."""
+    """Emits the events of the next turn into a transaction.
 
-    runtime: Runtime
-    settings: Any
-    kb_root: Path | None
-    store: SessionStore
+    Held by the :class:`~autodidact.debate.reply_planner.ReplyPlanner` (which decides what an
+    answer does) and by the engine (which closes a session with a checkpoint); it reads the
+    runtime, settings and knowledge base it was given and writes nothing but the transaction.
+    """
 
-    def _raw_count(self) -> int:
+    def __init__(self, *, runtime: Runtime, settings: Any, kb_root: Path | None, store: SessionStore) -> None:
+        self.runtime = runtime
+        self.settings = settings
+        self.kb_root = kb_root
+        self.store = store
+
+    def raw_count(self) -> int:
         """Readable sources already in the knowledge base (what a gap could be checked against)."""
         raw = Path(self.kb_root) / "raw" if self.kb_root else None
         return sum(1 for p in raw.iterdir() if p.is_file()) if raw is not None and raw.is_dir() else 0
 
-    def _set_depth(self, txn: Txn, depth: str, *, source: str, reason: str, user_chose: bool) -> None:
+    def set_depth(self, txn: Txn, depth: str, *, source: str, reason: str, user_chose: bool) -> None:
         execution = txn.s.execution.model_dump(mode="json")
         execution.update(
             depth=depth,
@@ -50,7 +56,7 @@ class TurnPlanner:
         )
         txn.field("execution", execution)
 
-    def _config_turn(self, txn: Txn, retry: bool) -> None:
+    def config_turn(self, txn: Txn, retry: bool) -> None:
         s = txn.s
         zh = s.language == "zh"
         rec = s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
@@ -85,14 +91,14 @@ class TurnPlanner:
         )  # fmt: skip
         txn.emit("QUESTION_ASKED", "moderator", "ROLE_SWITCH", {"turn": turn, "question": question, "why": why})
 
-    def _signal(self, txn: Txn, signal: str, turn: int | None, note: str) -> None:
+    def signal(self, txn: Txn, signal: str, turn: int | None, note: str) -> None:
         round_no = txn.s.round_by_turn(turn).round if turn is not None else 0
         txn.emit(
             "PROGRESS_SIGNAL", "moderator", "SYSTEM",
             {"signal": signal, "turn": turn, "round": round_no, "idea_id": txn.s.idea().idea_id, "note": note},
         )  # fmt: skip
 
-    def _obstacle(self, s: Session) -> str:
+    def obstacle(self, s: Session) -> str:
         pending = s.pending_question or {}
         turn = pending.get("turn")
         if turn is not None:
@@ -101,7 +107,7 @@ class TurnPlanner:
         answered = [r for r in s.substantive_rounds]
         return (answered[-1].obstacle or "—") if answered else "—"
 
-    def _checkpoint(
+    def checkpoint(
         self, txn: Txn, reason: str, rule: str, obstacle: str, *, final: bool, note: str | None = None
     ) -> None:
         summary = summaries.stage_summary(txn.s, stop_reason=reason, rule=rule, obstacle=obstacle)
@@ -114,7 +120,7 @@ class TurnPlanner:
         )  # fmt: skip
 
     # -- next turn -------------------------------------------------------------------------
-    def _next_turn(
+    def next_turn(
         self,
         txn: Txn,
         *,
@@ -127,7 +133,7 @@ class TurnPlanner:
         s = txn.s
         stop = gates.budget_stop(s)
         if stop is not None:
-            self._checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False, note=opening)
+            self.checkpoint(txn, stop.reason, stop.rule, stop.obstacle, final=False, note=opening)
             return
         choice = moderator.choose(s, wish=wish, review_requested=review_requested)
         review_text, label_kind, roles = None, LABEL_SWITCH, [choice.role]
@@ -174,7 +180,7 @@ class TurnPlanner:
             # the person answered this question and its follow-up since the last checkpoint: asking a
             # third time is a loop (a trial's "Does that change your answer?" came back after every
             # reply); the stage has its result
-            self._checkpoint(txn, "CHECKPOINT_REACHED", "S6", choice.obstacle or "—", final=False, note=opening)
+            self.checkpoint(txn, "CHECKPOINT_REACHED", "S6", choice.obstacle or "—", final=False, note=opening)
             return
         if _already_answered(s, out.question):
             # The offline turn for a role has one question; the moderator may come back to the role
@@ -269,7 +275,7 @@ class TurnPlanner:
         return text, not degraded
 
     # -- gaps --------------------------------------------------------------------------------
-    def _gap_turn(self, txn: Txn, gap: dict[str, Any], *, changed: bool, note: str = "") -> None:
+    def gap_turn(self, txn: Txn, gap: dict[str, Any], *, changed: bool, note: str = "") -> None:
         s = txn.s
         zh = s.language == "zh"
         turn = len(s.rounds) + 1
@@ -304,7 +310,7 @@ class TurnPlanner:
         )  # fmt: skip
         txn.emit("QUESTION_ASKED", "moderator", "ROLE_SWITCH", {"turn": turn, "question": question, "why": why})
 
-    def _answer_gap(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
+    def answer_gap(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
         txn.emit(
             "USER_INPUT",
             "user",
@@ -318,7 +324,7 @@ class TurnPlanner:
         if decision == "CHANGE" and scope:
             changed = gaps.with_scope(gap, scope)
             txn.emit("GAP_PROPOSED", "moderator", "SYSTEM", {"gap": changed})
-            self._gap_turn(txn, txn.s.gap(gap_id), changed=True)
+            self.gap_turn(txn, txn.s.gap(gap_id), changed=True)
             return
         if decision == "REJECT":
             txn.emit("GAP_REJECTED", "user", "USER", {"gap_id": gap_id, "reason": text})
@@ -327,13 +333,13 @@ class TurnPlanner:
                 if zh
                 else "Not checked: it stays an open question."
             )
-            self._next_turn(txn, opening=note)
+            self.next_turn(txn, opening=note)
             return
         if decision != "CONFIRM":
-            self._gap_turn(txn, gap, changed=False)
+            self.gap_turn(txn, gap, changed=False)
             return
         txn.emit("GAP_CONFIRMED", "user", "USER", {"gap_id": gap_id, "scope_fingerprint": gaps.gap_fingerprint(gap)})
-        self._signal(txn, "GAP_CONFIRMED", None, gap_id)
+        self.signal(txn, "GAP_CONFIRMED", None, gap_id)
         gap = txn.s.gap(gap_id)
         out_dir = self.store.folder / "gaps" / gap_id
         result = gaps.dispatch(
@@ -349,7 +355,7 @@ class TurnPlanner:
         if result["status"] == "NO_RESULT" and not links:
             # "The check did not run (NO_RESULT: … of d1)" was a status code where a person needed to
             # hear what was searched and what would help
-            statement = _nothing_found(txn.s.idea().current.proposition, self._raw_count(), zh)
+            statement = _nothing_found(txn.s.idea().current.proposition, self.raw_count(), zh)
         elif result["status"] != "DONE":
             status, note = result["status"], result["note"]
             prefix = f"查证未执行（{status}：{note}）。" if zh else f"The check did not run ({status}: {note})."
@@ -361,11 +367,11 @@ class TurnPlanner:
              "result_refs": refs, "scope_fingerprint": gaps.gap_fingerprint(gap)},
         )  # fmt: skip
         if links:
-            self._signal(txn, "EVIDENCE_IMPORTED", None, gap_id)
+            self.signal(txn, "EVIDENCE_IMPORTED", None, gap_id)
         if any(link["alignment"] == "VERIFIED" for link in links):
-            self._signal(txn, "PREMISE_VERIFIED", None, gap_id)
+            self.signal(txn, "PREMISE_VERIFIED", None, gap_id)
         cited = sorted({str(link.get("location")) for link in links if link.get("location")})
-        self._next_turn(txn, opening=None, evidence_note=statement, citation="; ".join([*refs, *cited]) or None)
+        self.next_turn(txn, opening=None, evidence_note=statement, citation="; ".join([*refs, *cited]) or None)
 
 
 def _nothing_found(proposition: str, sources: int, zh: bool) -> str:
