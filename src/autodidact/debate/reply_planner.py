@@ -7,6 +7,7 @@ focus question) is one job; choosing and writing the next turn is another (``tur
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from autodidact.debate.answer_kinds import (
     unlabelled,
 )
 from autodidact.debate.answer_kinds import classify as classify_answer
+from autodidact.debate.cues import Command
 from autodidact.debate.proposition import plain_reading
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.role_texts import acknowledge
@@ -120,185 +122,191 @@ class ReplyPlanner:
 
     # -- replies -----------------------------------------------------------------------------
     def plan_reply(self, txn: Txn, text: str) -> None:
+        """One reply: a command (by table), an answer to what is pending (by its intent), input
+        between turns (after a checkpoint), or an answer to the round's question."""
         s = txn.s
         if s.state == "CLOSED":
             raise InputError(f"session {s.session_id} is closed", hint='start a new one: autodidact debate start "..."')
         pending = s.pending_question or {}
         command = cues.parse_command(text)
-        user = {"op": "reply", "text": text}
-        if command is not None and command.kind == "PAUSE":
-            txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "COMMAND", "command": "PAUSE"})
-            txn.emit("PAUSED", "moderator", "SYSTEM", {"reason": "user"})
-            return
-        if command is not None and command.kind in {"SUMMARY", "CLOSE"}:
-            txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "COMMAND", "command": command.kind})
-            final = command.kind == "CLOSE"
-            reason = "USER_CLOSED" if final else "CHECKPOINT_REACHED"
-            self.turns.checkpoint(txn, reason, "S4", self.turns.obstacle(txn.s), final=final)
-            return
-        if command is not None and command.kind == "QUESTION" and pending:
-            self._p0_answer(txn, text)
-            return
-        if command is not None and command.kind == "DEPTH" and pending.get("intent") != "depth":
-            txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "COMMAND", "command": "DEPTH"})
-            used, limit = s.execution.usage.rounds, gates.BUDGETS[str(command.value)].max_rounds
-            if limit <= used:
-                zh = s.language == "zh"
-                note = (
-                    f"已用 {used} 轮，{command.value} 档只有 {limit} 轮，档位不变。"
-                    if zh
-                    else f"{used} rounds are used; {command.value} allows only {limit}, so the depth stays."
-                )
-                if pending:
-                    self._p0_note(txn, note + self._repeat(txn.s))
-                else:
-                    self.turns.next_turn(txn, opening=note)
+        if command is not None:
+            on_command = _COMMANDS.get(command.kind)
+            if on_command is not None and on_command(self, txn, text, command, pending):
                 return
-            self.turns.set_depth(
-                txn, str(command.value), source="USER_OVERRIDE", reason="user_changed_depth", user_chose=True
+        on_intent = _INTENTS.get(str(pending.get("intent") or ""))
+        if on_intent is not None:
+            on_intent(self, txn, text, pending)
+        elif not pending:
+            self._between_turns(txn, text)
+        else:
+            self._answer_round(txn, text, pending, command)
+
+    # -- commands: each returns whether it handled the reply (False: read it as an answer) ------
+    def _pause_command(self, txn: Txn, text: str, command: Command, pending: dict[str, Any]) -> bool:
+        txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "COMMAND", "command": "PAUSE"})
+        txn.emit("PAUSED", "moderator", "SYSTEM", {"reason": "user"})
+        return True
+
+    def _checkpoint_command(self, txn: Txn, text: str, command: Command, pending: dict[str, Any]) -> bool:
+        payload = {"op": "reply", "text": text, "intent": "COMMAND", "command": command.kind}
+        txn.emit("USER_INPUT", "user", "USER", payload)
+        final = command.kind == "CLOSE"
+        reason = "USER_CLOSED" if final else "CHECKPOINT_REACHED"
+        self.turns.checkpoint(txn, reason, "S4", self.turns.obstacle(txn.s), final=final)
+        return True
+
+    def _question_command(self, txn: Txn, text: str, command: Command, pending: dict[str, Any]) -> bool:
+        if not pending:
+            return False  # a question between turns is input like any other
+        self._p0_answer(txn, text)
+        return True
+
+    def _depth_command(self, txn: Txn, text: str, command: Command, pending: dict[str, Any]) -> bool:
+        if pending.get("intent") == "depth":
+            return False  # the answer to the depth question itself
+        s = txn.s
+        txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "COMMAND", "command": "DEPTH"})
+        used, limit = s.execution.usage.rounds, gates.BUDGETS[str(command.value)].max_rounds
+        if limit <= used:
+            zh = s.language == "zh"
+            note = (
+                f"已用 {used} 轮，{command.value} 档只有 {limit} 轮，档位不变。"
+                if zh
+                else f"{used} rounds are used; {command.value} allows only {limit}, so the depth stays."
             )
             if pending:
-                self._p0_note(txn, self._depth_note(txn.s, str(command.value), delegated=False) + self._repeat(txn.s))
+                self._p0_note(txn, note + self._repeat(txn.s))
             else:
-                self.turns.next_turn(txn, opening=self._depth_note(txn.s, str(command.value), delegated=False))
-            return
-        if pending.get("intent") == "depth":
-            self._answer_depth(txn, text, pending)
-            return
-        if pending.get("intent") == "gap_confirmation":
-            if cues.parse_gap_decision(text)[0] == "UNKNOWN" and cues.substantial(text):
-                self._gap_passed_over(txn, text, pending)
-                return
+                self.turns.next_turn(txn, opening=note)
+            return True
+        self.turns.set_depth(
+            txn, str(command.value), source="USER_OVERRIDE", reason="user_changed_depth", user_chose=True
+        )
+        if pending:
+            self._p0_note(txn, self._depth_note(txn.s, str(command.value), delegated=False) + self._repeat(txn.s))
+        else:
+            self.turns.next_turn(txn, opening=self._depth_note(txn.s, str(command.value), delegated=False))
+        return True
+
+    # -- answers to a pending question of a given intent -----------------------------------------
+    def _gap_confirmation(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
+        if cues.parse_gap_decision(text)[0] == "UNKNOWN" and cues.substantial(text):
+            self._gap_passed_over(txn, text, pending)
+        else:
             self.turns.answer_gap(txn, text, pending)
+
+    # -- input when no question is open (after a checkpoint, or a stop before the depth) ---------
+    def _between_turns(self, txn: Txn, text: str) -> None:
+        s = txn.s
+        last_stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
+        user = {"op": "reply", "text": text, "intent": "CONTINUE"}
+        if last_stop == "BUDGET_EXHAUSTED" and cues.states_decision(text) and revised_wording(text) is None:
+            # "Keep it, as revised" when the rounds are used up is the decision the checkpoint asks
+            # for, not another round: it is recorded (a trial's was refused as "rounds used up")
+            txn.emit("USER_INPUT", "user", "USER", user)
+            self.turns.signal(txn, "DISPOSITION_DECIDED", None, "decision after the rounds were used")
+            self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED"], text)
+            self._record_decision(txn, text)
+            self.turns.checkpoint(txn, "BUDGET_EXHAUSTED", "S5", "decision recorded", final=False)
             return
-        if not pending:
-            last_stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
-            if last_stop == "BUDGET_EXHAUSTED" and cues.states_decision(text) and revised_wording(text) is None:
-                # "Keep it, as revised" when the rounds are used up is the decision the checkpoint asks
-                # for, not another round: it is recorded (a trial's was refused as "rounds used up")
-                txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
-                self.turns.signal(txn, "DISPOSITION_DECIDED", None, "decision after the rounds were used")
-                self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED"], text)
-                self._record_decision(txn, text)
-                self.turns.checkpoint(txn, "BUDGET_EXHAUSTED", "S5", "decision recorded", final=False)
-                return
-            if last_stop == "BUDGET_EXHAUSTED" and gates.budget_stop(s) is not None:
-                zh = s.language == "zh"
-                deeper = {"quick": "standard", "standard": "deep"}.get(s.execution.depth or "", "deep")
-                say = ("改成标准" if deeper == "standard" else "改成深度") if zh else f"switch to {deeper}"
-                raise InputError(
-                    "本档深度的轮次已用完" if zh else "the rounds of this depth are used up",
-                    hint=f"说「{say}」扩大上限，或运行 autodidact debate close 结束"
-                    if zh
-                    else f"say '{say}' to raise the limit, or close the session: autodidact debate close",
-                )
-            last_rule = s.checkpoints[-1].get("rule") if s.checkpoints else None
-            kind = classify_answer(text)
-            wording = revised_wording(text)
-            idle = kind in {"other", "hedge", "choice"} and not wording and not cues.states_decision(text)
-            if last_rule == "S6" and not cues.substantial(text) and idle:
-                # The stage reached its result (a decision on the idea): going on with "ok" would only
-                # ask the reflection again ("You already answered this…", a trial's loop).
-                zh = s.language == "zh"
-                raise InputError(
-                    "这一阶段已经完成" if zh else "this stage is complete",
-                    hint="写出修改后的命题以开启新阶段，或运行 autodidact debate close 结束"
-                    if zh
-                    else "write a revised proposition to examine it in a new stage, or close the session: "
-                    "autodidact debate close",
-                )
-            txn.emit("USER_INPUT", "user", "USER", {**user, "intent": "CONTINUE"})
-            if s.execution.depth is None:  # stopped before the depth was set: no discussion without it
-                depth, how = cues.parse_depth(text)
-                rec = s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
-                if how == "unknown":
-                    self.turns.config_turn(txn, retry=False)
-                    return
-                chosen = depth if how == "chosen" and depth else rec
-                self.turns.set_depth(txn, chosen, source="INTERACTIVE_CONFIRMED", reason=f"user_{how}",
-                                user_chose=how != "delegated")  # fmt: skip
-                self.turns.next_turn(txn, opening=self._depth_note(txn.s, chosen, delegated=how == "delegated"))
-                return
-            opening = None
-            asked = asked_back.question_to_partner(remarks.without_remarks(text, _last_turn(s)))
-            if last_stop in _GOES_ON and wording is None and asked:
-                # a question to the partner after a checkpoint is answered and kept open; the rest of
-                # the answer counts by its kinds (a trial's question was filed as the test)
-                rest = remarks.without_remarks(asked_back.without_question(text, asked), _last_turn(txn.s))
-                parts = answer_parts(rest) if cues.substantial(rest) else []
-                # what goes with a question is its context ("I was thinking I'd go by the grade"), no
-                # premise of the idea
-                found = [
-                    s
-                    for s in dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL)
-                    if s != "PREMISE_SURFACED"
-                ]
-                if found:
-                    for signal in found:
-                        self.turns.signal(txn, signal, None, "answer beside a question to the partner")
-                    self._revise_idea(txn, "moderator", "CONTINUE", found, rest)
-                opening = self._heard(txn, asked)
-                if found:
-                    opening += ("" if txn.s.language == "zh" else " ") + acknowledge(
-                        unlabelled(rest), found, txn.s.language
-                    )
-                self.turns.next_turn(txn, opening=opening)
-                return
-            if last_stop in _GOES_ON and wording is None and cues.states_decision(text):
-                # "Set it aside? No — keep the revised one" after a checkpoint decides the idea: it is
-                # recorded and the stage stays complete (a trial was asked the reflection again)
-                self.turns.signal(txn, "DISPOSITION_DECIDED", None, "decision after a checkpoint")
-                # "Keep it, but with a coin flip per episode and a 2-point threshold": the test or the
-                # rival said with the decision is recorded too (a trial's whole new design was lost)
-                beside = [
-                    x
-                    for x in dict.fromkeys(KIND_SIGNAL[k] for k, _ in answer_parts(text) if k in KIND_SIGNAL)
-                    if x in {"DISCRIMINATION_ADDED", "ALTERNATIVE_ADDED"}
-                ]
-                for signal in beside:
-                    self.turns.signal(txn, signal, None, "said beside a decision after a checkpoint")
-                self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED", *beside], text)
-                self._record_decision(txn, text)
-                self.turns.checkpoint(txn, "CHECKPOINT_REACHED", "S6", "decision recorded", final=False)
-                return
-            if last_stop in _GOES_ON and wording is None and kind != "other":
-                # "I honestly don't know whether the noise matters too" after a checkpoint is an answer
-                # (a hedge, a confounder, a test …), not a new proposition: it is recorded by its kind,
-                # said back as recorded (a trial's confounder got no word at all), and the stage goes on
-                # with the proposition it had (a trial had lost its whole result).
-                found = list(dict.fromkeys(KIND_SIGNAL[k] for k, _ in answer_parts(text) if k in KIND_SIGNAL))
-                if found:
-                    for signal in found:
-                        self.turns.signal(txn, signal, None, f"{kind} after a checkpoint")
-                    self._revise_idea(txn, "moderator", "CONTINUE", found, text)
-                    opening = acknowledge(unlabelled(text), found, txn.s.language)
-                else:
-                    quote = excerpt(unlabelled(text), 30)
-                    zh = txn.s.language == "zh"
-                    opening = f"记下了你的回答「{quote}」。" if zh else f'Noted your answer "{quote}".'
-            elif last_stop in _GOES_ON and wording is None and not _reads_as_claim(text, txn.s.language):
-                # 「你漏了一点：我前面说过…」 talks about the discussion; it is not a new proposition
-                # (a trial's whole stage was replaced by such a remark)
-                quote = excerpt(unlabelled(text), 30)
-                zh = txn.s.language == "zh"
-                opening = f"记下了你的回答「{quote}」。" if zh else f'Noted your answer "{quote}".'
-            elif last_stop == "CHECKPOINT_REACHED" and cues.substantial(text):
-                # a revised proposition in the person's own words opens a new stage on it
-                idea = txn.s.idea()
-                txn.emit(
-                    "IDEA_REVISED", "moderator", "SYSTEM",
-                    {"idea_id": idea.idea_id, "proposition": wording or text, "source": "用户观察", "new_stage": True},
-                )  # fmt: skip
-                self.turns.signal(txn, "INTUITION_FORMULATED", None, "revised proposition opens a new stage")
-                zh = txn.s.language == "zh"
-                opening = (
-                    "新阶段：以你改写的命题为对象重新审视。"
-                    if zh
-                    else "New stage: the revised proposition is examined afresh."
-                )
-            self.turns.next_turn(txn, opening=opening)
+        _refuse_between_turns(s, text, last_stop)
+        txn.emit("USER_INPUT", "user", "USER", user)
+        if s.execution.depth is None:  # stopped before the depth was set: no discussion without it
+            self._depth_between_turns(txn, text)
             return
-        self._answer_round(txn, text, pending, command)
+        goes_on = last_stop in _GOES_ON and revised_wording(text) is None
+        asked = asked_back.question_to_partner(remarks.without_remarks(text, _last_turn(s)))
+        if goes_on and asked:
+            self._question_after_checkpoint(txn, text, asked)
+        elif goes_on and cues.states_decision(text):
+            self._decision_after_checkpoint(txn, text)
+        else:
+            self.turns.next_turn(txn, opening=self._opening_after_checkpoint(txn, text, last_stop))
+
+    def _depth_between_turns(self, txn: Txn, text: str) -> None:
+        depth, how = cues.parse_depth(text)
+        rec = txn.s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
+        if how == "unknown":
+            self.turns.config_turn(txn, retry=False)
+            return
+        chosen = depth if how == "chosen" and depth else rec
+        self.turns.set_depth(txn, chosen, source="INTERACTIVE_CONFIRMED", reason=f"user_{how}",
+                             user_chose=how != "delegated")  # fmt: skip
+        self.turns.next_turn(txn, opening=self._depth_note(txn.s, chosen, delegated=how == "delegated"))
+
+    def _question_after_checkpoint(self, txn: Txn, text: str, asked: str) -> None:
+        """A question to the partner after a checkpoint is answered and kept open; the rest of the
+        answer counts by its kinds (a trial's question was filed as the test)."""
+        rest = remarks.without_remarks(asked_back.without_question(text, asked), _last_turn(txn.s))
+        parts = answer_parts(rest) if cues.substantial(rest) else []
+        # what goes with a question is its context ("I was thinking I'd go by the grade"), no
+        # premise of the idea
+        found = [
+            s for s in dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL) if s != "PREMISE_SURFACED"
+        ]
+        if found:
+            for signal in found:
+                self.turns.signal(txn, signal, None, "answer beside a question to the partner")
+            self._revise_idea(txn, "moderator", "CONTINUE", found, rest)
+        opening = self._heard(txn, asked)
+        if found:
+            opening += ("" if txn.s.language == "zh" else " ") + acknowledge(unlabelled(rest), found, txn.s.language)
+        self.turns.next_turn(txn, opening=opening)
+
+    def _decision_after_checkpoint(self, txn: Txn, text: str) -> None:
+        """ "Set it aside? No — keep the revised one" after a checkpoint decides the idea: it is
+        recorded and the stage stays complete (a trial was asked the reflection again)."""
+        self.turns.signal(txn, "DISPOSITION_DECIDED", None, "decision after a checkpoint")
+        # "Keep it, but with a coin flip per episode and a 2-point threshold": the test or the
+        # rival said with the decision is recorded too (a trial's whole new design was lost)
+        beside = [
+            x
+            for x in dict.fromkeys(KIND_SIGNAL[k] for k, _ in answer_parts(text) if k in KIND_SIGNAL)
+            if x in {"DISCRIMINATION_ADDED", "ALTERNATIVE_ADDED"}
+        ]
+        for signal in beside:
+            self.turns.signal(txn, signal, None, "said beside a decision after a checkpoint")
+        self._revise_idea(txn, "moderator", "REFLECTION", ["DISPOSITION_DECIDED", *beside], text)
+        self._record_decision(txn, text)
+        self.turns.checkpoint(txn, "CHECKPOINT_REACHED", "S6", "decision recorded", final=False)
+
+    def _opening_after_checkpoint(self, txn: Txn, text: str, last_stop: str | None) -> str | None:
+        """What the next turn opens with after other input between turns: the answer recorded by
+        its kind, a remark noted, or a revised proposition that opens a new stage."""
+        zh = txn.s.language == "zh"
+        kind = classify_answer(text)
+        wording = revised_wording(text)
+        goes_on = last_stop in _GOES_ON and wording is None
+        if goes_on and kind != "other":
+            # "I honestly don't know whether the noise matters too" after a checkpoint is an answer
+            # (a hedge, a confounder, a test …), not a new proposition: it is recorded by its kind,
+            # said back as recorded (a trial's confounder got no word at all), and the stage goes on
+            # with the proposition it had (a trial had lost its whole result).
+            found = list(dict.fromkeys(KIND_SIGNAL[k] for k, _ in answer_parts(text) if k in KIND_SIGNAL))
+            if found:
+                for signal in found:
+                    self.turns.signal(txn, signal, None, f"{kind} after a checkpoint")
+                self._revise_idea(txn, "moderator", "CONTINUE", found, text)
+                return acknowledge(unlabelled(text), found, txn.s.language)
+            quote = excerpt(unlabelled(text), 30)
+            return f"记下了你的回答「{quote}」。" if zh else f'Noted your answer "{quote}".'
+        if goes_on and not _reads_as_claim(text, txn.s.language):
+            # 「你漏了一点：我前面说过…」 talks about the discussion; it is not a new proposition
+            # (a trial's whole stage was replaced by such a remark)
+            quote = excerpt(unlabelled(text), 30)
+            return f"记下了你的回答「{quote}」。" if zh else f'Noted your answer "{quote}".'
+        if last_stop == "CHECKPOINT_REACHED" and cues.substantial(text):
+            # a revised proposition in the person's own words opens a new stage on it
+            idea = txn.s.idea()
+            txn.emit(
+                "IDEA_REVISED", "moderator", "SYSTEM",
+                {"idea_id": idea.idea_id, "proposition": wording or text, "source": "用户观察", "new_stage": True},
+            )  # fmt: skip
+            self.turns.signal(txn, "INTUITION_FORMULATED", None, "revised proposition opens a new stage")
+            if zh:
+                return "新阶段：以你改写的命题为对象重新审视。"
+            return "New stage: the revised proposition is examined afresh."
+        return None
 
     def _repeat(self, s: Session) -> str:
         pending = s.pending_question or {}
@@ -797,3 +805,48 @@ def named_premise(answer: str, contribution: str) -> str | None:
     if index < len(premises) and premises[index]:
         return re.split(r"[.。]\s*(?:Strongest|最强)", premises[index])[0]
     return None
+
+
+def _refuse_between_turns(s: Session, text: str, last_stop: str | None) -> None:
+    """Input between turns that cannot go on: the depth's rounds are used up, or the stage reached
+    its result and the input adds nothing (going on with "ok" would only ask the reflection again,
+    "You already answered this…", a trial's loop)."""
+    zh = s.language == "zh"
+    if last_stop == "BUDGET_EXHAUSTED" and gates.budget_stop(s) is not None:
+        deeper = {"quick": "standard", "standard": "deep"}.get(s.execution.depth or "", "deep")
+        say = ("改成标准" if deeper == "standard" else "改成深度") if zh else f"switch to {deeper}"
+        raise InputError(
+            "本档深度的轮次已用完" if zh else "the rounds of this depth are used up",
+            hint=f"说「{say}」扩大上限，或运行 autodidact debate close 结束"
+            if zh
+            else f"say '{say}' to raise the limit, or close the session: autodidact debate close",
+        )
+    last_rule = s.checkpoints[-1].get("rule") if s.checkpoints else None
+    kind = classify_answer(text)
+    idle = kind in {"other", "hedge", "choice"} and not revised_wording(text) and not cues.states_decision(text)
+    if last_rule == "S6" and not cues.substantial(text) and idle:
+        raise InputError(
+            "这一阶段已经完成" if zh else "this stage is complete",
+            hint="写出修改后的命题以开启新阶段，或运行 autodidact debate close 结束"
+            if zh
+            else "write a revised proposition to examine it in a new stage, or close the session: "
+            "autodidact debate close",
+        )
+
+
+_CommandHandler = Callable[[ReplyPlanner, Txn, str, Command, dict[str, Any]], bool]
+_IntentHandler = Callable[[ReplyPlanner, Txn, str, dict[str, Any]], None]
+
+# What a command does (docs/debate.md); a handler returning False leaves the reply to be read as an answer.
+_COMMANDS: dict[str, _CommandHandler] = {
+    "PAUSE": ReplyPlanner._pause_command,
+    "SUMMARY": ReplyPlanner._checkpoint_command,
+    "CLOSE": ReplyPlanner._checkpoint_command,
+    "QUESTION": ReplyPlanner._question_command,
+    "DEPTH": ReplyPlanner._depth_command,
+}
+# Who answers a pending question, by the intent it was asked with.
+_INTENTS: dict[str, _IntentHandler] = {
+    "depth": ReplyPlanner._answer_depth,
+    "gap_confirmation": ReplyPlanner._gap_confirmation,
+}
