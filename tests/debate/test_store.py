@@ -169,3 +169,26 @@ def test_recover_briefing_has_at_most_ten_lines_and_asks_nothing_new(cli: Any, t
     assert len(SessionStore(folder).events()) == events_before
     # words, not internals: a trial read role ids and "events 18/120, active 0/600s" here
     assert not any(re.search(r"[a-z]+_[a-z]+|events \d|WAITING_|active \d", line) for line in lines)
+
+
+def test_a_misspelt_or_mistyped_payload_field_is_refused_when_made_and_when_read(tmp_path: Path) -> None:
+    """Each event type has its payload model (debate/payloads.py): "stop_reson" would otherwise be
+    replayed as a checkpoint without a reason."""
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="stop_reson"):
+        make_event("s1", 1, "CHECKPOINT", actor="moderator", execution_kind="SYSTEM",
+                   payload={"stop_reson": "USER_CLOSED", "summary": {}})  # fmt: skip
+    with pytest.raises(ValidationError, match="turn"):
+        make_event("s1", 1, "QUESTION_ASKED", actor="moderator", execution_kind="SYSTEM",
+                   payload={"turn": "two", "question": "Why?", "why": "a reason"})  # fmt: skip
+    folder = _session(tmp_path)
+    store = SessionStore(folder)
+    lines = store.events_path.read_text("utf-8").splitlines()
+    second = json.loads(lines[1])
+    second["payload"]["unknown_field"] = 1
+    lines[1] = json.dumps(second, ensure_ascii=False)
+    store.events_path.write_text("\n".join(lines) + "\n", "utf-8")
+    with pytest.raises(CorruptEventLog) as info:
+        store.events()
+    assert info.value.line == 2

@@ -3,7 +3,8 @@
 Why a discriminated union: ``events.jsonl`` is the only record a session is rebuilt from, so every
 line must be read back exactly as written. One pydantic class per event type, tagged by ``type``,
 means one adapter parses any line and an unknown type or a missing field fails loudly instead of
-being half-understood. ``schema_version`` is checked on read.
+being half-understood. Each class names its payload model (``debate/payloads.py``), so a
+misspelt or mistyped payload field fails the same way. ``schema_version`` is checked on read.
 
 Event ids are content-derived (session, seq, type, actor, payload), so re-sending the same event
 after a crash is recognised as a duplicate, while a different event can never hide behind a
@@ -17,6 +18,25 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, TypeAdapter
 
+from autodidact.debate.payloads import (
+    CheckpointPayload,
+    DegradedReviewPayload,
+    DisagreementAssessedPayload,
+    EvidenceImportedPayload,
+    GapConfirmedPayload,
+    GapProposedPayload,
+    GapRejectedPayload,
+    IdeaRevisedPayload,
+    PausedPayload,
+    ProgressSignalPayload,
+    QuestionAskedPayload,
+    ReviewRequestedPayload,
+    ReviewReturnedPayload,
+    RoleResponsePayload,
+    SelectionReasonPayload,
+    StoppedQuestionPayload,
+    UserInputPayload,
+)
 from autodidact.store.hashing import hash_json
 
 EVENT_SCHEMA_VERSION: Literal["0.1"] = "0.1"
@@ -54,7 +74,6 @@ class _EventBase(BaseModel):
     seq: int = Field(ge=1, description="1, 2, ... in log order")
     actor: str = Field(min_length=1, description="user, moderator, a role id, reviewer-N or system")
     execution_kind: ExecutionKind
-    payload: dict[str, Any] = Field(default_factory=dict)
     created_at: str
 
 
@@ -62,102 +81,119 @@ class UserInputEvent(_EventBase):
     """What the person typed, verbatim (prompt, answer, command or decision)."""
 
     type: Literal["USER_INPUT"]
+    payload: UserInputPayload
 
 
 class RoleResponseEvent(_EventBase):
     """A role's response and substantive contribution, with its source label."""
 
     type: Literal["ROLE_RESPONSE"]
+    payload: RoleResponsePayload
 
 
 class QuestionAskedEvent(_EventBase):
     """The one focus question of a turn and why it is worth asking."""
 
     type: Literal["QUESTION_ASKED"]
+    payload: QuestionAskedPayload
 
 
 class SelectionReasonEvent(_EventBase):
     """The moderator's choice (ladder trigger and role), or a whitelisted field replacement."""
 
     type: Literal["SELECTION_REASON"]
+    payload: SelectionReasonPayload
 
 
 class ProgressSignalEvent(_EventBase):
     """One progress signal detected in an answer."""
 
     type: Literal["PROGRESS_SIGNAL"]
+    payload: ProgressSignalPayload
 
 
 class IdeaRevisedEvent(_EventBase):
     """A new idea version, or a maturity step."""
 
     type: Literal["IDEA_REVISED"]
+    payload: IdeaRevisedPayload
 
 
 class ReviewRequestedEvent(_EventBase):
     """An isolated review call was requested with its whitelisted input."""
 
     type: Literal["REVIEW_REQUESTED"]
+    payload: ReviewRequestedPayload
 
 
 class ReviewReturnedEvent(_EventBase):
     """One structured review result."""
 
     type: Literal["REVIEW_RETURNED"]
+    payload: ReviewReturnedPayload
 
 
 class DisagreementAssessedEvent(_EventBase):
     """The deterministic divergence judgement over a review batch."""
 
     type: Literal["DISAGREEMENT_ASSESSED"]
+    payload: DisagreementAssessedPayload
 
 
 class DegradedReviewEvent(_EventBase):
     """A review that could not run independently: labelled a self-check."""
 
     type: Literal["DEGRADED_REVIEW"]
+    payload: DegradedReviewPayload
 
 
 class GapProposedEvent(_EventBase):
     """An evidence gap proposed, with what its result would change."""
 
     type: Literal["GAP_PROPOSED"]
+    payload: GapProposedPayload
 
 
 class GapConfirmedEvent(_EventBase):
     """The person confirmed a gap's scope (carries the fingerprint)."""
 
     type: Literal["GAP_CONFIRMED"]
+    payload: GapConfirmedPayload
 
 
 class GapRejectedEvent(_EventBase):
     """The person declined a gap; it stays an open question."""
 
     type: Literal["GAP_REJECTED"]
+    payload: GapRejectedPayload
 
 
 class EvidenceImportedEvent(_EventBase):
     """Research results imported under the alignment rule."""
 
     type: Literal["EVIDENCE_IMPORTED"]
+    payload: EvidenceImportedPayload
 
 
 class StoppedQuestionEvent(_EventBase):
     """A question parked by S2/S3."""
 
     type: Literal["STOPPED_QUESTION"]
+    payload: StoppedQuestionPayload
 
 
 class CheckpointEvent(_EventBase):
     """A stage end or stop, with its stop reason and summary."""
 
     type: Literal["CHECKPOINT"]
+    payload: CheckpointPayload
 
 
 class PausedEvent(_EventBase):
     """The session paused; the pending question survives."""
 
     type: Literal["PAUSED"]
+    payload: PausedPayload
 
 
 AnyEvent = Annotated[
