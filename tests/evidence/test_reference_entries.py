@@ -302,3 +302,46 @@ def test_the_description_under_a_signature_line_answers_for_the_member_it_names(
         [("attribute-access", ATTRIBUTES)],
     )
     assert any("Called when an attribute assignment is attempted" in q for q in quotes)
+
+
+MKSTEMP = (
+    "    mkdtemp(suffix=None, prefix=None, dir=None)\n"
+    "        User-callable function to create and return a unique temporary\n"
+    "        directory.  The return value is the pathname of the directory.\n\n"
+    "    mkstemp(suffix=None, prefix=None, dir=None, text=False)\n"
+    "        User-callable function to create and return a unique temporary\n"
+    "        file.  The return value is a pair (fd, name) where fd is the\n"
+    "        file descriptor returned by os.open, and name is the filename.\n\n"
+    "    mktemp(suffix='', prefix='tmp', dir=None)\n"
+    "        Arguments are similar to mkstemp, except that the 'text' argument is not accepted.\n"
+)
+
+
+def test_a_name_asked_about_within_the_research_subject_is_answered_by_its_entry() -> None:
+    """ "What is meant by mkstemp in Python's tempfile module?": beyond the subject it asks only
+    about mkstemp, whose entry never repeats "tempfile module"; two shared words kept no claim."""
+    from autodidact.evidence.extract_task import ExtractClaimsTask
+    from autodidact.evidence.sharpen import sharpen, subject_terms, subject_words
+
+    topic = "How do I safely create temporary files with Python's tempfile module: mkstemp/mkdtemp, suffix/prefix"
+    fx = focus("What is meant by mkstemp in Python's tempfile module?")
+    subject = subject_terms(topic, "en")
+    sharp = sharpen(fx, subject, subject_words(topic, "en"))
+    base = ExtractInputs(
+        language="en",
+        kq_id="kq1",
+        kq_text=fx.question,
+        passages=[PassageIn("P1", "tempfile", MKSTEMP, "primary", "u1")],
+        mode="initial",
+        query_variants=[fx.terms],
+        aspect=fx.aspect,
+        heads=sharp.heads,
+        min_head_hits=sharp.min_head_hits,
+    )
+    from dataclasses import replace
+
+    assert ExtractClaimsTask().offline(base).claims == []  # without knowing the subject
+    quotes = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(replace(base, subject=subject)).claims]
+    assert quotes[0].startswith("mkstemp(suffix=None")  # the entry's opening says what it is
+    assert any("The return value is a pair (fd, name)" in q for q in quotes)
+    assert not any("pathname of the directory" in q for q in quotes)  # mkdtemp's entry

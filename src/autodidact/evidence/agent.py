@@ -203,6 +203,7 @@ async def gather(
                 known_quotes=quoted,
                 furniture=furniture,
                 topic_terms=asked,
+                subject=subject,
                 subject_literals=subject_lits,
             )
 

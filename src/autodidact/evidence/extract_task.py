@@ -126,6 +126,9 @@ class ExtractInputs:
     # The research topic's own terms beyond its subject ("protocol", "version" of "… protocol and
     # format versions"): among a section's key points, the ones that say them come first.
     topic_terms: frozenset[str] = frozenset()
+    # The research subject's terms ("python", "tempfil", "modul" of "… Python's tempfile module"):
+    # every question repeats them, so a sentence need not (see _select).
+    subject: frozenset[str] = frozenset()
 
 
 class ExtractClaimsTask:
@@ -236,6 +239,7 @@ class ExtractClaimsTask:
         weights = {t: MODIFIER_WEIGHT for v in variants for t in v if heads and t not in heads}
         scored = []
         shows: set[int] = set()
+        defined: set[int] = set()  # sentences opening the asked name's reference entry
         for i, (pid, sentence, key) in enumerate(cands):
             if not _sentence_like(sentence):
                 continue
@@ -251,12 +255,21 @@ class ExtractClaimsTask:
                         continue  # only the modifier ("Python" of "Python generators"): not about the subject
                     # Several heads ("generators and coroutines"): each is a subject of its own.
                     need = 1 if len(set(inputs.heads)) > 1 else need
+                    # "What is meant by mkstemp in Python's tempfile module?": beyond the research's
+                    # subject it asks only about its heads, and an entry's sentence names mkstemp
+                    # without repeating "tempfile module" (two shared words kept no claim at all).
+                    core = set(v) - inputs.subject
+                    if core and core <= set(inputs.heads):
+                        need = min(need, len(core))
                 if len(set(v) & set(sent_terms[i])) >= need:
                     best = max(best, bm25.score(v, i, weights) * (0.5 + coverage(v, sent_terms[i])))
             if best > 0:
                 bonus = sentence_bonus(inputs.aspect, sentence, variants[0])
                 if inputs.aspect == "definition" and leads_with(sentence, lits):
                     bonus = max(bonus, DEFINITION_BONUS)
+                elif inputs.aspect == "definition" and _opens_entry(sentence, inputs.heads):
+                    bonus = max(bonus, DEFINITION_BONUS)
+                    defined.add(i)
                 if bonus:
                     shows.add(i)
                 own = OWN_SECTION_WEIGHT if pid in dedicated else 1.0
@@ -270,6 +283,9 @@ class ExtractClaimsTask:
                 lifts[x[1]] = x
         carried = list(lifts.values())
         lifted = set(lifts)
+        if defined:
+            # what the entry goes on to say belongs to its definition: it is held to the same cut
+            shows |= lifted
         scored = [x for x in scored if x[1] not in lifted] + carried
         scored.sort()
         reach: list[tuple[float, int, str, str, str]] = []
@@ -383,6 +399,15 @@ FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a
 # "Thread identifier of this thread …"); a wrapped line ("Thread" / "identifiers may be …") goes on
 # in lower case.
 _ENTRY = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)(?:\(|[ \t]*\n\s*(?=[A-Z]))")
+
+
+def _opens_entry(sentence: str, heads: list[str]) -> bool:
+    """The sentence opens a reference entry of an asked name ("mkstemp(suffix=None, …) User-callable
+    function to create and return a unique temporary file."): the entry's first words say what it is."""
+    entry = _ENTRY.match(sentence.strip())
+    if entry is None or not heads:
+        return False
+    return bool({t.casefold() for t in terms(entry.group(1))} & {h.casefold() for h in heads})
 
 
 def _carried_on(

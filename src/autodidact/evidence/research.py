@@ -422,6 +422,7 @@ async def research_kq(
     known_quotes: frozenset[str] = frozenset(),
     furniture: frozenset[str] = frozenset(),
     topic_terms: frozenset[str] = frozenset(),
+    subject: frozenset[str] = frozenset(),
     subject_literals: frozenset[str] = frozenset(),
 ) -> KQResult:
     """Extraction rounds over the candidates until the depth's source count is met (at most two rounds)."""
@@ -464,6 +465,7 @@ async def research_kq(
             if sharp is not None and sharp.specific_query
             else fx.literals,
             topic_terms=topic_terms,
+            subject=subject,
         )
         try:
             output = await runtime.run(task, inputs)
