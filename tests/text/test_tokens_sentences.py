@@ -112,3 +112,12 @@ def test_a_question_template_is_not_a_key_term() -> None:
     from autodidact.wiki.question_frame import key_terms
 
     assert key_terms("What is meant by exit code?") == ["exit", "code"]
+
+
+def test_a_noun_in_ation_meets_its_verb_in_ate() -> None:
+    """ "What is propagation?" must meet the manual's "the propagate attribute"."""
+    from autodidact.text.tokens import stem
+
+    for noun, verb in [("propagation", "propagate"), ("validations", "validated"), ("creation", "creating")]:
+        assert stem(noun) == stem(verb), (noun, verb)
+    assert stem("station") != stem("state") and stem("nation") == "nation"  # short words keep theirs

@@ -113,7 +113,14 @@ _IRREGULAR = {
 
 def _without_silent_e(word: str) -> str:
     """ "quote" → "quot", as "quoting" and "quoted" lose their e: without this, a question about
-    quoting never met a sentence about quotes, nor "configure" "configuring" ("free", "tree" keep it)."""
+    quoting never met a sentence about quotes, nor "configure" "configuring" ("free", "tree" keep it).
+
+    A noun in "-ation" keeps the stem of its verb in "-ate": "propagation" → "propagat", as
+    "propagate" → "propagat" (a question about propagation never met the manual's "the propagate
+    attribute"), likewise validation, creation, iteration, generation, allocation. Short words
+    ("station", "nation") are left alone."""
+    if len(word) >= 8 and word.endswith("ation"):
+        return word[:-3]
     if len(word) >= 4 and word.endswith("e") and not word.endswith("ee"):
         return word[:-1]
     return word
