@@ -253,7 +253,7 @@ def register(app: typer.Typer) -> None:
         question: str = typer.Argument(..., help="The question, in any language."),
         kb: Path | None = kb_option(),
     ) -> None:
-        """Add a question for the next round (outputs/user_questions.md, 待处理); safe while a run is going.
+        """Add a question for the next round (outputs/user_questions.md, under Pending); safe while a run is going.
 
         Example: autodidact ask "Can a generator be restarted?" --kb gen-kb
         """
@@ -262,8 +262,12 @@ def register(app: typer.Typer) -> None:
 
         knowledge = open_kb(kb)
         text = add_question(knowledge, question)
-        console.print(f"added to {knowledge.user_questions} (待处理): {text}")
-        console.print("the next round takes it; a finished research re-opens on: autodidact research")
+        if knowledge.language() == "zh":
+            console.print(f"已加入 {knowledge.user_questions}（待处理）：{text}")
+            console.print("下一轮会处理它；已结束的研究可用 autodidact research 重新开始")
+        else:
+            console.print(f"added to {knowledge.user_questions} (Pending): {text}")
+            console.print("the next round takes it; a finished research re-opens on: autodidact research")
 
     @app.command("status")
     def status_cmd(

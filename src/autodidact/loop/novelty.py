@@ -76,8 +76,8 @@ def round_novelty(
     A claim is new when at least one of its quotes was never quoted before (earlier rounds, or an
     earlier claim of this round — two claims quoting one new sentence are one new claim's worth,
     so the second is not counted). A source is new when its URL was never cited in earlier
-    evidence, or when the round wrote or received a raw file for it (``round_sources``: the raw
-    files' URLs, or their names when they have none).
+    evidence, or when the user gave the round a raw file for it (``round_sources``: those files'
+    URLs, or their names when they have none).
     """
     seen: set[str] = set()
     old_urls: set[str] = set()

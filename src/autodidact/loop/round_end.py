@@ -93,12 +93,16 @@ def read_check_report(ctx: RoundContext, n: int) -> Any:
 
 
 def measure_round(ctx: RoundContext, n: int, scratch: RoundScratch) -> RoundNovelty:
-    """What round ``n`` added, from the evidence files of rounds 1…n and the round's raw files."""
+    """What round ``n`` added, from the evidence files of rounds 1…n and the files the user gave.
+
+    A raw file research wrote is a section of a document its evidence cites, so it is no new
+    source by itself: one manual page read in three rounds is one source, not "1 new" each round.
+    A file the user dropped into raw/ is a source of its own."""
     from autodidact.sources.rawfiles import parse_raw_file
 
     earlier = [read_evidence(ctx.evidence_path(k)) for k in range(1, n)]
     sources: list[str] = []
-    for name in round_files(scratch):
+    for name in scratch.user_contributed_raw_files:
         try:
             url = parse_raw_file(ctx.kb.raw / name).url
         except Exception:  # a person's file the reader cannot parse is still a new source

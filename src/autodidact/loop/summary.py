@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.audit_answers import AuditedQuestion, read_audited_questions
@@ -196,13 +197,31 @@ def _open_lines(kb: KnowledgeBase, last: list[AuditedQuestion], zh: bool) -> lis
     return lines
 
 
+def _sources_line(raw_paths: list[Path]) -> str:
+    """ "8 raw files from 1 document (raw/)": a raw file is a section of a document (docs/sections.md),
+    so "Sources: 8" over one manual page read as eight sources (a trial's complaint)."""
+    from autodidact.errors import AutodidactError
+    from autodidact.sources.rawfiles import parse_raw_file
+
+    documents: set[str] = set()
+    for path in raw_paths:
+        try:
+            documents.add(parse_raw_file(path).url or path.name)
+        except (AutodidactError, OSError, UnicodeDecodeError):
+            documents.add(path.name)  # a person's own file the reader cannot parse is its own source
+    files = f"{len(raw_paths)} raw file" + ("" if len(raw_paths) == 1 else "s")
+    docs = f"{len(documents)} document" + ("" if len(documents) == 1 else "s")
+    return f"{files} from {docs} (raw/)"
+
+
 def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> str:
     """The summary text (seed 001, docs/seeds.md format; English knowledge bases get the same structure in English)."""
     from autodidact.wiki.articles import load_wiki
 
     zh = language == "zh"
     articles = load_wiki(kb.wiki)
-    raw_count = len(list_raw_files(kb.raw))
+    raw_paths = list_raw_files(kb.raw)
+    raw_count = len(raw_paths)
     reason = _why_stopped(state, zh)
     topics = [state.topic, *[e.topic for e in state.topic_extensions]]
     lines = [f"# 研究摘要：{state.topic}" if zh else f"# Research summary: {state.topic}", ""]
@@ -219,7 +238,7 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
     else:
         lines += [
             f"- Rounds: {len(state.rounds)}",
-            f"- Sources: {raw_count} (raw/)",
+            f"- Sources: {_sources_line(raw_paths)}",
             f"- Topics: {len(articles)} (wiki/)",
             f"- Why it stopped: {reason}",
         ]

@@ -215,7 +215,7 @@ def _reason(cond: Conditions, n: _Numbers, new_claims: int | None, new_sources: 
             f"终止规则全部满足：漏洞边际递减达标（审计问题 {n.issues} 个，上轮 {n.previous} 个），"
             f"无待处理问题与新素材，问题重叠率 {n.ov} > 0.7"
             if zh
-            else f"termination rules met: diminishing gaps (audit_issues_count {n.issues}, last round {n.previous}), "
+            else f"termination rules met: diminishing gaps (audit issues {n.issues}, last round {n.previous}), "
             f"nothing pending from the user, question overlap {n.ov} > 0.7"
         )
         if cond.max_rounds_reached:
@@ -266,7 +266,7 @@ def _unmet(cond: Conditions, n: _Numbers, zh: bool) -> list[str]:
             unmet.append(
                 f"审计问题 {n.issues} 个，上轮 {n.previous} 个，边际递减条件未满足"
                 if zh
-                else f"audit_issues_count {n.issues} vs {n.previous} last round: not diminishing enough"
+                else f"audit issues {n.issues} vs {n.previous} last round: not diminishing enough"
             )
     if not cond.no_pending_questions:
         unmet.append(f"{n.pending} 个待处理用户问题" if zh else f"{n.pending} pending user questions")
