@@ -136,9 +136,8 @@ def check_wiki(kb: Path, report: VerifyReport) -> None:
     citation, or "500" to "990", is a problem (docs/hardening.md, "What verify checks").
     """
     from autodidact.wiki.articles import parse_article
-    from autodidact.wiki.compile_task import is_auto_summary
     from autodidact.wiki.findings import statement_units
-    from autodidact.wiki.markdown import citations, cited_statements, strip_citations
+    from autodidact.wiki.markdown import citations, cited_statements, is_auto_summary, strip_citations
 
     wiki = kb / "wiki"
     if not wiki.is_dir():

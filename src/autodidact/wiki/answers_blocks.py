@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from autodidact.text.support import supported
 from autodidact.wiki.answers import Answer, Question, QuestionTerms, Quote, term_in
 from autodidact.wiki.articles import RELATED_HEADINGS, Article, Section
-from autodidact.wiki.compile_task import is_auto_summary
 from autodidact.wiki.markdown import (
     CITATION_RE,
     MARKER_PREFIX,
@@ -34,6 +33,7 @@ from autodidact.wiki.markdown import (
     citations,
     cite,
     is_answer_paragraph,
+    is_auto_summary,
     normalize_key,
     numeric_conflict,
     render_link,

@@ -49,12 +49,18 @@ from autodidact.wiki.compile_task import (
     Material,
     SectionText,
     SourceMeta,
-    is_auto_summary,
     make_summary,
 )
 from autodidact.wiki.index_page import render_index
 from autodidact.wiki.linking import relink
-from autodidact.wiki.markdown import article_stem, citations, is_answer_paragraph, normalize_key, unlink
+from autodidact.wiki.markdown import (
+    article_stem,
+    citations,
+    is_answer_paragraph,
+    is_auto_summary,
+    normalize_key,
+    unlink,
+)
 from autodidact.wiki.selection import select_statements
 from autodidact.wiki.topics import (
     TopicMap,

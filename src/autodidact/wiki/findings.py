@@ -27,9 +27,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from autodidact.text.topic import is_action_phrase
-from autodidact.wiki.articles import Article
+from autodidact.wiki.articles import Article, resolver
 from autodidact.wiki.framework import missing_aspects
-from autodidact.wiki.linking import resolver
 from autodidact.wiki.markdown import (
     MARKER_RE,
     SAME_SUBJECT,

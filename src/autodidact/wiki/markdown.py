@@ -159,6 +159,16 @@ def is_answer_paragraph(block: str) -> bool:
     return block.lstrip().startswith(tuple(ANSWER_LEAD.values()))
 
 
+# The framing sentence the offline summary starts with (the template of docs/wiki.md, "Summary"): compile
+# may regenerate a summary that starts with it; the audit and INDEX.md read past it.
+_SUMMARY_TEMPLATE = re.compile(r"^(?:本文汇总了 \d+ 个来源中关于|This article collects the key points about )")
+
+
+def is_auto_summary(summary: str) -> bool:
+    """True when the summary was written by the offline engine (safe to regenerate)."""
+    return not summary.strip() or bool(_SUMMARY_TEMPLATE.match(summary.strip()))
+
+
 def cite(statement: str, names: Iterable[str], lang: str) -> str:
     """A statement with its trailing citation (existing citations replaced)."""
     body = strip_citations(statement)
