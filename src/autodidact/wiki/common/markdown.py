@@ -150,7 +150,7 @@ def render_citation(names: Iterable[str], lang: str) -> str:
     return "(source: " + ", ".join(names) + ")"
 
 
-# The written answer that leads a block when a model writes one (wiki/answer_prose.py).
+# The written answer that leads a block when a model writes one (docs/writing.md, "Wiki answers").
 ANSWER_LEAD = {"en": "**Answer:** ", "zh": "**回答：**"}
 
 

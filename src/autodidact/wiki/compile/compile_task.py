@@ -16,8 +16,8 @@ import re
 from pydantic import BaseModel, Field
 
 from autodidact.llm.tasks import Message, data_block
-from autodidact.wiki.articles import DEFAULT_SECTION
-from autodidact.wiki.markdown import (
+from autodidact.wiki.common.articles import DEFAULT_SECTION
+from autodidact.wiki.common.markdown import (
     MARKER_PREFIX,
     MARKER_RE,
     citations,

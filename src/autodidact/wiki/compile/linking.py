@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from autodidact.wiki.articles import RELATED_HEADINGS, Article, Section, resolver
-from autodidact.wiki.markdown import has_cjk, normalize_key, render_link, tokens, wikilinks
+from autodidact.wiki.common.articles import RELATED_HEADINGS, Article, Section, resolver
+from autodidact.wiki.common.markdown import has_cjk, normalize_key, render_link, tokens, wikilinks
 
 
 def _mention_pattern(name: str) -> re.Pattern[str] | None:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autodidact.wiki.markdown import MARKER_RE, normalize_key
+from autodidact.wiki.common.markdown import MARKER_RE, normalize_key
 
 RELATED_HEADINGS = {"zh": "相关主题", "en": "Related"}
 DEFAULT_SECTION = {"zh": "要点", "en": "Key points"}
