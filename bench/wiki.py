@@ -20,10 +20,10 @@ from pathlib import Path
 from autodidact.kb import KnowledgeBase, init_kb
 from autodidact.llm.runtime import Runtime
 from autodidact.sources.rawfiles import RawFile, write_raw_file
-from autodidact.wiki.articles import load_wiki
-from autodidact.wiki.check import answer_questions, check_wiki
-from autodidact.wiki.compile import compile_wiki
-from autodidact.wiki.retrieval import WikiIndex
+from autodidact.wiki.audit.check import answer_questions, check_wiki
+from autodidact.wiki.audit.retrieval import WikiIndex
+from autodidact.wiki.common.articles import load_wiki
+from autodidact.wiki.compile.compiler import compile_wiki
 
 QUESTIONS = 20
 SHARED = ["engine", "fuel", "gear", "battery", "motion", "tuning", "service", "spring", "manual", "design"]

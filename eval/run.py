@@ -217,7 +217,7 @@ def last_audit_open(kb: Path) -> list[str]:
     if not check:
         return []
     sys.path.insert(0, str(SRC))
-    from autodidact.wiki.report_parser import read_check_report
+    from autodidact.wiki.audit.report_parser import read_check_report
 
     report = read_check_report(kb / check)
     n = last["round"]

@@ -37,7 +37,7 @@ def test_the_entry_a_question_names_is_read_from_its_signature() -> None:
 
 
 def test_a_quote_from_an_entrys_body_is_about_that_entry(tmp_path: Path) -> None:
-    from autodidact.wiki.answers import RawLocator
+    from autodidact.wiki.compile.answers import RawLocator
 
     raw = tmp_path / "raw"
     raw.mkdir()

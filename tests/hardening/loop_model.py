@@ -49,7 +49,7 @@ def reply(body: dict[str, Any]) -> str:
     if task.startswith("evidence"):
         return evidence_reply(messages, fabricate=False)
     if task == "wiki_compile_article":
-        from autodidact.wiki.compile_task import ArticleInputs, offline_merge
+        from autodidact.wiki.compile.compile_task import ArticleInputs, offline_merge
 
         found = blocks(messages[-1]["content"])
         current = json.loads(found.get("current article", "{}"))

@@ -136,13 +136,13 @@ def test_ask_accepts_or_refuses_any_text_clearly(tmp_path: Path, question: str) 
 KB_CACHE: dict[Path, Any] = {}
 
 
-# -- check reports (wiki/report_parser) -------------------------------------------------------
+# -- check reports (wiki/audit/report_parser) -------------------------------------------------
 
 
 @FUZZ
 @given(text=markdownish)
 def test_check_report_parser_never_crashes(text: str) -> None:
-    from autodidact.wiki.report_parser import parse_check_report
+    from autodidact.wiki.audit.report_parser import parse_check_report
 
     report = _ok_or_coded(lambda: parse_check_report(text, source="fuzz.md"))
     if report is not None:
@@ -267,7 +267,7 @@ def test_deeply_nested_state_file_is_a_clear_error(tmp_path: Path) -> None:
 def test_oversized_inputs_are_handled_quickly(tmp_path: Path) -> None:
     from autodidact.kb import init_kb
     from autodidact.loop.inbox import pending_questions
-    from autodidact.wiki.report_parser import parse_check_report
+    from autodidact.wiki.audit.report_parser import parse_check_report
 
     kb, _ = init_kb(tmp_path / "kb", topic="x", lang="en")
     big = "# 用户问题\n\n## 待处理\n\n" + "- what is a generator? " * 50 + "\n" + "- q\n" * 200_000

@@ -15,7 +15,7 @@ from autodidact.llm.runtime import Runtime
 from autodidact.loop.runner import research_sync
 from autodidact.questions.models import RoundQuestions
 from autodidact.testing.corpora import debian_reference_zh_files
-from autodidact.wiki.report_parser import parse_check_report
+from autodidact.wiki.audit.report_parser import parse_check_report
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -24,7 +24,7 @@ from autodidact.questions.similarity import THRESHOLD, similarity
 from autodidact.sources.rawfiles import parse_raw_file
 from autodidact.testing.scripted import ScriptedModel
 from autodidact.text.keypoints import key_points_heading
-from autodidact.wiki.report_parser import parse_check_report
+from autodidact.wiki.audit.report_parser import parse_check_report
 
 from .conftest import TOPIC
 

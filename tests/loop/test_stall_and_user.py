@@ -23,8 +23,8 @@ from autodidact.loop.state import load_state
 from autodidact.loop.status import status_report
 from autodidact.loop.user_answers import MAX_USER_QUESTION_ROUNDS
 from autodidact.questions.models import RoundQuestions
-from autodidact.wiki.markdown import split_sentences
-from autodidact.wiki.report_parser import parse_check_report
+from autodidact.wiki.audit.report_parser import parse_check_report
+from autodidact.wiki.common.markdown import split_sentences
 
 from .conftest import TOPIC
 

@@ -81,7 +81,7 @@ def test_an_abbreviation_does_not_end_a_sentence() -> None:
 
 def test_a_full_stop_inside_inline_code_ends_no_sentence() -> None:
     from autodidact.text.sentences import split_sentences as text_split
-    from autodidact.wiki.markdown import split_sentences as wiki_split
+    from autodidact.wiki.common.markdown import split_sentences as wiki_split
 
     text = 'Check it with "`dpkg --compare-versions 1.1 gt 1.1~1; echo $?`". Then run `a. B` again. 好的。'
     expected = ['Check it with "`dpkg --compare-versions 1.1 gt 1.1~1; echo $?`".', "Then run `a. B` again.", "好的。"]
@@ -101,7 +101,7 @@ def test_a_sentence_that_opens_in_bold_keeps_its_opening_marks() -> None:
 
 
 def test_a_possessive_is_the_word_it_belongs_to() -> None:
-    from autodidact.wiki.markdown import tokens
+    from autodidact.wiki.common.markdown import tokens
 
     # "exit code in Process's lifecycle" is about a process; "process'" matched nothing
     assert tokens("Process's lifecycle") == tokens("process lifecycle")
@@ -109,7 +109,7 @@ def test_a_possessive_is_the_word_it_belongs_to() -> None:
 
 
 def test_a_question_template_is_not_a_key_term() -> None:
-    from autodidact.wiki.question_frame import key_terms
+    from autodidact.wiki.common.question_frame import key_terms
 
     assert key_terms("What is meant by exit code?") == ["exit", "code"]
 

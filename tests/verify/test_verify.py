@@ -8,7 +8,7 @@ from pathlib import Path
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.ingest import add_paths
 from autodidact.verify import verify_folder
-from autodidact.wiki.compile import compile_wiki
+from autodidact.wiki.compile.compiler import compile_wiki
 
 DOC_EN = """# Generators
 

@@ -1,5 +1,5 @@
 """A model writes each answer block's answer; every kept sentence cites the quotes it rests on
-(wiki/answer_prose.py, docs/writing.md "Wiki answers"). The quotes come from real pydoc text."""
+(wiki/compile/answer_prose.py, docs/writing.md "Wiki answers"). The quotes come from real pydoc text."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from autodidact.llm.ledger import read_totals
 from autodidact.llm.runtime import Runtime
 from autodidact.testing.scripted import ScriptedModel
 from autodidact.verify.checks import VerifyReport, check_wiki
-from autodidact.wiki.answers_blocks import parse_block
-from autodidact.wiki.compile import compile_evidence
-from autodidact.wiki.markdown import is_answer_paragraph
+from autodidact.wiki.common.markdown import is_answer_paragraph
+from autodidact.wiki.compile.answers_blocks import parse_block
+from autodidact.wiki.compile.compiler import compile_evidence
 
 from .test_compile_answers import Q1, Q2, article, block, round_one, sentence, write_round
 
@@ -147,8 +147,8 @@ def test_a_hand_edited_answer_that_states_what_its_source_does_not_fails_verify(
 
 
 def test_the_audit_reads_a_written_answer_without_its_label(en_kb: KnowledgeBase, pydoc_dir: Path) -> None:
-    from autodidact.wiki.articles import load_wiki
-    from autodidact.wiki.retrieval import WikiIndex
+    from autodidact.wiki.audit.retrieval import WikiIndex
+    from autodidact.wiki.common.articles import load_wiki
 
     round_one(en_kb, pydoc_dir)
     good = "A function that uses the yield statement is called a generator function."

@@ -18,9 +18,8 @@ from autodidact.kb import KnowledgeBase
 from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
 from autodidact.testing.scripted import ScriptedModel
-from autodidact.wiki.articles import load_wiki
-from autodidact.wiki.check import check_wiki
-from autodidact.wiki.check_task import (
+from autodidact.wiki.audit.check import check_wiki
+from autodidact.wiki.audit.check_task import (
     PassageIn,
     QuestionAnswer,
     QuestionInputs,
@@ -28,9 +27,10 @@ from autodidact.wiki.check_task import (
     honest_verdict,
     offline_answer,
 )
-from autodidact.wiki.question_frame import held_terms, question_terms
-from autodidact.wiki.report_parser import parse_check_report
-from autodidact.wiki.retrieval import WikiIndex
+from autodidact.wiki.audit.report_parser import parse_check_report
+from autodidact.wiki.audit.retrieval import WikiIndex
+from autodidact.wiki.common.articles import load_wiki
+from autodidact.wiki.common.question_frame import held_terms, question_terms
 
 from .conftest import add_raw
 

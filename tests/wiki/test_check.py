@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from autodidact.kb import KnowledgeBase
-from autodidact.wiki.check import check_wiki
-from autodidact.wiki.report_parser import parse_check_report
+from autodidact.wiki.audit.check import check_wiki
+from autodidact.wiki.audit.report_parser import parse_check_report
 
 from .conftest import add_raw
 

@@ -6,10 +6,10 @@ import json
 
 from autodidact.kb import KnowledgeBase
 from autodidact.store import atomic
-from autodidact.wiki.articles import load_article, load_wiki, parse_article, render_article
-from autodidact.wiki.check import check_wiki
-from autodidact.wiki.compile import compile_wiki
-from autodidact.wiki.markdown import wikilinks
+from autodidact.wiki.audit.check import check_wiki
+from autodidact.wiki.common.articles import load_article, load_wiki, parse_article, render_article
+from autodidact.wiki.common.markdown import wikilinks
+from autodidact.wiki.compile.compiler import compile_wiki
 
 from .conftest import add_raw, snapshot
 

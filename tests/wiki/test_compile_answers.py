@@ -19,10 +19,10 @@ from autodidact.sources.rawfiles import parse_raw_file
 from autodidact.sources.snapshots import quote_in_text
 from autodidact.store import atomic
 from autodidact.testing.scripted import ScriptedModel
-from autodidact.wiki.answers_blocks import cited_chunks, is_question_heading, parse_block
-from autodidact.wiki.articles import Article, load_article, load_wiki, render_article
-from autodidact.wiki.compile import compile_evidence, compile_wiki
-from autodidact.wiki.markdown import citations, split_sentences
+from autodidact.wiki.common.articles import Article, load_article, load_wiki, render_article
+from autodidact.wiki.common.markdown import citations, split_sentences
+from autodidact.wiki.compile.answers_blocks import cited_chunks, is_question_heading, parse_block
+from autodidact.wiki.compile.compiler import compile_evidence, compile_wiki
 
 from .conftest import TOPIC, add_pydoc, add_raw, snapshot
 
@@ -305,7 +305,7 @@ def test_a_model_phrases_the_summary_only_with_valid_citations(en_kb: KnowledgeB
 
 
 def test_answer_blocks_are_what_the_audit_reads(en_kb: KnowledgeBase, pydoc_dir: Path) -> None:
-    from autodidact.wiki.check import check_wiki
+    from autodidact.wiki.audit.check import check_wiki
 
     round_one(en_kb, pydoc_dir)
     compile_evidence(en_kb, 1, None, today="2026-12-02")
@@ -379,8 +379,8 @@ def test_the_loop_builds_its_wiki_from_answers(tmp_path: Path, pydoc_dir: Path) 
     from autodidact.kb import init_kb
     from autodidact.loop.runner import research_sync
     from autodidact.sources.ingest import index_corpus
-    from autodidact.wiki.answers import RawLocator, round_answers
-    from autodidact.wiki.answers_blocks import MAX_QUOTES
+    from autodidact.wiki.compile.answers import RawLocator, round_answers
+    from autodidact.wiki.compile.answers_blocks import MAX_QUOTES
 
     kb, _ = init_kb(tmp_path / "kb", topic=TOPIC, lang="en")
     index_corpus(kb.root, [pydoc_dir], name="pydoc")
@@ -419,7 +419,7 @@ def test_the_loop_builds_its_wiki_from_answers(tmp_path: Path, pydoc_dir: Path) 
 
 
 def test_a_chinese_key_points_question_admits_the_english_section_it_quoted() -> None:
-    from autodidact.wiki.answers import QuestionTerms
+    from autodidact.wiki.compile.answers import QuestionTerms
 
     terms = QuestionTerms.of("《Classes》的要点是什么？", None, "argparse 是如何解析命令行参数的：解析器、参数和子命令")
     # no word can be shared across the languages; the evidence agent quoted the named section
@@ -432,7 +432,7 @@ def test_a_key_point_quoted_from_the_named_section_enters_whatever_its_words(tmp
     """ "The wait() method blocks until the flag is true." names neither "class Event" nor the topic's
     words, yet it is what the section says; the same sentence from another section stays out."""
     from autodidact.sources.rawfiles import RawFile
-    from autodidact.wiki.answers import Question, RawLocator, collect_answers
+    from autodidact.wiki.compile.answers import Question, RawLocator, collect_answers
 
     raw = tmp_path / "raw"
     raw.mkdir()

@@ -10,9 +10,9 @@ from autodidact.kb import KnowledgeBase
 from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
 from autodidact.testing.scripted import ScriptedModel
-from autodidact.wiki.articles import load_article
-from autodidact.wiki.compile import compile_wiki
-from autodidact.wiki.topics import question_subject
+from autodidact.wiki.common.articles import load_article
+from autodidact.wiki.common.topics import question_subject
+from autodidact.wiki.compile.compiler import compile_wiki
 
 from .conftest import add_raw
 
@@ -98,7 +98,7 @@ def test_long_article_is_sent_in_chunks(en_kb: KnowledgeBase) -> None:
 def test_sync_entry_points_work_inside_a_running_loop(en_kb: KnowledgeBase) -> None:
     import asyncio
 
-    from autodidact.wiki.check import check_wiki
+    from autodidact.wiki.audit.check import check_wiki
 
     add_raw(en_kb, "Generators", "Generators are lazy iterators that produce one value at a time on request.\n")
 

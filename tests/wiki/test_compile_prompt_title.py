@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autodidact.wiki.compile_task import ArticleInputs, CompileArticleTask
+from autodidact.wiki.compile.compile_task import ArticleInputs, CompileArticleTask
 
 
 def test_hostile_title_stays_inside_the_data_block() -> None:

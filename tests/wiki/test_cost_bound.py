@@ -9,8 +9,8 @@ from autodidact.kb import KnowledgeBase, init_kb
 from autodidact.llm.base import Request
 from autodidact.llm.runtime import Runtime
 from autodidact.testing.scripted import ScriptedModel
-from autodidact.wiki.check import check_wiki
-from autodidact.wiki.compile import CompileResult, compile_wiki
+from autodidact.wiki.audit.check import check_wiki
+from autodidact.wiki.compile.compiler import CompileResult, compile_wiki
 
 from .conftest import add_raw
 
@@ -126,7 +126,7 @@ def test_a_step_bound_holds_model_calls_to_it_and_compiles_the_rest_offline(tmp_
     files cost at most that many calls, and every file is still compiled."""
     import asyncio
 
-    from autodidact.wiki.compile import compile_wiki_async
+    from autodidact.wiki.compile.compiler import compile_wiki_async
 
     kb, _ = init_kb(tmp_path / "kb", topic="synthetic engines", lang="en")
     names = [

@@ -1,10 +1,10 @@
 """Key-points questions in the wiki: admitted by topic, judged by their own answer block
-(wiki/answers.py QuestionTerms.admits, wiki/check_task.py; docs/audit.md)."""
+(wiki/compile/answers.py QuestionTerms.admits, wiki/audit/check_task.py; docs/audit.md)."""
 
 from __future__ import annotations
 
-from autodidact.wiki.answers import QuestionTerms
-from autodidact.wiki.check_task import PassageIn, QuestionInputs, offline_answer
+from autodidact.wiki.audit.check_task import PassageIn, QuestionInputs, offline_answer
+from autodidact.wiki.compile.answers import QuestionTerms
 
 TOPIC = "How does Debian package management work: dpkg vs apt, version pinning, and system upgrades?"
 QUESTION = "What are the key points of “Archive level Release files”?"
@@ -64,8 +64,8 @@ def test_a_term_the_articles_title_holds_is_not_a_gap() -> None:
 
 
 def test_an_action_phrase_in_two_articles_is_not_a_missing_concept() -> None:
-    from autodidact.wiki.articles import Article, parse_article
-    from autodidact.wiki.findings import term_findings
+    from autodidact.wiki.audit.article_findings import term_findings
+    from autodidact.wiki.common.articles import Article, parse_article
 
     def art(stem: str, title: str) -> Article:
         body = (
@@ -80,9 +80,9 @@ def test_an_action_phrase_in_two_articles_is_not_a_missing_concept() -> None:
 
 
 def test_a_data_table_row_reads_after_prose_that_answers() -> None:
-    from autodidact.wiki.answers import Quote
-    from autodidact.wiki.answers_blocks import is_data_row, merge_quotes
-    from autodidact.wiki.articles import Section
+    from autodidact.wiki.common.articles import Section
+    from autodidact.wiki.compile.answers import Quote
+    from autodidact.wiki.compile.answers_blocks import is_data_row, merge_quotes
 
     row = "`shorewall-lite` | V:0, I:0 | 71 | Shoreline Firewall, a netfilter firewall configurator |"
     prose = "Netfilter provides the infrastructure for a stateful firewall and network address translation."

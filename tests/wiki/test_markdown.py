@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autodidact.wiki.markdown import (
+from autodidact.wiki.common.markdown import (
     citations,
     numeric_conflict,
     render_citation,
@@ -66,7 +66,7 @@ def test_numeric_conflict(a: str, b: str, expected: tuple[str, str] | None) -> N
 def test_a_sentence_opening_with_a_call_is_a_sentence_of_its_own() -> None:
     """pydoc entries open with a lowercase signature; glued to the sentence before, a summary that
     shows each sentence once showed "…is closed." twice (once inside "…is closed. setStream(…) …")."""
-    from autodidact.wiki.markdown import split_sentences
+    from autodidact.wiki.common.markdown import split_sentences
 
     text = "FileHandler closes its stream. setStream(self, stream) Sets the stream. See e.g. foo() for more."
     assert split_sentences(text) == [

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from autodidact.kb import KnowledgeBase
-from autodidact.wiki.articles import load_wiki
-from autodidact.wiki.check import check_wiki
-from autodidact.wiki.check_task import PassageIn, QuestionInputs, offline_answer
-from autodidact.wiki.compile import compile_wiki
-from autodidact.wiki.markdown import normalize_key, split_sentences, strip_citations
-from autodidact.wiki.question_frame import key_terms
+from autodidact.wiki.audit.check import check_wiki
+from autodidact.wiki.audit.check_task import PassageIn, QuestionInputs, offline_answer
+from autodidact.wiki.common.articles import load_wiki
+from autodidact.wiki.common.markdown import normalize_key, split_sentences, strip_citations
+from autodidact.wiki.common.question_frame import key_terms
+from autodidact.wiki.compile.compiler import compile_wiki
 
 from .conftest import QUESTIONS, SUBJECT, TOPIC, write_demo_kb
 
@@ -137,7 +137,7 @@ def test_chinese_gap_is_an_aspect_phrase() -> None:
 
 
 def test_framework_subtopics_agree_with_phase_one_aspects() -> None:
-    from autodidact.wiki.framework import missing_aspects
+    from autodidact.wiki.audit.framework_gaps import missing_aspects
 
     base = "- Python generators are functions that yield values to their caller. (source: a.md)\n"
     unrelated = "- Decorators cannot be nested more than once here. (source: b.md)\n"
@@ -212,7 +212,7 @@ def test_a_sentence_that_opens_with_inline_code_is_its_own_sentence() -> None:
 
 def test_a_comparison_gap_reads_for_a_plural_subject() -> None:
     """ "how Python coroutines differs from …" was the gap of a plural subject; the phrase names no verb."""
-    from autodidact.wiki.question_frame import aspect_gap, aspect_of
+    from autodidact.wiki.common.question_frame import aspect_gap, aspect_of
 
     question = "How do alternative approaches compare with Python coroutines?"
     aspect = aspect_of(question)

@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from autodidact.kb import KnowledgeBase
-from autodidact.wiki.articles import Article, Section, load_wiki
-from autodidact.wiki.compile import compile_wiki
-from autodidact.wiki.compile_task import SectionText, SourceMeta, make_summary
-from autodidact.wiki.index_page import describe
-from autodidact.wiki.markdown import split_sentences, strip_citations, summary_worthy
+from autodidact.wiki.common.articles import Article, Section, load_wiki
+from autodidact.wiki.common.markdown import split_sentences, strip_citations, summary_worthy
+from autodidact.wiki.compile.compile_task import SectionText, SourceMeta, make_summary
+from autodidact.wiki.compile.compiler import compile_wiki
+from autodidact.wiki.compile.index_page import describe
 
 from .conftest import write_demo_kb
 

@@ -13,10 +13,10 @@ import pytest
 
 from autodidact.kb import KnowledgeBase
 from autodidact.store import atomic
-from autodidact.wiki.articles import load_wiki
-from autodidact.wiki.compile import compile_wiki
-from autodidact.wiki.framework import missing_aspects, topic_subject
-from autodidact.wiki.topics import question_subject
+from autodidact.wiki.audit.framework_gaps import missing_aspects, topic_subject
+from autodidact.wiki.common.articles import load_wiki
+from autodidact.wiki.common.topics import question_subject
+from autodidact.wiki.compile.compiler import compile_wiki
 
 from .conftest import QUESTIONS, SUBJECT, TOPIC, add_pydoc, snapshot, write_demo_kb
 

@@ -8,10 +8,10 @@ import pytest
 
 from autodidact.kb import KnowledgeBase
 from autodidact.testing.corpora import debian_reference_zh_files, write_pydoc_corpus
-from autodidact.wiki.articles import load_wiki
-from autodidact.wiki.check import check_wiki
-from autodidact.wiki.compile import compile_wiki
-from autodidact.wiki.markdown import citations, wikilinks
+from autodidact.wiki.audit.check import check_wiki
+from autodidact.wiki.common.articles import load_wiki
+from autodidact.wiki.common.markdown import citations, wikilinks
+from autodidact.wiki.compile.compiler import compile_wiki
 
 
 def test_pydoc_corpus(en_kb: KnowledgeBase) -> None:

@@ -6,10 +6,10 @@ import pytest
 
 from autodidact.errors import InputError
 from autodidact.kb import KnowledgeBase
-from autodidact.wiki.check import QuestionResult, render_report
-from autodidact.wiki.check_task import QuestionAnswer
-from autodidact.wiki.findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding
-from autodidact.wiki.report_parser import ParseError, parse_check_report
+from autodidact.wiki.audit.article_findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding
+from autodidact.wiki.audit.check import QuestionResult, render_report
+from autodidact.wiki.audit.check_task import QuestionAnswer
+from autodidact.wiki.audit.report_parser import ParseError, parse_check_report
 
 from .conftest import add_raw
 
@@ -83,7 +83,7 @@ def test_round_trip_of_rendered_reports(lang: str) -> None:
 
 
 def test_round_trip_of_checker_output(en_kb: KnowledgeBase) -> None:
-    from autodidact.wiki.check import check_wiki
+    from autodidact.wiki.audit.check import check_wiki
 
     raw = add_raw(en_kb, "S", "Some text for the source file used in this parser test.\n")
     (en_kb.wiki / "a.md").write_text(
@@ -177,7 +177,7 @@ def test_reordered_summary_and_spacing() -> None:
 
 def test_read_check_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from autodidact.errors import NotFoundError
-    from autodidact.wiki.report_parser import read_check_report
+    from autodidact.wiki.audit.report_parser import read_check_report
 
     with pytest.raises(NotFoundError, match=r"round_2_check\.md"):
         read_check_report(tmp_path / "round_2_check.md")
@@ -191,9 +191,9 @@ def test_read_check_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_rendered_report_in_either_language_parses_back_to_its_numbers(lang: str) -> None:
-    from autodidact.wiki.check import QuestionResult, render_report
-    from autodidact.wiki.check_task import QuestionAnswer
-    from autodidact.wiki.findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding
+    from autodidact.wiki.audit.article_findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding
+    from autodidact.wiki.audit.check import QuestionResult, render_report
+    from autodidact.wiki.audit.check_task import QuestionAnswer
 
     results = [
         QuestionResult("r2q1", "What is dpkg?", QuestionAnswer(status="resolved", answer="dpkg installs .deb files.")),

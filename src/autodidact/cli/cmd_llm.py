@@ -163,8 +163,8 @@ def task_limits() -> list[tuple[str, int]]:
     from autodidact.evidence.search_plan import SearchPlanTask
     from autodidact.plan.planner import PlanTask
     from autodidact.questions.task import ProposeQuestions
-    from autodidact.wiki.check_task import AnswerQuestionTask
-    from autodidact.wiki.compile_task import CompileArticleTask
+    from autodidact.wiki.audit.check_task import AnswerQuestionTask
+    from autodidact.wiki.compile.compile_task import CompileArticleTask
 
     tasks = [ProposeQuestions, SearchPlanTask, ExtractClaimsTask, SynthesisTask, CompileArticleTask,
              AnswerQuestionTask, PlanTask, RoleTurnTask, SignalTask, ModeTask, ReviewTask]  # fmt: skip

@@ -69,7 +69,7 @@ def register(app: typer.Typer) -> None:
         """
         from autodidact.cli.engine_opts import make_runtime
         from autodidact.kb import open_kb
-        from autodidact.wiki.compile import compile_wiki
+        from autodidact.wiki.compile.compiler import compile_wiki
 
         knowledge = open_kb(kb)
         names = [f for f in files.split(",") if f.strip()] if files is not None else None
@@ -115,7 +115,7 @@ def register(app: typer.Typer) -> None:
         """
         from autodidact.cli.engine_opts import make_runtime
         from autodidact.kb import open_kb
-        from autodidact.wiki.check import check_wiki
+        from autodidact.wiki.audit.check import check_wiki
 
         knowledge = open_kb(kb)
         questions = read_questions(questions_file) if questions_file is not None else None

@@ -1,7 +1,7 @@
 """The questions of an audit report with their status, gap and answer (``round_N_check.md``).
 
 Why a thin module: the closing summary reports what the research answered, question by question,
-and what it did not. :mod:`autodidact.wiki.report_parser` reads each question's id, status,
+and what it did not. :mod:`autodidact.wiki.audit.report_parser` reads each question's id, status,
 text, answer and gap back from the 问题覆盖情况 section (docs/contracts.md §1.5), so the summary
 takes them from there and never parses the report a second way.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from autodidact.errors import InputError
-from autodidact.wiki.report_parser import QuestionEntry as AuditedQuestion
-from autodidact.wiki.report_parser import parse_check_report
+from autodidact.wiki.audit.report_parser import QuestionEntry as AuditedQuestion
+from autodidact.wiki.audit.report_parser import parse_check_report
 
 __all__ = ["AuditedQuestion", "parse_audited_questions", "read_audited_questions"]
 

@@ -42,9 +42,9 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
     from the articles — those holding one of this round's quotes or citing this round's files — so a
     compile repeated after an interruption reports what a clean run reports.
     """
-    from autodidact.wiki.answers_blocks import quote_key
-    from autodidact.wiki.articles import load_wiki
-    from autodidact.wiki.compile import compile_evidence_async, compile_wiki_async
+    from autodidact.wiki.common.articles import load_wiki
+    from autodidact.wiki.compile.answers_blocks import quote_key
+    from autodidact.wiki.compile.compiler import compile_evidence_async, compile_wiki_async
 
     user_files = list(scratch.user_contributed_raw_files)
     if user_files:
@@ -78,7 +78,7 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
 
 async def step_check(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:
     """Step 4: the audit of this round's questions and the whole wiki → round_N_check.md."""
-    from autodidact.wiki.check import check_wiki_async
+    from autodidact.wiki.audit.check import check_wiki_async
 
     questions = [q.model_dump(mode="json") for q in rq.questions]
     return await check_wiki_async(ctx.kb, questions, n, ctx.runtime, topic=ctx.state.topic)
@@ -86,7 +86,7 @@ async def step_check(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:
 
 def read_check_report(ctx: RoundContext, n: int) -> Any:
     """The parsed ``round_N_check.md`` (the file is the truth, not an in-memory result)."""
-    from autodidact.wiki.report_parser import parse_check_report
+    from autodidact.wiki.audit.report_parser import parse_check_report
 
     path = ctx.check_path(n)
     return parse_check_report(path.read_text("utf-8"), source=ctx.rel(path))

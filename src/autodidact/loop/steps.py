@@ -188,7 +188,7 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
     gaps: list[str] = []
     missing: list[str] = []
     if scratch.check_report_used:
-        from autodidact.wiki.report_parser import parse_check_report
+        from autodidact.wiki.audit.report_parser import parse_check_report
 
         text = (ctx.kb.root / scratch.check_report_used).read_text("utf-8")
         report = parse_check_report(text, source=scratch.check_report_used)

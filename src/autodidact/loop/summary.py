@@ -24,8 +24,8 @@ from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
 from autodidact.text.keypoints import key_points_heading
 from autodidact.text.sentences import join_sentences
-from autodidact.wiki.answers import QuestionTerms
-from autodidact.wiki.markdown import citations, render_citation, split_sentences, strip_citations, tokens
+from autodidact.wiki.common.markdown import citations, render_citation, split_sentences, strip_citations, tokens
+from autodidact.wiki.compile.answers import QuestionTerms
 
 MAX_FINDINGS = 5
 MIN_FINDINGS = 3
@@ -216,7 +216,7 @@ def _sources_line(raw_paths: list[Path]) -> str:
 
 def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> str:
     """The summary text (seed 001, docs/seeds.md format; English knowledge bases get the same structure in English)."""
-    from autodidact.wiki.articles import load_wiki
+    from autodidact.wiki.common.articles import load_wiki
 
     zh = language == "zh"
     articles = load_wiki(kb.wiki)

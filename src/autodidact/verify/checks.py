@@ -135,10 +135,9 @@ def check_wiki(kb: Path, report: VerifyReport) -> None:
     such as ``apt-get``, figures) stands in the files it cites. So "APT" edited to "YUM" beside its
     citation, or "500" to "990", is a problem (docs/hardening.md, "What verify checks").
     """
-    from autodidact.wiki.articles import parse_article
-    from autodidact.wiki.compile_task import is_auto_summary
-    from autodidact.wiki.findings import statement_units
-    from autodidact.wiki.markdown import citations, cited_statements, strip_citations
+    from autodidact.wiki.audit.article_findings import statement_units
+    from autodidact.wiki.common.articles import parse_article
+    from autodidact.wiki.common.markdown import citations, cited_statements, is_auto_summary, strip_citations
 
     wiki = kb / "wiki"
     if not wiki.is_dir():

@@ -22,9 +22,9 @@ from autodidact.evidence.prose import admit
 from autodidact.evidence.write_task import ClaimIn, WriteInputs, WriteSectionTask
 from autodidact.llm.ledger import LedgerEntry
 from autodidact.text.support import DEFAULT_SUPPORT
-from autodidact.wiki.answers_blocks import Item, is_question_heading, parse_block
-from autodidact.wiki.articles import Section
-from autodidact.wiki.markdown import ANSWER_LEAD, cite, is_answer_paragraph
+from autodidact.wiki.common.articles import Section
+from autodidact.wiki.common.markdown import ANSWER_LEAD, cite, is_answer_paragraph
+from autodidact.wiki.compile.answers_blocks import Item, is_question_heading, parse_block
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime

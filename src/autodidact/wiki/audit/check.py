@@ -6,7 +6,7 @@ structure of docs/contracts.md §1.5 and then parsed back with :mod:`report_pars
 the counts the loop sees are the counts a reader sees. Phase 1 answers each question from a few
 retrieved sections (one task call per question; a section written for the question is preferred)
 and holds every verdict to the key-term rule (:func:`check_task.honest_verdict`); phase 2 is
-deterministic (:mod:`findings`). The rules: docs/audit.md.
+deterministic (:mod:`article_findings`). The rules: docs/audit.md.
 """
 
 from __future__ import annotations
@@ -21,20 +21,20 @@ from autodidact.errors import InputError
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
-from autodidact.wiki import topics
-from autodidact.wiki.aio import run_blocking
-from autodidact.wiki.articles import load_wiki
-from autodidact.wiki.check_task import (
+from autodidact.wiki.audit.article_findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding, all_findings
+from autodidact.wiki.audit.check_task import (
     PASSAGE_CHARS,
     AnswerQuestionTask,
     PassageIn,
     QuestionAnswer,
     QuestionInputs,
 )
-from autodidact.wiki.findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding, all_findings
-from autodidact.wiki.question_frame import key_terms
-from autodidact.wiki.report_parser import CheckReport, parse_check_report
-from autodidact.wiki.retrieval import WikiIndex
+from autodidact.wiki.audit.report_parser import CheckReport, parse_check_report
+from autodidact.wiki.audit.retrieval import WikiIndex
+from autodidact.wiki.common import topics
+from autodidact.wiki.common.aio import run_blocking
+from autodidact.wiki.common.articles import load_wiki
+from autodidact.wiki.common.question_frame import key_terms
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime

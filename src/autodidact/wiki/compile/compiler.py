@@ -27,10 +27,27 @@ from autodidact.errors import AutodidactError, InputError, NotFoundError
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
 from autodidact.store import atomic
-from autodidact.wiki.aio import run_blocking
-from autodidact.wiki.answer_prose import AnswerProse, place_answer, record_drops, write_answer
-from autodidact.wiki.answers import RawLocator, round_answers
-from autodidact.wiki.answers_blocks import (
+from autodidact.wiki.common.aio import run_blocking
+from autodidact.wiki.common.articles import Article, Section, load_wiki, render_article
+from autodidact.wiki.common.markdown import (
+    article_stem,
+    citations,
+    is_answer_paragraph,
+    is_auto_summary,
+    normalize_key,
+    unlink,
+)
+from autodidact.wiki.common.topics import (
+    TopicMap,
+    clean_title,
+    load_question_texts,
+    research_topic,
+    topic_for,
+    topic_subject,
+)
+from autodidact.wiki.compile.answer_prose import AnswerProse, place_answer, record_drops, write_answer
+from autodidact.wiki.compile.answers import RawLocator, round_answers
+from autodidact.wiki.compile.answers_blocks import (
     Placer,
     answer_summary,
     is_generated_summary,
@@ -42,28 +59,17 @@ from autodidact.wiki.answers_blocks import (
     quote_key,
     valid_phrasing,
 )
-from autodidact.wiki.articles import Article, Section, load_wiki, render_article
-from autodidact.wiki.compile_task import (
+from autodidact.wiki.compile.compile_task import (
     ArticleInputs,
     CompileArticleTask,
     Material,
     SectionText,
     SourceMeta,
-    is_auto_summary,
     make_summary,
 )
-from autodidact.wiki.index_page import render_index
-from autodidact.wiki.linking import relink
-from autodidact.wiki.markdown import article_stem, citations, is_answer_paragraph, normalize_key, unlink
-from autodidact.wiki.selection import select_statements
-from autodidact.wiki.topics import (
-    TopicMap,
-    clean_title,
-    load_question_texts,
-    research_topic,
-    topic_for,
-    topic_subject,
-)
+from autodidact.wiki.compile.index_page import render_index
+from autodidact.wiki.compile.linking import relink
+from autodidact.wiki.compile.selection import select_statements
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
@@ -337,7 +343,7 @@ async def _write_answers(
     lang: str,
 ) -> AnswerProse:
     """With a model, an answer paragraph for every touched block whose quotes changed or that has
-    none yet (wiki/answer_prose.py); blocks are independent, so they are written concurrently."""
+    none yet (wiki/compile/answer_prose.py); blocks are independent, so they are written concurrently."""
     todo = [
         sec
         for stem in sorted(touched)

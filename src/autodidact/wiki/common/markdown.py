@@ -150,13 +150,23 @@ def render_citation(names: Iterable[str], lang: str) -> str:
     return "(source: " + ", ".join(names) + ")"
 
 
-# The written answer that leads a block when a model writes one (wiki/answer_prose.py).
+# The written answer that leads a block when a model writes one (docs/writing.md, "Wiki answers").
 ANSWER_LEAD = {"en": "**Answer:** ", "zh": "**回答：**"}
 
 
 def is_answer_paragraph(block: str) -> bool:
     """Whether a block is its section's written answer (replaced when its quotes change)."""
     return block.lstrip().startswith(tuple(ANSWER_LEAD.values()))
+
+
+# The framing sentence the offline summary starts with (the template of docs/wiki.md, "Summary"): compile
+# may regenerate a summary that starts with it; the audit and INDEX.md read past it.
+_SUMMARY_TEMPLATE = re.compile(r"^(?:本文汇总了 \d+ 个来源中关于|This article collects the key points about )")
+
+
+def is_auto_summary(summary: str) -> bool:
+    """True when the summary was written by the offline engine (safe to regenerate)."""
+    return not summary.strip() or bool(_SUMMARY_TEMPLATE.match(summary.strip()))
 
 
 def cite(statement: str, names: Iterable[str], lang: str) -> str:

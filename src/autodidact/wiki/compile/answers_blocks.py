@@ -23,10 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from autodidact.text.support import supported
-from autodidact.wiki.answers import Answer, Question, QuestionTerms, Quote, term_in
-from autodidact.wiki.articles import RELATED_HEADINGS, Article, Section
-from autodidact.wiki.compile_task import is_auto_summary
-from autodidact.wiki.markdown import (
+from autodidact.wiki.common.articles import RELATED_HEADINGS, Article, Section
+from autodidact.wiki.common.markdown import (
     CITATION_RE,
     MARKER_PREFIX,
     MARKER_RE,
@@ -34,6 +32,7 @@ from autodidact.wiki.markdown import (
     citations,
     cite,
     is_answer_paragraph,
+    is_auto_summary,
     normalize_key,
     numeric_conflict,
     render_link,
@@ -44,8 +43,9 @@ from autodidact.wiki.markdown import (
     tokens,
     wikilinks,
 )
-from autodidact.wiki.question_frame import key_terms
-from autodidact.wiki.topics import TopicMap, question_subject, topic_subject
+from autodidact.wiki.common.question_frame import key_terms
+from autodidact.wiki.common.topics import TopicMap, question_subject, topic_subject
+from autodidact.wiki.compile.answers import Answer, Question, QuestionTerms, Quote, term_in
 
 MAX_QUOTES = 6
 MAX_SUMMARY_SENTENCES = 4

@@ -27,10 +27,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from autodidact.text.topic import is_action_phrase
-from autodidact.wiki.articles import Article
-from autodidact.wiki.framework import missing_aspects
-from autodidact.wiki.linking import resolver
-from autodidact.wiki.markdown import (
+from autodidact.wiki.audit.framework_gaps import missing_aspects
+from autodidact.wiki.common.articles import Article, resolver
+from autodidact.wiki.common.markdown import (
     MARKER_RE,
     SAME_SUBJECT,
     WIKILINK_RE,

@@ -13,8 +13,8 @@ import re
 
 from autodidact.text.topic import subject_of as topic_subject  # the one subject extractor (docs/questions.md)
 from autodidact.text.topic import topic_type  # the one topic classifier (docs/contracts.md §1.3)
-from autodidact.wiki.markdown import tokens
-from autodidact.wiki.question_frame import ASPECTS
+from autodidact.wiki.common.markdown import tokens
+from autodidact.wiki.common.question_frame import ASPECTS
 
 # (layer, zh label, en label, cue words, zh direction, en direction); {t} = topic
 Aspect = tuple[str, str, str, tuple[str, ...], str, str]

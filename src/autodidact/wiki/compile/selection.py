@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 
 from autodidact.sources.rawfiles import RawFile
-from autodidact.wiki.compile_task import Material
-from autodidact.wiki.markdown import (
+from autodidact.wiki.common.markdown import (
     CITATION_RE,
     WIKILINK_RE,
     has_cjk,
@@ -25,7 +24,8 @@ from autodidact.wiki.markdown import (
     strip_emphasis,
     tokens,
 )
-from autodidact.wiki.topics import clean_title
+from autodidact.wiki.common.topics import clean_title
+from autodidact.wiki.compile.compile_task import Material
 
 LIMITS = {"高": 12, "中": 5, "待评估": 5, "低": 3}
 _SKIP_HEADINGS = {

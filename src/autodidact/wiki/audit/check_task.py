@@ -21,10 +21,10 @@ from pydantic import BaseModel, Field
 from autodidact.llm.tasks import Message, data_block
 from autodidact.text.keypoints import key_points_heading
 from autodidact.text.support import supported
-from autodidact.wiki.compile_task import is_auto_summary
-from autodidact.wiki.markdown import (
+from autodidact.wiki.common.markdown import (
     MARKER_RE,
     has_cjk,
+    is_auto_summary,
     normalize_key,
     split_sentences,
     strip_bullet,
@@ -33,7 +33,7 @@ from autodidact.wiki.markdown import (
     summary_worthy,
     tokens,
 )
-from autodidact.wiki.question_frame import (
+from autodidact.wiki.common.question_frame import (
     Aspect,
     KeyTerm,
     aspect_gap,

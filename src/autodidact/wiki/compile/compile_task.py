@@ -16,12 +16,13 @@ import re
 from pydantic import BaseModel, Field
 
 from autodidact.llm.tasks import Message, data_block
-from autodidact.wiki.articles import DEFAULT_SECTION
-from autodidact.wiki.markdown import (
+from autodidact.wiki.common.articles import DEFAULT_SECTION
+from autodidact.wiki.common.markdown import (
     MARKER_PREFIX,
     MARKER_RE,
     citations,
     cite,
+    is_auto_summary,
     normalize_key,
     numeric_conflict,
     split_sentences,
@@ -33,7 +34,6 @@ from autodidact.wiki.markdown import (
 )
 
 QUALITY_RANK = {"高": 0, "中": 1, "待评估": 1, "低": 2}
-_SUMMARY_TEMPLATE = re.compile(r"^(?:本文汇总了 \d+ 个来源中关于|This article collects the key points about )")
 
 
 class Material(BaseModel):
@@ -117,11 +117,6 @@ def _order(groups: list[_Group], meta: dict[str, SourceMeta], title_terms: set[s
 
 def _statement_key(block: str) -> str:
     return normalize_key(re.sub(r"^\s*(?:[-*+]|\d+[.)、])\s+", "", strip_citations(block)))
-
-
-def is_auto_summary(summary: str) -> bool:
-    """True when the summary was written by the offline engine (safe to regenerate)."""
-    return not summary.strip() or bool(_SUMMARY_TEMPLATE.match(summary.strip()))
 
 
 def offline_merge(inputs: ArticleInputs) -> ArticleDraft:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from autodidact.wiki.articles import RELATED_HEADINGS, Article, Section
-from autodidact.wiki.markdown import has_cjk, normalize_key, render_link, tokens, wikilinks
+from autodidact.wiki.common.articles import RELATED_HEADINGS, Article, Section, resolver
+from autodidact.wiki.common.markdown import has_cjk, normalize_key, render_link, tokens, wikilinks
 
 
 def _mention_pattern(name: str) -> re.Pattern[str] | None:
@@ -32,18 +32,6 @@ def body_text(art: Article) -> str:
         parts.append(sec.heading)
         parts.extend(sec.blocks)
     return "\n".join(parts)
-
-
-def resolver(articles: dict[str, Article]) -> dict[str, str]:
-    """Normalised name (stem, title, alias) → stem."""
-    out: dict[str, str] = {}
-    for stem in sorted(articles):
-        out.setdefault(normalize_key(stem), stem)
-    for stem in sorted(articles):
-        art = articles[stem]
-        for name in [art.title, *art.aliases]:
-            out.setdefault(normalize_key(name), stem)
-    return out
 
 
 def relink(articles: dict[str, Article], touched: set[str], new: set[str], lang: str) -> set[str]:

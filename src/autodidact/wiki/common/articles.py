@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autodidact.wiki.markdown import MARKER_RE, normalize_key
+from autodidact.wiki.common.markdown import MARKER_RE, normalize_key
 
 RELATED_HEADINGS = {"zh": "相关主题", "en": "Related"}
 DEFAULT_SECTION = {"zh": "要点", "en": "Key points"}
@@ -233,3 +233,15 @@ def load_wiki(wiki_dir: Path) -> list[Article]:
         for p in sorted(wiki_dir.glob("*.md"))
         if p.name != "INDEX.md" and not p.name.startswith(".") and p.is_file()
     ]
+
+
+def resolver(articles: dict[str, Article]) -> dict[str, str]:
+    """Normalised name (stem, title, alias) → stem."""
+    out: dict[str, str] = {}
+    for stem in sorted(articles):
+        out.setdefault(normalize_key(stem), stem)
+    for stem in sorted(articles):
+        art = articles[stem]
+        for name in [art.title, *art.aliases]:
+            out.setdefault(normalize_key(name), stem)
+    return out

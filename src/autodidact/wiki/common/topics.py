@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.text.topic import decompose
-from autodidact.wiki.markdown import normalize_key
+from autodidact.wiki.common.markdown import normalize_key
 
 _ZH_PREFIX = re.compile(
     r"^(?:请问|请解释|解释一下|什么是|什么叫|何为|何谓|如何理解|"

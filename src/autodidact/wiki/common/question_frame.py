@@ -16,8 +16,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from autodidact.wiki.markdown import has_cjk, nfkc, tokens
-from autodidact.wiki.topics import question_subject
+from autodidact.wiki.common.markdown import has_cjk, nfkc, tokens
+from autodidact.wiki.common.topics import question_subject
 
 # Question-frame vocabulary (English): wh-words and auxiliaries are already EN_STOPWORDS in markdown.
 _EN_FRAME_WORDS = """

@@ -18,9 +18,9 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from autodidact.wiki.articles import Article
-from autodidact.wiki.markdown import ANSWER_LEAD, normalize_key, tokens
-from autodidact.wiki.question_frame import key_terms
+from autodidact.wiki.common.articles import Article
+from autodidact.wiki.common.markdown import ANSWER_LEAD, normalize_key, tokens
+from autodidact.wiki.common.question_frame import key_terms
 
 K1 = 1.2
 B = 0.75

@@ -6,10 +6,10 @@ each compile is the only way it cannot drift; it is rewritten only when its text
 
 from __future__ import annotations
 
-from autodidact.wiki.articles import Article
-from autodidact.wiki.compile_task import is_auto_summary
-from autodidact.wiki.markdown import (
+from autodidact.wiki.common.articles import Article
+from autodidact.wiki.common.markdown import (
     MARKER_RE,
+    is_auto_summary,
     normalize_key,
     render_link,
     split_sentences,

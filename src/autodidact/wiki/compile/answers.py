@@ -32,9 +32,9 @@ from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import local_url, normalize_text, normalize_url
 from autodidact.text.keypoints import key_points_heading
 from autodidact.text.sections import bare_heading
-from autodidact.wiki.markdown import has_cjk, normalize_key, split_sentences, tokens
-from autodidact.wiki.question_frame import aspect_of, key_terms
-from autodidact.wiki.topics import topic_subject
+from autodidact.wiki.common.markdown import has_cjk, normalize_key, split_sentences, tokens
+from autodidact.wiki.common.question_frame import aspect_of, key_terms
+from autodidact.wiki.common.topics import topic_subject
 
 MAX_QUOTE_CHARS = 500
 QUALITY_BONUS = {"高": 0.1, "中": 0.05, "待评估": 0.05, "低": 0.0}
