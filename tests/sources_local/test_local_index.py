@@ -158,3 +158,27 @@ def test_a_passage_inside_a_reference_entry_is_found_by_the_entry_name(tmp_path:
     index.add_document(snap, text, "tempfile", "corpus")
     hits = index.search("mkstemp", 10)
     assert any("mkstemp" not in h.text and "text mode" in h.text for h in hits)
+
+
+def test_a_snippet_shows_where_the_query_words_stand_together_and_keeps_the_texts_asterisks() -> None:
+    from autodidact.sources.passages import highlight, highlight_parts
+
+    text = (
+        "basicConfig(**kwargs) configures the root logger. "
+        + "Filler words about nothing much at all. " * 12
+        + "Stop searching whenever a logger with the propagate attribute set to zero is found."
+    )
+    snippet = highlight(text, "propagate logger")
+    assert "**propagate**" in snippet and snippet.startswith("…")  # the window with both words
+    parts = highlight_parts("f(**kwargs) calls it", "calls")
+    assert ("calls", True) in parts and any("**kwargs" in t for t, m in parts if not m)
+    assert "\\*\\*kwargs" in highlight("f(**kwargs) calls it", "calls")  # not read as a match marker
+
+
+def test_passages_holding_only_some_words_are_marked_and_listed_after(tmp_path: Path) -> None:
+    index = _index(tmp_path)
+    hits = index.search("generator yield zebra", 5)
+    assert hits and not any(h.all_terms for h in hits)  # no passage says "zebra"
+    mixed = index.search("generator lazy demand", 5)  # one passage holds all three, others some
+    flags = [h.all_terms for h in mixed]
+    assert flags[0] and not all(flags) and flags == sorted(flags, reverse=True)

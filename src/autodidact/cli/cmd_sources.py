@@ -166,11 +166,16 @@ def _search_root(kb: Path | None) -> Path:
     return open_kb(kb).root
 
 
-def _rich_highlight(snippet: str) -> str:
+def _rich_highlight(text: str, query: str) -> str:
+    """The passage's best window with its matches in bold (from the spans, never by parsing ``**``:
+    a passage's own ``**kwargs`` was shown as "kwargs")."""
     from rich.markup import escape
 
-    parts = snippet.split("**")
-    return "".join(f"[bold yellow]{escape(p)}[/bold yellow]" if i % 2 else escape(p) for i, p in enumerate(parts))
+    from autodidact.sources.passages import highlight_parts
+
+    return "".join(
+        f"[bold yellow]{escape(t)}[/bold yellow]" if m else escape(t) for t, m in highlight_parts(text, query)
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -223,6 +228,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Search the local index (every snapshot in the knowledge base) with BM25.
 
+        Passages holding every word of the query come first, best score first; when there are too
+        few, passages holding only some of the words follow, marked "(some words)".
+
         Example: autodidact search "yield expression" --kb my-kb -k 5
         """
         from dataclasses import asdict
@@ -246,7 +254,8 @@ def register(app: typer.Typer) -> None:
 
         for n, p in enumerate(hits, 1):
             source = f"raw/{p.raw_file}" if p.raw_file else location(p.url)
-            table.add_row(str(n), f"{p.score:.2f}", f"{p.label}\n{source}", _rich_highlight(p.highlight))
+            score = f"{p.score:.2f}" if p.all_terms else f"{p.score:.2f}\n(some words)"
+            table.add_row(str(n), score, f"{p.label}\n{source}", _rich_highlight(p.text, query))
         from rich.console import Console
 
         Console(highlight=False).print(table)

@@ -119,6 +119,9 @@ class Passage:
     section: str = ""
     section_start: int = 0
     section_end: int = 0
+    # False when the passage holds only some of the query's words (the relaxed tiers of ``search``,
+    # listed after every passage holding all of them, so their scores are not in order with those)
+    all_terms: bool = True
 
     @property
     def label(self) -> str:
@@ -493,7 +496,10 @@ class LocalIndex:
                 return rows[:k]
             limit *= 4
 
-    def _passages(self, ranked: list[tuple[int, float, str, int]], query: str) -> list[Passage]:
+    def _passages(
+        self, ranked: list[tuple[int, float, str, int]], query: str, full: int | None = None
+    ) -> list[Passage]:
+        """The rows as passages; rows after the first ``full`` hold only some of the query's words."""
         if not ranked:
             return []
         ids = [r[0] for r in ranked]
@@ -508,7 +514,7 @@ class LocalIndex:
             )
         }
         out = []
-        for pid, score, _, _ in ranked:
+        for n, (pid, score, _, _) in enumerate(ranked):
             ref, url, title, text, start, end, raw_file, kind, section, sec_start, sec_end = found[pid]
             out.append(
                 Passage(
@@ -525,6 +531,7 @@ class LocalIndex:
                     section=section,
                     section_start=sec_start,
                     section_end=sec_end,
+                    all_terms=full is None or n < full,
                 )
             )
         return out
@@ -565,6 +572,7 @@ class LocalIndex:
             rows = self._ranked(" AND ".join(fts_term(*t) for t in terms), k, kinds)
             if len(rows) >= k or len(terms) == 1:
                 return self._passages(rows, query)
+            full = len(rows)
             dfs = self._term_frequencies(terms)
             present = [(t, df) for t, df in zip(terms, dfs, strict=True) if df > 0]
             if 0 < len(present) < len(terms):  # drop terms found nowhere (typos), AND the rest
@@ -582,7 +590,7 @@ class LocalIndex:
                 any_term = " OR ".join(fts_term(*t) for t in rare)
                 extra = [r for r in self._ranked(any_term, k + len(rows), kinds) if r[0] not in seen]
                 rows += extra[: k - len(rows)]
-            return self._passages(rows, query)
+            return self._passages(rows, query, full)
 
 
 def _without(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> str:

@@ -104,22 +104,42 @@ def highlight_spans(text: str, query: str) -> list[tuple[int, int]]:
     return spans
 
 
-def highlight(text: str, query: str, width: int = 240) -> str:
-    """A one-line snippet around the first matches, each match wrapped in ``**``."""
+def highlight_parts(text: str, query: str, width: int = 240) -> list[tuple[str, bool]]:
+    """A one-line snippet as (text, is_match) parts, around the window that holds the most
+    distinct query words: a passage naming "logger" early and "propagate … logger" later is shown
+    where both stand, not at its first "logger" (a trial's search cut off before the answer)."""
     spans = highlight_spans(text, query)
-    start = max(0, spans[0][0] - width // 4) if spans else 0
+    start = 0
+    if spans:
+        best = -1
+        for s, _ in spans:
+            begin = max(0, s - width // 4)
+            words = {text[a:b].casefold() for a, b in spans if begin <= a and b <= begin + width}
+            if len(words) > best:
+                best, start = len(words), begin
     end = min(len(text), start + width)
-    out, pos = [], start
+    parts: list[tuple[str, bool]] = [("…", False)] if start > 0 else []
+    pos = start
     for s, e in spans:
         if e <= start or s >= end:
             continue
         s, e = max(s, start), min(e, end)
-        out.append(text[pos:s])
-        out.append(f"**{text[s:e]}**")
+        parts.append((text[pos:s], False))
+        parts.append((text[s:e], True))
         pos = e
-    out.append(text[pos:end])
-    snippet = " ".join("".join(out).split())
-    return ("…" if start > 0 else "") + snippet + ("…" if end < len(text) else "")
+    parts.append((text[pos:end], False))
+    if end < len(text):
+        parts.append(("…", False))
+    # one line: whitespace runs collapse inside and across parts
+    flat = [(re.sub(r"\s+", " ", t), m) for t, m in parts]
+    return [p for p in flat if p[0]]
+
+
+def highlight(text: str, query: str, width: int = 240) -> str:
+    """The snippet of :func:`highlight_parts` as markdown: each match wrapped in ``**``, the text's
+    own asterisks escaped (``**kwargs`` is not a match marker)."""
+    out = "".join(f"**{t}**" if m else t.replace("*", "\\*") for t, m in highlight_parts(text, query, width))
+    return re.sub(r" {2,}", " ", out).strip()
 
 
 def _pieces(text: str, start: int, end: int, max_chars: int) -> list[tuple[int, int]]:
