@@ -401,10 +401,17 @@ FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a
 _ENTRY = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)(?:\(|[ \t]*\n\s*(?=[A-Z]))")
 
 
+# A definition-list item: "- choices -- A container of values that should be allowed.",
+# "nargs: The number of command-line arguments …" (pydoc argument lists, man pages, field lists).
+_DEFINITION_ITEM = re.compile(r"^(?:[-*•]\s+)?:?(?:param\s+)?([A-Za-z_][\w.]*)\s*(?:--|—|:)\s+[A-Za-z]")
+
+
 def _opens_entry(sentence: str, heads: list[str]) -> bool:
     """The sentence opens a reference entry of an asked name ("mkstemp(suffix=None, …) User-callable
-    function to create and return a unique temporary file."): the entry's first words say what it is."""
-    entry = _ENTRY.match(sentence.strip())
+    function to create and return a unique temporary file."), or is the name's item in a
+    definition list ("- choices -- A container of values that should be allowed."): its first words
+    say what the name is."""
+    entry = _ENTRY.match(sentence.strip()) or _DEFINITION_ITEM.match(sentence.strip())
     if entry is None or not heads:
         return False
     return bool({t.casefold() for t in terms(entry.group(1))} & {h.casefold() for h in heads})
@@ -722,7 +729,7 @@ _SIGNATURE = re.compile(r"^(?:async\s+)?[a-z_][\w.]*\([^()]*\)\s+[A-Z]")
 _DESCRIPTOR = re.compile(r"^[a-z_][\w]*\s+[A-Z][a-z]+\s")
 # A definition list's entry opens with its lower-case name: "delimiter - specifies a one-character
 # string …", "quoting - controls when quotes …", "csv.QUOTE_NONNUMERIC means that quotes are …".
-_LIST_ENTRY = re.compile(r"^[a-z_][\w]*(?:\s+[-–—:]\s+[a-z]|\.[A-Za-z_][\w.]*\s+[a-z])")
+_LIST_ENTRY = re.compile(r"^[a-z_][\w]*(?:\s+(?:--|[-–—:])\s+[A-Za-z]|\.[A-Za-z_][\w.]*\s+[a-z])")
 
 
 def _says_more(sentence: str) -> bool:
@@ -742,9 +749,15 @@ def _entry_like(text: str) -> bool:
     return False
 
 
+# A call signature standing alone: its parameters' names are no statement about them.
+_BARE_SIGNATURE = re.compile(r"(?:async\s+)?[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)")
+
+
 def _sentence_like(sentence: str) -> bool:
     """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
     stripped = sentence.strip()
+    if _BARE_SIGNATURE.fullmatch(stripped):
+        return False  # "BooleanOptionalAction(option_strings, dest, default=None, …)" says nothing
     lowered = stripped[:1].isascii() and stripped[:1].islower() and not has_cjk(stripped)
     if lowered and not _SIGNATURE.match(stripped) and not _LIST_ENTRY.match(stripped) and not _entry_like(stripped):
         # A fragment (a list item's continuation, a clause cut off its sentence). Chinese has no

@@ -123,6 +123,28 @@ def subject_keywords(text: str) -> set[str]:
     return found
 
 
+# "What is meant by choices in argparse?", "What is the definition of types in argparse?": the one
+# word a defining frame asks about is its subject, even when it is also frame vocabulary ("choice"
+# of "the right choice", "types of"); dropped, the question asked only about argparse.
+_OBJECT_END = r"\s*(?:\b(?:in|of|for|within|used)\b|[?,])"
+_FRAMED_OBJECT = (
+    re.compile(r"\b(?:meant by|definitions? of|role of|purpose of)\s+([A-Za-z_][\w-]*)" + _OBJECT_END, re.I),
+)
+
+
+def framed_object(text: str) -> set[str]:
+    """The terms of the word a defining frame asks about (see :data:`_FRAMED_OBJECT`)."""
+    for frame in _FRAMED_OBJECT:
+        match = frame.search(text)
+        if match is not None:
+            word = match.group(1).lower()
+            return set() if word in STOPWORDS or word in _DEFINING_WORDS else set(terms(word))
+    return set()
+
+
+_DEFINING_WORDS = frozenset({"definition", "definitions", "meaning", "role", "purpose"})
+
+
 def content_terms(text: str, keep: set[str] | None = None) -> list[str]:
     """Stemmed content terms: frame words removed, subject keywords kept (see :func:`subject_keywords`)."""
     keep = subject_keywords(text) if keep is None else keep
@@ -347,7 +369,7 @@ def aspect_of(text: str) -> str:
 def focus(text: str) -> Focus:
     """The :class:`Focus` of one key question."""
     question, gap = split_gap(text)
-    keep = subject_keywords(question) | subject_keywords(gap)
+    keep = subject_keywords(question) | subject_keywords(gap) | framed_object(question)
     q_terms = content_terms(question, keep)
     g_terms = [t for t in content_terms(gap, keep) if t not in q_terms]
     all_terms = q_terms + g_terms

@@ -22,10 +22,11 @@ from autodidact.evidence.quality import RANK, refine
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.search_plan import PlannedQuery
 from autodidact.evidence.sharpen import Sharpened
-from autodidact.sources.passages import entry_heads
+from autodidact.sources.passages import definition_items, entry_heads
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 from autodidact.text.furniture import is_furniture
 from autodidact.text.sections import MAX_SECTION_CHARS, section_at
+from autodidact.text.tokens import terms
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
@@ -248,6 +249,10 @@ def _entry_spans(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
         if set(content_terms(name)) & heads and len(content_terms(name)) == 1:
             end = found[i + 1][0] if i + 1 < len(found) else len(doc.text)
             out.append((at, min(end, at + PASSAGE_CHARS)))
+    # a definition list's item for the name ("- choices -- A container of values …") is its entry too
+    for start, end, name in definition_items(doc.text):
+        if len(out) < 2 and set(terms(name)) & heads and len(terms(name)) == 1:  # "choices" is a name here
+            out.append((start, end))
     return out[:2]
 
 

@@ -190,6 +190,29 @@ def entry_heads(text: str) -> list[tuple[int, str]]:
     ]
 
 
+# "     |      - choices -- A container of values that should be allowed. If not None," (pydoc's
+# argument lists; man pages and field lists write "name -- description" or "name: description").
+_DEFINITION_LINE = re.compile(r"^[ \t|]*[-*•][ \t]+(?P<name>[A-Za-z_][\w.]*)[ \t]+--[ \t]+\S", re.M)
+DEFINITION_CHARS = 600
+
+
+def definition_items(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, name) of each item of a definition list: the item's line and the lines that go
+    on with it, up to the next item, a blank line or :data:`DEFINITION_CHARS`.
+
+    Why: asked "What is meant by choices in argparse?", the answer is the item "- choices -- A
+    container of values that should be allowed.", while search ranks the short signatures that
+    merely list ``choices=None`` above the long docstring holding it."""
+    found = list(_DEFINITION_LINE.finditer(text))
+    out: list[tuple[int, int, str]] = []
+    for i, m in enumerate(found):
+        limit = found[i + 1].start() if i + 1 < len(found) else len(text)
+        blank = _PARA_BREAK.search(text, m.start(), limit)
+        end = min(blank.start() if blank else limit, m.start() + DEFINITION_CHARS)
+        out.append((m.start(), end, m.group("name")))
+    return out
+
+
 def chunk_spans(text: str, min_chars: int = 300, max_chars: int = 800) -> list[tuple[int, int]]:
     """Paragraph-ish passages as (start, end) offsets: ~min..max chars, never splitting mid-word if avoidable."""
     pieces: list[tuple[int, int]] = []
