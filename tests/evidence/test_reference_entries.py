@@ -345,3 +345,30 @@ def test_a_name_asked_about_within_the_research_subject_is_answered_by_its_entry
     assert quotes[0].startswith("mkstemp(suffix=None")  # the entry's opening says what it is
     assert any("The return value is a pair (fd, name)" in q for q in quotes)
     assert not any("pathname of the directory" in q for q in quotes)  # mkdtemp's entry
+
+
+ACTION = (
+    "    class Action(_AttributeHolder)\n"
+    "        Action(option_strings, dest, nargs=None, const=None, default=None, type=None, choices=None)\n\n"
+    "        Keyword Arguments:\n\n"
+    "            - nargs -- The number of command-line arguments that should be\n"
+    "                consumed.\n\n"
+    "            - choices -- A container of values that should be allowed. If not None,\n"
+    "                after a command-line argument has been converted to the appropriate\n"
+    "                type, an exception will be raised if it is not a member of this\n"
+    "                collection.\n\n"
+    "            - required -- True if the action must always be specified at the\n"
+    "                command line.\n"
+)
+
+
+def test_a_definition_lists_item_answers_what_its_name_means() -> None:
+    """ "choices" is frame vocabulary ("the right choice"), yet it is what "What is meant by choices
+    in argparse?" asks about; its answer is the item "- choices -- A container …", not the
+    signature that merely lists choices=None."""
+    fx = focus("What is meant by choices in argparse?")
+    assert "choic" in fx.terms and "choic" in fx.heads
+    quotes = offline_quotes(fx.question, [("argparse", ACTION)])
+    assert quotes and quotes[0].startswith("choices -- A container of values that should be allowed.")
+    assert not any(q.startswith("Action(option_strings") for q in quotes)  # a bare signature says nothing
+    assert not any("True if the action must always" in q for q in quotes)  # the next item is another name

@@ -182,3 +182,20 @@ def test_passages_holding_only_some_words_are_marked_and_listed_after(tmp_path: 
     mixed = index.search("generator lazy demand", 5)  # one passage holds all three, others some
     flags = [h.all_terms for h in mixed]
     assert flags[0] and not all(flags) and flags == sorted(flags, reverse=True)
+
+
+def test_definition_items_span_their_continued_lines_and_stop_at_the_next_item() -> None:
+    from autodidact.sources.passages import definition_items
+
+    text = (
+        "Keyword Arguments:\n\n"
+        "    - choices -- A container of values that should be allowed. If not None,\n"
+        "        after a command-line argument has been converted.\n"
+        "    - required -- True if the action must always be specified.\n\n"
+        "Other text - not an item -- here.\n"
+    )
+    items = definition_items(text)
+    assert [name for _, _, name in items] == ["choices", "required"]
+    start, end, _ = items[0]
+    assert text[start:end].strip().startswith("- choices") and "converted." in text[start:end]
+    assert "required" not in text[start:end]
