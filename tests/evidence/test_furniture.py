@@ -94,3 +94,20 @@ def test_the_extractor_never_quotes_the_notice_every_page_carries(tmp_path: Path
     quotes = [e["snippet"] for c in ev["claims"] for e in c["evidence"]]
     assert quotes, "the pages' own sentences still answer"
     assert not any("automatically generated" in q for q in quotes)
+
+
+def test_a_sentence_one_document_repeats_under_every_entry_is_furniture(tmp_path: Path) -> None:
+    """pydoc's "See help(type(self)) for accurate signature." stands under every class without a
+    docstring; a one-page corpus has no second page to show it is a template's."""
+    boiler = "Initialize self.  See help(type(self)) for accurate signature."
+    entry = "class C{i}\n    C{i}(x)\n\n    {boiler}\n\n    C{i} does thing number {i} well.\n\n"
+    page = "".join(entry.format(i=i, boiler=boiler) for i in range(6))
+    index = _index(tmp_path, {"one.txt": page})
+    furniture = index.furniture()
+    assert is_furniture(boiler, furniture)
+    assert not is_furniture("C1 does thing number 1 well.", furniture)
+    index.close()
+    twice = "".join(f"    {boiler}\n\n    Entry {i} says something else entirely.\n\n" for i in range(2))
+    index = _index(tmp_path / "b", {"one.txt": twice})
+    assert not index.furniture()  # said twice is not a template
+    index.close()

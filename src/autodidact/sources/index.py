@@ -35,7 +35,7 @@ from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import INDEX_DIRNAME, connect_derived, index_path, set_aside
-from autodidact.text.furniture import FURNITURE_DOCS, sentence_keys
+from autodidact.text.furniture import FURNITURE_DOCS, sentence_weights
 from autodidact.text.sections import boundary_lines, label, split_sections
 
 log = logging.getLogger(__name__)
@@ -284,8 +284,9 @@ class LocalIndex:
         )
         conn.execute("INSERT OR IGNORE INTO src_common(sentence, docs) VALUES (?, 0)", (_COUNTED,))
         conn.executemany(
-            "INSERT INTO src_common(sentence, docs) VALUES (?, 1) ON CONFLICT(sentence) DO UPDATE SET docs = docs + 1",
-            [(key,) for key in sorted(sentence_keys(text))],
+            "INSERT INTO src_common(sentence, docs) VALUES (?, ?) "
+            "ON CONFLICT(sentence) DO UPDATE SET docs = docs + excluded.docs",
+            sorted(sentence_weights(text).items()),
         )
         title_seg = segment(title)
         openers = boundary_lines(text)

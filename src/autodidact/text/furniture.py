@@ -23,6 +23,11 @@ from autodidact.text.sentences import sentence_spans
 FURNITURE_DOCS = 3
 # Shorter sentences ("See also.", "Note") repeat by nature and are not worth counting.
 MIN_FURNITURE_CHARS = 40
+# A sentence one document repeats this often is its template's too: pydoc writes "Initialize self.
+# See help(type(self)) for accurate signature." under every class that has no docstring of its own,
+# and a one-page corpus has no second document to show it (a trial's summary quoted it as the
+# answer about argparse's types).
+FURNITURE_REPEATS = 5
 
 
 def sentence_key(sentence: str) -> str:
@@ -33,11 +38,18 @@ def sentence_key(sentence: str) -> str:
 
 def sentence_keys(text: str) -> set[str]:
     """The keys of the sentences of ``text`` long enough to count as furniture, each once."""
-    return {
-        sentence_key(text[s:e])
-        for s, e in sentence_spans(text)
-        if len(" ".join(text[s:e].split())) >= MIN_FURNITURE_CHARS
-    }
+    return set(sentence_weights(text))
+
+
+def sentence_weights(text: str) -> dict[str, int]:
+    """What each sentence of ``text`` adds to its document count: 1, or :data:`FURNITURE_DOCS` when
+    the text itself repeats it :data:`FURNITURE_REPEATS` times or more (furniture at once)."""
+    counts: dict[str, int] = {}
+    for s, e in sentence_spans(text):
+        if len(" ".join(text[s:e].split())) >= MIN_FURNITURE_CHARS:
+            key = sentence_key(text[s:e])
+            counts[key] = counts.get(key, 0) + 1
+    return {key: FURNITURE_DOCS if n >= FURNITURE_REPEATS else 1 for key, n in counts.items()}
 
 
 def is_furniture(sentence: str, furniture: frozenset[str]) -> bool:
