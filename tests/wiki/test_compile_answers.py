@@ -402,7 +402,13 @@ def test_the_loop_builds_its_wiki_from_answers(tmp_path: Path, pydoc_dir: Path) 
             if not answer.quotes:
                 continue
             holder = [a for a in articles if a.section(answer.question.text)]
-            assert len(holder) == 1, answer.question.text  # one block per question text
+            assert len(holder) <= 1, answer.question.text  # one block per question text
+            if not holder:
+                # every quote already stood under another question of its article: no heading
+                # repeating it (answers_blocks._says_nothing_new)
+                body = " ".join(" ".join(a.text().split()) for a in articles)
+                assert all(" ".join(q.text.split()) in body for q in answer.quotes), answer.question.text
+                continue
             section = holder[0].section(answer.question.text)
             assert section is not None
             items = parse_block(section)[1]
@@ -469,7 +475,7 @@ def test_a_key_point_quoted_from_the_named_section_enters_whatever_its_words(tmp
 
 def test_a_quote_another_block_of_the_article_shows_is_not_shown_again(en_kb: KnowledgeBase, pydoc_dir: Path) -> None:
     """Five questions about one facet answered by one sentence showed it five times in one article;
-    a block shows it only when it would otherwise hold nothing."""
+    a question whose every quote another block already shows gets no block of its own."""
     round_one(en_kb, pydoc_dir)
     compile_evidence(en_kb, 1, None, today="2026-12-02")
     genfn = "types--generator-functions.md"
@@ -486,5 +492,6 @@ def test_a_quote_another_block_of_the_article_shows_is_not_shown_again(en_kb: Kn
     generators = article(en_kb, "Generators")
     assert block(generators, Q1) == [first]
     assert block(generators, q5) == [other]  # Q1's block shows the first sentence already
-    assert block(generators, q6) == [first]  # nothing else answers it: its best quote stays
+    assert generators.section(q6) is None  # its one answer stands under Q1 already
+    assert first in " ".join(generators.text().split())
     assert_quotes_hold(en_kb)

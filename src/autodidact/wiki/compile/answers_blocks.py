@@ -272,9 +272,24 @@ def merge_answers(
         stem, section = placer.place(answer.question)
         terms = QuestionTerms.of(answer.question.text, answer.question.facet, topic)
         others = [it for s in placer.articles[stem].body_sections() if s is not section for it in parse_block(s)[1]]
+        if _says_nothing_new(section, answer.quotes, others):
+            # Every quote stands under another question of the article already: a new heading over
+            # the same sentence again (a logging run showed one sentence under five questions about
+            # propagation) adds nothing; the audit finds the answer where it stands.
+            placer.articles[stem].sections.remove(section)
+            duplicates += len(answer.quotes)
+            continue
         duplicates += merge_quotes(section, answer.quotes, terms, quality_of, lang, others)
         touched.add(stem)
     return touched, duplicates
+
+
+def _says_nothing_new(section: Section, quotes: list[Quote], others: list[Item]) -> bool:
+    """A block just made (nothing in it yet) whose every quote another block of its article shows."""
+    if any(block.strip() for block in section.blocks):
+        return False
+    shown = [normalize_key(it.text) for it in others]
+    return bool(quotes) and all(any(normalize_key(q.text) in key for key in shown) for q in quotes)
 
 
 def link_siblings(articles: dict[str, Article], stems: set[str], lang: str) -> None:
