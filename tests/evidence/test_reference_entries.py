@@ -372,3 +372,11 @@ def test_a_definition_lists_item_answers_what_its_name_means() -> None:
     assert quotes and quotes[0].startswith("choices -- A container of values that should be allowed.")
     assert not any(q.startswith("Action(option_strings") for q in quotes)  # a bare signature says nothing
     assert not any("True if the action must always" in q for q in quotes)  # the next item is another name
+
+
+def test_a_pages_name_line_is_no_statement_but_a_definition_item_is() -> None:
+    from autodidact.evidence.extract_task import _sentence_like
+
+    assert not _sentence_like("configparser - Configuration file parser.")  # pydoc's NAME line
+    assert _sentence_like("choices -- A container of values that should be allowed.")
+    assert not _sentence_like("BooleanOptionalAction(option_strings, dest, default=None, type=None, choices=None)")

@@ -729,7 +729,9 @@ _SIGNATURE = re.compile(r"^(?:async\s+)?[a-z_][\w.]*\([^()]*\)\s+[A-Z]")
 _DESCRIPTOR = re.compile(r"^[a-z_][\w]*\s+[A-Z][a-z]+\s")
 # A definition list's entry opens with its lower-case name: "delimiter - specifies a one-character
 # string …", "quoting - controls when quotes …", "csv.QUOTE_NONNUMERIC means that quotes are …".
-_LIST_ENTRY = re.compile(r"^[a-z_][\w]*(?:\s+(?:--|[-–—:])\s+[A-Za-z]|\.[A-Za-z_][\w.]*\s+[a-z])")
+# "choices -- A container …" (a definition list's item); "name - what it does" only when lowercase
+# goes on: "configparser - Configuration file parser." is a page's NAME line, no statement.
+_LIST_ENTRY = re.compile(r"^[a-z_][\w]*(?:\s+--\s+[A-Za-z]|\s+[-–—:]\s+[a-z]|\.[A-Za-z_][\w.]*\s+[a-z])")
 
 
 def _says_more(sentence: str) -> bool:
