@@ -265,3 +265,14 @@ def test_an_entry_asked_again_is_read_past_what_earlier_rounds_quoted() -> None:
     again = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(replace(base, known_quotes=known)).claims]
     assert any("The default behaviour is to create a StreamHandler" in q for q in again)
     assert not any("captureWarnings" in q or "redirect all warnings" in q for q in again)  # the next entry
+
+
+def test_an_english_compound_is_no_literal_and_slashed_names_are_each_a_head() -> None:
+    """ "low-level mkstemp/mkdtemp": required as written, "low-level" kept no claim on a page that
+    says "low- and high-level interfaces"; and mkstemp was only a modifier of mkdtemp."""
+    from autodidact.evidence.focus import literals
+
+    fx = focus("What are the limitations of low-level mkstemp/mkdtemp in Python's tempfile module?")
+    assert fx.literals == [] and {"mkstemp", "mkdtemp"} <= set(fx.heads)
+    assert literals("What is a read-only, non-blocking, built-in attribute?") == []
+    assert literals("What do apt-get, ssh-agent and Pre-Depends do?") == ["apt-get", "ssh-agent", "Pre-Depends"]

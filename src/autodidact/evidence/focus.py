@@ -318,7 +318,18 @@ _LITERAL = re.compile(
     r"(?<![\w./-])(?:--?|/)?[A-Za-z0-9]+(?:[-./_]+[A-Za-z0-9]+)+|(?<![\w-])--[A-Za-z][\w-]*|(?<!\w)_{1,2}[A-Za-z]\w*"
 )
 _NOT_LITERAL = frozenset({"e.g", "i.e", "etc", "vs", "a.k.a", "cf"})
+# An English compound ("low-level", "read-only", "built-in", "non-blocking", "multi-threaded") is
+# no name: required as written, "low-level mkstemp/mkdtemp" kept no claim on a page that says "low-
+# and high-level interfaces". Lower-case compounds opening with one of these words are not literals;
+# names keep theirs ("apt-get", "ssh-agent", "systemd-networkd", "Pre-Depends").
+_COMPOUND_OPENERS = frozenset(
+    """low high non multi read write built well self single thread case user real run long short full half
+    semi cross co sub in out up down off open fine time zero one two first top end all so command""".split()  # noqa: SIM905
+)
 _LITERAL_MARKS = re.compile(r"[`*\"'“”‘’]")
+
+
+_SLASHED = re.compile(r"(?<![\w/.])[A-Za-z_]\w*(?:/[A-Za-z_]\w*)+(?![\w/.])")
 
 
 def literals(text: str) -> list[str]:
@@ -332,6 +343,8 @@ def literals(text: str) -> list[str]:
         word = m.group(0).rstrip(".")
         if word.casefold() in _NOT_LITERAL or not re.search(r"[A-Za-z]", word):
             continue
+        if re.fullmatch(r"[a-z]+(?:-[a-z]+)+", word) and word.split("-", 1)[0] in _COMPOUND_OPENERS:
+            continue  # an English compound, not a name
         for name in _alternatives(word):
             if name.casefold() not in {o.casefold() for o in out}:
                 out.append(name)
@@ -386,6 +399,11 @@ def focus(text: str) -> Focus:
     if verb is not None:  # "Where does unit file come from": "come" ends the run, "file" heads it
         noun, verb_term = verb
         heads = [noun if t == verb_term else t for t in heads]
+    if not cjk:
+        # "mkstemp/mkdtemp", "suffix/prefix/dir": names joined by a slash are alternatives, each a
+        # head of its own (the run's last word alone made mkstemp a modifier of mkdtemp)
+        for pair in _SLASHED.finditer(bare):
+            heads += [t for side in pair.group(0).split("/") for t in terms(side) if t in all_terms and t not in heads]
     task = None if cjk else _task_verb(bare, keep)
     if task is not None and len(heads) > 1:
         heads = [t for t in heads if t != task]
