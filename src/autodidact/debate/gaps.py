@@ -115,7 +115,7 @@ def links_from_evidence(evidence: EvidenceFile | None, proposition: str) -> list
         if relation == "SUPPORT" and claim.kind in {"interpretive", "projective"}:
             relation = "BOUNDARY"
         for item in claim.evidence[:1]:
-            link: dict[str, Any] = {
+            link = {
                 "claim_id": claim.id,
                 "claim": claim.text,
                 "relation": relation,

@@ -182,14 +182,6 @@ class EvidenceFile(BaseModel):
         """A 1.1 file may say ``"upstream_usage": null``; the validator accepts it as none."""
         return [] if value is None else value
 
-    def claim(self, claim_id: str) -> Claim | None:
-        """The claim with this id, if the file holds it."""
-        return next((c for c in self.claims if c.id == claim_id), None)
-
-    def source(self, source_id: str) -> Source | None:
-        """The source with this id, if the file holds it."""
-        return next((s for s in self.sources if s.id == source_id), None)
-
     def to_json(self) -> dict[str, Any]:
         """The JSON form: optional fields left out when empty, ``answers_key_question: null`` kept."""
         data = self.model_dump(mode="json")
