@@ -153,7 +153,7 @@ def main() -> int:
                 print(
                     f"cold run {attempt + 1}: {wall:.2f}s wall; {model_calls} model calls, "
                     f"{counts1[1] - counts0[1]} web requests, {counts1[2] - counts0[2]} searches; "
-                    f"{len(result.evidence['claims'])} claims from {len(result.evidence['sources'])} sources"
+                    f"{len(result.evidence.claims)} claims from {len(result.evidence.sources)} sources"
                 )
             critical = 3 * MODEL_LATENCY + 3 * WEB_LATENCY
             ratio = min(walls) / critical

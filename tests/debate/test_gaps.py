@@ -13,6 +13,7 @@ from autodidact.debate import gaps
 from autodidact.debate.checker import check_session
 from autodidact.debate.projection import replay
 from autodidact.debate.store import SessionStore
+from autodidact.testing.evidence_files import REF, claim, evidence_file, item, source
 
 from .conftest import LogBuilder
 
@@ -130,9 +131,9 @@ def test_alignment_rule() -> None:
     assert gaps.alignment({**cooccur, "relation": "SUPPORT"}, prop) == "UNRESOLVED"
     assert gaps.alignment({**base, "relation": "SUPPORT", "location": ""}, prop) == "UNRESOLVED"
     assert gaps.alignment({**base, "relation": "SUPPORT", "quote_type": "paraphrase"}, prop) == "UNRESOLVED"
-    item = {"snippet": quote, "quote_type": "direct", "snapshot_ref": "s.md"}
-    evidence = {"claims": [{"id": "d1.c1", "text": "t", "polarity": "neutral", "kind": "factual", "evidence": [item]}]}
-    links = gaps.links_from_evidence(evidence, prop)
+    found = claim("d1.c1", "A statement.", evidence=[item(quote, snapshot_ref=REF)], polarity="neutral")
+    links = gaps.links_from_evidence(evidence_file([found], [source()]), prop)
+    assert gaps.links_from_evidence(None, prop) == []  # the research wrote no file
     assert links[0]["relation"] == "CONTEXT" and links[0]["alignment"] == "UNRESOLVED"
     assert "cannot answer" in gaps.impact(links, "en") or "bounds" in gaps.impact(links, "en")
     assert json.dumps(gaps.impact([], "zh"), ensure_ascii=False).count("无法回答") == 1

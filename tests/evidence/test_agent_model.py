@@ -37,15 +37,15 @@ def test_fabricated_quote_is_dropped_and_reported(pydoc_report: Path) -> None:
     rec = Recorder()
     payload = make_payload(pydoc_report, key_questions=make_payload(pydoc_report)["key_questions"][:2])
     result = _run(payload, Runtime(model=model), reporter=rec)
-    text = json.dumps(result.evidence, ensure_ascii=False)
+    text = json.dumps(result.evidence.to_json(), ensure_ascii=False)
     assert FABRICATED not in text and "1807" not in text and "P99" not in text
     # two bad claims per extraction call, for each key question, re-asked once then dropped
     assert result.dropped >= 4
     assert any("not in its snapshot" in w for w in rec.warnings)
     extract = [r for r in model.requests if r.task == "evidence.extract_claims"]
     assert any("NOT found verbatim" in r.messages[-1]["content"] for r in extract)
-    assert validate_evidence(result.evidence, source_cache=pydoc_report, require_version="1.2").ok
-    assert result.evidence["headline"] == "Generators are lazy iterators"  # the model's synthesis was used
+    assert validate_evidence(result.evidence.to_json(), source_cache=pydoc_report, require_version="1.2").ok
+    assert result.evidence.headline == "Generators are lazy iterators"  # the model's synthesis was used
 
 
 def test_passages_reach_the_model_only_in_data_blocks(pydoc_report: Path) -> None:
@@ -58,9 +58,9 @@ def test_passages_reach_the_model_only_in_data_blocks(pydoc_report: Path) -> Non
         system = req.messages[0]["content"]
         for tag in re.findall(r"<<DATA ([0-9a-f]+)>>", user):
             assert f"<<END {tag}>>" in user and tag in system  # the system message announces each block
-    for claim in result.evidence["claims"]:
-        for ev in claim["evidence"]:
-            assert any(ev["snippet"] in r.messages[-1]["content"] for r in extract)
+    for claim in result.evidence.claims:
+        for ev in claim.evidence:
+            assert any(ev.snippet in r.messages[-1]["content"] for r in extract)
 
 
 def _web_settings(web: Any, searx: Any) -> Settings:
@@ -100,9 +100,9 @@ def test_injection_page_is_data_and_its_url_is_never_fetched(tmp_path: Path) -> 
                 assert message["role"] == "user"
                 assert _in_blocks(message["content"], "Ignore previous instructions")
     assert saw_injection
-    src = result.evidence["sources"][0]
-    assert src["url"] == web.url("/injection.html")
-    assert src["quality"] == "primary"  # an unrated page (secondary by rule) rated primary by the model
+    src = result.evidence.sources[0]
+    assert src.url == web.url("/injection.html")
+    assert src.quality == "primary"  # an unrated page (secondary by rule) rated primary by the model
     assert not (tmp_path / "pwned.txt").exists()
 
 
@@ -141,9 +141,9 @@ def test_end_to_end_over_http_with_openai_compatible_fake(tmp_path: Path, monkey
             assert (model_calls, web_calls, searches) == (0, 0, 0)
             assert second.evidence == first.evidence
     ev = first.evidence
-    assert validate_evidence(ev, source_cache=report, require_version="1.2", expected_mode="initial").ok
-    assert ev["sources"][0]["quality"] == "primary"  # a /docs/ path
-    assert all(c["evidence"][0]["snippet"] in DOC_PAGE.replace("\n", " ") for c in ev["claims"])
+    assert validate_evidence(ev.to_json(), source_cache=report, require_version="1.2", expected_mode="initial").ok
+    assert ev.sources[0].quality == "primary"  # a /docs/ path
+    assert all(c.evidence[0].snippet in DOC_PAGE.replace("\n", " ") for c in ev.claims)
     assert first.stats["fetched"] == 1 and second.stats["fetched"] == 0 and second.stats["reused"] == 1
     assert [u.text_kind for u in first.used_sources] == ["web"]
 
@@ -172,7 +172,7 @@ def test_a_url_the_model_plans_is_never_searched_or_fetched(tmp_path: Path) -> N
             result = _run(payload, Runtime(model=ScriptedModel(fn=fn)), _web_settings(web, searx))
             assert not web.requested("/exfil")
             assert searx.queries and not any("://" in q for q in searx.queries)
-    assert result.evidence["sources"][0]["url"] == web.url("/docs/generators.html")
+    assert result.evidence.sources[0].url == web.url("/docs/generators.html")
 
 
 def test_unusable_plan_falls_back_to_templates_and_bad_extraction_skips_one_question(pydoc_report: Path) -> None:
@@ -189,10 +189,10 @@ def test_unusable_plan_falls_back_to_templates_and_bad_extraction_skips_one_ques
     result = _run(make_payload(pydoc_report, key_questions=kqs), Runtime(model=model), reporter=rec)
     assert any("template plan" in w for w in rec.warnings)
     assert any(w.startswith("kq2: extraction skipped") for w in rec.warnings), rec.warnings
-    answered = {c["answers_key_question"] for c in result.evidence["claims"]}
+    answered = {c.answers_key_question for c in result.evidence.claims}
     assert answered == {"kq1"}
-    gaps = [w for w in result.evidence["writing_context"] if w["kind"] == "availability_gap"]
-    assert [w["applies_to"] for w in gaps] == [["kq2"]]
+    gaps = [w for w in result.evidence.writing_context or [] if w.kind == "availability_gap"]
+    assert [w.applies_to for w in gaps] == [["kq2"]]
     plan_calls = [r for r in model.requests if r.task == "evidence.search_plan"]
     assert len(plan_calls) == 2  # the runtime's one re-ask, then the template plan
 
@@ -216,5 +216,5 @@ def test_quick_mode_over_the_web_reads_one_entry(tmp_path: Path) -> None:
             fetched = [p for p in paths if web.requested(p)]
     assert fetched == [paths[0]]
     ev = result.evidence
-    assert len(ev["sources"]) == 1 and ev["upstream_usage"] == [] and 1 <= len(ev["key_findings"]) <= 3
-    assert {c["answers_key_question"] for c in ev["claims"]} == {"kq1", "kq2"}
+    assert len(ev.sources) == 1 and ev.upstream_usage == [] and 1 <= len(ev.key_findings) <= 3
+    assert {c.answers_key_question for c in ev.claims} == {"kq1", "kq2"}

@@ -12,6 +12,7 @@ import pytest
 from autodidact.config import Settings
 from autodidact.errors import InputError, NotFoundError
 from autodidact.evidence.agent import GatherResult, gather
+from autodidact.evidence.files import load_evidence
 from autodidact.evidence.payload import parse_payload
 from autodidact.evidence.validator import validate_evidence
 from autodidact.llm.runtime import Runtime
@@ -37,6 +38,9 @@ def test_three_key_questions_offline_validate_via_cli(pydoc_report: Path, cli: A
     )  # fmt: skip
     assert res.exit_code == 0, res.stdout
     evidence = json.loads(path.read_text(encoding="utf-8"))
+    assert evidence == result.evidence.to_json()  # the file is the typed result's JSON form, byte for byte:
+    assert path.read_text("utf-8") == json.dumps(evidence, ensure_ascii=False, indent=2) + "\n"
+    assert load_evidence(path) == result.evidence
     store = SnapshotStore.for_folder(pydoc_report)
     urls = {s["id"]: s["url"] for s in evidence["sources"]}
     for claim in evidence["claims"]:
@@ -66,7 +70,7 @@ def test_chinese_payload_writes_chinese_text(pydoc_report: Path) -> None:
         {"id": "kq2", "text": "with 语句如何使用上下文管理器（context manager）？"},
     ]
     result = run(make_payload(pydoc_report, language="zh", key_questions=kqs))
-    ev = result.evidence
+    ev = result.evidence.to_json()
     assert validate_evidence(ev, source_cache=pydoc_report / "source_cache").ok
     assert all(c["text"].startswith("据") for c in ev["claims"])
     assert "关键问题" in ev["headline"]
@@ -75,7 +79,7 @@ def test_chinese_payload_writes_chinese_text(pydoc_report: Path) -> None:
 def test_quick_mode(pydoc_report: Path, cli: Any) -> None:
     payload = make_payload(pydoc_report, mode="quick", depth="skim")
     result = run(payload)
-    ev = result.evidence
+    ev = result.evidence.to_json()
     assert ev["mode"] == "quick" and ev["upstream_usage"] == []
     assert 1 <= len(ev["key_findings"]) <= 3
     for kq in ("kq1", "kq2", "kq3"):
@@ -90,17 +94,17 @@ def test_quick_mode(pydoc_report: Path, cli: Any) -> None:
 
 def test_supplement_keeps_earlier_claims_and_continues_numbering(pydoc_report: Path) -> None:
     first = run(make_payload(pydoc_report, key_questions=make_payload(pydoc_report)["key_questions"][:2]))
-    before = first.evidence["claims"]
-    top = max(int(c["id"].split(".c")[1]) for c in before)
+    before = first.evidence.claims
+    top = max(int(c.id.split(".c")[1]) for c in before)
     second = run(make_payload(pydoc_report, mode="supplement"))
-    after = second.evidence["claims"]
+    after = second.evidence.claims
     assert second.path == first.path
     assert after[: len(before)] == before
     new = after[len(before) :]
     assert new, "the supplement added claims for kq3"
-    assert [int(c["id"].split(".c")[1]) for c in new] == list(range(top + 1, top + 1 + len(new)))
-    assert any(c["answers_key_question"] == "kq3" for c in new)
-    report = validate_evidence(second.evidence, source_cache=pydoc_report, expected_mode="supplement")
+    assert [int(c.id.split(".c")[1]) for c in new] == list(range(top + 1, top + 1 + len(new)))
+    assert any(c.answers_key_question == "kq3" for c in new)
+    report = validate_evidence(second.evidence.to_json(), source_cache=pydoc_report, expected_mode="supplement")
     assert report.ok, report.errors
 
 
@@ -111,8 +115,8 @@ def test_supplement_without_a_file_is_an_error(pydoc_report: Path) -> None:
 
 def test_downstream_consumes_only_claims_cited_by_upstream_findings(pydoc_report: Path, cli: Any) -> None:
     up = run(make_payload(pydoc_report))
-    cited = {cid for kf in up.evidence["key_findings"] for cid in kf["claim_ids"]}
-    all_ids = {c["id"] for c in up.evidence["claims"]}
+    cited = {cid for kf in up.evidence.key_findings for cid in kf.claim_ids}
+    all_ids = {c.id for c in up.evidence.claims}
     assert cited < all_ids or cited == all_ids
     inputs = [
         {
@@ -125,7 +129,7 @@ def test_downstream_consumes_only_claims_cited_by_upstream_findings(pydoc_report
     ]
     kqs = [{"id": "kq1", "text": "How does a generator's close method raise GeneratorExit?"}]
     down = run(make_payload(pydoc_report, dimension_id="d2", key_questions=kqs, upstream_inputs=inputs))
-    usage = down.evidence["upstream_usage"]
+    usage = down.evidence.to_json()["upstream_usage"]
     assert len(usage) == 1 and usage[0]["dimension_id"] == "d1"
     assert usage[0]["needed_for"] == "entity_selection"
     assert set(usage[0]["consumed_claim_ids"]) <= cited
@@ -168,9 +172,9 @@ def test_kb_index_passages_are_copied_into_the_report(pydoc_template: Path, tmp_
     shutil.copytree(pydoc_template, kb)
     report = tmp_path / "kb" / "reports" / "r1"
     result = run(make_payload(report, key_questions=make_payload(report)["key_questions"][:1]), kb_root=kb)
-    refs = {e["snapshot_ref"] for c in result.evidence["claims"] for e in c["evidence"]}
+    refs = {e.snapshot_ref for c in result.evidence.claims for e in c.evidence}
     assert refs and all((report / r).is_file() for r in refs)
-    assert validate_evidence(result.evidence, source_cache=report / "source_cache").ok
+    assert validate_evidence(result.evidence.to_json(), source_cache=report / "source_cache").ok
 
 
 def test_no_evidence_at_all_writes_nothing(pydoc_report: Path) -> None:
@@ -208,11 +212,9 @@ def test_thorough_depth_reads_three_sources_per_question(pydoc_report: Path) -> 
     kqs = make_payload(pydoc_report)["key_questions"][:2]
     result = run(make_payload(pydoc_report, key_questions=kqs, depth="thorough"))
     for kq in ("kq1", "kq2"):
-        srcs = {
-            e["source_id"] for c in result.evidence["claims"] if c["answers_key_question"] == kq for e in c["evidence"]
-        }
+        srcs = {e.source_id for c in result.evidence.claims if c.answers_key_question == kq for e in c.evidence}
         assert len(srcs) >= 3, kq
-    assert validate_evidence(result.evidence, source_cache=pydoc_report).ok
+    assert validate_evidence(result.evidence.to_json(), source_cache=pydoc_report).ok
 
 
 def test_raw_file_header_rating_sets_source_quality(tmp_path: Path) -> None:
@@ -232,7 +234,7 @@ def test_raw_file_header_rating_sets_source_quality(tmp_path: Path) -> None:
     scan_raw(kb)
     kqs = [{"id": "kq1", "text": "What does a generator function return when it is called?"}]
     result = run(make_payload(kb.root / "reports" / "r1", key_questions=kqs, mode="quick"), kb_root=kb.root)
-    assert [s["quality"] for s in result.evidence["sources"]] == ["tertiary"]
+    assert [s.quality for s in result.evidence.sources] == ["tertiary"]
     # outside quick mode a factual claim needs a primary/secondary source: nothing admissible is left
     from autodidact.errors import SourceError
 
@@ -254,7 +256,7 @@ def test_chinese_corpus_chinese_questions(tmp_path: Path) -> None:
         {"id": "kq2", "text": "Debian 的软件包管理系统 dpkg 有什么作用？"},
     ]
     result = run(make_payload(report, language="zh", key_questions=kqs, name="Debian 软件包管理"))
-    ev = result.evidence
+    ev = result.evidence.to_json()
     assert validate_evidence(ev, source_cache=report, require_version="1.2").ok
     assert {c["answers_key_question"] for c in ev["claims"]} == {"kq1", "kq2"}
     assert all(any("\u4e00" <= ch <= "\u9fff" for ch in e["snippet"]) for c in ev["claims"] for e in c["evidence"])
@@ -276,5 +278,5 @@ def test_a_facet_question_is_answered_by_entries_that_never_repeat_the_subjects_
     kqs = [{"id": "kq1", "text": "What is the definition of submitting callables in running tasks in parallel with "
                                  "concurrent.futures?"}]  # fmt: skip
     payload = make_payload(folder, query=topic, key_questions=kqs, name="concurrent.futures", description="")
-    quotes = [ev["snippet"] for c in run(payload).evidence["claims"] for ev in c["evidence"]]
+    quotes = [ev.snippet for c in run(payload).evidence.claims for ev in c.evidence]
     assert any("Submits a callable" in q for q in quotes), quotes

@@ -32,11 +32,11 @@ def one(report: Path, text: str, **over: Any) -> GatherResult:
 
 
 def snippets(result: GatherResult) -> list[str]:
-    return [e["snippet"] for c in result.evidence["claims"] for e in c["evidence"]]
+    return [e.snippet for c in result.evidence.claims for e in c.evidence]
 
 
 def cited_urls(result: GatherResult) -> set[str]:
-    return {s["url"] for s in result.evidence["sources"]}
+    return {s.url for s in result.evidence.sources}
 
 
 # -- what a question is about --------------------------------------------------------------------
@@ -146,7 +146,7 @@ def test_generator_iterator_methods_question_reaches_the_method_passage(pydoc_re
     quotes = " ".join(snippets(result))
     # CPython's topics name send/throw/close on newer versions and __next__ on all of them.
     assert any(m in quotes for m in ("__next__", ".send(", "throw(", "close()")), quotes
-    titles = {s["title"] for s in result.evidence["sources"]}
+    titles = {s.title for s in result.evidence.sources}
     assert any("enerator" in t for t in titles), titles
 
 
@@ -155,7 +155,7 @@ def test_compare_for_and_while_quotes_both_statements(pydoc_report: Path) -> Non
     quotes = snippets(result)
     assert any('"for" statement is used' in q for q in quotes), quotes
     assert any('"while" statement is used' in q for q in quotes), quotes
-    assert validate_evidence(result.evidence, source_cache=pydoc_report, require_version="1.2").ok
+    assert validate_evidence(result.evidence.to_json(), source_cache=pydoc_report, require_version="1.2").ok
 
 
 def test_definition_question_quotes_a_defining_sentence(pydoc_report: Path) -> None:
@@ -169,13 +169,13 @@ def test_see_also_lines_are_never_quoted(pydoc_report: Path) -> None:
         "See also:" in p.read_text(encoding="utf-8") and "PEP 492" in p.read_text(encoding="utf-8") for p in corpus
     )
     result = one(pydoc_report, "How does the async with statement relate to coroutines?")
-    assert result.evidence["claims"]
+    assert result.evidence.claims
     assert not [q for q in snippets(result) if "PEP" in q], snippets(result)
 
 
 def test_chinese_question_over_the_english_corpus(pydoc_report: Path) -> None:
     result = one(pydoc_report, "生成器函数是什么？", language="zh")
-    titles = {s["title"] for s in result.evidence["sources"]}
+    titles = {s.title for s in result.evidence.sources}
     assert "Generator functions" in titles, titles
     assert any("generator function" in q for q in snippets(result))
 

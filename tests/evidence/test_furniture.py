@@ -90,7 +90,7 @@ def test_the_extractor_never_quotes_the_notice_every_page_carries(tmp_path: Path
     index_corpus(report, [corpus], name="pydoc")
     # The notice shares more words with the question than any page's own sentence does.
     kqs = [{"id": "kq1", "text": "Which documentation about logging handlers is generated from the source files?"}]
-    ev = run(make_payload(report, key_questions=kqs, name="logging handlers")).evidence
+    ev = run(make_payload(report, key_questions=kqs, name="logging handlers")).evidence.to_json()
     quotes = [e["snippet"] for c in ev["claims"] for e in c["evidence"]]
     assert quotes, "the pages' own sentences still answer"
     assert not any("automatically generated" in q for q in quotes)

@@ -65,7 +65,7 @@ def test_key_points_quote_the_named_section_and_not_the_pages_that_mention_it(tm
     index_corpus(report, [corpus], name="manual")
     kqs = [{"id": "kq1", "text": QUESTION}]
     result = run(make_payload(report, key_questions=kqs, name="Package management"))
-    ev = result.evidence
+    ev = result.evidence.to_json()
     assert validate_evidence(ev, source_cache=report, require_version="1.2").ok
     quotes = [e["snippet"] for c in ev["claims"] for e in c["evidence"]]
     section = MANUAL.split("## 2.5.3.")[1].split("## 2.7.3.")[0]
@@ -166,7 +166,7 @@ def test_a_heading_many_pages_share_is_read_in_the_document_the_question_names(t
     question = "What are the key points of “Description” in “marshal”?"
     assert focus(question).section == "Description" and focus(question).document == "marshal"
     result = run(make_payload(report, key_questions=[{"id": "kq1", "text": question}], name="Serialization"))
-    quotes = " ".join(e["snippet"] for c in result.evidence["claims"] for e in c["evidence"])
+    quotes = " ".join(e.snippet for c in result.evidence.claims for e in c.evidence)
     assert "independent of machine architecture" in quotes
     assert "dictionary-like" not in quotes and "binary protocols" not in quotes
 

@@ -258,10 +258,11 @@ def test_every_rule_code_is_exercised_and_documented() -> None:
 
 
 def test_models_read_12_and_11_and_round_trip(fresh: Any) -> None:
-    from autodidact.evidence.models import EvidenceFile, parse_evidence
+    from autodidact.evidence.files import evidence_from_json
+    from autodidact.evidence.models import EvidenceFile
 
     data = fresh()
-    model = parse_evidence(data)
+    model = evidence_from_json(json.dumps(data), "d1.evidence.json")
     assert model.to_json() == data  # optional fields stay absent, answers_key_question null stays
     old = fresh()
     old["schema_version"] = "1.1"
@@ -269,7 +270,7 @@ def test_models_read_12_and_11_and_round_trip(fresh: Any) -> None:
     for claim in old["claims"]:
         for ev in claim["evidence"]:
             ev.pop("snapshot_ref")
-    assert parse_evidence(old).schema_version == "1.1"
+    assert evidence_from_json(json.dumps(old), "old.json").schema_version == "1.1"
     schema = EvidenceFile.model_json_schema()
     claim_props = schema["$defs"]["Claim"]["properties"]
     assert "never normative" in claim_props["text"]["description"]

@@ -7,7 +7,6 @@ every raw file must be an excerpt of it.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
@@ -15,6 +14,8 @@ from types import SimpleNamespace
 import pytest
 
 from autodidact.config import load_settings
+from autodidact.evidence.files import load_evidence
+from autodidact.evidence.models import Claim, EvidenceFile
 from autodidact.kb import init_kb, open_kb
 from autodidact.llm.runtime import Runtime
 from autodidact.loop.control import CRASH_EXIT_CODE, Control
@@ -25,6 +26,8 @@ from autodidact.loop.state import load_state
 from autodidact.loop.steps import RoundContext, RoundScratch
 from autodidact.sources.rawfiles import list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import SnapshotStore, normalize_text
+from autodidact.testing.evidence_files import claim as make_claim
+from autodidact.testing.evidence_files import evidence_file, item, source
 from autodidact.testing.kbtree import assert_same_tree, kb_tree
 from autodidact.text.sections import split_sections
 
@@ -62,8 +65,8 @@ def book_run(book_base: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _evidence(root: Path) -> list[dict]:  # type: ignore[type-arg]
-    return [json.loads(p.read_text("utf-8")) for p in sorted((root / "outputs/rounds").glob("round_*_evidence.json"))]
+def _evidence(root: Path) -> list[EvidenceFile]:
+    return [load_evidence(p) for p in sorted((root / "outputs/rounds").glob("round_*_evidence.json"))]
 
 
 def test_every_quote_is_in_a_raw_file_of_its_source(book_run: Path) -> None:
@@ -73,12 +76,12 @@ def test_every_quote_is_in_a_raw_file_of_its_source(book_run: Path) -> None:
         bodies.setdefault(rf.url, []).append(normalize_text(rf.body))
     quotes = 0
     for evidence in _evidence(book_run):
-        urls = {s["id"]: s["url"] for s in evidence["sources"]}
-        for claim in evidence["claims"]:
-            for ev in claim["evidence"]:
+        urls = {s.id: s.url for s in evidence.sources}
+        for claim in evidence.claims:
+            for ev in claim.evidence:
                 quotes += 1
-                needle = normalize_text(ev["snippet"])
-                assert any(needle in body for body in bodies[urls[ev["source_id"]]]), ev["snippet"]
+                needle = normalize_text(ev.snippet)
+                assert any(needle in body for body in bodies[urls[ev.source_id]]), ev.snippet
     assert quotes >= 5
 
 
@@ -94,12 +97,14 @@ def test_raw_files_are_sections_not_the_book(book_run: Path) -> None:
         assert len(rf.body) < len(snapshot) / 20
         assert rf.title.startswith("The Python language reference › ")
         assert rf.question_ids, rf.filename
-    sources = {s["title"] for e in _evidence(book_run) for s in e["sources"]}
+    sources = {s.title for e in _evidence(book_run) for s in e.sources}
     assert all(t.startswith("The Python language reference › ") for t in sources)
 
 
-def _claim(kq: str, quote: str, ref: str) -> dict:  # type: ignore[type-arg]
-    return {"answers_key_question": kq, "evidence": [{"source_id": "book", "snippet": quote, "snapshot_ref": ref}]}
+def _claim(n: int, quote: str, ref: str) -> Claim:
+    return make_claim(
+        f"d9.c{n}", f"The book says: {quote}", kq=f"kq{n}", evidence=[item(quote, "book", snapshot_ref=ref)]
+    )
 
 
 def test_a_source_read_again_for_other_sections_gives_new_raw_files(book_run: Path) -> None:
@@ -118,10 +123,11 @@ def test_a_source_read_again_for_other_sections_gives_new_raw_files(book_run: Pa
     body = fresh.text_of(text)
     new_quote = " ".join(body.split("\n", 2)[-1].split()[:12])  # words from the section's first paragraph
     old_quote = " ".join(known[0].body.split()[-10:])
-    evidence = {
-        "sources": [{"id": "book", "url": url, "title": f"The Python language reference › {fresh.title}"}],
-        "claims": [_claim("kq1", old_quote, ref), _claim("kq2", new_quote, ref)],
-    }
+    evidence = evidence_file(
+        [_claim(1, old_quote, ref), _claim(2, new_quote, ref)],
+        [source("book", url, title=f"The Python language reference › {fresh.title}")],
+        dimension_id="d9",
+    )
     ctx = RoundContext(kb, state, Runtime(), load_settings(book_run), RecordingReporter(), Control(), "en")
     rq = SimpleNamespace(questions=[SimpleNamespace(id="r9q1"), SimpleNamespace(id="r9q2")])
     scratch = RoundScratch(round=9, date="2030-01-01")

@@ -2,27 +2,36 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from autodidact.errors import IntegrityError
+from autodidact.evidence.models import Claim, EvidenceFile
 from autodidact.kb import KnowledgeBase, init_kb
 from autodidact.loop.audit_answers import parse_audited_questions
 from autodidact.loop.inbox import add_question, read_inbox, settle_questions
-from autodidact.loop.novelty import RoundNovelty, read_evidence, round_novelty
+from autodidact.loop.novelty import RoundNovelty, round_novelty
 from autodidact.loop.state import RoundQuestion, RoundRecord, TerminationCheck
+from autodidact.loop.steps import read_round_evidence
 from autodidact.loop.user_answers import MAX_USER_QUESTION_ROUNDS, key_question_ids, user_question_outcomes
 from autodidact.questions.models import Question, RoundQuestions
+from autodidact.testing.evidence_files import claim as make_claim
+from autodidact.testing.evidence_files import evidence_file, source
 
 
-def claim(kq: str, *snippets: str) -> dict[str, Any]:
-    return {"answers_key_question": kq, "evidence": [{"source_id": "s", "snippet": s} for s in snippets]}
+def claim(kq: str, *snippets: str) -> Claim:
+    return make_claim(f"d1.c{next(_ids)}", "A claim of the round.", kq=kq, snippets=snippets, source_id="s0")
 
 
-def evidence(claims: list[dict[str, Any]], urls: list[str]) -> dict[str, Any]:
-    return {"claims": claims, "sources": [{"id": f"s{i}", "url": u} for i, u in enumerate(urls)]}
+def evidence(claims: list[Claim], urls: list[str]) -> EvidenceFile:
+    # a file holds at least one claim: an old quote stands in for "no new claim"
+    claims = claims or [claim("kq1", "A generator  function\nreturns an iterator.")]
+    return evidence_file(claims, [source(f"s{i}", u) for i, u in enumerate(urls)])
+
+
+_ids = itertools.count(1)
 
 
 def test_a_requoted_sentence_is_not_new_however_it_is_spaced_or_cased() -> None:
@@ -47,15 +56,18 @@ def test_new_sources_are_new_urls_or_the_rounds_raw_files() -> None:
     # a raw file for the new URL is the same source; one for an old URL (a new excerpt) is new
     assert round_novelty(earlier, current, ["https://a.example/y"]).new_sources == 1
     assert round_novelty(earlier, current, ["https://a.example/x", "raw/notes.md"]).new_sources == 3
-    assert round_novelty([], {}, []) == RoundNovelty(0, 0, {})
+    assert round_novelty([], None, []) == RoundNovelty(0, 0, {})  # a round whose research found nothing
 
 
 def test_a_damaged_evidence_file_is_a_clear_error(tmp_path: Path) -> None:
-    assert read_evidence(tmp_path / "missing.json") == {}
+    assert read_round_evidence(tmp_path / "missing.json") is None
     bad = tmp_path / "round_2_evidence.json"
     bad.write_text('{"claims": [', "utf-8")
-    with pytest.raises(IntegrityError, match=r"round_2_evidence\.json cannot be read"):
-        read_evidence(bad)
+    with pytest.raises(IntegrityError, match=r"round_2_evidence\.json cannot be read \(.*not valid JSON"):
+        read_round_evidence(bad)
+    bad.write_text('{"claims": []}', "utf-8")  # JSON, but not an evidence file
+    with pytest.raises(IntegrityError, match=r"round_2_evidence\.json cannot be read \(.*not an evidence file"):
+        read_round_evidence(bad)
 
 
 def question(qid: str, text: str, source: str = "framework") -> Question:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from autodidact.evidence.models import EvidenceFile, KeyFinding
 from autodidact.plan.offline import offline_plan
 from autodidact.report.citations import Citer
 from autodidact.report.elements import findings_list, risk_list
 from autodidact.report.prose import inline
+from autodidact.testing.evidence_files import claim, evidence_file, item, source
 from autodidact.text.keypoints import key_points_question
 from autodidact.text.sections import bare_heading, headings
 
@@ -27,21 +29,14 @@ def test_a_source_escape_is_shown_once() -> None:
     assert inline("see [1] here") == r"see \[1\] here"  # no marker can be forged
 
 
-def _evidence(dim_id: str, claims: list[tuple[str, str]]) -> dict[str, Any]:
-    quote = [{"source_id": "s1", "snippet": "quoted", "quote_type": "direct", "snapshot_ref": "x"}]
-    return {
-        "claims": [
-            {"id": f"{dim_id}.{cid}", "text": text, "polarity": "refute", "kind": "factual", "evidence": quote}
-            for cid, text in claims
-        ],
-        "key_findings": [
-            {
-                "finding": f"On 'What is it?': According to Data Structures: {claims[0][1]} (2 claims from 1 source)",
-                "claim_ids": [f"{dim_id}.{claims[0][0]}"],
-            }
-        ],
-        "sources": [{"id": "s1", "url": "https://example.org/ds", "title": "Data Structures"}],
-    }
+def _evidence(dim_id: str, claims: list[tuple[str, str]]) -> EvidenceFile:
+    found = [claim(f"{dim_id}.{cid}", text, kq=None, snippets=["quoted"], polarity="refute") for cid, text in claims]
+    finding = KeyFinding(
+        finding=f"On 'What is it?': According to Data Structures: {claims[0][1]} (2 claims from 1 source)",
+        claim_ids=[found[0].id],
+    )
+    ds = source("s1", "https://example.org/ds", title="Data Structures")
+    return evidence_file(found, [ds], dimension_id=dim_id, key_findings=[finding])
 
 
 def test_each_bullet_once_and_findings_read_as_statements() -> None:
@@ -93,9 +88,9 @@ def test_a_question_one_dimension_answered_is_no_gap_of_another() -> None:
         }
     )
     answered = _evidence(first.id, [("c1", "Pin-Priority decides the candidate version.")])
-    answered["claims"][0]["answers_key_question"] = "kq2"
+    answered.claims[0].answers_key_question = "kq2"
     unanswered = _evidence(second.id, [("c1", "Pinning keeps a package at one version.")])
-    unanswered["claims"][0]["answers_key_question"] = "kq1"
+    unanswered.claims[0].answers_key_question = "kq1"
     gaps = _gaps(plan, {first.id: answered, second.id: unanswered}, "en")
     assert not any("Tweaking candidate version" in g for g in gaps), gaps
     assert any(first.key_questions[0][:30] in g for g in gaps)  # a real gap is still listed
@@ -117,13 +112,12 @@ def test_a_reference_is_one_section_of_a_long_document(tmp_path: Any) -> None:
     snap, _ = SnapshotStore.for_folder(tmp_path).store("https://autodidact.invalid/corpus/ch02.html", text)
     ref = snap.snapshot_ref
 
-    def claim(n: int, quote: str) -> dict[str, Any]:
-        item = {"source_id": "ch02", "snippet": quote, "quote_type": "direct", "snapshot_ref": ref}
-        return {"id": f"d1.c{n}", "text": quote, "evidence": [item]}
+    def quoting(n: int, quote: str) -> Any:
+        return claim(f"d1.c{n}", quote, kq=None, evidence=[item(quote, "ch02", snapshot_ref=ref)])
 
     quotes = ["This chapter is about packages.", "The default Pin-Priority is 500.", "Use apt full-upgrade to upgrade."]
-    source = {"id": "ch02", "url": "https://autodidact.invalid/corpus/ch02.html", "title": "Chapter 2. Packages"}
-    evidences = {"d1": {"sources": [source], "claims": [claim(i + 1, q) for i, q in enumerate(quotes)]}}
+    ch02 = source("ch02", "https://autodidact.invalid/corpus/ch02.html", title="Chapter 2. Packages")
+    evidences = {"d1": evidence_file([quoting(i + 1, q) for i, q in enumerate(quotes)], [ch02])}
     citer = Citer(evidences, snapshot_sections(tmp_path))
     assert [citer.numbers([f"d1.c{i}"]) for i in (1, 2, 3, 2)] == [[1], [2], [3], [2]]
     entries = citer.as_json()["citations"]

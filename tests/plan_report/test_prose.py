@@ -20,8 +20,10 @@ from autodidact.evidence.prose import (
     admit,
     offline_sentences,
     plain,
+    quotes_of,
     row_sentence,
 )
+from autodidact.evidence.write_task import ClaimIn
 from autodidact.llm.base import Request
 from autodidact.llm.ledger import read_totals
 from autodidact.llm.runtime import Runtime
@@ -30,6 +32,7 @@ from autodidact.report.pipeline import NullReporter, run_report_sync
 from autodidact.report.prose import inline
 from autodidact.report.references import clean_title, location
 from autodidact.testing.corpora import write_pydoc_corpus
+from autodidact.testing.evidence_files import claim, evidence_file, source
 from autodidact.testing.evidence_model import FABRICATED
 from autodidact.testing.evidence_model import reply as evidence_reply
 from autodidact.testing.scripted import ScriptedModel
@@ -38,16 +41,16 @@ from autodidact.verify.checks import VerifyReport, check_report_folder
 REQUEST = "How do Python generators work?"
 
 CLAIMS = {
-    "d1.c1": {
-        "id": "d1.c1",
-        "text": "According to Generators: A generator function returns a generator iterator.",
-        "evidence": [{"source_id": "s1", "snippet": "A generator function returns a generator iterator."}],
-    },
-    "d1.c2": {
-        "id": "d1.c2",
-        "text": "According to Generators: Calling next() resumes it; PEP 255 added them.",
-        "evidence": [{"source_id": "s1", "snippet": "Calling next() resumes it; PEP 255 added them."}],
-    },
+    "d1.c1": claim(
+        "d1.c1",
+        "According to Generators: A generator function returns a generator iterator.",
+        snippets=["A generator function returns a generator iterator."],
+    ),
+    "d1.c2": claim(
+        "d1.c2",
+        "According to Generators: Calling next() resumes it; PEP 255 added them.",
+        snippets=["Calling next() resumes it; PEP 255 added them."],
+    ),
 }
 
 
@@ -61,7 +64,7 @@ def test_admit_drops_uncited_unknown_unsupported_and_invented_numbers() -> None:
             ("PEP 342 added generators.", ["d1.c2"]),  # the quote says 255
             ("Calling next() resumes it, as PEP 255 added them.", ["d1.c2"]),
         ],
-        CLAIMS,
+        {cid: quotes_of(c) for cid, c in CLAIMS.items()},
     )
     assert [s.claim_ids for s in written.sentences] == [("d1.c1",), ("d1.c2",)]
     assert written.dropped == {NO_CLAIM: 1, UNKNOWN_CLAIM: 1, UNSUPPORTED: 2}
@@ -80,9 +83,9 @@ def test_the_offline_writer_reads_plainly() -> None:
     )
     # A claim that another one of the same block already says is written once (the longer stays).
     claims = [
-        {"id": "a", "text": "According to X: I edit the file."},
-        {"id": "b", "text": "According to X: I edit the file. This avoids a slow update."},
-        {"id": "c", "text": "According to X: Something else."},
+        ClaimIn("a", "According to X: I edit the file.", "", ""),
+        ClaimIn("b", "According to X: I edit the file. This avoids a slow update.", "", ""),
+        ClaimIn("c", "According to X: Something else.", "", ""),
     ]
     assert [s.claim_ids for s in offline_sentences(claims)] == [("b",), ("c",)]
 
@@ -185,6 +188,19 @@ def test_verify_catches_a_changed_tail_an_added_sentence_and_a_deleted_record(tm
     assert any("nothing can re-prove" in p for p in _verify(out))
 
 
+def test_verify_reports_a_damaged_evidence_file_by_its_rule_code_only(tmp_path: Path, corpus: Path) -> None:
+    """A file the evidence loader refuses is the validator's finding (a rule code), not a crash and
+    not a list of sentences "citing claims no file holds": its claims are still there, damaged."""
+    out = tmp_path / "rep"
+    _run(out, corpus, _model(fabricate=False))
+    path = next(p for p in sorted((out / "sub_reports").glob("*.evidence.json")))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["claims"][0]["kind"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    problems = _verify(out)
+    assert len(problems) == 1 and problems[0].startswith("V025 ")
+
+
 def test_check_support_drops_what_the_judge_refuses(tmp_path: Path, corpus: Path) -> None:
     out = tmp_path / "rep"
     model = _model(fabricate=False, refuse_first=True)
@@ -264,14 +280,14 @@ def test_verify_reads_a_sentence_as_the_citer_wrote_it() -> None:
     from autodidact.report.citations import Citer
     from autodidact.report.writing import _fingerprint, check_prose
 
-    claim = {"id": "d1.c1", "text": "According to logging: Simply import logging and log away!",
-             "evidence": [{"source_id": "s1", "snippet": "Simply import logging and log away!"}]}  # fmt: skip
-    evidences = {"d1": {"claims": [claim], "sources": [{"id": "s1", "url": "https://e.org/a", "title": "logging"}]}}
-    text = plain(claim["text"])
+    found = claim("d1.c1", "According to logging: Simply import logging and log away!",
+                  snippets=["Simply import logging and log away!"])  # fmt: skip
+    evidences = {"d1": evidence_file([found], [source("s1", "https://e.org/a", title="logging")])}
+    text = plain(found.text)
     rendered = Citer(evidences).sentence(text, ["d1.c1"], "en")
     assert rendered == "Simply import logging and log away [1]."
     record = {"sentences": [{"block": "d1/kq1", "text": text, "claim_ids": ["d1.c1"], "engine": "offline",
-                             "claims": {"d1.c1": _fingerprint(claim)}}]}  # fmt: skip
+                             "claims": {"d1.c1": _fingerprint(found)}}]}  # fmt: skip
     assert check_prose(record, evidences, f"# R\n\n{rendered}\n") == []
     assert check_prose(record, evidences, "# R\n\nSomething else [1].\n")  # an edited sentence still fails
 

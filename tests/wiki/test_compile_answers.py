@@ -64,7 +64,7 @@ def write_round(kb: KnowledgeBase, n: int, questions: list[dict[str, Any]], clai
                 "polarity": "neutral",
                 "topic_tag": "t",
                 "answers_key_question": f"kq{q}",
-                "evidence": [{"source_id": sid[u], "snippet": quote, "quote_type": "direct", "snapshot_ref": ""}],
+                "evidence": [{"source_id": sid[u], "snippet": quote, "quote_type": "direct"}],
             }
             for i, (q, u, quote) in enumerate(claims, start=1)
         ],
@@ -438,6 +438,7 @@ def test_a_key_point_quoted_from_the_named_section_enters_whatever_its_words(tmp
     """ "The wait() method blocks until the flag is true." names neither "class Event" nor the topic's
     words, yet it is what the section says; the same sentence from another section stays out."""
     from autodidact.sources.rawfiles import RawFile
+    from autodidact.testing.evidence_files import claim, evidence_file, source
     from autodidact.wiki.compile.answers import Question, RawLocator, collect_answers
 
     raw = tmp_path / "raw"
@@ -450,19 +451,10 @@ def test_a_key_point_quoted_from_the_named_section_enters_whatever_its_words(tmp
         rf = RawFile(filename=name, title=title, url=link, fetched_date="2026-12-04", body=body)
         (raw / name).write_text(rf.render(), "utf-8")
     quote = "The wait() method blocks until the flag is true."
-    evidence = {
-        "sources": [
-            {"id": "s1", "url": "https://docs.invalid/locks"},
-            {"id": "s2", "url": "https://docs.invalid/selectors"},
-        ],
-        "claims": [
-            {
-                "answers_key_question": f"kq{i}",
-                "evidence": [{"source_id": sid, "snippet": quote, "quote_type": "direct"}],
-            }
-            for i, sid in ((1, "s1"), (2, "s2"))
-        ],
-    }
+    evidence = evidence_file(
+        [claim(f"d1.c{i}", quote, kq=f"kq{i}", source_id=sid) for i, sid in ((1, "s1"), (2, "s2"))],
+        [source("s1", "https://docs.invalid/locks"), source("s2", "https://docs.invalid/selectors")],
+    )
     questions = [
         Question("r1q1", "What are the key points of “class Event”?", "Lock and Event"),
         Question("r1q2", "What are the key points of “class Event”?", "Lock and Event"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -21,6 +21,9 @@ from autodidact.cli.engine_opts import (
     no_cache_option,
 )
 from autodidact.progress import NullProgress
+
+if TYPE_CHECKING:
+    from autodidact.evidence.agent import GatherResult
 
 
 def _validate(
@@ -120,9 +123,9 @@ def register(app: typer.Typer) -> None:
             {
                 "ok": True,
                 "path": str(result.path),
-                "claims": len(result.evidence["claims"]),
-                "sources": len(result.evidence["sources"]),
-                "key_findings": len(result.evidence["key_findings"]),
+                "claims": len(result.evidence.claims),
+                "sources": len(result.evidence.sources),
+                "key_findings": len(result.evidence.key_findings),
                 "dropped": result.dropped,
                 "fetched": result.stats.get("fetched", 0),
             }
@@ -139,7 +142,7 @@ def _gather(
     max_cost: float | None,
     max_tokens: int | None,
     fallback: str | None = None,
-) -> Any:
+) -> GatherResult:
     from autodidact.cli.engine_opts import load_run_settings, make_runtime
     from autodidact.errors import InputError
     from autodidact.evidence.agent import gather
@@ -162,7 +165,7 @@ def _gather(
         raise InputError("--engine model needs a model", hint="pass --model provider:name or set AUTODIDACT_MODEL")
     console.print(f"gather {payload.dimension_id}: mode {payload.mode}, depth {payload.depth}")
 
-    async def run() -> Any:
+    async def run() -> GatherResult:
         try:
             return await gather(
                 payload, runtime=runtime, settings=settings, kb_root=kb_root, out=out, reporter=_CliReporter()

@@ -24,6 +24,7 @@ from autodidact.errors import AutodidactError
 from autodidact.store.hashing import hash_json
 
 if TYPE_CHECKING:
+    from autodidact.evidence.models import EvidenceFile
     from autodidact.llm.runtime import Runtime
 
 TARGET = "research_agent"
@@ -105,23 +106,23 @@ def alignment(link: dict[str, Any], proposition: str) -> str:
     return "VERIFIED" if core and core in normalize(quote) else "UNRESOLVED"
 
 
-def links_from_evidence(evidence: dict[str, Any], proposition: str) -> list[dict[str, Any]]:
-    """Evidence-file claims as idea evidence links, each with its relation and alignment."""
+def links_from_evidence(evidence: EvidenceFile | None, proposition: str) -> list[dict[str, Any]]:
+    """Evidence-file claims as idea evidence links, each with its relation and alignment (none
+    when the research wrote no file)."""
     links = []
-    for claim in evidence.get("claims", []) or []:
-        polarity = claim.get("polarity", "neutral")
-        relation = {"support": "SUPPORT", "refute": "CHALLENGE"}.get(polarity, "CONTEXT")
-        if relation == "SUPPORT" and claim.get("kind") in {"interpretive", "projective"}:
+    for claim in evidence.claims if evidence is not None else []:
+        relation = {"support": "SUPPORT", "refute": "CHALLENGE"}.get(claim.polarity, "CONTEXT")
+        if relation == "SUPPORT" and claim.kind in {"interpretive", "projective"}:
             relation = "BOUNDARY"
-        for item in (claim.get("evidence") or [])[:1]:
+        for item in claim.evidence[:1]:
             link = {
-                "claim_id": claim.get("id"),
-                "claim": claim.get("text"),
+                "claim_id": claim.id,
+                "claim": claim.text,
                 "relation": relation,
-                "verbatim_quote": item.get("snippet"),
-                "quote_type": item.get("quote_type"),
-                "location": item.get("snapshot_ref"),
-                "snapshot_ref": item.get("snapshot_ref"),
+                "verbatim_quote": item.snippet,
+                "quote_type": item.quote_type,
+                "location": item.snapshot_ref,
+                "snapshot_ref": item.snapshot_ref,
             }
             link["alignment"] = alignment(link, proposition)
             links.append(link)
@@ -160,7 +161,8 @@ def impact(links: list[dict[str, Any]], lang: str) -> str:
 def dispatch(
     gap: dict[str, Any], *, lang: str, runtime: Runtime, settings: Any, kb_root: Path | None, out_dir: Path
 ) -> dict[str, Any]:
-    """Run the research agent on the confirmed scope; returns ``{"status", "evidence", "path", "note"}``.
+    """Run the research agent on the confirmed scope; returns ``{"status", "evidence", "path", "note"}``
+    (``evidence``: the :class:`EvidenceFile` written, or None).
 
     Only the gap's question and scope are sent: never the private conversation.
     """
@@ -170,7 +172,7 @@ def dispatch(
         agent = importlib.import_module("autodidact.evidence.agent")
         payload_mod = importlib.import_module("autodidact.evidence.payload")
     except ImportError:
-        return {"status": "UNAVAILABLE", "evidence": {}, "path": None, "note": "research agent not installed"}
+        return {"status": "UNAVAILABLE", "evidence": None, "path": None, "note": "research agent not installed"}
     from autodidact.llm.runtime import or_offline
 
     runtime = or_offline(runtime)
@@ -197,5 +199,5 @@ def dispatch(
             agent.gather(payload, runtime=runtime, settings=settings, kb_root=kb_root, out=out_dir / "evidence.json")
         )
     except AutodidactError as exc:  # the agent's failure is recorded, never fatal to the conversation
-        return {"status": "NO_RESULT", "evidence": {}, "path": None, "note": exc.message[:300]}
+        return {"status": "NO_RESULT", "evidence": None, "path": None, "note": exc.message[:300]}
     return {"status": "DONE", "evidence": result.evidence, "path": str(result.path), "note": ""}

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
+from pydantic import ValidationError
 
 from autodidact.config import Settings
 from autodidact.errors import (
@@ -30,7 +31,8 @@ from autodidact.errors import (
     ValidationFailed,
 )
 from autodidact.evidence.assemble import assemble, next_number
-from autodidact.evidence.collect import Candidate, Collector
+from autodidact.evidence.collect import Candidate, Collector, Counters, Doc
+from autodidact.evidence.files import load_evidence, write_evidence
 from autodidact.evidence.findings import (
     ClaimView,
     SynthesisInputs,
@@ -40,6 +42,7 @@ from autodidact.evidence.findings import (
     usable,
 )
 from autodidact.evidence.focus import content_terms, focus, literals
+from autodidact.evidence.models import Claim, EvidenceFile, KeyFinding, Mode, Source, UpstreamUsage, WritingContext
 from autodidact.evidence.payload import Payload
 from autodidact.evidence.research import DEPTH_NEED, KQResult, find_candidates, research_kq, search_terms
 from autodidact.evidence.search_plan import KQPlan, SearchPlanInputs, SearchPlanTask, UpstreamView
@@ -51,7 +54,6 @@ from autodidact.progress import NullProgress, Progress
 from autodidact.sources.fetch import Fetcher  # imported here, not in the worker thread: import races
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
-from autodidact.store.atomic import write_json
 from autodidact.text.topic import decompose, subject_names
 
 if TYPE_CHECKING:
@@ -76,7 +78,7 @@ class GatherResult:
     """The written file, its content, how many claims were dropped, and the sources used."""
 
     path: Path
-    evidence: dict[str, Any]
+    evidence: EvidenceFile
     dropped: int
     used_sources: list[UsedSource] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
@@ -122,7 +124,7 @@ async def gather(
         if mode == "quick" and payload.upstream_inputs:
             progress.warning("quick mode ignores upstream_inputs (upstream_usage stays empty)")
             views: list[UpstreamView] = []
-            upstream_data: dict[str, dict[str, Any]] = {}
+            upstream_data: dict[str, EvidenceFile] = {}
         else:
             views, upstream_data = load_upstreams(payload, report_dir)
         kqs = [(k.id, k.text) for k in payload.key_questions]
@@ -243,20 +245,27 @@ async def gather(
         for failure in c.failures[:10]:
             progress.warning(f"source skipped: {failure}")
 
-        built = assemble(payload.dimension_id, results, previous, mode)
-        if not built.claims:
-            raise SourceError(
-                f"no verifiable evidence found for any key question of {payload.dimension_id}",
-                hint="add documents (autodidact add / --kb), index a corpus, or configure web search",
-            )
-        evidence = await _finish(payload, runtime, built.claims, built.sources, usage, previous, mode, c)
+        try:
+            built = assemble(payload.dimension_id, results, previous, mode)
+            if not built.claims:
+                raise SourceError(
+                    f"no verifiable evidence found for any key question of {payload.dimension_id}",
+                    hint="add documents (autodidact add / --kb), index a corpus, or configure web search",
+                )
+            evidence = await _finish(payload, runtime, built.claims, built.sources, usage, previous, mode, c)
+        except ValidationError as exc:  # a field the models refuse: the validator would refuse it too
+            raise ValidationFailed(
+                f"evidence for {payload.dimension_id} failed validation and was not written: {_first(exc)}",
+                hint="nothing was written; check the previous and upstream evidence files with "
+                "`autodidact evidence validate` (if they are valid, this is a bug: report it with the payload)",
+            ) from None
         report = validate_evidence(
-            evidence,
+            evidence.to_json(),
             source_cache=report_dir / "source_cache",
             plan=_plan(payload, report_dir) if mode != "quick" else None,
             expected_mode=mode,
             require_version="1.2",
-            upstream=upstream_data,
+            upstream={dim: up.to_json() for dim, up in upstream_data.items()},
         )
         if not report.ok:
             raise ValidationFailed(
@@ -264,9 +273,9 @@ async def gather(
                 hint="nothing was written; check the previous and upstream evidence files with "
                 "`autodidact evidence validate` (if they are valid, this is a bug: report it with the payload)",
             )
-        write_json(path, evidence)
+        write_evidence(path, evidence)
         dropped = sum(r.dropped for r in results) + built.dropped_weak
-        n_claims, n_sources = len(evidence["claims"]), len(evidence["sources"])
+        n_claims, n_sources = len(evidence.claims), len(evidence.sources)
         progress.message(f"wrote {path} ({n_claims} claims, {n_sources} sources, {dropped} dropped)")
         stats = dict(report.stats)
         stats.update(
@@ -316,13 +325,10 @@ def known_quotes(report_dir: Path, kb_root: Path | None, out: Path) -> frozenset
         if path.resolve() == out.resolve():
             continue
         try:
-            data = json.loads(path.read_text("utf-8"))
-        except (OSError, ValueError):
+            evidence = load_evidence(path)
+        except AutodidactError:  # a damaged round is the loop's to report; its quotes are simply not known
             continue
-        for claim in data.get("claims", []) if isinstance(data, dict) else []:
-            for ev in claim.get("evidence", []) if isinstance(claim, dict) else []:
-                if isinstance(ev, dict) and ev.get("snippet"):
-                    found.add(" ".join(str(ev["snippet"]).split()))
+        found.update(" ".join(ev.snippet.split()) for claim in evidence.claims for ev in claim.evidence)
     return frozenset(found)
 
 
@@ -351,18 +357,15 @@ async def _close_sources(collector: Collector, own_fetcher: Any, search_client: 
         await search_client.aclose()
 
 
-def _previous(path: Path) -> dict[str, Any]:
+def _previous(path: Path) -> EvidenceFile:
     if not path.is_file():
         raise NotFoundError(
             f"supplement mode rewrites {path}, which does not exist", hint="run the initial gather first"
         )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path}: cannot read the evidence to supplement ({exc})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("claims"), list):
-        raise InputError(f"{path}: not an evidence file", hint="check it with `autodidact evidence validate`")
-    return data
+        return load_evidence(path)
+    except InputError as exc:
+        raise InputError(f"{path}: cannot read the evidence to supplement ({exc.message})", hint=exc.hint) from None
 
 
 def _plan(payload: Payload, report_dir: Path) -> dict[str, Any] | None:
@@ -411,23 +414,20 @@ def _prefer_entry(cands: list[list[Candidate]]) -> list[list[Candidate]]:
 async def _finish(
     payload: Payload,
     runtime: Runtime,
-    claims: list[dict[str, Any]],
-    sources: list[dict[str, Any]],
-    usage: list[dict[str, Any]],
-    previous: dict[str, Any] | None,
-    mode: str,
-    counters: Any,
-) -> dict[str, Any]:
+    claims: list[Claim],
+    sources: list[Source],
+    usage: list[UpstreamUsage],
+    previous: EvidenceFile | None,
+    mode: Mode,
+    counters: Counters,
+) -> EvidenceFile:
     kqs = [(k.id, k.text) for k in payload.key_questions]
-    views = [
-        ClaimView(c["id"], c.get("answers_key_question"), c["text"], c["polarity"], c["evidence"][0]["source_id"])
-        for c in claims
-    ]
+    views = [ClaimView(c.id, c.answers_key_question, c.text, c.polarity, c.evidence[0].source_id) for c in claims]
     inputs = SynthesisInputs(payload.language, payload.name, mode, kqs, views)
     synthesis = None
     if not runtime.is_offline:
         try:
-            synthesis = usable(await runtime.run(SynthesisTask(), inputs), {c["id"] for c in claims}, mode)
+            synthesis = usable(await runtime.run(SynthesisTask(), inputs), {c.id for c in claims}, mode)
         except AutodidactError:
             synthesis = None
     synthesis = synthesis or offline_synthesis(inputs)
@@ -439,46 +439,50 @@ async def _finish(
     kq_ids = {k for k, _ in kqs}
     kept_context = [
         w
-        for w in (previous or {}).get("writing_context", []) or []
-        if isinstance(w, dict)
-        and (w.get("kind") not in ("availability_gap", "unresolved_gap") or not set(w.get("applies_to", [])) & kq_ids)
+        for w in (previous.writing_context if previous else None) or []
+        if w.kind not in ("availability_gap", "unresolved_gap") or not set(w.applies_to) & kq_ids
     ]
-    start = next_number([str(w.get("id", "")) for w in kept_context]) - 1
-    context = kept_context + gap_entries(payload.dimension_id, kqs, views, payload.language, start, searched)
+    start = next_number([w.id for w in kept_context]) - 1
+    context: list[WritingContext] = kept_context + gap_entries(
+        payload.dimension_id, kqs, views, payload.language, start, searched
+    )
     if mode == "quick":
-        context = [w for w in context if w["kind"] == "availability_gap"]
-    evidence: dict[str, Any] = {
-        "schema_version": "1.2",
-        "mode": mode,
-        "dimension_id": payload.dimension_id,
-        "upstream_usage": [] if mode == "quick" else (usage or list((previous or {}).get("upstream_usage", []))),
-        "headline": synthesis.headline,
-        "key_findings": [f.model_dump() for f in synthesis.key_findings],
-        "claims": claims,
-        "sources": sources,
-    }
-    if context:
-        evidence["writing_context"] = context
-    return evidence
+        context = [w for w in context if w.kind == "availability_gap"]
+    return EvidenceFile(
+        schema_version="1.2",
+        mode=mode,
+        dimension_id=payload.dimension_id,
+        upstream_usage=[] if mode == "quick" else (usage or list(previous.upstream_usage if previous else [])),
+        headline=synthesis.headline,
+        key_findings=[KeyFinding(finding=f.finding, claim_ids=f.claim_ids) for f in synthesis.key_findings],
+        claims=claims,
+        sources=sources,
+        writing_context=context or None,
+    )
 
 
-def _used(evidence: dict[str, Any], docs: dict[str, Any]) -> list[UsedSource]:
+def _first(exc: ValidationError) -> str:
+    """The first refused field, as ``where: why``."""
+    first = exc.errors(include_url=False)[0]
+    return f"{exc.title} {'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+
+
+def _used(evidence: EvidenceFile, docs: dict[str, Doc]) -> list[UsedSource]:
     kq_by_source: dict[str, list[str]] = {}
     ref_by_source: dict[str, str] = {}
-    for claim in evidence["claims"]:
-        for ev in claim["evidence"]:
-            kq = claim.get("answers_key_question")
-            lst = kq_by_source.setdefault(ev["source_id"], [])
+    for claim in evidence.claims:
+        for ev in claim.evidence:
+            kq = claim.answers_key_question
+            lst = kq_by_source.setdefault(ev.source_id, [])
             if kq and kq not in lst:
                 lst.append(kq)
-            ref_by_source.setdefault(ev["source_id"], ev["snapshot_ref"])
+            ref_by_source.setdefault(ev.source_id, ev.snapshot_ref or "")
     out = []
-    for src in evidence["sources"]:
-        doc = docs.get(src["id"])
-        kind = doc.kind if doc is not None else ("web" if not is_local_url(src["url"]) else _local_kind(src["url"]))
-        sid = src["id"]
-        ref = ref_by_source.get(sid, "")
-        out.append(UsedSource(sid, src["url"], src["title"], ref, src["quality"], kq_by_source.get(sid, []), kind))
+    for src in evidence.sources:
+        doc = docs.get(src.id)
+        kind = doc.kind if doc is not None else ("web" if not is_local_url(src.url) else _local_kind(src.url))
+        ref = ref_by_source.get(src.id, "")
+        out.append(UsedSource(src.id, src.url, src.title, ref, src.quality, kq_by_source.get(src.id, []), kind))
     return out
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from autodidact.evidence.collect import Doc
+from autodidact.evidence.models import Claim, EvidenceFile, EvidenceItem, Kind, Source
 from autodidact.evidence.research import KQResult
 from autodidact.sources.snapshots import is_local_url, normalize_url
 
@@ -26,8 +26,8 @@ _NUM = re.compile(r"\.(?:c|w)(\d+)$")
 class Assembly:
     """Claims and sources ready for the file, plus bookkeeping for the result."""
 
-    claims: list[dict[str, Any]] = field(default_factory=list)
-    sources: list[dict[str, Any]] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
     dropped_weak: int = 0
     docs_by_source: dict[str, Doc] = field(default_factory=dict)
 
@@ -56,25 +56,23 @@ def next_number(ids: list[str]) -> int:
 def assemble(
     dimension_id: str,
     results: list[KQResult],
-    previous: dict[str, Any] | None,
+    previous: EvidenceFile | None,
     mode: str,
 ) -> Assembly:
     """Claims (numbered, admissible) and the sources they cite, merged with a previous file if any."""
     out = Assembly()
-    prev_claims = list(previous.get("claims", [])) if previous else []
-    prev_sources = list(previous.get("sources", [])) if previous else []
-    by_url: dict[str, dict[str, Any]] = {}
+    prev_claims = list(previous.claims) if previous else []
+    prev_sources = list(previous.sources) if previous else []
+    by_url: dict[str, Source] = {}
     for src in prev_sources:
         try:
-            by_url[normalize_url(src["url"])] = src
+            by_url[normalize_url(src.url)] = src
         except Exception:  # a previous file passed the validator; be tolerant anyway
             continue
-    used_ids = {s["id"] for s in prev_sources}
-    seen_quotes = {
-        tuple(" ".join(str(e.get("snippet", "")).split()) for e in c.get("evidence", [])) for c in prev_claims
-    }
-    new_sources: list[dict[str, Any]] = []
-    n = next_number([c.get("id", "") for c in prev_claims])
+    used_ids = {s.id for s in prev_sources}
+    seen_quotes = {tuple(" ".join(e.snippet.split()) for e in c.evidence) for c in prev_claims}
+    new_sources: list[Source] = []
+    n = next_number([c.id for c in prev_claims])
     quick = mode == "quick"
     for result in results:
         taken = 0
@@ -88,12 +86,12 @@ def assemble(
                 break  # the rest were spares, for quotes an earlier question had already taken
             distinct = {normalize_url(d.url) for d in kept.docs}
             strong = any(d.quality in ("primary", "secondary") for d in kept.docs)
-            kind: str = claim.kind
+            kind: Kind | None = claim.kind
             if kind == "factual" and not strong and not quick:
-                kind = "interpretive" if len(distinct) >= 2 else ""
+                kind = "interpretive" if len(distinct) >= 2 else None
             if kind == "interpretive" and len(distinct) < (1 if quick else 2):
-                kind = "factual" if (strong or quick) else ""
-            if not kind:
+                kind = "factual" if (strong or quick) else None
+            if kind is None:
                 out.dropped_weak += 1
                 continue
             seen_quotes.add(key)
@@ -103,23 +101,20 @@ def assemble(
                 sid = _source_for(doc, by_url, used_ids, new_sources, doc.section_label(quote.snippet))
                 out.docs_by_source[sid] = doc
                 evidence.append(
-                    {
-                        "source_id": sid,
-                        "snippet": quote.snippet,
-                        "quote_type": quote.quote_type,
-                        "snapshot_ref": doc.snapshot_ref,
-                    }
+                    EvidenceItem(
+                        source_id=sid, snippet=quote.snippet, quote_type=quote.quote_type, snapshot_ref=doc.snapshot_ref
+                    )
                 )
             out.claims.append(
-                {
-                    "id": f"{dimension_id}.c{n}",
-                    "text": claim.text,
-                    "kind": kind,
-                    "polarity": claim.polarity,
-                    "topic_tag": claim.topic_tag,
-                    "answers_key_question": result.kq_id,
-                    "evidence": evidence,
-                }
+                Claim(
+                    id=f"{dimension_id}.c{n}",
+                    text=claim.text,
+                    kind=kind,
+                    polarity=claim.polarity,
+                    topic_tag=claim.topic_tag,
+                    answers_key_question=result.kq_id,
+                    evidence=evidence,
+                )
             )
             n += 1
     out.claims = prev_claims + out.claims
@@ -127,24 +122,25 @@ def assemble(
     return out
 
 
-def _source_for(
-    doc: Doc, by_url: dict[str, dict[str, Any]], used_ids: set[str], new_sources: list[dict[str, Any]], title: str
-) -> str:
+def _source_for(doc: Doc, by_url: dict[str, Source], used_ids: set[str], new_sources: list[Source], title: str) -> str:
     """The source id for ``doc`` (one per URL), entered with ``title`` — the section of the first
     quote that cites it (``Doc › Section``) — when it is new."""
     key = normalize_url(doc.url)
     if key in by_url:
-        return str(by_url[key]["id"])
+        return by_url[key].id
     base = source_id_for(doc.url)
     sid, k = base, 2
     while sid in used_ids:
         sid, k = f"{base}_{k}", k + 1
     used_ids.add(sid)
-    entry: dict[str, Any] = {"id": sid, "url": doc.url, "title": title.strip() or doc.url, "quality": doc.quality}
-    if doc.published_at:
-        entry["published_at"] = doc.published_at
-    if doc.author:
-        entry["author"] = doc.author
+    entry = Source(
+        id=sid,
+        url=doc.url,
+        title=title.strip() or doc.url,
+        quality=doc.quality,
+        published_at=doc.published_at or None,
+        author=doc.author or None,
+    )
     by_url[key] = entry
     new_sources.append(entry)
     return sid

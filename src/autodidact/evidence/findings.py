@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
+from autodidact.evidence.models import ContextKind, WritingContext
 from autodidact.evidence.prompting import compact, language_line, stable_data_block
 from autodidact.evidence.textscore import clip
 from autodidact.llm.tasks import Message
@@ -170,46 +171,39 @@ def gap_entries(
     language: str,
     start: int,
     searched: str,
-) -> list[dict[str, object]]:
+) -> list[WritingContext]:
     """writing_context entries for unanswered (availability_gap) and contested (unresolved_gap) questions."""
-    out: list[dict[str, object]] = []
+    out: list[WritingContext] = []
     zh = language == "zh"
     n = start
     for kq, text in key_questions:
         mine = [c for c in claims if c.kq == kq]
         question = clip(text, 200)
-        entry: dict[str, object]
+        kind: ContextKind
         if not mine:
-            entry = {
-                "kind": "availability_gap",
-                "text": (
-                    f"在已检索的来源（{searched}）中没有找到能回答「{question}」的可核实原文。"
-                    if zh
-                    else f"No verifiable source text answering '{question}' was found in the sources searched "
-                    f"({searched})."
-                ),
-                "use": "写作时把该问题标为证据不足，不作推断。"
+            kind = "availability_gap"
+            note = (
+                f"在已检索的来源（{searched}）中没有找到能回答「{question}」的可核实原文。"
                 if zh
-                else "Mark this question as unanswered; do not infer.",
-                "source_ids": [],
-            }
+                else f"No verifiable source text answering '{question}' was found in the sources searched ({searched})."
+            )
+            use = _USE_GAP[zh]
+            source_ids: list[str] = []
         elif {c.polarity for c in mine} >= {"support", "refute"}:
-            entry = {
-                "kind": "unresolved_gap",
-                "text": (
-                    f"来源对「{question}」的说法不一致，存在支持与反驳两类证据。"
-                    if zh
-                    else f"Sources disagree on '{question}': there is supporting and refuting evidence."
-                ),
-                "use": "写作时并列呈现双方证据，不下单一结论。"
+            kind = "unresolved_gap"
+            note = (
+                f"来源对「{question}」的说法不一致，存在支持与反驳两类证据。"
                 if zh
-                else "Present both sides with their sources; no single verdict.",
-                "source_ids": sorted({c.source_id for c in mine}),
-            }
+                else f"Sources disagree on '{question}': there is supporting and refuting evidence."
+            )
+            use = _USE_CONFLICT[zh]
+            source_ids = sorted({c.source_id for c in mine})
         else:
             continue
         n += 1
-        entry["id"] = f"{dimension_id}.w{n}"
-        entry["applies_to"] = [kq]
-        out.append(entry)
+        out.append(
+            WritingContext(
+                kind=kind, text=note, use=use, source_ids=source_ids, id=f"{dimension_id}.w{n}", applies_to=[kq]
+            )
+        )
     return out

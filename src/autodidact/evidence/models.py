@@ -1,17 +1,21 @@
 """evidence.json 1.2 as pydantic models (docs/contracts.md §3.2), reading 1.1 as well.
 
-Why pydantic here when the validator works on raw dicts: the agent builds evidence through these
-models so that what it writes has the right shape by construction, and the field descriptions are
-written for a model, so ``EvidenceFile.model_json_schema()`` doubles as the schema a model sees.
-The *validator* (``validator.py``) never trusts these models: it reads raw JSON so a wrong type in
-a hand-edited file becomes a rule code, not a crash.
+Why pydantic here when the validator works on raw dicts: these models are the typed form of
+evidence everywhere past the file's edge (docs/evidence.md, "Evidence in code"). The agent builds
+evidence through them, so what it writes has the right shape by construction; the loop, the wiki,
+the report and ``verify`` read files into them (``evidence/files.py``). The field descriptions
+are written for a model, so ``EvidenceFile.model_json_schema()`` doubles as the schema a model
+sees. The *validator* (``validator.py``) never trusts these models: it reads raw JSON so a wrong
+type in a hand-edited file becomes a rule code, not a crash. So that a file the validator passes
+always loads, no constraint here is stricter than the validator's rule for the same field, and
+patterns use Python's ``re`` as the validator does.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 SCHEMA_VERSION = "1.2"
 READABLE_VERSIONS = ("1.2", "1.1")
@@ -55,7 +59,8 @@ KQ_RE = r"^kq\d+$"
 DATE_RE = r"^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$"
 SNAPSHOT_REF_RE = r"^source_cache/[0-9a-f]{64}/[0-9a-f]{64}\.md$"
 
-_FORBID = ConfigDict(extra="forbid")
+# Unknown keys are refused when evidence is built; reading tolerates them (evidence/files.py).
+_FORBID = ConfigDict(extra="forbid", regex_engine="python-re")
 
 
 class EvidenceItem(BaseModel):
@@ -100,7 +105,7 @@ class Claim(BaseModel):
     )
     topic_tag: str = Field(pattern=TOPIC_TAG_RE, description="short snake_case topic; reuse existing tags")
     answers_key_question: str | None = Field(
-        pattern=KQ_RE, description="the kqN this claim answers, or null for an extra finding"
+        default=None, pattern=KQ_RE, description="the kqN this claim answers, or null for an extra finding"
     )
     evidence: list[EvidenceItem] = Field(min_length=1)
 
@@ -117,7 +122,9 @@ class Source(BaseModel):
         "professional analysis of primary material; tertiary: encyclopedias, aggregators, forums, blogs"
     )
     published_at: str | None = Field(default=None, pattern=DATE_RE, description="YYYY, YYYY-MM or YYYY-MM-DD")
-    author: str | None = Field(default=None, max_length=200, description="the page's author, where it names one")
+    author: str | None = Field(
+        default=None, description="the page's author, where it names one (sources keep at most 200 characters)"
+    )
 
 
 class KeyFinding(BaseModel):
@@ -140,14 +147,18 @@ class UpstreamUsage(BaseModel):
 
 
 class WritingContext(BaseModel):
-    """A boundary the writer must show that is not a claim: method, scope, gaps."""
+    """A boundary the writer must show that is not a claim: method, scope, gaps.
+
+    The fields stand in the order the agent has always written them (``id`` after ``source_ids``),
+    so a file dumped from the model is byte for byte the file written before it was typed.
+    """
 
     model_config = _FORBID
-    id: str = Field(pattern=CONTEXT_ID_RE, description="<dimension_id>.w<N>")
     kind: ContextKind
     text: str = Field(min_length=10, max_length=500, description="the actual boundary, in the output language")
     use: str = Field(min_length=10, max_length=300, description="how the writer must use it")
     source_ids: list[str] = Field(default_factory=list)
+    id: str = Field(pattern=CONTEXT_ID_RE, description="<dimension_id>.w<N>")
     applies_to: list[str] = Field(default_factory=list, description="kqN ids it applies to")
 
 
@@ -165,6 +176,12 @@ class EvidenceFile(BaseModel):
     sources: list[Source] = Field(min_length=1)
     writing_context: list[WritingContext] | None = None
 
+    @field_validator("upstream_usage", mode="before")
+    @classmethod
+    def _no_usage(cls, value: object) -> object:
+        """A 1.1 file may say ``"upstream_usage": null``; the validator accepts it as none."""
+        return [] if value is None else value
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form: optional fields left out when empty, ``answers_key_question: null`` kept."""
         data = self.model_dump(mode="json")
@@ -179,8 +196,3 @@ class EvidenceFile(BaseModel):
         if not data.get("writing_context"):
             data.pop("writing_context", None)
         return data
-
-
-def parse_evidence(data: dict[str, Any]) -> EvidenceFile:
-    """Parse a (validated) evidence dict into models; 1.1 files load too."""
-    return EvidenceFile.model_validate(data)

@@ -18,8 +18,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
+from autodidact.evidence.models import Claim
 from autodidact.text.support import DEFAULT_SUPPORT, numbers_hold, support
 
 # The attribution evidence/extract_task.claim_text writes before a quoted sentence.
@@ -51,14 +52,25 @@ class Written:
     engine: str = "offline"
 
 
+class Stated(Protocol):
+    """What the offline writer reads of a claim: its id and its statement (a :class:`Claim`, or a
+    writer's view of one, ``write_task.ClaimIn``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
 def plain(claim_text: str) -> str:
     """A claim's statement without the source attribution the marker already gives."""
     return _ATTRIBUTION.sub("", claim_text.strip(), count=1).strip()
 
 
-def quotes_of(claim: Mapping[str, Any]) -> list[str]:
+def quotes_of(claim: Claim) -> list[str]:
     """The verbatim snippets a claim's evidence quotes."""
-    return [str(item.get("snippet", "")) for item in claim.get("evidence", []) if item.get("snippet")]
+    return [item.snippet for item in claim.evidence if item.snippet]
 
 
 def _key(text: str) -> str:
@@ -79,12 +91,12 @@ def row_sentence(text: str) -> str:
     return f"{cells[0]}: {'; '.join(cells[1:])}"
 
 
-def offline_sentences(claims: Sequence[Mapping[str, Any]]) -> list[Sentence]:
+def offline_sentences(claims: Sequence[Stated]) -> list[Sentence]:
     """One plain sentence per claim, in the given order, without sentences another one already says."""
     out: list[Sentence] = []
     keys: list[str] = []
     for claim in claims:
-        text = row_sentence(plain(str(claim.get("text", ""))))
+        text = row_sentence(plain(claim.text))
         key = _key(text)
         if not key or any(key in k for k in keys):
             continue
@@ -92,17 +104,20 @@ def offline_sentences(claims: Sequence[Mapping[str, Any]]) -> list[Sentence]:
         longer = [i for i, k in enumerate(keys) if k in key]
         for i in reversed(longer):
             del out[i], keys[i]
-        out.append(Sentence(text, (str(claim["id"]),)))
+        out.append(Sentence(text, (claim.id,)))
         keys.append(key)
     return out
 
 
 def admit(
     proposed: Iterable[tuple[str, list[str]]],
-    claims: Mapping[str, Mapping[str, Any]],
+    quotes: Mapping[str, Sequence[str]],
     threshold: float = DEFAULT_SUPPORT,
 ) -> Written:
-    """The proposed sentences that cite given claims and are supported by their quotes; the rest counted."""
+    """The proposed sentences that cite given claims and are supported by their quotes; the rest counted.
+
+    ``quotes`` maps each given claim id to the quotes it rests on (:func:`quotes_of` for a claim;
+    a wiki answer's quote is its own claim)."""
     written = Written([], Counter(), engine="model")
     seen: set[str] = set()
     for text, ids in proposed:
@@ -112,11 +127,11 @@ def admit(
         if not ids:
             written.dropped[NO_CLAIM] += 1
             continue
-        if any(i not in claims for i in ids):
+        if any(i not in quotes for i in ids):
             written.dropped[UNKNOWN_CLAIM] += 1
             continue
-        quotes = [q for i in ids for q in quotes_of(claims[i])] or [plain(str(claims[i].get("text", ""))) for i in ids]
-        if support(text, quotes) < threshold or not numbers_hold(text, quotes):
+        under = [q for i in ids for q in quotes[i]]
+        if support(text, under) < threshold or not numbers_hold(text, under):
             written.dropped[UNSUPPORTED] += 1
             continue
         key = _key(text)

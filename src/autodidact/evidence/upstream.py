@@ -7,19 +7,19 @@ the run stops with an error naming the dimension and what it was needed for.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 from autodidact.errors import InputError, NotFoundError
+from autodidact.evidence.files import load_evidence
+from autodidact.evidence.models import EvidenceFile, UpstreamUsage
 from autodidact.evidence.payload import Payload
 from autodidact.evidence.search_plan import UpstreamDecision, UpstreamView
 
 
-def load_upstreams(payload: Payload, report_dir: Path) -> tuple[list[UpstreamView], dict[str, dict[str, Any]]]:
+def load_upstreams(payload: Payload, report_dir: Path) -> tuple[list[UpstreamView], dict[str, EvidenceFile]]:
     """Views (key findings only) and the full upstream evidence (for the validator), per upstream input."""
     views: list[UpstreamView] = []
-    data: dict[str, dict[str, Any]] = {}
+    data: dict[str, EvidenceFile] = {}
     for item in payload.upstream_inputs:
         path = Path(item.evidence_path)
         if not path.is_absolute():
@@ -30,22 +30,19 @@ def load_upstreams(payload: Payload, report_dir: Path) -> tuple[list[UpstreamVie
                 hint=f"run gather for {item.dimension_id} first; this dimension does not widen its search instead",
             )
         try:
-            evidence = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            evidence = load_evidence(path)
+        except InputError as exc:
             raise InputError(
                 f"upstream evidence for {item.dimension_id} (needed_for {item.needed_for}) at {path} is unreadable: "
-                f"{exc}"
+                f"{exc.message}",
+                hint=exc.hint,
             ) from None
-        findings = evidence.get("key_findings") if isinstance(evidence, dict) else None
-        claims = evidence.get("claims") if isinstance(evidence, dict) else None
-        claim_ids = {c.get("id") for c in claims if isinstance(c, dict)} if isinstance(claims, list) else set()
+        claim_ids = {c.id for c in evidence.claims}
         usable: list[tuple[str, list[str]]] = []
-        for kf in findings if isinstance(findings, list) else []:
-            if not isinstance(kf, dict) or not isinstance(kf.get("finding"), str):
-                continue
-            ids = [i for i in kf.get("claim_ids") or [] if isinstance(i, str) and i in claim_ids]
+        for kf in evidence.key_findings:
+            ids = [i for i in kf.claim_ids if i in claim_ids]
             if ids:
-                usable.append((kf["finding"], ids))
+                usable.append((kf.finding, ids))
         if not usable:
             raise InputError(
                 f"upstream {item.dimension_id} (needed_for {item.needed_for}) has no key findings citing its claims "
@@ -57,10 +54,10 @@ def load_upstreams(payload: Payload, report_dir: Path) -> tuple[list[UpstreamVie
     return views, data
 
 
-def usage_entries(views: list[UpstreamView], decisions: list[UpstreamDecision]) -> list[dict[str, Any]]:
+def usage_entries(views: list[UpstreamView], decisions: list[UpstreamDecision]) -> list[UpstreamUsage]:
     """``upstream_usage`` from the planner's decisions: only claims that a chosen key finding cites."""
     by_dim = {d.dimension_id: d for d in decisions}
-    out: list[dict[str, Any]] = []
+    out: list[UpstreamUsage] = []
     for view in views:
         decision = by_dim.get(view.dimension_id)
         indexes = [i for i in (decision.finding_indexes if decision else []) if 0 <= i < len(view.findings)]
@@ -75,12 +72,12 @@ def usage_entries(views: list[UpstreamView], decisions: list[UpstreamDecision]) 
         skipped = [s for s in (decision.skipped_searches if decision else []) if s.strip()]
         first = view.findings[indexes[0]][0]
         out.append(
-            {
-                "dimension_id": view.dimension_id,
-                "needed_for": view.needed_for,
-                "consumed_claim_ids": consumed,
-                "scope_changes": changes or [f"Scope set by upstream {view.dimension_id}: {first[:150]}"],
-                "skipped_searches": skipped or [f"Not searched again (covered by {view.dimension_id}): {first[:100]}"],
-            }
+            UpstreamUsage(
+                dimension_id=view.dimension_id,
+                needed_for=view.needed_for,
+                consumed_claim_ids=consumed,
+                scope_changes=changes or [f"Scope set by upstream {view.dimension_id}: {first[:150]}"],
+                skipped_searches=skipped or [f"Not searched again (covered by {view.dimension_id}): {first[:100]}"],
+            )
         )
     return out

@@ -77,9 +77,10 @@ class WriteSectionTask:
 
     def offline(self, inputs: WriteInputs) -> WriteOutput:
         """One plain sentence per claim (the offline writer)."""
-        claims = [{"id": c.id, "text": c.text} for c in inputs.claims]
         return WriteOutput(
-            sentences=[SentenceOut(text=s.text, claim_ids=list(s.claim_ids)) for s in offline_sentences(claims)][:12]
+            sentences=[SentenceOut(text=s.text, claim_ids=list(s.claim_ids)) for s in offline_sentences(inputs.claims)][
+                :12
+            ]
         )
 
     def shrink(self, inputs: WriteInputs) -> WriteInputs | None:

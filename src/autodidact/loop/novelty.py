@@ -13,13 +13,10 @@ or re-cased copies of the same sentence do not count as new.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
-from autodidact.errors import IntegrityError
+from autodidact.evidence.models import Claim, EvidenceFile
 from autodidact.sources.snapshots import normalize_text
 
 
@@ -37,39 +34,17 @@ def quote_key(text: str) -> str:
     return normalize_text(text).casefold()
 
 
-def claim_quotes(claim: dict[str, Any]) -> set[str]:
+def claim_quotes(claim: Claim) -> set[str]:
     """The keys of a claim's quotes (its evidence snippets)."""
-    out: set[str] = set()
-    for ev in claim.get("evidence") or []:
-        if isinstance(ev, dict) and str(ev.get("snippet") or "").strip():
-            out.add(quote_key(str(ev["snippet"])))
-    return out
+    return {quote_key(ev.snippet) for ev in claim.evidence if ev.snippet.strip()}
 
 
-def read_evidence(path: Path) -> dict[str, Any]:
-    """A round's evidence file; a round without one (research found nothing) is empty."""
-    if not path.is_file():
-        return {}
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise IntegrityError(
-            f"{path.name} cannot be read ({exc})",
-            hint="restore the file, or delete it and the round's research step runs again",
-        ) from None
-    return data if isinstance(data, dict) else {}
-
-
-def _claims(data: dict[str, Any]) -> list[dict[str, Any]]:
-    return [c for c in data.get("claims") or [] if isinstance(c, dict)]
-
-
-def _urls(data: dict[str, Any]) -> set[str]:
-    return {str(s.get("url")) for s in data.get("sources") or [] if isinstance(s, dict) and s.get("url")}
+def _urls(evidence: EvidenceFile) -> set[str]:
+    return {s.url for s in evidence.sources if s.url}
 
 
 def round_novelty(
-    earlier: Iterable[dict[str, Any]], current: dict[str, Any], round_sources: Iterable[str]
+    earlier: Iterable[EvidenceFile], current: EvidenceFile | None, round_sources: Iterable[str]
 ) -> RoundNovelty:
     """Compare this round's evidence with every earlier round's.
 
@@ -77,23 +52,24 @@ def round_novelty(
     earlier claim of this round — two claims quoting one new sentence are one new claim's worth,
     so the second is not counted). A source is new when its URL was never cited in earlier
     evidence, or when the user gave the round a raw file for it (``round_sources``: those files'
-    URLs, or their names when they have none).
+    URLs, or their names when they have none). ``current`` is None for a round whose research
+    found nothing (it wrote no file).
     """
     seen: set[str] = set()
     old_urls: set[str] = set()
-    for data in earlier:
-        for claim in _claims(data):
+    for evidence in earlier:
+        for claim in evidence.claims:
             seen |= claim_quotes(claim)
-        old_urls |= _urls(data)
+        old_urls |= _urls(evidence)
     new_claims = 0
     by_kq: dict[str, int] = {}
-    for claim in _claims(current):
+    for claim in current.claims if current is not None else []:
         quotes = claim_quotes(claim)
         if quotes - seen:
             new_claims += 1
-            kq = str(claim.get("answers_key_question") or "")
+            kq = claim.answers_key_question or ""
             if kq:
                 by_kq[kq] = by_kq.get(kq, 0) + 1
         seen |= quotes
-    sources = (_urls(current) - old_urls) | set(round_sources)
+    sources = ((_urls(current) if current is not None else set()) - old_urls) | set(round_sources)
     return RoundNovelty(new_claims=new_claims, new_sources=len(sources), new_claims_by_kq=by_kq)

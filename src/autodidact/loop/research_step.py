@@ -12,10 +12,11 @@ happened in this attempt" — so an interrupted step repeated gives the same lis
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from autodidact.errors import AutodidactError, BudgetExceeded, ModelAuthError, ModelError, SourceError
-from autodidact.loop.steps import RoundContext, RoundScratch, read_evidence_json
+from autodidact.evidence.models import EvidenceFile
+from autodidact.loop.steps import RoundContext, RoundScratch, read_round_evidence
 from autodidact.progress import NullProgress
 from autodidact.questions.models import RoundQuestions
 from autodidact.sources.rawfiles import (
@@ -27,6 +28,10 @@ from autodidact.sources.rawfiles import (
     write_raw_file,
 )
 from autodidact.sources.snapshots import SnapshotStore, is_local_url
+
+if TYPE_CHECKING:
+    from autodidact.evidence.agent import GatherResult
+    from autodidact.evidence.payload import Payload
 
 QUALITY_TO_RAW = {"primary": "高", "secondary": "中", "tertiary": "低"}
 QUALITY_NOTE = {
@@ -60,7 +65,7 @@ class _AgentReporter(NullProgress):
         self.ctx.reporter.warning(text)
 
 
-def build_payload(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:
+def build_payload(ctx: RoundContext, n: int, rq: RoundQuestions) -> Payload:
     """docs/contracts.md §3.4 payload: the round's questions as kq1…, the knowledge base as report_dir."""
     from autodidact.evidence.payload import Payload
 
@@ -101,17 +106,16 @@ async def step_research(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: 
         except SourceError as exc:
             # No verifiable evidence for any question: the round goes on (compile + audit) and says so.
             ctx.reporter.warning(f"round {n}: {exc.message}")
-    if path.is_file():
+    evidence = read_round_evidence(path)
+    if evidence is not None:
         scratch.evidence = ctx.rel(path)
         kept = [q for q in rq.questions if q.id not in scratch.lost_questions]
-        scratch.new_raw_files = write_raw_files(
-            ctx, n, rq.model_copy(update={"questions": kept}), read_evidence_json(path), scratch
-        )
+        scratch.new_raw_files = write_raw_files(ctx, n, rq.model_copy(update={"questions": kept}), evidence, scratch)
     ctx.save_scratch(scratch)
     return scratch
 
 
-async def _gather(ctx: RoundContext, n: int, rq: RoundQuestions, out: Path) -> Any:
+async def _gather(ctx: RoundContext, n: int, rq: RoundQuestions, out: Path) -> GatherResult:
     from autodidact.evidence.agent import gather
 
     return await gather(
@@ -154,7 +158,7 @@ async def _without_failing_questions(
 
 
 def write_raw_files(
-    ctx: RoundContext, n: int, rq: RoundQuestions, evidence: dict[str, Any], scratch: RoundScratch
+    ctx: RoundContext, n: int, rq: RoundQuestions, evidence: EvidenceFile, scratch: RoundScratch
 ) -> list[str]:
     """A raw file per section of a cited source that holds the round's quotes; returns the new ones.
 
@@ -167,27 +171,25 @@ def write_raw_files(
     """
     kq_to_qid = {f"kq{i}": q.id for i, q in enumerate(rq.questions, start=1)}
     quotes: dict[str, dict[str, list[tuple[str, str | None]]]] = {}  # source id → ref → (quote, qid)
-    for claim in evidence.get("claims", []):
-        qid = kq_to_qid.get(str(claim.get("answers_key_question")))
-        for ev in claim.get("evidence", []):
-            ref = ev.get("snapshot_ref")
-            if ref and str(ev.get("snippet", "")).strip():
-                quotes.setdefault(str(ev.get("source_id")), {}).setdefault(ref, []).append((str(ev["snippet"]), qid))
+    for claim in evidence.claims:
+        qid = kq_to_qid.get(claim.answers_key_question or "")
+        for ev in claim.evidence:
+            if ev.snapshot_ref and ev.snippet.strip():
+                quotes.setdefault(ev.source_id, {}).setdefault(ev.snapshot_ref, []).append((ev.snippet, qid))
     store = SnapshotStore.for_folder(ctx.kb.root)
     lang = "zh" if ctx.language == "zh" else "en"
     processed = set(ctx.state.all_raw_files_processed) | set(scratch.user_contributed_raw_files)
     have = raw_excerpts_by_text(ctx)
     new: list[str] = []
     count = 0
-    for src in sorted(evidence.get("sources", []), key=lambda s: str(s.get("id"))):
-        url = str(src.get("url", ""))
+    for src in sorted(evidence.sources, key=lambda s: s.id):
+        url = src.url
         if is_local_url(url) and "/raw/" in url:
             continue  # already a raw file (a person's document)
-        sid = str(src.get("id"))
-        quality = str(src.get("quality", ""))
+        sid, quality = src.id, src.quality
         for ref in sorted(quotes.get(sid, {})):
             text = store.read(ref, url)
-            doc_title = document_part(str(src.get("title") or url), text)
+            doc_title = document_part(src.title or url, text)
             for ex in excerpts_for_quotes(text, doc_title, quotes[sid][ref]):
                 body = text[ex.start : ex.end]
                 known = have.get((url, " ".join(body.split())))

@@ -17,9 +17,9 @@ import datetime as dt
 from typing import Any
 
 from autodidact.loop.inbox import pending_questions, settle_questions
-from autodidact.loop.novelty import RoundNovelty, read_evidence, round_novelty
+from autodidact.loop.novelty import RoundNovelty, round_novelty
 from autodidact.loop.state import HistoryQuestion, RoundQuestion, RoundRecord, TerminationCheck, save_state
-from autodidact.loop.steps import RoundContext, RoundScratch, unprocessed_raw_files
+from autodidact.loop.steps import RoundContext, RoundScratch, read_round_evidence, unprocessed_raw_files
 from autodidact.loop.termination import decide
 from autodidact.loop.user_answers import key_question_ids, user_question_outcomes
 from autodidact.questions.models import RoundQuestions
@@ -100,7 +100,7 @@ def measure_round(ctx: RoundContext, n: int, scratch: RoundScratch) -> RoundNove
     A file the user dropped into raw/ is a source of its own."""
     from autodidact.sources.rawfiles import parse_raw_file
 
-    earlier = [read_evidence(ctx.evidence_path(k)) for k in range(1, n)]
+    earlier = [e for k in range(1, n) if (e := read_round_evidence(ctx.evidence_path(k))) is not None]
     sources: list[str] = []
     for name in scratch.user_contributed_raw_files:
         try:
@@ -108,7 +108,7 @@ def measure_round(ctx: RoundContext, n: int, scratch: RoundScratch) -> RoundNove
         except Exception:  # a person's file the reader cannot parse is still a new source
             url = ""
         sources.append(url or f"raw/{name}")
-    return round_novelty(earlier, read_evidence(ctx.evidence_path(n)), sources)
+    return round_novelty(earlier, read_round_evidence(ctx.evidence_path(n)), sources)
 
 
 def step_state(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: RoundScratch) -> TerminationCheck:

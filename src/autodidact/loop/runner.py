@@ -268,12 +268,11 @@ def _scratch(ctx: RoundContext, n: int) -> RoundScratch:
 
 def _research_info(ctx: RoundContext, n: int, scratch: RoundScratch) -> dict[str, Any]:
     info: dict[str, Any] = {"raw_files": len(scratch.new_raw_files), "dropped": scratch.dropped_claims}
-    path = ctx.evidence_path(n)
-    if path.is_file():
-        from autodidact.loop.steps import read_evidence_json
+    from autodidact.loop.steps import read_round_evidence
 
-        data = read_evidence_json(path)
-        info.update(claims=len(data.get("claims", [])), sources=len(data.get("sources", [])))
+    evidence = read_round_evidence(ctx.evidence_path(n))
+    if evidence is not None:
+        info.update(claims=len(evidence.claims), sources=len(evidence.sources))
     # What the stall rule and `status` count (new claims, new sources), so the line and the table agree.
     from autodidact.loop.round_end import measure_round
 

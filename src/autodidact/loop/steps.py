@@ -11,15 +11,16 @@ this round's raw files), so a repeated step cannot drift from a clean run.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from autodidact.config import Settings
-from autodidact.errors import IntegrityError
+from autodidact.errors import InputError, IntegrityError
+from autodidact.evidence.files import load_evidence
+from autodidact.evidence.models import EvidenceFile
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.control import Control
 from autodidact.loop.inbox import pending_questions
@@ -220,9 +221,17 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
     )
 
 
-def read_evidence_json(path: Path) -> dict[str, Any]:
-    """The round's evidence file as JSON."""
-    data = json.loads(path.read_text("utf-8"))
-    if not isinstance(data, dict):
-        raise IntegrityError(f"{path.name} is not a JSON object")
-    return data
+def read_round_evidence(path: Path) -> EvidenceFile | None:
+    """A round's evidence file; None when the round has none (its research found nothing).
+
+    A damaged file is the knowledge base's damage, not a bad argument: an :class:`IntegrityError`
+    saying how to recover (the step that writes it runs again once it is gone)."""
+    if not path.is_file():
+        return None
+    try:
+        return load_evidence(path)
+    except InputError as exc:
+        raise IntegrityError(
+            f"{path.name} cannot be read ({exc.message})",
+            hint="restore the file, or delete it and the round's research step runs again",
+        ) from None

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from autodidact.evidence.models import Claim, EvidenceFile, Source
 from autodidact.evidence.prose import plain
 from autodidact.report.prose import inline
 from autodidact.sources.snapshots import normalize_url
@@ -24,6 +25,8 @@ FINAL_PUNCT = re.compile(r"[\s.。!！;；]+$")  # dropped before the markers (p
 
 # (snapshot_ref, quote) → the heading of the section the quote stands in ("" when unknown).
 SectionOf = Callable[[str, str], str]
+# A report's validated evidence, by dimension id (report/pipeline.py reads and validates the files).
+Evidences = dict[str, EvidenceFile]
 
 
 class Citer:
@@ -34,37 +37,37 @@ class Citer:
     got one "[1]" for sixty claims and no way to find any of them (docs/contracts.md, "Report outputs").
     """
 
-    def __init__(self, evidences: dict[str, dict[str, Any]], section_of: SectionOf | None = None) -> None:
+    def __init__(self, evidences: Evidences, section_of: SectionOf | None = None) -> None:
         self.section_of = section_of
-        self.claims: dict[str, dict[str, Any]] = {}
-        self.sources: dict[tuple[str, str], dict[str, Any]] = {}
+        self.claims: dict[str, Claim] = {}
+        self.sources: dict[tuple[str, str], Source] = {}
         for dim_id, ev in evidences.items():
-            for src in ev.get("sources", []):
-                self.sources[(dim_id, src["id"])] = src
-            for claim in ev.get("claims", []):
-                self.claims[claim["id"]] = claim
+            for src in ev.sources:
+                self.sources[(dim_id, src.id)] = src
+            for claim in ev.claims:
+                self.claims[claim.id] = claim
         self.entries: list[dict[str, Any]] = []
         self._by_key: dict[str, dict[str, Any]] = {}
 
     def _entry(self, dim_id: str, source_id: str, section: str = "") -> dict[str, Any]:
         src = self.sources[(dim_id, source_id)]
-        if " ".join(section.split()) == " ".join(str(src.get("title") or "").split(SEPARATOR)[0].split()):
+        if " ".join(section.split()) == " ".join(src.title.split(SEPARATOR)[0].split()):
             section = ""  # the document's opening, under its own title: the document itself
         try:
-            key = normalize_url(src["url"])
+            key = normalize_url(src.url)
         except Exception:  # a URL the validator accepted but normalisation refuses: keep it distinct
-            key = src["url"]
+            key = src.url
         key = f"{key}#{section}" if section else key
         entry = self._by_key.get(key)
         if entry is None:
-            title = src.get("title") or src["url"]
+            title = src.title or src.url
             if section:
                 # the source's title names the section its first claim stood in: name this one's
                 title = label(title.split(SEPARATOR)[0], section)
             entry = {
                 "n": len(self.entries) + 1,
                 "source_id": source_id,
-                "url": src["url"],
+                "url": src.url,
                 "title": title,
                 "claim_ids": [],
                 "snapshot_refs": [],
@@ -83,10 +86,10 @@ class Citer:
             if claim is None:
                 continue
             dim_id = cid.split(".")[0]
-            for item in claim.get("evidence", []):
-                ref = item.get("snapshot_ref")
-                section = self.section_of(ref, item.get("snippet", "")) if self.section_of and ref else ""
-                entry = self._entry(dim_id, item["source_id"], section)
+            for item in claim.evidence:
+                ref = item.snapshot_ref
+                section = self.section_of(ref, item.snippet) if self.section_of and ref else ""
+                entry = self._entry(dim_id, item.source_id, section)
                 if cid not in entry["claim_ids"]:
                     entry["claim_ids"].append(cid)
                 if ref and ref not in entry["snapshot_refs"]:

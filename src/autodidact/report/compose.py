@@ -17,15 +17,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from autodidact.evidence.models import Claim, EvidenceFile
 from autodidact.evidence.prose import Sentence, Written
 from autodidact.plan.models import Dimension, Plan
-from autodidact.report.citations import Citer, SectionOf
+from autodidact.report.citations import Citer, Evidences, SectionOf
 from autodidact.report.elements import element_kind, render_element
 from autodidact.report.labels import cell, esc, label, overlap
 from autodidact.report.references import anchor, enrich, markdown_lines
 from autodidact.report.writing import BlockKey, block_claims, offline_block
 
-Evidences = dict[str, dict[str, Any]]
 Prose = Mapping[BlockKey, Written]
 
 ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -108,12 +108,12 @@ def place_elements(plan: Plan, sections: list[str]) -> tuple[dict[int, list[str]
 
 
 def _dimension_block(
-    dim: Dimension, ev: dict[str, Any], citer: Citer, lang: str, findings: bool, prose: Prose
+    dim: Dimension, ev: EvidenceFile, citer: Citer, lang: str, findings: bool, prose: Prose
 ) -> list[str]:
     """A dimension's evidence in its section: its summary (unless the report has a summary
     section), then each question's written sentences, refuting ones last under their label."""
     lines = [f"### {esc(dim.name)}", ""]
-    claims = {c["id"]: c for c in ev.get("claims", [])}
+    claims = {c.id: c for c in ev.claims}
     summary = prose.get((dim.id, "summary"))
     if findings and summary is not None:
         lines += [_paragraph(summary.sentences, claims, citer, lang), ""]
@@ -127,12 +127,12 @@ def _dimension_block(
     return lines
 
 
-def _paragraph(sentences: list[Sentence], claims: dict[str, dict[str, Any]], citer: Citer, lang: str) -> str:
+def _paragraph(sentences: list[Sentence], claims: dict[str, Claim], citer: Citer, lang: str) -> str:
     """Sentences with their markers; the ones resting only on refuting claims last, after their label."""
     joiner = "" if lang == "zh" else " "
 
     def refutes(s: Sentence) -> bool:
-        return all(claims.get(i, {}).get("polarity") == "refute" for i in s.claim_ids)
+        return all((c := claims.get(i)) is not None and c.polarity == "refute" for i in s.claim_ids)
 
     pro = [citer.sentence(s.text, list(s.claim_ids), lang) for s in sentences if not refutes(s)]
     con = [citer.sentence(s.text, list(s.claim_ids), lang) for s in sentences if refutes(s)]
@@ -149,7 +149,7 @@ def _summary(plan: Plan, evidences: Evidences, citer: Citer, lang: str, prose: P
         written = prose.get((dim.id, "summary"))
         if ev is None or written is None or not written.sentences:
             continue
-        claims = {c["id"]: c for c in ev.get("claims", [])}
+        claims = {c.id: c for c in ev.claims}
         lines.append(f"- **{esc(dim.name)}**{_colon(lang)}{_paragraph(written.sentences, claims, citer, lang)}")
     return lines
 
@@ -186,11 +186,9 @@ def _method(plan: Plan, evidences: Evidences, failed: list[str], lang: str) -> l
     header = [label(lang, "col_dim"), label(lang, "col_method"), label(lang, "col_claims"), label(lang, "col_sources")]
     lines += ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
     for dim in plan.dimensions:
-        ev = evidences.get(dim.id, {})
-        lines.append(
-            f"| {cell(dim.id + ' ' + dim.name)} | {cell(dim.method)} | {len(ev.get('claims', []))} "
-            f"| {len(ev.get('sources', []))} |"
-        )
+        ev = evidences.get(dim.id)
+        claims, sources = (len(ev.claims), len(ev.sources)) if ev is not None else (0, 0)
+        lines.append(f"| {cell(dim.id + ' ' + dim.name)} | {cell(dim.method)} | {claims} | {sources} |")
     if failed:
         lines += ["", label(lang, "failed_dims", dims=", ".join(failed))]
     return lines
@@ -202,14 +200,14 @@ def _gaps(plan: Plan, evidences: Evidences, lang: str) -> list[str]:
     answered_text: set[str] = set()
     for dim in plan.dimensions:
         ev = evidences.get(dim.id)
-        kqs = {c.get("answers_key_question") for c in ev["claims"]} if ev is not None else set()
+        kqs = {c.answers_key_question for c in ev.claims} if ev is not None else set()
         answered_text |= {" ".join(q.split()) for i, q in enumerate(dim.key_questions) if f"kq{i + 1}" in kqs}
     lines = []
     for dim in plan.dimensions:
         ev = evidences.get(dim.id)
         if ev is None:
             continue
-        answered = {c.get("answers_key_question") for c in ev["claims"]}
+        answered = {c.answers_key_question for c in ev.claims}
         for i, q in enumerate(dim.key_questions):
             if f"kq{i + 1}" not in answered and " ".join(q.split()) not in answered_text:
                 lines.append(f"- {label(lang, 'unanswered', dim=dim.id, q=esc(q))}")
@@ -271,7 +269,7 @@ def compose_report(
         for element in annex:
             lines += [f"**{esc(element)}**", "", *render_element(element, plan, evidences, citer, lang), ""]
     lines += _footer(prose, lang)
-    sources = {str(s["url"]): s for ev in evidences.values() for s in ev.get("sources", [])}
+    sources = {s.url: s for ev in evidences.values() for s in ev.sources}
     enrich(citer.entries, sources, accessed)
     lines += [f"## {label(lang, 'references')}", ""]
     lines += markdown_lines(citer.entries, _cited_in(lines), lang)

@@ -9,16 +9,14 @@ as traceable as a sentence. An element the evidence cannot fill says so (a gap),
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from autodidact.evidence.models import Claim
 from autodidact.evidence.prose import plain
 from autodidact.plan.models import Dimension, Plan
-from autodidact.report.citations import CITE_RE, Citer
+from autodidact.report.citations import CITE_RE, Citer, Evidences
 from autodidact.report.labels import cell, label, overlap
 from autodidact.report.prose import inline_cell
 from autodidact.text.topic import key_terms, mentions
-
-Evidences = dict[str, dict[str, Any]]
 
 KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("comparison", ("comparison", "compare", "matrix", "player", "versus", "对比", "比较", "矩阵", "玩家")),
@@ -40,11 +38,11 @@ def element_kind(name: str) -> str:
     return "table"
 
 
-def _claims(evidences: Evidences, dims: list[str] | None = None) -> list[dict[str, Any]]:
-    out = []
+def _claims(evidences: Evidences, dims: list[str] | None = None) -> list[Claim]:
+    out: list[Claim] = []
     for dim_id, ev in evidences.items():
         if dims is None or dim_id in dims:
-            out.extend(ev.get("claims", []))
+            out.extend(ev.claims)
     return out
 
 
@@ -56,8 +54,8 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [_row(header), _row(["---"] * len(header)), *(_row(r) for r in rows)]
 
 
-def _claim_cell(citer: Citer, claim: dict[str, Any], limit: int = 200) -> str:
-    return f"{inline_cell(claim['text'], limit)} {citer.marks([claim['id']])}".strip()
+def _claim_cell(citer: Citer, claim: Claim, limit: int = 200) -> str:
+    return f"{inline_cell(claim.text, limit)} {citer.marks([claim.id])}".strip()
 
 
 def comparison_table(plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> list[str]:
@@ -79,10 +77,10 @@ def comparison_table(plan: Plan, evidences: Evidences, citer: Citer, lang: str) 
             names = [w for w in obj_words if w not in shared] or obj_words or [low]
             related = list(_claims(evidences, own))
             related += [
-                c for c in _claims(evidences) if c not in related and any(mentions(plain(c["text"]), n) for n in names)
+                c for c in _claims(evidences) if c not in related and any(mentions(plain(c.text), n) for n in names)
             ]
-            pro = [c for c in related if c.get("polarity") != "refute"][:2]
-            con = [c for c in related if c.get("polarity") == "refute"][:2]
+            pro = [c for c in related if c.polarity != "refute"][:2]
+            con = [c for c in related if c.polarity == "refute"][:2]
             rows.append(
                 [
                     cell(obj),
@@ -95,14 +93,14 @@ def comparison_table(plan: Plan, evidences: Evidences, citer: Citer, lang: str) 
         ev = evidences.get(dim.id)
         if ev is None:
             continue
-        finding = ev["key_findings"][0]
-        text_of = {c["id"]: c["text"] for c in ev["claims"]}
-        lead = next((text_of[i] for i in finding["claim_ids"] if i in text_of), finding["finding"])
-        con = [c for c in ev["claims"] if c.get("polarity") == "refute"][:1]
+        finding = ev.key_findings[0]
+        text_of = {c.id: c.text for c in ev.claims}
+        lead = next((text_of[i] for i in finding.claim_ids if i in text_of), finding.finding)
+        con = [c for c in ev.claims if c.polarity == "refute"][:1]
         rows.append(
             [
                 cell(dim.name),
-                f"{inline_cell(plain(lead))} {citer.marks(finding['claim_ids'])}".strip(),
+                f"{inline_cell(plain(lead))} {citer.marks(finding.claim_ids)}".strip(),
                 " · ".join(_claim_cell(citer, c) for c in con) or "—",
             ]
         )
@@ -122,14 +120,14 @@ def _when(text: str) -> tuple[tuple[int, ...], str] | None:
     return None
 
 
-def _dated(evidences: Evidences) -> list[tuple[tuple[int, ...], str, dict[str, Any]]]:
+def _dated(evidences: Evidences) -> list[tuple[tuple[int, ...], str, Claim]]:
     dated = []
     for claim in _claims(evidences):
-        texts = [claim["text"], *(e.get("snippet", "") for e in claim.get("evidence", []))]
+        texts = [claim.text, *(e.snippet for e in claim.evidence)]
         when = next((w for t in texts if (w := _when(t))), None)
         if when is not None:
             dated.append((when[0], when[1], claim))
-    dated.sort(key=lambda item: (item[0], item[2]["id"]))
+    dated.sort(key=lambda item: (item[0], item[2].id))
     return dated
 
 
@@ -147,26 +145,26 @@ def phase_summary(evidences: Evidences, citer: Citer, lang: str) -> list[str]:
     dated = _dated(evidences)
     if not dated:
         return [label(lang, "no_dated")]
-    phases: dict[str, list[dict[str, Any]]] = {}
+    phases: dict[str, list[Claim]] = {}
     for key, _, claim in dated:
         name = f"{key[1] // 10 * 10}s" if key[0] == 0 else f"{label(lang, 'version')} {key[1]}.x"
         phases.setdefault(name, []).append(claim)
     lines = []
     for name, claims in phases.items():
-        first = citer.sentence(claims[0]["text"], [claims[0]["id"]], lang)
+        first = citer.sentence(claims[0].text, [claims[0].id], lang)
         lines.append(f"- **{name}** ({label(lang, 'events', n=len(claims))}): {first}")
     return lines
 
 
 def risk_list(element: str, plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> list[str]:
     """Refuting and projective claims, then claims of the dimension closest to the element's wording."""
-    picked = [c for c in _claims(evidences) if c.get("polarity") == "refute" or c.get("kind") == "projective"]
+    picked = [c for c in _claims(evidences) if c.polarity == "refute" or c.kind == "projective"]
     best = max(plan.dimensions, key=lambda d: overlap(element, f"{d.name} {d.description}"), default=None)
     if best is not None and best.id in evidences and overlap(element, best.name) > 0:
-        picked += [c for c in evidences[best.id]["claims"] if c not in picked]
+        picked += [c for c in evidences[best.id].claims if c not in picked]
     if not picked:
         return [label(lang, "no_contrary")]
-    return _distinct([f"- {citer.sentence(c['text'], [c['id']], lang)}" for c in picked])[:8]
+    return _distinct([f"- {citer.sentence(c.text, [c.id], lang)}" for c in picked])[:8]
 
 
 def _distinct(lines: list[str]) -> list[str]:
@@ -183,8 +181,8 @@ def _distinct(lines: list[str]) -> list[str]:
 
 def evidence_table(evidences: Evidences, citer: Citer, lang: str) -> list[str]:
     """Claims with their polarity, supporting and refuting side by side."""
-    claims = sorted(_claims(evidences), key=lambda c: {"support": 0, "refute": 1}.get(c.get("polarity", ""), 2))
-    rows = [[_claim_cell(citer, c), cell(c.get("polarity", ""))] for c in claims[:15]]
+    claims = sorted(_claims(evidences), key=lambda c: {"support": 0, "refute": 1}.get(c.polarity, 2))
+    rows = [[_claim_cell(citer, c), cell(c.polarity)] for c in claims[:15]]
     return _table([label(lang, "col_statement"), label(lang, "col_polarity")], rows)
 
 
@@ -193,14 +191,14 @@ def coverage_matrix(plan: Plan, evidences: Evidences, lang: str) -> list[str]:
     rows = []
     for dim in plan.dimensions:
         ev = evidences.get(dim.id)
-        claims = ev["claims"] if ev else []
-        answered = {c.get("answers_key_question") for c in claims} - {None}
+        claims = ev.claims if ev else []
+        answered = {c.answers_key_question for c in claims} - {None}
         rows.append(
             [
                 cell(f"{dim.id} {dim.name}"),
                 f"{len(answered)}/{len(dim.key_questions)}",
                 str(len(claims)),
-                str(len(ev["sources"]) if ev else 0),
+                str(len(ev.sources) if ev else 0),
             ]
         )
     header = [label(lang, "col_dim"), label(lang, "col_kq"), label(lang, "col_claims"), label(lang, "col_sources")]
@@ -211,14 +209,16 @@ def findings_list(plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> 
     """Every dimension's key findings as a cited list."""
     out = []
     for dim in plan.dimensions:
-        ev = evidences.get(dim.id, {})
-        text_of = {c["id"]: c["text"] for c in ev.get("claims", [])}
-        for finding in ev.get("key_findings", []):
+        ev = evidences.get(dim.id)
+        if ev is None:
+            continue
+        text_of = {c.id: c.text for c in ev.claims}
+        for finding in ev.key_findings:
             # The statement of the finding's first claim, not the synthesis's bookkeeping around it
             # ("On '…': According to X: … (2 claims from 2 source(s))"); its markers cite them all.
-            ids = [i for i in finding["claim_ids"] if i in text_of]
-            text = text_of[ids[0]] if ids else finding["finding"]
-            out.append(f"- {citer.sentence(text, finding['claim_ids'], lang)}")
+            ids = [i for i in finding.claim_ids if i in text_of]
+            text = text_of[ids[0]] if ids else finding.finding
+            out.append(f"- {citer.sentence(text, finding.claim_ids, lang)}")
     return _distinct(out)
 
 
@@ -231,16 +231,16 @@ def claims_table(element: str, plan: Plan, evidences: Evidences, citer: Citer, l
     if not scored:
         return [label(lang, "no_evidence_section")]
     top = scored[0]
-    rows = [[cell(_item(top, c), 90), _claim_cell(citer, c)] for c in evidences[top.id]["claims"][:12]]
+    rows = [[cell(_item(top, c), 90), _claim_cell(citer, c)] for c in evidences[top.id].claims[:12]]
     return _table([label(lang, "col_item"), label(lang, "col_statement")], rows)
 
 
-def _item(dim: Dimension, claim: dict[str, Any]) -> str:
+def _item(dim: Dimension, claim: Claim) -> str:
     """What a row is about, for a reader: the key question the claim answers (its topic tag is an id)."""
-    kq = str(claim.get("answers_key_question") or "")
+    kq = claim.answers_key_question or ""
     if kq.startswith("kq") and kq[2:].isdigit() and 0 < int(kq[2:]) <= len(dim.key_questions):
         return str(dim.key_questions[int(kq[2:]) - 1])
-    return str(claim.get("topic_tag", "")).replace("_", " ")
+    return claim.topic_tag.replace("_", " ")
 
 
 def render_element(element: str, plan: Plan, evidences: Evidences, citer: Citer, lang: str) -> list[str]:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from autodidact.errors import AutodidactError, InputError, NotFoundError, ValidationFailed
+from autodidact.evidence.files import evidence_from_json
 from autodidact.evidence.payload import Payload
 from autodidact.evidence.prose import Written
 from autodidact.evidence.validator import validate_evidence
@@ -29,7 +30,7 @@ from autodidact.plan.models import Dimension, Plan
 from autodidact.plan.planner import acreate_plan
 from autodidact.plan.validate import load_plan_json, validate_plan
 from autodidact.progress import NullProgress, Prefixed, Progress
-from autodidact.report.citations import SectionOf
+from autodidact.report.citations import Evidences, SectionOf
 from autodidact.report.compose import compose_report
 from autodidact.report.grounding import ground_plan
 from autodidact.report.html import render_html
@@ -116,7 +117,7 @@ class _Run:
         self.reporter: ReportProgress = deps["reporter"]
         self.evidence_mode, self.depth = MODES[mode]
         self.result = ReportResult(paths.root, plan)
-        self.evidences: dict[str, dict[str, Any]] = {}
+        self.evidences: Evidences = {}
         self.done: dict[str, asyncio.Event] = {d.id: asyncio.Event() for d in plan.dimensions}
 
     # -- plan.json status ------------------------------------------------------------------------
@@ -131,12 +132,16 @@ class _Run:
         return [] if self.evidence_mode == "quick" else [d.dimension_id for d in dim.dependency_inputs]
 
     def check(self, dim: Dimension) -> tuple[bool, dict[str, Any], str]:
-        """(valid, stats or {}, summary of errors) for the dimension's evidence file as it is now."""
+        """(valid, stats or {}, summary of errors) for the dimension's evidence file as it is now.
+
+        The validator reads the raw JSON (a broken file is a list of rule codes); only a file it
+        passes is read into an :class:`EvidenceFile`, from the same bytes, and used."""
         path = self.paths.evidence(dim.id)
         if not path.is_file():
             return False, {}, "missing"
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            data = json.loads(text)
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             return False, {}, f"unreadable ({exc})"
         allowed = {"quick"} if self.evidence_mode == "quick" else {"initial", "supplement"}
@@ -149,12 +154,15 @@ class _Run:
             plan=None if self.evidence_mode == "quick" else self.plan.to_json(),
             expected_mode=mode,
             require_version="1.2",
-            upstream={u: self.evidences[u] for u in self.upstreams(dim) if u in self.evidences},
+            upstream={u: self.evidences[u].to_json() for u in self.upstreams(dim) if u in self.evidences},
         )
-        if report.ok:
-            self.evidences[dim.id] = data
-            return True, report.stats, ""
-        return False, {}, report.summary(3)
+        if not report.ok:
+            return False, {}, report.summary(3)
+        try:
+            self.evidences[dim.id] = evidence_from_json(text, path.name)
+        except InputError as exc:  # valid, yet not loadable: a gap between the models and the validator
+            return False, {}, exc.message
+        return True, report.stats, ""
 
     # -- one dimension ---------------------------------------------------------------------------
     def payload(self, dim: Dimension, mode: str) -> Payload:
@@ -390,7 +398,7 @@ def _previous_prose(paths: ReportPaths) -> dict[str, Any] | None:
 def write_outputs(
     paths: ReportPaths,
     plan: Plan,
-    evidences: dict[str, dict[str, Any]],
+    evidences: Evidences,
     request: str,
     mode: str,
     engine: str,

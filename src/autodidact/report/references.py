@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from autodidact.evidence.models import Source
 from autodidact.sources.snapshots import is_local_url, location
 from autodidact.text.sections import SEPARATOR, bare_heading
 
@@ -37,13 +38,14 @@ def clean_title(title: str, url: str = "") -> str:
     return text
 
 
-def enrich(entries: list[dict[str, Any]], sources: dict[str, dict[str, Any]], accessed: str) -> None:
-    """Add ``author``, ``published_at``, ``accessed_at`` and ``location`` to citations.json entries."""
+def enrich(entries: list[dict[str, Any]], sources: dict[str, Source], accessed: str) -> None:
+    """Add ``author``, ``published_at``, ``accessed_at`` and ``location`` to citations.json entries
+    (``sources``: the evidence's sources by URL)."""
     for entry in entries:
-        src = sources.get(str(entry.get("url")), {})
+        src = sources.get(str(entry.get("url")))
         entry["title"] = clean_title(str(entry.get("title", "")), str(entry.get("url", "")))
-        entry["author"] = src.get("author") or None
-        entry["published_at"] = src.get("published_at") or None
+        entry["author"] = (src.author if src is not None else None) or None
+        entry["published_at"] = (src.published_at if src is not None else None) or None
         entry["accessed_at"] = accessed
         entry["location"] = location(str(entry.get("url", "")))
 

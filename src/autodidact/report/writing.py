@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from autodidact.evidence.models import Claim, EvidenceFile
 from autodidact.evidence.prose import (
     JUDGED_UNSUPPORTED,
     Sentence,
@@ -30,31 +31,31 @@ from autodidact.evidence.write_task import ClaimIn, JudgeInputs, JudgeSupportTas
 from autodidact.llm.ledger import LedgerEntry
 from autodidact.llm.runtime import Runtime
 from autodidact.plan.models import Dimension, Plan
+from autodidact.report.citations import Evidences
 from autodidact.text.support import DEFAULT_SUPPORT
 
-Evidences = dict[str, dict[str, Any]]
 BlockKey = tuple[str, str]  # (dimension id, "kq1" … | "other" | "summary")
 PRO_PER_BLOCK = 6
 CON_PER_BLOCK = 3
 SUMMARY_SENTENCES = 3
 
 
-def block_claims(dim: Dimension, ev: Mapping[str, Any]) -> dict[BlockKey, list[dict[str, Any]]]:
+def block_claims(dim: Dimension, ev: EvidenceFile) -> dict[BlockKey, list[Claim]]:
     """Each block's claims in reading order: a question's supporting claims, then its refuting ones;
     the claims answering no question; the summary (the first claim of each key finding)."""
-    out: dict[BlockKey, list[dict[str, Any]]] = {}
-    claims = list(ev.get("claims", []))
+    out: dict[BlockKey, list[Claim]] = {}
+    claims = ev.claims
     kq_ids = [f"kq{i + 1}" for i in range(len(dim.key_questions))]
     for kq in [*kq_ids, None]:
-        mine = [c for c in claims if c.get("answers_key_question") == kq]
-        pro = [c for c in mine if c.get("polarity") != "refute"][:PRO_PER_BLOCK]
-        con = [c for c in mine if c.get("polarity") == "refute"][:CON_PER_BLOCK]
+        mine = [c for c in claims if c.answers_key_question == kq]
+        pro = [c for c in mine if c.polarity != "refute"][:PRO_PER_BLOCK]
+        con = [c for c in mine if c.polarity == "refute"][:CON_PER_BLOCK]
         if pro or con:
             out[(dim.id, kq or "other")] = pro + con
-    by_id = {c["id"]: c for c in claims}
-    firsts = []
-    for finding in ev.get("key_findings", []):
-        first = next((by_id[i] for i in finding.get("claim_ids", []) if i in by_id), None)
+    by_id = {c.id: c for c in claims}
+    firsts: list[Claim] = []
+    for finding in ev.key_findings:
+        first = next((by_id[i] for i in finding.claim_ids if i in by_id), None)
         if first is not None and first not in firsts:
             firsts.append(first)
     if firsts:
@@ -73,7 +74,7 @@ def block_goal(dim: Dimension, key: str, lang: str) -> str:
     return f"{dim.name}：其他发现" if lang == "zh" else f"{dim.name}: other findings"
 
 
-def offline_block(claims: list[dict[str, Any]], key: str) -> Written:
+def offline_block(claims: list[Claim], key: str) -> Written:
     """The offline writer's block."""
     sentences = offline_sentences(claims)
     return Written(sentences[:SUMMARY_SENTENCES] if key == "summary" else sentences)
@@ -92,7 +93,7 @@ async def write_prose(
 
     ``previous`` is the last run's prose.json: a block whose claims are unchanged keeps its
     sentences, so re-running a finished report makes no model call."""
-    blocks: dict[BlockKey, tuple[Dimension, list[dict[str, Any]]]] = {}
+    blocks: dict[BlockKey, tuple[Dimension, list[Claim]]] = {}
     for dim in plan.dimensions:
         ev = evidences.get(dim.id)
         if ev is not None:
@@ -126,15 +127,15 @@ def _ledger_drops(runtime: Runtime, written: list[Written]) -> None:
     )  # fmt: skip
 
 
-def _block_print(claims: list[dict[str, Any]]) -> str:
+def _block_print(claims: list[Claim]) -> str:
     return hashlib.sha256(
-        json.dumps([[c["id"], _fingerprint(c), c.get("text")] for c in claims], ensure_ascii=False).encode()
+        json.dumps([[c.id, _fingerprint(c), c.text] for c in claims], ensure_ascii=False).encode()
     ).hexdigest()[:16]
 
 
 def _reusable(
     previous: Mapping[str, Any] | None,
-    blocks: Mapping[BlockKey, list[dict[str, Any]]],
+    blocks: Mapping[BlockKey, list[Claim]],
     threshold: float,
     check: bool,
 ) -> dict[BlockKey, Written]:
@@ -160,24 +161,24 @@ def _reusable(
 async def _model_block(
     dim: Dimension,
     key: str,
-    claims: list[dict[str, Any]],
+    claims: list[Claim],
     evidences: Evidences,
     runtime: Runtime,
     lang: str,
     threshold: float,
     check: bool,
 ) -> Written:
-    sources = {s["id"]: s.get("title") or s["url"] for s in evidences[dim.id].get("sources", [])}
+    sources = {s.id: s.title or s.url for s in evidences[dim.id].sources}
     views = [
         ClaimIn(
-            id=str(c["id"]),
-            text=plain(str(c.get("text", ""))),
+            id=c.id,
+            text=plain(c.text),
             quote=" … ".join(quotes_of(c))[:600],
-            source=str(sources.get(c["evidence"][0]["source_id"], "")) if c.get("evidence") else "",
+            source=sources.get(c.evidence[0].source_id, ""),
         )
         for c in claims
     ]
-    by_id = {str(c["id"]): c for c in claims}
+    quoted = {c.id: quotes_of(c) for c in claims}
     task = WriteSectionTask()
     total = Written([], Counter(), engine="model")
     offline_parts = 0
@@ -187,7 +188,7 @@ async def _model_block(
         output = await runtime.run(task, inputs)
         if output == task.offline(inputs):  # the runtime fell back (budget, timeout, invalid reply)
             offline_parts += 1
-        given = {c.id: by_id[c.id] for c in part}
+        given = {c.id: quoted[c.id] for c in part}
         kept = admit(((s.text, s.claim_ids) for s in output.sentences), given, threshold)
         if check and kept.sentences:
             kept.sentences = await _judged(kept, given, runtime, lang)
@@ -204,11 +205,9 @@ async def _model_block(
     return total
 
 
-async def _judged(
-    kept: Written, claims: Mapping[str, Mapping[str, Any]], runtime: Runtime, lang: str
-) -> list[Sentence]:
+async def _judged(kept: Written, quotes: Mapping[str, list[str]], runtime: Runtime, lang: str) -> list[Sentence]:
     """The kept sentences a second model call also judges supported; the others counted as dropped."""
-    items = [(s.text, [q for i in s.claim_ids for q in quotes_of(claims[i])]) for s in kept.sentences]
+    items = [(s.text, [q for i in s.claim_ids for q in quotes[i]]) for s in kept.sentences]
     verdicts = (await runtime.run(JudgeSupportTask(), JudgeInputs(lang, items))).verdicts
     refused = {v.index for v in verdicts if not v.supported}
     kept.dropped[JUDGED_UNSUPPORTED] += len(refused & set(range(len(items))))
@@ -220,12 +219,9 @@ PROSE_VERSION = 1
 _INNER_END = re.compile(r"(?<=[a-z0-9)\]\"'])\. (?=[A-Z])|。")
 
 
-def _fingerprint(claim: Mapping[str, Any]) -> str:
+def _fingerprint(claim: Claim) -> str:
     """A claim's quotes and sources, hashed: a sentence whose claim changed no longer proves."""
-    basis = json.dumps(
-        [[e.get("source_id"), e.get("snippet"), e.get("snapshot_ref")] for e in claim.get("evidence", [])],
-        ensure_ascii=False,
-    )
+    basis = json.dumps([[e.source_id, e.snippet, e.snapshot_ref] for e in claim.evidence], ensure_ascii=False)
     return hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
 
 
@@ -241,7 +237,7 @@ def prose_record(
     per block the fingerprint of its claims (what a re-run may reuse); and the fingerprint of the
     report.md written with them, so an edit anywhere in it (a sentence's tail, a sentence added)
     is seen by ``verify``."""
-    claims = {c["id"]: c for ev in evidences.values() for c in ev.get("claims", [])}
+    claims = {c.id: c for ev in evidences.values() for c in ev.claims}
     blocks: dict[str, Any] = {}
     for dim in plan.dimensions if plan is not None else []:
         ev = evidences.get(dim.id)
@@ -282,7 +278,7 @@ def check_prose(record: Mapping[str, Any], evidences: Evidences, report_md: str)
     from autodidact.report.prose import inline
     from autodidact.text.support import support
 
-    claims = {c["id"]: c for ev in evidences.values() for c in ev.get("claims", [])}
+    claims = {c.id: c for ev in evidences.values() for c in ev.claims}
     flat = " ".join(report_md.split())
     threshold = float(record.get("support_threshold", DEFAULT_SUPPORT))
     problems: list[str] = []

@@ -273,7 +273,13 @@ _PROSE_FOOTER = re.compile(
 
 
 def _check_prose(folder: Path, report_md: str, report: VerifyReport) -> None:
-    """Every sentence prose.json records still stands in report.md on unchanged, supporting claims."""
+    """Every sentence prose.json records still stands in report.md on unchanged, supporting claims.
+
+    The claims are read with the evidence loader. A file it cannot read is the evidence check's
+    finding (its rule codes); the sentences resting on that dimension's claims cannot be re-proved
+    until it is fixed, and are not reported again as citing claims no file holds."""
+    from autodidact.evidence.files import load_evidence
+    from autodidact.evidence.models import EvidenceFile
     from autodidact.report.writing import check_prose
 
     path = folder / "prose.json"
@@ -287,16 +293,25 @@ def _check_prose(folder: Path, report_md: str, report: VerifyReport) -> None:
     record = _load_json(path, report, "report_prose")
     if not isinstance(record, dict):
         return
-    evidences: dict[str, dict[str, Any]] = {}
+    evidences: dict[str, EvidenceFile] = {}
+    damaged: set[str] = set()
     for ev in sorted((folder / "sub_reports").glob("*.evidence.json")):
+        dim_id = ev.name.split(".")[0]
         try:
-            data = json.loads(ev.read_text("utf-8"))
-        except (OSError, ValueError):
-            continue  # reported by the evidence check
-        if isinstance(data, dict):
-            evidences[ev.name.split(".")[0]] = data
+            evidences[dim_id] = load_evidence(ev)
+        except AutodidactError:
+            damaged.add(dim_id)  # reported by the evidence check
+    if damaged and isinstance(record.get("sentences"), list):
+        record = {**record, "sentences": [r for r in record["sentences"] if not _rests_on(r, damaged)]}
     for problem in check_prose(record, evidences, report_md):
         report.problem("report_prose", path, problem)
+
+
+def _rests_on(row: Any, dims: set[str]) -> bool:
+    """Whether a prose.json sentence cites a claim of one of ``dims`` (a claim id starts with its
+    dimension's: ``d1.c3``)."""
+    ids = row.get("claim_ids") if isinstance(row, dict) else None
+    return isinstance(ids, list) and any(str(i).split(".")[0] in dims for i in ids)
 
 
 def check_state(kb: Path, report: VerifyReport) -> None:

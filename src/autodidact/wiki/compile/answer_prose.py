@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from autodidact.errors import ModelAuthError, ModelError
 from autodidact.evidence.prose import admit
@@ -42,11 +42,9 @@ class AnswerProse:
     failed: int = 0
 
 
-def _claims(items: list[Item]) -> dict[str, dict[str, Any]]:
-    """Each quote as a claim the sentence rules read: its id, its text and the quote itself."""
-    return {
-        f"q{n}": {"id": f"q{n}", "text": it.text, "evidence": [{"snippet": it.text}]} for n, it in enumerate(items, 1)
-    }
+def _quotes(items: list[Item]) -> dict[str, list[str]]:
+    """Each quote as a claim the sentence rules read: its id ``qN`` and the quote itself."""
+    return {f"q{n}": [it.text] for n, it in enumerate(items, 1)}
 
 
 async def write_answer(
@@ -58,9 +56,9 @@ async def write_answer(
     items = items[:MAX_ITEMS]
     if runtime.is_offline or not items or not is_question_heading(section.heading):
         return None, stats
-    claims = _claims(items)
-    views = [ClaimIn(id=cid, text=c["text"], quote=c["text"], source=", ".join(it.sources))
-             for (cid, c), it in zip(claims.items(), items, strict=True)]  # fmt: skip
+    claims = _quotes(items)
+    views = [ClaimIn(id=cid, text=it.text, quote=it.text, source=", ".join(it.sources))
+             for cid, it in zip(claims, items, strict=True)]  # fmt: skip
     task, inputs = WriteSectionTask(), WriteInputs(lang, section.heading, views)
     try:
         out = await runtime.run(task, inputs)

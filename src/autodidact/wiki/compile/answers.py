@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.errors import AutodidactError, InputError
+from autodidact.evidence.files import load_evidence
+from autodidact.evidence.models import EvidenceFile
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.passages import entry_heads
 from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
@@ -325,36 +327,26 @@ def _read_json(path: Path) -> Any:
         raise InputError(f"{path.name}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
 
 
-def read_evidence(path: Path) -> dict[str, Any]:
-    """A round's evidence file as a JSON object."""
-    data = _read_json(path)
-    if not isinstance(data, dict):
-        raise InputError(f"{path.name} is not a JSON object", hint="expected evidence.json (docs/contracts.md §3.2)")
-    return data
-
-
 def collect_answers(
-    evidence: dict[str, Any], questions: list[Question], locator: RawLocator, topic: str | None
+    evidence: EvidenceFile, questions: list[Question], locator: RawLocator, topic: str | None
 ) -> RoundAnswers:
     """Per question (``kqN`` is the round's question N), the admitted quotes with their raw files."""
     by_kq = {f"kq{i}": q for i, q in enumerate(questions, start=1)}
-    urls = {str(s.get("id")): str(s.get("url") or "") for s in evidence.get("sources") or [] if isinstance(s, dict)}
+    urls = {s.id: s.url for s in evidence.sources}
     out = RoundAnswers(answers=[Answer(q) for q in questions])
     slot = {q.id: a for q, a in zip(questions, out.answers, strict=True)}
     terms = {q.id: QuestionTerms.of(q.text, q.facet, topic) for q in questions}
-    for claim in evidence.get("claims") or []:
-        if not isinstance(claim, dict):
-            continue
-        question = by_kq.get(str(claim.get("answers_key_question") or ""))
+    for claim in evidence.claims:
+        question = by_kq.get(claim.answers_key_question or "")
         if question is None:
             out.no_question += 1
             continue
         located = False
-        for ev in claim.get("evidence") or []:
-            if not isinstance(ev, dict) or ev.get("quote_type", "direct") not in ("direct", "numeric"):
+        for ev in claim.evidence:
+            if ev.quote_type not in ("direct", "numeric"):
                 continue
-            quote = tidy(str(ev.get("snippet") or ""))
-            name = locator.find(urls.get(str(ev.get("source_id")), ""), quote, question.id)
+            quote = tidy(ev.snippet)
+            name = locator.find(urls.get(ev.source_id, ""), quote, question.id)
             if name is None:
                 continue
             located = True
@@ -394,4 +386,4 @@ def round_answers(
     if not evidence_path.is_file():
         return RoundAnswers()
     questions = read_questions(questions_path)
-    return collect_answers(read_evidence(evidence_path), questions, locator or RawLocator(kb.raw), topic)
+    return collect_answers(load_evidence(evidence_path), questions, locator or RawLocator(kb.raw), topic)
