@@ -570,3 +570,20 @@ def test_two_chinese_verbs_joined_by_he_share_their_object() -> None:
     topic = "Debian 的邮件系统：智能主机、查看和刷新邮件队列"
     names = [f.name for f in decompose(topic, "zh").facets]
     assert "查看和刷新邮件队列" in names and "查看" not in names
+
+
+def test_a_question_clause_and_its_noun_owned_part_are_two_facets() -> None:
+    """ "what the @dataclass decorator generates and its order/frozen/kw_only options": "its" is the
+    decorator's, not the topic subject's; the clause is a question of its own, the options a part
+    whose members are each asked about."""
+    from autodidact.text.topic import decompose
+
+    topic = (
+        "How do I use Python's dataclasses module: what the @dataclass decorator generates and its "
+        "order/frozen/kw_only options, converting instances with asdict() and astuple()?"
+    )
+    facets = decompose(topic, "en").facets
+    assert facets[0].kind == "question" and facets[0].question == "What does the @dataclass decorator generate?"
+    assert facets[1].name == "@dataclass decorator's order/frozen/kw_only options"
+    assert facets[1].members == ["order", "frozen", "kw_only"]
+    assert "Python's dataclasses module's" not in " ".join(f.name for f in facets)

@@ -1042,6 +1042,16 @@ def _direct_question(clause: str) -> str:
         if verb is None:
             return clause
         return " ".join([wh, "does", *words[:verb], _base_form(words[verb]), *words[verb + 1 :]])
+    if (
+        wh.lower() in {"what", "which"}
+        and at is None
+        and len(words) >= 3
+        and re.fullmatch(r"the|a|an", words[0], re.I)
+        and _third_person(words[-1])
+    ):
+        # "what the @dataclass decorator generates" (what is its object) → "what does the @dataclass
+        # decorator generate"
+        return " ".join([wh, "does", *words[:-1], _base_form(words[-1])])
     # which/what/who + noun phrase + subject + modal: only a subject that is plainly one ("each",
     # "it", "a shelf") is moved behind the modal; anything longer is left as written.
     if at is None or at < 1:
@@ -1175,6 +1185,7 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
         # "A and B" alone, or the last of "A, B and C" (a list without the serial comma)
         items = items[:-1] + [p for p in re.split(r"\s+and\s+", items[-1]) if p.strip()]
     items = [_unmasked(p, groups) for p in items]
+    items = [part for item in items for part in _wh_and_its(item)]
     previous = ""
     for item in items:
         item = item.strip(" .")
@@ -1194,6 +1205,23 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
             name = _strip_article(item)
             out.append(_make(name, "aspect", members=aspect_members(name)))
     return out
+
+
+def _wh_and_its(item: str) -> list[str]:
+    """ "what the @dataclass decorator generates and its order/frozen/kw_only options" → the question
+    clause and "the @dataclass decorator's order/frozen/kw_only options": two facets, the pronoun
+    taken by the clause's noun (kept as one, its "its" became the topic's subject and the question
+    read "What the @dataclass decorator generates and Python's dataclasses module's … options?")."""
+    found = _WH_AND_ITS.match(item.strip())
+    if found is None:
+        return [item]
+    return [found.group("clause"), f"{found.group('np')}'s {found.group('rest')}"]
+
+
+_WH_AND_ITS = re.compile(
+    rf"^(?P<clause>{_WH}\s+(?P<np>(?:the|a|an)\s+\S+(?:\s+\S+)*?)\s+\w+)\s+and\s+(?:its|their)\s+(?P<rest>.+)$",
+    re.I,
+)
 
 
 def _gerund_object(item: str) -> str:
@@ -1331,6 +1359,9 @@ def _outer_aside(text: str) -> tuple[int, int, str] | None:
 _SLASHED = re.compile(r"(?<![\w/])([A-Za-z_][\w.]*(?:\(\))?(?:/[A-Za-z_][\w.]*(?:\(\))?)+)(?![\w/])")
 
 
+_SETTING_KINDS = frozenset({"options", "flags", "parameters", "arguments", "settings", "attributes"})
+
+
 def _slashed_names(text: str) -> list[str]:
     """The names of a slash-joined run when the rest of the aspect only qualifies them ("low-level
     mkstemp/mkdtemp (return values, …)" → mkstemp, mkdtemp). A trial's tempfile topic asked the
@@ -1342,8 +1373,13 @@ def _slashed_names(text: str) -> list[str]:
         return []
     names = run.group(1).split("/")
     rest = text[: run.start()].split()
-    # only qualifiers before the names; a word after them is their kind ("setuid/setgid/sticky bits")
-    if text[run.end() :].strip() or len(rest) > 2 or any(len(n) < 3 for n in names):
+    # only qualifiers before the names; a word after them is their kind ("setuid/setgid/sticky bits"),
+    # except a word saying they are settings of what came before ("the @dataclass decorator's
+    # order/frozen/kw_only options": the options are order, frozen and kw_only)
+    after = text[run.end() :].strip()
+    if after.lower() in _SETTING_KINDS and rest and rest[-1].endswith("'s"):
+        after = ""
+    if after or len(rest) > 2 or any(len(n) < 3 for n in names):
         return []
     if any(w.lower() in {"with", "and", "or"} for w in rest):
         return []
