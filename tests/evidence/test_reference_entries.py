@@ -380,3 +380,34 @@ def test_a_pages_name_line_is_no_statement_but_a_definition_item_is() -> None:
     assert not _sentence_like("configparser - Configuration file parser.")  # pydoc's NAME line
     assert _sentence_like("choices -- A container of values that should be allowed.")
     assert not _sentence_like("BooleanOptionalAction(option_strings, dest, default=None, type=None, choices=None)")
+
+
+CONTEXTLIB = (
+    "    class ExitStack(_BaseExitStack, AbstractContextManager)\n"
+    "        Context manager for dynamic management of a stack of exit callbacks.\n\n"
+    "        For example:\n"
+    "            with ExitStack() as stack:\n"
+    "                files = [stack.enter_context(open(fname)) for fname in filenames]\n\n"
+    "    class suppress(AbstractContextManager)\n"
+    "        suppress(*exceptions)\n\n"
+    "        Context manager to suppress specified exceptions\n\n"
+    "        After the exception is suppressed, execution proceeds with the next\n"
+    "        statement following the with statement.\n"
+)
+
+
+def test_a_class_entrys_description_is_what_the_class_is() -> None:
+    """pydoc's one-line summary under a class or signature line has no full stop and never repeats
+    the name; it is still the answer to what the class is for."""
+    quotes = offline_quotes("What is meant by ExitStack?", [("contextlib", CONTEXTLIB)])
+    assert quotes and "Context manager for dynamic management of a stack of exit callbacks." in quotes[0]
+    quotes = offline_quotes("How do I ignore specific exceptions with suppress?", [("contextlib", CONTEXTLIB)])
+    assert "Context manager to suppress specified exceptions" in quotes
+
+
+def test_pydocs_class_tree_is_no_statement() -> None:
+    from autodidact.evidence.extract_task import _sentence_like
+
+    tree = "abc.ABC(builtins.object) AbstractAsyncContextManager AsyncExitStack(_BaseExitStack, AbstractContextManager)"
+    assert not _sentence_like(tree)
+    assert _sentence_like("Use os.path.join(a, b) to join the parts of a path.")

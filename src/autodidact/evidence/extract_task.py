@@ -238,10 +238,11 @@ class ExtractClaimsTask:
         heads = set(inputs.heads)
         weights = {t: MODIFIER_WEIGHT for v in variants for t in v if heads and t not in heads}
         scored = []
+        texts = {p.pid: p.text for p in inputs.passages}
         shows: set[int] = set()
         defined: set[int] = set()  # sentences opening the asked name's reference entry
         for i, (pid, sentence, key) in enumerate(cands):
-            if not _sentence_like(sentence):
+            if not _sentence_like(sentence) and not _first_under_signature(texts.get(pid, ""), sentence):
                 continue
             best = 0.0
             for n, v in enumerate(variants):
@@ -276,9 +277,11 @@ class ExtractClaimsTask:
                 scored.append((-best * (1.0 + bonus) * own, i, pid, sentence, key))
         wanted = inputs.heads or variants[0]
         lifts: dict[int, tuple[float, int, str, str, str]] = {}
-        for x in _carried_on(cands, scored, wanted, inputs.known_quotes) + _under_signature(
-            inputs.passages, scored, wanted
-        ):
+        under = _under_signature(inputs.passages, cands, scored, wanted)
+        if inputs.aspect == "definition":
+            defined |= {x[1] for x in under}  # an entry's description is its definition
+            shows |= {x[1] for x in under}
+        for x in _carried_on(cands, scored, wanted, inputs.known_quotes) + under:
             if x[1] not in lifts or x[0] < lifts[x[1]][0]:  # negated scores: the higher lift wins
                 lifts[x[1]] = x
         carried = list(lifts.values())
@@ -398,7 +401,7 @@ FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a
 # or, for a property or attribute, with its name alone on a line above its description ("ident" /
 # "Thread identifier of this thread …"); a wrapped line ("Thread" / "identifiers may be …") goes on
 # in lower case.
-_ENTRY = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)(?:\(|[ \t]*\n\s*(?=[A-Z]))")
+_ENTRY = re.compile(r"^(?:async\s+|class\s+)?([A-Za-z_][\w.]*)(?:\(|[ \t]*\n\s*(?=[A-Z]))")
 
 
 # A definition-list item: "- choices -- A container of values that should be allowed.",
@@ -462,33 +465,70 @@ _SIGNATURE_LINE = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)\([^()]*\)\s*$")
 
 
 def _under_signature(
-    passages: list[PassageIn], scored: list[tuple[float, int, str, str, str]], heads: list[str]
+    passages: list[PassageIn],
+    cands: list[tuple[str, str, str]],
+    scored: list[tuple[float, int, str, str, str]],
+    heads: list[str],
 ) -> list[tuple[float, int, str, str, str]]:
-    """The first sentence under a signature line that names what the question asks about, lifted to
-    a share of the best score.
+    """The first sentence under a signature or class line that names what the question asks
+    about, lifted to a share of the best score.
 
     Why: pydoc writes an entry's name in its signature line alone ("object.__setattr__(self, name,
-    value)") and the description under it never repeats it ("Called when an attribute assignment is
-    attempted. This is called instead of the normal mechanism …"). A signature line is no sentence,
-    so it is never scored, and :func:`_carried_on` had nothing to carry on from; the auditing note
-    under the same entry, which repeats the name, outranked the description.
+    value)", "class ExitStack(_BaseExitStack, …)") and the description under it never repeats it
+    ("Called when an attribute assignment is attempted.", "Context manager for dynamic management
+    of a stack of exit callbacks."). A signature line is no sentence, so it is never scored, and
+    :func:`_carried_on` had nothing to carry on from; the auditing note under the same entry, which
+    repeats the name, outranked the description, and a description sharing no word with the
+    question was never a candidate at all.
     """
     if not scored:
         return []
     texts = {p.pid: p.text for p in passages}
     wanted = {h.casefold() for h in heads}
     best = min(x[0] for x in scored)  # negated scores, not yet sorted
+    have = {x[1]: x[0] for x in scored}
     out = []
-    for score, i, pid, sentence, key in scored:
-        if score <= best * FOLLOW_SHARE:
-            continue
-        text = texts.get(pid, "")
-        at = text.find(sentence)
-        above = text[:at].rstrip().rsplit("\n", 1)[-1].strip() if at > 0 else ""
-        entry = _SIGNATURE_LINE.match(above)
-        if entry and {t.casefold() for t in terms(entry.group(1))} & wanted:
+    for i, (pid, sentence, key) in enumerate(cands):
+        if have.get(i, 0.0) <= best * FOLLOW_SHARE:
+            continue  # it scored as well on its own words
+        name = _entry_name_above(texts.get(pid, ""), sentence)
+        if (
+            name
+            and {t.casefold() for t in terms(name)} & wanted
+            and (_sentence_like(sentence) or _first_under_signature(texts.get(pid, ""), sentence))
+        ):
             out.append((best * FOLLOW_SHARE, i, pid, sentence, key))
     return out
+
+
+def _entry_name_above(text: str, sentence: str) -> str:
+    """The name of the signature or class line right above ``sentence`` (blank or margin-only lines
+    between allowed), or ""."""
+    at = text.find(sentence)
+    if at <= 0:
+        return ""
+    lines = text[:at].split("\n")
+    if lines[-1].strip(" \t|"):
+        return ""  # the sentence does not open its line
+    above = [line.strip(" \t|") for line in lines[-4:-1]]
+    above = [line for line in above if line]
+    if not above:
+        return ""
+    found = _SIGNATURE_LINE.match(above[-1]) or _CLASS_LINE.match(above[-1])
+    return found.group(1) if found else ""
+
+
+_CLASS_LINE = re.compile(r"^(?:#+\s+)?class\s+([A-Za-z_]\w*)(?:\([^()]*\))?\s*$")
+
+
+def _first_under_signature(text: str, sentence: str) -> bool:
+    """The description line right under a signature ("suppress(*exceptions)" / "Context manager to
+    suppress specified exceptions"): pydoc's one-line summary of a class or function has no full
+    stop, yet it is what the entry is; a heading never stands under a signature."""
+    at = text.find(sentence)
+    if at <= 0 or len(sentence.split()) < 4:
+        return False
+    return bool(_entry_name_above(text, sentence))
 
 
 def _calls_any(text: str, names: list[str]) -> bool:
@@ -723,7 +763,9 @@ _PROSE_MARKS = frozenset("`\"'“”‘’，。、：；！？「」《》,.")
 
 # A reference page's entry: the member's signature, then what it does ("join(self)  Blocks until all
 # items in the Queue have been gotten and processed.") — lowercase because the name is.
-_SIGNATURE = re.compile(r"^(?:async\s+)?[a-z_][\w.]*\([^()]*\)\s+[A-Z]")
+# "join(self) Blocks until …", and a class entry's line with its description ("class ExitStack(…)
+# Context manager for dynamic management of a stack of exit callbacks.")
+_SIGNATURE = re.compile(r"^(?:async\s+)?(?:[a-z_][\w.]*|class\s+[A-Za-z_]\w*)\([^()]*\)\s+[A-Z]")
 # A data descriptor's entry: its name alone, then what it is ("exitcode Return exit code of process
 # or None if it has yet to stop", "daemon Return whether process is a daemon").
 _DESCRIPTOR = re.compile(r"^[a-z_][\w]*\s+[A-Z][a-z]+\s")
@@ -755,11 +797,18 @@ def _entry_like(text: str) -> bool:
 _BARE_SIGNATURE = re.compile(r"(?:async\s+)?[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)")
 
 
+# A word that is a code name: dotted, with an underscore or parentheses, or capitalised inside.
+_NAME_WORD = re.compile(r"[\w.]*(?:[._(]|[a-z][A-Z])[\w.,()]*|[A-Z]\w*\([^)]*\)?,?|\w+\),?")
+
+
 def _sentence_like(sentence: str) -> bool:
     """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
     stripped = sentence.strip()
     if _BARE_SIGNATURE.fullmatch(stripped):
         return False  # "BooleanOptionalAction(option_strings, dest, default=None, …)" says nothing
+    tokens = stripped.split()
+    if len(tokens) >= 4 and sum(1 for w in tokens if _NAME_WORD.fullmatch(w)) >= 0.7 * len(tokens):
+        return False  # pydoc's class tree ("abc.ABC(builtins.object) AsyncExitStack(_BaseExitStack, …)")
     lowered = stripped[:1].isascii() and stripped[:1].islower() and not has_cjk(stripped)
     if lowered and not _SIGNATURE.match(stripped) and not _LIST_ENTRY.match(stripped) and not _entry_like(stripped):
         # A fragment (a list item's continuation, a clause cut off its sentence). Chinese has no
