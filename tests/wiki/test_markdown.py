@@ -74,3 +74,16 @@ def test_a_sentence_opening_with_a_call_is_a_sentence_of_its_own() -> None:
         "setStream(self, stream) Sets the stream.",
         "See e.g. foo() for more.",
     ]
+
+
+def test_an_exclamation_inside_parentheses_ends_no_sentence() -> None:
+    from autodidact.wiki.common.markdown import split_sentences
+
+    text = "The values (not the keys!) in a shelf can be objects. Really? Yes! 好吗？好。"
+    assert split_sentences(text) == [
+        "The values (not the keys!) in a shelf can be objects.",
+        "Really?",
+        "Yes!",
+        "好吗？",
+        "好。",
+    ]

@@ -206,9 +206,8 @@ def register(app: typer.Typer) -> None:
         Creates the knowledge base if needed. Ctrl+C stops at the next safe point; run again to resume.
 
         When it stops, checked after every round (docs/loop.md):
-        - all four rules: audit issues ≤ 60% of last round's (or < 3 twice), no question of yours pending,
-          no new file of yours, question overlap > 0.7;
-        - stalled: the round found no new claim and no new source, overlap ≥ 0.9, nothing of yours waiting;
+        - all four rules: audit issues ≤ 60% of last round's (or < 3 twice), nothing of yours pending, overlap > 0.7;
+        - stalled: no new claim or source, nothing of yours waiting, overlap ≥ 0.9 or the round before added nothing;
         - max rounds: --max-rounds reached.
         Your questions are never ignored: with one pending, research runs one more round (raising max rounds).
         A partly answered question stays pending while rounds find new evidence, then is marked \\[rN, partial].

@@ -27,7 +27,8 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _TOKEN_RE = re.compile(rf"[a-z0-9]+(?:['’][a-z]+)?|[{_CJK}]+")
 _CJK_RE = re.compile(rf"[{_CJK}]")
 _SENTENCE_END = re.compile(
-    r"(?<=[。！？!?；])|(?<=[.])(?=\s+\**[A-Z\"“(\[`]|\s*$|\s+[a-z_][\w.]*\()|(?<=[.])\s+(?=[" + _CJK + r"])"
+    r"(?<=[。！？；])|(?<=[!?])(?=\s)"  # "(not the keys!)" goes on
+    r"|(?<=[.])(?=\s+\**[A-Z\"“(\[`]|\s*$|\s+[a-z_][\w.]*\()|(?<=[.])\s+(?=[" + _CJK + r"])"
     r"|(?<=[.!?][’”\"')])(?=\s+\**[A-Z\"“‘(\[`])"
 )
 _NUMBER_RE = re.compile(
