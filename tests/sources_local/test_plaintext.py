@@ -106,3 +106,21 @@ def test_a_comment_gutter_down_a_description_stops_ending_sentences() -> None:
                for s in sentences)  # fmt: skip
     # one "#" line is no gutter: a heading-like line of its own stays as it is
     assert readable_plain("intro\n    # one note\nmore") == "intro\n    # one note\nmore"
+
+
+def test_a_pydoc_pages_module_reference_notice_is_left_out() -> None:
+    """The generated-page notice stands on every pydoc page; a one-page corpus quoted it eight times."""
+    from autodidact.sources.plaintext import readable_plain
+
+    page = (
+        "Help on module zipfile:\n\nNAME\n    zipfile - Read and write ZIP files.\n\n"
+        "MODULE REFERENCE\n    https://docs.python.org/3.11/library/zipfile.html\n    \n"
+        "    The following documentation is automatically generated from the Python\n"
+        "    source files.  When in doubt, consult the module reference at the\n    location listed above.\n\n"
+        "DESCRIPTION\n    ZIP files hold members.\n"
+    )
+    text = readable_plain(page)
+    assert "When in doubt" not in text and "automatically generated" not in text
+    assert "## Description" in text and "ZIP files hold members." in text and "## Name" in text
+    plain = "MODULE REFERENCE\n    Our own manual's section keeps its words.\n"  # not a pydoc page
+    assert "keeps its words" in readable_plain(plain)
