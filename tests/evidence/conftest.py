@@ -225,3 +225,22 @@ def offline_quotes(question: str, passages: list[tuple[str, str]]) -> list[str]:
         literals=fx.literals,
     )
     return [q.snippet for c in ExtractClaimsTask().offline(inputs).claims for q in c.quotes]
+
+
+def one_passage_inputs(fx: Any, title: str, text: str, **overrides: Any) -> Any:
+    """The offline extractor's inputs for one question's focus ``fx`` over one passage; ``overrides``
+    replace fields (heads, max_claims, subject …)."""
+    from autodidact.evidence.extract_task import ExtractInputs, PassageIn
+
+    fields: dict[str, Any] = {
+        "language": "en",
+        "kq_id": "kq1",
+        "kq_text": fx.question,
+        "passages": [PassageIn("P1", title, text, "primary", "u1")],
+        "mode": "initial",
+        "query_variants": [fx.terms],
+        "aspect": fx.aspect,
+        "heads": fx.heads,
+    }
+    fields.update(overrides)
+    return ExtractInputs(**fields)

@@ -7,7 +7,7 @@ from autodidact.evidence.extract_task import ExtractInputs, PassageIn
 from autodidact.evidence.focus import focus
 from autodidact.evidence.research import entry_end
 
-from .conftest import offline_quotes
+from .conftest import offline_quotes, one_passage_inputs
 
 QUEUE = (
     "    get_nowait(self)\n        Remove and return an item from the queue without blocking.\n\n"
@@ -327,17 +327,7 @@ def test_a_name_asked_about_within_the_research_subject_is_answered_by_its_entry
     fx = focus("What is meant by mkstemp in Python's tempfile module?")
     subject = subject_terms(topic, "en")
     sharp = sharpen(fx, subject, subject_words(topic, "en"))
-    base = ExtractInputs(
-        language="en",
-        kq_id="kq1",
-        kq_text=fx.question,
-        passages=[PassageIn("P1", "tempfile", MKSTEMP, "primary", "u1")],
-        mode="initial",
-        query_variants=[fx.terms],
-        aspect=fx.aspect,
-        heads=sharp.heads,
-        min_head_hits=sharp.min_head_hits,
-    )
+    base = one_passage_inputs(fx, "tempfile", MKSTEMP, heads=sharp.heads, min_head_hits=sharp.min_head_hits)
     from dataclasses import replace
 
     assert ExtractClaimsTask().offline(base).claims == []  # without knowing the subject

@@ -10,6 +10,8 @@ from autodidact.evidence.sharpen import sharpen, subject_terms, subject_words
 from autodidact.text.sentences import sentence_spans
 from autodidact.text.tokens import stem
 
+from .conftest import one_passage_inputs
+
 TOPIC = "How does Debian package management work: dpkg vs apt, version pinning, and system upgrades?"
 # Sentences from the Debian Reference, chapters 2 and 10.
 PACKAGES = (
@@ -94,17 +96,7 @@ def test_sentences_earlier_rounds_quoted_give_way_to_new_ones() -> None:
         "The Pin-Priority of an experimental archive is always 1."
     )
     fx = focus("What is the default Pin-Priority of an archive?")
-    base = ExtractInputs(
-        language="en",
-        kq_id="kq1",
-        kq_text=fx.question,
-        passages=[PassageIn("P1", "Chapter 2", text, "primary", "u1")],
-        mode="initial",
-        max_claims=2,
-        query_variants=[fx.terms],
-        aspect=fx.aspect,
-        heads=fx.heads,
-    )
+    base = one_passage_inputs(fx, "Chapter 2", text, max_claims=2)
     first = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(base).claims]
     known = frozenset(first)
     again = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(replace(base, known_quotes=known)).claims]
@@ -248,17 +240,7 @@ def test_an_entry_asked_again_is_read_past_what_earlier_rounds_quoted() -> None:
         "captureWarnings(capture)\n    If capture is true, redirect all warnings to the logging package.\n"
     )
     fx = focus("How does basicConfig work?")
-    base = ExtractInputs(
-        language="en",
-        kq_id="kq1",
-        kq_text=fx.question,
-        passages=[PassageIn("P1", "logging", text, "primary", "u1")],
-        mode="initial",
-        max_claims=3,
-        query_variants=[fx.terms],
-        aspect=fx.aspect,
-        heads=fx.heads,
-    )
+    base = one_passage_inputs(fx, "logging", text, max_claims=3)
     first = [c.quotes[0].snippet for c in ExtractClaimsTask().offline(base).claims]
     assert not any("default behaviour" in q for q in first)
     known = frozenset(q for q in first if "basicConfig" not in q)
