@@ -401,3 +401,30 @@ def test_pydocs_class_tree_is_no_statement() -> None:
     tree = "abc.ABC(builtins.object) AbstractAsyncContextManager AsyncExitStack(_BaseExitStack, AbstractContextManager)"
     assert not _sentence_like(tree)
     assert _sentence_like("Use os.path.join(a, b) to join the parts of a path.")
+
+
+DATACLASS = (
+    "    dataclass(cls=None, /, *, init=True, repr=True, eq=True, order=False, frozen=False, kw_only=False)\n"
+    "        Add dunder methods based on the fields defined in the class.\n\n"
+    "        Examines PEP 526 __annotations__ to determine fields.\n\n"
+    "        If init is true, an __init__() method is added to the class. If repr\n"
+    "        is true, a __repr__() method is added. If order is true, rich\n"
+    "        comparison dunder methods are added. If frozen is true, fields may not be\n"
+    "        assigned to after instance creation.\n\n"
+    "    field(*, default, default_factory, init=True)\n"
+    "        Return an object to identify dataclass fields.\n\n"
+    "        default is the default value of the field.  default_factory is a\n"
+    "        0-argument function called to initialize a field's value.\n\n"
+    "        The parameters init, repr, eq, order, unsafe_hash, and frozen are passed to\n"
+    "        dataclass().\n"
+)
+
+
+def test_what_a_parameter_does_is_what_happens_when_it_is_set() -> None:
+    """ "If order is true, rich comparison dunder methods are added." is what `order` means; the
+    sentence that merely lists it among the parameters is not."""
+    quotes = offline_quotes("What is meant by order in Python's dataclasses module?", [("dataclasses", DATACLASS)])
+    assert quotes and quotes[0] == "If order is true, rich comparison dunder methods are added."
+    assert offline_quotes("What does default_factory do?", [("dataclasses", DATACLASS)])[0].startswith(
+        "default_factory is a"
+    )  # a sentence whose subject is a code name opens in lower case

@@ -268,7 +268,9 @@ class ExtractClaimsTask:
                 bonus = sentence_bonus(inputs.aspect, sentence, variants[0])
                 if inputs.aspect == "definition" and leads_with(sentence, lits):
                     bonus = max(bonus, DEFINITION_BONUS)
-                elif inputs.aspect == "definition" and _opens_entry(sentence, inputs.heads):
+                elif inputs.aspect == "definition" and (
+                    _opens_entry(sentence, inputs.heads) or _sets_parameter(sentence, inputs.heads)
+                ):
                     bonus = max(bonus, DEFINITION_BONUS)
                     defined.add(i)
                 if bonus:
@@ -407,6 +409,21 @@ _ENTRY = re.compile(r"^(?:async\s+|class\s+)?([A-Za-z_][\w.]*)(?:\(|[ \t]*\n\s*(
 # A definition-list item: "- choices -- A container of values that should be allowed.",
 # "nargs: The number of command-line arguments …" (pydoc argument lists, man pages, field lists).
 _DEFINITION_ITEM = re.compile(r"^(?:[-*•]\s+)?:?(?:param\s+)?([A-Za-z_][\w.]*)\s*(?:--|—|:)\s+[A-Za-z]")
+
+
+# "If order is true, rich comparison dunder methods are added.", "If 'suffix' is not None, the file
+# name will end with that suffix": a reference page says what a parameter does by what happens when set.
+_PARAMETER_SET = re.compile(
+    r"^If ['\"`]?([A-Za-z_][\w.]*)['\"`]? (?:is|are) (?:true|false|given|specified|set|not None|None|passed)\b"
+)
+
+
+def _sets_parameter(sentence: str, heads: list[str]) -> bool:
+    """The sentence says what the asked parameter does when it is set (see :data:`_PARAMETER_SET`)."""
+    found = _PARAMETER_SET.match(sentence.strip())
+    if found is None or not heads:
+        return False
+    return bool({t.casefold() for t in terms(found.group(1))} & {h.casefold() for h in heads})
 
 
 def _opens_entry(sentence: str, heads: list[str]) -> bool:
@@ -801,6 +818,19 @@ _BARE_SIGNATURE = re.compile(r"(?:async\s+)?[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\)
 _NAME_WORD = re.compile(r"[\w.]*(?:[._(]|[a-z][A-Z])[\w.,()]*|[A-Z]\w*\([^)]*\)?,?|\w+\),?")
 
 
+# "default_factory is a 0-argument function called to initialize a field's value.": a sentence whose
+# subject is a code name opens in lower case; a fragment cut from a sentence does not open "name is".
+_NAMED_SUBJECT = re.compile(r"^([a-z_][\w.]*)\s+(?:is|are)\s+(?:a|an|the|\d)")
+_NOT_A_NAME = frozenset(
+    {"it", "this", "that", "there", "which", "what", "who", "and", "or", "but", "so", "then", "here"}
+)
+
+
+def _names_its_subject(sentence: str) -> bool:
+    found = _NAMED_SUBJECT.match(sentence)
+    return found is not None and found.group(1) not in _NOT_A_NAME
+
+
 def _sentence_like(sentence: str) -> bool:
     """Not a heading or a fragment: ends like a sentence (or is long), has a few words or CJK characters."""
     stripped = sentence.strip()
@@ -810,7 +840,13 @@ def _sentence_like(sentence: str) -> bool:
     if len(tokens) >= 4 and sum(1 for w in tokens if _NAME_WORD.fullmatch(w)) >= 0.7 * len(tokens):
         return False  # pydoc's class tree ("abc.ABC(builtins.object) AsyncExitStack(_BaseExitStack, …)")
     lowered = stripped[:1].isascii() and stripped[:1].islower() and not has_cjk(stripped)
-    if lowered and not _SIGNATURE.match(stripped) and not _LIST_ENTRY.match(stripped) and not _entry_like(stripped):
+    if (
+        lowered
+        and not _SIGNATURE.match(stripped)
+        and not _LIST_ENTRY.match(stripped)
+        and not _entry_like(stripped)
+        and not _names_its_subject(stripped)
+    ):
         # A fragment (a list item's continuation, a clause cut off its sentence). Chinese has no
         # case: 「netfilter 主要的用户层程序是 iptables(8)」 opens with a name, not a fragment.
         return False

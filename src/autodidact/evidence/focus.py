@@ -87,7 +87,12 @@ ASPECTS: list[tuple[str, re.Pattern[str]]] = [
     ("location", re.compile(r"^where\b|\bwhich (?:file|directory|folder|path)s?\b|在哪|哪个(?:文件|目录)|位于", re.I)),
     (
         "definition",
-        re.compile(r"\bdefinitions?\b|\bdefine\b|^what (?:is|are)\b|\bmeaning of\b|定义|什么是|是什么", re.I),
+        # "What does default_factory do?" asks what the name is for, as "What is …?" does
+        re.compile(
+            r"\bdefinitions?\b|\bdefine\b|^what (?:is|are)\b|^what (?:does|do) [\w.()@-]+ do\b|\bmeaning of\b"
+            r"|定义|什么是|是什么",
+            re.I,
+        ),
     ),
 ]
 

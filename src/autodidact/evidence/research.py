@@ -253,7 +253,18 @@ def _entry_spans(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
     for start, end, name in definition_items(doc.text):
         if len(out) < 2 and set(terms(name)) & heads and len(terms(name)) == 1:  # "choices" is a name here
             out.append((start, end))
+    # and so is what a reference page says happens when the parameter is set ("If order is true, rich
+    # comparison dunder methods are added."), inside a long entry that search ranks low for one word
+    for setting in _PARAMETER_SET_IN_TEXT.finditer(doc.text):
+        if len(out) < 2 and set(terms(setting.group(1))) & heads and len(terms(setting.group(1))) == 1:
+            out.append((setting.start(), min(len(doc.text), setting.start() + PARAMETER_CHARS)))
     return out[:2]
+
+
+_PARAMETER_SET_IN_TEXT = re.compile(
+    r"\bIf ['\"`]?([A-Za-z_][\w.]*)['\"`]?\s+(?:is|are)\s+(?:true|false|given|specified|set|not\s+None|None|passed)\b"
+)
+PARAMETER_CHARS = 300
 
 
 def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
