@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from autodidact.errors import AutodidactError
@@ -192,6 +192,7 @@ PLAN_KEYS = ["research_goal", "scope", "report_shape", "dimensions", "execution_
 
 @FUZZ
 @given(data=json_values | st.fixed_dictionaries({}, optional={k: json_values for k in PLAN_KEYS}))
+@example(data={"execution_order": [[]], "dimensions": []})  # an unhashable item once raised TypeError
 def test_plan_validator_on_any_json(data: Any) -> None:
     from autodidact.plan.validate import validate_plan
 

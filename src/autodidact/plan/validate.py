@@ -316,13 +316,15 @@ class _Checker:
         cycle = find_cycle(graph)
         if cycle:
             self.add("P016", "dependency cycle: " + " -> ".join(cycle), cycle=cycle)
-        order = self.plan.get("execution_order")
-        if not isinstance(order, list):
+        listed = self.plan.get("execution_order")
+        if not isinstance(listed, list):
             return
+        # an item that is no id at all ([[]], 3) is reported as unknown, never hashed
+        order = [x for x in listed if isinstance(x, str)]
         ids = list(graph)
         dupes = sorted({x for x in order if order.count(x) > 1}, key=str)
         missing = [x for x in ids if x not in order]
-        unknown = [x for x in order if x not in graph]
+        unknown = [x for x in order if x not in graph] + [repr(x) for x in listed if not isinstance(x, str)]
         if dupes or missing or unknown:
             self.add(
                 "P017",
