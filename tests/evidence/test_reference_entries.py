@@ -428,3 +428,16 @@ def test_what_a_parameter_does_is_what_happens_when_it_is_set() -> None:
     assert offline_quotes("What does default_factory do?", [("dataclasses", DATACLASS)])[0].startswith(
         "default_factory is a"
     )  # a sentence whose subject is a code name opens in lower case
+
+
+def test_a_passage_opening_with_an_example_starts_with_the_paragraph_announcing_it() -> None:
+    from autodidact.evidence.research import announcing_start
+
+    text = (
+        "Intro paragraph.\n\n    Once a connection has been established, create a Cursor object and call\n"
+        "    its execute() method to perform SQL queries:\n    \n        cu = cx.cursor()\n"
+    )
+    at = text.find("        cu =")
+    assert text[announcing_start(text, at) :].lstrip().startswith("Once a connection has been established")
+    plain = "A sentence. Another one.\n\nThe next paragraph."
+    assert announcing_start(plain, plain.find("The next")) == plain.find("The next")  # nothing announced

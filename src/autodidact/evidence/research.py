@@ -310,7 +310,7 @@ def _passages(cands: list[Candidate], start: int, section: str = "") -> tuple[li
         for s, e in section_spans(cand.doc, section) or cand.spans[:SPANS_READ]:
             n += 1
             pid = f"P{n}"
-            s, e = widen(cand.doc.text, s, min(e, s + PASSAGE_CHARS))
+            s, e = widen(cand.doc.text, announcing_start(cand.doc.text, s), min(e, s + PASSAGE_CHARS))
             e = entry_end(cand.doc.text, s, e)
             e = announced_end(cand.doc.text, s, e)
             text = cand.doc.text[s:e]
@@ -364,6 +364,21 @@ def announced_end(text: str, start: int, end: int) -> int:
     begin = end + found.start()
     stop = text.find("\n\n", begin, begin + ANNOUNCED_REACH)
     return stop if stop != -1 else end
+
+
+def announcing_start(text: str, start: int) -> int:
+    """A passage that opens just after a paragraph announcing it ("Once a connection has been
+    established, create a Cursor object and call its execute() method to perform SQL queries:" /
+    "cu = cx.cursor()") starts with that paragraph, within :data:`ANNOUNCED_REACH`.
+
+    Why: the example is what the index ranks first for "cursor", and the sentence that says what it
+    does stood one line outside the passage (the mirror of :func:`announced_end`)."""
+    before = text[max(0, start - ANNOUNCED_REACH) : start]
+    stripped = before.rstrip()
+    if not stripped.endswith((":", "：")) or not before[len(stripped) :].count("\n"):
+        return start
+    breaks = list(re.finditer(r"\n[ \t]*\n", stripped))
+    return start - len(before) + (breaks[-1].end() if breaks else 0)
 
 
 def widen(text: str, start: int, end: int, reach: int = 240) -> tuple[int, int]:
