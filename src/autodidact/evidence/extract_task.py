@@ -413,17 +413,21 @@ _DEFINITION_ITEM = re.compile(r"^(?:[-*•]\s+)?:?(?:param\s+)?([A-Za-z_][\w.]*)
 
 # "If order is true, rich comparison dunder methods are added.", "If 'suffix' is not None, the file
 # name will end with that suffix": a reference page says what a parameter does by what happens when set.
-_PARAMETER_SET = re.compile(
-    r"^If ['\"`]?([A-Za-z_][\w.]*)['\"`]? (?:is|are) (?:true|false|given|specified|set|not None|None|passed)\b"
+# research._entry_spans finds the same sentences inside a document.
+PARAMETER_SET = re.compile(
+    r"\bIf ['\"`]?([A-Za-z_][\w.]*)['\"`]?\s+(?:is|are)\s+(?:true|false|given|specified|set|not\s+None|None|passed)\b"
 )
 
 
+def _names_a_head(name: str, heads: list[str] | set[str]) -> bool:
+    """Whether the name (an entry's, an item's, a parameter's) is one the question asks about."""
+    return bool({t.casefold() for t in terms(name)} & {h.casefold() for h in heads})
+
+
 def _sets_parameter(sentence: str, heads: list[str]) -> bool:
-    """The sentence says what the asked parameter does when it is set (see :data:`_PARAMETER_SET`)."""
-    found = _PARAMETER_SET.match(sentence.strip())
-    if found is None or not heads:
-        return False
-    return bool({t.casefold() for t in terms(found.group(1))} & {h.casefold() for h in heads})
+    """The sentence says what the asked parameter does when it is set (see :data:`PARAMETER_SET`)."""
+    found = PARAMETER_SET.match(sentence.strip())
+    return found is not None and _names_a_head(found.group(1), heads)
 
 
 def _opens_entry(sentence: str, heads: list[str]) -> bool:
@@ -432,9 +436,7 @@ def _opens_entry(sentence: str, heads: list[str]) -> bool:
     definition list ("- choices -- A container of values that should be allowed."): its first words
     say what the name is."""
     entry = _ENTRY.match(sentence.strip()) or _DEFINITION_ITEM.match(sentence.strip())
-    if entry is None or not heads:
-        return False
-    return bool({t.casefold() for t in terms(entry.group(1))} & {h.casefold() for h in heads})
+    return entry is not None and _names_a_head(entry.group(1), heads)
 
 
 def _carried_on(
@@ -511,7 +513,7 @@ def _under_signature(
         name = _entry_name_above(texts.get(pid, ""), sentence)
         if (
             name
-            and {t.casefold() for t in terms(name)} & wanted
+            and _names_a_head(name, wanted)
             and (_sentence_like(sentence) or _first_under_signature(texts.get(pid, ""), sentence))
         ):
             out.append((best * FOLLOW_SHARE, i, pid, sentence, key))
@@ -542,10 +544,7 @@ def _first_under_signature(text: str, sentence: str) -> bool:
     """The description line right under a signature ("suppress(*exceptions)" / "Context manager to
     suppress specified exceptions"): pydoc's one-line summary of a class or function has no full
     stop, yet it is what the entry is; a heading never stands under a signature."""
-    at = text.find(sentence)
-    if at <= 0 or len(sentence.split()) < 4:
-        return False
-    return bool(_entry_name_above(text, sentence))
+    return len(sentence.split()) >= 4 and bool(_entry_name_above(text, sentence))
 
 
 def _calls_any(text: str, names: list[str]) -> bool:

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from autodidact.errors import ModelOutputInvalid
 from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans, title_score
-from autodidact.evidence.extract_task import MODIFIER_WEIGHT, ClaimOut, ExtractClaimsTask, ExtractInputs, PassageIn
+from autodidact.evidence.extract_task import (
+    MODIFIER_WEIGHT,
+    PARAMETER_SET,
+    ClaimOut,
+    ExtractClaimsTask,
+    ExtractInputs,
+    PassageIn,
+)
 from autodidact.evidence.focus import closed_compounds, content_terms, focus
 from autodidact.evidence.quality import RANK, refine
 from autodidact.evidence.relevance import aspect_bonus
@@ -251,19 +258,23 @@ def _entry_spans(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
             out.append((at, min(end, at + PASSAGE_CHARS)))
     # a definition list's item for the name ("- choices -- A container of values …") is its entry too
     for start, end, name in definition_items(doc.text):
-        if len(out) < 2 and set(terms(name)) & heads and len(terms(name)) == 1:  # "choices" is a name here
+        if len(out) < 2 and _one_asked_name(name, heads):
             out.append((start, end))
     # and so is what a reference page says happens when the parameter is set ("If order is true, rich
     # comparison dunder methods are added."), inside a long entry that search ranks low for one word
-    for setting in _PARAMETER_SET_IN_TEXT.finditer(doc.text):
-        if len(out) < 2 and set(terms(setting.group(1))) & heads and len(terms(setting.group(1))) == 1:
+    for setting in PARAMETER_SET.finditer(doc.text):
+        if len(out) < 2 and _one_asked_name(setting.group(1), heads):
             out.append((setting.start(), min(len(doc.text), setting.start() + PARAMETER_CHARS)))
     return out[:2]
 
 
-_PARAMETER_SET_IN_TEXT = re.compile(
-    r"\bIf ['\"`]?([A-Za-z_][\w.]*)['\"`]?\s+(?:is|are)\s+(?:true|false|given|specified|set|not\s+None|None|passed)\b"
-)
+def _one_asked_name(name: str, heads: set[str]) -> bool:
+    """A one-word name the question asks about; its plain terms, not content terms ("choices" and
+    "order" are frame words elsewhere but names here)."""
+    named = terms(name)
+    return len(named) == 1 and named[0] in heads
+
+
 PARAMETER_CHARS = 300
 
 
