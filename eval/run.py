@@ -47,6 +47,16 @@ PYDOC_MODULES_B = [
     "argparse", "logging", "pathlib", "datetime", "collections", "functools", "itertools", "tempfile", "shutil",
     "heapq", "contextlib", "dataclasses",
 ]  # fmt: skip
+# A third set for the blind cases written on 2026-12-07.
+PYDOC_MODULES_C = [
+    "re", "struct", "hashlib", "tarfile", "gzip", "random", "statistics", "decimal", "enum", "textwrap", "string",
+    "sched",
+]  # fmt: skip
+PYDOC_MODULE_SETS = {
+    "pydoc-modules": PYDOC_MODULES,
+    "pydoc-modules-b": PYDOC_MODULES_B,
+    "pydoc-modules-c": PYDOC_MODULES_C,
+}
 TARGET_RECALL = 0.8
 TARGET_ON_TOPIC = 0.7
 
@@ -147,11 +157,11 @@ def write_corpus(kind: str, dest: Path) -> Path | None:
 
         write_pydoc_corpus(dest)
         return dest
-    if kind in ("pydoc-modules", "pydoc-modules-b"):
+    if kind in PYDOC_MODULE_SETS:
         sys.path.insert(0, str(SRC))
         from autodidact.testing.corpora import write_pydoc_module_corpus
 
-        write_pydoc_module_corpus(dest, PYDOC_MODULES if kind == "pydoc-modules" else PYDOC_MODULES_B)
+        write_pydoc_module_corpus(dest, PYDOC_MODULE_SETS[kind])
         return dest
     suffix = {"debian-en": ".en.html", "debian-zh": ".zh-cn.html"}[kind]
     chapters = sorted(DEBIAN_DIR.glob(f"ch*{suffix}"))
