@@ -441,3 +441,29 @@ def test_a_passage_opening_with_an_example_starts_with_the_paragraph_announcing_
     assert text[announcing_start(text, at) :].lstrip().startswith("Once a connection has been established")
     plain = "A sentence. Another one.\n\nThe next paragraph."
     assert announcing_start(plain, plain.find("The next")) == plain.find("The next")  # nothing announced
+
+
+# pydoc writes a module function that is a bound method with its owner after the signature.
+BOUND = (
+    "    set_executable(executable) method of multiprocessing.context.DefaultContext instance\n"
+    "        Sets the path to a python.exe or pythonw.exe binary used to run\n"
+    "        child processes instead of sys.executable when using the 'spawn'\n"
+    "        start method.  Useful for people embedding Python.\n\n"
+    "    set_start_method(method, force=False) method of multiprocessing.context.DefaultContext instance\n\n"
+    "    randint(a, b) method of random.Random instance\n"
+    "        Return random integer in range [a, b], including both end points.\n"
+)
+
+
+def test_a_bound_method_entry_is_an_entry_and_its_description_a_sentence() -> None:
+    from autodidact.sources.passages import entry_heads
+
+    assert [name for _, name in entry_heads(BOUND)] == ["set_executable", "randint"]
+    quotes = offline_quotes("What is a start method?", [("multiprocessing", BOUND)])
+    assert any("when using the 'spawn'" in q and q.startswith("set_executable(executable)") for q in quotes)
+    # the bare signature says nothing of its own
+    assert not any(q.startswith("set_start_method") for q in quotes)
+    assert any(
+        "Return random integer in range [a, b]" in q
+        for q in offline_quotes("What does randint return?", [("random", BOUND)])
+    )

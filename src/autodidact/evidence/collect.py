@@ -107,6 +107,9 @@ class Candidate:
     spans: list[tuple[int, int]]
     score: float
     angle: str = "neutral"
+    # next-best passages beyond what best_spans ranks into ``spans``: read only where the first hold
+    # what earlier rounds quoted (evidence/research._spans_to_read)
+    reserve: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -479,6 +482,9 @@ def _raw_rating(root: Path, raw_file: str | None) -> str | None:
         return None
 
 
+RESERVE_SPANS = 3  # next-best passages a document keeps for a question asked again (Candidate.reserve)
+
+
 def _span_score(variants: list[list[str]], text: str) -> float:
     found = terms(text, keep=kept_stopwords(variants))
     return max(
@@ -488,12 +494,18 @@ def _span_score(variants: list[list[str]], text: str) -> float:
 
 
 def best_spans(
-    doc: Doc, variants: list[list[str]], limit: int = 2, aspect: str = "", weights: dict[str, float] | None = None
+    doc: Doc,
+    variants: list[list[str]],
+    limit: int = 2,
+    aspect: str = "",
+    weights: dict[str, float] | None = None,
+    reserve: list[tuple[int, int]] | None = None,
 ) -> tuple[list[tuple[int, int]], float]:
     """The ``limit`` passages of a whole document that best match the question, and the best score.
 
     With an ``aspect`` (definition, example), a passage showing it (a defining sentence about the
-    subject, an example) ranks above one that only shares words.
+    subject, an example) ranks above one that only shares words. ``reserve``, when given, receives
+    the next :data:`RESERVE_SPANS` matching passages in rank order.
     """
     subject = variants[0] if variants else []
     spans = chunk_spans(doc.text)
@@ -511,5 +523,7 @@ def best_spans(
 
     ranked = sorted(((score(i), i) for i in range(len(spans))), key=lambda x: (-x[0], x[1]))
     top = [spans[i] for sc, i in ranked[:limit] if sc > 0]
+    if reserve is not None:
+        reserve += [spans[i] for sc, i in ranked[limit : limit + RESERVE_SPANS] if sc > 0]
     best = max((_span_score(variants, body_text(doc.text[s:e])) for s, e in top), default=0.0)
     return top, best

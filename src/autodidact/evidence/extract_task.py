@@ -26,6 +26,7 @@ from autodidact.evidence.prompting import compact, language_line, stable_data_bl
 from autodidact.evidence.relevance import DEFINITION_BONUS, quotable, sentence_bonus, unquotable_ranges
 from autodidact.evidence.textscore import BM25, STOPWORDS, clip, coverage, kept_stopwords, sentence_spans, terms
 from autodidact.llm.tasks import Message
+from autodidact.sources.passages import BOUND_METHOD_TAIL
 from autodidact.text.furniture import is_furniture
 from autodidact.text.sections import bare_heading
 from autodidact.text.tokens import has_cjk
@@ -302,8 +303,12 @@ class ExtractClaimsTask:
             # sentence may be weaker (down to a quarter of the best), one per source.
             reach = [x for x in scored if scored[0][0] * 0.25 >= x[0] > floor]
             # Sentences no earlier round quoted, close enough to the best: a question asked again (or a
-            # new question on ground already covered) adds what is not in the wiki yet.
-            fresh = [x for x in scored if x[0] <= floor and " ".join(x[3].split()) not in inputs.known_quotes]
+            # new question on ground already covered) adds what is not in the wiki yet. Close enough is
+            # a third of the best: what the wiki holds already is the question's best-scored answer
+            # (the commit() entry), and what it lacks says less of the question's words ("If there was
+            # any exception, a rollback takes place; otherwise we commit.", at 39% of it).
+            fresh_floor = scored[0][0] * FRESH_SHARE
+            fresh = [x for x in scored if x[0] <= fresh_floor and " ".join(x[3].split()) not in inputs.known_quotes]
             scored = [x for x in scored if x[0] <= (floor if x[1] in shows else strict)]
         else:
             fresh = []
@@ -397,6 +402,7 @@ def _without_xrefs(sentence: str) -> str:
 
 # A question about one capitalised name, as the questioner asks about an aspect's member.
 _CLASS_QUESTION = re.compile(r"^What does ([A-Z][A-Za-z0-9_]*) do\?$")
+FRESH_SHARE = 0.33  # an unquoted sentence on ground earlier rounds covered: this share of the best score
 MAX_KNOWN_SKIPPED = 4  # already-quoted sentences an entry's reading may pass over (_carried_on)
 FOLLOW_SHARE = 0.6  # what a sentence carrying on a reference entry scores, as a share of the entry's
 # A reference entry opens with its signature: "RLock(*args)", "async join(self)" (a coroutine method),
@@ -480,7 +486,7 @@ def _carried_on(
     return list(out.values())
 
 
-_SIGNATURE_LINE = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)\([^()]*\)\s*$")
+_SIGNATURE_LINE = re.compile(r"^(?:async\s+)?([A-Za-z_][\w.]*)\([^()]*\)" + BOUND_METHOD_TAIL + r"\s*$")
 
 
 def _under_signature(
@@ -781,7 +787,9 @@ _PROSE_MARKS = frozenset("`\"'“”‘’，。、：；！？「」《》,.")
 # items in the Queue have been gotten and processed.") — lowercase because the name is.
 # "join(self) Blocks until …", and a class entry's line with its description ("class ExitStack(…)
 # Context manager for dynamic management of a stack of exit callbacks.")
-_SIGNATURE = re.compile(r"^(?:async\s+)?(?:[a-z_][\w.]*|class\s+[A-Za-z_]\w*)\([^()]*\)\s+[A-Z]")
+_SIGNATURE = re.compile(
+    r"^(?:async\s+)?(?:[a-z_][\w.]*|class\s+[A-Za-z_]\w*)\([^()]*\)" + BOUND_METHOD_TAIL + r"\s+[A-Z]"
+)
 # A data descriptor's entry: its name alone, then what it is ("exitcode Return exit code of process
 # or None if it has yet to stop", "daemon Return whether process is a daemon").
 _DESCRIPTOR = re.compile(r"^[a-z_][\w]*\s+[A-Z][a-z]+\s")

@@ -29,7 +29,7 @@ from autodidact.evidence.quality import RANK, refine
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.search_plan import PlannedQuery
 from autodidact.evidence.sharpen import Sharpened
-from autodidact.sources.passages import definition_items, entry_heads
+from autodidact.sources.passages import BOUND_METHOD_TAIL, definition_items, entry_heads
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 from autodidact.text.furniture import is_furniture
 from autodidact.text.sections import MAX_SECTION_CHARS, section_at
@@ -230,12 +230,14 @@ def _one_per_text(merged: dict[str, Candidate], collector: Collector) -> dict[st
 
 def _rescore(cand: Candidate, qterms: list[list[str]], aspect: str, weights: dict[str, float] | None = None) -> None:
     """The document's own best passages for the question (and aspect) first; title and aspect weigh in."""
-    spans, score = best_spans(cand.doc, qterms, aspect=aspect, weights=weights)
+    reserve: list[tuple[int, int]] = []
+    spans, score = best_spans(cand.doc, qterms, aspect=aspect, weights=weights, reserve=reserve)
     # The index's best passage stays first: it was ranked against the whole corpus (what `search`
     # shows, section titles included), while best_spans ranks within this one document only.
     lead = cand.spans[:1]
     spans = lead + [s for s in spans if not any(_overlap(s, t) for t in lead)]
     cand.spans = spans + [s for s in cand.spans if not any(_overlap(s, t) for t in spans)]
+    cand.reserve = [s for s in reserve if not any(_overlap(s, t) for t in cand.spans)]
     if not cand.spans:
         cand.score = 0.0
         return
@@ -313,12 +315,14 @@ def section_spans(doc: Doc, heading: str) -> list[tuple[int, int]]:
     return out
 
 
-def _passages(cands: list[Candidate], start: int, section: str = "") -> tuple[list[PassageIn], dict[str, Doc]]:
+def _passages(
+    cands: list[Candidate], start: int, section: str = "", known: frozenset[str] = frozenset()
+) -> tuple[list[PassageIn], dict[str, Doc]]:
     passages: list[PassageIn] = []
     by_pid: dict[str, Doc] = {}
     n = start
     for cand in cands:
-        for s, e in section_spans(cand.doc, section) or cand.spans[:SPANS_READ]:
+        for s, e in section_spans(cand.doc, section) or _spans_to_read(cand, known):
             n += 1
             pid = f"P{n}"
             s, e = widen(cand.doc.text, announcing_start(cand.doc.text, s), min(e, s + PASSAGE_CHARS))
@@ -333,8 +337,36 @@ def _passages(cands: list[Candidate], start: int, section: str = "") -> tuple[li
     return passages, by_pid
 
 
+def _spans_to_read(cand: Candidate, known: frozenset[str]) -> list[tuple[int, int]]:
+    """The document's best passages; where they hold quotes earlier rounds took, also its next-best
+    passages that hold none (at most one more per passage already quoted).
+
+    Why: a question asked again, or a new question on a facet already answered ("What does a typical
+    example of committing or rolling back transactions look like?"), ranks the same passages first,
+    and the extractor quoted again what the wiki already had: the sqlite3 research asked about
+    transactions four times and never read ``close()`` ("Any pending transaction is not committed
+    implicitly") or the context-manager entry two passages further down (docs/evidence.md, "Finding
+    passages"). A round should add what the wiki does not hold yet.
+    """
+    spans = cand.spans[:SPANS_READ]
+    further = cand.spans[SPANS_READ:] + cand.reserve
+    if not known or not further:
+        return spans
+    spent = sum(1 for s, e in spans if _holds_known(cand.doc.text[s:e], known))
+    fresh = [(s, e) for s, e in further if not _holds_known(cand.doc.text[s:e], known)]
+    return spans + fresh[:spent]
+
+
+def _holds_known(text: str, known: frozenset[str]) -> bool:
+    """Whether a passage holds a sentence earlier rounds quoted (quotes are whitespace-collapsed)."""
+    flat = " ".join(text.split())
+    return any(q in flat for q in known if q)
+
+
 _BOUNDARY = re.compile(r"[.!?。！？]\s|\n\s*\n")
-_LAST_ENTRY = re.compile(r"\n[ \t]*(?:async\s+)?[A-Za-z_][\w.]*\([^()\n]*\)[ \t]*\n[^\n]*\S[^\n]*$")
+_LAST_ENTRY = re.compile(
+    r"\n[ \t]*(?:async\s+)?[A-Za-z_][\w.]*\([^()\n]*\)" + BOUND_METHOD_TAIL + r"[ \t]*\n[^\n]*\S[^\n]*$"
+)
 _NEXT_ENTRY = re.compile(r"\n[ \t]*(?:async\s+)?[A-Za-z_][\w.]*\(|\n[ \t]*\|?[ \t]*-{5,}|\n\S")
 ENTRY_REACH = 600  # characters a passage may grow to finish the reference entry it ends in
 
@@ -484,7 +516,7 @@ async def research_kq(
         if not batch:
             break
         result.docs_read += [c.doc for c in batch]
-        passages, by_pid = _passages(batch, pid_start, fx.section)
+        passages, by_pid = _passages(batch, pid_start, fx.section, known_quotes)
         pid_start += len(passages)
         inputs = ExtractInputs(
             language=language,

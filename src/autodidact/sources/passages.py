@@ -168,11 +168,19 @@ def _strip(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+# What pydoc writes after the signature of a module function that is a bound method ("randint(a, b)
+# method of random.Random instance", "set_executable(executable) method of
+# multiprocessing.context.DefaultContext instance"): still the entry's signature line. Without it
+# every function of such a module (random, multiprocessing) was no entry and its description no
+# sentence (docs/sections.md).
+BOUND_METHOD_TAIL = r"(?:[ \t]+method[ \t]+of[ \t]+[\w.]+[ \t]+instance)?"
+
 # The head of a reference entry: a signature line ("mkstemp(suffix=None, prefix=None, dir=None,
 # text=False)", " |  start(self)" inside a class) with the entry's body indented below it.
 _ENTRY_HEAD = re.compile(
-    r"^(?P<indent>[ \t]*\|?[ \t]*)(?:class\s+|def\s+|async\s+def\s+)?(?P<name>[A-Za-z_][\w.]*)\(.*\)[ \t]*"
-    r"(?:->[^\n]*)?:?[ \t]*\n(?P<body>[ \t]*\|?[ \t]*)\S",
+    r"^(?P<indent>[ \t]*\|?[ \t]*)(?:class\s+|def\s+|async\s+def\s+)?(?P<name>[A-Za-z_][\w.]*)\(.*\)"
+    + BOUND_METHOD_TAIL
+    + r"[ \t]*(?:->[^\n]*)?:?[ \t]*\n(?P<body>[ \t]*\|?[ \t]*)\S",
     re.M,
 )
 
