@@ -174,3 +174,26 @@ def test_a_task_can_lower_its_output_cap() -> None:
     runtime.run_sync(Short(), "x")
     runtime.run_sync(FixedTask(), "x")
     assert [r.max_tokens for r in model.requests] == [64, 1000]
+
+
+class SpareTask(RateTask):
+    """A task whose offline engine is asked for more than a model is (``offline_inputs``)."""
+
+    def offline_inputs(self, inputs: str) -> str:
+        return inputs + " spare"
+
+
+def test_offline_inputs_reach_only_the_offline_engine() -> None:
+    # Catches: the extractor's spare claims asked of a model, or lost offline (evidence/research.py).
+    assert Runtime().run_sync(SpareTask(), "two words") == Answer(title="two", score=3)
+    model = ScriptedModel(['{"title": "gen", "score": 7}'])
+    assert Runtime(model=model).run_sync(SpareTask(), "two words") == Answer(title="gen", score=7)
+    assert "spare" not in model.requests[0].messages[1]["content"]
+
+
+def test_engine_properties_say_what_differs() -> None:
+    # Catches: a property that flips the wrong way and sends a model run down the offline writer.
+    offline, model = Runtime(), Runtime(model=ScriptedModel(["{}"]))
+    assert (offline.engine_name, offline.writes_prose, offline.heeds_feedback) == ("offline", False, False)
+    assert (model.engine_name, model.writes_prose, model.heeds_feedback) == ("model", True, True)
+
