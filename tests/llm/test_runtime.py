@@ -197,3 +197,14 @@ def test_engine_properties_say_what_differs() -> None:
     assert (offline.engine_name, offline.writes_prose, offline.heeds_feedback) == ("offline", False, False)
     assert (model.engine_name, model.writes_prose, model.heeds_feedback) == ("model", True, True)
 
+
+def test_domain_code_never_asks_whether_it_is_offline() -> None:
+    # Catches: a new ``if runtime.is_offline`` branch outside the runtime and the CLI (docs/architecture.md,
+    # "Tasks and engines"): what differs is a task hook or a named runtime property.
+    src = Path(__file__).resolve().parents[2] / "src" / "autodidact"
+    readers = [
+        str(path.relative_to(src))
+        for path in sorted(src.rglob("*.py"))
+        if path.parent.name not in {"llm", "cli"} and "is_offline" in path.read_text(encoding="utf-8")
+    ]
+    assert readers == []
