@@ -218,3 +218,28 @@ def test_quick_mode_over_the_web_reads_one_entry(tmp_path: Path) -> None:
     ev = result.evidence
     assert len(ev.sources) == 1 and ev.upstream_usage == [] and 1 <= len(ev.key_findings) <= 3
     assert {c.answers_key_question for c in ev.claims} == {"kq1", "kq2"}
+
+
+def test_a_synthesis_that_breaks_the_rules_is_settled_to_the_offline_one() -> None:
+    # Catches: a model's findings citing unknown claims kept, or a good synthesis replaced anyway.
+    from autodidact.evidence.findings import (
+        ClaimView,
+        FindingOut,
+        SynthesisInputs,
+        SynthesisOutput,
+        SynthesisTask,
+        offline_synthesis,
+    )
+
+    claims = [ClaimView(f"c{i}", "kq1", f"Generators yield values lazily, case {i}.", "support", "s1") for i in (1, 2)]
+    inputs = SynthesisInputs("en", "Generators", "initial", [("kq1", "What do generators do?")], claims)
+    made_up = SynthesisOutput(headline="Generators are lazy.", key_findings=[
+        FindingOut(finding="A finding that cites nothing given.", claim_ids=["c9"]),
+    ])  # fmt: skip
+    assert SynthesisTask().settle(inputs, made_up) == offline_synthesis(inputs)
+    good = SynthesisOutput(headline="Generators are lazy.", key_findings=[
+        FindingOut(finding="Generators yield values one at a time.", claim_ids=["c1"]),
+        FindingOut(finding="Each value is computed when it is asked for.", claim_ids=["c2", "c9"]),
+    ])  # fmt: skip
+    settled = SynthesisTask().settle(inputs, good)
+    assert [f.claim_ids for f in settled.key_findings] == [["c1"], ["c2"]]

@@ -174,3 +174,37 @@ def test_a_task_can_lower_its_output_cap() -> None:
     runtime.run_sync(Short(), "x")
     runtime.run_sync(FixedTask(), "x")
     assert [r.max_tokens for r in model.requests] == [64, 1000]
+
+
+class SpareTask(RateTask):
+    """A task whose offline engine is asked for more than a model is (``offline_inputs``)."""
+
+    def offline_inputs(self, inputs: str) -> str:
+        return inputs + " spare"
+
+
+def test_offline_inputs_reach_only_the_offline_engine() -> None:
+    # Catches: the extractor's spare claims asked of a model, or lost offline (evidence/research.py).
+    assert Runtime().run_sync(SpareTask(), "two words") == Answer(title="two", score=3)
+    model = ScriptedModel(['{"title": "gen", "score": 7}'])
+    assert Runtime(model=model).run_sync(SpareTask(), "two words") == Answer(title="gen", score=7)
+    assert "spare" not in model.requests[0].messages[1]["content"]
+
+
+def test_engine_properties_say_what_differs() -> None:
+    # Catches: a property that flips the wrong way and sends a model run down the offline writer.
+    offline, model = Runtime(), Runtime(model=ScriptedModel(["{}"]))
+    assert (offline.engine_name, offline.writes_prose, offline.heeds_feedback) == ("offline", False, False)
+    assert (model.engine_name, model.writes_prose, model.heeds_feedback) == ("model", True, True)
+
+
+def test_domain_code_never_asks_whether_it_is_offline() -> None:
+    # Catches: a new ``if runtime.is_offline`` branch outside the runtime and the CLI (docs/architecture.md,
+    # "Tasks and engines"): what differs is a task hook or a named runtime property.
+    src = Path(__file__).resolve().parents[2] / "src" / "autodidact"
+    readers = [
+        str(path.relative_to(src))
+        for path in sorted(src.rglob("*.py"))
+        if path.parent.name not in {"llm", "cli"} and "is_offline" in path.read_text(encoding="utf-8")
+    ]
+    assert readers == []

@@ -118,7 +118,7 @@ class Engine:
             {
                 "seq": events[-1]["seq"],
                 "txn": events[-1]["payload"].get("txn"),
-                "producer": "offline" if self.runtime.is_offline else "model",
+                "producer": self.runtime.engine_name,
                 "usage": self.runtime.usage_totals(),
             }
         )

@@ -181,16 +181,22 @@ def review_input(session: Any, perspective: str) -> ReviewInput:
     )
 
 
+# ``(status, execution_kind)`` of a review by the engine that answered it: the offline engine's
+# review is the reviewer's template applied by this program, a self-check, not an independent agent.
+ANSWERED = {"model": ("OK", "INDEPENDENT_AGENT"), "offline": ("UNAVAILABLE", "SELF_CHECK")}
+DEGRADED_REASON = {"UNAVAILABLE": "no model available", "FAILED": "review call failed twice"}  # by status
+
+
 def run_review(runtime: Runtime, inputs: ReviewInput) -> tuple[ReviewOutput, str, str]:
     """``(output, status, execution_kind)``; offline or failed twice → a labelled self-check."""
     task = ReviewTask()
-    if runtime.is_offline:
-        return task.offline(inputs), "UNAVAILABLE", "SELF_CHECK"
     for _attempt in range(2):
         try:
-            return runtime.run_sync(task, inputs), "OK", "INDEPENDENT_AGENT"
+            out = runtime.run_sync(task, inputs)
         except ModelError:
             continue
+        status, kind = ANSWERED[runtime.engine_name]
+        return out, status, kind
     return task.offline(inputs), "FAILED", "SELF_CHECK"
 
 

@@ -209,7 +209,7 @@ class TurnPlanner:
         batch = len(s.reviews) + 1
         perspectives = ["premise_evidence_examiner", "implication_validator"]
         results: list[tuple[str, review.ReviewOutput]] = []
-        degraded = False
+        degraded, degraded_by = False, "OK"
         for index, perspective in enumerate(perspectives, start=1):
             data = review.review_input(s, perspective)
             review_id = f"b{batch}r{index}"
@@ -224,15 +224,15 @@ class TurnPlanner:
                 {"batch": batch, "review_id": review_id, "status": status, "output": out.model_dump()},
             )  # fmt: skip
             if status != "OK":
-                degraded = True
+                degraded, degraded_by = True, status
             results.append((perspective, out))
         zh = s.language == "zh"
         if degraded:
             txn.emit(
                 "DEGRADED_REVIEW", "moderator", "SELF_CHECK",
-                {"batch": batch, "status": "UNAVAILABLE" if self.runtime.is_offline else "FAILED",
+                {"batch": batch, "status": degraded_by,
                  "label": "视角自检（非独立评估）" if zh else "perspective self-check (not an independent review)",
-                 "reason": "no model available" if self.runtime.is_offline else "review call failed twice"},
+                 "reason": review.DEGRADED_REASON[degraded_by]},
             )  # fmt: skip
         divergence, reasons = review.assess([o for _, o in results], degraded)
         txn.emit(

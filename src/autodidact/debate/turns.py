@@ -237,7 +237,7 @@ def judge_opening(runtime: Runtime, prompt: str) -> tuple[str, str, Any]:
     from autodidact.kb import detect_language
 
     try:
-        out = run_task(runtime, ModeTask(), ModeInputs(prompt=prompt))
+        out = runtime.run_sync(ModeTask(), ModeInputs(prompt=prompt))
     except ModelError:
         out = ModeTask().offline(ModeInputs(prompt=prompt))
     basis = out.basis if out.basis and out.basis in prompt else ""
@@ -256,18 +256,11 @@ def judge_opening(runtime: Runtime, prompt: str) -> tuple[str, str, Any]:
     return out.mode, basis, reading
 
 
-def run_task(runtime: Runtime, task: Any, inputs: Any) -> Any:
-    """Run a task on the runtime, or offline when there is none."""
-    if runtime.is_offline:
-        return task.offline(inputs)
-    return runtime.run_sync(task, inputs)
-
-
 def write_turn(runtime: Runtime, inputs: TurnInputs) -> tuple[TurnOutput, dict[str, Any]]:
     """A turn that passes the protocol rules, and how it was produced (model, re-asked, fallback)."""
     task = RoleTurnTask()
-    if runtime.is_offline:
-        return task.offline(inputs), {"producer": "offline"}
+    if not runtime.heeds_feedback:  # the offline turn is built to the rules: checking and re-asking repeat it
+        return runtime.run_sync(task, inputs), {"producer": runtime.engine_name}
     attempt = FeedbackInputs(**inputs.model_dump())
     for tries in range(2):
         try:
@@ -285,7 +278,7 @@ def read_signals(runtime: Runtime, inputs: SignalInputs) -> SignalOutput:
     """Signals of an answer; a model's signals are limited to the question type's eligible ones."""
     out: SignalOutput
     try:
-        out = run_task(runtime, SignalTask(), inputs)
+        out = runtime.run_sync(SignalTask(), inputs)
     except ModelError:
         out = SignalTask().offline(inputs)
     allowed = cues.allowed_signals(inputs.question_type)

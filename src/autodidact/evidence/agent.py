@@ -39,7 +39,6 @@ from autodidact.evidence.findings import (
     SynthesisTask,
     gap_entries,
     offline_synthesis,
-    usable,
 )
 from autodidact.evidence.focus import content_terms, focus, literals
 from autodidact.evidence.models import Claim, EvidenceFile, KeyFinding, Mode, Source, UpstreamUsage, WritingContext
@@ -424,13 +423,10 @@ async def _finish(
     kqs = [(k.id, k.text) for k in payload.key_questions]
     views = [ClaimView(c.id, c.answers_key_question, c.text, c.polarity, c.evidence[0].source_id) for c in claims]
     inputs = SynthesisInputs(payload.language, payload.name, mode, kqs, views)
-    synthesis = None
-    if not runtime.is_offline:
-        try:
-            synthesis = usable(await runtime.run(SynthesisTask(), inputs), {c.id for c in claims}, mode)
-        except AutodidactError:
-            synthesis = None
-    synthesis = synthesis or offline_synthesis(inputs)
+    try:
+        synthesis = await runtime.run(SynthesisTask(), inputs)  # a model's answer settled by the task
+    except AutodidactError:
+        synthesis = offline_synthesis(inputs)
     searched = ", ".join(
         w
         for w, on in (("local index", True), ("web search", bool(counters.searches or counters.cached_searches)))

@@ -132,12 +132,22 @@ class ExtractInputs:
     subject: frozenset[str] = frozenset()
 
 
+# Offline, a question extracts a few spare claims: when an earlier question of the same file already
+# quoted a sentence, the spare keeps this question answered instead of leaving it a gap.
+SPARE_CLAIMS = 2
+
+
 class ExtractClaimsTask:
     """Extract verifiable claims for one key question."""
 
     name = "evidence.extract_claims"
     Output = ExtractOutput
     max_tokens = 1800  # a few claims, each with its quotes (docs/models.md, "Output bounds")
+
+    def offline_inputs(self, inputs: ExtractInputs) -> ExtractInputs:
+        """The offline engine is asked for ``SPARE_CLAIMS`` more than the question's cap (the file
+        takes only the cap; evidence/assemble.py); a model is asked for the cap itself."""
+        return replace(inputs, max_claims=inputs.max_claims + SPARE_CLAIMS)
 
     def shrink(self, inputs: ExtractInputs) -> ExtractInputs | None:
         """One passage fewer (the lowest ranked, last): for a prompt that does not fit the context."""

@@ -94,6 +94,10 @@ class SynthesisTask:
         """One finding per answered key question (its strongest claims), headline from the first."""
         return offline_synthesis(inputs)
 
+    def settle(self, inputs: SynthesisInputs, output: SynthesisOutput) -> SynthesisOutput:
+        """A model's synthesis held to V006/V051 (:func:`usable`); the offline one when it does not fit."""
+        return usable(output, {c.id for c in inputs.claims}, inputs.mode) or offline_synthesis(inputs)
+
 
 def offline_synthesis(inputs: SynthesisInputs) -> SynthesisOutput:
     """The deterministic synthesis used offline and as the fallback for an unusable model answer."""

@@ -41,9 +41,6 @@ if TYPE_CHECKING:
 DEPTH_NEED = {"skim": 1, "moderate": 2, "thorough": 3}
 MAX_CLAIMS = {"skim": 2, "moderate": 5, "thorough": 6}
 MIN_SCORE = 0.34
-# Offline, a question extracts a few spare claims: when an earlier question of the same file already
-# quoted a sentence, the spare keeps this question answered instead of leaving it a gap.
-SPARE_CLAIMS = 2
 KEY_POINTS_CLAIMS = 6  # claims kept for a key-points question: what a wiki answer block shows
 ENTRY_BOOST = 1.5  # a document that documents the entry a question names is read before one that mentions it
 NEW_SHARE = 0.4  # a new document this close to the best gets a reading slot (see widen_first)
@@ -524,7 +521,7 @@ async def research_kq(
             kq_text=kq_text,
             passages=passages,
             mode=mode,
-            max_claims=cap + (SPARE_CLAIMS if runtime.is_offline else 0),
+            max_claims=cap,
             want_refute=depth == "thorough" or (not quick and any(c.angle == "refute" for c in batch)),
             query_variants=list(query_terms or []),
             aspect=fx.aspect,
@@ -548,7 +545,7 @@ async def research_kq(
             continue
         _apply_ratings(output.ratings, by_pid)
         kept, failed = verify_claims(_without_furniture(output.claims, furniture), by_pid)
-        if failed and not runtime.is_offline:
+        if failed and runtime.heeds_feedback:
             inputs.failed_quotes = failed
             try:
                 retry = await runtime.run(task, inputs)

@@ -87,8 +87,31 @@ class Runtime:
     # -- description -------------------------------------------------------------------------
     @property
     def is_offline(self) -> bool:
-        """True when tasks run on their offline engines."""
+        """True when tasks run on their offline engines. For the CLI edge, which tells the person;
+        domain code reads what the difference means instead (the three properties below)."""
         return self.model is None
+
+    # What differs between the engines, by what it means. Domain code never asks whether it is
+    # offline: a task's own differences are task hooks (``offline``, ``offline_inputs``, ``settle``),
+    # and these name the few that belong to the engine itself (docs/architecture.md, "Tasks and engines").
+    @property
+    def engine_name(self) -> str:
+        """``"model"`` or ``"offline"``: which engine answers, for labels in events and records only."""
+        return "offline" if self.is_offline else "model"
+
+    @property
+    def heeds_feedback(self) -> bool:
+        """True when asking again with what was wrong (failed quotes, a plan's errors, a turn's broken
+        rules) can change the answer. Why not offline: the offline engine is deterministic and built to
+        those rules, so a re-ask would only repeat its answer."""
+        return not self.is_offline
+
+    @property
+    def writes_prose(self) -> bool:
+        """True when the engine writes sentences of its own (a report's prose, a wiki answer's
+        paragraph, a summary's phrasing). Why not offline: the offline engine selects and quotes, so
+        there the quotes and claims stand as they are (docs/writing.md)."""
+        return not self.is_offline
 
     def describe(self) -> str:
         """One line saying which engine runs, for ``engine: ...`` messages."""
@@ -119,9 +142,11 @@ class Runtime:
         ``temperature``, ``check(inputs, output) -> list[str]`` (problems beyond the schema),
         ``shrink(inputs) -> inputs | None`` (the same job on less input, for a prompt that does not
         fit the context window) and ``settle(inputs, output) -> output`` (a model's accepted output
-        held to the task's own rules: a verdict made honest, a short list topped up); otherwise
-        ``[llm]`` settings apply. ``settle`` is why domain code never asks whether a model ran: what
-        differs between the engines is the task's, and the runtime applies it (docs/models.md).
+        held to the task's own rules: a verdict made honest, a short list topped up) and
+        ``offline_inputs(inputs) -> inputs`` (what the offline engine is asked for when it differs
+        from what a model is asked: spare claims); otherwise ``[llm]`` settings apply. These hooks are
+        why domain code never asks whether a model ran: what differs between the engines is the
+        task's, and the runtime applies it (docs/models.md).
         """
         if self.model is None:
             return run_offline(task, inputs)
@@ -465,7 +490,7 @@ def or_offline(runtime: Runtime | None) -> Runtime:
     """``runtime``, or the offline runtime when the caller gave none.
 
     Why here and only at entry points (``compile_raw``, ``check_wiki``, the debate ``Engine``):
-    below them every function takes a :class:`Runtime` and reads ``is_offline`` from it, so there
-    is one spelling of "no model" — ``Runtime()`` — and no domain default to disagree about.
+    below them every function takes a :class:`Runtime` and runs its tasks on it, so there is one
+    spelling of "no model" — ``Runtime()`` — and no domain default to disagree about.
     """
     return runtime if runtime is not None else Runtime()

@@ -138,7 +138,7 @@ async def _create(request_text: str, runtime: Runtime) -> Plan:
     inputs = PlanInputs(request=text, language=lang, report_type=classify_request(text, lang).key)
     plan = normalize(await runtime.run(task, inputs), lang)
     report = validate_plan(plan.to_json())
-    if report.ok or runtime.is_offline:
+    if report.ok or not runtime.heeds_feedback:  # a repair request would get the same plan back
         return plan
     errors = [f"{e['rule']}: {e['message']}" for e in report.errors]
     retry = inputs.model_copy(update={"previous_errors": errors})

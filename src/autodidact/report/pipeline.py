@@ -347,7 +347,7 @@ async def _run_locked(
     reporter.stage("compose", "sub-reports, report.md, citations.json, report.html")
     ordered = {d: run.evidences[d] for d in plan.execution_order if d in run.evidences}
     threshold = settings.report.support_threshold
-    if not runtime.is_offline:
+    if runtime.writes_prose:
         reporter.stage("write", f"writing the report's prose from its claims ({runtime.describe()})")
     check = settings.report.check_support
     previous = _previous_prose(paths)

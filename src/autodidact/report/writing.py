@@ -99,7 +99,7 @@ async def write_prose(
         if ev is not None:
             for key, claims in block_claims(dim, ev).items():
                 blocks[key] = (dim, claims)
-    if runtime.is_offline:
+    if not runtime.writes_prose:  # the offline writer: one plain sentence per claim
         return {key: offline_block(claims, key[1]) for key, (_, claims) in blocks.items()}
     done = _reusable(previous, {k: c for k, (_, c) in blocks.items()}, threshold, check)
     keys = [k for k in blocks if k not in done]

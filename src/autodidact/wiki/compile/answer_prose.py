@@ -54,7 +54,7 @@ async def write_answer(
     stats = AnswerProse()
     _others, items = parse_block(section)
     items = items[:MAX_ITEMS]
-    if runtime.is_offline or not items or not is_question_heading(section.heading):
+    if not runtime.writes_prose or not items or not is_question_heading(section.heading):
         return None, stats
     claims = _quotes(items)
     views = [ClaimIn(id=cid, text=it.text, quote=it.text, source=", ".join(it.sources))

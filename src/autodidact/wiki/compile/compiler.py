@@ -310,7 +310,7 @@ async def compile_evidence_async(
     link_siblings(articles, siblings, lang)
     touched |= siblings
     known = topics.keys()
-    if not runtime.is_offline:
+    if runtime.writes_prose:
         result.prose = await _write_answers(runtime, articles, touched, prior, lang)
     for stem in sorted(touched):
         art = articles[stem]
@@ -371,7 +371,7 @@ async def _write_answers(
 async def _phrase_summary(runtime: Runtime, art: Article, offline: str, lang: str) -> str:
     """With a model configured, let it phrase the summary; keep it only if every sentence still cites
     the article's raw files (else the extractive summary stands)."""
-    if runtime.is_offline or not offline:
+    if not runtime.writes_prose or not offline:
         return offline
     inputs = ArticleInputs(
         title=art.title,
