@@ -467,3 +467,31 @@ def test_a_bound_method_entry_is_an_entry_and_its_description_a_sentence() -> No
         "Return random integer in range [a, b]" in q
         for q in offline_quotes("What does randint return?", [("random", BOUND)])
     )
+
+
+TEMPFILE = (
+    "    NamedTemporaryFile(mode='w+b', buffering=-1, encoding=None, newline=None, suffix=None, prefix=None, "
+    "dir=None, delete=True, *, errors=None)\n"
+    "        Create and return a temporary file.\n"
+    "        'delete' -- whether the file is deleted on close (default True).\n\n"
+    "        Returns an object with a file-like interface; the name of the file\n"
+    "        is accessible as its 'name' attribute.  The file will be automatically\n"
+    "        deleted when it is closed unless the 'delete' argument is set to False.\n\n"
+    "        On POSIX, NamedTemporaryFiles cannot be automatically deleted if\n"
+    "        the creating process is terminated abruptly with a SIGKILL signal.\n"
+    "        Windows can delete the file even in this case.\n\n"
+    "    TemporaryFile(mode='w+b', buffering=-1, encoding=None, newline=None, suffix=None, prefix=None, "
+    "dir=None, *, errors=None)\n"
+    "        Create and return a temporary file.\n"
+)
+DATA = "    TMP_MAX = 238328\n    __all__ = ['NamedTemporaryFile', 'TemporaryFile', 'SpooledTemporaryFil...\n"
+
+
+def test_a_comparison_quotes_each_side_and_no_data_line() -> None:
+    question = "What are the differences between NamedTemporaryFile and TemporaryFile regarding the delete flag?"
+    assert focus(question).heads[:2] == ["namedtemporaryfil", "temporaryfil"]  # "regarding" is no head
+    quotes = offline_quotes(question, [("tempfile", TEMPFILE), ("tempfile data", DATA)])
+    assert any(q.startswith("NamedTemporaryFile(") for q in quotes)
+    # the side the page says less about still gets its entry, a long all-names signature included
+    assert any(q.startswith("TemporaryFile(") and q.endswith("Create and return a temporary file.") for q in quotes)
+    assert not any("TMP_MAX" in q for q in quotes)  # pydoc's DATA section binds names; it states nothing

@@ -319,7 +319,9 @@ class ExtractClaimsTask:
             # any exception, a rollback takes place; otherwise we commit.", at 39% of it).
             fresh_floor = scored[0][0] * FRESH_SHARE
             fresh = [x for x in scored if x[0] <= fresh_floor and " ".join(x[3].split()) not in inputs.known_quotes]
+            ranked = scored
             scored = [x for x in scored if x[0] <= (floor if x[1] in shows else strict)]
+            scored += _each_side(inputs, ranked, scored, sent_terms)
         else:
             fresh = []
         chosen: list[tuple[str, str]] = []
@@ -453,6 +455,39 @@ def _opens_entry(sentence: str, heads: list[str]) -> bool:
     say what the name is."""
     entry = _ENTRY.match(sentence.strip()) or _DEFINITION_ITEM.match(sentence.strip())
     return entry is not None and _names_a_head(entry.group(1), heads)
+
+
+SIDE_SHARE = 0.25  # a compared side's best sentence is kept down to this share of the best score
+
+
+def _each_side(
+    inputs: ExtractInputs,
+    ranked: list[tuple[float, int, str, str, str]],
+    kept: list[tuple[float, int, str, str, str]],
+    sent_terms: list[list[str]],
+) -> list[tuple[float, int, str, str, str]]:
+    """For a comparison, the best sentence naming each head that no kept sentence names.
+
+    Why: a comparison is answered by what the documents say of each side. Asked "What are the
+    differences between NamedTemporaryFile and TemporaryFile regarding the delete flag?", every
+    kept sentence was about NamedTemporaryFile, which the page documents at more length, and
+    TemporaryFile's entry ("Create and return a temporary file. … The file has no name") fell
+    under the cut at a third of the best score.
+    """
+    if inputs.aspect != "compare" or len(set(inputs.heads)) < 2 or not ranked:
+        return []
+    have = {x[1] for x in kept}
+    named = {h for x in kept for h in inputs.heads if h in sent_terms[x[1]]}
+    out: list[tuple[float, int, str, str, str]] = []
+    for head in inputs.heads:
+        if head in named:
+            continue
+        side = next((x for x in ranked if head in sent_terms[x[1]] and x[1] not in have), None)
+        if side is not None and side[0] <= ranked[0][0] * SIDE_SHARE:
+            out.append(side)
+            have.add(side[1])
+            named |= {h for h in inputs.heads if h in sent_terms[side[1]]}
+    return out
 
 
 def _carried_on(
@@ -831,6 +866,9 @@ def _entry_like(text: str) -> bool:
 _BARE_SIGNATURE = re.compile(r"(?:async\s+)?[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)")
 
 
+# A value bound to a name, as pydoc's DATA section and configuration dumps write it.
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][\w.]*\s*=\s*\S")
+
 # A word that is a code name: dotted, with an underscore or parentheses, or capitalised inside.
 _NAME_WORD = re.compile(r"[\w.]*(?:[._(]|[a-z][A-Z])[\w.,()]*|[A-Z]\w*\([^)]*\)?,?|\w+\),?")
 
@@ -853,9 +891,18 @@ def _sentence_like(sentence: str) -> bool:
     stripped = sentence.strip()
     if _BARE_SIGNATURE.fullmatch(stripped):
         return False  # "BooleanOptionalAction(option_strings, dest, default=None, …)" says nothing
+    if _ASSIGNMENT.match(stripped):
+        return False  # pydoc's DATA section ("TMP_MAX = 238328 __all__ = ['NamedTemporaryFile', …")
     tokens = stripped.split()
-    if len(tokens) >= 4 and sum(1 for w in tokens if _NAME_WORD.fullmatch(w)) >= 0.7 * len(tokens):
-        return False  # pydoc's class tree ("abc.ABC(builtins.object) AsyncExitStack(_BaseExitStack, …)")
+    if (
+        len(tokens) >= 4
+        and sum(1 for w in tokens if _NAME_WORD.fullmatch(w)) >= 0.7 * len(tokens)
+        and not _entry_like(stripped)
+    ):
+        # pydoc's class tree ("abc.ABC(builtins.object) AsyncExitStack(_BaseExitStack, …)"); an
+        # entry whose long signature is all names ("TemporaryFile(mode='w+b', buffering=-1, …)
+        # Create and return a temporary file.") still says something
+        return False
     lowered = stripped[:1].isascii() and stripped[:1].islower() and not has_cjk(stripped)
     if (
         lowered

@@ -21,7 +21,7 @@ STOPWORDS = frozenset(
     """a an and are as at be been being but by can could did do does for from had has have how i if in into is
     it its may might more most no not of on or our so such than that the their them then there these they this
     those to was we were what when where which while who why will with would you your about also between both
-    each many much other over same some use used using very vs versus""".split()  # noqa: SIM905
+    each many much other over same some use used using very vs versus regarding concerning""".split()  # noqa: SIM905
 )
 # Chinese question-frame and glue words: a run of ideographs is split at them before bigrams are
 # made, so neither they nor the bigrams straddling them ("是软" of "什么是软件") become key terms.

@@ -515,7 +515,8 @@ def subject_tasks(subject: str) -> list[str]:
 CATEGORY_HEADS = frozenset(
     """modes mode levels level strategies strategy rules options settings primitives functions methods
     frameworks tools errors styles types parameters behaviour behavior support mechanisms mechanism api
-    apis order policy policies formats techniques systems system data objects classes""".split()  # noqa: SIM905
+    apis order policy policies formats techniques systems system data objects classes flag flags argument
+    arguments attribute attributes""".split()  # noqa: SIM905
 )
 
 
