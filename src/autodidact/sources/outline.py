@@ -50,6 +50,9 @@ class OutlineEntry:
     # of every module page): the heading alone would not say which one to read.
     document: str = ""
     number: str = field(default="", compare=False)  # the manual's numbering ("12.1.3"), when it has one
+    # The section is the facet's own: its heading names the facet, or its page is the facet's. Only
+    # such a section is read again for further key points (questions/candidates.outline_candidates).
+    own: bool = field(default=True, compare=False)
 
 
 # (facet, rank, section, its document's title, its document's address)
@@ -225,6 +228,9 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
         for f in frame.facets
     }
     named = [term_set(q) for _, q in queries[:-1]]
+    # The topic's own words, but for the kind every member of an aspect is ("statement"): a section
+    # whose heading says one ("Resolution of names") is about the topic wherever the search filed it.
+    topic_words = {t.casefold() for t in key_terms(topic)} - set().union(*kind_words.values(), {"chapter", "章"})
     # Each thing an aspect names is looked for on its own ("Event" of "Condition and Event
     # synchronization", "Queue task_done"): the manual gives each its own section.
     queries[-1:-1] = [(f.name, m.replace(".", " ")) for f in frame.facets for m in f.members]
@@ -298,7 +304,11 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
                 shared[raw] = bool(raw) and index.documents_with_section(raw) > 1
             numbered = _NUMBER.match(raw.split(SEPARATOR.strip())[-1]) if raw else None
             entry = OutlineEntry(
-                facet, heading, hit.title if shared[raw] else "", numbered.group(1).rstrip(".") if numbered else ""
+                facet,
+                heading,
+                hit.title if shared[raw] else "",
+                numbered.group(1).rstrip(".") if numbered else "",
+                own=titled or paged or facet is None or bool(named_terms & topic_words),
             )
             out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title, hit.url))
     return out
