@@ -239,6 +239,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
     # "Functions" repeat "read", "write" and "file" without being the csv module's part.
     names = subject_names(frame.subject)
     naming = {h.title for h in index.search(" ".join(names), k=60) if h.score > 0} if names else set()
+    name_terms = term_set(" ".join(names)) if names else set()
     out: list[_Ranked] = []
     shared: dict[str, bool] = {}
     furniture = index.furniture()
@@ -299,6 +300,9 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             telling = (own - kind_words.get(facet or "", set())) or own
             if not (titled or paged) and facet is not None and not _dense(index, hit, telling):
                 continue
+            # a section of the page of a thing the subject names ("class Pickler" of the pickle page)
+            page_terms = term_set(hit.title)
+            on_named_page = bool(name_terms) and bool(page_terms) and page_terms <= name_terms
             raw = _PART.sub("", hit.section)
             if raw not in shared:
                 shared[raw] = bool(raw) and index.documents_with_section(raw) > 1
@@ -308,7 +312,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
                 heading,
                 hit.title if shared[raw] else "",
                 numbered.group(1).rstrip(".") if numbered else "",
-                own=titled or paged or facet is None or bool(named_terms & topic_words),
+                own=titled or paged or facet is None or bool(named_terms & topic_words) or on_named_page,
             )
             out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title, hit.url))
     return out
