@@ -61,6 +61,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\bi (?:already|just) (?:said|told you|answered)\b", r"^i told you\b", r"^as i said\b",
             r"我(?:刚才|前面|之前|已经|上一句)(?:已经)?(?:说|讲|答)(?:了|过)", "你漏了", "你理解错",
             r"\bisn'?t part of (?:the|my)\b", r"\byou(?:'ve| have)? got (?:the|it|my) \w*\s?wrong\b",
+            # how an answer was filed: "The Tuesday story was an example, not a premise", 「那是例子，不是前提」
+            r"\b(?:was|is) (?:just |only )?an? (?:example|premise|rival|test|definition|mechanism|guess)\b,? "
+            r"not an? (?:example|premise|rival|test|definition|mechanism|prediction)\b",
+            r"(?:是|只是)(?:个|一个)?(?:例子|前提|竞争解释|检验|猜测)[，,]\s*(?:不是|而不是)(?:个|一个)?(?:例子|前提|竞争解释|检验|预测)",
             # about the partner's own examples or options, not a rival in the world: 「这两个例子跟绿萝没关系」
             r"\b(?:your|those|these|the two) (?:examples?|cases|options)\b.{0,40}\b(?:don'?t|do not|doesn'?t|aren'?t|"
             r"isn'?t|nothing|irrelevant|fit)\b",
@@ -244,6 +248,15 @@ _LABELS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _LABEL_END = re.compile(r"[:：]")
 
 
+# Naming a rival to say it is ruled out ("the coin flip is exactly what rules out my task-choice
+# rival", 「这样就排除了那个竞争解释」) offers no rival; a trial's test was filed as one.
+_RULES_OUT = re.compile(
+    r"\brul(?:es|ed|ing)? out\b|\bexclud(?:es|ed|ing)\b|\btells? (?:them|the two) apart\b|排除", re.I
+)
+# A word of agreement before what the answer does: "Yes: last Tuesday …", 「对，比如…」.
+_AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|right|ok|okay|是的|对|嗯|好)\s*[,，.。:：!！]\s*", re.I)
+
+
 def _labelled(clean: str) -> str | None:
     """The kind the person names for their answer before its first colon (within 40 characters)."""
     colon = _LABEL_END.search(clean[:40])
@@ -364,10 +377,12 @@ def classify(text: str, learned: bool = True) -> AnswerKind:
         # Either sharpens the proposition, whatever words the new wording happens to contain.
         inner = classify(wording)
         return "scope" if scope_only(wording) else "definition" if inner == "definition" else "correction"
-    if _LABELS[1][1].search(clean):
+    if _LABELS[1][1].search(clean) and not _RULES_OUT.search(clean):
         return "confounder"  # 「有个混杂因素」, "a second factor could be moisture"
+    # "Yes: last Tuesday I went …" opens with an example after the word that agrees
+    lead = _AGREEING.sub("", clean)
     for kind, pattern in _LEADS:
-        if pattern.search(clean):
+        if pattern.search(lead):
             if kind == "example" and re.search(r"\d", clean) and _EVIDENCE.search(clean):
                 return "evidence"  # "Last week I counted: 3 times in ten minutes" reports a count
             return kind  # type: ignore[return-value]
@@ -490,6 +505,16 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
             head, colon, tail = named.partition(":") if ":" in named else named.partition("：")
             said = tail.strip() if colon and _LABELS[1][1].search(head) and len(tail.strip()) > 3 else unlabelled(named)
             out[0] = (first, said)
+    if first not in {"test", "confounder", "choice", "other", "hedge"}:
+        # the sentence that carries the answer's kind, not a hedge before it: "Honestly I don't know
+        # yet. Maybe keep it, but only for busy chain cafés." narrows to the cafés (a trial's proposition
+        # read "scope: Honestly I don't know yet")
+        carrier = next((x for x in sentences if classify(x, learned=False) == first), None)
+        if carrier is None:
+            kept = [x for x in sentences if classify(x, learned=False) != "hedge"]
+            carrier = " ".join(kept) if 0 < len(kept) < len(sentences) else None
+        if carrier is not None:
+            out[0] = (first, unlabelled(carrier))
     seen = {first}
     for sentence in sentences:
         kind = classify(sentence, learned=False)

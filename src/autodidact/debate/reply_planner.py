@@ -593,7 +593,8 @@ class ReplyPlanner:
             said = re.search(r"(?:narrow|scope|范围|缩小)[^:：]{0,20}[:：]\s*(.+)$", text, re.I) or re.search(
                 r"\bnarrow(?:\s+(?:it|this))?(?:\s+down)?\s+to\s+(.+)$", text, re.I
             )
-            scope = excerpt(_first_clause(said.group(1)), 60) if said else excerpt(_first_clause(unlabelled(text)), 60)
+            narrowing = part_of(answer_parts(text), "scope") or unlabelled(text)
+            scope = excerpt(_first_clause(said.group(1)), 60) if said else excerpt(_first_clause(narrowing), 60)
             payload["proposition"] = f"{base}（范围：{scope}）" if zh else f"{base} (scope: {scope})"
         term = corrected_term(text) if classify_answer(text) == "correction" else None
         if term is not None:
@@ -602,7 +603,9 @@ class ReplyPlanner:
         if "PREMISE_SURFACED" in signals:
             # "The one I'm least sure of is the second" names a premise: record that premise, not the words.
             named = named_premise(text, contribution)
-            given = part_of(parts, "mechanism", "evidence") if len(parts) > 1 else None
+            # the sentence that gives it, never a hedge before it ("I'm not sure about any of them,
+            # really. The only data I have …" became a trial's key premise, hedge and all)
+            given = part_of(parts, "mechanism", "evidence")
             payload["add_assumptions"] = [excerpt(named, 60) if named else excerpt(given, 60) if given else quote]
         test = part_of(parts, "test")
         if test is not None and test.rstrip().endswith(("?", "？")):

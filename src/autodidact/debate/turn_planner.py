@@ -266,12 +266,24 @@ class TurnPlanner:
             # person's own rival were dismissed (two trials read it so); when a review names much the
             # same rival, saying it was not seen contradicts the block above (a later trial)
             rival = excerpt(rivals[-1], 50)
-            text += (
-                f" 两份评估没有拿到你提出的竞争解释「{rival}」：它仍然成立，要靠检验来区分。"
-                if zh
-                else f' The reviews were not given your own rival, "{rival}": it stands until a test tells the two '
-                "apart."
-            )
+            tests = s.idea().current.predictions
+            if tests:
+                # the person already proposed the test that tells them apart (a trial's coin-flip design
+                # was answered with "it stands until a test tells the two apart")
+                test = excerpt(tests[-1], 60)
+                text += (
+                    f" 两份评估没有拿到你提出的竞争解释「{rival}」；能区分两者的是你提出的检验「{test}」。"
+                    if zh
+                    else f' The reviews were not given your own rival, "{rival}"; your test, "{test}", is what '
+                    "tells the two apart."
+                )
+            else:
+                text += (
+                    f" 两份评估没有拿到你提出的竞争解释「{rival}」：它仍然成立，要靠检验来区分。"
+                    if zh
+                    else f' The reviews were not given your own rival, "{rival}": it stands until a test tells the '
+                    "two apart."
+                )
         return text, not degraded
 
     # -- gaps --------------------------------------------------------------------------------
