@@ -122,10 +122,6 @@ def test_debian_chinese_outline_finds_the_pinning_section(tmp_path: Path) -> Non
     pinning = {h for f, h in pairs if f == "版本固定"}
     assert "登录 shell" not in pinning
     assert (None, "Debian 软件包管理") in {(e.facet, e.heading) for e in outline}
-    # a section whose heading names the facet is its own; one found for what it says is not
-    own = {(e.facet, e.heading): e.own for e in outline}
-    assert own[("系统升级", "全面的系统升级")] is True
-    assert own.get(("版本固定", "阻止推荐的软件包的安装"), False) is False
 
 
 def test_a_chinese_facet_needs_more_than_one_shared_bigram(tmp_path: Path) -> None:
@@ -379,20 +375,3 @@ def test_the_word_all_members_share_titles_no_section(tmp_path: Path) -> None:
     sections = {e.heading for e in facet_outline(kb.root, [topic], "en") if e.facet == "global and nonlocal statements"}
     assert any("global" in h for h in sections), sections
     assert "Assignment statements" not in sections and "Debugger Commands" not in sections, sections
-
-
-def test_only_a_facets_own_section_is_read_again() -> None:
-    """A section found for what it says in passing has given that in its first answer; the rest of
-    it is about something else, so it is not asked again (sources/outline.OutlineEntry.own)."""
-    topic = "How does Python resolve variable names: free variables and the nearest enclosing scope?"
-    outline = [
-        OutlineEntry(facet="free variables", heading="Resolution of names"),
-        OutlineEntry(facet="free variables", heading="Function definitions", own=False),
-    ]
-    first = ["What are the key points of “Resolution of names”?", "What are the key points of “Function definitions”?"]
-    inputs = QuestionerInputs(
-        topic=topic, round=2, language="en", outline=outline,
-        history=[HistoryItem(id=f"r1q{i + 1}", text=t) for i, t in enumerate(first)],
-    )  # fmt: skip
-    got = [c.text for c in outline_candidates(inputs)]
-    assert got == ["What are the further key points of “Resolution of names”?"]

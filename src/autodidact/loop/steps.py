@@ -213,7 +213,7 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
         new_raw_files=digests,
         quoted_excerpts=excerpts,
         outline=[
-            OutlineEntry(facet=e.facet, heading=e.heading, document=e.document, own=e.own)
+            OutlineEntry(facet=e.facet, heading=e.heading, document=e.document)
             for e in facet_outline(ctx.kb.root, [ctx.state.topic, *scratch.extension_topics], language)
         ],
         history=[HistoryItem(id=h.id, text=h.text) for h in ctx.state.all_questions_ever],

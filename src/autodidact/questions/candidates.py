@@ -218,12 +218,9 @@ def outline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
     for entry in inputs.outline:
         q = key_points_question(entry.heading, inputs.language, entry.document)
         if q.casefold() in asked:
-            # Asked once: its section may say more than one answer shows (docs/questions.md). Only a
-            # section that is the facet's own: one found for what it says in passing ("Function
-            # definitions" for free variables) holds that in its first answer, and the rest of it is
-            # about something else (default parameter values, decorators).
+            # Asked once: its section may say more than one answer shows (docs/questions.md).
             more = further_key_points_question(entry.heading, inputs.language, entry.document)
-            if entry.own and more.casefold() not in asked:
+            if more.casefold() not in asked:
                 again.setdefault(entry.facet, []).append(more)
             continue
         queue = per_facet.setdefault(entry.facet, [])

@@ -85,7 +85,6 @@ class OutlineEntry(BaseModel):
     facet: str | None = Field(None, description="the facet it was found for; null for the subject as a whole")
     heading: str = Field(min_length=1, description="the section's heading without its numbering")
     document: str = Field("", description="its document's title when other documents share the heading")
-    own: bool = Field(True, description="its heading (or page) names the facet: only such a section is read again")
 
 
 class QuestionerInputs(BaseModel):

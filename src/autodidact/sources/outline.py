@@ -50,9 +50,6 @@ class OutlineEntry:
     # of every module page): the heading alone would not say which one to read.
     document: str = ""
     number: str = field(default="", compare=False)  # the manual's numbering ("12.1.3"), when it has one
-    # The section is the facet's own: its heading names the facet, or its page is the facet's. Only
-    # such a section is read again for further key points (questions/candidates.outline_candidates).
-    own: bool = field(default=True, compare=False)
 
 
 # (facet, rank, section, its document's title, its document's address)
@@ -228,9 +225,6 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
         for f in frame.facets
     }
     named = [term_set(q) for _, q in queries[:-1]]
-    # The topic's own words, but for the kind every member of an aspect is ("statement"): a section
-    # whose heading says one ("Resolution of names") is about the topic wherever the search filed it.
-    topic_words = {t.casefold() for t in key_terms(topic)} - set().union(*kind_words.values(), {"chapter", "章"})
     # Each thing an aspect names is looked for on its own ("Event" of "Condition and Event
     # synchronization", "Queue task_done"): the manual gives each its own section.
     queries[-1:-1] = [(f.name, m.replace(".", " ")) for f in frame.facets for m in f.members]
@@ -239,7 +233,6 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
     # "Functions" repeat "read", "write" and "file" without being the csv module's part.
     names = subject_names(frame.subject)
     naming = {h.title for h in index.search(" ".join(names), k=60) if h.score > 0} if names else set()
-    name_terms = term_set(" ".join(names)) if names else set()
     out: list[_Ranked] = []
     shared: dict[str, bool] = {}
     furniture = index.furniture()
@@ -300,19 +293,12 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
             telling = (own - kind_words.get(facet or "", set())) or own
             if not (titled or paged) and facet is not None and not _dense(index, hit, telling):
                 continue
-            # a section of the page of a thing the subject names ("class Pickler" of the pickle page)
-            page_terms = term_set(hit.title)
-            on_named_page = bool(name_terms) and bool(page_terms) and page_terms <= name_terms
             raw = _PART.sub("", hit.section)
             if raw not in shared:
                 shared[raw] = bool(raw) and index.documents_with_section(raw) > 1
             numbered = _NUMBER.match(raw.split(SEPARATOR.strip())[-1]) if raw else None
             entry = OutlineEntry(
-                facet,
-                heading,
-                hit.title if shared[raw] else "",
-                numbered.group(1).rstrip(".") if numbered else "",
-                own=titled or paged or facet is None or bool(named_terms & topic_words) or on_named_page,
+                facet, heading, hit.title if shared[raw] else "", numbered.group(1).rstrip(".") if numbered else ""
             )
             out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title, hit.url))
     return out
