@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.installed-bench
 
 .PHONY: demo test check bench eval live format clean
 
@@ -25,7 +26,12 @@ check: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/python -m pip check
 
-bench: $(STAMP)
+# The benchmarks' references (bm25s) are the [bench] extra: installed here, not for test or check.
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e ".[dev,bench]"
+	@touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
 	$(BIN)/python bench/run_all.py
 
 eval: $(STAMP)

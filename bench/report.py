@@ -10,8 +10,8 @@ both consuming d1's key findings).
    calls (search plan → extraction round(s) → synthesis; the number of extraction rounds is
    measured from the call count). d2 and d3 must overlap, and so must the key questions inside
    each dimension. The SDK's one-time start-up is excluded by a warm-up call. Target <= 1.5.
-2. total model tokens (input + output as the server reports them).
-3. model tokens per cited claim (claims that report.md cites through citations.json).
+The total model tokens and the tokens per cited claim are printed, with no target: they have no
+reference to be measured against here (bench/gather.py holds the agent's tokens to one).
 
 Run: .venv/bin/python bench/report.py
 """
@@ -123,11 +123,12 @@ def main() -> int:
         t0 = timeline.started
         for at, kind, dim_id in timeline.events:
             print(f"  {at - t0:6.2f}s {kind:5} {dim_id}")
-        print(f"model tokens: {in_tok} in + {out_tok} out = {tokens}; {len(cited)} cited claims, {len(cites)} sources")
+        print(
+            f"model tokens: {in_tok} in + {out_tok} out = {tokens}; {len(cited)} cited claims, {len(cites)} sources; "
+            f"{per_claim:.0f} tokens per cited claim"
+        )
     ok_dims = len(plan.dimensions) == 3 and not result.failed
     bench("report_wall_over_critical_path", ratio, "<= 1.5", ratio <= 1.5 and ok_dims)
-    bench("report_model_tokens_total", float(tokens), "report", ok_dims)
-    bench("report_tokens_per_cited_claim", per_claim, "report", ok_dims and bool(cited))
     return 0
 
 

@@ -3,9 +3,13 @@
 Passages come from Python's own documentation (``pydoc_data.topics``): documents are assembled
 from randomly chosen real paragraphs (seeded, so every run indexes the same text) until the
 index holds ~100k passages. Queries are 2–3 word phrases taken from the same text plus a few
-known ones. Targets: query p95 < 50 ms. If ``bm25s`` can be imported (or ``BM25S_PYTHON`` names
-an interpreter that has it), the same passages and queries are run through it and printed side
-by side; otherwise the script says it was unavailable.
+known ones. The same passages and queries run through ``bm25s``, the reference BM25 library, in a
+separate process, and the figures are printed side by side. Targets: query p95 < 50 ms, and query
+p95 no slower than bm25s's (<= 1.0). The build time is printed beside bm25s's in-memory build, with
+no target here (the index build's reference is a bare FTS5 build).
+
+bm25s is a bench dependency (``pip install -e '.[bench]'``; ``make bench`` installs it), or
+``BM25S_PYTHON`` names another interpreter that has it. Without it the comparison row fails.
 Usage: ``.venv/bin/python bench/search.py [PASSAGES]`` (default 100000).
 """
 
@@ -138,7 +142,9 @@ def main(target: int) -> None:
     chunks = [t[s:e] for t in passages_text for s, e in chunk_spans(t)]
     other = run_bm25s(chunks, qs)
     if other is None:
-        print("bm25s unavailable (pip install bm25s, or set BM25S_PYTHON) — no side-by-side comparison")
+        print("bm25s unavailable: it is a bench dependency (pip install -e '.[bench]', or set BM25S_PYTHON)")
+        print("BENCH " + json.dumps({"name": "search_p95_vs_bm25s", "value": None, "target": "<= 1.0",
+                                     "ok": False}))  # fmt: skip
         return
     lat = [float(x) for x in other["latencies"]]  # type: ignore[union-attr]
     b50, b95, bbuild = statistics.median(lat), pct(lat, 95), float(other["build"])  # type: ignore[arg-type]
@@ -146,10 +152,10 @@ def main(target: int) -> None:
     print(f"{'build (s)':18}{build:>18.1f}{bbuild:>12.1f}")
     print(f"{'query p50 (ms)':18}{p50:>18.2f}{b50:>12.2f}")
     print(f"{'query p95 (ms)':18}{p95:>18.2f}{b95:>12.2f}")
-    print("BENCH " + json.dumps({"name": "search_p95_vs_bm25s", "value": round(p95 / b95, 3), "target": "info",
-                                 "ok": True}))  # fmt: skip
-    print("BENCH " + json.dumps({"name": "search_build_vs_bm25s", "value": round(build / bbuild, 3),
-                                 "target": "info", "ok": True}))  # fmt: skip
+    print(f"build: x{build / bbuild:.2f} bm25s's in-memory build (indexed on disk, one transaction per 500)")
+    ratio = p95 / b95
+    print("BENCH " + json.dumps({"name": "search_p95_vs_bm25s", "value": round(ratio, 3), "target": "<= 1.0",
+                                 "ok": ratio <= 1.0}))  # fmt: skip
 
 
 if __name__ == "__main__":

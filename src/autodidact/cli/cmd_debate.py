@@ -9,7 +9,6 @@ and prints turns on stdout. Store commands print JSON with a status and exit 0 (
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -142,6 +141,7 @@ def _converse(engine: Any) -> None:
 
 
 def _new_session_id(prompt: str) -> str:
+    import secrets
     import unicodedata
 
     from autodidact.store.paths import slugify

@@ -6,7 +6,6 @@ runs the research agent on a payload (docs/contracts.md §3.4) and reports progr
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -143,6 +142,8 @@ def _gather(
     max_tokens: int | None,
     fallback: str | None = None,
 ) -> GatherResult:
+    import asyncio
+
     from autodidact.cli.engine_opts import load_run_settings, make_runtime
     from autodidact.errors import InputError
     from autodidact.evidence.agent import gather

@@ -7,7 +7,6 @@ from pathlib import Path
 import typer
 
 from autodidact.cli.common import console
-from autodidact.kb import init_kb
 
 
 def register(app: typer.Typer) -> None:
@@ -23,6 +22,8 @@ def register(app: typer.Typer) -> None:
 
         Example: autodidact init my-kb --topic "Python generators" --lang en
         """
+        from autodidact.kb import init_kb
+
         kb, created = init_kb(directory, topic=topic, lang=lang)
         if created:
             console.print(f"initialised knowledge base at {kb.root}")

@@ -16,7 +16,6 @@ from autodidact.cli.engine_opts import (
     no_cache_option,
 )
 from autodidact.progress import NullProgress
-from autodidact.text.tokens import has_cjk
 
 STEP_LABEL = {
     "questions": "step 1 questions",
@@ -49,6 +48,8 @@ class RichReporter(NullProgress):
         return (STEP_LABEL_ZH if self.zh else STEP_LABEL).get(step, step)
 
     def run_started(self, *, topic: str, kb_root: str, resumed_round: int | None, max_rounds: int) -> None:
+        from autodidact.text.tokens import has_cjk
+
         self.zh = has_cjk(topic)
         if self.zh:
             where = f"继续第 {resumed_round} 轮" if resumed_round else "开始"

@@ -5,17 +5,44 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
-from rich.console import Console
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 KB_HELP = "Knowledge-base folder (default: $AUTODIDACT_KB, else the current folder)."
 
-console = Console(stderr=True, highlight=False)
+
+class _LazyConsole:
+    """A rich ``Console`` made on first use: importing rich costs ~20 ms, and ``--help`` never prints here."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    def real(self) -> Console:
+        """The ``Console`` itself (for code that needs the object, such as a rich ``Progress``)."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real(), name)
+
+
+def real_console(console: Console) -> Console:
+    """The rich ``Console`` behind ``console`` (made now if it is one of this module's lazy consoles)."""
+    return console.real() if isinstance(console, _LazyConsole) else console
+
+
+console = cast("Console", _LazyConsole(stderr=True, highlight=False))
 """Progress and human messages go to stderr, so stdout stays clean for JSON and file output."""
 
-out = Console(highlight=False)
+out = cast("Console", _LazyConsole(highlight=False))
 """What a command was asked to show (``status``'s report) goes to stdout, so it can be piped."""
 
 

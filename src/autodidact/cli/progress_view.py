@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeRemainingColumn
 from rich.progress import Progress as RichProgress
 
+from autodidact.cli.common import real_console
 from autodidact.progress import NullProgress
 
 
@@ -21,7 +22,7 @@ class ConsoleProgress(NullProgress):
     """Renders progress on ``console``; use it as a context manager around the operation."""
 
     def __init__(self, console: Console, what: str) -> None:
-        self.console, self.what = console, what
+        self.console, self.what = real_console(console), what
         self.bar: RichProgress | None = None
         self.task: TaskID | None = None
 
