@@ -495,3 +495,18 @@ def test_a_comparison_quotes_each_side_and_no_data_line() -> None:
     # the side the page says less about still gets its entry, a long all-names signature included
     assert any(q.startswith("TemporaryFile(") and q.endswith("Create and return a temporary file.") for q in quotes)
     assert not any("TMP_MAX" in q for q in quotes)  # pydoc's DATA section binds names; it states nothing
+
+
+GETTERS = (
+    "    get(self, section, option, *, raw=False, vars=None, fallback=<object object at 0x7f9928c6df80>)\n"
+    "        Get an option value for a given section.\n\n"
+    "        If the key is not found and `fallback` is provided, it is used as\n"
+    "        a fallback value. `None` can be provided as a `fallback` value.\n\n"
+    "    getfloat(self, section, option, *, raw=False, vars=None, fallback=<object object at 0x7f9928c6df80>)\n\n"
+    "    getint(self, section, option, *, raw=False, vars=None, fallback=<object object at 0x7f9928c6df80>)\n"
+)
+
+
+def test_a_bare_signature_under_another_is_no_description() -> None:
+    quotes = offline_quotes("How do I get options with fallbacks?", [("configparser", GETTERS)])
+    assert not any(q.startswith(("getint(", "getfloat(")) for q in quotes)

@@ -594,7 +594,12 @@ _CLASS_LINE = re.compile(r"^(?:#+\s+)?class\s+([A-Za-z_]\w*)(?:\([^()]*\))?\s*$"
 def _first_under_signature(text: str, sentence: str) -> bool:
     """The description line right under a signature ("suppress(*exceptions)" / "Context manager to
     suppress specified exceptions"): pydoc's one-line summary of a class or function has no full
-    stop, yet it is what the entry is; a heading never stands under a signature."""
+    stop, yet it is what the entry is; a heading never stands under a signature. Another bare
+    signature is no description: pydoc lists ``getfloat(…)`` and ``getint(…)`` one under the other,
+    and "getint(self, section, option, *, raw=False, vars=None, fallback=<object object at 0x…>)"
+    was quoted as an answer about fallbacks."""
+    if _BARE_SIGNATURE.fullmatch(sentence.strip()) or _SIGNATURE_LINE.match(" ".join(sentence.split())):
+        return False
     return len(sentence.split()) >= 4 and bool(_entry_name_above(text, sentence))
 
 
