@@ -15,6 +15,7 @@ snapshot_text[12034:15877]``); :func:`excerpts_for_quotes` chooses them (docs/se
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import date as date_cls
@@ -198,16 +199,37 @@ def list_raw_files(raw_dir: Path) -> list[Path]:
     A symbolic link whose target lies outside ``raw/`` is never a source: ``raw/notes.md ->
     ~/.ssh/id_rsa`` would otherwise be snapshotted, indexed and put in a model's prompt
     (docs/hardening.md, "Links"). :func:`links_out_of` lists them, so callers can say so.
+
+    One ``scandir`` pass: the entry types come with the listing, so only links cost a ``stat``
+    (a round lists raw/ several times, and raw/ grows with the knowledge base).
     """
     raw_dir = Path(raw_dir)
-    if not raw_dir.is_dir():
+    try:
+        with os.scandir(raw_dir) as listing:
+            entries = list(listing)
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    outside = set(links_out_of(raw_dir))
-    return sorted(
-        p
-        for p in raw_dir.iterdir()
-        if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in RAW_SUFFIXES and p not in outside
-    )
+    root: Path | None = None
+    names: list[str] = []
+    for entry in entries:
+        name = entry.name
+        if name.startswith(".") or os.path.splitext(name)[1].lower() not in RAW_SUFFIXES or not entry.is_file():
+            continue
+        if entry.is_symlink():
+            root = root or raw_dir.resolve()
+            if _outside(root, raw_dir / name):
+                continue
+        names.append(name)
+    return [raw_dir / name for name in sorted(names)]
+
+
+def _outside(root: Path, path: Path) -> bool:
+    """Whether the symbolic link ``path`` resolves outside ``root`` (or dangles)."""
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return True
+    return root not in target.parents
 
 
 def links_out_of(folder: Path) -> list[Path]:
@@ -216,17 +238,7 @@ def links_out_of(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     root = folder.resolve()
-    out: list[Path] = []
-    for p in folder.iterdir():
-        if p.is_symlink():
-            try:
-                target = p.resolve(strict=True)
-            except (OSError, RuntimeError):
-                out.append(p)
-                continue
-            if root not in target.parents:
-                out.append(p)
-    return sorted(out)
+    return sorted(p for p in folder.iterdir() if p.is_symlink() and _outside(root, p))
 
 
 def _same_source(path: Path, rf: RawFile) -> bool:
