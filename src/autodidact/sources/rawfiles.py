@@ -15,8 +15,10 @@ snapshot_text[12034:15877]``); :func:`excerpts_for_quotes` chooses them (docs/se
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date as date_cls
 from pathlib import Path
@@ -24,12 +26,14 @@ from pathlib import Path
 from autodidact.errors import InputError, SourceError
 from autodidact.sources.snapshots import CACHE_DIRNAME, is_local_url, local_url, normalize_url
 from autodidact.store.atomic import create_exclusive
+from autodidact.store.filememo import FileMemo
 from autodidact.store.hashing import sha256_text
 from autodidact.store.paths import slugify
 from autodidact.text.sections import SEPARATOR, QuoteLocator, Section, label, section_at, split_sections
 
 QUALITIES = ("高", "中", "低", "待评估")
 RAW_SUFFIXES = (".md", ".txt", ".markdown", ".html", ".htm", ".pdf")
+_RAW_SUFFIX_SET = frozenset(RAW_SUFFIXES)
 UNRATED = "待评估"
 _KEYS = {
     "来源": "url",
@@ -173,6 +177,29 @@ def parse_raw_file(path: Path) -> RawFile:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read raw file {path.name}: {exc.strerror}") from None
+    return _parse_raw_bytes(path, data)
+
+
+_PARSED: FileMemo[RawFile] = FileMemo()
+
+
+@contextlib.contextmanager
+def raw_reader(raw_dir: Path) -> Iterator[Callable[[str], RawFile]]:
+    """``read(name)``: :func:`parse_raw_file` of ``raw_dir / name``, parsed once per content
+    (store/filememo.py), for readers that go through all of raw/ every round. The file is shared
+    with other readers: read it, never edit it."""
+    with _PARSED.folder(raw_dir) as get:
+
+        def read(name: str) -> RawFile:
+            try:
+                return get(name, lambda data, _digest: _parse_raw_bytes(Path(raw_dir) / name, data))[1]
+            except OSError as exc:
+                raise InputError(f"cannot read raw file {name}: {exc.strerror}") from None
+
+        yield read
+
+
+def _parse_raw_bytes(path: Path, data: bytes) -> RawFile:
     if path.suffix.lower() in {".html", ".htm", ".pdf"}:
         from autodidact.sources.extract import extract_bytes
 
@@ -199,11 +226,17 @@ def list_raw_files(raw_dir: Path) -> list[Path]:
     A symbolic link whose target lies outside ``raw/`` is never a source: ``raw/notes.md ->
     ~/.ssh/id_rsa`` would otherwise be snapshotted, indexed and put in a model's prompt
     (docs/hardening.md, "Links"). :func:`links_out_of` lists them, so callers can say so.
-
-    One ``scandir`` pass: the entry types come with the listing, so only links cost a ``stat``
-    (a round lists raw/ several times, and raw/ grows with the knowledge base).
     """
     raw_dir = Path(raw_dir)
+    return [raw_dir / name for name in list_raw_names(raw_dir)]
+
+
+def list_raw_names(raw_dir: Path) -> list[str]:
+    """The names of :func:`list_raw_files`, sorted.
+
+    One ``scandir`` pass: the entry types come with the listing, so only links cost a ``stat``; and
+    no path objects (a round lists raw/ several times, and raw/ grows with the knowledge base).
+    """
     try:
         with os.scandir(raw_dir) as listing:
             entries = list(listing)
@@ -213,14 +246,15 @@ def list_raw_files(raw_dir: Path) -> list[Path]:
     names: list[str] = []
     for entry in entries:
         name = entry.name
-        if name.startswith(".") or os.path.splitext(name)[1].lower() not in RAW_SUFFIXES or not entry.is_file():
+        dot = name.rfind(".")  # a name not starting with "." has the suffix os.path.splitext gives
+        if dot <= 0 or name[0] == "." or name[dot:].lower() not in _RAW_SUFFIX_SET or not entry.is_file():
             continue
         if entry.is_symlink():
-            root = root or raw_dir.resolve()
-            if _outside(root, raw_dir / name):
+            root = root or Path(raw_dir).resolve()
+            if _outside(root, Path(raw_dir) / name):
                 continue
         names.append(name)
-    return [raw_dir / name for name in sorted(names)]
+    return sorted(names)
 
 
 def _outside(root: Path, path: Path) -> bool:

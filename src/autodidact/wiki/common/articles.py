@@ -11,7 +11,6 @@ The front matter is the small YAML subset Obsidian needs (``title``, ``aliases``
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -20,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from autodidact.store.filememo import FileMemo
 from autodidact.wiki.common.markdown import MARKER_RE, normalize_key
 
 RELATED_HEADINGS = {"zh": "相关主题", "en": "Related"}
@@ -281,8 +281,7 @@ class WikiStats:
 
 
 WIKI_STATS = WikiStats()
-_SNAPSHOTS: dict[Path, dict[str, WikiFile]] = {}  # wiki folder → file name → what it held when last read
-_MAX_FOLDERS = 8  # knowledge bases remembered per process (tests open many)
+_FILES: FileMemo[WikiFile] = FileMemo()
 
 
 def _article_names(wiki_dir: Path) -> list[str]:
@@ -304,30 +303,29 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
+def _parse_file(name: str) -> Callable[[bytes, str], WikiFile]:
+    def parse(data: bytes, digest: str) -> WikiFile:
+        WIKI_STATS.parsed += 1
+        return WikiFile(name, digest, parse_article(_decode(data), name[: -len(".md")]))
+
+    return parse
+
+
 def wiki_files(wiki_dir: Path) -> list[WikiFile]:
     """Every article of ``wiki/`` (INDEX.md excluded), sorted by file name, each parsed once per content.
 
     Why: a round reads the wiki several times (compile, the topics it touched, the audit), and the
-    wiki grows with every round. Every call reads the files again (the bytes are the truth, a person
-    may edit them at any time), but a file whose content hash is the one last seen keeps its parsed
-    article: only what changed is parsed again. The memory is per process, one entry per file.
+    wiki grows with every round while a round changes a few articles. A file is parsed again only
+    when its content changed (store/filememo.py says how an unchanged file is told without reading
+    it); each :class:`WikiFile` carries its content hash, which the audit's cache is keyed by.
     """
-    key = Path(os.path.abspath(wiki_dir))
-    known = _SNAPSHOTS.pop(key, {})
-    now: dict[str, WikiFile] = {}
-    for name in _article_names(wiki_dir):
-        data = (wiki_dir / name).read_bytes()
-        digest = hashlib.blake2b(data, digest_size=20).hexdigest()
-        seen = known.get(name)
-        if seen is not None and seen.digest == digest:
-            now[name] = seen
-            continue
-        WIKI_STATS.parsed += 1
-        now[name] = WikiFile(name, digest, parse_article(_decode(data), name[: -len(".md")]))
-    _SNAPSHOTS[key] = now  # most recent last
-    while len(_SNAPSHOTS) > _MAX_FOLDERS:
-        del _SNAPSHOTS[next(iter(_SNAPSHOTS))]
-    return list(now.values())
+    with _FILES.folder(wiki_dir) as get:
+        return [get(name, _parse_file(name))[1] for name in _article_names(wiki_dir)]
+
+
+def forget_wiki_memory() -> None:
+    """Forget every parsed article (the next read parses the wiki again, as a new process would)."""
+    _FILES.forget()
 
 
 def load_wiki(wiki_dir: Path) -> list[Article]:
