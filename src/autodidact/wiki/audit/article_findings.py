@@ -437,9 +437,21 @@ def contradiction_findings(articles: list[Article], zh: bool, facts: list[Articl
     return [f for art in articles for f in _article_contradictions(art, zh)]
 
 
+_INDEX_LINES: dict[str, list[str]] = {}  # INDEX.md line → its targets (the index changes a few lines a round)
+
+
 def index_entries(index_text: str) -> list[str]:
     """The article names INDEX.md points at, outside code blocks, in order."""
-    return [t for _, line in iter_lines_outside_code(index_text) for t in index_targets(line)]
+    out: list[str] = []
+    for _, line in iter_lines_outside_code(index_text):
+        targets = _INDEX_LINES.get(line)
+        if targets is None:
+            targets = index_targets(line)
+            if len(_INDEX_LINES) >= 200_000:
+                _INDEX_LINES.clear()
+            _INDEX_LINES[line] = targets
+        out.extend(targets)
+    return out
 
 
 def structure_findings(

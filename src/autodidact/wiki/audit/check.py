@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from autodidact.errors import InputError
 from autodidact.kb import KnowledgeBase
-from autodidact.sources.rawfiles import list_raw_files
+from autodidact.sources.rawfiles import list_raw_names
 from autodidact.store import atomic
 from autodidact.wiki.audit.article_findings import (
     CONTRADICTIONS,
@@ -39,7 +39,7 @@ from autodidact.wiki.audit.check_task import (
 )
 from autodidact.wiki.audit.findings_cache import cached_facts
 from autodidact.wiki.audit.report_parser import CheckReport, parse_check_report
-from autodidact.wiki.audit.retrieval import WikiIndex
+from autodidact.wiki.audit.retrieval import WikiIndex, article_units, keep_index, wiki_index
 from autodidact.wiki.common import topics
 from autodidact.wiki.common.aio import run_blocking
 from autodidact.wiki.common.articles import wiki_files
@@ -164,10 +164,17 @@ async def check_wiki_async(
     articles = [f.article for f in files]  # shared: read, never edited
     pairs = normalize_questions(questions)
     topic = topic or research_topic(kb)
-    results = await answer_questions(kb, pairs, runtime, lang, WikiIndex(articles), topic) if pairs else []
+    if pairs:
+        folder = str(kb.wiki.resolve())
+        indexed = [(f.name, f.digest, f.article, f.derived("index units", article_units)) for f in files]
+        index = wiki_index(folder, indexed)
+        results = await answer_questions(kb, pairs, runtime, lang, index, topic)
+        keep_index(folder, index)  # the next audit takes out and puts back only the articles that changed
+    else:
+        results = []
     index_path = kb.wiki / "INDEX.md"
     index_text = index_path.read_text("utf-8") if index_path.is_file() else None
-    raw_names = {p.name for p in list_raw_files(kb.raw)}
+    raw_names = set(list_raw_names(kb.raw))
     facts = cached_facts(kb.internal, files, lang, topic)  # per article, by content hash (findings_cache.py)
     findings = all_findings(
         articles,

@@ -12,10 +12,12 @@ The file is derived data (docs/architecture.md principle 1): deleting it costs o
 scan and changes no finding. It is rebuilt when missing, when any line is damaged, and when its
 header does not match — the header holds the language, the topic's subject words and a hash of the
 source code the facts are computed by, so a rule changed in the code never meets facts written by
-the old rule. It is written atomically, only when an entry changed, and holds one line per article
-of the current wiki (a deleted article's line goes with the next write). A process keeps what it
-last read or wrote in memory while the file's stat is unchanged; entries are keyed by content, so
-even a stale memory can only hold correct facts.
+the old rule. A line is ``{"name", "digest", "facts"}``; a later line for a name replaces an
+earlier one. An audit appends the lines of the articles it read again (one write, as long as the
+round's changes), and rewrites the file atomically, with one line per article of the wiki, when it
+was rebuilt or when stale lines outnumber live ones. A process keeps what it last read or wrote in
+memory while the file's stat is unchanged; entries are keyed by content, so even a stale memory or
+a line left by a deleted article can only hold correct facts.
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ class _Loaded:
     header: str
     entries: dict[str, tuple[str, str, ArticleFacts]] = field(default_factory=dict)  # name → (digest, line, facts)
     signature: tuple[int, int, int] | None = None  # (inode, size, mtime_ns) of the file as last read or written
-    complete: bool = True  # False: the file must be written again even if no entry changed
+    complete: bool = True  # False: the file must be written whole even if no entry changed
+    lines: int = 0  # entry lines in the file (live or replaced by a later line)
 
 
 _MEMORY: dict[Path, _Loaded] = {}
@@ -88,16 +91,16 @@ def _read(path: Path, header: str) -> _Loaded:
     STATS.loads += 1
     signature = _signature(path)
     try:
-        lines = path.read_text("utf-8").splitlines()
+        lines = path.read_text("utf-8").split("\n")
     except (OSError, UnicodeDecodeError):
         STATS.rebuilt += 1
         return _Loaded(header, complete=False)
-    if not lines or lines[0] != header:
+    if len(lines) < 2 or lines[0] != header or lines[-1] != "":  # no header, or a torn last line
         STATS.rebuilt += 1
         return _Loaded(header, complete=False)
-    loaded = _Loaded(header, signature=signature)
+    loaded = _Loaded(header, signature=signature, lines=len(lines) - 2)
     try:
-        for line in lines[1:]:
+        for line in lines[1:-1]:
             data = json.loads(line)
             name, digest = str(data["name"]), str(data["digest"])
             loaded.entries[name] = (digest, line, ArticleFacts.from_json(data["facts"]))
@@ -123,13 +126,13 @@ def _header(lang: str, subject: frozenset[str]) -> str:
 def cached_facts(internal: Path, files: list[WikiFile], lang: str, topic: str | None) -> list[ArticleFacts]:
     """:func:`article_facts` of every article of ``files`` (in order), computed only for articles
     whose name and content hash the cache in ``internal`` does not hold; the cache is brought up to
-    date (written atomically when anything changed; a failed write only loses the saving)."""
+    date (see the module docstring; a failed write only loses the saving)."""
     zh = lang == "zh"
     subject = subject_terms(topic) if topic else frozenset()
     path = internal / CACHE_NAME
     loaded = _load(path, _header("zh" if zh else "en", subject))
-    now = _Loaded(loaded.header, signature=loaded.signature)
-    changed = not loaded.complete or len(files) != len(loaded.entries)
+    now = _Loaded(loaded.header, signature=loaded.signature, complete=loaded.complete, lines=loaded.lines)
+    added: list[str] = []
     for f in files:
         hit = loaded.entries.get(f.name)
         if hit is not None and hit[0] == f.digest:
@@ -140,21 +143,33 @@ def cached_facts(internal: Path, files: list[WikiFile], lang: str, topic: str | 
         facts = article_facts(f.article, zh, subject)
         line = json.dumps({"name": f.name, "digest": f.digest, "facts": facts.to_json()}, ensure_ascii=False)
         now.entries[f.name] = (f.digest, line, facts)
-        changed = True
-    if changed:
-        text = "".join(line + "\n" for line in [now.header, *(e[1] for e in now.entries.values())])
-        try:
-            internal.mkdir(parents=True, exist_ok=True)
-            atomic.write_text(path, text)
-            STATS.writes += 1
-            now.signature = _signature(path)
-        except OSError:
-            now.signature = None  # not on disk: read the file again next time
+        added.append(line)
+    _save(path, now, added)
     _MEMORY.pop(path, None)
     _MEMORY[path] = now
     while len(_MEMORY) > _MAX_MEMORY:
         del _MEMORY[next(iter(_MEMORY))]
     return [now.entries[f.name][2] for f in files]
+
+
+def _save(path: Path, cache: _Loaded, added: list[str]) -> None:
+    """Append the new lines, or write the file whole when it must be rebuilt or is mostly stale."""
+    try:
+        if cache.complete and not added:
+            return
+        if cache.complete and cache.lines + len(added) <= 2 * len(cache.entries) + 64:
+            with open(path, "a", encoding="utf-8") as fh:
+                fh.write("".join(line + "\n" for line in added))
+            cache.lines += len(added)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lines = [cache.header, *(entry[1] for entry in cache.entries.values())]
+            atomic.write_text(path, "".join(line + "\n" for line in lines))
+            cache.lines, cache.complete = len(cache.entries), True
+        STATS.writes += 1
+        cache.signature = _signature(path)
+    except OSError:
+        cache.signature = None  # not (all) on disk: read the file again next time
 
 
 def forget_memory() -> None:
