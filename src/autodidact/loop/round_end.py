@@ -42,6 +42,7 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
     from the articles — those holding one of this round's quotes or citing this round's files — so a
     compile repeated after an interruption reports what a clean run reports.
     """
+    from autodidact.questions.coverage import cited_passages
     from autodidact.wiki.common.articles import wiki_files
     from autodidact.wiki.compile.compiler import compile_evidence_async, compile_wiki_async
 
@@ -69,8 +70,12 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
     scratch.wiki_topics_updated = sorted(
         f.article.title
         for f in wiki_files(ctx.kb.wiki)
-        if wanted & set(f.article.sources) or (keys and keys & f.derived("quote keys", _quote_keys))
+        if wanted & set(f.article.sources) or keys & f.derived("quote keys", _quote_keys)
     )
+    # What later steps read from each article (its quote keys above, the cited passages the next
+    # questioner weighs its candidates against) is remembered per article content, so it is worked
+    # out here, in the round that changed the articles: a round pays for what it changed.
+    cited_passages(ctx.kb.wiki)
     ctx.save_scratch(scratch)
     return scratch
 
