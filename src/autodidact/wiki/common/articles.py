@@ -28,7 +28,7 @@ T = TypeVar("T")
 _RELATED_KEYS = {normalize_key(h) for h in (*RELATED_HEADINGS.values(), "相关", "see also", "related topics", "参见")}
 
 
-@dataclass
+@dataclass(slots=True)
 class Section:
     """An H2 section: its heading and its blocks (a bullet item, a paragraph or a ``>`` marker line)."""
 
@@ -40,7 +40,7 @@ class Section:
         return normalize_key(self.heading) in _RELATED_KEYS
 
 
-@dataclass
+@dataclass(slots=True)
 class Article:
     """One wiki article."""
 

@@ -302,7 +302,6 @@ async def compile_evidence_async(
     for art in articles.values():
         topics.add(art.stem, art.names())
     placer = Placer(articles, topics, research, lang)
-    prior = _block_quotes(articles)
     touched, result.duplicates = merge_answers(found.answers, placer, research, locator.quality, lang)
     result.answered = [a.question.id for a in found.answers if a.quotes]
     result.answer_keys = {quote_key(q.text) for a in found.answers for q in a.quotes}
@@ -313,6 +312,9 @@ async def compile_evidence_async(
     touched |= siblings
     known = topics.keys()
     if runtime.writes_prose:
+        # Each touched block's quotes before this merge, read from the articles as parsed (unedited).
+        pristine = {f.stem: f.article for f in on_disk}
+        prior = _block_quotes({stem: pristine[stem] for stem in touched if stem in pristine})
         result.prose = await _write_answers(runtime, articles, touched, prior, lang)
     for stem in sorted(touched):
         art = articles[stem]
