@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -65,6 +66,7 @@ def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path])
     result, reporter = run(root, max_rounds=6)
     assert result.rounds >= 2
     assert result.status == "terminated"
+    assert gc.get_freeze_count() == 0  # each round froze what was alive at its start; the run's end thaws it
     data = json.loads((root / "outputs/research_state.json").read_text("utf-8"))
     assert data["status"] == "terminated" and data["current_round_progress"] is None
     assert data["final_summary"] == "outputs/research_summary.md"

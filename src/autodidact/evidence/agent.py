@@ -336,15 +336,19 @@ def default_known(payload: Payload, report_dir: Path, kb_root: Path | None) -> l
     known = list(payload.prefer_new_over)
     if kb_root is None or Path(kb_root).resolve() != report_dir.resolve():
         return known
-    from autodidact.sources.rawfiles import list_raw_files, parse_raw_file
+    from autodidact.sources.rawfiles import list_raw_names, raw_reader
 
-    for path in list_raw_files(Path(kb_root) / "raw"):
-        try:
-            url = parse_raw_file(path).url
-        except (AutodidactError, OSError, UnicodeDecodeError):
-            continue
-        if url and url not in known:
-            known.append(url)
+    seen = set(known)
+    raw = Path(kb_root) / "raw"
+    with raw_reader(raw) as read:  # parsed once per content: raw/ grows with the knowledge base
+        for name in list_raw_names(raw):
+            try:
+                url = read(name).url
+            except (AutodidactError, OSError, UnicodeDecodeError):
+                continue
+            if url and url not in seen:
+                known.append(url)
+                seen.add(url)
     return known
 
 

@@ -27,7 +27,7 @@ from autodidact.evidence.quality import classify, from_raw_rating
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.textscore import BM25, coverage, kept_stopwords, terms
 from autodidact.sources.extract import norm_date
-from autodidact.sources.index import manifest_entries
+from autodidact.sources.index import manifest_meta
 from autodidact.sources.passages import chunk_spans
 from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, is_local_url, normalize_url, url_hash
 from autodidact.store.hashing import sha256_text
@@ -248,7 +248,7 @@ class Collector:
 
     def _title_terms(self, root: Path, index: Any) -> list[tuple[Any, list[str]]]:
         if root not in self._titles:
-            self._titles[root] = [(d, content_terms(d.title)) for d in index.documents() if d.title]
+            self._titles[root] = [(d, _title_content_terms(d.title)) for d in index.documents() if d.title]
         return self._titles[root]
 
     def _local_doc(self, root: Path, passage: Any) -> Doc | None:
@@ -285,12 +285,7 @@ class Collector:
         """Author and date by snapshot ref, as the index's manifest recorded them at ingest (read once
         per folder): a local document is cited with them as a fetched page is."""
         if root not in self._manifests:
-            found: dict[str, dict[str, str]] = {}
-            for entry in manifest_entries(root):
-                meta = {k: str(entry[k]) for k in ("author", "published_at") if entry.get(k)}
-                if meta:
-                    found[str(entry.get("snapshot_ref"))] = meta
-            self._manifests[root] = found
+            self._manifests[root] = manifest_meta(root)
         return self._manifests[root]
 
     def _excluded(self, text: str) -> bool:
@@ -429,6 +424,20 @@ class Collector:
 
 
 TITLE_MIN = 0.45
+
+
+_TITLE_TERMS: dict[str, list[str]] = {}  # document title → its content terms (titles are many, and stay)
+
+
+def _title_content_terms(title: str) -> list[str]:
+    """``content_terms(title)``, remembered: every round's search reads the titles of every document
+    of the index, which grows with raw/. Read-only: the list is shared."""
+    found = _TITLE_TERMS.get(title)
+    if found is None:
+        if len(_TITLE_TERMS) >= 200_000:
+            _TITLE_TERMS.clear()
+        found = _TITLE_TERMS[title] = content_terms(title)
+    return found
 
 
 def title_score(title_terms: list[str], variants: list[list[str]]) -> float:

@@ -11,6 +11,7 @@ happened in this attempt" — so an interrupted step repeated gives the same lis
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,8 +24,8 @@ from autodidact.sources.rawfiles import (
     RawFile,
     document_part,
     excerpts_for_quotes,
-    list_raw_files,
-    parse_raw_file,
+    list_raw_names,
+    raw_reader,
     write_raw_file,
 )
 from autodidact.sources.snapshots import SnapshotStore, is_local_url
@@ -219,14 +220,15 @@ def write_raw_files(
 def raw_excerpts_by_text(ctx: RoundContext) -> dict[tuple[str, str], str]:
     """(URL, whitespace-collapsed body) → raw file name, for the header-carrying files in raw/."""
     out: dict[tuple[str, str], str] = {}
-    for path in list_raw_files(ctx.kb.raw):
-        if path.suffix.lower() not in {".md", ".txt", ".markdown"}:
-            continue
-        try:
-            rf = parse_raw_file(path)
-        except AutodidactError:
-            continue
-        out.setdefault((rf.url, " ".join(rf.body.split())), path.name)
+    with raw_reader(ctx.kb.raw) as read:  # parsed once per content: raw/ grows with the knowledge base
+        for name in list_raw_names(ctx.kb.raw):
+            if os.path.splitext(name)[1].lower() not in {".md", ".txt", ".markdown"}:
+                continue
+            try:
+                rf = read(name)
+            except AutodidactError:
+                continue
+            out.setdefault((rf.url, " ".join(rf.body.split())), name)
     return out
 
 

@@ -42,8 +42,8 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
     from the articles — those holding one of this round's quotes or citing this round's files — so a
     compile repeated after an interruption reports what a clean run reports.
     """
-    from autodidact.wiki.common.articles import load_wiki
-    from autodidact.wiki.compile.answers_blocks import quote_key
+    from autodidact.questions.coverage import cited_passages
+    from autodidact.wiki.common.articles import wiki_files
     from autodidact.wiki.compile.compiler import compile_evidence_async, compile_wiki_async
 
     user_files = list(scratch.user_contributed_raw_files)
@@ -68,12 +68,23 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
             )
     wanted = set(round_files(scratch))
     scratch.wiki_topics_updated = sorted(
-        a.title
-        for a in load_wiki(ctx.kb.wiki)
-        if wanted & set(a.sources) or any(quote_key(b) in keys for s in a.body_sections() for b in s.blocks)
+        f.article.title
+        for f in wiki_files(ctx.kb.wiki)
+        if wanted & set(f.article.sources) or keys & f.derived("quote keys", _quote_keys)
     )
+    # What later steps read from each article (its quote keys above, the cited passages the next
+    # questioner weighs its candidates against) is remembered per article content, so it is worked
+    # out here, in the round that changed the articles: a round pays for what it changed.
+    cited_passages(ctx.kb.wiki)
     ctx.save_scratch(scratch)
     return scratch
+
+
+def _quote_keys(article: Any) -> frozenset[str]:
+    """The duplicate keys of an article's body blocks (which of this round's quotes it holds)."""
+    from autodidact.wiki.compile.answers_blocks import quote_key
+
+    return frozenset(quote_key(b) for s in article.body_sections() for b in s.blocks)
 
 
 async def step_check(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -203,6 +204,9 @@ async def run_round(ctx: RoundContext, n: int) -> TerminationCheck:
     progress = ctx.state.current_round_progress or RoundProgress(round=n)
     control, reporter = ctx.control, ctx.reporter
     reporter.round_started(n, ctx.state.max_rounds)
+    # What is alive now (the parsed wiki, raw/ and the audit's facts, kept in memory across rounds) is
+    # long-lived: the cyclic collector need not walk it again in every round. research() unfreezes.
+    gc.freeze()
 
     def begin(step: str) -> None:
         control.safe_point(f"before round {n} step {step}")
@@ -327,6 +331,8 @@ async def research(
                 f"cannot write in the knowledge base: {exc.strerror or exc}{where}",
                 hint=f"free disk space or fix permissions, then run autodidact research --kb {kb.root} to resume",
             ) from None
+        finally:
+            gc.unfreeze()  # run_round froze what was alive at each round's start; the collector may have it back
     reporter.run_finished(result)
     return result
 

@@ -14,7 +14,7 @@ from autodidact.kb import KnowledgeBase
 from autodidact.loop.inbox import pending_questions
 from autodidact.loop.state import load_state
 from autodidact.loop.termination import STALL_OVERLAP, evaluate
-from autodidact.sources.rawfiles import list_raw_files
+from autodidact.sources.rawfiles import list_raw_names
 
 
 def status_report(kb: KnowledgeBase) -> dict[str, Any]:
@@ -22,7 +22,7 @@ def status_report(kb: KnowledgeBase) -> dict[str, Any]:
     from autodidact.llm.ledger import read_totals
 
     state = load_state(kb)
-    raw = [p.name for p in list_raw_files(kb.raw)]
+    raw = list_raw_names(kb.raw)
     articles = [p for p in kb.wiki.glob("*.md") if p.name != "INDEX.md"] if kb.wiki.is_dir() else []
     pending = pending_questions(kb.user_questions)
     usage = read_totals(kb.usage_ledger)

@@ -30,7 +30,7 @@ from autodidact.questions.generate import generate_questions
 from autodidact.questions.models import HistoryItem, OutlineEntry, QuestionerInputs, RawDigest, RoundQuestions
 from autodidact.questions.summary import render_summary
 from autodidact.sources.outline import facet_outline
-from autodidact.sources.rawfiles import list_raw_files, parse_raw_file
+from autodidact.sources.rawfiles import list_raw_names, parse_raw_file
 from autodidact.store import atomic
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ class RoundContext:
 def unprocessed_raw_files(ctx: RoundContext, exclude: set[str] | None = None) -> list[str]:
     """Files in raw/ the state has not processed yet (user contributions, seed 001 (docs/seeds.md) input ②)."""
     seen = set(ctx.state.all_raw_files_processed) | (exclude or set())
-    return [p.name for p in list_raw_files(ctx.kb.raw) if p.name not in seen]
+    return [name for name in list_raw_names(ctx.kb.raw) if name not in seen]
 
 
 def previous_check_report(ctx: RoundContext, n: int) -> tuple[str | None, str | None]:

@@ -13,11 +13,14 @@ wrongly loses research while keeping one only costs a search:
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from autodidact.questions.similarity import Features, coverage, features
+from autodidact.store.filememo import FileMemo
 
 MIN_COVERAGE = 0.85
 MIN_CONTENT = 3
@@ -43,22 +46,46 @@ class Passage:
     content: frozenset[str]
 
 
+_PASSAGES: FileMemo[list[Passage]] = FileMemo()  # article file → its cited passages
+
+
+def passages_of(stem: str, text: str) -> list[Passage]:
+    """The cited paragraphs (and list items) of one article's text."""
+    return [
+        Passage(stem, block, features(block).content)
+        for block in re.split(r"\n\s*\n|\n(?=\s*[-*] )", text)
+        if _CITATION.search(block)
+    ]
+
+
 def cited_passages(wiki_dir: Path) -> list[Passage]:
-    """Every paragraph (or list item) of ``wiki/*.md`` that cites a source; INDEX.md excluded."""
+    """Every paragraph (or list item) of ``wiki/*.md`` that cites a source; INDEX.md excluded.
+
+    A file whose content did not change keeps its passages (their features are the costly part, and
+    a round changes few articles; store/filememo.py)."""
     out: list[Passage] = []
-    if not wiki_dir.is_dir():
+    try:
+        with os.scandir(wiki_dir) as listing:
+            names = sorted(e.name for e in listing if e.name.endswith(".md") and e.name != "INDEX.md")
+    except (FileNotFoundError, NotADirectoryError):
         return out
-    for path in sorted(wiki_dir.glob("*.md")):
-        if path.name == "INDEX.md":
-            continue
-        try:
-            text = path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        for block in re.split(r"\n\s*\n|\n(?=\s*[-*] )", text):
-            if _CITATION.search(block):
-                out.append(Passage(path.stem, block, features(block).content))
+    with _PASSAGES.folder(wiki_dir) as get:
+        for name in names:
+            try:
+                _, passages = get(name, _file_passages(name))
+            except (OSError, UnicodeDecodeError):
+                continue
+            out.extend(passages)
     return out
+
+
+def _file_passages(name: str) -> Callable[[bytes, str], list[Passage]]:
+    return lambda data, _digest: passages_of(Path(name).stem, _text(data))
+
+
+def _text(data: bytes) -> str:
+    """What ``Path.read_text("utf-8")`` gives (strict UTF-8, universal newlines)."""
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def covered_by(question: str | Features, passages: list[Passage]) -> Passage | None:

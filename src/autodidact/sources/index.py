@@ -33,6 +33,7 @@ from autodidact.sources.passages import chunk_spans, entry_heads, fts_term, high
 from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
+from autodidact.store.filememo import FileMemo
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import INDEX_DIRNAME, connect_derived, index_path, set_aside
 from autodidact.text.furniture import FURNITURE_DOCS, sentence_weights
@@ -64,6 +65,7 @@ SCHEMA = [
         raw_file TEXT
     );
     CREATE INDEX IF NOT EXISTS src_documents_url ON src_documents(url);
+    CREATE INDEX IF NOT EXISTS src_documents_title ON src_documents(title);
     CREATE TABLE IF NOT EXISTS src_passages (
         id INTEGER PRIMARY KEY,
         snapshot_ref TEXT NOT NULL,
@@ -605,6 +607,27 @@ def _without(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> s
         pos = max(pos, e)
     parts.append(text[pos:end])
     return " ".join(parts)
+
+
+_MANIFEST_META: FileMemo[dict[str, dict[str, str]]] = FileMemo()
+
+
+def manifest_meta(root: Path) -> dict[str, dict[str, str]]:
+    """Author and date by snapshot ref, as the manifest recorded them at ingest; read once per
+    content of the manifest (it grows with every document indexed). Shared: read, never edit."""
+    path = Path(root) / INDEX_DIRNAME / MANIFEST_NAME
+    if not path.is_file():
+        return {}
+
+    def parse(data: bytes, _digest: str) -> dict[str, dict[str, str]]:
+        found: dict[str, dict[str, str]] = {}
+        for entry in jsonl.records(data, path):
+            meta = {k: str(entry[k]) for k in ("author", "published_at") if entry.get(k)}
+            if meta:
+                found[str(entry.get("snapshot_ref"))] = meta
+        return found
+
+    return _MANIFEST_META.get(path, parse)[1]
 
 
 def manifest_entries(root: Path) -> list[dict[str, object]]:

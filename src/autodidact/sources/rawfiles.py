@@ -15,7 +15,10 @@ snapshot_text[12034:15877]``); :func:`excerpts_for_quotes` chooses them (docs/se
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date as date_cls
 from pathlib import Path
@@ -23,12 +26,14 @@ from pathlib import Path
 from autodidact.errors import InputError, SourceError
 from autodidact.sources.snapshots import CACHE_DIRNAME, is_local_url, local_url, normalize_url
 from autodidact.store.atomic import create_exclusive
+from autodidact.store.filememo import FileMemo
 from autodidact.store.hashing import sha256_text
 from autodidact.store.paths import slugify
 from autodidact.text.sections import SEPARATOR, QuoteLocator, Section, label, section_at, split_sections
 
 QUALITIES = ("高", "中", "低", "待评估")
 RAW_SUFFIXES = (".md", ".txt", ".markdown", ".html", ".htm", ".pdf")
+_RAW_SUFFIX_SET = frozenset(RAW_SUFFIXES)
 UNRATED = "待评估"
 _KEYS = {
     "来源": "url",
@@ -172,6 +177,29 @@ def parse_raw_file(path: Path) -> RawFile:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read raw file {path.name}: {exc.strerror}") from None
+    return _parse_raw_bytes(path, data)
+
+
+_PARSED: FileMemo[RawFile] = FileMemo()
+
+
+@contextlib.contextmanager
+def raw_reader(raw_dir: Path) -> Iterator[Callable[[str], RawFile]]:
+    """``read(name)``: :func:`parse_raw_file` of ``raw_dir / name``, parsed once per content
+    (store/filememo.py), for readers that go through all of raw/ every round. The file is shared
+    with other readers: read it, never edit it."""
+    with _PARSED.folder(raw_dir) as get:
+
+        def read(name: str) -> RawFile:
+            try:
+                return get(name, lambda data, _digest: _parse_raw_bytes(Path(raw_dir) / name, data))[1]
+            except OSError as exc:
+                raise InputError(f"cannot read raw file {name}: {exc.strerror}") from None
+
+        yield read
+
+
+def _parse_raw_bytes(path: Path, data: bytes) -> RawFile:
     if path.suffix.lower() in {".html", ".htm", ".pdf"}:
         from autodidact.sources.extract import extract_bytes
 
@@ -200,14 +228,42 @@ def list_raw_files(raw_dir: Path) -> list[Path]:
     (docs/hardening.md, "Links"). :func:`links_out_of` lists them, so callers can say so.
     """
     raw_dir = Path(raw_dir)
-    if not raw_dir.is_dir():
+    return [raw_dir / name for name in list_raw_names(raw_dir)]
+
+
+def list_raw_names(raw_dir: Path) -> list[str]:
+    """The names of :func:`list_raw_files`, sorted.
+
+    One ``scandir`` pass: the entry types come with the listing, so only links cost a ``stat``; and
+    no path objects (a round lists raw/ several times, and raw/ grows with the knowledge base).
+    """
+    try:
+        with os.scandir(raw_dir) as listing:
+            entries = list(listing)
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    outside = set(links_out_of(raw_dir))
-    return sorted(
-        p
-        for p in raw_dir.iterdir()
-        if p.is_file() and not p.name.startswith(".") and p.suffix.lower() in RAW_SUFFIXES and p not in outside
-    )
+    root: Path | None = None
+    names: list[str] = []
+    for entry in entries:
+        name = entry.name
+        dot = name.rfind(".")  # a name not starting with "." has the suffix os.path.splitext gives
+        if dot <= 0 or name[0] == "." or name[dot:].lower() not in _RAW_SUFFIX_SET or not entry.is_file():
+            continue
+        if entry.is_symlink():
+            root = root or Path(raw_dir).resolve()
+            if _outside(root, Path(raw_dir) / name):
+                continue
+        names.append(name)
+    return sorted(names)
+
+
+def _outside(root: Path, path: Path) -> bool:
+    """Whether the symbolic link ``path`` resolves outside ``root`` (or dangles)."""
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return True
+    return root not in target.parents
 
 
 def links_out_of(folder: Path) -> list[Path]:
@@ -216,17 +272,7 @@ def links_out_of(folder: Path) -> list[Path]:
     if not folder.is_dir():
         return []
     root = folder.resolve()
-    out: list[Path] = []
-    for p in folder.iterdir():
-        if p.is_symlink():
-            try:
-                target = p.resolve(strict=True)
-            except (OSError, RuntimeError):
-                out.append(p)
-                continue
-            if root not in target.parents:
-                out.append(p)
-    return sorted(out)
+    return sorted(p for p in folder.iterdir() if p.is_symlink() and _outside(root, p))
 
 
 def _same_source(path: Path, rf: RawFile) -> bool:

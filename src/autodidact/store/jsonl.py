@@ -74,7 +74,12 @@ def read(path: Path, *, tolerate_torn_tail: bool = True) -> Iterator[dict[str, A
     path = Path(path)
     if not path.exists():
         return
-    lines = path.read_bytes().split(b"\n")
+    yield from records(path.read_bytes(), path, tolerate_torn_tail=tolerate_torn_tail)
+
+
+def records(data: bytes, path: Path, *, tolerate_torn_tail: bool = True) -> Iterator[dict[str, Any]]:
+    """:func:`read` of the bytes ``data`` of the log at ``path`` (named in errors)."""
+    lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     for number, raw in enumerate(lines, start=1):

@@ -18,17 +18,26 @@ Kinds and their report sections:
   orphan articles.
 
 The rules, with examples in English and Chinese, are in docs/audit.md.
+
+Why per article, then assembled: most of the work reads one article at a time (its sentences, its
+citations, its quoted terms, its links), and an article that did not change gives the same answer.
+:func:`article_facts` is that part, a pure function of one article (and the language and the topic's
+subject words); :mod:`findings_cache` keeps it by content hash. What depends on the other articles —
+which names exist, which raw files exist, INDEX.md, who links to whom, a term used in two articles,
+an aspect no article covers — is assembled from the facts every time (:func:`all_findings`), so a
+finding never comes from a stale view of the rest of the wiki.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from autodidact.text.topic import is_action_phrase
-from autodidact.wiki.audit.framework_gaps import missing_aspects
-from autodidact.wiki.common.articles import Article, resolver
+from autodidact.wiki.audit.framework_gaps import aspects_shown, cues_in, missing_aspects_of, subject_terms
+from autodidact.wiki.common.articles import Article
 from autodidact.wiki.common.markdown import (
     MARKER_RE,
     SAME_SUBJECT,
@@ -73,6 +82,74 @@ class Finding:
     weight: int = 0
     files: list[str] = field(default_factory=list)
 
+    def to_json(self) -> list[Any]:
+        return [self.section, self.kind, self.text, self.direction, self.priority, self.weight, self.files]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> Finding:
+        section, kind, text, direction, priority, weight, files = data
+        return cls(str(section), str(kind), str(text), str(direction), int(priority), int(weight), list(files))
+
+
+@dataclass
+class CitedUnit:
+    """One statement unit of an article: its uncited sentences' findings and the files it cites."""
+
+    where: str
+    uncited: list[Finding]
+    cites: list[str]
+    short: str  # the unit, shortened, for a "not in raw/" finding
+
+    def to_json(self) -> list[Any]:
+        return [self.where, [f.to_json() for f in self.uncited], self.cites, self.short]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> CitedUnit:
+        where, uncited, cites, short = data
+        return cls(str(where), [Finding.from_json(f) for f in uncited], [str(c) for c in cites], str(short))
+
+
+@dataclass
+class ArticleFacts:
+    """What phase 2 reads from one article alone (see the module docstring); JSON-serialisable.
+
+    ``terms`` are the quoted and capitalised terms in text order: ``(key, term, key of the whole
+    capitalised phrase or "", is an action phrase)``."""
+
+    name_keys: list[str]  # normalize_key of the stem, then of the title and each alias
+    links: list[str]  # wikilink targets of the article's text, in order
+    link_keys: list[str]
+    terms: list[tuple[str, str, str, bool]] = field(default_factory=list)
+    cues: list[str] = field(default_factory=list)  # framework cue words the text holds
+    shown: list[str] = field(default_factory=list)  # aspects its lines about the subject show
+    units: list[CitedUnit] = field(default_factory=list)
+    contradictions: list[Finding] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name_keys": self.name_keys,
+            "links": self.links,
+            "link_keys": self.link_keys,
+            "terms": [list(t) for t in self.terms],
+            "cues": self.cues,
+            "shown": self.shown,
+            "units": [u.to_json() for u in self.units],
+            "contradictions": [f.to_json() for f in self.contradictions],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ArticleFacts:
+        return cls(
+            name_keys=[str(k) for k in data["name_keys"]],
+            links=[str(k) for k in data["links"]],
+            link_keys=[str(k) for k in data["link_keys"]],
+            terms=[(str(k), str(t), str(p), bool(a)) for k, t, p, a in data["terms"]],
+            cues=[str(c) for c in data["cues"]],
+            shown=[str(a) for a in data["shown"]],
+            units=[CitedUnit.from_json(u) for u in data["units"]],
+            contradictions=[Finding.from_json(f) for f in data["contradictions"]],
+        )
+
 
 def _loc(art: Article) -> str:
     return f"wiki/{art.filename}"
@@ -99,14 +176,88 @@ def statement_units(art: Article) -> Iterator[tuple[str, str]]:
                 yield sec.heading, blk
 
 
-def links_findings(articles: list[Article], zh: bool) -> list[Finding]:
+# -- one article ------------------------------------------------------------------------------------
+
+
+def link_facts(art: Article) -> ArticleFacts:
+    """The names and links of an article (what every wiki-wide rule needs)."""
+    links = wikilinks(art.text())
+    return ArticleFacts(
+        name_keys=[normalize_key(n) for n in (art.stem, art.title, *art.aliases)],
+        links=links,
+        link_keys=[normalize_key(t) for t in links],
+    )
+
+
+def _term_candidates(art: Article) -> list[tuple[str, str, str, bool]]:
+    """The quoted terms, then the capitalised phrases, of an article's statements (see ArticleFacts)."""
+    text = "\n".join(strip_citations(u) for _, u in statement_units(art))
+    text = WIKILINK_RE.sub(" ", text)
+    out: list[tuple[str, str, str, bool]] = []
+    for match in _QUOTED.finditer(text):
+        term = next(g for g in match.groups() if g).strip()
+        if term and not re.search(r"[。.!?！？,，]$", term):
+            out.append((normalize_key(term), term, "", is_action_phrase(term)))
+    for match in _CAPS.finditer(text):
+        phrase = match.group(1)
+        term = _LEADING.sub("", phrase).strip()
+        if len(term.split()) >= 2:  # shorter ones are never a term, whatever names exist
+            out.append((normalize_key(term), term, normalize_key(phrase), is_action_phrase(term)))
+    return out
+
+
+def _cited_units(art: Article, zh: bool) -> list[CitedUnit]:
+    out: list[CitedUnit] = []
+    for heading, unit in statement_units(art):
+        where = f"{_loc(art)}" + (f"（{heading}）" if zh and heading else f" ({heading})" if heading else "")
+        statements = cited_statements(unit, art.names())
+        uncited = [_uncited_finding(where, sentence, zh) for sentence, cited in statements if not cited]
+        out.append(CitedUnit(where, uncited, citations(unit), _short(unit, 40)))
+    return out
+
+
+def article_facts(art: Article, zh: bool, subject: frozenset[str]) -> ArticleFacts:
+    """Everything phase 2 reads from ``art`` alone; ``subject`` = the topic's subject tokens."""
+    facts = link_facts(art)
+    facts.terms = _term_candidates(art)
+    text = art.text()
+    facts.cues = cues_in(text)
+    facts.shown = aspects_shown(text, subject)
+    facts.units = _cited_units(art, zh)
+    facts.contradictions = _article_contradictions(art, zh)
+    return facts
+
+
+# -- the wiki ---------------------------------------------------------------------------------------
+
+
+def names_of(articles: list[Article], facts: list[ArticleFacts]) -> dict[str, str]:
+    """:func:`articles.resolver` of the wiki (normalised stem, title, alias → stem), from the facts."""
+    keyed = sorted(zip(articles, facts, strict=True), key=lambda pair: pair[0].stem)
+    out: dict[str, str] = {}
+    for art, fact in keyed:
+        out.setdefault(fact.name_keys[0], art.stem)
+    for art, fact in keyed:
+        for key in fact.name_keys[1:]:
+            out.setdefault(key, art.stem)
+    return out
+
+
+def _facts(articles: list[Article], facts: list[ArticleFacts] | None, zh: bool) -> list[ArticleFacts]:
+    return facts if facts is not None else [article_facts(a, zh, frozenset()) for a in articles]
+
+
+def links_findings(
+    articles: list[Article], zh: bool, facts: list[ArticleFacts] | None = None, names: dict[str, str] | None = None
+) -> list[Finding]:
     """Dangling ``[[X]]``: one 知识漏洞 per missing concept, one 结构问题 per broken link."""
-    names = resolver({a.stem: a for a in articles})
+    facts = facts if facts is not None else [link_facts(a) for a in articles]
+    names = names if names is not None else names_of(articles, facts)
     missing: dict[str, list[str]] = {}
     out: list[Finding] = []
-    for art in articles:
-        for target in dict.fromkeys(wikilinks(art.text())):
-            if normalize_key(target) in names:
+    for art, fact in zip(articles, facts, strict=True):
+        for target, key in dict.fromkeys(zip(fact.links, fact.link_keys, strict=True)):
+            if key in names:
                 continue
             missing.setdefault(target, []).append(art.title)
             text = (
@@ -138,35 +289,43 @@ def _defined(term: str, corpus: str) -> bool:
     return re.search(pattern, corpus) is not None
 
 
-def term_findings(articles: list[Article], zh: bool) -> list[Finding]:
+def corpus_part(art: Article) -> str:
+    """An article's share of the text a term's definition is looked for in (joined by newlines)."""
+    return strip_citations(art.text()).casefold()
+
+
+def term_findings(
+    articles: list[Article],
+    zh: bool,
+    facts: list[ArticleFacts] | None = None,
+    names: dict[str, str] | None = None,
+    corpus_parts: Callable[[], list[str]] | None = None,
+) -> list[Finding]:
     """Terms quoted or capitalised in two or more articles with no article and no definition."""
-    names = resolver({a.stem: a for a in articles})
+    if facts is None:
+        facts = [link_facts(a) for a in articles]
+        for art, fact in zip(articles, facts, strict=True):
+            fact.terms = _term_candidates(art)
+    names = names if names is not None else names_of(articles, facts)
     used: dict[str, dict[str, str]] = {}
-    for art in articles:
-        text = "\n".join(strip_citations(u) for _, u in statement_units(art))
-        text = WIKILINK_RE.sub(" ", text)
-        seen: dict[str, str] = {}
-        for match in _QUOTED.finditer(text):
-            term = next(g for g in match.groups() if g).strip()
-            if term and not re.search(r"[。.!?！？,，]$", term):
-                seen.setdefault(normalize_key(term), term)
-        for match in _CAPS.finditer(text):
-            phrase = match.group(1)
-            term = _LEADING.sub("", phrase).strip()
-            if normalize_key(phrase) in names:
+    for art, fact in zip(articles, facts, strict=True):
+        seen: dict[str, tuple[str, bool]] = {}
+        for key, term, phrase_key, action in fact.terms:
+            if phrase_key and phrase_key in names:
                 continue
-            if len(term.split()) >= 2:
-                seen.setdefault(normalize_key(term), term)
-        for key, term in seen.items():
-            if key and key not in names and not is_action_phrase(term):
+            seen.setdefault(key, (term, action))
+        for key, (term, action) in seen.items():
+            if key and key not in names and not action:
                 # "Implementing Descriptors" names a section's task, not a concept to define
                 used.setdefault(key, {})[art.title] = term
-    corpus = "\n".join(strip_citations(a.text()) for a in articles).casefold()
+    corpus: str | None = None  # the whole wiki's text: built only when a term is in two articles
     out: list[Finding] = []
     for _key, where in sorted(used.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         if len(where) < 2:
             continue
         term = sorted(where.values())[0]
+        if corpus is None:
+            corpus = "\n".join(corpus_parts() if corpus_parts else [corpus_part(a) for a in articles])
         if _defined(term, corpus):
             continue
         titles = sorted(where)
@@ -206,90 +365,122 @@ def _uncited_finding(where: str, sentence: str, zh: bool) -> Finding:
     return Finding(MISSING, "uncited", text, direction, priority=7)
 
 
-def citation_findings(articles: list[Article], raw_names: set[str], zh: bool) -> list[Finding]:
+def citation_findings(
+    articles: list[Article], raw_names: set[str], zh: bool, facts: list[ArticleFacts] | None = None
+) -> list[Finding]:
     """Uncited statements, sentence by sentence (unsupported conclusions are gaps), and citations of
     files not in raw/. Which citation covers which sentence: :func:`markdown.cited_statements`."""
+    if facts is not None:
+        units = [u for f in facts for u in f.units]
+    else:
+        units = [u for a in articles for u in _cited_units(a, zh)]
     out: list[Finding] = []
-    for art in articles:
-        for heading, unit in statement_units(art):
-            where = f"{_loc(art)}" + (f"（{heading}）" if zh and heading else f" ({heading})" if heading else "")
-            for sentence, cited in cited_statements(unit, art.names()):
-                if not cited:
-                    out.append(_uncited_finding(where, sentence, zh))
-            absent = [n for n in citations(unit) if n not in raw_names]
-            if absent:
-                names = "、".join(absent) if zh else ", ".join(absent)
-                text = (
-                    f"{where}：引用的 {names} 不在 raw/ 中（“{_short(unit, 40)}”）"
-                    if zh
-                    else f"{where}: cites {names}, which is not in raw/ (“{_short(unit, 40)}”)"
-                )
-                direction = f"为“{_short(unit, 40)}”找到来源" if zh else f"Find a source for “{_short(unit, 40)}”"
-                out.append(Finding(MISSING, "missing-raw", text, direction, priority=7))
+    for unit in units:
+        out.extend(unit.uncited)
+        absent = [n for n in unit.cites if n not in raw_names]
+        if absent:
+            names = "、".join(absent) if zh else ", ".join(absent)
+            text = (
+                f"{unit.where}：引用的 {names} 不在 raw/ 中（“{unit.short}”）"
+                if zh
+                else f"{unit.where}: cites {names}, which is not in raw/ (“{unit.short}”)"
+            )
+            direction = f"为“{unit.short}”找到来源" if zh else f"Find a source for “{unit.short}”"
+            out.append(Finding(MISSING, "missing-raw", text, direction, priority=7))
     return out
 
 
-def contradiction_findings(articles: list[Article], zh: bool) -> list[Finding]:
+def _article_contradictions(art: Article, zh: bool) -> list[Finding]:
+    """An article's ⚠️ markers and its unmarked numeric conflicts between different sources."""
+    out: list[Finding] = []
+    markers: list[str] = []
+    for sec in art.body_sections():
+        for blk in sec.blocks:
+            match = MARKER_RE.match(blk)
+            if match:
+                markers.append(match.group(1).strip())
+    for why in markers:
+        text = f"{_loc(art)}：待核实 — {why}" if zh else f"{_loc(art)}: to verify — {why}"
+        direction = f"核实{art.title}：{why}" if zh else f"Verify in {art.title}: {why}"
+        out.append(Finding(CONTRADICTIONS, "marker", text, direction, priority=6))
+    feats = []
+    for _, unit in statement_units(art):
+        nums = numbers(unit)
+        if nums and citations(unit):
+            feats.append((unit, nums, set(tokens(without_numbers(unit))), set(citations(unit))))
+    for i in range(len(feats)):
+        for j in range(i + 1, len(feats)):
+            a, b = feats[i], feats[j]
+            if a[3] & b[3] or len(a[2]) < 3 or len(b[2]) < 3 or jaccard(a[2], b[2]) < SAME_SUBJECT:
+                continue
+            found = clash(a[1], b[1])
+            if found is None or any(found[0] in m and found[1] in m for m in markers):
+                continue
+            text = (
+                f"{_loc(art)}：“{_short(a[0], 70)}”与“{_short(b[0], 70)}”数字不一致（{found[0]} / {found[1]}）"
+                if zh
+                else f"{_loc(art)}: “{_short(a[0], 70)}” and “{_short(b[0], 70)}” disagree ({found[0]} / {found[1]})"
+            )
+            direction = (
+                f"{art.title}：{found[0]} 还是 {found[1]}，哪个数字正确？"
+                if zh
+                else f"{art.title}: which is right, {found[0]} or {found[1]}?"
+            )
+            out.append(Finding(CONTRADICTIONS, "numbers", text, direction, priority=6))
+    return out
+
+
+def contradiction_findings(articles: list[Article], zh: bool, facts: list[ArticleFacts] | None = None) -> list[Finding]:
     """⚠️ markers and unmarked numeric conflicts between different sources in one article."""
-    out: list[Finding] = []
-    for art in articles:
-        markers: list[str] = []
-        for sec in art.body_sections():
-            for blk in sec.blocks:
-                match = MARKER_RE.match(blk)
-                if match:
-                    markers.append(match.group(1).strip())
-        for why in markers:
-            text = f"{_loc(art)}：待核实 — {why}" if zh else f"{_loc(art)}: to verify — {why}"
-            direction = f"核实{art.title}：{why}" if zh else f"Verify in {art.title}: {why}"
-            out.append(Finding(CONTRADICTIONS, "marker", text, direction, priority=6))
-        feats = []
-        for _, unit in statement_units(art):
-            nums = numbers(unit)
-            if nums and citations(unit):
-                feats.append((unit, nums, set(tokens(without_numbers(unit))), set(citations(unit))))
-        for i in range(len(feats)):
-            for j in range(i + 1, len(feats)):
-                a, b = feats[i], feats[j]
-                if a[3] & b[3] or len(a[2]) < 3 or len(b[2]) < 3 or jaccard(a[2], b[2]) < SAME_SUBJECT:
-                    continue
-                found = clash(a[1], b[1])
-                if found is None or any(found[0] in m and found[1] in m for m in markers):
-                    continue
-                text = (
-                    f"{_loc(art)}：“{_short(a[0], 70)}”与“{_short(b[0], 70)}”数字不一致（{found[0]} / {found[1]}）"
-                    if zh
-                    else f"{_loc(art)}: “{_short(a[0], 70)}” and “{_short(b[0], 70)}” disagree "
-                    f"({found[0]} / {found[1]})"
-                )
-                direction = (
-                    f"{art.title}：{found[0]} 还是 {found[1]}，哪个数字正确？"
-                    if zh
-                    else f"{art.title}: which is right, {found[0]} or {found[1]}?"
-                )
-                out.append(Finding(CONTRADICTIONS, "numbers", text, direction, priority=6))
+    if facts is not None:
+        return [f for fact in facts for f in fact.contradictions]
+    return [f for art in articles for f in _article_contradictions(art, zh)]
+
+
+_INDEX_LINES: dict[str, list[str]] = {}  # INDEX.md line → its targets (the index changes a few lines a round)
+
+
+def index_entries(index_text: str) -> list[str]:
+    """The article names INDEX.md points at, outside code blocks, in order."""
+    out: list[str] = []
+    for _, line in iter_lines_outside_code(index_text):
+        targets = _INDEX_LINES.get(line)
+        if targets is None:
+            targets = index_targets(line)
+            if len(_INDEX_LINES) >= 200_000:
+                _INDEX_LINES.clear()
+            _INDEX_LINES[line] = targets
+        out.extend(targets)
     return out
 
 
-def structure_findings(articles: list[Article], index_text: str | None, zh: bool) -> list[Finding]:
+def structure_findings(
+    articles: list[Article],
+    index_text: str | None,
+    zh: bool,
+    facts: list[ArticleFacts] | None = None,
+    names: dict[str, str] | None = None,
+    entries: list[str] | None = None,
+) -> list[Finding]:
     """INDEX.md out of sync and orphan articles (dangling links come from :func:`links_findings`)."""
+    facts = facts if facts is not None else [link_facts(a) for a in articles]
+    names = names if names is not None else names_of(articles, facts)
     out: list[Finding] = []
-    by_stem = {a.stem: a for a in articles}
-    names = resolver(by_stem)
     if index_text is None:
         if articles:
             out.append(
                 Finding(STRUCTURE, "index-missing", "wiki/INDEX.md 不存在" if zh else "wiki/INDEX.md is missing")
             )
     else:
-        entries = [t for _, line in iter_lines_outside_code(index_text) for t in index_targets(line)]
-        listed = {names.get(normalize_key(t), "") for t in entries}
+        entries = entries if entries is not None else index_entries(index_text)
+        keys = {t: normalize_key(t) for t in dict.fromkeys(entries)}
+        listed = {names.get(keys[t], "") for t in entries}
         for art in articles:
             if art.stem not in listed:
                 text = f"INDEX.md 没有列出 {_loc(art)}" if zh else f"INDEX.md does not list {_loc(art)}"
                 out.append(Finding(STRUCTURE, "index-missing-entry", text))
-        for target in dict.fromkeys(entries):
-            if normalize_key(target) not in names:
+        for target in keys:
+            if keys[target] not in names:
                 text = (
                     f"INDEX.md 列出的 [[{target}]] 没有对应文章"
                     if zh
@@ -298,9 +489,9 @@ def structure_findings(articles: list[Article], index_text: str | None, zh: bool
                 out.append(Finding(STRUCTURE, "index-stale-entry", text))
     if len(articles) >= 2:
         inbound: set[str] = set()
-        for art in articles:
-            for target in wikilinks(art.text()):
-                stem = names.get(normalize_key(target))
+        for art, fact in zip(articles, facts, strict=True):
+            for key in fact.link_keys:
+                stem = names.get(key)
                 if stem and stem != art.stem:
                     inbound.add(stem)
         for art in articles:
@@ -314,28 +505,51 @@ def structure_findings(articles: list[Article], index_text: str | None, zh: bool
     return out
 
 
-def subtopic_findings(articles: list[Article], topic: str | None, zh: bool) -> list[Finding]:
+def subtopic_findings(
+    articles: list[Article], topic: str | None, zh: bool, facts: list[ArticleFacts] | None = None
+) -> list[Finding]:
     """Framework aspects (seed 000, docs/seeds.md layers) no article covers, for the research topic."""
     if not topic:
         return []
-    text = "\n".join(a.text() for a in articles)
+    if facts is None:
+        subject = subject_terms(topic)
+        texts = [a.text() for a in articles]
+        cues = {c for t in texts for c in cues_in(t)}
+        shown = {a for t in texts for a in aspects_shown(t, subject)}
+    else:
+        cues = {c for f in facts for c in f.cues}
+        shown = {a for f in facts for a in f.shown}
     out = []
-    for layer, label, direction in missing_aspects(topic, text, zh):
+    for layer, label, direction in missing_aspects_of(topic, cues, shown, zh):
         msg = f"缺少子主题：{label}（框架 {layer}）" if zh else f"missing subtopic: {label} (framework {layer})"
         out.append(Finding(GAPS, "missing-subtopic", msg, direction, priority=3))
     return out
 
 
 def all_findings(
-    articles: list[Article], raw_names: set[str], index_text: str | None, topic: str | None, lang: str
+    articles: list[Article],
+    raw_names: set[str],
+    index_text: str | None,
+    topic: str | None,
+    lang: str,
+    facts: list[ArticleFacts] | None = None,
+    corpus_parts: Callable[[], list[str]] | None = None,
 ) -> list[Finding]:
-    """Every phase-2 finding, in report order within each section."""
+    """Every phase-2 finding, in report order within each section.
+
+    ``facts`` (one per article, from :func:`article_facts` with this language and topic) may come
+    from a cache; without them they are computed here. ``corpus_parts`` gives :func:`corpus_part`
+    of every article, when the caller keeps them."""
     zh = lang == "zh"
+    if facts is None:
+        subject = subject_terms(topic) if topic else frozenset()
+        facts = [article_facts(a, zh, subject) for a in articles]
+    names = names_of(articles, facts)
     return [
-        *links_findings(articles, zh),
-        *term_findings(articles, zh),
-        *subtopic_findings(articles, topic, zh),
-        *citation_findings(articles, raw_names, zh),
-        *contradiction_findings(articles, zh),
-        *structure_findings(articles, index_text, zh),
+        *links_findings(articles, zh, facts, names),
+        *term_findings(articles, zh, facts, names, corpus_parts),
+        *subtopic_findings(articles, topic, zh, facts),
+        *citation_findings(articles, raw_names, zh, facts),
+        *contradiction_findings(articles, zh, facts),
+        *structure_findings(articles, index_text, zh, facts, names),
     ]

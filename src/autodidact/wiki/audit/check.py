@@ -19,9 +19,17 @@ from typing import TYPE_CHECKING, Any
 
 from autodidact.errors import InputError
 from autodidact.kb import KnowledgeBase
-from autodidact.sources.rawfiles import list_raw_files
+from autodidact.sources.rawfiles import list_raw_names
 from autodidact.store import atomic
-from autodidact.wiki.audit.article_findings import CONTRADICTIONS, GAPS, MISSING, STRUCTURE, Finding, all_findings
+from autodidact.wiki.audit.article_findings import (
+    CONTRADICTIONS,
+    GAPS,
+    MISSING,
+    STRUCTURE,
+    Finding,
+    all_findings,
+    corpus_part,
+)
 from autodidact.wiki.audit.check_task import (
     PASSAGE_CHARS,
     AnswerQuestionTask,
@@ -29,11 +37,12 @@ from autodidact.wiki.audit.check_task import (
     QuestionAnswer,
     QuestionInputs,
 )
+from autodidact.wiki.audit.findings_cache import cached_facts
 from autodidact.wiki.audit.report_parser import CheckReport, parse_check_report
-from autodidact.wiki.audit.retrieval import WikiIndex
+from autodidact.wiki.audit.retrieval import WikiIndex, article_units, keep_index, wiki_index
 from autodidact.wiki.common import topics
 from autodidact.wiki.common.aio import run_blocking
-from autodidact.wiki.common.articles import load_wiki
+from autodidact.wiki.common.articles import wiki_files
 from autodidact.wiki.common.question_frame import key_terms
 
 if TYPE_CHECKING:
@@ -151,14 +160,31 @@ async def check_wiki_async(
 
     runtime = or_offline(runtime)
     lang = kb.language()
-    articles = load_wiki(kb.wiki)
+    files = wiki_files(kb.wiki)  # parsed once per content (wiki/common/articles.py)
+    articles = [f.article for f in files]  # shared: read, never edited
     pairs = normalize_questions(questions)
     topic = topic or research_topic(kb)
-    results = await answer_questions(kb, pairs, runtime, lang, WikiIndex(articles), topic) if pairs else []
+    if pairs:
+        folder = str(kb.wiki.resolve())
+        indexed = [(f.name, f.digest, f.article, f.derived("index units", article_units)) for f in files]
+        index = wiki_index(folder, indexed)
+        results = await answer_questions(kb, pairs, runtime, lang, index, topic)
+        keep_index(folder, index)  # the next audit takes out and puts back only the articles that changed
+    else:
+        results = []
     index_path = kb.wiki / "INDEX.md"
     index_text = index_path.read_text("utf-8") if index_path.is_file() else None
-    raw_names = {p.name for p in list_raw_files(kb.raw)}
-    findings = all_findings(articles, raw_names, index_text, topic, lang)
+    raw_names = set(list_raw_names(kb.raw))
+    facts = cached_facts(kb.internal, files, lang, topic)  # per article, by content hash (findings_cache.py)
+    findings = all_findings(
+        articles,
+        raw_names,
+        index_text,
+        topic,
+        lang,
+        facts,
+        corpus_parts=lambda: [f.derived("corpus part", corpus_part) for f in files],
+    )
     text = render_report(round_n, results, findings, lang)
     path = kb.rounds / f"round_{round_n}_check.md"
     atomic.write_text(path, text)

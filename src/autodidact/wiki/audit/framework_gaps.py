@@ -79,9 +79,46 @@ _LAYER_ASPECTS = {
 }
 
 
-def _shown_by_statements(aspects: tuple[str, ...], lines: list[str]) -> bool:
-    cues = [a.cues for a in ASPECTS if a.name in aspects]
-    return any(c.search(line) for c in cues for line in lines)
+_ALL_CUES = sorted({c for aspects in _FRAMEWORKS.values() for aspect in aspects for c in aspect[3]})
+
+
+def subject_terms(topic: str) -> frozenset[str]:
+    """The tokens of the topic's subject: a line holding one of them is a statement about it."""
+    return frozenset(tokens(topic_subject(topic)))
+
+
+def cues_in(text: str) -> list[str]:
+    """The cue words of every framework that ``text`` holds (case-folded), sorted.
+
+    A cue holds no line break, so a wiki holds a cue exactly when one of its articles does."""
+    low = text.casefold()
+    return [c for c in _ALL_CUES if c.casefold() in low]
+
+
+def aspects_shown(text: str, subject: frozenset[str]) -> list[str]:
+    """The phase-1 aspects (question_frame.ASPECTS) some line of ``text`` about ``subject`` shows, sorted."""
+    about = [line for line in text.splitlines() if subject & set(tokens(line))]
+    if not about:
+        return []
+    return sorted({a.name for a in ASPECTS if any(a.cues.search(line) for line in about)})
+
+
+def missing_aspects_of(topic: str, cues: set[str], shown: set[str], zh: bool) -> list[tuple[str, str, str]]:
+    """:func:`missing_aspects` from what the articles hold: their cue words and the aspects they show."""
+    subject = topic_subject(topic)
+    kind = topic_type(topic)
+    out = []
+    for layer, label_zh, label_en, layer_cues, dir_zh, dir_en in _FRAMEWORKS[kind]:
+        if any(c in cues for c in layer_cues):
+            continue
+        aspects = _LAYER_ASPECTS.get((kind, layer))
+        if aspects and any(a in shown for a in aspects):
+            continue
+        direction = (dir_zh if zh else dir_en).format(t=subject)
+        if zh:  # the templates put a space after {t}; between two ideographs it does not belong
+            direction = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", direction)
+        out.append((layer, label_zh if zh else label_en, direction))
+    return out
 
 
 def missing_aspects(topic: str, wiki_text: str, zh: bool) -> list[tuple[str, str, str]]:
@@ -90,23 +127,4 @@ def missing_aspects(topic: str, wiki_text: str, zh: bool) -> list[tuple[str, str
     Covered = one of the layer's cue words appears anywhere, or a statement about the subject shows
     the aspect by the same cues the phase-1 answers use ("can only be used in..." is a limitation).
     """
-    low = wiki_text.casefold()
-    subject = topic_subject(topic)
-    kind = topic_type(topic)
-    terms = set(tokens(subject))
-    about: list[str] | None = None
-    out = []
-    for layer, label_zh, label_en, cues, dir_zh, dir_en in _FRAMEWORKS[kind]:
-        if any(c.casefold() in low for c in cues):
-            continue
-        aspects = _LAYER_ASPECTS.get((kind, layer))
-        if aspects:
-            if about is None:
-                about = [line for line in wiki_text.splitlines() if terms & set(tokens(line))]
-            if _shown_by_statements(aspects, about):
-                continue
-        direction = (dir_zh if zh else dir_en).format(t=subject)
-        if zh:  # the templates put a space after {t}; between two ideographs it does not belong
-            direction = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", direction)
-        out.append((layer, label_zh if zh else label_en, direction))
-    return out
+    return missing_aspects_of(topic, set(cues_in(wiki_text)), set(aspects_shown(wiki_text, subject_terms(topic))), zh)

@@ -11,6 +11,8 @@ counts and no sections to count from is a :class:`ParseError` naming the file an
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import re
 import unicodedata
@@ -210,8 +212,39 @@ def _question_entry(item: str, qid: str | None, status: str) -> QuestionEntry:
     return entry
 
 
+_PARSED: dict[str, CheckReport] = {}  # the last few reports parsed, by their text
+_PARSED_LIMIT = 4
+
+
 def parse_check_report(text: str, source: str = "check report") -> CheckReport:
-    """Parse a report; ``source`` names the file in error messages."""
+    """Parse a report; ``source`` names the file in error messages (and nowhere else).
+
+    A round parses the same report several times (after writing it, at the round's end, in the next
+    round's questioner) and a report lists every orphan article, so the last few are remembered; the
+    caller gets its own copy."""
+    if text not in _PARSED:
+        report = _parse_check_report(text, source)
+        if len(_PARSED) >= _PARSED_LIMIT:
+            del _PARSED[next(iter(_PARSED))]
+        _PARSED[text] = report
+    return _copy(_PARSED[text])
+
+
+def _copy(report: CheckReport) -> CheckReport:
+    """A copy the caller may edit (its lists, dict and question entries are its own)."""
+    return dataclasses.replace(
+        report,
+        gaps=list(report.gaps),
+        contradictions=list(report.contradictions),
+        missing_sources=list(report.missing_sources),
+        structure=list(report.structure),
+        directions=list(report.directions),
+        question_status=dict(report.question_status),
+        questions=[copy.copy(q) for q in report.questions],
+    )
+
+
+def _parse_check_report(text: str, source: str) -> CheckReport:
     sections: dict[str, list[str]] = {}
     current: str | None = None
     report = CheckReport()

@@ -12,18 +12,23 @@ The front matter is the small YAML subset Obsidian needs (``title``, ``aliases``
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
+from autodidact.store.filememo import FileMemo
 from autodidact.wiki.common.markdown import MARKER_RE, normalize_key
 
 RELATED_HEADINGS = {"zh": "相关主题", "en": "Related"}
 DEFAULT_SECTION = {"zh": "要点", "en": "Key points"}
+T = TypeVar("T")
 _RELATED_KEYS = {normalize_key(h) for h in (*RELATED_HEADINGS.values(), "相关", "see also", "related topics", "参见")}
 
 
-@dataclass
+@dataclass(slots=True)
 class Section:
     """An H2 section: its heading and its blocks (a bullet item, a paragraph or a ``>`` marker line)."""
 
@@ -35,7 +40,7 @@ class Section:
         return normalize_key(self.heading) in _RELATED_KEYS
 
 
-@dataclass
+@dataclass(slots=True)
 class Article:
     """One wiki article."""
 
@@ -224,15 +229,108 @@ def load_article(path: Path) -> Article:
     return parse_article(path.read_text("utf-8", errors="replace"), path.stem)
 
 
-def load_wiki(wiki_dir: Path) -> list[Article]:
-    """Every article in ``wiki/`` (INDEX.md excluded), sorted by file name."""
-    if not wiki_dir.is_dir():
+def clone_article(art: Article) -> Article:
+    """A copy that shares only immutable strings with ``art`` (a caller may edit it freely)."""
+    return Article(
+        stem=art.stem,
+        title=art.title,
+        aliases=list(art.aliases),
+        sources=list(art.sources),
+        updated=art.updated,
+        summary=art.summary,
+        sections=[Section(s.heading, list(s.blocks)) for s in art.sections],
+        extra_front=list(art.extra_front),
+    )
+
+
+@dataclass
+class WikiFile:
+    """One article file as read now: its content hash and its parsed form.
+
+    ``article`` is shared by every reader of the same bytes: read it, never edit it
+    (:func:`load_wiki` hands out copies to edit)."""
+
+    name: str
+    digest: str
+    article: Article
+    _rendered: str | None = None
+    _derived: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def stem(self) -> str:
+        return self.article.stem
+
+    def rendered(self) -> str:
+        """``render_article`` of the parsed file (what an untouched article renders to)."""
+        if self._rendered is None:
+            self._rendered = render_article(self.article)
+        return self._rendered
+
+    def derived(self, name: str, compute: Callable[[Article], T]) -> T:
+        """``compute(article)``, computed once per content: ``compute`` must depend on the article only."""
+        if name not in self._derived:
+            self._derived[name] = compute(self.article)
+        return cast("T", self._derived[name])
+
+
+@dataclass
+class WikiStats:
+    """How often articles were parsed (a test reads it to see that unchanged files are not)."""
+
+    parsed: int = 0
+
+
+WIKI_STATS = WikiStats()
+_FILES: FileMemo[WikiFile] = FileMemo()
+
+
+def _article_names(wiki_dir: Path) -> list[str]:
+    """The article file names of ``wiki/`` (``*.md``; INDEX.md, hidden files and folders excluded), sorted."""
+    try:
+        with os.scandir(wiki_dir) as listing:
+            entries = list(listing)
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    return [
-        load_article(p)
-        for p in sorted(wiki_dir.glob("*.md"))
-        if p.name != "INDEX.md" and not p.name.startswith(".") and p.is_file()
-    ]
+    return sorted(
+        e.name
+        for e in entries
+        if e.name.endswith(".md") and e.name != "INDEX.md" and not e.name.startswith(".") and e.is_file()
+    )
+
+
+def _decode(data: bytes) -> str:
+    """What ``Path.read_text("utf-8", errors="replace")`` gives (universal newlines)."""
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _parse_file(name: str) -> Callable[[bytes, str], WikiFile]:
+    def parse(data: bytes, digest: str) -> WikiFile:
+        WIKI_STATS.parsed += 1
+        return WikiFile(name, digest, parse_article(_decode(data), name[: -len(".md")]))
+
+    return parse
+
+
+def wiki_files(wiki_dir: Path) -> list[WikiFile]:
+    """Every article of ``wiki/`` (INDEX.md excluded), sorted by file name, each parsed once per content.
+
+    Why: a round reads the wiki several times (compile, the topics it touched, the audit), and the
+    wiki grows with every round while a round changes a few articles. A file is parsed again only
+    when its content changed (store/filememo.py says how an unchanged file is told without reading
+    it); each :class:`WikiFile` carries its content hash, which the audit's cache is keyed by.
+    """
+    with _FILES.folder(wiki_dir) as get:
+        return [get(name, _parse_file(name))[1] for name in _article_names(wiki_dir)]
+
+
+def forget_wiki_memory() -> None:
+    """Forget every parsed article (the next read parses the wiki again, as a new process would)."""
+    _FILES.forget()
+
+
+def load_wiki(wiki_dir: Path) -> list[Article]:
+    """Every article in ``wiki/`` (INDEX.md excluded), sorted by file name; copies the caller may edit."""
+    return [clone_article(f.article) for f in wiki_files(wiki_dir)]
 
 
 def resolver(articles: dict[str, Article]) -> dict[str, str]:

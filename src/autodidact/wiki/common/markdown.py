@@ -10,6 +10,7 @@ for retrieval (words for Latin script, bigrams for CJK) all live here, once.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 import unicodedata
@@ -103,8 +104,17 @@ def normalize_key(text: str) -> str:
     """Comparison key for titles, aliases and headings: NFKC, case-folded, spaces and punctuation dropped.
 
     ``+`` and ``#`` are kept, so ``C``, ``C++`` and ``C#`` stay three topics (whose slugs collide).
+    Short texts (names and headings, looked up for every article of the wiki) are remembered.
     """
+    return _short_key(text) if len(text) <= _SHORT_KEY else _normalize_key(text)
+
+
+def _normalize_key(text: str) -> str:
     return "".join(ch for ch in nfkc(text).casefold() if ch.isalnum() or ch in "+#")
+
+
+_SHORT_KEY = 160
+_short_key = functools.lru_cache(maxsize=1 << 17)(_normalize_key)
 
 
 def split_sentences(text: str) -> list[str]:

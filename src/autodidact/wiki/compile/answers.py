@@ -20,7 +20,9 @@ Two rules keep the wiki true and on topic:
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +32,9 @@ from autodidact.evidence.files import load_evidence
 from autodidact.evidence.models import EvidenceFile
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.passages import entry_heads
-from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
+from autodidact.sources.rawfiles import RawFile, list_raw_names, parse_raw_file
 from autodidact.sources.snapshots import local_url, normalize_text, normalize_url
+from autodidact.store.filememo import FileMemo
 from autodidact.text.keypoints import key_points_heading
 from autodidact.text.sections import bare_heading
 from autodidact.wiki.common.markdown import has_cjk, normalize_key, split_sentences, tokens
@@ -42,6 +45,8 @@ MAX_QUOTE_CHARS = 500
 QUALITY_BONUS = {"高": 0.1, "中": 0.05, "待评估": 0.05, "低": 0.0}
 _SOURCE_LINE = re.compile(r"^>\s*来源\s*[:：]\s*(\S+)", re.M)
 _TEXT_SUFFIXES = {".md", ".txt", ".markdown"}
+_HEADER_URLS: FileMemo[tuple[str, str]] = FileMemo()  # raw file → (URL its header names, lookup key)
+_HeaderGet = Callable[[str, Callable[[bytes, str], tuple[str, str]]], tuple[str, tuple[str, str]]]
 
 
 @dataclass(frozen=True)
@@ -230,21 +235,29 @@ class RawLocator:
         self.raw_dir = raw_dir
         self._by_url: dict[str, list[tuple[str, str]]] = {}
         self._files: dict[str, tuple[RawFile | None, str]] = {}
-        for path in list_raw_files(raw_dir):
-            url = self._header_url(path) or local_url("raw", path.name)
-            self._by_url.setdefault(_url_key(url), []).append((path.name, url))
+        with _HEADER_URLS.folder(raw_dir) as get:
+            for name in list_raw_names(raw_dir):
+                url, key = self._url(get, name)
+                self._by_url.setdefault(key, []).append((name, url))
 
     @staticmethod
-    def _header_url(path: Path) -> str | None:
-        if path.suffix.lower() not in _TEXT_SUFFIXES:
-            return None
-        try:
-            with path.open("r", encoding="utf-8", errors="replace") as fh:
-                head = fh.read(4096)
-        except OSError:
-            return None
-        found = _SOURCE_LINE.search(head)
-        return found.group(1) if found else None
+    def _url(get: _HeaderGet, name: str) -> tuple[str, str]:
+        """The URL a raw file's header names (its own ``local`` URL without one) and its lookup key;
+        remembered per file content, as raw/ grows with the knowledge base."""
+
+        def read(data: bytes, _digest: str) -> tuple[str, str]:
+            head = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")[:4096]
+            found = _SOURCE_LINE.search(head)
+            url = found.group(1) if found else local_url("raw", name)
+            return url, _url_key(url)
+
+        if os.path.splitext(name)[1].lower() in _TEXT_SUFFIXES:
+            try:
+                return get(name, read)[1]
+            except OSError:
+                pass
+        url = local_url("raw", name)
+        return url, _url_key(url)
 
     def _load(self, name: str) -> tuple[RawFile | None, str]:
         if name not in self._files:

@@ -28,7 +28,7 @@ from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
 from autodidact.store import atomic
 from autodidact.wiki.common.aio import run_blocking
-from autodidact.wiki.common.articles import Article, Section, load_wiki, render_article
+from autodidact.wiki.common.articles import Article, Section, clone_article, render_article, wiki_files
 from autodidact.wiki.common.markdown import (
     article_stem,
     citations,
@@ -157,8 +157,9 @@ async def compile_wiki_async(
     lang = kb.language()
     day = today or dt.datetime.now(dt.UTC).date().isoformat()
     result = CompileResult()
-    articles = {a.stem: a for a in load_wiki(kb.wiki)}
-    before = {stem: render_article(a) for stem, a in articles.items()}
+    on_disk = wiki_files(kb.wiki)  # parsed once per content; the copies are edited
+    articles = {f.stem: clone_article(f.article) for f in on_disk}
+    before = {f.stem: f.rendered() for f in on_disk}
     topics = TopicMap()
     compiled_sources: set[str] = set()
     for art in articles.values():
@@ -294,13 +295,13 @@ async def compile_evidence_async(
     result.unmatched_claims = found.unmatched_claims
     result.off_topic = found.off_topic_quotes
     result.fragments = found.fragments
-    articles = {a.stem: a for a in load_wiki(kb.wiki)}
-    before = {stem: render_article(a) for stem, a in articles.items()}
+    on_disk = wiki_files(kb.wiki)  # parsed once per content; the copies are edited
+    articles = {f.stem: clone_article(f.article) for f in on_disk}
+    before = {f.stem: f.rendered() for f in on_disk}
     topics = TopicMap()
     for art in articles.values():
         topics.add(art.stem, art.names())
     placer = Placer(articles, topics, research, lang)
-    prior = _block_quotes(articles)
     touched, result.duplicates = merge_answers(found.answers, placer, research, locator.quality, lang)
     result.answered = [a.question.id for a in found.answers if a.quotes]
     result.answer_keys = {quote_key(q.text) for a in found.answers for q in a.quotes}
@@ -311,6 +312,9 @@ async def compile_evidence_async(
     touched |= siblings
     known = topics.keys()
     if runtime.writes_prose:
+        # Each touched block's quotes before this merge, read from the articles as parsed (unedited).
+        pristine = {f.stem: f.article for f in on_disk}
+        prior = _block_quotes({stem: pristine[stem] for stem in touched if stem in pristine})
         result.prose = await _write_answers(runtime, articles, touched, prior, lang)
     for stem in sorted(touched):
         art = articles[stem]

@@ -1,7 +1,9 @@
 """``wiki/INDEX.md``: every article with a one-line description (docs/contracts.md §1.1).
 
 Why generated whole: the index is a projection of the articles, so rebuilding it from them after
-each compile is the only way it cannot drift; it is rewritten only when its text changes.
+each compile is the only way it cannot drift; it is rewritten only when its text changes. An
+article's line is remembered while the parts it is made from (title, summary, body) are unchanged,
+so a compile describes only the articles it changed.
 """
 
 from __future__ import annotations
@@ -19,12 +21,22 @@ from autodidact.wiki.common.markdown import (
     summary_worthy,
     tokens,
 )
+from autodidact.wiki.common.memo import ContentMemo
 
 INDEX_TITLES = {"zh": "知识库索引", "en": "Index"}
 EMPTY = {"zh": "（尚无文章）", "en": "(no articles yet)"}
 
 
+_DESCRIPTIONS: ContentMemo[str] = ContentMemo()
+
+
 def describe(art: Article, limit: int = 90) -> str:
+    """:func:`describe_article`, remembered per article while its title, summary and body are unchanged."""
+    key = (art.title, art.summary, limit, tuple((s.heading, tuple(s.blocks)) for s in art.body_sections()))
+    return _DESCRIPTIONS.get(art.stem, key, lambda: describe_article(art, limit))
+
+
+def describe_article(art: Article, limit: int = 90) -> str:
     """A one-line description: the summary's first stand-alone sentence (after the framing line).
 
     Stand-alone = complete, not a changelog note (:func:`summary_worthy`); one naming the article's

@@ -13,11 +13,18 @@ import re
 
 from autodidact.wiki.common.articles import RELATED_HEADINGS, Article, Section, resolver
 from autodidact.wiki.common.markdown import has_cjk, normalize_key, render_link, tokens, wikilinks
+from autodidact.wiki.common.memo import ContentMemo
+
+
+def _mentionable(name: str) -> bool:
+    """Whether a name is long enough to be looked for in other articles (see :func:`_mention_pattern`)."""
+    name = name.strip()
+    return len(name) >= (2 if has_cjk(name) else 3)
 
 
 def _mention_pattern(name: str) -> re.Pattern[str] | None:
     name = name.strip()
-    if len(name) < (2 if has_cjk(name) else 3):
+    if not _mentionable(name):
         return None
     escaped = re.escape(name)
     if has_cjk(name):
@@ -34,31 +41,69 @@ def body_text(art: Article) -> str:
     return "\n".join(parts)
 
 
+_TOKEN_SETS: ContentMemo[frozenset[str]] = ContentMemo()  # stem → the tokens of its body text
+_NAME_TOKENS: ContentMemo[frozenset[str]] = ContentMemo()  # name → its tokens
+
+
+def _token_set(stem: str, text: str) -> frozenset[str]:
+    return _TOKEN_SETS.get(stem, text, lambda: frozenset(tokens(text)))
+
+
+def _name_tokens(name: str) -> frozenset[str]:
+    return _NAME_TOKENS.get(name, name, lambda: frozenset(tokens(name)))
+
+
+def mentions(articles: dict[str, Article], touched: set[str], new: set[str]) -> dict[str, set[str]]:
+    """``source → targets``: the articles whose title or an alias ``source``'s body mentions.
+
+    Only pairs that can change are looked at: a touched source is read for every target, and every
+    source is read for a new target; an untouched source and an old target were linked before.
+    A mention needs all of the name's tokens in the source (token sets are remembered per article
+    text), then the whole name as a word."""
+    links: dict[str, set[str]] = {stem: set() for stem in articles}
+    texts: dict[str, str] = {}
+
+    def text_of(stem: str) -> str:
+        if stem not in texts:
+            texts[stem] = body_text(articles[stem])
+        return texts[stem]
+
+    touched_postings: dict[str, set[str]] = {}
+    for stem in touched:
+        if stem in articles:
+            for tok in _token_set(stem, text_of(stem)):
+                touched_postings.setdefault(tok, set()).add(stem)
+    every: list[tuple[str, frozenset[str]]] | None = None
+    for target in sorted(articles):
+        art = articles[target]
+        for name in dict.fromkeys([art.title, *art.aliases]):
+            toks = _name_tokens(name)
+            if not _mentionable(name) or not toks:
+                continue
+            if target in new:
+                if every is None:
+                    every = [(stem, _token_set(stem, text_of(stem))) for stem in articles]
+                cands = {stem for stem, have in every if toks <= have}
+            else:
+                sets = sorted((touched_postings.get(t, set()) for t in toks), key=len)
+                cands = set.intersection(*sets)
+            cands.discard(target)
+            if not cands:
+                continue
+            pattern = _mention_pattern(name)
+            assert pattern is not None
+            for source in cands:
+                if pattern.search(text_of(source)):
+                    links[source].add(target)
+    return links
+
+
 def relink(articles: dict[str, Article], touched: set[str], new: set[str], lang: str) -> set[str]:
     """Update Related sections; returns the stems whose Related section changed."""
     if not touched and not new:
         return set()
     names = resolver(articles)
-    texts = {stem: body_text(a) for stem, a in articles.items()}
-    postings: dict[str, set[str]] = {}
-    for stem, text in texts.items():
-        for tok in set(tokens(text)):
-            postings.setdefault(tok, set()).add(stem)
-    links: dict[str, set[str]] = {stem: set() for stem in articles}
-    for target in sorted(articles):
-        art = articles[target]
-        for name in dict.fromkeys([art.title, *art.aliases]):
-            pattern = _mention_pattern(name)
-            toks = set(tokens(name))
-            if pattern is None or not toks:
-                continue
-            sets = sorted((postings.get(t, set()) for t in toks), key=len)
-            cands = set.intersection(*sets) if sets else set()
-            for source in cands:
-                if source == target or (source not in touched and target not in new):
-                    continue
-                if pattern.search(texts[source]):
-                    links[source].add(target)
+    links = mentions(articles, touched, new)
     changed: set[str] = set()
     for stem, art in articles.items():
         if stem not in touched and not links[stem]:

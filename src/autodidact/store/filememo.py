@@ -1,0 +1,105 @@
+"""Values derived from a file, kept in memory while the file is unchanged.
+
+Why: a research round reads every article of the wiki (and every file of raw/) several times,
+and both folders grow with the knowledge base while a round changes a handful of files. Reading
+and parsing them all each time made a round's cost grow with the knowledge base.
+
+When is a file "unchanged"? Its bytes are the truth, and a person may edit it at any time. A
+file whose stat — inode, device, size, mtime and ctime, all to the nanosecond — is the one seen
+when it was read is taken as unchanged without reading it. That is safe only for a file whose
+last change is clearly older than the read: a file changed within :data:`RACY_NS` of being read
+could change again within the same clock tick and keep its stat, so such an entry is checked
+against the file's content hash on every use until it is old enough (git's "racily clean" rule).
+ctime cannot be set back by a program, so an edit that restores the old mtime still shows. An
+atomic write (temp file, rename) gives the file a new inode.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+RACY_NS = 2_000_000_000  # a change closer than this to the read is re-checked by content
+_LIMIT = 200_000  # files remembered before the memory starts over
+
+
+def content_hash(data: bytes) -> str:
+    """The hash a file's content is known by here (BLAKE2b, 160 bits, hex)."""
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+@dataclass
+class _Entry(Generic[V]):
+    signature: tuple[int, int, int, int, int]
+    digest: str
+    value: V
+    trusted: bool  # the stat alone shows the content (the last change is older than the read)
+
+
+class FileMemo(Generic[V]):
+    """``path → (content hash, compute(bytes, hash))``, computed again only when the content changed."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, _Entry[V]] = {}
+        self.reads = 0  # files read (tests read these counters)
+        self.computed = 0
+
+    def get(self, path: Path | str, compute: Callable[[bytes, str], V]) -> tuple[str, V]:
+        """The file's content hash and derived value. Raises ``OSError`` as reading the file would."""
+        key = os.fspath(path)
+        return self._get(key, os.stat(key), compute)
+
+    @contextlib.contextmanager
+    def folder(self, path: Path | str) -> Iterator[Callable[[str, Callable[[bytes, str], V]], tuple[str, V]]]:
+        """``get`` for the files of one folder, by name: the folder is opened once and each file is
+        looked up relative to it (a pass over a large folder costs one short ``stat`` per file)."""
+        base = os.fspath(path)
+        fd: int | None = None
+        if os.stat in os.supports_dir_fd:
+            with contextlib.suppress(OSError):
+                fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+
+        prefix = os.path.join(base, "")
+
+        def get(name: str, compute: Callable[[bytes, str], V]) -> tuple[str, V]:
+            key = prefix + name  # os.path.join(base, name) for a plain file name
+            return self._get(key, os.stat(name, dir_fd=fd) if fd is not None else os.stat(key), compute)
+
+        try:
+            yield get
+        finally:
+            if fd is not None:
+                os.close(fd)
+
+    def _get(self, key: str, st: os.stat_result, compute: Callable[[bytes, str], V]) -> tuple[str, V]:
+        signature = (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        hit = self._entries.get(key)
+        if hit is not None and hit.trusted and hit.signature == signature:
+            return hit.digest, hit.value
+        with open(key, "rb") as fh:
+            data = fh.read()
+        self.reads += 1
+        digest = content_hash(data)
+        if hit is not None and hit.digest == digest:
+            value = hit.value
+        else:
+            self.computed += 1
+            value = compute(data, digest)
+        settled = time.time_ns() - RACY_NS
+        trusted = st.st_mtime_ns < settled and st.st_ctime_ns < settled
+        if len(self._entries) >= _LIMIT:
+            self._entries.clear()
+        self._entries[key] = _Entry(signature, digest, value, trusted)
+        return digest, value
+
+    def forget(self) -> None:
+        """Drop every entry (the next :meth:`get` of each file reads it, as a new process would)."""
+        self._entries.clear()
