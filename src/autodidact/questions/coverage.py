@@ -67,7 +67,7 @@ def cited_passages(wiki_dir: Path) -> list[Passage]:
     try:
         with os.scandir(wiki_dir) as listing:
             names = sorted(e.name for e in listing if e.name.endswith(".md") and e.name != "INDEX.md")
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, PermissionError):  # as pathlib.glob did
         return out
     with _PASSAGES.folder(wiki_dir) as get:
         for name in names:

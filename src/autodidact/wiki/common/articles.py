@@ -289,7 +289,7 @@ def _article_names(wiki_dir: Path) -> list[str]:
     try:
         with os.scandir(wiki_dir) as listing:
             entries = list(listing)
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, PermissionError):  # as pathlib.glob did
         return []
     return sorted(
         e.name
