@@ -70,3 +70,14 @@ def test_the_trial_session_keeps_the_scope_and_names_the_test_against_the_rival(
     said = " ".join(str(t["turn"].get("response", "")) for t in turns)
     assert "it stands until a test tells the two apart" not in said
     assert check_session(folder)["ok"]
+
+
+def test_a_chinese_gap_turn_says_its_budget_in_chinese_and_no_gap_id(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path
+) -> None:
+    debate("start", "我发现下雨天我的酸面团发酵得更快", depth="standard")
+    debate("reply", "s1", "B")
+    proposed = debate("reply", "s1", "有没有关于湿度和酵母活性的研究？")
+    assert proposed["state"] == "WAITING_GAP_CONFIRMATION"
+    shown = [str(v) for v in proposed["turn"].values() if isinstance(v, str) and "查证缺口" in v]
+    assert shown and all("预算——快速" in t and "quick" not in t and "g1" not in t for t in shown)

@@ -383,7 +383,7 @@ def test_close_names_its_final_summary_among_earlier_checkpoints(
     debate("reply", "s1", "我说的是主观感受上的累，相比以前自己写代码")
     closed = cli("debate", "close", "s1", "--kb", str(kb_dir))
     assert closed.exit_code == 0
-    final = re.search(r"最终小结: (\S+)", closed.stdout)
+    final = re.search(r"最终小结：(\S+)", closed.stdout)
     assert final is not None and Path(final.group(1)).is_file()
     count = len(SessionStore(_folder(kb_dir)).replay().checkpoints)  # type: ignore[union-attr]
     assert Path(final.group(1)).name == f"{count:03d}-session-summary.md"

@@ -308,9 +308,10 @@ def register(app: typer.Typer) -> None:
             summary = folder / "summaries" / f"{count:03d}-session-summary.md"
             plan = folder / "summaries" / f"{count:03d}-validation-plan.md"
             zh = state is not None and state.language == "zh"  # a Chinese session ends in Chinese
-            _out(f"{'最终小结' if zh else 'final summary'}: {summary}")  # plain lines: a path is never wrapped
+            # plain lines: a path is never wrapped; Chinese punctuation in a Chinese session
+            _out(f"最终小结：{summary}" if zh else f"final summary: {summary}")
             if plan.is_file():
-                _out(f"{'验证计划' if zh else 'validation plan'}: {plan}")
+                _out(f"验证计划：{plan}" if zh else f"validation plan: {plan}")
             elif zh:
                 _out("验证计划：无（记录里没有一条「看到什么结果就改变看法」的检验）")
             else:

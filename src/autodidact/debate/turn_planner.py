@@ -25,6 +25,11 @@ if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
 
 
+# A research budget's name as a Chinese session says it (the gap's id and the English name stay in
+# the event log; a trial read 「查证缺口 g1」 and 「预算——quick」 in Chinese text).
+_ZH_BUDGET = {"quick": "快速", "standard": "标准", "deep": "深入"}
+
+
 class TurnPlanner:
     """Emits the events of the next turn into a transaction.
 
@@ -299,15 +304,16 @@ class TurnPlanner:
         )  # fmt: skip
         if zh:
             contribution = (
-                f"查证缺口 {gap['gap_id']}：争议——{gap['reason']}；准备查——{gap['question']}；"
-                f"范围——{gap['scope']}；预算——{gap['budget']}；结果会改变——{gap['decision_impact']}。"
+                f"查证缺口：争议——{gap['reason']}；准备查——{gap['question']}；"
+                f"范围——{gap['scope']}；预算——{_ZH_BUDGET.get(gap['budget'], gap['budget'])}；"
+                f"结果会改变——{gap['decision_impact']}。"
             )
             question = "按这个范围查证吗（回复 确认、不用，或 范围改成 …）？"
             why = "确认之前不会调用任何检索；范围一改，之前的确认就失效。"
             response = "范围已更新，需要重新确认。" if changed else "跳过回应"
         else:
             contribution = (
-                f"Evidence gap {gap['gap_id']}: at issue — {gap['reason']}; to check — {gap['question']}; "
+                f"Evidence gap: at issue — {gap['reason']}; to check — {gap['question']}; "
                 f"scope — {gap['scope']}; budget — {gap['budget']}; the result would change — {gap['decision_impact']}."
             )
             question = "Shall I check within this scope (reply yes, no, or 'scope: ...')?"
