@@ -1,0 +1,1 @@
+"""The MCP server (placeholder while it is written)."""
