@@ -169,6 +169,8 @@ def article_path(name: str, *, kb: KBPath) -> Path:
     stem = name[:-3] if isinstance(name, str) and name.endswith(".md") else name
     if not isinstance(stem, str) or not stem.strip():
         raise InputError("the article name is empty", hint="list the articles first (wiki/INDEX.md)")
+    if stem.startswith("."):  # hidden files and "..": never an article
+        raise PathSafetyError(f"invalid article name {name!r}", hint="article names do not start with '.'")
     return inside(knowledge, "wiki", f"{stem}.md", "article name")
 
 

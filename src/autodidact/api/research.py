@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from autodidact.api.engine import check_engine_args, run_coroutine, runtime_for, settings_for
 from autodidact.api.knowledge import KBPath
-from autodidact.errors import AutodidactError, InputError, Interrupted, NotFoundError
+from autodidact.errors import AutodidactError, InputError, Interrupted, LockedError, NotFoundError
 
 if TYPE_CHECKING:
     from autodidact.kb import KnowledgeBase
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from autodidact.loop.runner import RunResult
 
 RECENT_LINES = 30
+# The background jobs of this process by knowledge base: a second start on one is refused at once.
+_RUNNING: dict[Path, ResearchJob] = {}
+_RUNNING_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -391,6 +394,16 @@ def start_research(
         "max_cost": max_cost, "max_tokens": max_tokens,
     }  # fmt: skip
     prepared = _prepare(topic, kb, corpus, args)
-    with prepared.knowledge.lock():  # held by another run: refused now, with its pid
-        pass
-    return ResearchJob(prepared, topic, args, progress)
+    root = prepared.knowledge.root
+    with _RUNNING_LOCK:
+        running = _RUNNING.get(root)
+        if running is not None and running.running:  # its thread may not hold the writer lock yet
+            raise LockedError(
+                f"knowledge base {root} is being researched by this process",
+                hint="wait for that job (job.wait()) or stop it (job.stop())",
+            )
+        with prepared.knowledge.lock():  # held by another process: refused now, with its pid
+            pass
+        job = ResearchJob(prepared, topic, args, progress)
+        _RUNNING[root] = job
+    return job
