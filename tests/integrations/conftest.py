@@ -30,3 +30,15 @@ def english_docs(tmp_path: Path) -> Path:
     folder.mkdir()
     (folder / "generators.md").write_text(GENERATORS_MD, encoding="utf-8")
     return folder
+
+
+@pytest.fixture
+def generators_text() -> str:
+    """The English document's text."""
+    return GENERATORS_MD
+
+
+@pytest.fixture
+def apt_zh_text() -> str:
+    """A Chinese document about APT: dependencies and version pinning."""
+    return APT_ZH_MD
