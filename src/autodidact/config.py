@@ -1,8 +1,8 @@
 """Settings: defaults < user file < knowledge-base file < environment < flags.
 
 Why this shape: a person keeps provider choices in ``~/.config/autodidact/config.toml`` (moved by
-``AUTODIDACT_HOME``), a knowledge base pins its own language and limits in ``autodidact.toml``, CI
-overrides with environment variables, and a flag wins for one run. Secrets are *never* settings:
+``XDG_CONFIG_HOME`` or ``AUTODIDACT_HOME``), a knowledge base pins its own language and limits in
+``autodidact.toml``, CI overrides with environment variables, and a flag wins for one run. Secrets are *never* settings:
 they are read from environment variables at the moment a client is built (:func:`secret`), so no
 file this program writes can contain one.
 
@@ -177,10 +177,18 @@ def mask(value: str | None) -> str:
 
 
 def user_config_path() -> Path:
-    """``$AUTODIDACT_HOME/config.toml``, else ``~/.config/autodidact/config.toml``."""
+    """``$AUTODIDACT_HOME/config.toml``, else ``$XDG_CONFIG_HOME/autodidact/config.toml``, else
+    ``~/.config/autodidact/config.toml``.
+
+    Why XDG: a person who moved every program's settings with ``XDG_CONFIG_HOME`` expects this one
+    to follow. As the XDG Base Directory specification says, a relative value is ignored.
+    """
     home = env("AUTODIDACT_HOME")
-    base = Path(home) if home else Path.home() / ".config" / "autodidact"
-    return base / "config.toml"
+    if home:
+        return Path(home) / "config.toml"
+    xdg = env("XDG_CONFIG_HOME") or ""
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".config"
+    return base / "autodidact" / "config.toml"
 
 
 def _line_of(text: str, key: str) -> int | None:

@@ -213,8 +213,10 @@ def register(app: typer.Typer) -> None:
 
         Example: autodidact debate start "我发现用AI写代码之后反而更累了" --kb my-kb --depth quick
         """
+        from autodidact.cli.engine_opts import check_model_first
         from autodidact.store.paths import safe_join, safe_name
 
+        check_model_first(model if model is not None else _GROUP.get("model"))
         debates, kb_root = _roots(kb, create=True)
         sid = safe_name(session_id, "session id") if session_id else _new_session_id(prompt)
         folder = safe_join(debates, sid)
