@@ -63,6 +63,7 @@ class ModelSettings(BaseModel):
         "default: 240 for local servers, unlimited for hosted APIs",
     )
     cache: bool = True
+    proxy_from_env: bool = Field(True, description="model calls go through the environment's proxy variables")
     prices: dict[str, tuple[float, float]] = Field(
         default_factory=dict,
         description="model name -> (USD per 1M input tokens, USD per 1M output tokens)",
@@ -94,6 +95,9 @@ class FetchSettings(BaseModel):
     max_chars: int = Field(2_000_000, ge=1)
     # The largest local file `add` and `--corpus` read: a 200 MB file used 1.5 GB of memory.
     max_file_bytes: int = Field(50_000_000, ge=1)
+    proxy_from_env: bool = Field(
+        True, description="fetch public pages through HTTPS_PROXY/HTTP_PROXY/ALL_PROXY, except NO_PROXY hosts"
+    )
 
 
 class SearchSettings(BaseModel):
@@ -139,7 +143,13 @@ ENV_MAP: dict[str, tuple[str, ...]] = {
     "AUTODIDACT_SEARXNG_URL": ("search", "searxng_url"),
     "AUTODIDACT_ALLOW_PRIVATE": ("fetch", "allow_private"),
     "AUTODIDACT_RESPECT_ROBOTS": ("fetch", "respect_robots"),
+    "AUTODIDACT_PROXY_FROM_ENV": ("fetch", "proxy_from_env"),
 }
+# Variables that set more than one setting: one switch for every connection the program makes.
+ENV_ALSO: dict[str, tuple[tuple[str, ...], ...]] = {
+    "AUTODIDACT_PROXY_FROM_ENV": (("llm", "proxy_from_env"),),
+}
+_BOOLEAN_KEYS = {"respect_robots", "proxy_from_env"}
 
 SECRET_VARS = (
     "ANTHROPIC_API_KEY",
@@ -238,9 +248,10 @@ def _env_layer() -> dict[str, Any]:
         value: Any = raw
         if path[-1] in {"providers", "allow_private"}:
             value = [p.strip() for p in raw.split(",") if p.strip()]
-        elif path[-1] == "respect_robots":
+        elif path[-1] in _BOOLEAN_KEYS:
             value = raw.strip().lower() not in {"0", "false", "no", "off"}
-        _set_path(layer, path, value)
+        for each in (path, *ENV_ALSO.get(var, ())):
+            _set_path(layer, each, value)
     return layer
 
 
