@@ -34,6 +34,8 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         "TAVILY_API_KEY",
         "BRAVE_API_KEY",
         "OPENAI_BASE_URL",
+        # a proxy of the machine running the tests would reroute the loopback fakes
+        *(name for base in ("http_proxy", "https_proxy", "all_proxy", "no_proxy") for name in (base, base.upper())),
     ):
         monkeypatch.delenv(var, raising=False)
     yield home

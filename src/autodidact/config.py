@@ -1,8 +1,8 @@
 """Settings: defaults < user file < knowledge-base file < environment < flags.
 
 Why this shape: a person keeps provider choices in ``~/.config/autodidact/config.toml`` (moved by
-``AUTODIDACT_HOME``), a knowledge base pins its own language and limits in ``autodidact.toml``, CI
-overrides with environment variables, and a flag wins for one run. Secrets are *never* settings:
+``XDG_CONFIG_HOME`` or ``AUTODIDACT_HOME``), a knowledge base pins its own language and limits in
+``autodidact.toml``, CI overrides with environment variables, and a flag wins for one run. Secrets are *never* settings:
 they are read from environment variables at the moment a client is built (:func:`secret`), so no
 file this program writes can contain one.
 
@@ -63,6 +63,7 @@ class ModelSettings(BaseModel):
         "default: 240 for local servers, unlimited for hosted APIs",
     )
     cache: bool = True
+    proxy_from_env: bool = Field(True, description="model calls go through the environment's proxy variables")
     prices: dict[str, tuple[float, float]] = Field(
         default_factory=dict,
         description="model name -> (USD per 1M input tokens, USD per 1M output tokens)",
@@ -94,6 +95,9 @@ class FetchSettings(BaseModel):
     max_chars: int = Field(2_000_000, ge=1)
     # The largest local file `add` and `--corpus` read: a 200 MB file used 1.5 GB of memory.
     max_file_bytes: int = Field(50_000_000, ge=1)
+    proxy_from_env: bool = Field(
+        True, description="fetch public pages through HTTPS_PROXY/HTTP_PROXY/ALL_PROXY, except NO_PROXY hosts"
+    )
 
 
 class SearchSettings(BaseModel):
@@ -139,7 +143,13 @@ ENV_MAP: dict[str, tuple[str, ...]] = {
     "AUTODIDACT_SEARXNG_URL": ("search", "searxng_url"),
     "AUTODIDACT_ALLOW_PRIVATE": ("fetch", "allow_private"),
     "AUTODIDACT_RESPECT_ROBOTS": ("fetch", "respect_robots"),
+    "AUTODIDACT_PROXY_FROM_ENV": ("fetch", "proxy_from_env"),
 }
+# Variables that set more than one setting: one switch for every connection the program makes.
+ENV_ALSO: dict[str, tuple[tuple[str, ...], ...]] = {
+    "AUTODIDACT_PROXY_FROM_ENV": (("llm", "proxy_from_env"),),
+}
+_BOOLEAN_KEYS = {"respect_robots", "proxy_from_env"}
 
 SECRET_VARS = (
     "ANTHROPIC_API_KEY",
@@ -177,10 +187,18 @@ def mask(value: str | None) -> str:
 
 
 def user_config_path() -> Path:
-    """``$AUTODIDACT_HOME/config.toml``, else ``~/.config/autodidact/config.toml``."""
+    """``$AUTODIDACT_HOME/config.toml``, else ``$XDG_CONFIG_HOME/autodidact/config.toml``, else
+    ``~/.config/autodidact/config.toml``.
+
+    Why XDG: a person who moved every program's settings with ``XDG_CONFIG_HOME`` expects this one
+    to follow. As the XDG Base Directory specification says, a relative value is ignored.
+    """
     home = env("AUTODIDACT_HOME")
-    base = Path(home) if home else Path.home() / ".config" / "autodidact"
-    return base / "config.toml"
+    if home:
+        return Path(home) / "config.toml"
+    xdg = env("XDG_CONFIG_HOME") or ""
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".config"
+    return base / "autodidact" / "config.toml"
 
 
 def _line_of(text: str, key: str) -> int | None:
@@ -230,9 +248,10 @@ def _env_layer() -> dict[str, Any]:
         value: Any = raw
         if path[-1] in {"providers", "allow_private"}:
             value = [p.strip() for p in raw.split(",") if p.strip()]
-        elif path[-1] == "respect_robots":
+        elif path[-1] in _BOOLEAN_KEYS:
             value = raw.strip().lower() not in {"0", "false", "no", "off"}
-        _set_path(layer, path, value)
+        for each in (path, *ENV_ALSO.get(var, ())):
+            _set_path(layer, each, value)
     return layer
 
 

@@ -45,7 +45,8 @@ This knowledge base is maintained by autodidact. These rules bind people and the
 """
 
 SETTINGS_TEMPLATE = """# autodidact settings for this knowledge base.
-# Precedence: command-line flags > environment > this file > ~/.config/autodidact/config.toml.
+# Precedence: command-line flags > environment > this file > ~/.config/autodidact/config.toml
+# (or $XDG_CONFIG_HOME/autodidact/config.toml).
 # Secrets (API keys) are never read from files: set ANTHROPIC_API_KEY, OPENAI_API_KEY, ... instead.
 
 language = "{lang}"

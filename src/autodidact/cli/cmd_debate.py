@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -141,15 +140,9 @@ def _converse(engine: Any) -> None:
 
 
 def _new_session_id(prompt: str) -> str:
-    import secrets
-    import unicodedata
+    from autodidact.debate.store import new_session_id
 
-    from autodidact.store.paths import slugify
-
-    day = datetime.now(UTC).strftime("%Y%m%d")
-    # "cafés" → "cafes": an id typed into a shell reads best in plain letters (Chinese stays as written)
-    plain = "".join(c for c in unicodedata.normalize("NFKD", prompt) if not unicodedata.combining(c))
-    return f"{day}-{slugify(plain, max_len=24, fallback='idea')}-{secrets.token_hex(2)}"
+    return new_session_id(prompt)
 
 
 def _latest_open(debates: Path) -> Path:
@@ -220,8 +213,10 @@ def register(app: typer.Typer) -> None:
 
         Example: autodidact debate start "我发现用AI写代码之后反而更累了" --kb my-kb --depth quick
         """
+        from autodidact.cli.engine_opts import check_model_first
         from autodidact.store.paths import safe_join, safe_name
 
+        check_model_first(model if model is not None else _GROUP.get("model"))
         debates, kb_root = _roots(kb, create=True)
         sid = safe_name(session_id, "session id") if session_id else _new_session_id(prompt)
         folder = safe_join(debates, sid)

@@ -215,7 +215,7 @@ def register(app: typer.Typer) -> None:
 
         Example: autodidact research "How do Python generators work?" --kb gen-kb --corpus docs/ --max-rounds 5
         """
-        from autodidact.cli.engine_opts import load_run_settings, make_runtime
+        from autodidact.cli.engine_opts import check_model_first, load_run_settings, make_runtime
         from autodidact.errors import InputError, NotFoundError
         from autodidact.kb import init_kb, is_kb, open_kb, resolve_root
         from autodidact.loop.runner import research_sync
@@ -227,6 +227,7 @@ def register(app: typer.Typer) -> None:
         missing = [str(p) for p in corpus or [] if not p.exists()]
         if missing:  # refused before anything is created or run
             raise NotFoundError(f"corpus path {missing[0]} does not exist", hint="check the --corpus paths")
+        check_model_first(model)
         root = resolve_root(kb)
         if not is_kb(root):
             if not topic:

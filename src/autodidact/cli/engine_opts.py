@@ -91,6 +91,19 @@ def load_run_settings(
     return load_settings(kb_root, flags)
 
 
+def check_model_first(model: str | None) -> None:
+    """Refuse a model no provider serves before the command creates or writes anything.
+
+    Why: ``research --model gpt-4o`` (no provider) used to create the knowledge base and only then
+    refuse the name. ``--model``, else ``AUTODIDACT_MODEL`` or the user's settings file, is checked;
+    a knowledge base's own ``autodidact.toml`` is checked when the runtime is built, as before.
+    """
+    from autodidact.llm.registry import parse_model_spec
+
+    spec = model if model is not None else load_run_settings(None).llm.model
+    parse_model_spec(spec or "")
+
+
 def make_runtime(
     kb_root: Path | None,
     model: str | None = None,

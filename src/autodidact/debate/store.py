@@ -32,6 +32,22 @@ LEDGER = "usage_ledger.jsonl"
 SUMMARIES = "summaries"
 
 
+def new_session_id(prompt: str) -> str:
+    """``<yyyymmdd>-<slug of the prompt>-<4 hex>``: a folder name that reads well in a shell and is unique.
+
+    "cafés" becomes "cafes" (plain letters are easy to type); Chinese stays as written.
+    """
+    import secrets
+    import unicodedata
+    from datetime import UTC, datetime
+
+    from autodidact.store.paths import slugify
+
+    day = datetime.now(UTC).strftime("%Y%m%d")
+    plain = "".join(c for c in unicodedata.normalize("NFKD", prompt) if not unicodedata.combining(c))
+    return f"{day}-{slugify(plain, max_len=24, fallback='idea')}-{secrets.token_hex(2)}"
+
+
 class CorruptEventLog(IntegrityError):
     """A bad line in ``events.jsonl``: torn tail (recoverable) or inner corruption (not)."""
 

@@ -85,7 +85,9 @@ class AnthropicModel:
             base_url=self.base_url,
             timeout=anthropic.Timeout(self.settings.timeout, connect=self.settings.connect_timeout),
             max_retries=0,
-            http_client=anthropic.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
+            http_client=anthropic.DefaultAsyncHttpxClient(
+                verify=shared_ssl_context(), trust_env=self.settings.proxy_from_env
+            ),
         )
         self._clients[id(loop)] = (loop, client)
         return client

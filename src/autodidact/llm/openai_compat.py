@@ -75,7 +75,9 @@ class OpenAICompatModel:
             base_url=self.base_url,
             timeout=openai.Timeout(self.settings.timeout, connect=self.settings.connect_timeout),
             max_retries=0,
-            http_client=openai.DefaultAsyncHttpxClient(verify=shared_ssl_context()),
+            http_client=openai.DefaultAsyncHttpxClient(
+                verify=shared_ssl_context(), trust_env=self.settings.proxy_from_env
+            ),
         )
         self._clients[id(loop)] = (loop, client)
         return client

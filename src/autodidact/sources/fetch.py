@@ -254,6 +254,43 @@ class Fetcher:
             self._clients[key] = client
         return client
 
+    def _proxy(self, target: _Target) -> str | None:
+        """The environment's proxy for a public target (docs/hardening.md, "Proxies"), else None.
+
+        A target with any non-public address was allowed on purpose (``fetch.allow_private``): a
+        proxy cannot reach it, so it is always reached directly, as is everything with an injected
+        transport (tests) or with ``fetch.proxy_from_env`` off.
+        """
+        if self._transport is not None or not self.settings.proxy_from_env:
+            return None
+        if not all(address.is_global for address in target.addresses):
+            return None
+        from autodidact.sources.proxies import proxy_for
+
+        return proxy_for(target.scheme, target.host.name)
+
+    async def _send_via_proxy(self, target: _Target, proxy: str, headers: dict[str, str]) -> httpx.Response:
+        """Send through ``proxy``: the guard checked the name's addresses here, the proxy connects by name."""
+        key = f"proxy {proxy}"
+        client = self._clients.get(key)
+        if client is None:
+            read = self.settings.read_timeout
+            client = httpx.AsyncClient(
+                proxy=proxy,
+                follow_redirects=False,
+                trust_env=False,
+                timeout=httpx.Timeout(read, connect=min(read, 10.0)),
+            )
+            self._clients[key] = client
+        url = f"{target.scheme}://{target.host_header}{target.target}"
+        sent = {k: v for k, v in headers.items() if k != "Host"}
+        try:
+            return await client.send(client.build_request("GET", url, headers=sent), stream=True)
+        except httpx.TimeoutException:
+            raise BlockedError(f"{target.url}: timed out waiting for the server (through proxy {proxy})") from None
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise SourceError(f"{target.url}: through proxy {proxy}: {type(exc).__name__}: {exc}") from None
+
     async def _send(self, target: _Target) -> httpx.Response:
         client = self._client(target.host.name)
         headers = {
@@ -262,6 +299,9 @@ class Fetcher:
             "Accept": ACCEPT,
             "Accept-Encoding": "gzip, deflate",
         }
+        proxy = self._proxy(target)
+        if proxy is not None:
+            return await self._send_via_proxy(target, proxy, headers)
         extensions = {}
         if target.scheme == "https" and target.host.address is None:
             extensions["sni_hostname"] = target.host.name  # TLS checks the name, not the pinned address
