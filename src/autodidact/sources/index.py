@@ -171,6 +171,7 @@ class LocalIndex:
         self.store = SnapshotStore.for_folder(self.root)
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
+        self._manifest_refs: set[str] | None = None
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -247,6 +248,19 @@ class LocalIndex:
         Each item is ``(snapshot, text, title, kind, raw_file)``; already indexed snapshots are skipped.
         ``extra``: more fields of a snapshot's manifest line (its author and date), by snapshot ref.
         """
+        return len(self.index_documents(items, record=record, extra=extra))
+
+    def index_documents(
+        self, items: Iterable[DocumentInput], *, record: bool = True, extra: dict[str, dict[str, str]] | None = None
+    ) -> set[str]:
+        """:meth:`add_documents`, returning the refs of the documents that were new to the index.
+
+        Durable in this order (docs/architecture.md, "Adding many documents"): the transaction is
+        committed with the WAL fsynced (``synchronous=FULL`` for this commit), and only then are
+        the manifest lines appended, in one write and one fsync. So the manifest never lists a
+        document the index lacks; a process killed between the two leaves documents indexed but
+        unlisted, and the next ``add`` of them appends their missing lines.
+        """
         prepared = []
         for snapshot, text, title, kind, raw_file in items:
             if kind not in KINDS:
@@ -256,25 +270,44 @@ class LocalIndex:
             clean_title = " ".join(str(title or "").split()) or title_from_text(text, snapshot.normalized_url)
             prepared.append((snapshot, text, clean_title, kind, raw_file))
         added: list[dict[str, object]] = []
+        new: set[str] = set()
         with self._lock:
             conn = self.conn
-            with conn:
-                for snapshot, text, title, kind, raw_file in prepared:
-                    if self.has_document(snapshot.snapshot_ref):
-                        continue
-                    self._insert(conn, snapshot.snapshot_ref, snapshot.normalized_url, text, title, kind, raw_file)
-                    entry: dict[str, object] = {
-                        "snapshot_ref": snapshot.snapshot_ref,
-                        "title": title,
-                        "kind": kind,
-                        "raw_file": raw_file,
-                    }
-                    entry.update((extra or {}).get(snapshot.snapshot_ref, {}))
-                    added.append(entry)
             if record:
-                for entry in added:
-                    jsonl.append(self.manifest_path, entry)
-        return len(added)
+                conn.execute("PRAGMA synchronous=FULL")
+            try:
+                with conn:
+                    for snapshot, text, title, kind, raw_file in prepared:
+                        entry: dict[str, object] = {
+                            "snapshot_ref": snapshot.snapshot_ref,
+                            "title": title,
+                            "kind": kind,
+                            "raw_file": raw_file,
+                        }
+                        entry.update((extra or {}).get(snapshot.snapshot_ref, {}))
+                        if snapshot.snapshot_ref in new or self.has_document(snapshot.snapshot_ref):
+                            if record and snapshot.snapshot_ref not in new and not self._listed(snapshot.snapshot_ref):
+                                added.append(entry)  # indexed by a run killed before its manifest lines
+                            continue
+                        self._insert(conn, snapshot.snapshot_ref, snapshot.normalized_url, text, title, kind, raw_file)
+                        new.add(snapshot.snapshot_ref)
+                        added.append(entry)
+            finally:
+                if record:
+                    conn.execute("PRAGMA synchronous=NORMAL")
+            if record and added:
+                jsonl.append_many(self.manifest_path, added)
+                if self._manifest_refs is not None:
+                    self._manifest_refs.update(str(e["snapshot_ref"]) for e in added)
+        return new
+
+    def _listed(self, ref: str) -> bool:
+        """Whether the manifest lists ``ref`` (read once per index object, when first asked)."""
+        if self._manifest_refs is None:
+            self._manifest_refs = {
+                str(e["snapshot_ref"]) for e in jsonl.read(self.manifest_path) if isinstance(e.get("snapshot_ref"), str)
+            }
+        return ref in self._manifest_refs
 
     @staticmethod
     def _insert(
