@@ -325,6 +325,10 @@ class LocalIndex:
         )
         title_seg = segment(title)
         openers = boundary_lines(text)
+        row = conn.execute("SELECT max(id) FROM src_passages").fetchone()
+        next_id = int(row[0] or 0) + 1
+        passages: list[tuple[int, str, int, int, str, str, int, int]] = []
+        fts: list[tuple[int, str, str, str]] = []
         for sec in split_sections(text, title):
             name = sec.title if sec.title != title else ""  # the document's title is its own column
             name_seg = segment(name)
@@ -335,15 +339,16 @@ class LocalIndex:
                 above = [n for at, n in heads if at < s]
                 entry = above[-1] if above and above[-1] not in text[start:end] else ""
                 passage_seg = segment(f"{name} {entry}") if entry else name_seg
-                cur = conn.execute(
-                    'INSERT INTO src_passages(snapshot_ref, start, "end", text, section, section_start, section_end) '
-                    "VALUES (?,?,?,?,?,?,?)",
-                    (ref, start, end, text[start:end], name, sec.start, sec.end),
-                )
-                conn.execute(
-                    "INSERT INTO src_fts(rowid, body, title, section) VALUES (?,?,?,?)",
-                    (cur.lastrowid, segment(_without(text, start, end, openers)), title_seg, passage_seg),
-                )
+                passages.append((next_id, ref, start, end, text[start:end], name, sec.start, sec.end))
+                fts.append((next_id, segment(_without(text, start, end, openers)), title_seg, passage_seg))
+                next_id += 1
+        # ids given here (what INTEGER PRIMARY KEY would give), so both tables take one executemany
+        conn.executemany(
+            'INSERT INTO src_passages(id, snapshot_ref, start, "end", text, section, section_start, section_end) '
+            "VALUES (?,?,?,?,?,?,?,?)",
+            passages,
+        )
+        conn.executemany("INSERT INTO src_fts(rowid, body, title, section) VALUES (?,?,?,?)", fts)
 
     def rebuild(self) -> int:
         """Recreate the index from the snapshots, raw/ headers and the manifest; returns documents indexed."""
@@ -360,7 +365,7 @@ class LocalIndex:
                 continue
             if rf.snapshot_ref:
                 raw_by_ref.setdefault(rf.snapshot_ref, (rf.filename, rf.title, rf.excerpt is not None))
-        snapshots = self.store.iter_all()
+        count = 0
         with self._lock:
             conn = self.conn
             with conn:
@@ -368,8 +373,8 @@ class LocalIndex:
                 for ddl in SCHEMA:
                     conn.executescript(ddl)
             with conn:
-                for snap in snapshots:
-                    text = self.store.read(snap.snapshot_ref)
+                for snap, text in self.store.iter_texts():  # one read of each file, verified
+                    count += 1
                     meta = manifest.get(snap.snapshot_ref)
                     raw = raw_by_ref.get(snap.snapshot_ref)
                     if meta is not None:
@@ -385,7 +390,7 @@ class LocalIndex:
                         raw_file, title, kind = None, "", kind_for_url(snap.normalized_url)
                     title = " ".join(title.split()) or title_from_text(text, snap.normalized_url)
                     self._insert(conn, snap.snapshot_ref, snap.normalized_url, text, title, kind, raw_file)
-        return len(snapshots)
+        return count
 
     # -- reading -----------------------------------------------------------------------------
 

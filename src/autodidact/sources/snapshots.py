@@ -23,6 +23,7 @@ import os
 import re
 import tempfile
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -266,6 +267,10 @@ class SnapshotStore:
 
     def verify(self, ref: str, url: str | None = None) -> Snapshot:
         """Recompute both hashes of ``ref``; raise :class:`IntegrityError` on any mismatch."""
+        return self._verified(ref, url)[0]
+
+    def _verified(self, ref: str, url: str | None = None) -> tuple[Snapshot, bytes]:
+        """:meth:`verify`, with the text's bytes it read (so a reader reads them once)."""
         uhash, chash = parse_ref(ref)
         md_path, meta_path = self._paths(uhash, chash)
         if md_path.is_symlink() or meta_path.is_symlink():
@@ -293,14 +298,11 @@ class SnapshotStore:
             raise IntegrityError(f"snapshot {ref}: metadata does not match the snapshot (tampered?)")
         if url is not None and url_hash(url) != uhash:
             raise IntegrityError(f"snapshot {ref} belongs to {norm}, not to {normalize_url(url)}")
-        return expected
+        return expected, data
 
     def read(self, ref: str, url: str | None = None) -> str:
-        """The verified text of a snapshot."""
-        self.verify(ref, url)
-        uhash, chash = parse_ref(ref)
-        md_path, _ = self._paths(uhash, chash)
-        return md_path.read_bytes().decode("utf-8")
+        """The verified text of a snapshot (read once: the bytes verified are the bytes returned)."""
+        return self._verified(ref, url)[1].decode("utf-8")
 
     def lookup(self, url: str, content_hash: str | None = None) -> list[Snapshot]:
         """Every verified snapshot of ``url`` sorted by content hash; ``[]`` if none."""
@@ -327,6 +329,16 @@ class SnapshotStore:
             f"{CACHE_DIRNAME}/{m.parent.name}/{m.name.removesuffix('.meta.json')}.md"
             for m in sorted(self.cache_dir.glob("*/*.meta.json"))
         ]
+
+    def iter_texts(self) -> Iterator[tuple[Snapshot, str]]:
+        """Every snapshot in the store with its text, verified, each file read once (index rebuilds)."""
+        if not self.cache_dir.exists():
+            return
+        root = self._check_root(create=False)
+        for meta_path in sorted(root.glob("*/*.meta.json")):
+            ref = f"{CACHE_DIRNAME}/{meta_path.parent.name}/{meta_path.name.removesuffix('.meta.json')}.md"
+            snap, data = self._verified(ref)
+            yield snap, data.decode("utf-8")
 
     def iter_all(self) -> list[Snapshot]:
         """Every snapshot in the store (verified), for index rebuilds."""
