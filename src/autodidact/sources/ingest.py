@@ -152,11 +152,13 @@ def _too_large(path: Path, limit: int) -> str | None:
 
 
 def _claim_name(
-    batch: IngestBatch, raw_dir: Path, names: list[str], data: bytes, same: Callable[[Path, bytes], bool]
+    batch: IngestBatch, raw_dir: Path, names: Iterable[str], same: Callable[[Path, bytes], bool]
 ) -> tuple[str, bool]:
     """The first of ``names`` free in raw/ (neither on disk nor staged in this batch), or the one
     already holding this document (``same``); returns (name, whether it is new)."""
+    first = ""
     for name in names:
+        first = first or name
         path = raw_dir / name
         staged = batch.files.staged(path)
         if staged is None and path.exists():
@@ -169,7 +171,7 @@ def _claim_name(
                 return name, False
             continue
         return name, True
-    raise AutodidactError(f"too many raw files named {names[0]}", hint="rename the file")
+    raise AutodidactError(f"too many raw files named like {first}", hint="rename the file")
 
 
 def _same_body(text: str) -> Callable[[Path, bytes], bool]:
@@ -195,10 +197,10 @@ def _stage_added(batch: IngestBatch, raw_dir: Path, path: Path, day: str) -> tup
             raise AutodidactError(f"{path.name} contains NUL bytes", hint="add text files only")
         raw_bytes = text.encode("utf-8")
         names = candidate_names(stem, _TEXT_SUFFIXES[suffix])
-        name, new = _claim_name(batch, raw_dir, names, raw_bytes, lambda _p, d: d == raw_bytes)
+        name, new = _claim_name(batch, raw_dir, names, lambda _p, d: d == raw_bytes)
     else:
         names = candidate_names(stem, ".md")
-        name, new = _claim_name(batch, raw_dir, names, b"", _same_body(extracted.text))
+        name, new = _claim_name(batch, raw_dir, names, _same_body(extracted.text))
         url = local_url("raw", name)
         rf = RawFile(
             filename=name,

@@ -298,9 +298,12 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def candidate_names(stem: str, suffix: str) -> list[str]:
-    """``stem.md``, ``stem-2.md``, ``stem-3.md`` ... in order."""
-    return [f"{stem}{suffix}"] + [f"{stem}-{n}{suffix}" for n in range(2, _MAX_COLLISIONS + 1)]
+def candidate_names(stem: str, suffix: str) -> Iterator[str]:
+    """``stem.md``, ``stem-2.md``, ``stem-3.md`` ... in order, made as they are asked for (almost
+    always only the first is)."""
+    yield f"{stem}{suffix}"
+    for n in range(2, _MAX_COLLISIONS + 1):
+        yield f"{stem}-{n}{suffix}"
 
 
 def write_raw_file(
