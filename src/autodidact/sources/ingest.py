@@ -263,8 +263,8 @@ def add_paths(
     with LocalIndex(kb.root) as index:
         batch = IngestBatch(kb.root, index, progress, len(files), "add")
 
-        def commit(done: int) -> None:
-            for doc, new in batch.commit(done, len(report.skipped) - outside_skips):
+        def commit(done: int, last: bool = False) -> None:
+            for doc, new in batch.commit(done, len(report.skipped) - outside_skips, last=last):
                 report.added.append(AddedFile(doc.shown, doc.raw_file, doc.snapshot.snapshot_ref, new))
 
         for done, (path, _base) in enumerate(files):
@@ -298,7 +298,7 @@ def add_paths(
             except AutodidactError as exc:
                 report.skipped.append(SkippedFile(shown, exc.message))
                 continue
-        commit(len(files))
+        commit(len(files), last=True)
     progress.advance(len(files), len(files))
     return report
 
@@ -313,8 +313,8 @@ def scan_raw(kb: KnowledgeBase, *, progress: Progress = _QUIET) -> AddReport:
     with LocalIndex(kb.root) as index:
         batch = IngestBatch(kb.root, index, _QUIET, len(raw_files), "add")
 
-        def commit(done: int) -> None:
-            for doc, new in batch.commit(done, len(report.skipped) - outside_skips):
+        def commit(done: int, last: bool = False) -> None:
+            for doc, new in batch.commit(done, len(report.skipped) - outside_skips, last=last):
                 report.added.append(AddedFile(doc.shown, doc.raw_file, doc.snapshot.snapshot_ref, new))
                 if new:
                     progress.message(f"indexed raw/{doc.raw_file}")
@@ -330,7 +330,7 @@ def scan_raw(kb: KnowledgeBase, *, progress: Progress = _QUIET) -> AddReport:
             except AutodidactError as exc:
                 report.skipped.append(SkippedFile(path.name, exc.message))
                 continue
-        commit(len(raw_files))
+        commit(len(raw_files), last=True)
     return report
 
 
@@ -351,8 +351,8 @@ def index_corpus(
     with LocalIndex(Path(root)) as index:
         batch = IngestBatch(Path(root), index, progress, len(files), "corpus")
 
-        def commit(done: int) -> None:
-            for doc, new in batch.commit(done, len(report.skipped) - outside_skips):
+        def commit(done: int, last: bool = False) -> None:
+            for doc, new in batch.commit(done, len(report.skipped) - outside_skips, last=last):
                 item = AddedFile(doc.shown, "", doc.snapshot.snapshot_ref, new)
                 (report.added if new else report.unchanged).append(item)
 
@@ -379,6 +379,6 @@ def index_corpus(
             except AutodidactError as exc:
                 report.skipped.append(SkippedFile(shown, exc.message))
                 continue
-        commit(len(files))
+        commit(len(files), last=True)
     progress.advance(len(files), len(files))
     return report

@@ -102,10 +102,13 @@ class IngestBatch:
         """Whether the batch should be committed before another document joins it."""
         return len(self.pending) >= BATCH_DOCUMENTS or self.files.size >= BATCH_BYTES
 
-    def commit(self, done: int, skipped: int) -> list[tuple[Pending, bool]]:
+    def commit(self, done: int, skipped: int, *, last: bool = False) -> list[tuple[Pending, bool]]:
         """Install, index and record the batch; returns each document with whether it was new to
-        the index. ``done`` and ``skipped`` are the run's counts so far, for the progress line."""
+        the index. ``done`` and ``skipped`` are the run's counts so far, for the progress line;
+        the ``last`` commit of a run gives its final line even when its batch is empty."""
         if not self.pending:
+            if last and self.total:
+                self.progress.message(self._line(done, skipped))
             return []
         try:
             self.files.commit()
