@@ -141,7 +141,8 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
 
 # staged:N — the N-th temp file (3 per document: text, metadata, raw copy); journaled/synced:N —
 # the N-th batch's journal written or its names synced; linked:N — the N-th name linked.
-POINTS = ["staged:2", "staged:14", "journaled:1", "linked:5", "linked:14", "synced:2", "journaled:3"]
+# indexed:N — the N-th batch indexed, its manifest lines not yet appended.
+POINTS = ["staged:2", "staged:14", "journaled:1", "linked:5", "linked:14", "synced:2", "indexed:2", "journaled:3"]
 
 
 @pytest.mark.parametrize("point", POINTS)

@@ -33,6 +33,7 @@ from autodidact.sources.passages import chunk_spans, entry_heads, fts_term, high
 from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
+from autodidact.store.batch import crash_point
 from autodidact.store.filememo import FileMemo
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import INDEX_DIRNAME, connect_derived, index_path, set_aside
@@ -251,7 +252,12 @@ class LocalIndex:
         return len(self.index_documents(items, record=record, extra=extra))
 
     def index_documents(
-        self, items: Iterable[DocumentInput], *, record: bool = True, extra: dict[str, dict[str, str]] | None = None
+        self,
+        items: Iterable[DocumentInput],
+        *,
+        record: bool = True,
+        extra: dict[str, dict[str, str]] | None = None,
+        mend: bool = False,
     ) -> set[str]:
         """:meth:`add_documents`, returning the refs of the documents that were new to the index.
 
@@ -259,7 +265,7 @@ class LocalIndex:
         committed with the WAL fsynced (``synchronous=FULL`` for this commit), and only then are
         the manifest lines appended, in one write and one fsync. So the manifest never lists a
         document the index lacks; a process killed between the two leaves documents indexed but
-        unlisted, and the next ``add`` of them appends their missing lines.
+        unlisted, and with ``mend`` (the next ``add`` of them) their missing lines are appended.
         """
         prepared = []
         for snapshot, text, title, kind, raw_file in items:
@@ -286,7 +292,8 @@ class LocalIndex:
                         }
                         entry.update((extra or {}).get(snapshot.snapshot_ref, {}))
                         if snapshot.snapshot_ref in new or self.has_document(snapshot.snapshot_ref):
-                            if record and snapshot.snapshot_ref not in new and not self._listed(snapshot.snapshot_ref):
+                            ref = snapshot.snapshot_ref
+                            if mend and record and ref not in new and not self._listed(ref):
                                 added.append(entry)  # indexed by a run killed before its manifest lines
                             continue
                         self._insert(conn, snapshot.snapshot_ref, snapshot.normalized_url, text, title, kind, raw_file)
@@ -296,6 +303,7 @@ class LocalIndex:
                 if record:
                     conn.execute("PRAGMA synchronous=NORMAL")
             if record and added:
+                crash_point("indexed")
                 jsonl.append_many(self.manifest_path, added)
                 if self._manifest_refs is not None:
                     self._manifest_refs.update(str(e["snapshot_ref"]) for e in added)

@@ -311,7 +311,7 @@ def scan_raw(kb: KnowledgeBase, *, progress: Progress = _QUIET) -> AddReport:
     outside_skips = len(report.skipped)
     raw_files = list_raw_files(kb.raw)
     with LocalIndex(kb.root) as index:
-        batch = IngestBatch(kb.root, index, _QUIET, len(raw_files), "add")
+        batch = IngestBatch(kb.root, index, _QUIET, len(raw_files), "scan")
 
         def commit(done: int, last: bool = False) -> None:
             for doc, new in batch.commit(done, len(report.skipped) - outside_skips, last=last):

@@ -66,7 +66,8 @@ def snapshot_text(store: SnapshotStore, rf: RawFile) -> str:
 
 
 class IngestBatch:
-    """The open batch of one ingest run over a folder (a knowledge base or a report folder)."""
+    """The open batch of one ingest run over a folder (a knowledge base or a report folder);
+    ``what`` is ``add``, ``corpus`` or ``scan`` (raw/ files dropped in by hand)."""
 
     def __init__(self, root: Path, index: LocalIndex, progress: Progress, total: int, what: str) -> None:
         self.root = Path(root)
@@ -119,7 +120,8 @@ class IngestBatch:
             ) from None
         items = [(p.snapshot, p.text, p.title, p.kind, p.record_raw) for p in self.pending]
         extra = {p.snapshot.snapshot_ref: p.meta for p in self.pending if p.meta}
-        new = self.index.index_documents(items, extra=extra or None)
+        # a scan runs every round: it does not read the manifest to mend it (an `add` does)
+        new = self.index.index_documents(items, extra=extra or None, mend=self.what != "scan")
         out = [(p, p.snapshot.snapshot_ref in new) for p in self.pending]
         # one ref staged twice in a batch is new once, as when indexed one at a time
         seen: set[str] = set()

@@ -27,17 +27,19 @@ half-written. docs/architecture.md, "Adding many documents", has the whole seque
 
 Fault injection: ``AUTODIDACT_BATCH_CRASH_AT=<point>:<n>`` makes the process exit hard
 (``os._exit(87)``) at the n-th ``staged`` file, at the n-th ``linked`` file, or at the n-th
-``journaled`` or ``synced`` batch — how the crash tests kill an ``add`` at a known point.
+``journaled`` or ``synced`` batch (and at the n-th ``indexed`` one, between the index's commit and
+the manifest's append: sources/index.py) — how the crash tests kill an ``add`` at a known point.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
+import functools
 import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,7 +52,7 @@ CRASH_EXIT_CODE = 87
 _counts: dict[str, int] = {}
 
 
-def _crash_point(point: str) -> None:
+def crash_point(point: str) -> None:
     """Exit hard at the configured occurrence of ``point`` (tests only; unset in normal runs)."""
     wanted = os.environ.get(CRASH_ENV)
     if not wanted:
@@ -63,31 +65,39 @@ def _crash_point(point: str) -> None:
         os._exit(CRASH_EXIT_CODE)
 
 
-def _load_syncfs() -> object | None:
+@functools.cache
+def _syncfs() -> Callable[[int], int] | None:
+    """The C library's ``syncfs``, or None where it has none (loaded on first use: ctypes is not
+    for every command that imports this module)."""
+    import ctypes
+
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        fn = libc.syncfs
+        fn = ctypes.CDLL(None, use_errno=True).syncfs
     except (OSError, AttributeError):
         return None
     fn.argtypes = [ctypes.c_int]
     fn.restype = ctypes.c_int
-    return fn
 
+    def call(fd: int) -> int:
+        if int(fn(fd)) != 0:
+            return ctypes.get_errno() or 5  # EIO when errno was not set
+        return 0
 
-_SYNCFS = _load_syncfs()
+    return call
 
 
 def sync_all(root: Path, files: list[Path], folders: set[Path]) -> None:
     """Make ``files`` and the entries of ``folders`` durable: one ``syncfs`` of ``root``'s file
     system when available, else an fsync of each file and each folder."""
-    if _SYNCFS is not None:
+    syncfs = _syncfs()
+    if syncfs is not None:
         fd = os.open(root, os.O_RDONLY)
         try:
-            if _SYNCFS(fd) != 0:  # type: ignore[operator]
-                err = ctypes.get_errno()
-                raise OSError(err, os.strerror(err), str(root))
+            err = syncfs(fd)
         finally:
             os.close(fd)
+        if err:
+            raise OSError(err, os.strerror(err), str(root))
         return
     for path in files:  # pragma: no cover - platforms without syncfs
         with contextlib.suppress(FileNotFoundError):
@@ -171,7 +181,7 @@ class FileBatch:
                     if hasattr(os, "fchmod"):
                         os.fchmod(fh.fileno(), FILE_MODE)
                     fh.write(data)
-                _crash_point("staged")
+                crash_point("staged")
         except BaseException:
             for item in group:
                 with contextlib.suppress(OSError):
@@ -194,15 +204,15 @@ class FileBatch:
         tmp = self.journal.with_name(f"{temp_prefix(self.journal.name)}j.tmp")
         tmp.write_text(json.dumps({"groups": entries}, separators=(",", ":")) + "\n", "utf-8")
         os.replace(tmp, self.journal)
-        _crash_point("journaled")
+        crash_point("journaled")
         temps = [s.temp for g in self.groups for s in g]
         sync_all(self.root, [*temps, self.journal], {*self._folders, self.journal.parent})
         for group in self.groups:
             for item in group:
                 _link(item.temp, item.final, self._by_final[item.final])
-                _crash_point("linked")
+                crash_point("linked")
         sync_all(self.root, [s.final for g in self.groups for s in g], self._folders)
-        _crash_point("synced")
+        crash_point("synced")
         self._cleanup()
 
     def abandon(self) -> None:
