@@ -211,7 +211,7 @@ class FileBatch:
             for item in group:
                 _link(item.temp, item.final, self._by_final[item.final])
                 crash_point("linked")
-        sync_all(self.root, [s.final for g in self.groups for s in g], self._folders)
+        sync_all(self.root, [], self._folders)  # the data is durable since the first sync: names only
         crash_point("synced")
         self._cleanup()
 
