@@ -1,10 +1,16 @@
-"""Snapshot store throughput against the cheapest durable alternative.
+"""Snapshot store: one-at-a-time stores and verification, against plain write+fsync and sha256.
 
-Stores N snapshots of ~20 KB (real text: Python's docs, made unique per snapshot) with
-``SnapshotStore.store`` and compares the time with a plain ``write + fsync`` loop of the same bytes
-(target: the store keeps at least half that throughput, despite writing a metadata file, linking
-into place and fsyncing folders). Then verifies every snapshot and compares with sha256 over the
-same bytes. Usage: ``.venv/bin/python bench/snapshot_store.py [N]`` (default 10000).
+Stores N snapshots of ~20 KB (real text: Python's docs, made unique per snapshot) one at a time with
+``SnapshotStore.store`` — what a research round does for the few pages it fetches — and prints the
+time beside a plain ``write + fsync`` loop of the same bytes. That comparison is printed, not
+judged: a single store makes two files durable and links them into a new folder (four fsyncs),
+so it can never keep half the throughput of one fsync per file, and many documents no longer go
+this way — ``add`` installs them in batches with a bounded number of syncs, and
+``bench/ingest.py`` holds it to the disk's floor (issue 18; the rows
+``snapshot_store_vs_write_fsync_same_bytes`` and ``..._text_only`` that stood here could not pass
+and judged a path ``add`` no longer takes). The row kept: verifying every snapshot (read both
+files, sha256, check the metadata) against sha256 over the same bytes in memory.
+Usage: ``.venv/bin/python bench/snapshot_store.py [N]`` (default 10000).
 """
 
 from __future__ import annotations
@@ -84,11 +90,8 @@ def bench(n: int) -> None:
     print(f"plain write+fsync of the same bytes the store writes (text + metadata file): {pb:.2f}s")
     print(f"SnapshotStore.store: {st:.2f}s ({n / st:.0f}/s; temp+fsync, link, folder fsyncs)")
     print(f"sha256 over the bytes in memory: {sha:.3f}s; SnapshotStore.verify (reads 2 files): {verify:.3f}s")
-    rows = [
-        ("snapshot_store_vs_write_fsync_same_bytes", pb / st, ">= 0.5", pb / st >= 0.5),
-        ("snapshot_store_vs_write_fsync_text_only", pt / st, ">= 0.5", pt / st >= 0.5),
-        ("snapshot_verify_vs_sha256", sha / verify, ">= 0.05", sha / verify >= 0.05),
-    ]
+    print(f"one-at-a-time store: {pb / st:.2f} of write+fsync's throughput (same bytes), {pt / st:.2f} (text only)")
+    rows = [("snapshot_verify_vs_sha256", sha / verify, ">= 0.05", sha / verify >= 0.05)]
     for name, value, target, ok in rows:
         print("BENCH " + json.dumps({"name": name, "value": round(value, 3), "target": target, "ok": ok}))
 

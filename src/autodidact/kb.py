@@ -150,9 +150,14 @@ class KnowledgeBase:
         return safe_join(self.root, *parts)
 
     def lock(self, warn: object = None) -> WriterLock:
-        """The single-writer lock; ``with kb.lock(): ...``. Taking it removes dead writers' temp files."""
+        """The single-writer lock; ``with kb.lock(): ...``. Taking it finishes an interrupted batch of
+        new files (store/batch.py) and removes dead writers' temp files."""
 
         def sweep() -> None:
+            from autodidact.store import batch  # here: ctypes is not for `status` or `--help`
+
+            if batch.recover(self.root, batch.journal_path(self.internal)) and callable(warn):
+                warn("finished installing the documents of an interrupted `add` (store/batch.py)")
             for path in atomic.sweep_stale_temps(self.root):
                 if callable(warn):
                     warn(f"removed {path.relative_to(self.root)}, left by an interrupted write")

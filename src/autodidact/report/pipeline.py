@@ -40,7 +40,7 @@ from autodidact.report.references import bibtex, csl_json
 from autodidact.report.subreport import render_subreport
 from autodidact.report.writing import BlockKey, prose_record, write_prose
 from autodidact.sources.snapshots import SnapshotStore
-from autodidact.store import atomic
+from autodidact.store import atomic, batch
 from autodidact.store.lock import WriterLock
 from autodidact.text.sections import QuoteLocator, Section, section_at, split_sections
 from autodidact.text.support import DEFAULT_SUPPORT
@@ -310,6 +310,7 @@ async def _run_locked(
     mode: str,
     reporter: ReportProgress,
 ) -> ReportResult:
+    batch.recover(paths.root, batch.journal_path(paths.root / ".autodidact"))  # before the sweep takes its temps
     for leftover in atomic.sweep_stale_temps(paths.root):  # a killed earlier run's half-done writes
         reporter.warning(f"removed {leftover.relative_to(paths.root)}, left by an interrupted write")
     write_request(paths, request)

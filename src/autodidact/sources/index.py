@@ -33,6 +33,7 @@ from autodidact.sources.passages import chunk_spans, entry_heads, fts_term, high
 from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
+from autodidact.store.batch import crash_point
 from autodidact.store.filememo import FileMemo
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import INDEX_DIRNAME, connect_derived, index_path, set_aside
@@ -171,6 +172,7 @@ class LocalIndex:
         self.store = SnapshotStore.for_folder(self.root)
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
+        self._manifest_refs: set[str] | None = None
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -247,6 +249,24 @@ class LocalIndex:
         Each item is ``(snapshot, text, title, kind, raw_file)``; already indexed snapshots are skipped.
         ``extra``: more fields of a snapshot's manifest line (its author and date), by snapshot ref.
         """
+        return len(self.index_documents(items, record=record, extra=extra))
+
+    def index_documents(
+        self,
+        items: Iterable[DocumentInput],
+        *,
+        record: bool = True,
+        extra: dict[str, dict[str, str]] | None = None,
+        mend: bool = False,
+    ) -> set[str]:
+        """:meth:`add_documents`, returning the refs of the documents that were new to the index.
+
+        Durable in this order (docs/architecture.md, "Adding many documents"): the transaction is
+        committed with the WAL fsynced (``synchronous=FULL`` for this commit), and only then are
+        the manifest lines appended, in one write and one fsync. So the manifest never lists a
+        document the index lacks; a process killed between the two leaves documents indexed but
+        unlisted, and with ``mend`` (the next ``add`` of them) their missing lines are appended.
+        """
         prepared = []
         for snapshot, text, title, kind, raw_file in items:
             if kind not in KINDS:
@@ -256,25 +276,46 @@ class LocalIndex:
             clean_title = " ".join(str(title or "").split()) or title_from_text(text, snapshot.normalized_url)
             prepared.append((snapshot, text, clean_title, kind, raw_file))
         added: list[dict[str, object]] = []
+        new: set[str] = set()
         with self._lock:
             conn = self.conn
-            with conn:
-                for snapshot, text, title, kind, raw_file in prepared:
-                    if self.has_document(snapshot.snapshot_ref):
-                        continue
-                    self._insert(conn, snapshot.snapshot_ref, snapshot.normalized_url, text, title, kind, raw_file)
-                    entry: dict[str, object] = {
-                        "snapshot_ref": snapshot.snapshot_ref,
-                        "title": title,
-                        "kind": kind,
-                        "raw_file": raw_file,
-                    }
-                    entry.update((extra or {}).get(snapshot.snapshot_ref, {}))
-                    added.append(entry)
             if record:
-                for entry in added:
-                    jsonl.append(self.manifest_path, entry)
-        return len(added)
+                conn.execute("PRAGMA synchronous=FULL")
+            try:
+                with conn:
+                    for snapshot, text, title, kind, raw_file in prepared:
+                        entry: dict[str, object] = {
+                            "snapshot_ref": snapshot.snapshot_ref,
+                            "title": title,
+                            "kind": kind,
+                            "raw_file": raw_file,
+                        }
+                        entry.update((extra or {}).get(snapshot.snapshot_ref, {}))
+                        if snapshot.snapshot_ref in new or self.has_document(snapshot.snapshot_ref):
+                            ref = snapshot.snapshot_ref
+                            if mend and record and ref not in new and not self._listed(ref):
+                                added.append(entry)  # indexed by a run killed before its manifest lines
+                            continue
+                        self._insert(conn, snapshot.snapshot_ref, snapshot.normalized_url, text, title, kind, raw_file)
+                        new.add(snapshot.snapshot_ref)
+                        added.append(entry)
+            finally:
+                if record:
+                    conn.execute("PRAGMA synchronous=NORMAL")
+            if record and added:
+                crash_point("indexed")
+                jsonl.append_many(self.manifest_path, added)
+                if self._manifest_refs is not None:
+                    self._manifest_refs.update(str(e["snapshot_ref"]) for e in added)
+        return new
+
+    def _listed(self, ref: str) -> bool:
+        """Whether the manifest lists ``ref`` (read once per index object, when first asked)."""
+        if self._manifest_refs is None:
+            self._manifest_refs = {
+                str(e["snapshot_ref"]) for e in jsonl.read(self.manifest_path) if isinstance(e.get("snapshot_ref"), str)
+            }
+        return ref in self._manifest_refs
 
     @staticmethod
     def _insert(
@@ -292,6 +333,10 @@ class LocalIndex:
         )
         title_seg = segment(title)
         openers = boundary_lines(text)
+        row = conn.execute("SELECT max(id) FROM src_passages").fetchone()
+        next_id = int(row[0] or 0) + 1
+        passages: list[tuple[int, str, int, int, str, str, int, int]] = []
+        fts: list[tuple[int, str, str, str]] = []
         for sec in split_sections(text, title):
             name = sec.title if sec.title != title else ""  # the document's title is its own column
             name_seg = segment(name)
@@ -302,15 +347,16 @@ class LocalIndex:
                 above = [n for at, n in heads if at < s]
                 entry = above[-1] if above and above[-1] not in text[start:end] else ""
                 passage_seg = segment(f"{name} {entry}") if entry else name_seg
-                cur = conn.execute(
-                    'INSERT INTO src_passages(snapshot_ref, start, "end", text, section, section_start, section_end) '
-                    "VALUES (?,?,?,?,?,?,?)",
-                    (ref, start, end, text[start:end], name, sec.start, sec.end),
-                )
-                conn.execute(
-                    "INSERT INTO src_fts(rowid, body, title, section) VALUES (?,?,?,?)",
-                    (cur.lastrowid, segment(_without(text, start, end, openers)), title_seg, passage_seg),
-                )
+                passages.append((next_id, ref, start, end, text[start:end], name, sec.start, sec.end))
+                fts.append((next_id, segment(_without(text, start, end, openers)), title_seg, passage_seg))
+                next_id += 1
+        # ids given here (what INTEGER PRIMARY KEY would give), so both tables take one executemany
+        conn.executemany(
+            'INSERT INTO src_passages(id, snapshot_ref, start, "end", text, section, section_start, section_end) '
+            "VALUES (?,?,?,?,?,?,?,?)",
+            passages,
+        )
+        conn.executemany("INSERT INTO src_fts(rowid, body, title, section) VALUES (?,?,?,?)", fts)
 
     def rebuild(self) -> int:
         """Recreate the index from the snapshots, raw/ headers and the manifest; returns documents indexed."""
@@ -327,7 +373,7 @@ class LocalIndex:
                 continue
             if rf.snapshot_ref:
                 raw_by_ref.setdefault(rf.snapshot_ref, (rf.filename, rf.title, rf.excerpt is not None))
-        snapshots = self.store.iter_all()
+        count = 0
         with self._lock:
             conn = self.conn
             with conn:
@@ -335,8 +381,8 @@ class LocalIndex:
                 for ddl in SCHEMA:
                     conn.executescript(ddl)
             with conn:
-                for snap in snapshots:
-                    text = self.store.read(snap.snapshot_ref)
+                for snap, text in self.store.iter_texts():  # one read of each file, verified
+                    count += 1
                     meta = manifest.get(snap.snapshot_ref)
                     raw = raw_by_ref.get(snap.snapshot_ref)
                     if meta is not None:
@@ -352,7 +398,7 @@ class LocalIndex:
                         raw_file, title, kind = None, "", kind_for_url(snap.normalized_url)
                     title = " ".join(title.split()) or title_from_text(text, snap.normalized_url)
                     self._insert(conn, snap.snapshot_ref, snap.normalized_url, text, title, kind, raw_file)
-        return len(snapshots)
+        return count
 
     # -- reading -----------------------------------------------------------------------------
 

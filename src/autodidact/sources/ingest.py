@@ -9,7 +9,7 @@ is snapshotted and indexed in place, never copied into ``raw/``. Every function 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date as date_cls
 from pathlib import Path
@@ -20,17 +20,17 @@ from autodidact.kb import KnowledgeBase
 from autodidact.progress import NullProgress, Progress
 from autodidact.sources.extract import Extracted, decode_text, extract_bytes, norm_date
 from autodidact.sources.index import LocalIndex, kind_for_url
+from autodidact.sources.ingest_batch import IngestBatch, snapshot_text
 from autodidact.sources.rawfiles import (
     RawFile,
     candidate_names,
     links_out_of,
     list_raw_files,
     local_snapshot_ref,
+    parse_raw_bytes,
     parse_raw_file,
-    write_raw_copy,
 )
 from autodidact.sources.snapshots import SnapshotStore, local_url
-from autodidact.store.atomic import create_exclusive
 from autodidact.store.paths import slugify
 
 _QUIET = NullProgress()
@@ -102,32 +102,6 @@ def expand_paths(paths: Iterable[Path | str]) -> tuple[list[tuple[Path, Path]], 
     return found, missing
 
 
-def _write_local_raw(raw_dir: Path, stem: str, title: str, text: str) -> tuple[Path, bool]:
-    """A raw file with the header for an extracted (html/pdf) document; same text → existing file."""
-    for name in candidate_names(stem, ".md"):
-        path = raw_dir / name
-        url = local_url("raw", name)
-        if path.exists():
-            try:
-                if parse_raw_file(path).body == text:
-                    return path, False
-            except AutodidactError:
-                pass
-            continue
-        rf = RawFile(
-            filename=name,
-            title=title,
-            url=url,
-            fetched_date=stem[:10],
-            snapshot_ref=local_snapshot_ref(url, text),
-            body=text,
-            user_contributed=True,
-        )
-        if create_exclusive(path, rf.render().encode("utf-8")):
-            return path, True
-    raise AutodidactError(f"too many raw files named {stem}*.md", hint="rename the file")
-
-
 class SourceMeta(TypedDict):
     """What a document's own metadata says of it (``source_meta``)."""
 
@@ -142,20 +116,20 @@ def source_meta(extracted: Extracted) -> SourceMeta:
     return SourceMeta(author=author, published_at=norm_date(extracted.date))
 
 
+def _meta_fields(extracted: Extracted) -> dict[str, str]:
+    """:func:`source_meta` without its empty fields: what a manifest line adds."""
+    return {k: v for k, v in source_meta(extracted).items() if isinstance(v, str) and v}
+
+
 def index_raw_file(
     kb_root: Path, path: Path, index: LocalIndex, *, author: str | None = None, published_at: str | None = None
 ) -> tuple[str, bool]:
-    """Snapshot and index one file in raw/ (never modifying it); returns (snapshot_ref, newly indexed)."""
+    """Snapshot and index one file in raw/ (never modifying it); returns (snapshot_ref, newly indexed).
+
+    One document on its own (a store of its own); many go through :func:`add_paths`' batches."""
     rf = parse_raw_file(path)
     store = SnapshotStore.for_folder(kb_root)
-    text = rf.body
-    if rf.snapshot_ref:
-        try:
-            text = store.read(rf.snapshot_ref, rf.url)  # fetched sources: the snapshot is the truth
-        except AutodidactError:
-            text = rf.body
-    if not text.strip():
-        raise AutodidactError(f"raw file {path.name} has no text", hint="raw files need a body")
+    text = snapshot_text(store, rf)
     snap, _ = store.store(rf.url, text)
     new = index.add_document(
         snap, text, rf.title, kind_for_url(rf.url), raw_file=rf.filename, author=author, published_at=published_at
@@ -177,6 +151,94 @@ def _too_large(path: Path, limit: int) -> str | None:
     return f"{size / 1e6:.0f} MB is more than the {limit / 1e6:g} MB limit (fetch.max_file_bytes in autodidact.toml)"
 
 
+def _claim_name(
+    batch: IngestBatch, raw_dir: Path, names: Iterable[str], same: Callable[[Path, bytes], bool]
+) -> tuple[str, bool]:
+    """The first of ``names`` free in raw/ (neither on disk nor staged in this batch), or the one
+    already holding this document (``same``); returns (name, whether it is new)."""
+    first = ""
+    for name in names:
+        first = first or name
+        path = raw_dir / name
+        staged = batch.files.staged(path)
+        if staged is None and path.exists():
+            try:
+                staged = path.read_bytes()
+            except OSError:
+                continue
+        if staged is not None:
+            if same(path, staged):
+                return name, False
+            continue
+        return name, True
+    raise AutodidactError(f"too many raw files named like {first}", hint="rename the file")
+
+
+def _same_body(text: str) -> Callable[[Path, bytes], bool]:
+    def same(path: Path, data: bytes) -> bool:
+        try:
+            return parse_raw_bytes(path, data).body == text
+        except AutodidactError:
+            return False
+
+    return same
+
+
+def _stage_added(batch: IngestBatch, raw_dir: Path, path: Path, day: str) -> tuple[str, str]:
+    """Stage one outside file: its raw copy (a text file unchanged, html/pdf as extracted text with
+    a header) and its snapshot. Returns (raw file name, snapshot ref)."""
+    data = path.read_bytes()
+    extracted = extract_bytes(data, filename=path.name)
+    stem = f"{day}_{slugify(path.stem)}"
+    suffix = path.suffix.lower()
+    if suffix in _TEXT_SUFFIXES and extracted.media_type != "application/pdf":
+        text = decode_text(data).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+        if "\x00" in text:
+            raise AutodidactError(f"{path.name} contains NUL bytes", hint="add text files only")
+        raw_bytes = text.encode("utf-8")
+        names = candidate_names(stem, _TEXT_SUFFIXES[suffix])
+        name, new = _claim_name(batch, raw_dir, names, lambda _p, d: d == raw_bytes)
+    else:
+        names = candidate_names(stem, ".md")
+        name, new = _claim_name(batch, raw_dir, names, _same_body(extracted.text))
+        url = local_url("raw", name)
+        rf = RawFile(
+            filename=name,
+            title=extracted.title or path.stem,
+            url=url,
+            fetched_date=stem[:10],
+            snapshot_ref=local_snapshot_ref(url, extracted.text),
+            body=extracted.text,
+            user_contributed=True,
+        )
+        raw_bytes = rf.render().encode("utf-8")
+    raw_path = raw_dir / name
+    staged = raw_bytes if new else (batch.files.staged(raw_path) or raw_path.read_bytes())
+    rf = parse_raw_bytes(raw_path, staged)
+    text = snapshot_text(batch.store, rf)
+    meta = _meta_fields(extracted)
+    snap = batch.stage(
+        str(path),
+        rf.url,
+        text,
+        title=rf.title,
+        kind=kind_for_url(rf.url),
+        raw_file=name,
+        raw=(raw_path, raw_bytes) if new else None,
+        meta=meta,
+    )
+    return name, snap.snapshot_ref
+
+
+def _stage_raw(batch: IngestBatch, path: Path, shown: str | None = None) -> tuple[str, str]:
+    """Stage the snapshot of a file already in raw/ (never modifying it)."""
+    rf = parse_raw_file(path)
+    text = snapshot_text(batch.store, rf)
+    kind = kind_for_url(rf.url)
+    snap = batch.stage(shown or path.name, rf.url, text, title=rf.title, kind=kind, raw_file=rf.filename)
+    return rf.filename, snap.snapshot_ref
+
+
 def add_paths(
     kb: KnowledgeBase,
     paths: Iterable[Path | str],
@@ -185,7 +247,10 @@ def add_paths(
     date: str | None = None,
     max_bytes: int = MAX_FILE_BYTES,
 ) -> AddReport:
-    """Copy files and folders into raw/, snapshot and index them; unsupported files are skipped."""
+    """Copy files and folders into raw/, snapshot and index them; unsupported files are skipped.
+
+    Documents go in batches (sources/ingest_batch.py): a few syncs per batch, not per document,
+    and one line of progress per batch."""
     report = AddReport()
     files, report.skipped = expand_paths(paths)
     day = date or date_cls.today().isoformat()
@@ -194,8 +259,17 @@ def add_paths(
     raw_resolved = raw_dir.resolve()
     cache_resolved = kb.source_cache.resolve()
     kb_resolved = kb.root.resolve()
+    outside_skips = len(report.skipped)
     with LocalIndex(kb.root) as index:
+        batch = IngestBatch(kb.root, index, progress, len(files), "add")
+
+        def commit(done: int, last: bool = False) -> None:
+            for doc, new in batch.commit(done, len(report.skipped) - outside_skips, last=last):
+                report.added.append(AddedFile(doc.shown, doc.raw_file, doc.snapshot.snapshot_ref, new))
+
         for done, (path, _base) in enumerate(files):
+            if batch.full():
+                commit(done)
             progress.advance(done, len(files), path.name)
             shown = str(path)
             suffix = path.suffix.lower()
@@ -214,29 +288,17 @@ def add_paths(
                 report.skipped.append(SkippedFile(shown, why))
                 continue
             try:
-                if path.resolve().parent == raw_resolved:  # already in raw/: index in place
-                    ref, new = index_raw_file(kb.root, path, index)
-                    report.added.append(AddedFile(shown, path.name, ref, new))
-                    continue
-                data = path.read_bytes()
-                extracted = extract_bytes(data, filename=path.name)
-                stem = f"{day}_{slugify(path.stem)}"
-                if suffix in _TEXT_SUFFIXES and extracted.media_type != "application/pdf":
-                    text = decode_text(data).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
-                    if "\x00" in text:
-                        raise AutodidactError(f"{path.name} contains NUL bytes", hint="add text files only")
-                    raw_path, _ = write_raw_copy(raw_dir, stem, _TEXT_SUFFIXES[suffix], text)
+                if resolved.parent == raw_resolved:  # already in raw/: index in place
+                    _stage_raw(batch, path, shown)
                 else:
-                    raw_path, _ = _write_local_raw(raw_dir, stem, extracted.title or path.stem, extracted.text)
-                ref, new = index_raw_file(kb.root, raw_path, index, **source_meta(extracted))
+                    _stage_added(batch, raw_dir, path, day)
             except OSError as exc:
                 report.skipped.append(SkippedFile(shown, f"unreadable: {exc.strerror or exc}"))
                 continue
             except AutodidactError as exc:
                 report.skipped.append(SkippedFile(shown, exc.message))
                 continue
-            report.added.append(AddedFile(shown, raw_path.name, ref, new))
-            progress.message(f"{'added' if new else 'already present'}: {shown} → raw/{raw_path.name}")
+        commit(len(files), last=True)
     progress.advance(len(files), len(files))
     return report
 
@@ -246,19 +308,29 @@ def scan_raw(kb: KnowledgeBase, *, progress: Progress = _QUIET) -> AddReport:
     report = AddReport()
     for link in links_out_of(kb.raw):
         report.skipped.append(SkippedFile(link.name, "a link out of raw/: not followed (docs/hardening.md)"))
+    outside_skips = len(report.skipped)
+    raw_files = list_raw_files(kb.raw)
     with LocalIndex(kb.root) as index:
-        for path in list_raw_files(kb.raw):
+        batch = IngestBatch(kb.root, index, _QUIET, len(raw_files), "scan")
+
+        def commit(done: int, last: bool = False) -> None:
+            for doc, new in batch.commit(done, len(report.skipped) - outside_skips, last=last):
+                report.added.append(AddedFile(doc.shown, doc.raw_file, doc.snapshot.snapshot_ref, new))
+                if new:
+                    progress.message(f"indexed raw/{doc.raw_file}")
+
+        for done, path in enumerate(raw_files):
+            if batch.full():
+                commit(done)
             try:
-                ref, new = index_raw_file(kb.root, path, index)
+                _stage_raw(batch, path)
             except OSError as exc:
                 report.skipped.append(SkippedFile(path.name, f"unreadable: {exc.strerror or exc}"))
                 continue
             except AutodidactError as exc:
                 report.skipped.append(SkippedFile(path.name, exc.message))
                 continue
-            report.added.append(AddedFile(path.name, path.name, ref, new))
-            if new:
-                progress.message(f"indexed raw/{path.name}")
+        commit(len(raw_files), last=True)
     return report
 
 
@@ -270,12 +342,23 @@ def index_corpus(
     progress: Progress = _QUIET,
     max_bytes: int = MAX_FILE_BYTES,
 ) -> CorpusReport:
-    """Snapshot documents under ``local_url("corpus/<name>", relpath)`` and index them as ``corpus``."""
+    """Snapshot documents under ``local_url("corpus/<name>", relpath)`` and index them as ``corpus``.
+
+    In batches, as :func:`add_paths`: one line of progress per batch, a count and an ETA."""
     report = CorpusReport()
     files, report.skipped = expand_paths(paths)
-    store = SnapshotStore.for_folder(Path(root))
+    outside_skips = len(report.skipped)
     with LocalIndex(Path(root)) as index:
+        batch = IngestBatch(Path(root), index, progress, len(files), "corpus")
+
+        def commit(done: int, last: bool = False) -> None:
+            for doc, new in batch.commit(done, len(report.skipped) - outside_skips, last=last):
+                item = AddedFile(doc.shown, "", doc.snapshot.snapshot_ref, new)
+                (report.added if new else report.unchanged).append(item)
+
         for done, (path, base) in enumerate(files):
+            if batch.full():
+                commit(done)
             progress.advance(done, len(files), path.name)
             shown = str(path)
             if path.suffix.lower() not in SUPPORTED:
@@ -288,18 +371,14 @@ def index_corpus(
                 extracted = extract_bytes(path.read_bytes(), filename=path.name)
                 folder = name or base.name or "corpus"
                 url = local_url(f"corpus/{folder}", path.relative_to(base).as_posix())
-                snap, _ = store.store(url, extracted.text)
-                new = index.add_document(
-                    snap, extracted.text, extracted.title or path.stem, "corpus", **source_meta(extracted)
-                )
+                title = extracted.title or path.stem
+                batch.stage(shown, url, extracted.text, title=title, kind="corpus", meta=_meta_fields(extracted))
             except OSError as exc:
                 report.skipped.append(SkippedFile(shown, f"unreadable: {exc.strerror or exc}"))
                 continue
             except AutodidactError as exc:
                 report.skipped.append(SkippedFile(shown, exc.message))
                 continue
-            item = AddedFile(shown, "", snap.snapshot_ref, new)
-            (report.added if new else report.unchanged).append(item)
-            progress.message(f"{'indexed' if new else 'unchanged'}: {shown}")
+        commit(len(files), last=True)
     progress.advance(len(files), len(files))
     return report

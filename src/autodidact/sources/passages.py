@@ -36,6 +36,8 @@ def cjk_bigrams(run: str) -> list[str]:
 
 def segment(text: str) -> str:
     """The shadow text the FTS index sees: CJK runs as space-separated bigrams, the rest as is."""
+    if text.isascii():  # no CJK run to rewrite (most passages of an English corpus)
+        return text
     return CJK_RUN.sub(lambda m: " " + " ".join(cjk_bigrams(m.group(0))) + " ", text)
 
 

@@ -177,7 +177,7 @@ def parse_raw_file(path: Path) -> RawFile:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read raw file {path.name}: {exc.strerror}") from None
-    return _parse_raw_bytes(path, data)
+    return parse_raw_bytes(path, data)
 
 
 _PARSED: FileMemo[RawFile] = FileMemo()
@@ -192,14 +192,15 @@ def raw_reader(raw_dir: Path) -> Iterator[Callable[[str], RawFile]]:
 
         def read(name: str) -> RawFile:
             try:
-                return get(name, lambda data, _digest: _parse_raw_bytes(Path(raw_dir) / name, data))[1]
+                return get(name, lambda data, _digest: parse_raw_bytes(Path(raw_dir) / name, data))[1]
             except OSError as exc:
                 raise InputError(f"cannot read raw file {name}: {exc.strerror}") from None
 
         yield read
 
 
-def _parse_raw_bytes(path: Path, data: bytes) -> RawFile:
+def parse_raw_bytes(path: Path, data: bytes) -> RawFile:
+    """:func:`parse_raw_file` of ``data``, the bytes of ``path`` (read, or about to be written)."""
     if path.suffix.lower() in {".html", ".htm", ".pdf"}:
         from autodidact.sources.extract import extract_bytes
 
@@ -297,9 +298,12 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def candidate_names(stem: str, suffix: str) -> list[str]:
-    """``stem.md``, ``stem-2.md``, ``stem-3.md`` ... in order."""
-    return [f"{stem}{suffix}"] + [f"{stem}-{n}{suffix}" for n in range(2, _MAX_COLLISIONS + 1)]
+def candidate_names(stem: str, suffix: str) -> Iterator[str]:
+    """``stem.md``, ``stem-2.md``, ``stem-3.md`` ... in order, made as they are asked for (almost
+    always only the first is)."""
+    yield f"{stem}{suffix}"
+    for n in range(2, _MAX_COLLISIONS + 1):
+        yield f"{stem}-{n}{suffix}"
 
 
 def write_raw_file(

@@ -23,13 +23,18 @@ import os
 import re
 import tempfile
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from autodidact.errors import InputError, IntegrityError, PathSafetyError
 from autodidact.store.atomic import fsync_dir
 from autodidact.store.hashing import sha256_text
+
+if TYPE_CHECKING:
+    from autodidact.store.batch import FileBatch
 
 SCHEMA_VERSION = "1.0"
 CACHE_DIRNAME = "source_cache"
@@ -233,31 +238,39 @@ class SnapshotStore:
             raise PathSafetyError(f"snapshot folder {uhash} is a symlink")
         return folder / f"{chash}.md", folder / f"{chash}.meta.json"
 
-    def store(self, url: str, text: str) -> tuple[Snapshot, bool]:
-        """Store ``text`` for ``url``; returns the snapshot and whether anything was written."""
+    def _prepare(self, url: str, text: str) -> tuple[Snapshot, tuple[tuple[Path, bytes], tuple[Path, bytes]]]:
+        """The snapshot of ``text`` under ``url`` and its two files (text, metadata) with their bytes."""
         if "\x00" in text:
             raise InputError("snapshot text contains a NUL byte")
         norm = normalize_url(url)
-        snap = Snapshot(
-            snapshot_ref="",
-            url_hash=sha256_text(norm),
-            content_hash=sha256_text(text),
-            normalized_url=norm,
-        )
-        snap = Snapshot(
-            f"{CACHE_DIRNAME}/{snap.url_hash}/{snap.content_hash}.md",
-            snap.url_hash,
-            snap.content_hash,
-            norm,
-        )
+        uhash, chash = sha256_text(norm), sha256_text(text)
+        snap = Snapshot(f"{CACHE_DIRNAME}/{uhash}/{chash}.md", uhash, chash, norm)
         self._check_root(create=True)
         md_path, meta_path = self._paths(snap.url_hash, snap.content_hash)
-        body = text.encode("utf-8")
         meta = (json.dumps(snap.meta(), sort_keys=True, separators=(",", ":")) + "\n").encode()
-        return snap, _install_pair(md_path.parent, ((md_path, body), (meta_path, meta)))
+        return snap, ((md_path, text.encode("utf-8")), (meta_path, meta))
+
+    def store(self, url: str, text: str) -> tuple[Snapshot, bool]:
+        """Store ``text`` for ``url``; returns the snapshot and whether anything was written."""
+        snap, files = self._prepare(url, text)
+        return snap, _install_pair(files[0][0].parent, files)
+
+    def stage(
+        self, url: str, text: str, batch: FileBatch, more: tuple[tuple[Path, bytes], ...] = ()
+    ) -> tuple[Snapshot, bool]:
+        """:meth:`store` as part of a group commit (store/batch.py): the text and metadata files,
+        then ``more`` (the document's raw copy), staged as one group and installed with the batch.
+        Returns the snapshot and whether its files are new."""
+        snap, files = self._prepare(url, text)
+        written = batch.stage([*files, *more])
+        return snap, any(written[:2])
 
     def verify(self, ref: str, url: str | None = None) -> Snapshot:
         """Recompute both hashes of ``ref``; raise :class:`IntegrityError` on any mismatch."""
+        return self._verified(ref, url)[0]
+
+    def _verified(self, ref: str, url: str | None = None) -> tuple[Snapshot, bytes]:
+        """:meth:`verify`, with the text's bytes it read (so a reader reads them once)."""
         uhash, chash = parse_ref(ref)
         md_path, meta_path = self._paths(uhash, chash)
         if md_path.is_symlink() or meta_path.is_symlink():
@@ -285,14 +298,11 @@ class SnapshotStore:
             raise IntegrityError(f"snapshot {ref}: metadata does not match the snapshot (tampered?)")
         if url is not None and url_hash(url) != uhash:
             raise IntegrityError(f"snapshot {ref} belongs to {norm}, not to {normalize_url(url)}")
-        return expected
+        return expected, data
 
     def read(self, ref: str, url: str | None = None) -> str:
-        """The verified text of a snapshot."""
-        self.verify(ref, url)
-        uhash, chash = parse_ref(ref)
-        md_path, _ = self._paths(uhash, chash)
-        return md_path.read_bytes().decode("utf-8")
+        """The verified text of a snapshot (read once: the bytes verified are the bytes returned)."""
+        return self._verified(ref, url)[1].decode("utf-8")
 
     def lookup(self, url: str, content_hash: str | None = None) -> list[Snapshot]:
         """Every verified snapshot of ``url`` sorted by content hash; ``[]`` if none."""
@@ -319,6 +329,16 @@ class SnapshotStore:
             f"{CACHE_DIRNAME}/{m.parent.name}/{m.name.removesuffix('.meta.json')}.md"
             for m in sorted(self.cache_dir.glob("*/*.meta.json"))
         ]
+
+    def iter_texts(self) -> Iterator[tuple[Snapshot, str]]:
+        """Every snapshot in the store with its text, verified, each file read once (index rebuilds)."""
+        if not self.cache_dir.exists():
+            return
+        root = self._check_root(create=False)
+        for meta_path in sorted(root.glob("*/*.meta.json")):
+            ref = f"{CACHE_DIRNAME}/{meta_path.parent.name}/{meta_path.name.removesuffix('.meta.json')}.md"
+            snap, data = self._verified(ref)
+            yield snap, data.decode("utf-8")
 
     def iter_all(self) -> list[Snapshot]:
         """Every snapshot in the store (verified), for index rebuilds."""

@@ -55,14 +55,24 @@ def seal_torn_tail(path: Path) -> Path | None:
 
 def append(path: Path, record: dict[str, Any]) -> None:
     """Append one JSON object as a line and fsync it (sealing a torn last line first)."""
+    append_many(path, [record])
+
+
+def append_many(path: Path, records: list[dict[str, Any]]) -> None:
+    """Append JSON objects as lines with one write and one fsync (sealing a torn last line first).
+
+    A process killed during the write leaves at most one torn last line, which the next append
+    seals away; the lines before it are whole."""
+    if not records:
+        return
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     existed = path.exists()
     if existed:
         seal_torn_tail(path)
-    line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    lines = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
     with open(path, "ab") as fh:
-        fh.write(line.encode("utf-8"))
+        fh.write(lines.encode("utf-8"))
         fh.flush()
         os.fsync(fh.fileno())
     if not existed:

@@ -46,8 +46,9 @@ def sentence_weights(text: str) -> dict[str, int]:
     the text itself repeats it :data:`FURNITURE_REPEATS` times or more (furniture at once)."""
     counts: dict[str, int] = {}
     for s, e in sentence_spans(text):
-        if len(" ".join(text[s:e].split())) >= MIN_FURNITURE_CHARS:
-            key = sentence_key(text[s:e])
+        norm = " ".join(text[s:e].split())
+        if len(norm) >= MIN_FURNITURE_CHARS:  # the key of sentence_key, its spaces collapsed once
+            key = hashlib.blake2b(norm.casefold().encode("utf-8"), digest_size=10).hexdigest()
             counts[key] = counts.get(key, 0) + 1
     return {key: FURNITURE_DOCS if n >= FURNITURE_REPEATS else 1 for key, n in counts.items()}
 

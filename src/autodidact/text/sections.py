@@ -25,6 +25,7 @@ Standard library only (this is the L0 text layer).
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -156,6 +157,13 @@ def _fenced_lines(lines: list[str]) -> set[int]:
 
 def headings(text: str) -> list[Heading]:
     """The ATX heading lines (levels 1–3) of ``text`` that open sections, in order."""
+    return list(_headings(text))
+
+
+@functools.lru_cache(maxsize=2)
+def _headings(text: str) -> tuple[Heading, ...]:
+    """:func:`headings`, kept for the last two texts: the index asks for the sections and the
+    boundary lines of one document in a row, and each needs its headings (issue 18)."""
     out: list[Heading] = []
     lines = text.split("\n")
     fenced = _fenced_lines(lines)
@@ -178,7 +186,7 @@ def headings(text: str) -> list[Heading]:
                 is_heading = True
         prev_blank = not line.strip()
         prev_heading = is_heading
-    return out
+    return tuple(out)
 
 
 def _glued_prompt(next_line: str) -> bool:
@@ -205,7 +213,7 @@ def page_markers(text: str) -> list[tuple[int, int, int]]:
 
 def _is_chinese(text: str) -> bool:
     sample = text[:4000]
-    letters = sum(1 for ch in sample if ch.isalpha())
+    letters = sum(map(str.isalpha, sample))
     return bool(letters) and len(_CJK.findall(sample)) / letters >= 0.2
 
 
@@ -326,10 +334,11 @@ def split_sections(
     if not text:
         return [Section(title, 0, 0, 0)]
     drafts = _merge_small(_raw_sections(text, title), min_chars)
-    chinese = _is_chinese(text)
-    for d in drafts:
-        if d.pages is not None:
-            d.title = page_title(d.pages[0], d.pages[1], chinese)
+    paged = [d for d in drafts if d.pages is not None]
+    chinese = bool(paged) and _is_chinese(text)  # only page titles need the language
+    for d in paged:
+        assert d.pages is not None
+        d.title = page_title(d.pages[0], d.pages[1], chinese)
     drafts = _split_large(text, drafts, max(max_chars, 2 * min_chars))
     return [Section(d.title, d.level, d.start, d.end) for d in drafts]
 

@@ -52,7 +52,7 @@ def sentence_spans(text: str, min_chars: int = 12, max_chars: int = 420) -> list
     masked = mask_code(text)
     for match in [*_SENT_END.finditer(masked), None]:
         end = match.start() if match is not None else len(text)
-        if match is not None and match.group(0) == "" and abbreviation_at(text, end):
+        if match is not None and match.group(0) == "" and text[end - 1] == "." and abbreviation_at(text, end):
             continue
         if match is not None and end == pos:
             pos = match.end()
@@ -60,7 +60,10 @@ def sentence_spans(text: str, min_chars: int = 12, max_chars: int = 420) -> list
         start, stop = pos, end
         while start < stop and text[start] in " \t\r\n-*#>|":
             start += 1
-        stars = len(text[:start]) - len(text[:start].rstrip("*"))
+        first = start
+        while first > 0 and text[first - 1] == "*":  # not text[:start].rstrip(): quadratic in a long text
+            first -= 1
+        stars = start - first
         if stars in (1, 2) and text.count("*" * stars, start, stop) % 2 == 1:
             start -= stars  # "**UTF** stands for …": the bold opens the sentence, it is no list marker
         while stop > start and text[stop - 1].isspace():
