@@ -112,6 +112,14 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:i'?ll|i will|i'?d|let me|i want to|i plan to|i'?m going to) (?:first )?(?:try|trial|pilot)\b"
             r".{0,60}\b(?:for (?:a|one|two|three|four|six|\d+) (?:weeks?|months?|days?)|and see)\b",
             r"(?:比一比|对比一下|比较一下)",
+            # a procedure proposed without "if" or "test": something recorded or counted from now on and
+            # set against something else (「下个月每周一不开早会，记录上午提交的代码量，再跟这个月比」,
+            # "I'll log my commits for a month and compare them with last month"). A count already made
+            # is evidence: 「我记了」 and "I logged" are in the past and do not match.
+            r"(?:记录|记下|记一下|统计|数一数|数一下|量一下|测一下|跟踪|追踪)(?!了|过).{0,40}?"
+            r"(?:(?:跟|和|与|同).{1,16}?(?:比|对比|比较|对照)|对比|对照|相比|[，,；;：:]\s*(?:再|然后|并)?比较)",
+            r"\b(?:record|log|count|track|measure|note down|time|tally)\b(?!ed).{0,60}?"
+            r"\b(?:and|then)\s+(?:compare|set (?:it|them) against|put (?:it|them) next to)\b",
             # an expectation stated as one: "I'd expect them to give again within 90 days more often"
             r"\b(?:i'?d|i would|we'?d) (?:expect|predict|bet)\b.{3,100}\b(?:more|less|fewer|higher|lower|faster|"
             r"slower|again|within|to (?:win|beat|lose|drop|rise))\b",
@@ -217,6 +225,10 @@ _LEADS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.I))
     for kind, pattern in (
         ("hedge", r"^(?:maybe|perhaps|dunno|no idea|not sure)\?"),
+        # a premise picked first, the doubt about it after: "The second one, I'm not sure her club is
+        # typical", 「第二条，我不确定…」 answer "which are you least sure of?" — not a hedge
+        ("choice", r"^(?:the )?(?:first|second|third|last) (?:one|premise)\b|^(?:premise |number )?[123][,.]\s|"
+                   r"^第[一二三123][条个项]|^[①②③]"),
         ("example", r"^(?:last|this past|one) (?:week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|"
                     r"wednesday|thursday|friday|saturday|sunday|time)\b|^(?:for example|for instance|once)\b|"
                     r"^(?:比如|例如|有一次|上周|上个月|去年|就拿)"),

@@ -61,10 +61,14 @@ class ReplyPlanner:
         txn.field("mode", mode)
         # The opening states the proposition back in plain words, so a misreading is corrected at once.
         reading = plain_reading(reading_parts, lang)
+        # a plan or a choice is weighed, not tested as a claim: "you stated a claim that can be tested
+        # (you wrote "my daughter learn Python or C first")" read wrong to a person deciding something
+        weighed = mode == "examine" and reading_parts.kind == "plan"
         if zh:
             what = "你给出了一个可以检验的主张" if mode == "examine" else "你描述的是兴趣、观察或困惑"
+            what = "你在权衡一个打算或选择" if weighed else what
             switch = "切换到探索" if mode == "examine" else "切换到推敲"
-            basis = f"（你写了「{cue}」）" if cue and cue != "?" else ""
+            basis = f"（你写了「{cue}」）" if cue and cue != "?" and not weighed else ""
             reason = (
                 f"{reading}模式：{'推敲' if mode == 'examine' else '探索'}——{what}{basis}；一句「{switch}」即可改。"
             )
@@ -74,8 +78,9 @@ class ReplyPlanner:
                 if mode == "examine"
                 else "you described an interest or observation"
             )
+            what = "you are weighing a plan or a choice" if weighed else what
             switch = "switch to explore" if mode == "examine" else "switch to examine"
-            basis = f' (you wrote "{cue}")' if cue and cue != "?" else ""
+            basis = f' (you wrote "{cue}")' if cue and cue != "?" and not weighed else ""
             reason = f"{reading} Mode: {mode}, since {what}{basis}; say '{switch}' to change it."
         txn.field("mode_reason", reason)
         upstream = self._upstream_depth()
@@ -600,25 +605,38 @@ class ReplyPlanner:
         if term is not None:
             payload["key_term"] = term  # later turns ask about what the person meant
         parts = answer_parts(text)
+        # A case the person tells of ("Last Monday I wrote nothing until 11") answers the question, but it
+        # is no premise, test or rival: it is kept as an example, and only a sentence of another kind
+        # beside it (a reason, a count, a test, a rival) is recorded as that kind. A trial's example to
+        # "which premise are you least sure of?" had been listed as a key premise.
+        example = classify_answer(text) == "example" and qtype != "CLARIFICATION"
+        if example and signals:
+            case = excerpt(part_of(parts, "example") or unlabelled(text), 60)
+            if case not in txn.s.examples:
+                txn.field("examples", [*txn.s.examples, case])
         if "PREMISE_SURFACED" in signals:
             # "The one I'm least sure of is the second" names a premise: record that premise, not the words.
             named = named_premise(text, contribution)
             # the sentence that gives it, never a hedge before it ("I'm not sure about any of them,
             # really. The only data I have …" became a trial's key premise, hedge and all)
             given = part_of(parts, "mechanism", "evidence")
-            payload["add_assumptions"] = [excerpt(named, 60) if named else excerpt(given, 60) if given else quote]
+            if named or given or not example:
+                payload["add_assumptions"] = [excerpt(named, 60) if named else excerpt(given, 60) if given else quote]
         test = part_of(parts, "test")
         if test is not None and test.rstrip().endswith(("?", "？")):
             test = None  # "What would count as a comparable week?" asks; it states no test
         asks_back = text.rstrip().endswith(("?", "？")) or cues.about_the_talk(text)
-        if "DISCRIMINATION_ADDED" in signals and (test is not None or (qtype in {"IMPLICATION"} and not asks_back)):
+        if "DISCRIMINATION_ADDED" in signals and (
+            test is not None or (qtype in {"IMPLICATION"} and not asks_back and not example)
+        ):
             # a question back or a complaint ("You're repeating the same review") is no prediction
             # a stated test keeps its threshold: "…if I fall asleep less than 10 minutes faster, …"
             payload["add_predictions"] = [excerpt(test or unlabelled(text), 160)]
         if "ALTERNATIVE_ADDED" in signals:
             # the sentence that offers the rival, not the premise picked before it
             rival = part_of(parts, "confounder")
-            payload["add_alternatives"] = [excerpt(rival, 60) if rival else quote]
+            if rival or not example:
+                payload["add_alternatives"] = [excerpt(rival, 60) if rival else quote]
         if "DISPOSITION_DECIDED" in signals:
             low = text.lower()
             reworded = _REWORDED.search(text)

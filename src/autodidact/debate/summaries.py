@@ -283,6 +283,8 @@ def session_summary_md(session: Session) -> str:
         ]
         L += [f"- 未决：{'；'.join(summary.get('undecided', [])) or '—'}", "", "## 关键前提（用户观察）", ""]
         L += [f"- {a}" for a in version.assumptions] or ["- 尚未浮出"]
+        if session.examples:  # cases told of, kept apart from the premises
+            L += ["", "## 你举的实例", ""] + [f"- {e}" for e in session.examples]
         L += ["", "## 预测与改变结论的条件（待验证假说）", ""]
         L += [f"- {p}" for p in version.predictions] or ["- 尚无"]
         L += ["", "## 竞争解释", ""] + ([f"- {a}" for a in version.alternatives] or ["- 尚无"])
@@ -311,6 +313,8 @@ def session_summary_md(session: Session) -> str:
         ]
         L += ["", "## Key premises (user observation)", ""]
         L += [f"- {a}" for a in version.assumptions] or ["- none surfaced yet"]
+        if session.examples:  # cases told of, kept apart from the premises
+            L += ["", "## Examples you gave", ""] + [f"- {e}" for e in session.examples]
         L += ["", "## Predictions and what would change the conclusion (hypotheses)", ""]
         L += [f"- {p}" for p in version.predictions] or ["- none yet"]
         L += ["", "## Competing explanations", ""] + ([f"- {a}" for a in version.alternatives] or ["- none yet"])
