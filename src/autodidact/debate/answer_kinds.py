@@ -265,6 +265,8 @@ _LABEL_END = re.compile(r"[:：]")
 _RULES_OUT = re.compile(
     r"\brul(?:es|ed|ing)? out\b|\bexclud(?:es|ed|ing)\b|\btells? (?:them|the two) apart\b|排除", re.I
 )
+# A word of pushback before what the answer does: "Wait, …", "Actually, …", 「不对，…」「等等，…」.
+_PUSHBACK = re.compile(r"^(?:no|not quite|actually|wait|hold on|不对|等等|等一下)\s*[,，.。!！]\s*", re.I)
 # A word of agreement before what the answer does: "Yes: last Tuesday …", 「对，比如…」.
 _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|right|ok|okay|是的|对|嗯|好)\s*[,，.。:：!！]\s*", re.I)
 
@@ -398,6 +400,14 @@ def classify(text: str, learned: bool = True) -> AnswerKind:
             if kind == "example" and re.search(r"\d", clean) and _EVIDENCE.search(clean):
                 return "evidence"  # "Last week I counted: 3 times in ten minutes" reports a count
             return kind  # type: ignore[return-value]
+    pushback = _PUSHBACK.match(lead)
+    if pushback is not None and pushback.end() < len(lead):
+        # "Wait, it's not just the day: in January we also switched to a remote call, which might explain
+        # it" pushes back and offers a rival: the opener says the person disagrees, what follows says
+        # how (a trial's rival was filed as a sharper statement, and "only one explanation" asked on)
+        said = classify(lead[pushback.end() :], learned=False)
+        if said in {"confounder", "test", "evidence"}:
+            return said
     hedged = False
     for kind, pattern in _RULES:
         if pattern.search(clean):

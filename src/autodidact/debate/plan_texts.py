@@ -21,8 +21,19 @@ _READING = re.compile(r"\s*[（(](?:reading|口径|衡量方式)[:：](?:[^()（
 
 
 def _plan(inp: TurnInputs, limit: int = 60) -> str:
-    """The plan in the person's words, without the measure a clarifying answer added to it."""
-    return bare_proposition(inp.proposition, limit)
+    """The plan in the person's words, without the measure a clarifying answer added to it, and without
+    the frame that says it is a plan: 'if "We should move our weekly retro …" works' and 'after four
+    weeks of "We should move …"' read wrong in a trial; 'if "move our weekly retro …" works' does not."""
+    return bare_proposition(_PLAN_FRAME.sub("", inp.proposition.strip(), count=1), limit)
+
+
+# "We should", "I plan to", "Should I", 「我打算」「我们应该」: what says it is a plan, not what the plan is.
+_PLAN_FRAME = re.compile(
+    r"^(?:(?:i|we) (?:should|will|plan to|want to|need to|intend to|have to|must|(?:am|are) going to)\s+|"
+    r"(?:i'?m|we'?re) (?:going to|planning to)\s+|let'?s\s+)(?=\w)|"
+    r"^(?:我|我们)(?:打算|计划|准备|想要|应该|需要|决定)(?=[\u4e00-\u9fffA-Za-z])",
+    re.I,
+)
 
 
 def bare_proposition(text: str, limit: int = 60) -> str:

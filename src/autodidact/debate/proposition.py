@@ -290,7 +290,12 @@ def _scope_en(rest: str) -> tuple[str, str]:
     ]
     m = found[-1] if found and not _EN_FINITE.search(rest[found[-1].end() :]) else None
     if m and len(rest[: m.start()].split()) >= 1:
-        return rest[: m.start()], _strip(rest[m.end() :])
+        head, scope = rest[: m.start()], _strip(rest[m.end() :])
+        # "right after the billing run": the word that says how close belongs to the scope, not the effect
+        close = re.search(r"\s+(right|just|shortly|soon|immediately|straight|long)$", head, re.I)
+        if close and len(head[: close.start()].split()) >= 1:
+            head, scope = head[: close.start()], f"{close.group(1)} {scope}"
+        return head, scope
     return rest, ""
 
 
@@ -462,7 +467,29 @@ def _split_effect_en(rest: str) -> tuple[str, str]:
     m = re.search(r"\b(is|are|was|were|become|becomes|feel|feels|seem|seems|get|gets|has|have)\b", rest, re.I)
     if m and m.start() > 0:
         return _strip(rest[: m.start()]), _strip(rest[m.start() :])
+    # "Our support tickets spike every month": after a plural noun, the first word that is no function
+    # word is the verb, and what happens is the effect (a trial read it "about Our support", and asked
+    # which reading of "support" was meant)
+    for i in range(2, len(words)):
+        before, word = words[i - 1], words[i]
+        if (
+            re.fullmatch(r"[a-z]+s", before) and not before.endswith("ss")
+            and re.fullmatch(r"[a-z]+", word) and word not in _EN_NOT_VERB
+            and not word.endswith(("ly", "s", "ed"))  # a plural subject's verb is bare: "tickets spike"
+        ):  # fmt: skip
+            return _strip(" ".join(words[:i])), _strip(" ".join(words[i:]))
     return _strip(rest), ""
+
+
+# Words that follow a plural noun without being its verb ("tickets on Mondays", "kids of friends").
+_EN_NOT_VERB = frozenset(
+    [
+        "a", "an", "the", "of", "on", "in", "at", "for", "to", "from", "with", "by", "and", "or", "but", "as",
+        "than", "that", "which", "who", "whose", "this", "these", "those", "my", "our", "your", "their", "his",
+        "her", "its", "all", "each", "every", "some", "any", "many", "much", "more", "most", "few", "less",
+        "least", "no", "not", "very", "so", "too", "also", "only", "just", "even", "still", "really",
+    ]
+)  # fmt: skip
 
 
 def _as_question(text: str) -> str:

@@ -649,6 +649,12 @@ class ReplyPlanner:
                 # "Revise: Remote work lowers output per hour on collaborative tasks" is the new wording:
                 # the next version says it (it had been lost, or filed as a premise)
                 payload["proposition"] = new_wording.rstrip("。.!！")
+                if scope_only(new_wording):
+                    # 「修改：只比较下午两点喝的那一杯」 narrows the idea; a trial's checkpoint kept the
+                    # fragment as the whole proposition
+                    base = _SCOPE_NOTE.sub("", idea.current.proposition)
+                    narrowed = excerpt(new_wording.rstrip("。.!！"), 60)
+                    payload["proposition"] = f"{base}（范围：{narrowed}）" if zh else f"{base} (scope: {narrowed})"
         if "DECISION_RECORDED" in signals:
             self._record_decision(txn, text)
         if len(payload) > 3:
