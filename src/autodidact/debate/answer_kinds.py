@@ -504,6 +504,10 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
         # "Mostly B, with a baseline: escaped defects went from 14 to 6" picks B and gives evidence
         out.append(("choice", clean))
     sentences = [s.strip() for s in _SENTENCES.split(clean) if s and len(s.strip()) > 3]
+    if first != "choice" and len(out) == 1 and len(sentences) > 1 and classify(sentences[0], learned=False) == "choice":
+        # "The third. Actually we changed the ticket form in March, so …" picks premise 3 and then says
+        # why: a trial kept only the rival and asked about the premises again
+        out.append(("choice", sentences[0]))
     if len(sentences) < 2:
         return out
     if first == "test":
@@ -549,6 +553,9 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
             continue  # 「这跟工作用时没有关系」 in a correction rejects a misreading; it offers no rival
         seen.add(kind)
         out.append((kind, unlabelled(sentence)))
+    picked = next((s for k, s in out[1:] if k == "choice"), None)
+    if picked is not None and out[0][1].startswith(picked) and len(out[0][1]) > len(picked):
+        out[0] = (out[0][0], out[0][1][len(picked) :].strip())  # the rival without "The third." before it
     return out
 
 

@@ -28,7 +28,8 @@ _EN_BECAUSE = re.compile(
 )
 _EN_HEDGE = re.compile(
     r"^(?:(?:i (?:really |honestly )?(?:think|believe|feel|suspect|guess|reckon)|i'?m (?:convinced|sure)|"
-    r"it seems|in my experience|honestly|frankly|clearly|i'?ve (?:noticed|seen|found)|i notice|i find)(?: that)?,?|"
+    r"it seems|in my experience|honestly|frankly|clearly|i'?ve (?:noticed|seen|found)|"
+    r"i (?:notice|noticed|find|found))(?: that)?,?|"
     r"maybe|perhaps)\s+",
     re.I,
 )
@@ -822,7 +823,9 @@ def plain_reading(p: Proposition, lang: str) -> str:
     if not p.subject and p.effect:
         return f"How I read it: an observation — {p.effect}" + (f" {p.scope}." if p.scope else ".")
     when = f" {p.scope}" if p.scope and p.effect else ""  # "on rainy days" is the point of the observation
-    return f"How I read it: an observation about {p.subject or p.text}" + (f": {p.effect}{when}." if p.effect else ".")
+    # "about our support tickets": a sentence's capital is no name, mid-sentence
+    about = _lower_first(p.subject) if p.subject else p.text
+    return f"How I read it: an observation about {about}" + (f": {p.effect}{when}." if p.effect else ".")
 
 
 def _lower_first(text: str) -> str:

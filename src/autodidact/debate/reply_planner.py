@@ -601,6 +601,14 @@ class ReplyPlanner:
             narrowing = part_of(answer_parts(text), "scope") or unlabelled(text)
             scope = excerpt(_first_clause(said.group(1)), 60) if said else excerpt(_first_clause(narrowing), 60)
             payload["proposition"] = f"{base}（范围：{scope}）" if zh else f"{base} (scope: {scope})"
+        elif "QUESTION_SHARPENED" in signals and classify_answer(text) == "correction" and corrected_term(text) is None:
+            # "Correction: it's not every month, only the quarterly runs" narrows what the idea claims; a
+            # trial's checkpoint still kept "every month" (a correction that names a term moves the key term)
+            only = _ONLY.search(unlabelled(text))
+            if only is not None:
+                base = _SCOPE_NOTE.sub("", idea.current.proposition)
+                scope = excerpt(only.group(0).strip(" ,，。."), 60)
+                payload["proposition"] = f"{base}（范围：{scope}）" if zh else f"{base} (scope: {scope})"
         term = corrected_term(text) if classify_answer(text) == "correction" else None
         if term is not None:
             payload["key_term"] = term  # later turns ask about what the person meant
@@ -765,6 +773,8 @@ def _disposition(low: str) -> str:
     return min(found)[1] if found else "KEEP"
 
 
+# The clause that narrows inside a correction: "only the quarterly runs, when …", 「只算季度结算」.
+_ONLY = re.compile(r"\bonly\b[^.;!?]{3,}|(?:只|仅)(?:有|在|是|算|限于?|针对)?[^。；！？]{2,}", re.I)
 _SCOPE_NOTE = re.compile(r"\s*[（(](?:scope|范围)[:：][^()（）]*[)）]\s*$")
 # Where a scope stops: "only for backend services, the frontend bugs are mostly CSS…" narrows to the
 # backend; the rest is the person's reason, not part of the scope.
