@@ -265,6 +265,12 @@ _LABEL_END = re.compile(r"[:：]")
 _RULES_OUT = re.compile(
     r"\brul(?:es|ed|ing)? out\b|\bexclud(?:es|ed|ing)\b|\btells? (?:them|the two) apart\b|排除", re.I
 )
+# "Nothing changes": the answer to "does this change your test?" that changes nothing.
+_NO_CHANGE = re.compile(
+    r"^(?:no change|nothing changes|it changes nothing|no,? (?:it )?(?:does ?n[o']t|won'?t) change (?:it|anything)|"
+    r"没有变化|没变化|没什么变化|不变|不用改|不改了?|没有要改的)\s*(?:[,，.。!！;；]\s*|$)",
+    re.I,
+)
 # A word of pushback before what the answer does: "Wait, …", "Actually, …", 「不对，…」「等等，…」.
 _PUSHBACK = re.compile(r"^(?:no|not quite|actually|wait|hold on|不对|等等|等一下)\s*[,，.。!！]\s*", re.I)
 # A word of agreement before what the answer does: "Yes: last Tuesday …", 「对，比如…」.
@@ -400,6 +406,13 @@ def classify(text: str, learned: bool = True) -> AnswerKind:
             if kind == "example" and re.search(r"\d", clean) and _EVIDENCE.search(clean):
                 return "evidence"  # "Last week I counted: 3 times in ten minutes" reports a count
             return kind  # type: ignore[return-value]
+    unchanged = _NO_CHANGE.match(lead)
+    if unchanged is not None:
+        # 「没有变化，保留这个检验。」 answers "does anything change your test?" with no: it states no new
+        # test (the learned reader called it one, and a trial recorded it as a second test)
+        rest = lead[unchanged.end() :]
+        said = classify(rest, learned=False) if rest else "other"
+        return said if said in {"confounder", "test", "evidence", "mechanism", "scope", "correction"} else "other"
     pushback = _PUSHBACK.match(lead)
     if pushback is not None and pushback.end() < len(lead):
         # "Wait, it's not just the day: in January we also switched to a remote call, which might explain

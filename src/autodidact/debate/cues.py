@@ -418,5 +418,6 @@ def judge_mode(prompt: str) -> tuple[str, str]:
     if claim and not asks:
         return "examine", claim
     if weak and not explore and not asks:
-        return "examine", weak
+        # the effect that holds the comparative, not the bare word: (you wrote 「更」) read as a slip
+        return "examine", reading.effect if weak in reading.effect and reading.effect in prompt else weak
     return "explore", explore or ("?" if asks else "")

@@ -301,7 +301,8 @@ def _example_prediction(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
             )
             question = f"On a task you actually have, where would you expect {a} to beat {b}?"
     elif inp.kind == "observation":
-        every_zh, every_en = _periods(inp.proposition)
+        seen = read_proposition(bare_proposition(inp.proposition, 400), inp.lang)
+        every_zh, every_en = _periods(seen.effect or inp.proposition)  # the pattern's period, not the cause's
         if zh:
             text = (
                 f"举个例子：{every_zh}按同样的方式数一次「{t}」，如果规律每次都出现，观察站得住；只出现一两次，就要改。"

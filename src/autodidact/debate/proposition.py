@@ -790,6 +790,9 @@ def plain_reading(p: Proposition, lang: str) -> str:
             return f"我的理解：这是一个问题——「{p.cause}」是否、又为什么会让「{p.subject}{p.effect}」。"
         if p.kind == "question":
             return f"我的理解：这是一个问题，关于「{p.subject or p.text}」。"
+        if p.scope and p.effect and not p.subject:
+            # 「孩子开始练琴以后，数学作业写得更快了」 was said back as 「关于「<the whole sentence>」：<effect>」
+            return f"我的理解：这是一个观察——在「{p.scope}」这个条件下，「{p.effect}」。关键在于「{p.key_term}」。"
         return f"我的理解：这是一个观察，关于「{p.subject or p.text}」{('：' + p.effect) if p.effect else ''}。"
     if p.kind == "causal":
         scope = f" ({p.scope})" if p.scope else ""

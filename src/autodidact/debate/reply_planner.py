@@ -629,6 +629,8 @@ class ReplyPlanner:
             # really. The only data I have …" became a trial's key premise, hedge and all)
             given = part_of(parts, "mechanism", "evidence")
             if named or given or not example:
+                # 「更像乙：我没什么感觉，但作业本上…」: the pick of an example is no part of the premise
+                given = _PICKED.sub("", given, count=1) if given else given
                 payload["add_assumptions"] = [excerpt(named, 60) if named else excerpt(given, 60) if given else quote]
         test = part_of(parts, "test")
         if test is not None and test.rstrip().endswith(("?", "？")):
@@ -773,6 +775,11 @@ def _disposition(low: str) -> str:
     return min(found)[1] if found else "KEEP"
 
 
+# An option picked before what the answer says: "B: …", 「更像乙：…」, 「选A，…」.
+_PICKED = re.compile(
+    r"^(?:more like |closer to |mostly |option )?(?:更像|更接近|算是|应该是|大概是|选)?"
+    r"\s*[ABC甲乙丙]\s*[，,。：:；;]\s*"
+)
 # The clause that narrows inside a correction: "only the quarterly runs, when …", 「只算季度结算」.
 _ONLY = re.compile(r"\bonly\b[^.;!?]{3,}|(?:只|仅)(?:有|在|是|算|限于?|针对)?[^。；！？]{2,}", re.I)
 _SCOPE_NOTE = re.compile(r"\s*[（(](?:scope|范围)[:：][^()（）]*[)）]\s*$")

@@ -154,6 +154,7 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
         "maturation": idea.maturation,
         "reached_p3": reached,
         "kept": kept,
+        "disposition": version.disposition,
         "revised": revised,
         "test": test,
         "undecided": undecided,
@@ -219,8 +220,10 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
         if summary.get("note"):
             lines.append(str(summary["note"]))
         test = f"｜检验：{summary['test']}" if summary.get("test") else ""
+        # set aside by the person: 「保留：…」 beside their 「搁置」 read as the decision lost (a trial)
+        kept = "搁置" if summary.get("disposition") == "SET_ASIDE" else "保留"
         lines.append(
-            f"保留：{summary['kept']}｜修改：{summary['revised']}{test}｜"
+            f"{kept}：{summary['kept']}｜修改：{summary['revised']}{test}｜"
             f"未决：{'；'.join(_bare(u) for u in summary['undecided'])}"
         )
         if not summary["reached_p3"]:
@@ -235,7 +238,8 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
             lines.append(str(summary["note"]))
         test = f" | Test: {summary['test']}" if summary.get("test") else ""
         undecided = "; ".join(_bare(u) for u in summary["undecided"])
-        lines.append(f"Keep: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {undecided}")
+        kept = "Set aside" if summary.get("disposition") == "SET_ASIDE" else "Keep"
+        lines.append(f"{kept}: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {undecided}")
         if not summary["reached_p3"]:
             lines.append(_NOT_YET["en"][bool(summary.get("test"))])
         if summary["open_questions"]:
@@ -278,7 +282,7 @@ def session_summary_md(session: Session) -> str:
         L += [
             "## 保留 / 修改 / 未决",
             "",
-            f"- 保留：{summary.get('kept', '—')}",
+            f"- {'搁置' if version.disposition == 'SET_ASIDE' else '保留'}：{summary.get('kept', '—')}",
             f"- 修改：{summary.get('revised', '—')}",
         ]
         L += [f"- 未决：{'；'.join(summary.get('undecided', [])) or '—'}", "", "## 关键前提（用户观察）", ""]
@@ -306,7 +310,8 @@ def session_summary_md(session: Session) -> str:
             f"you answered {replies} questions); review batches: {usage.review_batches}"
         )
         L += ["", f"## Proposition (version {version.version}, a hypothesis to test)", "", version.proposition, ""]
-        L += ["## Keep / revise / undecided", "", f"- Keep: {summary.get('kept', '—')}"]
+        kept_label = "Set aside" if version.disposition == "SET_ASIDE" else "Keep"
+        L += ["## Keep / revise / undecided", "", f"- {kept_label}: {summary.get('kept', '—')}"]
         L += [
             f"- Revise: {summary.get('revised', '—')}",
             f"- Undecided: {'; '.join(summary.get('undecided', [])) or '—'}",
