@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from autodidact.debate.answer_kinds import classify
+from autodidact.debate.answer_kinds import answer_parts, classify, part_of
 from autodidact.debate.checker import check_session
 from autodidact.debate.engine import Engine
-from autodidact.debate.proposition import read
+from autodidact.debate.proposition import plain_reading, read
 from autodidact.debate.templates import key_term
 
 
@@ -188,3 +188,95 @@ def test_a_chinese_test_proposal_is_recorded_and_not_asked_again(
     asked = [r.question for r in session.rounds if r.question]
     assert len(asked) == len(set(asked))
     assert check_session(kb_dir / "debates" / "s1")["ok"]
+
+
+# -- what the trial of 2026-12-08 found ------------------------------------------------------------
+
+
+def test_a_rival_after_a_pushback_is_a_rival_without_the_pushback() -> None:
+    said = "Hold on, it's not only the weather: in May we also moved the bins to the back yard."
+    assert classify(said) == "confounder"
+    assert part_of(answer_parts(said), "confounder") == "in May we also moved the bins to the back yard."
+    assert classify("不对，那个月我们也换了供应商。") == "confounder"
+    assert classify("No, I mean the number of paid signups, not the free ones.") == "correction"
+
+
+@pytest.mark.parametrize("said", ["Nothing changes.", "No change", "没有变化，保留这个检验。", "不用改。"])
+def test_nothing_changes_states_no_test(said: str) -> None:
+    assert classify(said) == "other"
+
+
+def test_an_english_observation_reads_the_verb_after_a_plural_noun() -> None:
+    reading = read("Our parcels arrive late every week right before the holidays", "en")
+    assert (reading.kind, reading.subject, reading.effect) == ("observation", "Our parcels", "arrive late every week")
+    assert reading.scope == "right before the holidays"
+    assert plain_reading(reading, "en").startswith("How I read it: an observation about our parcels:")
+
+
+def test_a_chinese_observation_after_a_change_is_said_with_its_condition() -> None:
+    said = plain_reading(read("换了新的床垫以后，我早上腰疼得少了", "zh"), "zh")
+    assert "「换了新的床垫」这个条件下" in said
+    assert said.count("换了新的床垫") == 1  # not the whole sentence, then its effect again
+
+
+def test_a_plan_is_quoted_without_its_frame_and_a_choice_before_a_rival_is_kept(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path
+) -> None:
+    debate("start", "We should hold our planning meeting on Monday instead of Thursday", depth="standard")
+    premises = debate("reply", "s1", "B, the result: fewer tickets carried over.")
+    assert '"We should' not in _said(premises)
+    debate("reply", "s1", "The second. Actually we also cut the sprint to one week in March, which could explain it.")
+    current = Engine(kb_dir / "debates" / "s1").load().idea().current
+    assert any("the change brings the result" in a for a in current.assumptions)  # premise (2), picked
+    assert current.alternatives and current.alternatives[0].startswith("Actually we also cut the sprint")
+
+
+def test_a_correction_that_narrows_scopes_the_idea(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    debate("start", "Our website slows down every evening after the backup job", depth="standard")
+    debate("reply", "s1", "B")
+    debate("reply", "s1", "Correction: not every evening, only on Fridays, when the weekly export runs too.")
+    current = Engine(kb_dir / "debates" / "s1").load().idea().current
+    assert current.proposition.endswith("(scope: only on Fridays, when the weekly export runs too)")
+
+
+def test_a_scope_only_revision_at_the_reflection_narrows_and_set_aside_is_shown(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path
+) -> None:
+    debate("start", "用手冲壶泡的茶比用电热水壶泡的更香", depth="quick")
+    for answer in ["A", "第一条", "如果同一批茶叶两种泡法盲喝分不出来，我就放弃这个说法。", "还没想到别的解释"]:
+        turn = debate("reply", "s1", answer)
+        if turn["state"] != "WAITING_USER" or "保留、修改" in _said(turn):
+            break
+    done = debate("reply", "s1", "修改：只比较绿茶。")
+    current = Engine(kb_dir / "debates" / "s1").load().idea().current
+    assert (
+        current.proposition.startswith("用手冲壶泡的茶比用电热水壶泡的更香")
+        and "（范围：只比较绿茶）" in current.proposition
+    )
+    assert done["state"] != "WAITING_USER" or "绿茶" in _said(done)
+
+
+def test_the_checkpoint_says_set_aside_when_the_person_set_it_aside() -> None:
+    from autodidact.debate.summaries import checkpoint_text
+
+    summary = {"stop_reason": "CHECKPOINT_REACHED", "kept": "X", "revised": "none", "undecided": [], "reached_p3": True,
+               "open_questions": [], "options": [], "closing": "", "disposition": "SET_ASIDE"}  # fmt: skip
+    assert any(line.startswith("Set aside: X") for line in checkpoint_text(summary, "en"))
+    assert any(line.startswith("搁置：X") for line in checkpoint_text(summary, "zh"))
+
+
+def test_an_observations_example_counts_over_its_own_period() -> None:
+    from autodidact.debate.kind_texts import _periods
+
+    assert _periods("spike every month")[1] == "once a month for the next four months"
+    assert _periods("数学作业写得更快了")[0] == "接下来四周每周"
+
+
+def test_an_option_picked_before_evidence_stays_out_of_the_premise(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path
+) -> None:
+    debate("start", "女儿开始每天跳绳以后，晚上睡得更早了", depth="standard")
+    debate("reply", "s1", "我不知道。")
+    debate("reply", "s1", "更像乙：我没什么感觉，但我记了入睡时间，从十点半提前到了九点五十。")
+    current = Engine(kb_dir / "debates" / "s1").load().idea().current
+    assert current.assumptions and not any(a.startswith("更像乙") for a in current.assumptions)

@@ -516,6 +516,13 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
     if first != "choice" and OPENING_CHOICE.match(clean):
         # "Mostly B, with a baseline: escaped defects went from 14 to 6" picks B and gives evidence
         out.append(("choice", clean))
+    pushback = _PUSHBACK.match(out[0][1])
+    if pushback is not None and out[0][0] in {"confounder", "test", "evidence"}:
+        # "Wait, it's not just the day: in January we also switched …": the rival is what follows the
+        # pushback and the short clause that sets it up, not "Wait, it's not just the day"
+        rest = out[0][1][pushback.end() :]
+        head, colon, tail = rest.partition(":") if ":" in rest[:60] else rest.partition("：")
+        out[0] = (out[0][0], tail.strip() if colon and len(head.split()) <= 8 and len(tail.strip()) > 3 else rest)
     sentences = [s.strip() for s in _SENTENCES.split(clean) if s and len(s.strip()) > 3]
     if first != "choice" and len(out) == 1 and len(sentences) > 1 and classify(sentences[0], learned=False) == "choice":
         # "The third. Actually we changed the ticket form in March, so …" picks premise 3 and then says

@@ -102,6 +102,11 @@ def _after_budget(session: Session, zh: bool) -> list[str]:
     return [raise_it, close]
 
 
+def _lower_first(text: str) -> str:
+    """ "narrowed to only the platform team": a capital the person's sentence opened with, mid-sentence."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
 def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: str) -> dict[str, Any]:
     """The structured checkpoint summary stored in the CHECKPOINT event."""
     zh = session.language == "zh"
@@ -113,7 +118,9 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     narrowed = _SCOPE_NOTE.search(version.proposition)
     if narrowed:
         revisions.append(
-            f"范围收窄为「{excerpt(narrowed.group(1), 40)}」" if zh else f"narrowed to {excerpt(narrowed.group(1), 40)}"
+            f"范围收窄为「{excerpt(narrowed.group(1), 40)}」"
+            if zh
+            else f"narrowed to {_lower_first(excerpt(narrowed.group(1), 40))}"
         )
     base = idea.stage_base(session.stage).proposition
     if not revisions and version.proposition != base and not version.proposition.startswith(base):
