@@ -1,7 +1,8 @@
 """What the trial of 2026-12-07 left (docs/debate.md, "A trial of 2026-12-07"), and what the trial after
-it found (docs/debate.md, "A trial of 2026-12-08"): an example recorded as a premise or a test, a Chinese
-key term cut inside a word, a decision question examined as a why-question, and a Chinese test proposal
-read as a sharper statement of the idea.
+it found (docs/debate.md, "A second trial of 2026-12-07"): an example recorded as a premise or a test, a
+Chinese key term cut inside a word, a decision question examined as a why-question, a Chinese test
+proposal read as a sharper statement of the idea; then rivals lost to a pushback, revisions and
+corrections that narrow, a set-aside idea shown as kept, and readings that quoted the wrong words.
 
 Each test fails on the code before these fixes; the sessions run the real engine through the CLI, offline.
 The propositions are not the trials' own: the rules are general, so other wordings must read the same way.
@@ -190,7 +191,7 @@ def test_a_chinese_test_proposal_is_recorded_and_not_asked_again(
     assert check_session(kb_dir / "debates" / "s1")["ok"]
 
 
-# -- what the trial of 2026-12-08 found ------------------------------------------------------------
+# -- what the second trial of 2026-12-07 found ------------------------------------------------------------
 
 
 def test_a_rival_after_a_pushback_is_a_rival_without_the_pushback() -> None:
@@ -280,3 +281,15 @@ def test_an_option_picked_before_evidence_stays_out_of_the_premise(
     debate("reply", "s1", "更像乙：我没什么感觉，但我记了入睡时间，从十点半提前到了九点五十。")
     current = Engine(kb_dir / "debates" / "s1").load().idea().current
     assert current.assumptions and not any(a.startswith("更像乙") for a in current.assumptions)
+
+
+def test_a_phrase_asked_about_is_found_by_its_words() -> None:
+    from autodidact.debate.asked_back import explain_term
+
+    said = (
+        'Key premises of "Cycling beats the tram for my commute": (1) the two were compared on the same route under '
+        "the same conditions and on the same days of the week; (2) the difference is large enough to matter; "
+        "(3) the cases you know are typical of both, not the best of one against the worst of the other."
+    )
+    answer = explain_term("What do you mean by a typical case?", "en", said)
+    assert answer is not None and "(3) the cases you know are typical of both" in answer
