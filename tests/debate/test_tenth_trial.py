@@ -238,6 +238,9 @@ def test_a_correction_that_narrows_scopes_the_idea(debate: Callable[..., dict[st
     debate("reply", "s1", "Correction: not every evening, only on Fridays, when the weekly export runs too.")
     current = Engine(kb_dir / "debates" / "s1").load().idea().current
     assert current.proposition.endswith("(scope: only on Fridays, when the weekly export runs too)")
+    meant = debate("reply", "s1", "No, I only meant the checkout page, that's all.")
+    assert "(scope: only meant" not in Engine(kb_dir / "debates" / "s1").load().idea().current.proposition
+    assert meant["state"]
 
 
 def test_a_scope_only_revision_at_the_reflection_narrows_and_set_aside_is_shown(

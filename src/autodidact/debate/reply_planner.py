@@ -780,8 +780,13 @@ _PICKED = re.compile(
     r"^(?:more like |closer to |mostly |option )?(?:更像|更接近|算是|应该是|大概是|选)?"
     r"\s*[ABC甲乙丙]\s*[，,。：:；;]\s*"
 )
-# The clause that narrows inside a correction: "only the quarterly runs, when …", 「只算季度结算」.
-_ONLY = re.compile(r"\bonly\b[^.;!?]{3,}|(?:只|仅)(?:有|在|是|算|限于?|针对)?[^。；！？]{2,}", re.I)
+# The clause that narrows inside a correction: "only the quarterly runs, when …", 「只算季度结算」 — not
+# "I only meant …" or 「只是想说…」, which say what the person meant, not where the idea holds.
+_ONLY = re.compile(
+    r"\bonly (?:the|for|in|on|at|during|when|with|among|after|before)\b[^.;!?]{3,}|"
+    r"(?:只|仅)(?:有|在|算|限于?|针对|看|比较|说)[^。；！？]{2,}",
+    re.I,
+)
 _SCOPE_NOTE = re.compile(r"\s*[（(](?:scope|范围)[:：][^()（）]*[)）]\s*$")
 # Where a scope stops: "only for backend services, the frontend bugs are mostly CSS…" narrows to the
 # backend; the rest is the person's reason, not part of the scope.
