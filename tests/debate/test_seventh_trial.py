@@ -76,8 +76,10 @@ def test_a_revise_decision_without_new_words_is_not_shown_as_none(tmp_path: Path
     shown = _talk(
         tmp_path,
         "Should I accept the team-lead role, even though I enjoy hands-on engineering more?",
-        ["recommended", "C", "The third one", "Yes, last spring I spent two weeks on a caching bug and loved it",
-         "If after 3 months I dread Monday meetings, I go back to coding", "No change", "Revise."],
+        # the example comes after the test: told of in place of a test, a case is kept as an example and the
+        # test is asked for again (it used to be filed as the test)
+        ["recommended", "C", "The third one", "If after 3 months I dread Monday meetings, I go back to coding",
+         "Yes, last spring I spent two weeks on a caching bug and loved it", "No change", "Revise."],
     )  # fmt: skip
     assert "do you try, revise or set aside" in shown[-2]  # the reflection, answered by "Revise."
     assert Engine(tmp_path).load().idea().current.disposition == "REVISE"

@@ -112,6 +112,14 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:i'?ll|i will|i'?d|let me|i want to|i plan to|i'?m going to) (?:first )?(?:try|trial|pilot)\b"
             r".{0,60}\b(?:for (?:a|one|two|three|four|six|\d+) (?:weeks?|months?|days?)|and see)\b",
             r"(?:比一比|对比一下|比较一下)",
+            # a procedure proposed without "if" or "test": something recorded or counted from now on and
+            # set against something else (「下个月每周一不开早会，记录上午提交的代码量，再跟这个月比」,
+            # "I'll log my commits for a month and compare them with last month"). A count already made
+            # is evidence: 「我记了」 and "I logged" are in the past and do not match.
+            r"(?:记录|记下|记一下|统计|数一数|数一下|量一下|测一下|跟踪|追踪)(?!了|过).{0,40}?"
+            r"(?:(?:跟|和|与|同).{1,16}?(?:比|对比|比较|对照)|对比|对照|相比|[，,；;：:]\s*(?:再|然后|并)?比较)",
+            r"\b(?:record|log|count|track|measure|note down|time|tally)\b(?!ed).{0,60}?"
+            r"\b(?:and|then)\s+(?:compare|set (?:it|them) against|put (?:it|them) next to)\b",
             # an expectation stated as one: "I'd expect them to give again within 90 days more often"
             r"\b(?:i'?d|i would|we'?d) (?:expect|predict|bet)\b.{3,100}\b(?:more|less|fewer|higher|lower|faster|"
             r"slower|again|within|to (?:win|beat|lose|drop|rise))\b",
@@ -217,6 +225,10 @@ _LEADS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.I))
     for kind, pattern in (
         ("hedge", r"^(?:maybe|perhaps|dunno|no idea|not sure)\?"),
+        # a premise picked first, the doubt about it after: "The second one, I'm not sure her club is
+        # typical", 「第二条，我不确定…」 answer "which are you least sure of?" — not a hedge
+        ("choice", r"^(?:the )?(?:first|second|third|last) (?:one|premise)\b|^(?:premise |number )?[123][,.]\s|"
+                   r"^第[一二三123][条个项]|^[①②③]"),
         ("example", r"^(?:last|this past|one) (?:week|month|year|spring|summer|autumn|fall|winter|monday|tuesday|"
                     r"wednesday|thursday|friday|saturday|sunday|time)\b|^(?:for example|for instance|once)\b|"
                     r"^(?:比如|例如|有一次|上周|上个月|去年|就拿)"),
@@ -253,6 +265,14 @@ _LABEL_END = re.compile(r"[:：]")
 _RULES_OUT = re.compile(
     r"\brul(?:es|ed|ing)? out\b|\bexclud(?:es|ed|ing)\b|\btells? (?:them|the two) apart\b|排除", re.I
 )
+# "Nothing changes": the answer to "does this change your test?" that changes nothing.
+_NO_CHANGE = re.compile(
+    r"^(?:no change|nothing changes|it changes nothing|no,? (?:it )?(?:does ?n[o']t|won'?t) change (?:it|anything)|"
+    r"没有变化|没变化|没什么变化|不变|不用改|不改了?|没有要改的)\s*(?:[,，.。!！;；]\s*|$)",
+    re.I,
+)
+# A word of pushback before what the answer does: "Wait, …", "Actually, …", 「不对，…」「等等，…」.
+_PUSHBACK = re.compile(r"^(?:no|not quite|actually|wait|hold on|不对|等等|等一下)\s*[,，.。!！]\s*", re.I)
 # A word of agreement before what the answer does: "Yes: last Tuesday …", 「对，比如…」.
 _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|right|ok|okay|是的|对|嗯|好)\s*[,，.。:：!！]\s*", re.I)
 
@@ -386,6 +406,21 @@ def classify(text: str, learned: bool = True) -> AnswerKind:
             if kind == "example" and re.search(r"\d", clean) and _EVIDENCE.search(clean):
                 return "evidence"  # "Last week I counted: 3 times in ten minutes" reports a count
             return kind  # type: ignore[return-value]
+    unchanged = _NO_CHANGE.match(lead)
+    if unchanged is not None:
+        # 「没有变化，保留这个检验。」 answers "does anything change your test?" with no: it states no new
+        # test (the learned reader called it one, and a trial recorded it as a second test)
+        rest = lead[unchanged.end() :]
+        said = classify(rest, learned=False) if rest else "other"
+        return said if said in {"confounder", "test", "evidence", "mechanism", "scope", "correction"} else "other"
+    pushback = _PUSHBACK.match(lead)
+    if pushback is not None and pushback.end() < len(lead):
+        # "Wait, it's not just the day: in January we also switched to a remote call, which might explain
+        # it" pushes back and offers a rival: the opener says the person disagrees, what follows says
+        # how (a trial's rival was filed as a sharper statement, and "only one explanation" asked on)
+        said = classify(lead[pushback.end() :], learned=False)
+        if said in {"confounder", "test", "evidence"}:
+            return said
     hedged = False
     for kind, pattern in _RULES:
         if pattern.search(clean):
@@ -481,7 +516,18 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
     if first != "choice" and OPENING_CHOICE.match(clean):
         # "Mostly B, with a baseline: escaped defects went from 14 to 6" picks B and gives evidence
         out.append(("choice", clean))
+    pushback = _PUSHBACK.match(out[0][1])
+    if pushback is not None and out[0][0] in {"confounder", "test", "evidence"}:
+        # "Wait, it's not just the day: in January we also switched …": the rival is what follows the
+        # pushback and the short clause that sets it up, not "Wait, it's not just the day"
+        rest = out[0][1][pushback.end() :]
+        head, colon, tail = rest.partition(":") if ":" in rest[:60] else rest.partition("：")
+        out[0] = (out[0][0], tail.strip() if colon and len(head.split()) <= 8 and len(tail.strip()) > 3 else rest)
     sentences = [s.strip() for s in _SENTENCES.split(clean) if s and len(s.strip()) > 3]
+    if first != "choice" and len(out) == 1 and len(sentences) > 1 and classify(sentences[0], learned=False) == "choice":
+        # "The third. Actually we changed the ticket form in March, so …" picks premise 3 and then says
+        # why: a trial kept only the rival and asked about the premises again
+        out.append(("choice", sentences[0]))
     if len(sentences) < 2:
         return out
     if first == "test":
@@ -527,6 +573,9 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
             continue  # 「这跟工作用时没有关系」 in a correction rejects a misreading; it offers no rival
         seen.add(kind)
         out.append((kind, unlabelled(sentence)))
+    picked = next((s for k, s in out[1:] if k == "choice"), None)
+    if picked is not None and out[0][1].startswith(picked) and len(out[0][1]) > len(picked):
+        out[0] = (out[0][0], out[0][1][len(picked) :].strip())  # the rival without "The third." before it
     return out
 
 

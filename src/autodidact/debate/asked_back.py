@@ -244,11 +244,20 @@ def _unquoted(text: str) -> str:
     return re.sub(r"[「」『』“”\"‘’]", "", text)
 
 
+def _uses_words(term: str, text: str) -> bool:
+    """Whether ``text`` holds every word of an English ``term``, in any order and number: "a typical
+    case" was asked of "the cases you know are typical", and a trial was told the turn never used it."""
+    words = [w.removesuffix("s") for w in re.findall(r"[a-z]{3,}", term.lower()) if w not in {"the", "and"}]
+    return len(words) >= 2 and all(re.search(rf"\b{re.escape(w)}", text.lower()) for w in words)
+
+
 def explain_term(question: str, lang: str, said: str, cause: str = "") -> str | None:
     """What the partner meant by words of its own the person asks about, in one sentence; None when
     the question is about no words of the partner's (``said``: its recent turns)."""
     term = asked_term(question)
-    if not term or (term.lower() not in said.lower() and not _ABOUT_WORDING.search(question)):
+    if not term or (
+        term.lower() not in said.lower() and not _uses_words(term, said) and not _ABOUT_WORDING.search(question)
+    ):
         return None
     zh = lang == "zh"
     low = term.lower()
@@ -265,8 +274,12 @@ def explain_term(question: str, lang: str, said: str, cause: str = "") -> str | 
     sentences = [m.group(0).strip() for m in _SENTENCE.finditer(without_quotes(said))] + [
         s for s in (m.group(0).strip() for m in _SENTENCE.finditer(_unquoted(said))) if not _QUOTES_PERSON.match(s)
     ]
-    for sentence in sentences:
-        if low in sentence.lower() and sentence.lower() != low:
+    for sentence in sorted(sentences, key=lambda x: low not in x.lower()):  # the phrase itself first
+        if (low in sentence.lower() or _uses_words(term, sentence)) and sentence.lower() != low:
+            if len(sentence) > 160:
+                # a long sentence lists premises: the clause that holds the words, not its opening
+                clauses = re.split(r"(?<=[;；])\s*", sentence)
+                sentence = next((c for c in clauses if low in c.lower() or _uses_words(term, c)), sentence)
             shown = sentence if len(sentence) <= 160 else sentence[:159].rstrip() + "…"
             return f"「{term}」出自我这句话：{shown}" if zh else f'"{term}" was from my words: {shown}'
     return None

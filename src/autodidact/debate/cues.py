@@ -157,6 +157,10 @@ def detect_signals(answer: str, question_type: str, previous_answers: list[str])
         return ["DISPOSITION_DECIDED"]
     if kind in KIND_SIGNAL:
         return [KIND_SIGNAL[kind]]
+    if kind == "example" and question_type == "IMPLICATION" and substantial(answer):
+        # a case that happened is no prediction: it bears on the premises (a trial's example was
+        # filed as "a test that would show whether it holds" and the idea called testable)
+        return ["PREMISE_SURFACED"]
     if kind == "choice":
         return [eligible[0]]  # picking a reading sharpens it; naming the weakest premise surfaces it
     found = [s for s in eligible if has_any(answer, SIGNAL_CUES[s])]
@@ -414,5 +418,6 @@ def judge_mode(prompt: str) -> tuple[str, str]:
     if claim and not asks:
         return "examine", claim
     if weak and not explore and not asks:
-        return "examine", weak
+        # the effect that holds the comparative, not the bare word: (you wrote 「更」) read as a slip
+        return "examine", reading.effect if weak in reading.effect and reading.effect in prompt else weak
     return "explore", explore or ("?" if asks else "")

@@ -13,6 +13,8 @@ and a first answer to test (docs/debate.md, "Kinds of proposition"). A plan has 
 
 from __future__ import annotations
 
+import re
+
 from autodidact.debate.plan_texts import bare_proposition
 from autodidact.debate.proposition import Proposition
 from autodidact.debate.proposition import read as read_proposition
@@ -58,6 +60,26 @@ RIVALS = {
         ),
     },
 }
+
+
+# The period an observation speaks of, so its example counts over that period: "spike every month"
+# was to be counted "once a week for the next four weeks" in a trial.
+_PERIODS = (
+    (r"\b(?:every|each) quarter\b|\bquarterly\b|每个?季度", "接下来四个季度每季度",
+     "at each of the next four quarters"),
+    (r"\b(?:every|each) month\b|\bmonthly\b|每个?月", "接下来四个月每月",
+     "once a month for the next four months"),
+    (r"\b(?:every|each) (?:day|night|morning|evening)\b|\bdaily\b|每天|每晚|每个?早上", "接下来两周每天",
+     "every day for the next two weeks"),
+)  # fmt: skip
+
+
+def _periods(proposition: str) -> tuple[str, str]:
+    """How often to count an observation's pattern (Chinese, English): its own period, else weekly."""
+    for pattern, zh, en in _PERIODS:
+        if re.search(pattern, proposition, re.I):
+            return zh, en
+    return "接下来四周每周", "once a week for the next four weeks"
 
 
 def kind_turn(inp: TurnInputs, zh: bool) -> Turn | None:
@@ -279,16 +301,17 @@ def _example_prediction(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
             )
             question = f"On a task you actually have, where would you expect {a} to beat {b}?"
     elif inp.kind == "observation":
+        seen = read_proposition(bare_proposition(inp.proposition, 400), inp.lang)
+        every_zh, every_en = _periods(seen.effect or inp.proposition)  # the pattern's period, not the cause's
         if zh:
             text = (
-                f"举个例子：接下来四周每周按同样的方式数一次「{t}」，如果规律每周都出现，观察站得住；"
-                "只出现一两次，就要改。"
+                f"举个例子：{every_zh}按同样的方式数一次「{t}」，如果规律每次都出现，观察站得住；只出现一两次，就要改。"
             )
             question = "换成你的情况，你会怎样数、数多长时间？"
         else:
             text = (
-                f'An example: count "{t}" the same way once a week for the next four weeks; if the pattern shows '
-                "every week, the observation stands; if only once or twice, it needs changing."
+                f'An example: count "{t}" the same way {every_en}; if the pattern shows each time, the '
+                "observation stands; if only once or twice, it needs changing."
             )
             question = "In your situation, what would you count, and for how long?"
     else:

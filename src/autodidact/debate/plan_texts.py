@@ -21,8 +21,19 @@ _READING = re.compile(r"\s*[（(](?:reading|口径|衡量方式)[:：](?:[^()（
 
 
 def _plan(inp: TurnInputs, limit: int = 60) -> str:
-    """The plan in the person's words, without the measure a clarifying answer added to it."""
-    return bare_proposition(inp.proposition, limit)
+    """The plan in the person's words, without the measure a clarifying answer added to it, and without
+    the frame that says it is a plan: 'if "We should move our weekly retro …" works' and 'after four
+    weeks of "We should move …"' read wrong in a trial; 'if "move our weekly retro …" works' does not."""
+    return bare_proposition(_PLAN_FRAME.sub("", inp.proposition.strip(), count=1), limit)
+
+
+# "We should", "I plan to", "Should I", 「我打算」「我们应该」: what says it is a plan, not what the plan is.
+_PLAN_FRAME = re.compile(
+    r"^(?:(?:i|we) (?:should|will|plan to|want to|need to|intend to|have to|must|(?:am|are) going to)\s+|"
+    r"(?:i'?m|we'?re) (?:going to|planning to)\s+|let'?s\s+)(?=\w)|"
+    r"^(?:我|我们)(?:打算|计划|准备|想要|应该|需要|决定)(?=[\u4e00-\u9fffA-Za-z])",
+    re.I,
+)
 
 
 def bare_proposition(text: str, limit: int = 60) -> str:
@@ -85,8 +96,19 @@ def _goal(inp: TurnInputs, zh: bool) -> Turn | None:
     )
 
 
+# A decision between options: "learn Python or C first", 「先学Python还是C」.
+_OPTIONS = re.compile(r"\S\s+or\s+\S|还是", re.I)
+
+
+def weighs_options(plan: str) -> bool:
+    """Whether a plan is a choice between named options, not one change against the current way."""
+    return _OPTIONS.search(plan) is not None
+
+
 def _premises(inp: TurnInputs, zh: bool) -> Turn:
     plan = _plan(inp)
+    if weighs_options(plan):
+        return _choice_premises(plan, zh, example=inp.intent == "example")
     if inp.intent == "example":
         if zh:
             return (
@@ -126,10 +148,83 @@ def _premises(inp: TurnInputs, zh: bool) -> Turn:
     )
 
 
+def _choice_premises(plan: str, zh: bool, example: bool = False) -> Turn:
+    """The premises of choosing between options. A choice is not a change that fixes a problem: "the
+    problem it answers is real" asked of "Python or C first?" had nothing to hold on to."""
+    if example and zh:
+        return (
+            "判断把握的一个办法：如果你认识和你情况相近、选了其中一个选项的人，知道结果如何，第②条就比较有把握；"
+            "如果以后换起来几乎没有代价，第③条就没那么要紧。",
+            "suggestion",
+            "你认识和你情况相近、选了其中一个选项的人吗？结果怎么样？",
+            "一个和你相近的实例，比一般性的说法更能说明这个选择对你意味着什么。",
+        )
+    if example:
+        return (
+            "One way to rate your confidence: if you know someone in a case like yours who took one of the options, "
+            "and how it went, premise 2 is on firmer ground; if switching later would cost almost nothing, premise 3 "
+            "matters less.",
+            "suggestion",
+            "Do you know someone in a case like yours who took one of the options, and how it went?",
+            "One case close to yours says more about what the choice means for you than a general rule.",
+        )
+    if zh:
+        return (
+            f"「{plan}」这个选择的关键前提：① 这几个选项在你的目标最看重的方面确实不同，而不只是一般意义上不同；"
+            "② 你对每个选项的了解适用于你自己的情况（你的时间、你的起点），而不是一般人的情况；"
+            "③ 这个选择不容易反悔，或者先后顺序确实要紧；如果以后换起来很容易，先试一个比反复权衡更有用。"
+            "最强反例场景：几个选项对目标的作用差不多，真正决定结果的是别的东西，比如能坚持多久"
+            "（这是待澄清的疑点，不是否定）。",
+            "judgement",
+            "这三条前提里，你最没有把握的是哪一条？",
+            "选择能否站住取决于最弱的关键前提，先找到它才知道该去了解什么、或者先试什么。",
+        )
+    return (
+        f'Key premises of the choice "{plan}": (1) the options differ on what matters most for your goal, not '
+        "only in general; (2) what you know of each fits your own case (your time, where you start), not a "
+        "typical one; (3) the choice is hard to undo, or its order really matters; if switching later is cheap, "
+        "trying one teaches more than weighing them. Strongest counter-scenario: the options serve the goal about "
+        "equally, and what decides the result is something else, such as how long it is kept up (an open doubt, "
+        "not a refutation).",
+        "judgement",
+        "Which of the three premises are you least sure of?",
+        "The choice stands or falls with its weakest premise; finding it tells you what to find out, or what "
+        "to try first.",
+    )
+
+
+def _choice_trial(plan: str, zh: bool) -> Turn:
+    """A choice is checked by trying an option for a fixed time, or by people who chose each: "record
+    the measure under the current way, then under the new one" assumed one change that can be undone."""
+    if zh:
+        return (
+            f"可观察预期：如果「{plan}」选对了，选中的那个选项应当在你事先定好的一段时间内让你选的尺度变好；"
+            "如果没有，缺的可能是另一个选项，也可能是两个都给不了的东西。最小设计：能低成本试的，就先试一个选项，"
+            "时间定死（两到四周），开始前写下尺度；不能试的，找两三个和你情况相近、各选了一个选项的人，"
+            "按同一个尺度比较；时长与改判阈值：待补。",
+            "hypothesis",
+            "试过一段时间后，出现什么结果会让你换成另一个选项？",
+            "先说清什么结果会让你换，偏好才变成一个可以核对的选择。",
+        )
+    return (
+        f'Observable expectation: if "{plan}" is decided well, the option chosen should move the measure you '
+        "chose within a period you fix in advance; if it does not, what is missing may be the other option, or "
+        "something neither gives. Minimal design: where an option can be tried cheaply, try one for a fixed "
+        "period (two to four weeks) with the measure written down before you start; where it cannot, compare two "
+        "or three people in a case like yours who took each option, on the same measure; duration and threshold: "
+        "to be filled in.",
+        "hypothesis",
+        "After the trial period, what result would make you switch to the other option?",
+        "Saying in advance what would make you switch turns a preference into a choice you can check.",
+    )
+
+
 def _trial(inp: TurnInputs, zh: bool) -> Turn | None:
     if inp.intent in {"discriminate", "threshold"}:
         return None  # a review's divergence and a prediction's threshold read the same for a plan
     plan = _plan(inp)
+    if inp.intent != "example" and weighs_options(plan):
+        return _choice_trial(plan, zh)
     basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
     observed = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "evidence"
     if inp.intent == "example":
@@ -178,6 +273,24 @@ def _rival(inp: TurnInputs, zh: bool) -> Turn:
     pool = PLAN_ALTERNATIVES["zh" if zh else "en"]
     alt = pool[inp.variant % len(pool)]
     plan = _plan(inp)
+    if inp.intent != "example" and weighs_options(plan):
+        # a choice's rival is a way that makes the choice matter less, not "a smaller change"
+        if zh:
+            return (
+                f"另一条通往同一目标的路：哪个都不先定，直接从最小的、能达到目标的一件事做起，需要什么就学什么、用什么。"
+                f"它和「{plan}」的分歧在于：选项的先后对目标到底有多大影响。",
+                "suggestion",
+                "和这条路相比，先定下一个选项能给你带来什么？",
+                "说清先做选择的好处，才知道这个选择值不值得花时间权衡。",
+            )
+        return (
+            "Another way to the same goal: settle neither first, and start from the smallest thing that reaches the "
+            f'goal, taking up whatever it needs on the way. It parts from "{plan}" on how much the order of the '
+            "options matters for the goal at all.",
+            "suggestion",
+            "Compared with that way, what does settling one option first give you?",
+            "Saying what the choice itself gives tells you whether it is worth the time spent weighing it.",
+        )
     if inp.intent == "example":
         if zh:
             return (

@@ -28,7 +28,8 @@ _EN_BECAUSE = re.compile(
 )
 _EN_HEDGE = re.compile(
     r"^(?:(?:i (?:really |honestly )?(?:think|believe|feel|suspect|guess|reckon)|i'?m (?:convinced|sure)|"
-    r"it seems|in my experience|honestly|frankly|clearly|i'?ve (?:noticed|seen|found)|i notice|i find)(?: that)?,?|"
+    r"it seems|in my experience|honestly|frankly|clearly|i'?ve (?:noticed|seen|found)|"
+    r"i (?:notice|noticed|find|found))(?: that)?,?|"
     r"maybe|perhaps)\s+",
     re.I,
 )
@@ -56,9 +57,29 @@ _EN_LEAD_SCOPE = re.compile(
 )
 # A decision put as a question — "Should I sign him up for …?", 「要不要给他报…？」 — is a plan to weigh.
 _EN_DECIDE = re.compile(r"^(?:should|shall)\s+(?:i|we)\s+(?P<plan>.+?)\??$", re.I)
+# Other ways a decision is asked: "Should my daughter learn Python or C first?", "Which should I learn
+# first, Python or C?", "Is it better to rent or to buy?", "Do we hire or train someone?", and the bare
+# "Python or C first?". They weigh options for a goal; read as why-questions, they got premises about
+# "what it asks about really happens … for one main reason" (a trial's decision question).
+_EN_DECIDE_ASKED = re.compile(
+    r"^(?:should|shall)\s+(?P<should>.+?)\??$|"
+    r"^which\b[^?]{0,40}?\b(?:should|shall|do|would|to)\s+(?:i|we)\s+(?P<which>[^?]+?)\??$|"
+    r"^(?:is it|would it be|will it be)\s+(?:better|wiser|smarter|worth it|best)\s+to\s+"
+    r"(?P<better>[^?]+\bor\b[^?]+?)\??$|"
+    r"^(?:do|did|can|could|would) (?:i|we) (?P<either>[^?]+\bor\b[^?]+?)\?$",
+    re.I,
+)
+_EN_BARE_OPTIONS = re.compile(r"^(?P<options>[^?,;]+?\s+or\s+[^?,;]+?)\?$", re.I)
 _ZH_DECIDE = re.compile(
     r"^(?:.{0,40}?[，,：:])?(?:我|我们)?(?:到底)?(?:要不要|该不该|应不应该|是否应该|是否要)(?P<plan>.+?)[？?]?$"
 )
+# 「我应该先学Python还是C？」「先学Python还是先学C？」「租房还是买房好？」: options weighed for a goal.
+# 「是X还是Y」 asks which cause (「不确定是浇水太多还是光照不够」) and is read before this.
+_ZH_DECIDE_OPTIONS = re.compile(
+    r"^(?:(?P<who>[^，,。]{0,12}?)(?:应该|应当|该|要|得))?(?:到底|究竟)?(?P<plan>(?!是)[^，,。]{1,30}还是[^，,。]{1,30}?)"
+    r"(?:好|更好|比较好|合适|更合适)?(?:呢|吧|啊)?[？?]$"
+)
+_ZH_DECIDE_WORD = re.compile(r"应该|应当|该|先|哪个|选|好呢|更好|合适|值得|要不要|好[？?]$")
 # Bare verbs a comparative adverb follows ("learn slower", "ship faster"): part of the effect.
 _EN_VERBS = frozenset(
     [
@@ -270,7 +291,12 @@ def _scope_en(rest: str) -> tuple[str, str]:
     ]
     m = found[-1] if found and not _EN_FINITE.search(rest[found[-1].end() :]) else None
     if m and len(rest[: m.start()].split()) >= 1:
-        return rest[: m.start()], _strip(rest[m.end() :])
+        head, scope = rest[: m.start()], _strip(rest[m.end() :])
+        # "right after the billing run": the word that says how close belongs to the scope, not the effect
+        close = re.search(r"\s+(right|just|shortly|soon|immediately|straight|long)$", head, re.I)
+        if close and len(head[: close.start()].split()) >= 1:
+            head, scope = head[: close.start()], f"{close.group(1)} {scope}"
+        return head, scope
     return rest, ""
 
 
@@ -298,6 +324,14 @@ def _read_en(text: str) -> Proposition:
     decide = _EN_DECIDE.match(body)
     if decide:
         return Proposition(text, "plan", effect=_strip(decide.group("plan")))
+    weighed = _EN_DECIDE_ASKED.match(body)
+    bare = _EN_BARE_OPTIONS.match(body) if not _EN_QUESTION.match(body) else None
+    if weighed or (bare and len(body.split()) <= 10 and not _EN_CAUSAL.match(body)):
+        if weighed and weighed.group("should"):
+            # "Should my daughter learn …": the question's own order reads right ("my daughter learn …" did not)
+            return Proposition(text, "plan", effect=_strip(_lower_first(body)))
+        named = weighed.group("which", "better", "either") if weighed else (bare.group("options"),) if bare else ()
+        return Proposition(text, "plan", effect=_strip(next((g for g in named if g), body)))
     if text.endswith("?") or _EN_QUESTION.match(text):
         inner = _EN_AUX_QUESTION.match(body.rstrip("?"))
         if inner:  # "Does X make kids better at Y?" asks whether a claim holds: read the claim
@@ -434,7 +468,29 @@ def _split_effect_en(rest: str) -> tuple[str, str]:
     m = re.search(r"\b(is|are|was|were|become|becomes|feel|feels|seem|seems|get|gets|has|have)\b", rest, re.I)
     if m and m.start() > 0:
         return _strip(rest[: m.start()]), _strip(rest[m.start() :])
+    # "Our support tickets spike every month": after a plural noun, the first word that is no function
+    # word is the verb, and what happens is the effect (a trial read it "about Our support", and asked
+    # which reading of "support" was meant)
+    for i in range(2, len(words)):
+        before, word = words[i - 1], words[i]
+        if (
+            re.fullmatch(r"[a-z]+s", before) and not before.endswith("ss")
+            and re.fullmatch(r"[a-z]+", word) and word not in _EN_NOT_VERB
+            and not word.endswith(("ly", "s", "ed"))  # a plural subject's verb is bare: "tickets spike"
+        ):  # fmt: skip
+            return _strip(" ".join(words[:i])), _strip(" ".join(words[i:]))
     return _strip(rest), ""
+
+
+# Words that follow a plural noun without being its verb ("tickets on Mondays", "kids of friends").
+_EN_NOT_VERB = frozenset(
+    [
+        "a", "an", "the", "of", "on", "in", "at", "for", "to", "from", "with", "by", "and", "or", "but", "as",
+        "than", "that", "which", "who", "whose", "this", "these", "those", "my", "our", "your", "their", "his",
+        "her", "its", "all", "each", "every", "some", "any", "many", "much", "more", "most", "few", "less",
+        "least", "no", "not", "very", "so", "too", "also", "only", "just", "even", "still", "really",
+    ]
+)  # fmt: skip
 
 
 def _as_question(text: str) -> str:
@@ -460,7 +516,9 @@ _ZH_CAUSE_TAIL = re.compile(r"(?:总是|总|都|也|会|就)$")
 
 def _read_zh(text: str) -> Proposition:
     found = _read_zh_body(text)
-    if found.cause:
+    if found.cause and not re.search(re.escape(found.cause) + r"(?:的时候|以后|之后|后|时)?[，,]", text):
+        # 「熬夜会让我…」: the 会 before a verb is no part of the cause; one that ends a clause is a
+        # noun's last character (「开完周一早会，…」), and stays
         found = replace(found, cause=_ZH_CAUSE_TAIL.sub("", found.cause) or found.cause)
     return found
 
@@ -503,6 +561,11 @@ def _read_zh_body(text: str) -> Proposition:
     which = _ZH_WHICH_CAUSE.match(body)
     if which:
         return Proposition(text, "question", effect=_strip(which.group("seen")), cause=_strip(which.group("causes")))
+    options = _ZH_DECIDE_OPTIONS.match(body)
+    if options and _ZH_DECIDE_WORD.search(body) and not re.search(r"原因|因为|导致|不确定|不知道", body):
+        who = options.group("who") or ""
+        who = "" if who in _ZH_PRONOUN or re.fullmatch(r"(?:我|我们)(?:到底|究竟)?", who) else who
+        return Proposition(text, "plan", effect=_strip(who + options.group("plan")))
     reason = re.match(r"^(?P<main>.+?)[，,](?:这是)?因为(?P<why>.+)$", body)
     if reason and not _ZH_QUESTION.search(text):
         # 「…的日子，第二天空腹血糖明显更低，因为饭后走动让肌肉…」: the reason is the mechanism
@@ -528,6 +591,13 @@ def _read_zh_body(text: str) -> Proposition:
         return Proposition(text, "question", subject=asked)
     if _ZH_PLAN.match(body):
         return Proposition(text, "plan", effect=_ZH_PLAN.sub("", body, count=1))
+    every = _ZH_EVERY.match(body)
+    if every:
+        # 「每次开完周一早会，我一上午都没什么产出」: a pattern tied to a repeated event, as "whenever X, Y" is
+        # in English — the event is the cause, and what follows it is the effect
+        subject, effect = _split_effect_zh(every.group("rest"))
+        return Proposition(text, "causal", subject=subject if effect else "", effect=effect or every.group("rest"),
+                           cause=every.group("cause"))  # fmt: skip
     then = _ZH_THEN.match(body)
     if then:
         # 「晚饭后带狗多遛半小时，它夜里就不怎么叫了」: the clause with 就 is what follows from the first
@@ -628,6 +698,10 @@ _EN_WHEN = re.compile(
     r"(?P<cause>.+)$",
     re.I,
 )
+# 「每次/每当X（以后），Y」: Y follows each time X happens.
+_ZH_EVERY = re.compile(
+    r"^(?:每次|每当|每回|每逢|只要)(?P<cause>[^，,。]{2,30}?)(?:的时候|以后|之后|后|时)?[，,](?P<rest>[^。]{2,})$"
+)
 # 「A，（它/我）就B」: A, and then B follows — a condition and its consequence.
 _ZH_THEN = re.compile(r"^(?P<cause>[^，,。]{2,40})[，,](?P<subject>[^，,。就]{0,6})就(?P<effect>[^，,。]{2,40})$")
 _ZH_WHEN = re.compile(r"^(?P<cause>[^，,]+?)(?:的日子|的时候|那天|的那几天|以后|之后)[，,](?P<effect>.+)$")
@@ -656,16 +730,37 @@ def _split_effect_zh(rest: str) -> tuple[str, str]:
             start = max(0, adverb.start() - 2) if adverb else start
         elif m.group(0) in {"更", "越来越"}:
             # 「注意力消耗更大」「孩子近视越来越早」: a degree word grades the word before it — the effect
-            # is 「消耗更大」「近视越来越早」, not 「更大」「越来越早」.
-            start = max(0, start - 2)
+            # is 「消耗更大」「近视越来越早」, not 「更大」「越来越早」. A time before it (「我第二天更累」)
+            # is taken whole: two characters back cut it in half (「二天更累」).
+            when = _ZH_WHEN_WORD.search(rest[:start])
+            start = when.start() if when else max(0, start - 2)
         # 「同事们晚上反而走得更晚了」: an adverb before the effect grades it, and belongs to it
         adverb = _ZH_ADVERB_TAIL.search(rest[:start])
         if adverb and adverb.start() > 0:
             start = adverb.start()
         return rest[:start], rest[start:]
+    # No mark of the effect: the predicate starts at a negation or a word that quantifies it
+    # (「我一上午都没什么产出」「整个团队的产出都不高」). A thing owned before it (「…的产出」) is what is
+    # said to be low, and belongs with the predicate, so the effect names it.
+    m = _ZH_PREDICATE_START.search(rest)
+    if m and m.start() > 0 and rest[: m.start()] not in _ZH_PRONOUN:
+        # 「让我没那么焦虑」: after a pronoun the whole clause is the effect ("I am less anxious")
+        start = m.start()
+        owned = re.search(r"的([\u4e00-\u9fff]{1,4})$", rest[:start])
+        if owned:
+            start = owned.start(1)
+        return rest[:start], rest[start:]
     return rest, ""
 
 
+# Where a predicate starts when nothing marks the effect: 都/全/几乎/基本 before a negation or 很,
+# or a negation itself (「没什么产出」「不高」), never a first character.
+_ZH_PREDICATE_START = re.compile(
+    r"(?:都|全都|几乎|基本上?)?(?:没(?:有|什么)?|不(?:太|怎么|大)?|很|几乎没|特别|非常|挺|格外|相当|总是)"
+)
+
+_ZH_WHEN_WORD = re.compile(r"(?:第?[一二三四五六七八九十两几\d]*[天周月年]|上午|下午|晚上|早上|夜里|周末|平时)$")
+_ZH_PRONOUN = frozenset({"我", "我们", "你", "你们", "他", "她", "它", "他们", "她们", "大家"})
 _ZH_ADVERB_TAIL = re.compile(r"(?:反而|却|竟然|居然|反倒|明显|一直|总是|经常|往往)+$")
 
 
@@ -684,6 +779,8 @@ def plain_reading(p: Proposition, lang: str) -> str:
             where = f"对「{p.scope}」来说，" if p.scope else ""
             claim = f"{where}「{p.subject}」与「{p.baseline}」相比，「{p.effect or '差异'}」"
             return f"我的理解：这是一个比较——{claim}。关键在于「{p.key_term}」。"
+        if p.kind == "plan" and "还是" in p.effect:
+            return f"我的理解：这是一个在几个选项之间的选择——{p.effect}。"
         if p.kind == "plan":
             return f"我的理解：这是一个打算——{p.effect or p.text}。"
         if p.kind == "question" and "还是" in p.cause:
@@ -693,6 +790,9 @@ def plain_reading(p: Proposition, lang: str) -> str:
             return f"我的理解：这是一个问题——「{p.cause}」是否、又为什么会让「{p.subject}{p.effect}」。"
         if p.kind == "question":
             return f"我的理解：这是一个问题，关于「{p.subject or p.text}」。"
+        if p.scope and p.effect and not p.subject:
+            # 「孩子开始练琴以后，数学作业写得更快了」 was said back as 「关于「<the whole sentence>」：<effect>」
+            return f"我的理解：这是一个观察——在「{p.scope}」这个条件下，「{p.effect}」。关键在于「{p.key_term}」。"
         return f"我的理解：这是一个观察，关于「{p.subject or p.text}」{('：' + p.effect) if p.effect else ''}。"
     if p.kind == "causal":
         scope = f" ({p.scope})" if p.scope else ""
@@ -711,6 +811,8 @@ def plain_reading(p: Proposition, lang: str) -> str:
             + (f", {_lower_first(p.scope)}" if p.scope else "")
             + f". What decides it is “{p.key_term}”."
         )
+    if p.kind == "plan" and re.search(r"\S\s+or\s+\S", p.effect):
+        return f"How I read it: a choice between options — {p.effect}."
     if p.kind == "plan":
         return f"How I read it: a plan — {p.effect or p.text}."
     if p.kind == "question" and re.search(r"\s+or\s+", p.cause):
@@ -724,7 +826,9 @@ def plain_reading(p: Proposition, lang: str) -> str:
     if not p.subject and p.effect:
         return f"How I read it: an observation — {p.effect}" + (f" {p.scope}." if p.scope else ".")
     when = f" {p.scope}" if p.scope and p.effect else ""  # "on rainy days" is the point of the observation
-    return f"How I read it: an observation about {p.subject or p.text}" + (f": {p.effect}{when}." if p.effect else ".")
+    # "about our support tickets": a sentence's capital is no name, mid-sentence
+    about = _lower_first(p.subject) if p.subject else p.text
+    return f"How I read it: an observation about {about}" + (f": {p.effect}{when}." if p.effect else ".")
 
 
 def _lower_first(text: str) -> str:

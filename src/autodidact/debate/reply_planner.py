@@ -61,10 +61,14 @@ class ReplyPlanner:
         txn.field("mode", mode)
         # The opening states the proposition back in plain words, so a misreading is corrected at once.
         reading = plain_reading(reading_parts, lang)
+        # a plan or a choice is weighed, not tested as a claim: "you stated a claim that can be tested
+        # (you wrote "my daughter learn Python or C first")" read wrong to a person deciding something
+        weighed = mode == "examine" and reading_parts.kind == "plan"
         if zh:
             what = "你给出了一个可以检验的主张" if mode == "examine" else "你描述的是兴趣、观察或困惑"
+            what = "你在权衡一个打算或选择" if weighed else what
             switch = "切换到探索" if mode == "examine" else "切换到推敲"
-            basis = f"（你写了「{cue}」）" if cue and cue != "?" else ""
+            basis = f"（你写了「{cue}」）" if cue and cue != "?" and not weighed else ""
             reason = (
                 f"{reading}模式：{'推敲' if mode == 'examine' else '探索'}——{what}{basis}；一句「{switch}」即可改。"
             )
@@ -74,8 +78,9 @@ class ReplyPlanner:
                 if mode == "examine"
                 else "you described an interest or observation"
             )
+            what = "you are weighing a plan or a choice" if weighed else what
             switch = "switch to explore" if mode == "examine" else "switch to examine"
-            basis = f' (you wrote "{cue}")' if cue and cue != "?" else ""
+            basis = f' (you wrote "{cue}")' if cue and cue != "?" and not weighed else ""
             reason = f"{reading} Mode: {mode}, since {what}{basis}; say '{switch}' to change it."
         txn.field("mode_reason", reason)
         upstream = self._upstream_depth()
@@ -596,29 +601,52 @@ class ReplyPlanner:
             narrowing = part_of(answer_parts(text), "scope") or unlabelled(text)
             scope = excerpt(_first_clause(said.group(1)), 60) if said else excerpt(_first_clause(narrowing), 60)
             payload["proposition"] = f"{base}（范围：{scope}）" if zh else f"{base} (scope: {scope})"
+        elif "QUESTION_SHARPENED" in signals and classify_answer(text) == "correction" and corrected_term(text) is None:
+            # "Correction: it's not every month, only the quarterly runs" narrows what the idea claims; a
+            # trial's checkpoint still kept "every month" (a correction that names a term moves the key term)
+            only = _ONLY.search(unlabelled(text))
+            if only is not None:
+                base = _SCOPE_NOTE.sub("", idea.current.proposition)
+                scope = excerpt(only.group(0).strip(" ,，。."), 60)
+                payload["proposition"] = f"{base}（范围：{scope}）" if zh else f"{base} (scope: {scope})"
         term = corrected_term(text) if classify_answer(text) == "correction" else None
         if term is not None:
             payload["key_term"] = term  # later turns ask about what the person meant
         parts = answer_parts(text)
+        # A case the person tells of ("Last Monday I wrote nothing until 11") answers the question, but it
+        # is no premise, test or rival: it is kept as an example, and only a sentence of another kind
+        # beside it (a reason, a count, a test, a rival) is recorded as that kind. A trial's example to
+        # "which premise are you least sure of?" had been listed as a key premise.
+        example = classify_answer(text) == "example" and qtype != "CLARIFICATION"
+        if example and signals:
+            case = excerpt(part_of(parts, "example") or unlabelled(text), 60)
+            if case not in txn.s.examples:
+                txn.field("examples", [*txn.s.examples, case])
         if "PREMISE_SURFACED" in signals:
             # "The one I'm least sure of is the second" names a premise: record that premise, not the words.
             named = named_premise(text, contribution)
             # the sentence that gives it, never a hedge before it ("I'm not sure about any of them,
             # really. The only data I have …" became a trial's key premise, hedge and all)
             given = part_of(parts, "mechanism", "evidence")
-            payload["add_assumptions"] = [excerpt(named, 60) if named else excerpt(given, 60) if given else quote]
+            if named or given or not example:
+                # 「更像乙：我没什么感觉，但作业本上…」: the pick of an example is no part of the premise
+                given = _PICKED.sub("", given, count=1) if given else given
+                payload["add_assumptions"] = [excerpt(named, 60) if named else excerpt(given, 60) if given else quote]
         test = part_of(parts, "test")
         if test is not None and test.rstrip().endswith(("?", "？")):
             test = None  # "What would count as a comparable week?" asks; it states no test
         asks_back = text.rstrip().endswith(("?", "？")) or cues.about_the_talk(text)
-        if "DISCRIMINATION_ADDED" in signals and (test is not None or (qtype in {"IMPLICATION"} and not asks_back)):
+        if "DISCRIMINATION_ADDED" in signals and (
+            test is not None or (qtype in {"IMPLICATION"} and not asks_back and not example)
+        ):
             # a question back or a complaint ("You're repeating the same review") is no prediction
             # a stated test keeps its threshold: "…if I fall asleep less than 10 minutes faster, …"
             payload["add_predictions"] = [excerpt(test or unlabelled(text), 160)]
         if "ALTERNATIVE_ADDED" in signals:
             # the sentence that offers the rival, not the premise picked before it
             rival = part_of(parts, "confounder")
-            payload["add_alternatives"] = [excerpt(rival, 60) if rival else quote]
+            if rival or not example:
+                payload["add_alternatives"] = [excerpt(rival, 60) if rival else quote]
         if "DISPOSITION_DECIDED" in signals:
             low = text.lower()
             reworded = _REWORDED.search(text)
@@ -631,6 +659,12 @@ class ReplyPlanner:
                 # "Revise: Remote work lowers output per hour on collaborative tasks" is the new wording:
                 # the next version says it (it had been lost, or filed as a premise)
                 payload["proposition"] = new_wording.rstrip("。.!！")
+                if scope_only(new_wording):
+                    # 「修改：只比较下午两点喝的那一杯」 narrows the idea; a trial's checkpoint kept the
+                    # fragment as the whole proposition
+                    base = _SCOPE_NOTE.sub("", idea.current.proposition)
+                    narrowed = excerpt(new_wording.rstrip("。.!！"), 60)
+                    payload["proposition"] = f"{base}（范围：{narrowed}）" if zh else f"{base} (scope: {narrowed})"
         if "DECISION_RECORDED" in signals:
             self._record_decision(txn, text)
         if len(payload) > 3:
@@ -741,6 +775,18 @@ def _disposition(low: str) -> str:
     return min(found)[1] if found else "KEEP"
 
 
+# An option picked before what the answer says: "B: …", 「更像乙：…」, 「选A，…」.
+_PICKED = re.compile(
+    r"^(?:more like |closer to |mostly |option )?(?:更像|更接近|算是|应该是|大概是|选)?"
+    r"\s*[ABC甲乙丙]\s*[，,。：:；;]\s*"
+)
+# The clause that narrows inside a correction: "only the quarterly runs, when …", 「只算季度结算」 — not
+# "I only meant …" or 「只是想说…」, which say what the person meant, not where the idea holds.
+_ONLY = re.compile(
+    r"\bonly (?:the|for|in|on|at|during|when|with|among|after|before)\b[^.;!?]{3,}|"
+    r"(?:只|仅)(?:有|在|算|限于?|针对|看|比较|说)[^。；！？]{2,}",
+    re.I,
+)
 _SCOPE_NOTE = re.compile(r"\s*[（(](?:scope|范围)[:：][^()（）]*[)）]\s*$")
 # Where a scope stops: "only for backend services, the frontend bugs are mostly CSS…" narrows to the
 # backend; the rest is the person's reason, not part of the scope.

@@ -7,8 +7,8 @@ Every branch returns a contribution that does the role's job and exactly one foc
 
 from __future__ import annotations
 
+from autodidact.debate.answer_kinds import KIND_SIGNAL, answer_parts, corrected_term
 from autodidact.debate.answer_kinds import classify as classify_answer
-from autodidact.debate.answer_kinds import corrected_term
 from autodidact.debate.kind_texts import kind_turn
 from autodidact.debate.plan_texts import bare_proposition, plan_turn
 from autodidact.debate.templates import (
@@ -62,7 +62,20 @@ def acknowledge(answer: str, signals: list[str], lang: str) -> str:
         if zh:
             return f"你说「{quote}」。明白了，后面的问题按「{term}」来问。"
         return f'You said "{quote}". Understood: from here on the questions are about "{term}".'
-    if signals == ["PREMISE_SURFACED"] and classify_answer(answer) == "evidence":
+    recording = {"PREMISE_SURFACED", "DISCRIMINATION_ADDED", "ALTERNATIVE_ADDED"}
+    if classify_answer(answer) == "example" and recording & set(signals):
+        # a case told of is kept as a case; only what another sentence of the answer does is named
+        # beside it (the reply planner records no premise, test or rival from the case itself)
+        said = {KIND_SIGNAL[k] for k, _ in answer_parts(answer) if k in KIND_SIGNAL}
+        table = SIGNAL_NAMES["zh" if zh else "en"]
+        others = [table[s] for s in signals if s in said or s not in recording | {"QUESTION_SHARPENED"}]
+        case = (
+            "你举的一个实例（记作具体情形，不算前提）"
+            if zh
+            else "an example you saw (kept as a case, not as a premise)"
+        )
+        names = ("、" if zh else ", ").join([case, *others])
+    elif signals == ["PREMISE_SURFACED"] and classify_answer(answer) == "evidence":
         # what the person observed or counted is kept as their observation, and said to be so
         names = "你的观察证据（作为关键前提的依据）" if zh else "your own evidence (backing a premise)"
     if zh:

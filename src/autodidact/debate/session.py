@@ -47,6 +47,7 @@ REPLACEABLE_FIELDS = frozenset(
         "summary",
         "decisions",
         "open_questions",
+        "examples",
         "context",
         "language",
     }
@@ -174,6 +175,9 @@ class Session(BaseModel):
     progress_signals: list[dict[str, Any]] = Field(default_factory=list)
     stopped_questions: list[dict[str, Any]] = Field(default_factory=list)
     open_questions: list[str] = Field(default_factory=list)
+    # cases the person told of ("Last Monday I wrote nothing until 11"): kept as cases, not as premises,
+    # tests or rivals, whatever question they answered (docs/debate.md, "Reading answers")
+    examples: list[str] = Field(default_factory=list)
     gap_requests: list[dict[str, Any]] = Field(default_factory=list)
     reviews: list[dict[str, Any]] = Field(default_factory=list)
     rounds: list[Round] = Field(default_factory=list)

@@ -102,6 +102,11 @@ def _after_budget(session: Session, zh: bool) -> list[str]:
     return [raise_it, close]
 
 
+def _lower_first(text: str) -> str:
+    """ "narrowed to only the platform team": a capital the person's sentence opened with, mid-sentence."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
 def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: str) -> dict[str, Any]:
     """The structured checkpoint summary stored in the CHECKPOINT event."""
     zh = session.language == "zh"
@@ -113,7 +118,9 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     narrowed = _SCOPE_NOTE.search(version.proposition)
     if narrowed:
         revisions.append(
-            f"范围收窄为「{excerpt(narrowed.group(1), 40)}」" if zh else f"narrowed to {excerpt(narrowed.group(1), 40)}"
+            f"范围收窄为「{excerpt(narrowed.group(1), 40)}」"
+            if zh
+            else f"narrowed to {_lower_first(excerpt(narrowed.group(1), 40))}"
         )
     base = idea.stage_base(session.stage).proposition
     if not revisions and version.proposition != base and not version.proposition.startswith(base):
@@ -154,6 +161,7 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
         "maturation": idea.maturation,
         "reached_p3": reached,
         "kept": kept,
+        "disposition": version.disposition,
         "revised": revised,
         "test": test,
         "undecided": undecided,
@@ -219,8 +227,10 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
         if summary.get("note"):
             lines.append(str(summary["note"]))
         test = f"｜检验：{summary['test']}" if summary.get("test") else ""
+        # set aside by the person: 「保留：…」 beside their 「搁置」 read as the decision lost (a trial)
+        kept = "搁置" if summary.get("disposition") == "SET_ASIDE" else "保留"
         lines.append(
-            f"保留：{summary['kept']}｜修改：{summary['revised']}{test}｜"
+            f"{kept}：{summary['kept']}｜修改：{summary['revised']}{test}｜"
             f"未决：{'；'.join(_bare(u) for u in summary['undecided'])}"
         )
         if not summary["reached_p3"]:
@@ -235,7 +245,8 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
             lines.append(str(summary["note"]))
         test = f" | Test: {summary['test']}" if summary.get("test") else ""
         undecided = "; ".join(_bare(u) for u in summary["undecided"])
-        lines.append(f"Keep: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {undecided}")
+        kept = "Set aside" if summary.get("disposition") == "SET_ASIDE" else "Keep"
+        lines.append(f"{kept}: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {undecided}")
         if not summary["reached_p3"]:
             lines.append(_NOT_YET["en"][bool(summary.get("test"))])
         if summary["open_questions"]:
@@ -278,11 +289,13 @@ def session_summary_md(session: Session) -> str:
         L += [
             "## 保留 / 修改 / 未决",
             "",
-            f"- 保留：{summary.get('kept', '—')}",
+            f"- {'搁置' if version.disposition == 'SET_ASIDE' else '保留'}：{summary.get('kept', '—')}",
             f"- 修改：{summary.get('revised', '—')}",
         ]
         L += [f"- 未决：{'；'.join(summary.get('undecided', [])) or '—'}", "", "## 关键前提（用户观察）", ""]
         L += [f"- {a}" for a in version.assumptions] or ["- 尚未浮出"]
+        if session.examples:  # cases told of, kept apart from the premises
+            L += ["", "## 你举的实例", ""] + [f"- {e}" for e in session.examples]
         L += ["", "## 预测与改变结论的条件（待验证假说）", ""]
         L += [f"- {p}" for p in version.predictions] or ["- 尚无"]
         L += ["", "## 竞争解释", ""] + ([f"- {a}" for a in version.alternatives] or ["- 尚无"])
@@ -304,13 +317,16 @@ def session_summary_md(session: Session) -> str:
             f"you answered {replies} questions); review batches: {usage.review_batches}"
         )
         L += ["", f"## Proposition (version {version.version}, a hypothesis to test)", "", version.proposition, ""]
-        L += ["## Keep / revise / undecided", "", f"- Keep: {summary.get('kept', '—')}"]
+        kept_label = "Set aside" if version.disposition == "SET_ASIDE" else "Keep"
+        L += ["## Keep / revise / undecided", "", f"- {kept_label}: {summary.get('kept', '—')}"]
         L += [
             f"- Revise: {summary.get('revised', '—')}",
             f"- Undecided: {'; '.join(summary.get('undecided', [])) or '—'}",
         ]
         L += ["", "## Key premises (user observation)", ""]
         L += [f"- {a}" for a in version.assumptions] or ["- none surfaced yet"]
+        if session.examples:  # cases told of, kept apart from the premises
+            L += ["", "## Examples you gave", ""] + [f"- {e}" for e in session.examples]
         L += ["", "## Predictions and what would change the conclusion (hypotheses)", ""]
         L += [f"- {p}" for p in version.predictions] or ["- none yet"]
         L += ["", "## Competing explanations", ""] + ([f"- {a}" for a in version.alternatives] or ["- none yet"])

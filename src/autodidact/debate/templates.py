@@ -87,7 +87,7 @@ def excerpt(text: str | None, limit: int = 28) -> str:
 
 
 _ZH_SPLIT = re.compile(
-    r"[，。？！、；：,.?!;:\s「」“”\"'（）()]+|的|了|是|在|和|与|对|把|被|让|使|因为|所以|之后|以后|反而|很|都|也|就|这|那|"
+    r"[，。？！、；：,.?!;:\s「」“”\"'（）()]+|还是|的|了|是|在|和|与|对|把|被|让|使|因为|所以|之后|以后|反而|很|都|也|就|这|那|"
     r"一个|为什么|是否|吗|呢|我们|我|你|他|她|它|觉得|认为|发现|好像|似乎|可能|用|写|做|会"
 )
 _ZH_MARKER = re.compile(r"(?:更|越来越|变得|反而|比较|导致|影响|降低|提高|减少|增加)([^，。？！、；：,.?!;:\s]{1,8})")
@@ -183,8 +183,15 @@ def key_term(text: str, lang: str) -> str:
                 term = head + last.group(0)[: len(last.group(0)) - len(last.group(1))] + term
             if term:
                 return excerpt(term, 12)
-        chunks = [c for c in _ZH_SPLIT.split(text) if c and len(c) >= 2]
-        return max(chunks, key=len)[:10] if chunks else excerpt(text, 10)
+        # The claim of a Chinese sentence is in its last clause (topic first, comment last), and a
+        # character cut off at 10 reads as a word of its own (「每次开完周一早」 for 「…早会」): the term is
+        # the longest piece of the last clause that has one, whole, or quoted with "…" when cut.
+        clauses = [c for c in re.split(r"[，。？！；：,.?!;:]", text) if len(c.strip()) >= 2]
+        for clause in reversed(clauses or [text]):
+            chunks = [c for c in _ZH_SPLIT.split(clause) if c and len(c) >= 2]
+            if chunks:
+                return excerpt(max(chunks, key=len), 10)
+        return excerpt(text, 10)
     words: list[str] = re.findall(r"[A-Za-z][A-Za-z\-']*", text)
     lowered = [w.lower() for w in words]
     for marker in ("more", "less", "better", "worse", "makes", "causes", "reduces", "increases", "improves"):
