@@ -257,3 +257,146 @@ def test_a_member_documented_under_its_signature_is_answered_from_there() -> Non
     )
     assert quotes and all("socket" not in q for q in quotes)
     assert any("timeout argument is present" in q for q in quotes)
+
+
+def _facet_points(
+    kq: str,
+    title: str,
+    text: str,
+    facet_terms: frozenset[str],
+    lang: str = "en",
+    topic: frozenset[str] = frozenset(),
+    subject: list[str] | None = None,
+) -> list[str]:
+    from autodidact.evidence.extract_task import ExtractInputs, PassageIn, key_point_sentences
+
+    inputs = ExtractInputs(
+        language=lang,
+        kq_id="kq1",
+        kq_text=kq,
+        passages=[PassageIn("P1", title, text, "primary", "https://example.org/" + title)],
+        mode="initial",
+        aspect="keypoints",
+        max_claims=4,
+        facet_terms=facet_terms,
+        topic_terms=topic | facet_terms,
+        subject=frozenset(subject or []),
+    )
+    return [s for _, s in key_point_sentences(inputs)]
+
+
+FUNCTION_DEFINITIONS = (
+    "A function definition defines a user-defined function object. "
+    "Default parameter values are evaluated from left to right when the function definition is executed. "
+    "A function definition may be wrapped by one or more decorator expressions. "
+    "The annotation values are available as values of a dictionary keyed by the parameters. "
+    "Free variables used in the nested function can access the local variables of the function containing the def. "
+    "Default values are computed once, so a mutable default is shared between calls."
+)
+
+
+def test_a_section_found_for_one_sentence_gives_the_points_that_bear_on_its_facet() -> None:
+    """ "Function definitions" was read for the facet "free variables and the nearest enclosing
+    scope" because of one sentence; its central points (default values, decorators) are about
+    something else and filled the facet's article. With the facet known, only what bears on it is
+    quoted; without it, the section's key points are what they were."""
+    from autodidact.text.tokens import terms
+
+    kq = "What are the key points of “Function definitions”?"
+    facet = frozenset(terms("free variables nearest enclosing scope"))
+    picked = _facet_points(kq, "Function definitions", FUNCTION_DEFINITIONS, facet)
+    assert picked == [
+        "Free variables used in the nested function can access the local variables of the function containing the def."
+    ]
+    unfocused = _facet_points(kq, "Function definitions", FUNCTION_DEFINITIONS, frozenset())
+    assert any(s.startswith("Default parameter values") for s in unfocused), unfocused
+
+
+def test_a_section_named_for_its_facet_or_saying_none_of_its_words_keeps_all_its_points() -> None:
+    """A section whose heading names the facet is the facet's own; a section that never says the
+    facet's words was chosen for what it says in other words (the default Pin-Priority in
+    "Archive level Release files"): both keep every key point. Chinese facets too."""
+    from autodidact.text.tokens import terms
+
+    facet = frozenset(terms("free variables nearest enclosing scope"))
+    own = _facet_points("What are the key points of “Free variables”?", "Free variables", FUNCTION_DEFINITIONS, facet)
+    assert len(own) >= 3
+    resolution = (
+        "A scope defines the visibility of a name within a block. "
+        "The global namespace is searched first. "
+        "If the names are not found there, the builtins namespace is searched."
+    )
+    for topic, subject in ((terms("how Python resolves variable names"), []), ([], terms("variable names"))):
+        kq = "What are the key points of “Resolution of names”?"
+        picked = _facet_points(kq, "Resolution of names", resolution, facet, topic=frozenset(topic), subject=subject)
+        assert "The global namespace is searched first." in picked, picked
+    functions = (
+        "active_count() Return the number of Thread objects currently alive. "
+        "get_native_id() Return the native integral Thread ID of the current thread assigned by the kernel. "
+        "stack_size([size]) Return the thread stack size used when creating new threads."
+    )
+    kq = "What are the key points of “Functions” in “threading”?"
+    picked = _facet_points(kq, "Functions", functions, frozenset(terms("listing live threads")), subject=["thread"])
+    assert len(picked) == 3, picked  # the subject's own module page: every entry is one of its points
+    memo = (
+        "Pickler(file, protocol=None) This takes a binary file for writing a pickle data stream. "
+        "The memo is the data structure that remembers which objects the pickler has already seen. "
+        "clear_memo() Clears the pickler's memo."
+    )
+    kq = "What are the key points of “class Pickler”?"
+    topic = frozenset(terms("Python's pickle module"))  # the stemmer files "pickler" apart from "pickle"
+    picked = _facet_points(kq, "class Pickler", memo, frozenset(terms("protocol versions")), topic=topic)
+    assert any(s.startswith("The memo is") for s in picked), picked
+    release = (
+        "The Release file of an archive states its suite and codename. "
+        "The default Pin-Priority value is 500 for archives without NotAutomatic. "
+        "Archives with NotAutomatic get the value 1."
+    )
+    facet = frozenset(terms("version pinning"))
+    kq = "What are the key points of “Archive level Release files”?"
+    assert any("500" in s for s in _facet_points(kq, "Archive level Release files", release, facet))
+    zh = (
+        "文本编辑器有很多种。"
+        "Emacs 还有很多其他的特点，包括新手导读，目录编辑器，邮件客户端等等。"
+        "好的编辑器可以处理 UTF-8 及其它编码的文本，例如用 vim 编辑 latin2 编码的文件。"
+        "一些人甚至坚持认为最需要配备的就是 Emacs。"
+        "Vim 里提供了帮助键，在同类工具中它的功能更强大。"
+        "在此强烈推荐学习使用 Emacs 时候直接使用参考手册。"
+    )
+    picked = _facet_points("《常用工具》的要点是什么？", "常用工具", zh, frozenset(terms("编码的文件")), "zh")
+    assert picked and all("编码" in s for s in picked), picked
+    # a section a quarter or more of whose sentences say the facet's words is about it: all count
+    closures = FUNCTION_DEFINITIONS + " A nested function sees free variables of the enclosing scope."
+    scope = frozenset(terms("free variables nearest enclosing scope"))
+    picked = _facet_points(
+        "What are the key points of “Function definitions”?", "Function definitions", closures, scope
+    )
+    assert any(s.startswith("Default parameter values") for s in picked), picked
+
+
+def test_the_advice_a_section_ends_on_is_a_key_point_when_it_says_the_topic() -> None:
+    """Twelve steps of how the shell reads a line share their words and outrank, on centrality,
+    the section's last paragraph, the one that says how to debug: in a research on debugging
+    that paragraph is a key point. Ending on a detail that says no topic word, it is not."""
+    from autodidact.evidence.extract_task import ExtractInputs, PassageIn, key_point_sentences
+    from autodidact.text.tokens import terms
+
+    steps = "\n".join(f"- shell 展开不位于引号中的 **{w}**。" for w in ("别名", "波浪线", "变量", "命令替换", "路径", "函数"))
+    ending = "在 shell 中执行 “`set -x`” 可以让 shell 显示出所有执行的命令。这对调试来说是非常方便的。"
+    text = f"shell 大致以下列的顺序来处理一个脚本。\n\n{steps}\n\n{ending}\n"
+
+    def points(topic: str) -> list[str]:
+        inputs = ExtractInputs(
+            language="zh",
+            kq_id="kq1",
+            kq_text="《shell 命令行的处理顺序》的要点是什么？",
+            passages=[PassageIn("P1", "shell 命令行的处理顺序", text, "primary", "https://example.org/ch12")],
+            mode="initial",
+            aspect="keypoints",
+            max_claims=4,
+            topic_terms=frozenset(terms(topic)),
+        )
+        return [s for _, s in key_point_sentences(inputs)]
+
+    assert any("set -x" in s for s in points("用 gdb 调试程序")), points("用 gdb 调试程序")
+    assert not any("set -x" in s for s in points("用 make 构建")), points("用 make 构建")

@@ -53,7 +53,7 @@ from autodidact.progress import NullProgress, Progress
 from autodidact.sources.fetch import Fetcher  # imported here, not in the worker thread: import races
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
-from autodidact.text.topic import decompose, subject_names
+from autodidact.text.topic import TopicFrame, decompose, subject_names
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
@@ -178,6 +178,7 @@ async def gather(
         named_subject = frozenset(terms_of(" ".join(names))) if names else frozenset(terms_of(frame.subject))
         # What the research asks about beyond its subject: a section's key points that say it come first.
         asked = frozenset(terms_of(" ".join(t for f in frame.facets for t in f.terms))) - subject
+        facet_terms = _facet_terms(payload, frame, subject)
         words = subject_words(payload.query, lang)
         subject_lits = frozenset(x.casefold() for x in literals(frame.subject))
         homes = await asyncio.to_thread(collector.homes, payload.query, lang) if payload.query.strip() else frozenset()
@@ -204,6 +205,7 @@ async def gather(
                 known_quotes=quoted,
                 furniture=furniture,
                 topic_terms=asked,
+                facet_terms=facet_terms.get(kq, frozenset()),
                 subject=subject,
                 subject_literals=subject_lits,
             )
@@ -529,3 +531,15 @@ def in_topics_words(question: str, topic: str) -> bool:
     key points are asked by its heading, so they never are."""
     fx = focus(question)
     return not fx.section and bool(fx.terms) and set(fx.terms) <= set(content_terms(topic))
+
+
+def _facet_terms(payload: Payload, frame: TopicFrame, subject: frozenset[str]) -> dict[str, frozenset[str]]:
+    """Per key question that names its facet, the facet's own terms beyond the subject (the
+    topic decomposition's terms for a facet it knows, else the facet's words)."""
+    known = {f.name: f.terms for f in frame.facets}
+    out: dict[str, frozenset[str]] = {}
+    for k in payload.key_questions:
+        if k.facet:
+            words = " ".join(known.get(k.facet) or [k.facet])
+            out[k.id] = frozenset(terms_of(words)) - subject
+    return out

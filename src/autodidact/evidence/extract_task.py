@@ -28,6 +28,7 @@ from autodidact.evidence.textscore import BM25, STOPWORDS, clip, coverage, kept_
 from autodidact.llm.tasks import Message
 from autodidact.sources.passages import BOUND_METHOD_TAIL
 from autodidact.text.furniture import is_furniture
+from autodidact.text.keypoints import key_points_document, key_points_heading
 from autodidact.text.sections import bare_heading
 from autodidact.text.tokens import has_cjk
 
@@ -127,6 +128,9 @@ class ExtractInputs:
     # The research topic's own terms beyond its subject ("protocol", "version" of "… protocol and
     # format versions"): among a section's key points, the ones that say them come first.
     topic_terms: frozenset[str] = frozenset()
+    # The terms of the facet the question was asked for ("free", "variabl", "enclos", "scope"), when
+    # the payload names one: narrower than the topic's, they decide which key points bear on it.
+    facet_terms: frozenset[str] = frozenset()
     # The research subject's terms ("python", "tempfil", "modul" of "… Python's tempfile module"):
     # every question repeats them, so a sentence need not (see _select).
     subject: frozenset[str] = frozenset()
@@ -650,9 +654,10 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     sent_terms = [set(terms(c[2])) for c in cands]
     df: Counter[str] = Counter(t for ts in sent_terms for t in ts)
     heading = set(inputs.query_variants[0]) if inputs.query_variants else set(terms(inputs.kq_text))
+    bearing = _bearing_on_topic(inputs, sent_terms)
     scored: list[tuple[float, int]] = []
     for i, ts in enumerate(sent_terms):
-        if not ts:
+        if not ts or (bearing is not None and i not in bearing):
             continue
         shared: float = sum(df[t] - 1 for t in ts) + 2 * len(ts & heading)
         # A line that does not end like a sentence (a "Key: value" record shown as text) is data
@@ -671,6 +676,9 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     opening = next((i for _, i in sorted(scored, key=lambda x: x[1]) if cands[i][2].strip().endswith(_END_PUNCT)), None)
     if opening is not None:
         scored = [(-1e9, opening), *[x for x in scored if x[1] != opening]]
+    closing = _closing_point(cands, sent_terms, df, inputs.topic_terms)
+    if closing is not None and closing != opening:
+        scored = [*scored[:1], (-1e8, closing), *[x for x in scored[1:] if x[1] != closing]]
     seen: set[str] = set()
     picked: list[int] = []
     # Rows of one package table that describe their packages alike ("Shoreline 防火墙, netfilter
@@ -705,6 +713,68 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     return [(cands[i][1], cands[i][2]) for i in sorted(picked)]
 
 
+def _bearing_on_topic(inputs: ExtractInputs, sent_terms: list[set[str]]) -> set[int] | None:
+    """The sentences that say one of the research topic's own words, when the section's heading
+    says none of them; None when every sentence may be a key point.
+
+    Why: a section found for a facet by one passage ("Free variables used in the nested function
+    can access the local variables…" in "Function definitions") is read from its start, and its
+    central sentences are about something else (default parameter values, decorators): quoted as
+    key points they filled a wiki article on free variables with off-topic claims. So, when the
+    heading says none of the topic's words, a key point must say one of its facet's (the topic's,
+    when the question names no facet), unless a quarter of its sentences or more say them
+    (`BEARING_SHARE`): then it is about the facet. A section whose heading names the topic or its subject
+    ("Resolution of names" in a research on resolving names) is the topic's own, and all its points
+    count, whichever facet it was read for: "The global namespace is searched first." says nothing
+    of free variables, and answers the topic.
+    """
+    asked = inputs.facet_terms or inputs.topic_terms
+    if not asked:
+        return None
+    # the section's document counts as its title: "Functions" in "threading" is the threading
+    # module's own, and its entries' descriptions never repeat the names they describe
+    title = f"{key_points_heading(inputs.kq_text) or ''} {key_points_document(inputs.kq_text) or ''}"
+    if _says_any(set(terms(title)), inputs.topic_terms | inputs.subject | asked):
+        return None
+    # A section that says none of them was chosen for what it says in other words (the Release
+    # file section that states the default Pin-Priority for "package management"): all of it counts.
+    bearing = {i for i, ts in enumerate(sent_terms) if _says_any(ts, asked)}
+    # A section many of whose sentences say the facet's words is about it, whatever its heading.
+    return bearing if bearing and len(bearing) < BEARING_SHARE * len(sent_terms) else None
+
+
+BEARING_SHARE = 0.25  # below this share of its sentences saying the facet's words, a section is not about it
+
+
+def _says_any(said: set[str], wanted: frozenset[str]) -> bool:
+    """Whether ``said`` holds one of ``wanted``, or a word made from one ("pickler" of "pickle",
+    which the stemmer keeps apart): a stem of four letters or more that begins another counts."""
+    if said & wanted:
+        return True
+    return any(len(w) >= 4 and s.startswith(w) for s in said for w in wanted)
+
+
+def _closing_point(
+    cands: list[tuple[int, str, str]], sent_terms: list[set[str]], df: Counter[str], topic: frozenset[str]
+) -> int | None:
+    """The section's last sentence, when it is a statement that says one of the research topic's
+    words the section says rarely; None otherwise.
+
+    Why: a manual often ends a section with its advice after a list of details ("在 shell 中执行
+    “set -x” … 可以让 shell 显示出所有执行的命令。这对调试来说是非常方便的。" after twelve steps of
+    how the shell reads a line). The steps share their words and outrank it on centrality, so a
+    research on debugging never quoted the one sentence about debugging.
+    """
+    if not cands or not topic:
+        return None
+    last = len(cands) - 1
+    sentence = cands[last][2].strip()
+    if not sentence.endswith(_END_PUNCT) or _LIST_ITEM.match(sentence) or _is_fact_row(sentence):
+        return None
+    return last if any(df[t] <= 2 for t in sent_terms[last] & topic) else None
+
+
+_LIST_ITEM = re.compile(r"^(?:[-*•]|\d+[.)])\s")
 CATALOG_ROWS = 2  # rows of a package catalog among a section's key points, when it says more
 _NUMERIC_CELL = re.compile(r"^[\s\dVI:.,KMGB%-]+$")
 

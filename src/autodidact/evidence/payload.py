@@ -22,6 +22,10 @@ class KeyQuestion(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str = Field(pattern=KQ_RE)
     text: str = Field(min_length=2)
+    # The topic facet the question was asked for (the research loop's questions carry one): a
+    # section read for it keeps the points that bear on the facet (docs/evidence.md, "Key points
+    # of a section").
+    facet: str | None = None
 
 
 class SourceHint(BaseModel):

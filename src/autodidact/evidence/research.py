@@ -32,7 +32,7 @@ from autodidact.evidence.sharpen import Sharpened
 from autodidact.sources.passages import BOUND_METHOD_TAIL, definition_items, entry_heads
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 from autodidact.text.furniture import is_furniture
-from autodidact.text.sections import MAX_SECTION_CHARS, section_at
+from autodidact.text.sections import MAX_SECTION_CHARS, bare_heading, section_at
 from autodidact.text.tokens import terms
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ async def find_candidates(
     weights = {t: MODIFIER_WEIGHT for v in qterms for t in v if heads and t not in heads}
     for cand in merged.values():
         _rescore(cand, qterms, aspect, weights)
-        own = _entry_spans(cand.doc, heads)
+        own = _entry_spans(cand.doc, heads) or (_own_section_opening(cand.doc, heads) if aspect == "definition" else [])
         if own:
             # a question that names a documented entry reads that entry right after the index's best
             # passage (docs/evidence.md, "Reference entries"): asked "What is meant by mkstemp …?",
@@ -265,6 +265,25 @@ def _entry_spans(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
         if len(out) < 2 and _one_asked_name(setting.group(1), heads):
             out.append((setting.start(), min(len(doc.text), setting.start() + PARAMETER_CHARS)))
     return out[:2]
+
+
+def _own_section_opening(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
+    """The opening passage of the section whose heading is the asked name ("# __slots__" for
+    "What is the definition of __slots__?"), at most one.
+
+    Why: a section named for a thing opens by saying what it is ("*__slots__* allow us to
+    explicitly declare data members…"), and its later passages repeat the name more often (the
+    notes on using it, the errors it raises), so they ranked first and the definition was never
+    read: "TypeError will be raised if nonempty __slots__ are defined…" was quoted as what
+    __slots__ is.
+    """
+    if not heads:
+        return []
+    for section in doc.sections():
+        named = set(content_terms(bare_heading(section.title)))
+        if named and named <= heads and section.end > section.start:
+            return [(section.start, min(section.end, section.start + PASSAGE_CHARS))]
+    return []
 
 
 def _one_asked_name(name: str, heads: set[str]) -> bool:
@@ -493,6 +512,7 @@ async def research_kq(
     known_quotes: frozenset[str] = frozenset(),
     furniture: frozenset[str] = frozenset(),
     topic_terms: frozenset[str] = frozenset(),
+    facet_terms: frozenset[str] = frozenset(),
     subject: frozenset[str] = frozenset(),
     subject_literals: frozenset[str] = frozenset(),
 ) -> KQResult:
@@ -536,6 +556,7 @@ async def research_kq(
             if sharp is not None and sharp.specific_query
             else fx.literals,
             topic_terms=topic_terms,
+            facet_terms=facet_terms,
             subject=subject,
         )
         try:

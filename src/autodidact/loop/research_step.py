@@ -77,7 +77,7 @@ def build_payload(ctx: RoundContext, n: int, rq: RoundQuestions) -> Payload:
         language="zh" if zh else "en",
         name=f"第 {n} 轮研究" if zh else f"research round {n}",
         description=("；".join(topics) if zh else "; ".join(topics)),
-        key_questions=[{"id": f"kq{i}", "text": q.text} for i, q in enumerate(rq.questions, start=1)],
+        key_questions=[{"id": f"kq{i}", "text": q.text, "facet": q.facet} for i, q in enumerate(rq.questions, start=1)],
         focus=("围绕原始课题：" if zh else "stay on the original topic: ") + ctx.state.topic,
         context_from_briefing=ctx.state.background or "",
         sources=[
