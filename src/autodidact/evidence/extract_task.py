@@ -676,7 +676,7 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     opening = next((i for _, i in sorted(scored, key=lambda x: x[1]) if cands[i][2].strip().endswith(_END_PUNCT)), None)
     if opening is not None:
         scored = [(-1e9, opening), *[x for x in scored if x[1] != opening]]
-    closing = _closing_point(cands, sent_terms, df, inputs.topic_terms)
+    closing = _closing_point(cands, sent_terms, df, inputs.topic_terms | inputs.subject)
     if closing is not None and closing != opening:
         scored = [*scored[:1], (-1e8, closing), *[x for x in scored[1:] if x[1] != closing]]
     seen: set[str] = set()
@@ -710,7 +710,12 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
         if len(picked) >= inputs.max_claims:
             break
     picked += deferred[: max(0, inputs.max_claims - len(picked))]
-    return [(cands[i][1], cands[i][2]) for i in sorted(picked)]
+    # The offline engine is asked for SPARE_CLAIMS more than the question keeps, and the file keeps
+    # the first ones: the best-ranked points go first in the section's order, the spares after
+    # them, or the section's last points (its closing advice) would always be the ones cut.
+    keep = max(1, inputs.max_claims - SPARE_CLAIMS)
+    order = sorted(picked[:keep]) + sorted(picked[keep:])
+    return [(cands[i][1], cands[i][2]) for i in order]
 
 
 def _bearing_on_topic(inputs: ExtractInputs, sent_terms: list[set[str]]) -> set[int] | None:
@@ -757,8 +762,8 @@ def _says_any(said: set[str], wanted: frozenset[str]) -> bool:
 def _closing_point(
     cands: list[tuple[int, str, str]], sent_terms: list[set[str]], df: Counter[str], topic: frozenset[str]
 ) -> int | None:
-    """The section's last sentence, when it is a statement that says one of the research topic's
-    words the section says rarely; None otherwise.
+    """The section's last sentence, when it is a statement that says one of the research's words
+    (its subject's or its facets') the section says rarely; None otherwise.
 
     Why: a manual often ends a section with its advice after a list of details ("在 shell 中执行
     “set -x” … 可以让 shell 显示出所有执行的命令。这对调试来说是非常方便的。" after twelve steps of
