@@ -28,10 +28,12 @@ scalars = (
 keys = st.text() | st.integers() | st.floats(allow_nan=False) | st.booleans() | st.none()
 values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=5)
-    | st.tuples(inner, inner)
-    | st.dictionaries(keys, inner, max_size=5)
-    | st.lists(st.text(), max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.tuples(inner, inner)
+        | st.dictionaries(keys, inner, max_size=5)
+        | st.lists(st.text(), max_size=5)
+    ),
     max_leaves=40,
 )
 
@@ -46,7 +48,7 @@ class Level(enum.IntEnum):
     HIGH = 3
 
 
-class Colour(str, enum.Enum):
+class Colour(enum.StrEnum):
     RED = "red"
 
 
