@@ -217,9 +217,20 @@ def write_raw_files(
     return sorted(new)
 
 
+# raw file path → (the parsed file it was worked out from, its (URL, collapsed body) key). The
+# reader hands out the same RawFile object while the file's content is unchanged, so an entry whose
+# object is the one read now is that content's key; one entry per file.
+_EXCERPT_KEYS: dict[str, tuple[RawFile, tuple[str, str]]] = {}
+_EXCERPT_LIMIT = 200_000  # files remembered before the memory starts over (as store/filememo.py)
+
+
 def raw_excerpts_by_text(ctx: RoundContext) -> dict[tuple[str, str], str]:
-    """(URL, whitespace-collapsed body) → raw file name, for the header-carrying files in raw/."""
+    """(URL, whitespace-collapsed body) → raw file name, for the header-carrying files in raw/.
+
+    Each file's key is worked out once per content (collapsing a body's whitespace is what cost
+    time, for every file of raw/ in every round)."""
     out: dict[tuple[str, str], str] = {}
+    folder = os.fspath(ctx.kb.raw)
     with raw_reader(ctx.kb.raw) as read:  # parsed once per content: raw/ grows with the knowledge base
         for name in list_raw_names(ctx.kb.raw):
             if os.path.splitext(name)[1].lower() not in {".md", ".txt", ".markdown"}:
@@ -228,7 +239,16 @@ def raw_excerpts_by_text(ctx: RoundContext) -> dict[tuple[str, str], str]:
                 rf = read(name)
             except AutodidactError:
                 continue
-            out.setdefault((rf.url, " ".join(rf.body.split())), name)
+            path = os.path.join(folder, name)
+            hit = _EXCERPT_KEYS.get(path)
+            if hit is not None and hit[0] is rf:
+                key = hit[1]
+            else:
+                key = (rf.url, " ".join(rf.body.split()))
+                if len(_EXCERPT_KEYS) >= _EXCERPT_LIMIT:
+                    _EXCERPT_KEYS.clear()
+                _EXCERPT_KEYS[path] = (rf, key)
+            out.setdefault(key, name)
     return out
 
 

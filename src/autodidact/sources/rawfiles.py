@@ -26,7 +26,7 @@ from pathlib import Path
 from autodidact.errors import InputError, SourceError
 from autodidact.sources.snapshots import CACHE_DIRNAME, is_local_url, local_url, normalize_url
 from autodidact.store.atomic import create_exclusive
-from autodidact.store.filememo import FileMemo
+from autodidact.store.filememo import FileMemo, FolderMemo
 from autodidact.store.hashing import sha256_text
 from autodidact.store.paths import slugify
 from autodidact.text.sections import SEPARATOR, QuoteLocator, Section, label, section_at, split_sections
@@ -237,16 +237,30 @@ def list_raw_names(raw_dir: Path) -> list[str]:
 
     One ``scandir`` pass: the entry types come with the listing, so only links cost a ``stat``; and
     no path objects (a round lists raw/ several times, and raw/ grows with the knowledge base).
+    The listing is kept while raw/ itself is unchanged (store/filememo.py, :class:`FolderMemo`), so
+    a pass over an unchanged raw/ costs one ``stat``; never while raw/ holds a symbolic link, whose
+    target may change without raw/ changing.
     """
     try:
-        with os.scandir(raw_dir) as listing:
-            entries = list(listing)
+        return list(_LISTINGS.get(raw_dir, lambda: _scan_raw_names(raw_dir)))
     except (FileNotFoundError, NotADirectoryError):
         return []
+
+
+_LISTINGS: FolderMemo[tuple[str, ...]] = FolderMemo()
+
+
+def _scan_raw_names(raw_dir: Path) -> tuple[tuple[str, ...], bool]:
+    """The sorted names, and whether the listing may be kept (no symbolic link among the entries)."""
+    with os.scandir(raw_dir) as listing:
+        entries = list(listing)
     root: Path | None = None
     names: list[str] = []
+    linked = False
     for entry in entries:
         name = entry.name
+        if entry.is_symlink():
+            linked = True
         dot = name.rfind(".")  # a name not starting with "." has the suffix os.path.splitext gives
         if dot <= 0 or name[0] == "." or name[dot:].lower() not in _RAW_SUFFIX_SET or not entry.is_file():
             continue
@@ -255,7 +269,7 @@ def list_raw_names(raw_dir: Path) -> list[str]:
             if _outside(root, Path(raw_dir) / name):
                 continue
         names.append(name)
-    return sorted(names)
+    return tuple(sorted(names)), not linked
 
 
 def _outside(root: Path, path: Path) -> bool:

@@ -12,7 +12,6 @@ remove the leftovers of dead writers (:func:`sweep_stale_temps`) without touchin
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import tempfile
@@ -20,6 +19,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from autodidact.store.jsontext import dumps_indented
 
 TEMP_RE = re.compile(r"^\..+\.tmp$")
 _PID_RE = re.compile(r"\.p(\d+)\.[^.]*\.tmp$")
@@ -134,7 +135,7 @@ def write_text(path: Path, text: str) -> None:
 
 def dumps_json(data: Any) -> str:
     """The project's JSON style for human-read files: indented, UTF-8, trailing newline."""
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return dumps_indented(data) + "\n"  # json.dumps(..., ensure_ascii=False, indent=2), faster
 
 
 def write_json(path: Path, data: Any) -> None:

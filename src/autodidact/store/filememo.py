@@ -103,3 +103,43 @@ class FileMemo(Generic[V]):
     def forget(self) -> None:
         """Drop every entry (the next :meth:`get` of each file reads it, as a new process would)."""
         self._entries.clear()
+
+
+class FolderMemo(Generic[V]):
+    """``folder → value worked out from its listing``, worked out again only when the listing changed.
+
+    Why: raw/ is listed several times a round and grows with the knowledge base, while a round adds
+    a handful of files. A folder's mtime and ctime change whenever an entry is created, removed or
+    renamed in it (an atomic write renames), so a folder whose stat is the one seen at the last
+    listing lists the same names — under the same racy rule as :class:`FileMemo`: a folder changed
+    within :data:`RACY_NS` of the listing is listed again at every use until it is old enough.
+    What the stat cannot show (a symbolic link pointed elsewhere, a file type behind a link) is the
+    caller's to exclude: ``scan`` returns ``(value, cacheable)``, and an uncacheable value is never kept.
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[tuple[int, int, int, int], V]] = {}
+        self.scans = 0  # listings made (tests read it)
+
+    def get(self, path: Path | str, scan: Callable[[], tuple[V, bool]]) -> V:
+        """The value of ``scan()`` for the folder as it is now. Raises ``OSError`` as ``os.stat`` would."""
+        key = os.fspath(path)
+        st = os.stat(key)
+        signature = (st.st_ino, st.st_dev, st.st_mtime_ns, st.st_ctime_ns)
+        hit = self._entries.get(key)
+        if hit is not None and hit[0] == signature:
+            return hit[1]
+        self.scans += 1
+        value, cacheable = scan()  # listed after the stat: a change in between shows as a new signature
+        settled = time.time_ns() - RACY_NS
+        if cacheable and st.st_mtime_ns < settled and st.st_ctime_ns < settled:
+            if len(self._entries) >= _LIMIT:
+                self._entries.clear()
+            self._entries[key] = (signature, value)
+        else:
+            self._entries.pop(key, None)
+        return value
+
+    def forget(self) -> None:
+        """Drop every entry (the next :meth:`get` of each folder lists it again)."""
+        self._entries.clear()

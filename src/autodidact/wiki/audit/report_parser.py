@@ -98,7 +98,10 @@ _UNDERSCORE_BOLD = re.compile(r"(?<!\w)__([^_\n]*[\s\u3400-\u9fff][^_\n]*)__(?!\
 
 def _plain(text: str) -> str:
     """The text without bold markers (item text keeps its own punctuation and Python's dunder names)."""
-    return _UNDERSCORE_BOLD.sub(r"\1", text.replace("**", "")).strip()
+    text = text.replace("**", "")
+    if "__" in text:  # else nothing can match (the report's orphan lines are thousands)
+        text = _UNDERSCORE_BOLD.sub(r"\1", text)
+    return text.strip()
 
 
 def _norm(text: str) -> str:
@@ -107,11 +110,10 @@ def _norm(text: str) -> str:
 
 
 def _section_of(line: str) -> str | None:
-    stripped = _norm(line)
     is_heading = line.lstrip().startswith("#") or (line.strip().startswith("**") and line.strip().endswith("**"))
-    if not is_heading:
+    if not is_heading:  # tested first: a report lists every orphan article, one line each
         return None
-    low = stripped.lstrip("#").strip().casefold()
+    low = _norm(line).lstrip("#").strip().casefold()
     for key, words in SECTION_KEYS.items():
         if any(w in low for w in words) and len(low) <= 40:
             return key

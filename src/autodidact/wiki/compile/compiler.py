@@ -316,6 +316,7 @@ async def compile_evidence_async(
         pristine = {f.stem: f.article for f in on_disk}
         prior = _block_quotes({stem: pristine[stem] for stem in touched if stem in pristine})
         result.prose = await _write_answers(runtime, articles, touched, prior, lang)
+    summarised: list[Article] = []
     for stem in sorted(touched):
         art = articles[stem]
         cited = {n for sec in art.body_sections() for b in sec.blocks for n in citations(b)}
@@ -323,8 +324,12 @@ async def compile_evidence_async(
         for sec in art.sections:
             sec.blocks = [unlink(b, known) for b in sec.blocks]
         if is_generated_summary(art):
-            art.summary = await _phrase_summary(runtime, art, answer_summary(art, lang), lang)
-            mark_summary(art)
+            summarised.append(art)
+    # Each summary is phrased from its own article only, so the articles' calls run concurrently.
+    phrased = await asyncio.gather(*(_phrase_summary(runtime, a, answer_summary(a, lang), lang) for a in summarised))
+    for art, summary in zip(summarised, phrased, strict=True):
+        art.summary = summary
+        mark_summary(art)
     write_back(kb, articles, before, touched, lang, day, result)
     return result
 
