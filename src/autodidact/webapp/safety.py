@@ -27,8 +27,10 @@ def kb_file(root: Path, relative: str) -> Path:
     Refused (:class:`PathSafetyError`): an absolute path, ``..``, a hidden component, a symlink at
     any level, or anything that resolves outside ``root``. Missing: :class:`NotFoundError`.
     """
-    if not relative or "\x00" in relative or "\\" in relative:
-        raise InputError("the file path is empty or malformed")
+    if not relative:
+        raise InputError("the file path is empty")
+    if "\x00" in relative or "\\" in relative:
+        raise PathSafetyError(f"{relative!r} holds a backslash or a NUL, which no file name here has")
     if relative.startswith("/"):
         raise PathSafetyError(f"{relative!r} is an absolute path", hint="name a file inside the knowledge base")
     parts = relative.split("/")

@@ -45,6 +45,8 @@ async def debate_start(request: Request) -> Response:
 
 
 def _open(site: Site, session_id: str) -> Debate:
+    if session_id.startswith("."):
+        raise PermissionError(f"debate {session_id!r}: session names do not start with '.'")
     folder = site.root / "debates" / session_id
     if folder.is_symlink() or (site.root / "debates").is_symlink():
         raise PermissionError(f"debate {session_id!r} is a symlink, which is never followed")

@@ -117,6 +117,7 @@ async def report_view(request: Request) -> Response:
     site: Site = request.app.state.site
     _need_kb(site)
     name = request.path_params["name"]
+    kb_file(site.root, f"reports/{name}/report.md")  # no hidden folder, no symlink on the way
     text = await run_in_threadpool(read_report, name, kb=site.root)
     return site.page(request, "report.html.j2", title=name, body=report_html(text), name=name)
 
