@@ -59,7 +59,7 @@ def test_the_wiki_index_links_articles_and_an_article_links_its_citations_to_the
 def test_wiki_links_navigate_and_the_graph_draws_them(english_kb: Path, tmp_path: Path) -> None:
     extra = english_kb / "wiki" / "generator-pitfalls.md"
     extra.write_text(
-        "---\ntitle: \"Generator pitfalls\"\n---\n\n# Generator pitfalls\n\nSee [[python-generators|the basics]].\n",
+        '---\ntitle: "Generator pitfalls"\n---\n\n# Generator pitfalls\n\nSee [[python-generators|the basics]].\n',
         encoding="utf-8",
     )
     try:
@@ -78,7 +78,7 @@ def test_text_from_sources_is_escaped_everywhere(english_kb: Path) -> None:
     article = english_kb / "wiki" / "evil.md"
     raw = english_kb / "raw" / "evil.md"
     article.write_text(
-        f"# Evil {evil}\n\nA claim with <img src=x onerror=alert(1)>. (source: evil.md)\n\n[[x\"><b>|{evil}]]\n",
+        f'# Evil {evil}\n\nA claim with <img src=x onerror=alert(1)>. (source: evil.md)\n\n[[x"><b>|{evil}]]\n',
         encoding="utf-8",
     )
     raw.write_text(f"# Evil\n\n{evil} A claim with <img src=x onerror=alert(1)>.\n", encoding="utf-8")
@@ -155,7 +155,9 @@ def test_a_debate_is_started_answered_shown_and_closed_from_forms(tmp_path: Path
         assert replied.status_code == 200
         assert "I mean pipelines of three chained generators" in replied.text  # the transcript
         stale = client.post(
-            f"{page_url}/reply", data={"token": token, "turn": turn.group(1), "answer": "again"}, headers={"origin": ORIGIN}
+            f"{page_url}/reply",
+            data={"token": token, "turn": turn.group(1), "answer": "again"},
+            headers={"origin": ORIGIN},
         )
         assert stale.status_code == 409, "a reply to a turn that moved on is refused"
         closed = client.post(f"{page_url}/close", data={"token": token}, headers={"origin": ORIGIN})

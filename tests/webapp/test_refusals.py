@@ -33,7 +33,11 @@ def test_every_state_changing_request_needs_the_origin_and_the_session_token(
             ({**form}, {"origin": ORIGIN}, "refused: the form token is missing (reload the page)"),
             ({**form, "token": "0" * 64}, {"origin": ORIGIN}, "refused: the form token is wrong (reload the page)"),
             ({**form, "token": token}, {}, "refused: the request has no Origin header"),
-            ({**form, "token": token}, {"origin": "http://evil.test"}, "refused: Origin http://evil.test is not this server"),
+            (
+                {**form, "token": token},
+                {"origin": "http://evil.test"},
+                "refused: Origin http://evil.test is not this server",
+            ),
             ({**form, "token": token}, {"origin": "null"}, "refused: Origin null is not this server"),
         ]
         for data, headers, message in cases:
@@ -104,7 +108,9 @@ def test_symlinks_are_never_followed(english_kb: Path, tmp_path: Path) -> None:
                 assert "the secret" not in answer.text
             token = token_of(client)
             corpus = client.post(
-                "/research/start", data={"token": token, "topic": "t", "corpus": "linked-folder"}, headers={"origin": ORIGIN}
+                "/research/start",
+                data={"token": token, "topic": "t", "corpus": "linked-folder"},
+                headers={"origin": ORIGIN},
             )
             assert corpus.status_code == 403 and "symlink" in error_of(corpus.text)
     finally:
@@ -117,12 +123,24 @@ def test_bad_form_input_gets_a_one_line_400(english_kb: Path) -> None:
         token = token_of(client)
         for url, data, message in [
             ("/research/start", {"topic": "  "}, "the research topic is empty"),
-            ("/research/start", {"topic": "t", "max_rounds": "0"}, "max rounds '0' is not a whole number from 1 to 100"),
-            ("/research/start", {"topic": "t", "corpus": "../up"}, "corpus folder '../up' must be a plain folder inside"),
+            (
+                "/research/start",
+                {"topic": "t", "max_rounds": "0"},
+                "max rounds '0' is not a whole number from 1 to 100",
+            ),
+            (
+                "/research/start",
+                {"topic": "t", "corpus": "../up"},
+                "corpus folder '../up' must be a plain folder inside",
+            ),
             ("/research/ask", {"question": " "}, "ask: the question is empty"),
             ("/research/stop", {}, "no research is running here"),
             ("/debate/start", {"prompt": ""}, "the debate prompt is empty"),
-            ("/debate/start", {"prompt": "p", "depth": "bottomless"}, "depth 'bottomless' is not quick, standard or deep"),
+            (
+                "/debate/start",
+                {"prompt": "p", "depth": "bottomless"},
+                "depth 'bottomless' is not quick, standard or deep",
+            ),
         ]:
             answer = client.post(url, data={**data, "token": token}, headers={"origin": ORIGIN})
             assert answer.status_code in (400, 403), (url, answer.status_code)

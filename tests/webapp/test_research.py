@@ -35,7 +35,9 @@ def _wait_until_not_running(client: TestClient) -> dict[str, object]:
 def _corpus(kb: Path, documents: int = 1) -> None:
     (kb / "docs").mkdir(parents=True)
     for i in range(documents):
-        (kb / "docs" / f"generators-{i}.md").write_text(GENERATORS_MD.replace("# Python", f"# Part {i}: Python"), "utf-8")
+        (kb / "docs" / f"generators-{i}.md").write_text(
+            GENERATORS_MD.replace("# Python", f"# Part {i}: Python"), "utf-8"
+        )
 
 
 def test_a_research_started_from_the_page_streams_its_progress_and_fills_the_overview(tmp_path: Path) -> None:
@@ -51,9 +53,7 @@ def test_a_research_started_from_the_page_streams_its_progress_and_fills_the_ove
             follow_redirects=False,
         )
         assert started.status_code == 303 and started.headers["location"] == "/research"
-        again = client.post(
-            "/research/start", data={"token": token, "topic": "again"}, headers={"origin": ORIGIN}
-        )
+        again = client.post("/research/start", data={"token": token, "topic": "again"}, headers={"origin": ORIGIN})
         assert again.status_code in (400, 303)  # refused while running (or the run already ended)
         if again.status_code == 400:
             assert error_of(again.text) == "a research is already running on this knowledge base"
@@ -66,7 +66,9 @@ def test_a_research_started_from_the_page_streams_its_progress_and_fills_the_ove
         overview = client.get("/").text
         assert "How do Python generators work?" in overview and "terminated" in overview
         asked = client.post(
-            "/research/ask", data={"token": token, "question": "Can a generator be restarted?"}, headers={"origin": ORIGIN}
+            "/research/ask",
+            data={"token": token, "question": "Can a generator be restarted?"},
+            headers={"origin": ORIGIN},
         )
         assert asked.status_code == 200 and "Recorded" in asked.text
     assert status(kb=kb).pending_user_questions == 1

@@ -26,9 +26,17 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Open the knowledge base in your browser: watch a research, read the wiki with its sources, debate.
 
-        Pages: Overview (topic, rounds, sources, cost, per-round charts, each termination condition); Research (start, resume, stop at a safe point, ask a question, live progress); Wiki (articles, links between them, a link graph, each citation opening the quoted passage in its source); Reports (each [N] linked to its reference); Debate (turn by turn, the same sessions as autodidact debate).
+        Overview: topic, rounds, sources, cost, per-round charts, each termination condition met or not.
 
-        Offline (no external assets). Only the knowledge base's files are served, symlinks never; every form checks Origin and a per-session token. Bound to 127.0.0.1 unless --host says otherwise.
+        Research: start, resume or stop (at a safe point) a run, ask it a question, watch its progress live.
+
+        Wiki: articles and their links, a link graph; each citation opens the quoted passage in its source.
+
+        Reports: each [N] linked to its reference and back. Debate: turn by turn, the CLI's own sessions.
+
+        Offline, no external assets. Only the knowledge base's files are served, never through a symlink.
+
+        Every form checks Origin and a per-session token. Bound to 127.0.0.1 unless --host says otherwise.
 
         Example: autodidact serve --kb my-kb   then open http://127.0.0.1:8765/
         """

@@ -95,9 +95,7 @@ def create_app(root: Path, *, allowed_hosts: list[str] | None = None) -> Starlet
     app = Starlette(
         routes=routes(),
         middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOCAL_HOSTS))],
-        exception_handlers={
-            HTTPException: on_error, AutodidactError: on_error, PermissionError: on_error,
-        },  # fmt: skip
+        exception_handlers={HTTPException: on_error, AutodidactError: on_error, PermissionError: on_error},
         lifespan=lifespan,
     )
     app.state.site = site

@@ -87,17 +87,17 @@ def wiki_html(markdown: str) -> str:
     """An article or INDEX.md as HTML: links navigable, citations opening their source at the quote."""
     body = strip_front_matter(markdown)
     lines = [_link_citations(_link_wikilinks(line)) for line in body.splitlines()]
-    return _MD.render("\n".join(lines))
+    return str(_MD.render("\n".join(lines)))
 
 
 def plain_html(markdown: str) -> str:
     """Markdown (a summary, a debate summary) as escaped HTML, nothing rewritten."""
-    return _MD.render(markdown)
+    return str(_MD.render(markdown))
 
 
 def report_html(markdown: str) -> str:
     """A report as HTML with each ``[N]`` linking to reference N, and each reference linking back."""
-    return link_report_refs(_MD.render(strip_front_matter(markdown)))
+    return link_report_refs(str(_MD.render(strip_front_matter(markdown))))
 
 
 def link_report_refs(rendered: str) -> str:

@@ -28,7 +28,10 @@ MAX_ROUNDS_LIMIT = 100
 
 # Each termination condition of ``status --json`` with what it means on the page.
 CONDITIONS = (
-    ("diminishing_gaps", f"audit issues fell to at most {DIMINISHING_FACTOR:g}× the last round (or both < {LOW_ISSUES})"),
+    (
+        "diminishing_gaps",
+        f"audit issues fell to {DIMINISHING_FACTOR:g}× the last round or less (or both < {LOW_ISSUES})",
+    ),
     ("no_pending_user_questions", "no question of yours is waiting"),
     ("no_new_raw_files", "the last round added no raw files"),
     ("overlap_above_0_7", f"key questions overlap the last round's above {OVERLAP_LIMIT:g}"),
@@ -49,7 +52,10 @@ def charts(report: dict[str, Any]) -> list[str]:
         line_chart(
             "key-question overlap per round",
             overlap,
-            [Threshold(OVERLAP_LIMIT, f"> {OVERLAP_LIMIT:g} ends"), Threshold(STALL_OVERLAP, f"≥ {STALL_OVERLAP:g} stall")],
+            [
+                Threshold(OVERLAP_LIMIT, f"> {OVERLAP_LIMIT:g} ends"),
+                Threshold(STALL_OVERLAP, f"≥ {STALL_OVERLAP:g} stall"),
+            ],
         ),
     ]
 
@@ -112,7 +118,8 @@ async def research_resume(request: Request) -> Response:
         raise InputError("there is no research to resume here", hint="start one with a topic")
     corpus_name = form.get("corpus", "").strip()
     corpus = [kb_folder(site.root, corpus_name)] if corpus_name else []
-    await run_in_threadpool(site.research.start, None, max_rounds=_max_rounds(form.get("max_rounds", "")), corpus=corpus)
+    rounds = _max_rounds(form.get("max_rounds", ""))
+    await run_in_threadpool(site.research.start, None, max_rounds=rounds, corpus=corpus)
     return see_other("/research")
 
 
