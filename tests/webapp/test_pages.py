@@ -166,3 +166,18 @@ def test_a_debate_is_started_answered_shown_and_closed_from_forms(tmp_path: Path
     from autodidact.api import Debate
 
     assert "three chained generators" in Debate(page_url.rsplit("/", 1)[1], kb=kb).transcript()
+
+
+def test_the_quote_of_a_citation_is_the_statement_right_before_it() -> None:
+    from autodidact.webapp.render import highlight, quote_before, wiki_html
+
+    line = "- First point. (source: a.md) Second point about [[gen|generators]] here. (source: b.md)"
+    assert quote_before(line, line.rindex("(source")) == "Second point about generators here."
+    zh = "使用 apt install 安装。（来源：a.md）APT 解析依赖关系。（来源：a.md）"
+    assert quote_before(zh, zh.rindex("（来源")) == "APT 解析依赖关系。"
+    rendered = wiki_html(line)
+    assert 'href="/source/b.md?q=Second%20point%20about%20generators%20here."' in rendered
+    assert '<a href="/wiki/gen">generators</a>' in rendered
+    marked = highlight("Second point about\n   generators here. More.", "Second point about generators here.")
+    assert marked.found and marked.html == '<mark id="quote">Second point about\n   generators here.</mark> More.'
+    assert not highlight("nothing like it", "Second point").found

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from html import escape
+from urllib.parse import quote
 
 WIDTH, HEIGHT, PAD = 360, 170, 34
 
@@ -92,7 +93,7 @@ def link_graph(nodes: list[tuple[str, str]], edges: list[tuple[str, str]], size:
         x, y = at[name]
         label = title if len(title) <= 28 else title[:27] + "…"
         parts.append(
-            f'<a href="/wiki/{escape(name)}"><circle cx="{x:.1f}" cy="{y:.1f}" r="9" class="node"/>'
+            f'<a href="/wiki/{escape(quote(name))}"><circle cx="{x:.1f}" cy="{y:.1f}" r="9" class="node"/>'
             f'<text x="{x:.1f}" y="{y - 13:.1f}" text-anchor="middle" class="label">{escape(label)}</text></a>'
         )
     parts.append("</svg>")

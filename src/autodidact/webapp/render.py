@@ -49,6 +49,7 @@ def quote_before(line: str, start: int) -> str:
     quoted passage is what stands between the previous sentence end (or citation) and this one.
     """
     head = CITATION_RE.sub("\x00", line[:start]).split("\x00")[-1]
+    head = WIKILINK_RE.sub(lambda m: (m.group(2) or m.group(1)).strip(), head)  # the source has the label only
     head = _LIST_MARK.sub("", head).strip()
     pieces = [p for p in _SENTENCE_END.split(head) if p.strip()]
     text = pieces[-1].strip() if pieces else head
@@ -86,7 +87,7 @@ def _link_wikilinks(line: str) -> str:
 def wiki_html(markdown: str) -> str:
     """An article or INDEX.md as HTML: links navigable, citations opening their source at the quote."""
     body = strip_front_matter(markdown)
-    lines = [_link_citations(_link_wikilinks(line)) for line in body.splitlines()]
+    lines = [_link_wikilinks(_link_citations(line)) for line in body.splitlines()]
     return str(_MD.render("\n".join(lines)))
 
 

@@ -75,7 +75,8 @@ async def wiki_graph(request: Request) -> Response:
 def _show_file(site: Site, request: Request, relative: str, *, title: str, back: str | None = None) -> Response:
     path = kb_file(site.root, relative)
     passage = request.query_params.get("q")
-    data = path.read_bytes()[:MAX_SHOWN_BYTES]
+    with path.open("rb") as handle:  # a huge file is shown in part, not read whole
+        data = handle.read(MAX_SHOWN_BYTES)
     text = data.decode("utf-8", errors="replace")
     marked = highlight(text, passage)
     snapshot = snapshot_of(text) if relative.startswith("raw/") else None
