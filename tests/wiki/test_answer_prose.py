@@ -54,7 +54,9 @@ def test_a_supported_sentence_leads_its_block_with_the_citation_of_its_quote(
         return []
 
     result = compile_evidence(en_kb, 1, Runtime(model=writer(answers)), today="2026-12-02")
-    assert written(en_kb, "Generators", Q1) == [f"**Answer:** {good} (source: [{raws['genfn']}](../raw/{raws['genfn']}))"]
+    assert written(en_kb, "Generators", Q1) == [
+        f"**Answer:** {good} (source: [{raws['genfn']}](../raw/{raws['genfn']}))"
+    ]
     assert result.prose.blocks == 1 and result.prose.sentences == 1
     # the quotes stay below it, and the paragraph is not taken for one of them
     assert block(article(en_kb, "Generators"), Q1) == [

@@ -166,7 +166,7 @@ def test_a_persons_front_matter_edits_survive_a_compile(tmp_path: Path) -> None:
     compile_wiki(kb, None, None, today="2026-12-01")
     article = kb.wiki / "generators.md"
     text = article.read_text("utf-8")
-    head, body = text[4:].split("\n---\n", 1)
+    body = text[4:].split("\n---\n", 1)[1]
     sources = _front(text)["sources"]
     edited = (
         "---\n"
