@@ -199,6 +199,17 @@ def test_invalid_front_matter_is_a_clear_error_naming_the_file() -> None:
     assert "\n" not in str(err.value)
 
 
+def test_verify_names_an_article_whose_front_matter_is_not_yaml(tmp_path: Path) -> None:
+    kb, _ = init_kb(tmp_path / "kb", lang="en")
+    add_raw(kb, "Generators", GEN_BODY)
+    compile_wiki(kb, None, None, today="2026-12-01")
+    article = _articles(kb)[0]
+    article.write_text(article.read_text("utf-8").replace("aliases: []", "aliases: [unclosed", 1), "utf-8")
+    problems = verify_folder(kb.root).problems
+    assert [p.check for p in problems] == ["wiki_articles"]
+    assert f"wiki/{article.name}" in problems[0].message and "line 3" in problems[0].message
+
+
 def test_old_front_matter_reads_and_renders_unchanged() -> None:
     old = (
         '---\ntitle: "Python generators"\naliases: []\nsources:\n  - "2026-12-02_generator-functions.md"\n'

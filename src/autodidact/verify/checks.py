@@ -164,7 +164,11 @@ def check_wiki(kb: Path, report: VerifyReport) -> None:
             problem = _link_problem(kb, article, name, target)
             if problem:
                 report.problem("wiki_citations", article, problem)
-        art = parse_article(text, article.stem)
+        try:
+            art = parse_article(text, article.stem)
+        except AutodidactError as exc:  # front matter that is not YAML: named, and the other articles still checked
+            report.problem("wiki_articles", article, exc.message)
+            continue
         for _heading, unit in statement_units(art):
             for sentence, cited in cited_statements(unit, art.names()):
                 sources = [n for n in cited if n in raw_names]

@@ -71,7 +71,8 @@ def parse_front_matter(text: str, where: str = "article") -> tuple[FrontMatter, 
     try:
         root = yaml.compose("\n".join(lines), Loader=_Loader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        # Where the broken construct began (an unclosed "[" is noticed only on a later line), else where it broke.
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         at = f" (line {mark.line + 2})" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise InputError(
