@@ -189,7 +189,7 @@ def test_cli_with_a_model_server_caches_calls_in_the_report_folder(
         plan = json.loads((out / "plan.json").read_text(encoding="utf-8"))
         last = plan["execution_order"][-1]
         (out / "sub_reports" / f"{last}.evidence.json").unlink()
-        second = cli(*args)
+        second = cli(*args, "--json")
         assert second.exit_code == 0, second.output
         assert json.loads(second.stdout)["dimensions_run"] == [last]
         assert len(fake.requests) == calls  # the redone dimension's calls came from the report's call cache
