@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from autodidact.cli.common import console, emit_json, json_option, kb_option, out
+from autodidact.cli.common import console, emit_json, json_option, kb_option, out, real_console
 from autodidact.cli.engine_opts import (
     fallback_option,
     max_cost_option,
@@ -16,6 +16,9 @@ from autodidact.cli.engine_opts import (
     no_cache_option,
 )
 from autodidact.progress import NullProgress
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 STEP_LABEL = {
     "questions": "step 1 questions",
@@ -43,7 +46,7 @@ class RichReporter(NullProgress):
     are written. A Chinese topic gets Chinese progress lines: a person who asked in Chinese reads
     one language. Call :meth:`close` when the run ends, however it ends."""
 
-    def __init__(self, verbose: bool = False, runtime: Any = None) -> None:
+    def __init__(self, verbose: bool = False, runtime: Runtime | None = None) -> None:
         from autodidact.cli.live_status import LiveStatus
 
         self.verbose = verbose
@@ -204,8 +207,6 @@ def _result_json(result: Any) -> dict[str, Any]:
 
 def _final_block(result: Any) -> None:
     root = result.kb_root
-    from autodidact.cli.common import real_console
-
     if real_console(console).is_terminal:
         console.rule("done")
     else:

@@ -7,7 +7,7 @@ Thin on purpose: read the request, build the runtime, call :mod:`autodidact.plan
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -20,6 +20,9 @@ from autodidact.cli.engine_opts import (
     no_cache_option,
 )
 from autodidact.progress import DIMENSIONS_LABEL, NullProgress
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 REPORT_DIR_HELP = "Report folder (default: <kb>/reports/<date>_<slug> with --kb, else ./reports/<date>_<slug>)."
 
@@ -51,7 +54,7 @@ class _RichReporter(NullProgress):
 
     Call :meth:`close` when the run ends, however it ends."""
 
-    def __init__(self, runtime: Any = None) -> None:
+    def __init__(self, runtime: Runtime | None = None) -> None:
         from autodidact.cli.live_status import LiveStatus
 
         self.status = LiveStatus(console, runtime)
