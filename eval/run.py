@@ -61,7 +61,11 @@ TARGET_RECALL = 0.8
 TARGET_ON_TOPIC = 0.7
 
 _MARKS = re.compile(r"[\s`*\"'“”‘’「」『』_~]+")
-_CITATION = re.compile(r"[(（]\s*(?:source|sources|来源)\s*[:：]\s*([^)）]+)[)）]", re.IGNORECASE)
+# A citation, each name plain (``a.md``) or a link to its file (``[a.md](../raw/a.md)``).
+_CITE_LINK = r"\[[^\[\]\n]+\]\((?:<[^<>\n]+>|[^()<>\s]+)\)"
+_CITATION = re.compile(
+    rf"[(（]\s*(?:source|sources|来源)\s*[:：]\s*((?:{_CITE_LINK}|[^()（）\n])+?)\s*[)）]", re.IGNORECASE
+)
 _SOURCE_LINE = re.compile(r"^>\s*来源\s*[:：]\s*(\S+)", re.M)
 
 
@@ -196,8 +200,9 @@ def raw_urls(kb: Path) -> dict[str, str]:
 def cited_names(text: str) -> list[str]:
     names: list[str] = []
     for group in _CITATION.findall(text):
+        group = re.sub(_CITE_LINK, lambda m: m.group(0)[1 : m.group(0).index("](")], group)  # a link: its name
         for name in re.split(r"[,、，]\s*", group):
-            name = re.sub(r"^\[([^\]]+)\]\([^)]*\)$", r"\1", name.strip()).strip()
+            name = name.strip()
             if name:
                 names.append(name)
     return names

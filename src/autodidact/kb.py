@@ -12,6 +12,7 @@ from pathlib import Path
 
 from autodidact.config import KB_SETTINGS_FILE, env
 from autodidact.errors import KBError, NotFoundError
+from autodidact.obsidian import ensure_vault_settings
 from autodidact.store import atomic
 from autodidact.store.lock import WriterLock
 from autodidact.store.paths import safe_join
@@ -202,7 +203,10 @@ def open_kb(kb: Path | str | None = None) -> KnowledgeBase:
 
 
 def init_kb(root: Path | str, topic: str | None = None, lang: str | None = None) -> tuple[KnowledgeBase, list[str]]:
-    """Create the layout; keep every existing file. Returns the KB and the paths created."""
+    """Create the layout; keep every existing file. Returns the KB and the paths created or completed.
+
+    The layout includes the Obsidian settings that keep ``source_cache/`` and ``.autodidact/`` out of
+    the vault's search and graph (``obsidian.py``): merged into a person's own settings, never replacing them."""
     root = Path(root)
     if root.exists() and not root.is_dir():
         raise KBError(f"{root} exists and is not a folder", hint="choose another path", exit_code=2)
@@ -226,4 +230,7 @@ def init_kb(root: Path | str, topic: str | None = None, lang: str | None = None)
     for path, text in files.items():
         if atomic.create_exclusive(path, text.encode("utf-8")):
             created.append(str(path.relative_to(kb.root)))
+    vault = ensure_vault_settings(kb.root)
+    if vault:
+        created.append(vault)
     return kb, created

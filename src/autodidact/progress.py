@@ -16,6 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+# Labels of ``advance`` events a renderer may recognise: dimensions of a report settled (done,
+# reused, skipped or failed), and key questions of an evidence run answered.
+DIMENSIONS_LABEL = "dimensions"
+KEY_QUESTIONS_LABEL = "key questions"
+
 
 class Progress(Protocol):
     """What a long operation tells whoever watches it."""

@@ -101,3 +101,15 @@ def test_missing_previous_check_report_falls_back_with_warning(fresh_kb: Callabl
     assert ("warning", warning) in reporter.events
     summary = next(text for name, text in reporter.events if name == "message" and "Round 3" in text)
     assert warning in summary
+
+
+def test_research_json_is_all_that_reaches_stdout(fresh_kb: Callable[[str], Path], cli: Any) -> None:
+    """``research --json``: the run's outcome as JSON on stdout; progress and the final block on stderr."""
+    root = fresh_kb("kb")
+    done = cli("research", TOPIC, "--kb", str(root), "--max-rounds", "1", "--json")
+    assert done.exit_code == 0, done.output
+    outcome = json.loads(done.stdout)
+    assert outcome["status"] == "terminated" and outcome["rounds"] == 1
+    assert Path(outcome["summary"]).is_file() and Path(outcome["wiki"]).is_dir()
+    assert "## research: How do Python generators" in done.stderr and "── done ──" in done.stderr
+    assert "key questions" not in done.stderr  # the live line is drawn on terminals only

@@ -24,7 +24,7 @@ from autodidact.loop.status import status_report
 from autodidact.loop.user_answers import MAX_USER_QUESTION_ROUNDS
 from autodidact.questions.models import RoundQuestions
 from autodidact.wiki.audit.report_parser import parse_check_report
-from autodidact.wiki.common.markdown import split_sentences
+from autodidact.wiki.common.markdown import citation_links, citations, split_sentences
 
 from .conftest import TOPIC
 
@@ -167,9 +167,11 @@ def test_summary_findings_are_the_answers_to_questions(stalled_kb: Path) -> None
     assert 3 <= len(numbered) <= 5
     shown: list[str] = []
     for line in numbered:
-        match = re.match(r"^\d+\. \*\*(.+?)\*\* (.+) \(source: (wiki/[^)]+)\)$", line)
+        match = re.match(r"^\d+\. \*\*(.+?)\*\* (.+) (\(source: \[wiki/.+\))$", line)
         assert match, line
-        question, body, cited = match.groups()
+        question, body, citation = match.groups()
+        cited = ",".join(citations(citation))
+        assert all(target == f"../{name}" for name, target in citation_links(citation))
         assert question in answers, f"{question!r} is not a question any audit answered"
         body = body.removesuffix(" (partly answered)")
         for sentence in split_sentences(body):

@@ -130,7 +130,7 @@ def test_cli_report_runs_and_refuses_another_request_in_the_same_folder(
     tmp_path: Path, small_corpus: Path, cli: Any
 ) -> None:
     out = tmp_path / "cli"
-    result = cli("report", REQUEST, "--report-dir", str(out), "--corpus", str(small_corpus))
+    result = cli("report", REQUEST, "--report-dir", str(out), "--corpus", str(small_corpus), "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["ok"] and summary["citations"] >= 1
@@ -189,7 +189,7 @@ def test_cli_with_a_model_server_caches_calls_in_the_report_folder(
         plan = json.loads((out / "plan.json").read_text(encoding="utf-8"))
         last = plan["execution_order"][-1]
         (out / "sub_reports" / f"{last}.evidence.json").unlink()
-        second = cli(*args)
+        second = cli(*args, "--json")
         assert second.exit_code == 0, second.output
         assert json.loads(second.stdout)["dimensions_run"] == [last]
         assert len(fake.requests) == calls  # the redone dimension's calls came from the report's call cache
@@ -262,3 +262,18 @@ def test_report_reuses_a_plan_written_by_plan_create(tmp_path: Path, small_corpu
     (out / "plan.json").write_text(json.dumps(after, ensure_ascii=False), encoding="utf-8")
     broken = cli("report", REQUEST, "--report-dir", str(out))
     assert broken.exit_code != 0 and "P004" in broken.output
+
+
+def test_report_ends_with_a_few_lines_for_people_and_json_only_when_asked(
+    tmp_path: Path, small_corpus: Path, cli: Any
+) -> None:
+    out = tmp_path / "rep"
+    result = cli("report", REQUEST, "--report-dir", str(out), "--corpus", str(small_corpus), "--mode", "quick")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"report: {out / 'report.md'}" and len(lines) <= 4
+    assert "{" not in result.stdout  # no JSON dump at the end
+    assert "dimensions:" in lines[-1] and "citation" in lines[-1]
+    again = cli("report", REQUEST, "--report-dir", str(out), "--mode", "quick", "--json")
+    summary = json.loads(again.stdout)
+    assert summary["ok"] and summary["dimensions_run"] == [] and summary["dimensions_reused"]

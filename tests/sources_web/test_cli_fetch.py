@@ -27,6 +27,9 @@ def test_fetch_prints_raw_file_and_snapshot_ref(
     assert "生成器表达式" in SnapshotStore.for_folder(kb_dir).read(ref, url=web.url("/zh.html"))
     found = cli("search", "生成器表达式", "--kb", str(kb_dir), "--json")
     assert json.loads(found.stdout)[0]["snapshot_ref"] == ref
+    again = cli("fetch", web.url("/en.html"), "--kb", str(kb_dir), "--json")
+    fetched = json.loads(again.stdout)  # --json: the result alone on stdout
+    assert fetched["raw"].startswith("raw/") and (kb_dir / fetched["raw"]).is_file() and fetched["snapshot_ref"]
 
 
 @pytest.mark.parametrize("path", ["/redirect/metadata", "/private/secret.html", "/image.png"])

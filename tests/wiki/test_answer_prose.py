@@ -54,7 +54,9 @@ def test_a_supported_sentence_leads_its_block_with_the_citation_of_its_quote(
         return []
 
     result = compile_evidence(en_kb, 1, Runtime(model=writer(answers)), today="2026-12-02")
-    assert written(en_kb, "Generators", Q1) == [f"**Answer:** {good} (source: {raws['genfn']})"]
+    assert written(en_kb, "Generators", Q1) == [
+        f"**Answer:** {good} (source: [{raws['genfn']}](../raw/{raws['genfn']}))"
+    ]
     assert result.prose.blocks == 1 and result.prose.sentences == 1
     # the quotes stay below it, and the paragraph is not taken for one of them
     assert block(article(en_kb, "Generators"), Q1) == [
@@ -119,7 +121,7 @@ def test_an_answer_is_written_again_only_when_its_quotes_change(en_kb: Knowledge
     assert calls.count(Q1) == first + 1
     sec = article(en_kb, "Generators").section(Q1)
     assert sec is not None and next(b for b in sec.blocks if is_answer_paragraph(b)).endswith(
-        f"(source: {raws['genfn']})"
+        f"(source: [{raws['genfn']}](../raw/{raws['genfn']}))"
     )
     assert len(parse_block(sec)[1]) == 2 and sum(is_answer_paragraph(b) for b in sec.blocks) == 1
 

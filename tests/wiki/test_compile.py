@@ -95,7 +95,7 @@ def test_statement_from_two_sources_cites_both(en_kb: KnowledgeBase) -> None:
     compile_wiki(en_kb, None, None)
     text = (en_kb.wiki / "generators.md").read_text("utf-8")
     assert text.count("produce values lazily") == 2  # once in the summary, once in the body
-    assert f"(source: {a}, {b})" in text
+    assert f"(source: [{a}](../raw/{a}), [{b}](../raw/{b}))" in text
 
 
 def test_slug_collision_gets_suffix(en_kb: KnowledgeBase) -> None:
@@ -134,9 +134,9 @@ def test_chinese_titles_citations_and_index(zh_kb: KnowledgeBase) -> None:
     art = load_article(zh_kb.wiki / "备兑开仓.md")
     assert art.title == "备兑开仓" and "备兑开仓策略详解" in art.aliases
     text = (zh_kb.wiki / "备兑开仓.md").read_text("utf-8")
-    assert f"（来源：{a}）" in text and "## 要点" in text
+    assert f"（来源：[{a}](../raw/{a})）" in text and "## 要点" in text
     other = (zh_kb.wiki / "期权波动率曲面.md").read_text("utf-8")
-    assert f"（来源：{b}）" in other
+    assert f"（来源：[{b}](../raw/{b})）" in other
     assert "[[备兑开仓]]" in other  # mentions the other article's title → link
     index = (zh_kb.wiki / "INDEX.md").read_text("utf-8")
     assert index.startswith("# 知识库索引") and "[[备兑开仓]]" in index and "[[期权波动率曲面]]" in index

@@ -143,7 +143,7 @@ def test_each_question_gets_an_answer_block_under_its_facet(en_kb: KnowledgeBase
     ]
     text = (en_kb.wiki / "generators.md").read_text("utf-8")
     assert f"## {Q1}\n\n- A function or method which uses" in text
-    assert f"*generator function*. (source: {raws['genfn']})" in text
+    assert f"*generator function*. (source: [{raws['genfn']}](../raw/{raws['genfn']}))" in text
     assert_quotes_hold(en_kb)
 
 
@@ -201,7 +201,7 @@ def test_new_evidence_from_an_already_compiled_source_is_merged(en_kb: Knowledge
     assert sorted(quotes) == sorted([first, second])  # merged, the duplicate once
     text = (en_kb.wiki / "generators.md").read_text("utf-8")
     assert text.count(f"## {Q1}") == 1
-    assert f"(source: {raws['genfn']}, {mirror})" in text
+    assert f"(source: [{raws['genfn']}](../raw/{raws['genfn']}), [{mirror}](../raw/{mirror}))" in text
     assert generators.updated == "2026-12-03" and mirror in generators.sources
     # the raw-file path would have skipped this source: it is already in the article
     assert raws["genfn"] in compile_wiki(en_kb, [raws["genfn"]], None).skipped
@@ -361,7 +361,7 @@ def test_chinese_knowledge_base_reads_in_chinese(tmp_path: Path) -> None:
     for art in load_wiki(kb.wiki):
         text = render_article(art)
         assert all(cjk.search(line) for line in text.splitlines() if line.startswith("#")), text
-        assert f"（来源：{chapter.name}）" in text and "(source:" not in text
+        assert f"（来源：[{chapter.name}](../raw/{chapter.name})）" in text and "(source:" not in text
         assert cited_chunks(art.summary) and " (" not in art.summary
     relation = (kb.wiki / "dpkg-与-apt-的关系.md").read_text("utf-8")
     assert "## dpkg 是什么？\n\n- `dpkg`(1) 是 Debian 软件包管理中最底层的工具。（来源：" in relation

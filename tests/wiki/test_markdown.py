@@ -18,8 +18,12 @@ from autodidact.wiki.common.markdown import (
 def test_both_citation_forms_are_read_and_written() -> None:
     zh = "备兑开仓是一种策略。" + render_citation(["a.md", "b.md"], "zh")
     en = "Covered calls are a strategy. " + render_citation(["a.md", "b.md"], "en")
-    assert zh.endswith("（来源：a.md、b.md）") and en.endswith("(source: a.md, b.md)")
+    assert zh.endswith("（来源：[a.md](../raw/a.md)、[b.md](../raw/b.md)）")
+    assert en.endswith("(source: [a.md](../raw/a.md), [b.md](../raw/b.md))")
     assert citations(zh) == citations(en) == ["a.md", "b.md"]
+    assert (
+        citations("备兑开仓是一种策略。（来源：a.md、b.md）") == citations("x (source: a.md, b.md)") == ["a.md", "b.md"]
+    )
     assert citations("x (Sources: raw/c.md; d.md)") == ["c.md", "d.md"]
     assert citations("a (see page 3)") == []
 

@@ -51,6 +51,7 @@ def test_debian_reference_chinese(zh_kb: KnowledgeBase) -> None:
     result = compile_wiki(zh_kb, None, None)
     assert len(result.new) == 2 and all("章" in t for t in result.new)
     text = "\n".join(a.text() for a in load_wiki(zh_kb.wiki))
-    assert "（来源：ch02.zh-cn.html）" in text and "（来源：ch05.zh-cn.html）" in text
+    assert "（来源：[ch02.zh-cn.html](../raw/ch02.zh-cn.html)）" in text
+    assert "（来源：[ch05.zh-cn.html](../raw/ch05.zh-cn.html)）" in text
     rep = check_wiki(zh_kb, [{"id": "r1q1", "text": "什么是 APT 软件包管理？"}], 1, None).report
     assert rep.question_status == {"r1q1": "resolved"}

@@ -278,6 +278,9 @@ class _JobReporter:
             head = counters.get("key_question")
             if isinstance(head, str) and head[2:].isdigit():
                 self.questions_done = max(self.questions_done, int(head[2:]))
+            answered = counters.get("key_questions_done")
+            if isinstance(answered, int):  # counted as each key question finishes (in any order)
+                self.questions_done = max(self.questions_done, answered)
             detail = counters.get("detail")
             if head and isinstance(detail, str):
                 self._line(detail)

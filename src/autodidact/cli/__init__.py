@@ -97,7 +97,7 @@ app = typer.Typer(
         "Runs offline by default (no key, no network): set --model or AUTODIDACT_MODEL to use a model."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )

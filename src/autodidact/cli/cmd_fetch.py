@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from autodidact.cli.common import console, emit_json, kb_option
+from autodidact.cli.common import console, emit_json, json_option, kb_option
 
 
 def _settings_root(kb: Path | None) -> Path | None:
@@ -30,6 +30,7 @@ def register(app: typer.Typer) -> None:
         kb: Path | None = kb_option(),
         question_id: list[str] = typer.Option([], "--question-id", help="Question id(s) this source answers."),
         ignore_robots: bool = typer.Option(False, "--ignore-robots", help="Fetch even if robots.txt disallows it."),
+        as_json: bool = json_option(),
     ) -> None:
         """Fetch a page through the SSRF guard, extract its text, snapshot it, write raw/ and index it.
 
@@ -54,6 +55,9 @@ def register(app: typer.Typer) -> None:
 
         with knowledge_base.lock(warn=lambda m: console.print(f"[yellow]warning:[/yellow] {m}")):
             path, ref = asyncio.run(run())
+        if as_json:
+            emit_json({"url": url, "raw": f"raw/{path.name}", "snapshot_ref": ref})
+            return
         typer.echo(f"raw/{path.name}")
         typer.echo(ref)
 
@@ -62,7 +66,7 @@ def register(app: typer.Typer) -> None:
         query: str = typer.Argument(..., help="What to search for (Chinese or English)."),
         kb: Path | None = kb_option(),
         n: int = typer.Option(8, "-n", "--limit", min=1, max=50, help="Hits per provider."),
-        as_json: bool = typer.Option(False, "--json", help="Print the hits as JSON on stdout."),
+        as_json: bool = json_option(),
     ) -> None:
         """List web search hits from the configured providers (search.providers). Snippets are never evidence.
 

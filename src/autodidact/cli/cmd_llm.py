@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from autodidact.cli.common import console, emit_json, kb_option
+from autodidact.cli.common import console, emit_json, json_option, kb_option
 from autodidact.cli.engine_opts import model_option
 
 if TYPE_CHECKING:
@@ -56,6 +56,13 @@ def _search_engines(settings: Any) -> list[str]:
     except AutodidactError as exc:
         return [*lines, f"[red]web search not usable[/red]: {exc.message}" + (f" ({exc.hint})" if exc.hint else "")]
     return [*lines, *(f"web: {getattr(p, 'name', type(p).__name__)}" for p in providers)]
+
+
+def _plain(line: str) -> str:
+    """A console line without its rich markup (for JSON)."""
+    from rich.text import Text
+
+    return Text.from_markup(line).plain
 
 
 def _secret_vars() -> list[str]:
@@ -196,10 +203,12 @@ def register(app: typer.Typer) -> None:
         kb: Path | None = kb_option(),
         model: str | None = model_option(),
         check: bool = typer.Option(False, "--check", help="Also send one small call to the configured model server."),
+        as_json: bool = json_option(),
     ) -> None:
         """Show the settings in effect (secrets masked), which model and search engines will run.
 
-        With --check, send one call to the model server to prove it answers.
+        With --check, send one call to the model server to prove it answers. With --json the same
+        facts go to stdout as JSON (the readable listing still goes to stderr).
 
         Example: autodidact doctor --kb my-kb --model ollama:qwen2.5:7b --check
         """
@@ -215,6 +224,16 @@ def register(app: typer.Typer) -> None:
 
         root = _kb_root(kb)
         settings = load_run_settings(root, model)
+        facts: dict[str, Any] = {
+            "settings_files": {
+                "user": str(user_config_path()),
+                "user_found": user_config_path().is_file(),
+                "knowledge_base": str(root / "autodidact.toml") if root is not None else None,
+            },
+            "settings": settings.model_dump(mode="json"),
+            "secrets": {var: mask(secret(var)) for var in _secret_vars()},
+            "search_engines": [_plain(line) for line in _search_engines(settings)],
+        }
         out("[bold]settings files[/bold]")
         user_file = user_config_path()
         out(f"  user: {user_file} ({'found' if user_file.is_file() else 'absent'})")
@@ -237,7 +256,10 @@ def register(app: typer.Typer) -> None:
             out(f"  [red]not usable[/red]: {escape(exc.message)}")
             if exc.hint:
                 out(f"  hint: {escape(exc.hint)}")
+            if as_json:
+                emit_json({**facts, "engine": None, "engine_error": exc.message, "offline": None})
             return
+        facts.update(engine=runtime.describe(), offline=runtime.is_offline)
         out(f"  engine: {runtime.describe()}")
         if runtime.is_offline:
             out("  the offline engine runs (templates, full-text retrieval, extractive selection)")
@@ -265,6 +287,9 @@ def register(app: typer.Typer) -> None:
                 runtime.no_cache = True
                 runtime.cache = None
                 _check(runtime)
+                facts["check"] = "ok"
+        if as_json:
+            emit_json(facts)
 
     @app.command("usage")
     def usage_cmd(
@@ -272,7 +297,7 @@ def register(app: typer.Typer) -> None:
         report_dir: Path | None = typer.Option(
             None, "--report-dir", metavar="DIR", help="Read a report folder's ledger instead of a knowledge base's."
         ),
-        as_json: bool = typer.Option(False, "--json", help="Print the totals as JSON on stdout."),
+        as_json: bool = json_option(),
     ) -> None:
         """Total model calls, tokens and estimated cost, by task and by model, from the usage ledger.
 

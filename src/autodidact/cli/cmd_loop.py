@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from autodidact.cli.common import console, emit_json, kb_option, out
+from autodidact.cli.common import console, emit_json, json_option, kb_option, out, real_console
 from autodidact.cli.engine_opts import (
     fallback_option,
     max_cost_option,
@@ -16,6 +16,9 @@ from autodidact.cli.engine_opts import (
     no_cache_option,
 )
 from autodidact.progress import NullProgress
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 STEP_LABEL = {
     "questions": "step 1 questions",
@@ -38,11 +41,21 @@ STEP_LABEL_ZH = {
 class RichReporter(NullProgress):
     """Renders loop progress on stderr: round N of M, step, questions, sources, claims, cost.
 
-    A Chinese topic gets Chinese progress lines: a person who asked in Chinese reads one language."""
+    On a terminal a live line under the output spins and reads "round 2/5 · step 2 research · key
+    questions 3/7 · waiting for the model" (``live_status.py``); off a terminal only the plain lines
+    are written. A Chinese topic gets Chinese progress lines: a person who asked in Chinese reads
+    one language. Call :meth:`close` when the run ends, however it ends."""
 
-    def __init__(self, verbose: bool = False) -> None:
+    def __init__(self, verbose: bool = False, runtime: Runtime | None = None) -> None:
+        from autodidact.cli.live_status import LiveStatus
+
         self.verbose = verbose
         self.zh = False
+        self.status = LiveStatus(console, runtime)
+
+    def close(self) -> None:
+        """Take the live line off the screen."""
+        self.status.stop()
 
     def _label(self, step: str) -> str:
         return (STEP_LABEL_ZH if self.zh else STEP_LABEL).get(step, step)
@@ -51,6 +64,8 @@ class RichReporter(NullProgress):
         from autodidact.text.tokens import has_cjk
 
         self.zh = has_cjk(topic)
+        self.status.zh = self.zh
+        self.status.start()
         if self.zh:
             where = f"继续第 {resumed_round} 轮" if resumed_round else "开始"
             console.print(f"[bold]## 研究：[/bold]{topic}")
@@ -62,10 +77,18 @@ class RichReporter(NullProgress):
 
     def round_started(self, round_n: int, max_rounds: int) -> None:
         title = f"第 {round_n} 轮（最多 {max_rounds} 轮）" if self.zh else f"round {round_n} of at most {max_rounds}"
-        console.rule(title)
+        if self.status.shown:
+            console.rule(title)
+        else:  # a log: one plain line, not a rule as wide as the (unbounded) width
+            console.print(f"── {title} ──")
+        self.status.set("round", f"第 {round_n}/{max_rounds} 轮" if self.zh else f"round {round_n}/{max_rounds}")
+        self.status.set("step", None)
+        self.status.set("questions", None)
 
     def step_started(self, round_n: int, step: str) -> None:
         console.print(f"[cyan]→ {self._label(step)}[/cyan]")
+        self.status.set("step", self._label(step))
+        self.status.set("questions", None)
 
     def step_skipped(self, round_n: int, step: str) -> None:
         skipped = "（中断前已完成，跳过）" if self.zh else " (done before the interruption; skipped)"
@@ -99,6 +122,10 @@ class RichReporter(NullProgress):
         console.print(f"  [green]✓[/green] {text}")
 
     def progress(self, round_n: int, **counters: Any) -> None:
+        total = counters.get("key_questions_total")
+        if total:
+            done = counters.get("key_questions_done", 0)
+            self.status.set("questions", f"关键问题 {done}/{total}" if self.zh else f"key questions {done}/{total}")
         if "key_question" in counters or self.verbose:
             detail = counters.get("detail")
             if detail:
@@ -111,7 +138,7 @@ class RichReporter(NullProgress):
         console.print(f"[yellow]warning:[/yellow] {text}", markup=True)
 
     def run_finished(self, result: Any) -> None:
-        pass
+        self.close()
 
 
 def _plural(n: int, word: str) -> str:
@@ -162,9 +189,28 @@ def _done_zh(step: str, info: dict[str, Any]) -> str:
     return "完成"
 
 
+def _result_json(result: Any) -> dict[str, Any]:
+    """``research --json``: how the run ended and where its outputs are."""
+    root = result.kb_root
+    return {
+        "kb": str(root),
+        "status": result.status,
+        "rounds": result.rounds,
+        "reason": result.reason,
+        "stopped_by": result.stopped_by,
+        "summary": str(root / result.summary) if result.summary else None,
+        "wiki": str(root / "wiki"),
+        "state": str(root / "outputs" / "research_state.json"),
+        "warnings": list(result.warnings),
+    }
+
+
 def _final_block(result: Any) -> None:
     root = result.kb_root
-    console.rule("done")
+    if real_console(console).is_terminal:
+        console.rule("done")
+    else:
+        console.print("── done ──")
     if result.status == "already_complete":
         console.print("This research had already finished; nothing new arrived (ask a question to re-open it).")
     console.print(f"## {result.rounds} round(s) · status: {result.status} · {result.reason}")
@@ -201,10 +247,13 @@ def register(app: typer.Typer) -> None:
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
+        as_json: bool = json_option(),
     ) -> None:
         """Research a topic in rounds until more rounds stop adding value; resumable at any point.
 
         Creates the knowledge base if needed. Ctrl+C stops at the next safe point; run again to resume.
+        On a terminal a live line shows the round, the step, key questions done/total and a spinner
+        while the model is thinking; piped or logged, progress is plain lines on stderr.
 
         When it stops, checked after every round (docs/loop.md):
         - all four rules: audit issues ≤ 60% of last round's (or < 3 twice), nothing of yours pending, overlap > 0.7;
@@ -232,27 +281,36 @@ def register(app: typer.Typer) -> None:
         if not is_kb(root):
             if not topic:
                 open_kb(root)  # raises the clear "not a knowledge base" error
-            init_kb(root, topic=topic)
+            _, created = init_kb(root, topic=topic)
             console.print(f"initialised knowledge base at {root.resolve()}")
+            if ".obsidian/app.json" in created:
+                console.print("  (an Obsidian vault too: .obsidian/app.json hides source_cache/ and .autodidact/)")
         knowledge = open_kb(root)
         settings = load_run_settings(knowledge.root, model, max_cost, max_tokens, fallback)
         runtime = make_runtime(knowledge.root, model, no_cache, max_cost, max_tokens, settings=settings)
-        result = research_sync(
-            knowledge,
-            topic=topic,
-            runtime=runtime,
-            settings=settings,
-            max_rounds=max_rounds,
-            background=background,
-            corpus=list(corpus or []),
-            reporter=RichReporter(),
-        )
+        reporter = RichReporter(runtime=runtime)
+        try:
+            result = research_sync(
+                knowledge,
+                topic=topic,
+                runtime=runtime,
+                settings=settings,
+                max_rounds=max_rounds,
+                background=background,
+                corpus=list(corpus or []),
+                reporter=reporter,
+            )
+        finally:
+            reporter.close()
         _final_block(result)
+        if as_json:
+            emit_json(_result_json(result))
 
     @app.command("ask")
     def ask_cmd(
         question: str = typer.Argument(..., help="The question, in any language."),
         kb: Path | None = kb_option(),
+        as_json: bool = json_option(),
     ) -> None:
         """Add a question for the next round (outputs/user_questions.md, under Pending); safe while a run is going.
 
@@ -263,6 +321,9 @@ def register(app: typer.Typer) -> None:
 
         knowledge = open_kb(kb)
         text = add_question(knowledge, question)
+        if as_json:
+            emit_json({"kb": str(knowledge.root), "inbox": str(knowledge.user_questions), "question": text})
+            return
         if knowledge.language() == "zh":
             console.print(f"已加入 {knowledge.user_questions}（待处理）：{text}")
             console.print("下一轮会处理它；已结束的研究可用 autodidact research 重新开始")

@@ -7,11 +7,11 @@ Thin on purpose: read the request, build the runtime, call :mod:`autodidact.plan
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from autodidact.cli.common import console, emit_json
+from autodidact.cli.common import console, emit_json, json_option, out
 from autodidact.cli.engine_opts import (
     fallback_option,
     max_cost_option,
@@ -19,7 +19,10 @@ from autodidact.cli.engine_opts import (
     model_option,
     no_cache_option,
 )
-from autodidact.progress import NullProgress
+from autodidact.progress import DIMENSIONS_LABEL, NullProgress
+
+if TYPE_CHECKING:
+    from autodidact.llm.runtime import Runtime
 
 REPORT_DIR_HELP = "Report folder (default: <kb>/reports/<date>_<slug> with --kb, else ./reports/<date>_<slug>)."
 
@@ -46,18 +49,45 @@ def _report_dir(request: str, report_dir: Path | None, kb_root: Path | None) -> 
 
 
 class _RichReporter(NullProgress):
-    """Progress of a report run on stderr."""
+    """Progress of a report run on stderr: step lines, and on a terminal a live line under them that
+    reads "evidence · dimensions 2/5 · running d3, d4 · waiting for the model" (``live_status.py``).
+
+    Call :meth:`close` when the run ends, however it ends."""
+
+    def __init__(self, runtime: Runtime | None = None) -> None:
+        from autodidact.cli.live_status import LiveStatus
+
+        self.status = LiveStatus(console, runtime)
+        self.running: list[str] = []
+
+    def close(self) -> None:
+        """Take the live line off the screen."""
+        self.status.stop()
 
     def stage(self, name: str, detail: str = "") -> None:
         console.print(f"[bold]{name}[/bold] {detail}".rstrip())
+        self.status.start()
+        self.status.set("stage", name)
+
+    def advance(self, done: int, total: int | None = None, label: str = "") -> None:
+        if label == DIMENSIONS_LABEL and total:
+            self.status.set("dimensions", f"dimensions {done}/{total}")
+
+    def _show_running(self) -> None:
+        self.status.set("running", ("running " + ", ".join(self.running)) if self.running else None)
 
     def dimension_started(self, dim_id: str, name: str, mode: str) -> None:
         console.print(f"  {dim_id} started ({mode}): {name}")
+        self.running.append(dim_id)
+        self._show_running()
 
     def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
         console.print(
             f"  [green]{dim_id} done[/green]: {stats.get('claims', 0)} claims, {stats.get('sources', 0)} sources"
         )
+        if dim_id in self.running:
+            self.running.remove(dim_id)
+        self._show_running()
 
     def dimension_skipped(self, dim_id: str, reason: str) -> None:
         console.print(f"  {dim_id} skipped: {reason}")
@@ -67,6 +97,25 @@ class _RichReporter(NullProgress):
 
     def warning(self, text: str) -> None:
         console.print(f"[yellow]warning:[/yellow] {text}")
+        failed = text.split(":", 1)[0]
+        if text.startswith(f"{failed}: failed:") and failed in self.running:
+            self.running.remove(failed)
+            self._show_running()
+
+
+def _report_lines(summary: dict[str, Any]) -> list[str]:
+    """What ``report`` says when it is done (``--json`` prints ``summary`` itself instead)."""
+    folder = Path(summary["report_dir"])
+    usage = summary.get("usage") or {}
+    calls = usage.get("calls") or 0
+    spent = f" · {calls} model call(s), ~${usage.get('cost_usd', 0.0):.4f}" if calls else ""
+    failed = summary["dimensions_failed"]
+    return [
+        f"report: {summary['report']}",
+        f"  also in {folder}: report.html, citations.json, references.bib, references.json, sub_reports/",
+        f"  dimensions: {len(summary['dimensions_run'])} researched, {len(summary['dimensions_reused'])} reused, "
+        f"{len(failed)} failed · {summary['citations']} citation(s){spent}",
+    ]
 
 
 def register(app: typer.Typer) -> None:
@@ -151,6 +200,7 @@ def register(app: typer.Typer) -> None:
             help="With a model: a second call judges each written sentence against its quotes; refused ones are "
             "dropped (and counted in the report's footer and prose.json).",
         ),
+        as_json: bool = json_option(),
     ) -> None:
         """Plan, gather evidence per dimension, and write a cited report.md, citations.json and report.html.
 
@@ -158,7 +208,9 @@ def register(app: typer.Typer) -> None:
         only when its claims' quotes cover it (prose.json records them; verify re-proves them). Offline,
         each claim becomes one plain sentence.
 
-        Rerunning the same command resumes: finished dimensions are not redone.
+        Rerunning the same command resumes: finished dimensions are not redone. On a terminal a live
+        line shows dimensions done/total and a spinner while the model is thinking. It ends with the
+        report's path and counts; --json prints the run's summary as JSON on stdout instead.
 
         Example: autodidact report "How do Python generators work?" --corpus docs/ --report-dir rep
         """
@@ -186,18 +238,25 @@ def register(app: typer.Typer) -> None:
         # so a resumed run re-pays no call it already made.
         cache_root = kb_root if kb_root is not None else folder
         runtime = make_runtime(cache_root, model, no_cache, max_cost, max_tokens, settings=settings)
-        result = run_report_sync(
-            text,
-            report_dir=folder,
-            runtime=runtime,
-            settings=settings,
-            kb_root=kb_root,
-            corpus=list(corpus),
-            mode=mode,
-            reporter=_RichReporter(),
-        )
-        console.print(f"report: {result.report_md}")
-        emit_json(result.summary())
+        reporter = _RichReporter(runtime)
+        try:
+            result = run_report_sync(
+                text,
+                report_dir=folder,
+                runtime=runtime,
+                settings=settings,
+                kb_root=kb_root,
+                corpus=list(corpus),
+                mode=mode,
+                reporter=reporter,
+            )
+        finally:
+            reporter.close()
+        if as_json:
+            emit_json(result.summary())
+        else:
+            for line in _report_lines(result.summary()):
+                out.print(line, markup=False)
         if result.failed:
             for dim_id, why in result.failed.items():
                 console.print(f"[red]{dim_id} failed:[/red] {why}")

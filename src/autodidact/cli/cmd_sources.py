@@ -15,7 +15,7 @@ from typing import Any
 
 import typer
 
-from autodidact.cli.common import console, emit_json, kb_option
+from autodidact.cli.common import console, emit_json, json_option, kb_option, out
 
 _CACHE_HELP = "The source_cache folder (or the knowledge-base/report folder holding it)."
 
@@ -186,14 +186,18 @@ def register(app: typer.Typer) -> None:
     def add_cmd(
         paths: list[str] = typer.Argument(..., help="Files or folders (md, txt, html, pdf; folders recursively)."),
         kb: Path | None = kb_option(),
+        as_json: bool = json_option(),
     ) -> None:
         """Copy documents into raw/, snapshot and index them; nothing already in raw/ changes.
 
+        On a terminal a bar shows files done/total and the time left; piped, one line per file.
         Unsupported or unreadable files are listed and skipped; the exit code is 1 if any were.
         The knowledge base's own files (wiki/, outputs/, CLAUDE.md …) are never taken as sources.
 
         Example: autodidact add notes.md papers/ --kb my-kb
         """
+        from dataclasses import asdict
+
         from autodidact.errors import InputError
         from autodidact.kb import open_kb
         from autodidact.sources.ingest import add_paths
@@ -210,6 +214,17 @@ def register(app: typer.Typer) -> None:
             with ConsoleProgress(console, "adding") as shown:
                 report = add_paths(knowledge_base, [Path(p) for p in paths], progress=shown, max_bytes=limit)
         new = sum(1 for a in report.added if a.new)
+        if as_json:
+            emit_json(
+                {
+                    "kb": str(knowledge_base.root),
+                    "added": [asdict(a) for a in report.added],
+                    "skipped": [asdict(s) for s in report.skipped],
+                }
+            )
+            if report.skipped:
+                raise typer.Exit(1)
+            return
         console.print(
             f"{new} added, {len(report.added) - new} already present, {len(report.skipped)} skipped "
             f"(knowledge base {knowledge_base.root})"
@@ -224,7 +239,7 @@ def register(app: typer.Typer) -> None:
         query: str = typer.Argument(..., help="Free text, Chinese or English; operators are treated as words."),
         kb: Path | None = kb_option(),
         k: int = typer.Option(10, "-k", "--limit", min=1, max=1000, help="How many passages to show."),
-        as_json: bool = typer.Option(False, "--json", help="Print the passages as JSON on stdout."),
+        as_json: bool = json_option(),
     ) -> None:
         """Search the local index (every snapshot in the knowledge base) with BM25.
 
@@ -256,15 +271,13 @@ def register(app: typer.Typer) -> None:
             source = f"raw/{p.raw_file}" if p.raw_file else location(p.url)
             score = f"{p.score:.2f}" if p.all_terms else f"{p.score:.2f}\n(some words)"
             table.add_row(str(n), score, f"{p.label}\n{source}", _rich_highlight(p.text, query))
-        from rich.console import Console
-
-        Console(highlight=False).print(table)
+        out.print(table)
 
     index_app = typer.Typer(help="The local search index (.autodidact/index.sqlite).", no_args_is_help=True)
     app.add_typer(index_app, name="index")
 
     @index_app.command("rebuild")
-    def rebuild_cmd(kb: Path | None = kb_option()) -> None:
+    def rebuild_cmd(kb: Path | None = kb_option(), as_json: bool = json_option()) -> None:
         """Index files dropped into raw/, then recreate the whole index from the files alone.
 
         Example: autodidact index rebuild --kb my-kb
@@ -279,6 +292,10 @@ def register(app: typer.Typer) -> None:
             with LocalIndex(knowledge_base.root) as index:
                 count = index.rebuild()
                 stats = index.stats()
+        if as_json:
+            skipped = [{"source": f"raw/{s.source}", "reason": s.reason} for s in scanned.skipped]
+            emit_json({"kb": str(knowledge_base.root), "documents": count, **stats, "skipped": skipped})
+            return
         for item in scanned.skipped:
             console.print(f"[yellow]skipped:[/yellow] raw/{item.source}: {item.reason}")
         console.print(f"rebuilt the index: {count} documents, {stats['passages']} passages")

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from autodidact.cli.common import console, kb_option, warn
+from autodidact.cli.common import console, emit_json, json_option, kb_option, warn
 from autodidact.cli.engine_opts import (
     fallback_option,
     max_cost_option,
@@ -62,8 +62,12 @@ def register(app: typer.Typer) -> None:
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
+        as_json: bool = json_option(),
     ) -> None:
         """Compile raw files into wiki/<topic>.md and wiki/INDEX.md (incremental; re-running changes nothing).
+
+        Citations are written as links to the raw files, (source: [a.md](../raw/a.md)), which
+        Obsidian and GitHub follow; a person's own front-matter keys are kept.
 
         Example: autodidact wiki compile --files raw/2026-12-01_apt.md,raw/2026-12-01_dpkg.md
         """
@@ -76,6 +80,20 @@ def register(app: typer.Typer) -> None:
         runtime = make_runtime(knowledge.root, model, no_cache, max_cost, max_tokens, fallback=fallback)
         with knowledge.lock():
             result = compile_wiki(knowledge, names, runtime)
+        if as_json:
+            emit_json(
+                {
+                    "kb": str(knowledge.root),
+                    "compiled": result.compiled,
+                    "new": result.new,
+                    "updated": result.updated,
+                    "skipped": result.skipped,
+                    "failed": result.failed,
+                    "empty": result.empty,
+                    "pending_quality": result.pending_quality,
+                }
+            )
+            return
         console.print(
             f"compiled {len(result.compiled)} raw file(s); "
             f"{len(result.new)} new, {len(result.updated)} updated article(s)"
@@ -108,6 +126,7 @@ def register(app: typer.Typer) -> None:
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
+        as_json: bool = json_option(),
     ) -> None:
         """Audit the wiki and write outputs/rounds/round_N_check.md (coverage, gaps, contradictions, ...).
 
@@ -124,6 +143,22 @@ def register(app: typer.Typer) -> None:
         with knowledge.lock():
             result = check_wiki(knowledge, questions, number, runtime, topic=topic)
         rep = result.report
+        if as_json:
+            emit_json(
+                {
+                    "report": str(result.path),
+                    "resolved": rep.resolved,
+                    "partial": rep.partial,
+                    "open": rep.open,
+                    "gaps": rep.gap_count,
+                    "contradictions": rep.contradiction_count,
+                    "missing_sources": rep.missing_source_count,
+                    "structure": len(rep.structure),
+                    "audit_issues_count": rep.audit_issues_count,
+                    "directions": list(rep.directions),
+                }
+            )
+            return
         console.print(f"wrote {result.path}")
         console.print(
             f"resolved: {rep.resolved} / partial: {rep.partial} / open: {rep.open}; 知识漏洞 {rep.gap_count}, "

@@ -15,8 +15,16 @@ if TYPE_CHECKING:
 KB_HELP = "Knowledge-base folder (default: $AUTODIDACT_KB, else the current folder)."
 
 
+# The width a console writes at when its stream is not a terminal (a file, a pipe, CI): rich would
+# hard-wrap at 80 columns, which breaks paths, URLs and long lines that a reader greps or a tool parses.
+PIPED_WIDTH = 100_000
+
+
 class _LazyConsole:
-    """A rich ``Console`` made on first use: importing rich costs ~20 ms, and ``--help`` never prints here."""
+    """A rich ``Console`` made on first use: importing rich costs ~20 ms, and ``--help`` never prints here.
+
+    Off a terminal it neither wraps nor crops (:data:`PIPED_WIDTH`, soft wrap): a line written to a
+    file is the line the program said."""
 
     def __init__(self, **options: Any) -> None:
         self._options = options
@@ -27,7 +35,10 @@ class _LazyConsole:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(**self._options)
+            console = Console(**self._options)
+            if not console.is_terminal and "width" not in self._options:
+                console = Console(**self._options, width=PIPED_WIDTH, soft_wrap=True)
+            self._console = console
         return self._console
 
     def __getattr__(self, name: str) -> Any:
@@ -49,6 +60,14 @@ out = cast("Console", _LazyConsole(highlight=False))
 def kb_option() -> Any:
     """``--kb DIR`` with the shared help text."""
     return typer.Option(None, "--kb", help=KB_HELP, file_okay=False)
+
+
+JSON_HELP = "Print the result as JSON on stdout and nothing else there (progress and messages go to stderr)."
+
+
+def json_option() -> Any:
+    """``--json`` with the shared help text."""
+    return typer.Option(False, "--json", help=JSON_HELP)
 
 
 def emit_json(data: Any) -> None:

@@ -49,7 +49,7 @@ from autodidact.evidence.sharpen import sharpen, subject_terms, subject_words
 from autodidact.evidence.textscore import terms as terms_of
 from autodidact.evidence.upstream import load_upstreams, usage_entries
 from autodidact.evidence.validator import validate_evidence
-from autodidact.progress import NullProgress, Progress
+from autodidact.progress import KEY_QUESTIONS_LABEL, NullProgress, Progress
 from autodidact.sources.fetch import Fetcher  # imported here, not in the worker thread: import races
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
@@ -219,8 +219,19 @@ async def gather(
                 entry_first: list[list[Candidate] | None] = list(_prefer_entry(list(found)))
             else:
                 entry_first = [None] * len(kqs)  # each question goes from search to extraction on its own
+            answered = 0
+            progress.advance(0, len(kqs), KEY_QUESTIONS_LABEL)
+
+            async def counted(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
+                """``one``, then "k of n key questions done" (the questions run together, finish in any order)."""
+                nonlocal answered
+                result = await one(kq, text, cands)
+                answered += 1
+                progress.advance(answered, len(kqs), KEY_QUESTIONS_LABEL)
+                return result
+
             results: list[KQResult] = list(
-                await asyncio.gather(*(one(kq, text, c) for (kq, text), c in zip(kqs, entry_first, strict=True)))
+                await asyncio.gather(*(counted(kq, text, c) for (kq, text), c in zip(kqs, entry_first, strict=True)))
             )
             await collector.flush()
         finally:

@@ -83,6 +83,9 @@ class Runtime:
         self._down: str | None = None  # set when the server stayed unreachable: later steps go offline
         self._seconds: dict[str, tuple[int, float]] = {}  # task -> (calls, seconds) answered, for step budgets
         self._semaphores: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Semaphore]] = {}
+        # Requests sent to the model and not yet answered: a display shows "waiting for the model"
+        # (a spinner) while it is above 0; read it, never write it.
+        self.calls_in_flight = 0
 
     # -- description -------------------------------------------------------------------------
     @property
@@ -376,6 +379,7 @@ class Runtime:
 
         async def attempt() -> Completion:
             begun = time.monotonic()
+            self.calls_in_flight += 1
             try:
                 return await model.complete(request)
             except BaseException as exc:  # a timeout arrives as cancellation; both are recorded, then re-raised
@@ -389,6 +393,8 @@ class Runtime:
                                     outcome="timeout" if timed_out else "failed", note=_short(str(exc)))
                     )  # fmt: skip
                 raise
+            finally:
+                self.calls_in_flight -= 1
 
         try:
             async with self._semaphore():

@@ -12,6 +12,7 @@ happened in this attempt" — so an interrupted step repeated gives the same lis
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -52,9 +53,13 @@ class _AgentReporter(NullProgress):
         self.ctx = ctx
         self.n = n
 
+    def advance(self, done: int, total: int | None = None, label: str = "") -> None:
+        """The agent's "k of n key questions answered", as the round's counters."""
+        self.ctx.reporter.progress(self.n, key_questions_done=done, key_questions_total=total)
+
     def message(self, text: str) -> None:
         message = text
-        head = message.split(":", 1)[0]
+        head = re.split("[:：]", message, maxsplit=1)[0]  # "kq3: …" or, in Chinese, "kq3：…"
         if head.startswith("kq") and head[2:].isdigit():
             self.ctx.control.point(f"r{self.n}.research.q{head[2:]}")
             self.ctx.control.safe_point(f"during round {self.n} research (before its evidence was written)")

@@ -29,7 +29,7 @@ from autodidact.kb import detect_language
 from autodidact.plan.models import Dimension, Plan
 from autodidact.plan.planner import acreate_plan
 from autodidact.plan.validate import load_plan_json, validate_plan
-from autodidact.progress import NullProgress, Prefixed, Progress
+from autodidact.progress import DIMENSIONS_LABEL, NullProgress, Prefixed, Progress
 from autodidact.report.citations import Evidences, SectionOf
 from autodidact.report.compose import compose_report
 from autodidact.report.grounding import ground_plan
@@ -119,6 +119,7 @@ class _Run:
         self.result = ReportResult(paths.root, plan)
         self.evidences: Evidences = {}
         self.done: dict[str, asyncio.Event] = {d.id: asyncio.Event() for d in plan.dimensions}
+        self.finished = 0  # dimensions settled, for the "k of n" the reporter shows
 
     # -- plan.json status ------------------------------------------------------------------------
     def set_status(self, dim_id: str, status: str) -> None:
@@ -233,6 +234,8 @@ class _Run:
             await self.research(dim)
         finally:
             self.done[dim.id].set()
+            self.finished += 1
+            self.reporter.advance(self.finished, len(self.done), DIMENSIONS_LABEL)
 
     async def research(self, dim: Dimension) -> None:
         self.set_status(dim.id, "running")
@@ -338,6 +341,7 @@ async def _run_locked(
     run = _Run(paths, plan, request, mode, {"runtime": runtime, "settings": settings, "kb_root": kb_root,
                                               "reporter": reporter})  # fmt: skip
     reporter.stage("evidence", f"{len(plan.dimensions)} dimensions in {len(plan.waves())} wave(s)")
+    reporter.advance(0, len(plan.dimensions), DIMENSIONS_LABEL)
     order = [plan.dimension(d) for d in plan.execution_order]
     try:
         async with asyncio.TaskGroup() as group:

@@ -128,7 +128,8 @@ def check_evidence_file(path: Path, folder: Path, report: VerifyReport) -> None:
 
 
 def check_wiki(kb: Path, report: VerifyReport) -> None:
-    """Every citation names a file in ``raw/``, and every cited statement is what that file says.
+    """Every citation names a file in ``raw/`` (and links to it, when written as a link), and every
+    cited statement is what that file says.
 
     A statement holds when, markdown marks aside, it stands word for word in a raw file it cites
     (a quote); written prose holds when every name and number it states (capitalised words, code
@@ -137,7 +138,13 @@ def check_wiki(kb: Path, report: VerifyReport) -> None:
     """
     from autodidact.wiki.audit.article_findings import statement_units
     from autodidact.wiki.common.articles import parse_article
-    from autodidact.wiki.common.markdown import citations, cited_statements, is_auto_summary, strip_citations
+    from autodidact.wiki.common.markdown import (
+        citation_links,
+        citations,
+        cited_statements,
+        is_auto_summary,
+        strip_citations,
+    )
 
     wiki = kb / "wiki"
     if not wiki.is_dir():
@@ -153,7 +160,15 @@ def check_wiki(kb: Path, report: VerifyReport) -> None:
             report.count("wiki_citations")
             if name not in raw_names:
                 report.problem("wiki_citations", article, f"cites {name}, which is not in raw/")
-        art = parse_article(text, article.stem)
+        for name, target in citation_links(text):
+            problem = _link_problem(kb, article, name, target)
+            if problem:
+                report.problem("wiki_citations", article, problem)
+        try:
+            art = parse_article(text, article.stem)
+        except AutodidactError as exc:  # front matter that is not YAML: named, and the other articles still checked
+            report.problem("wiki_articles", article, exc.message)
+            continue
         for _heading, unit in statement_units(art):
             for sentence, cited in cited_statements(unit, art.names()):
                 sources = [n for n in cited if n in raw_names]
@@ -171,6 +186,20 @@ def check_wiki(kb: Path, report: VerifyReport) -> None:
                     report.problem(
                         "wiki_statements", article, f"“{claim[:70]}” states {', '.join(absent[:3])}; {names} does not"
                     )
+
+
+def _link_problem(kb: Path, article: Path, name: str, target: str) -> str | None:
+    """Why a citation's link does not lead to the file it names (None when it does).
+
+    Obsidian and GitHub follow the target, people read the name: the two must be the same file
+    (``raw/<name>``, or ``<name>`` itself when it has a folder), and that file must exist."""
+    where = name if "/" in name else f"raw/{name}"
+    resolved = (article.parent / target).resolve()
+    if resolved != (kb / where).resolve():
+        return f"links {name} to {target}, which is not {where}"
+    if not resolved.is_file():
+        return f"links {name} to {target}, which does not exist"
+    return None
 
 
 def check_raw_files(kb: Path, report: VerifyReport) -> None:

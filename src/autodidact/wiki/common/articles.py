@@ -5,13 +5,12 @@ right section of an article a person (or a model) may have edited, and compiling
 twice must change nothing. Parsing into front matter / summary / sections / blocks and rendering
 with one canonical layout makes "no change" a plain string comparison.
 
-The front matter is the small YAML subset Obsidian needs (``title``, ``aliases``, ``sources``,
-``updated``); strings are written JSON-quoted, which is valid YAML, so no YAML library is needed.
+The front matter (``title``, ``aliases``, ``sources``, ``updated`` and whatever else a person
+keeps there) is read with a YAML parser and written back in a form it reads (``front_matter.py``).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from autodidact.store.filememo import FileMemo
+from autodidact.wiki.common.front_matter import FrontMatter, parse_front_matter, render_front_matter
 from autodidact.wiki.common.markdown import MARKER_RE, normalize_key
 
 RELATED_HEADINGS = {"zh": "相关主题", "en": "Related"}
@@ -77,57 +77,6 @@ class Article:
         return "\n".join(parts)
 
 
-def _quote(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _unquote(value: str) -> str:
-    value = value.strip()
-    if value.startswith('"') and value.endswith('"') and len(value) >= 2:
-        try:
-            return str(json.loads(value))
-        except json.JSONDecodeError:
-            return value[1:-1]
-    if value.startswith("'") and value.endswith("'") and len(value) >= 2:
-        return value[1:-1].replace("''", "'")
-    return value
-
-
-def parse_front_matter(text: str) -> tuple[dict[str, str | list[str]], list[str], str]:
-    """``(known keys, other lines, body)``; a file without front matter gives empty dicts."""
-    if not text.startswith("---"):
-        return {}, [], text
-    lines = text.splitlines()
-    end = next((i for i in range(1, len(lines)) if lines[i].strip() in {"---", "..."}), None)
-    if end is None:
-        return {}, [], text
-    data: dict[str, str | list[str]] = {}
-    extra: list[str] = []
-    key: str | None = None
-    for line in lines[1:end]:
-        item = re.match(r"^\s+-\s*(.*)$", line) or re.match(r"^-\s+(.*)$", line)
-        if item and key is not None and isinstance(data.get(key), list):
-            value = data[key]
-            assert isinstance(value, list)
-            value.append(_unquote(item.group(1)))
-            continue
-        pair = re.match(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$", line)
-        if pair and pair.group(1) in {"title", "aliases", "sources", "updated"}:
-            key, raw = pair.group(1), pair.group(2).strip()
-            if raw.startswith("[") and raw.endswith("]"):
-                inner = raw[1:-1].strip()
-                data[key] = [_unquote(v) for v in re.split(r",\s*(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", inner) if v.strip()]
-            elif raw == "" and key in {"aliases", "sources"}:
-                data[key] = []
-            else:
-                data[key] = _unquote(raw)
-            continue
-        key = None
-        extra.append(line)
-    body = "\n".join(lines[end + 1 :])
-    return data, extra, body
-
-
 def _as_list(value: str | list[str] | None) -> list[str]:
     if value is None:
         return []
@@ -137,15 +86,19 @@ def _as_list(value: str | list[str] | None) -> list[str]:
 
 
 def parse_article(text: str, stem: str) -> Article:
-    """Parse an article (tolerant: no front matter, no H1, prose instead of bullets all work)."""
-    front, extra, body = parse_front_matter(text.replace("\r\n", "\n"))
+    """Parse an article (tolerant: no front matter, no H1, prose instead of bullets all work).
+
+    Front matter that is not valid YAML is an :class:`~autodidact.errors.InputError` naming
+    ``wiki/<stem>.md`` (the article cannot be written back without losing what it holds)."""
+    front, extra, body = parse_front_matter(text.replace("\r\n", "\n"), f"wiki/{stem}.md")
     title = front.get("title")
+    updated = front.get("updated")
     article = Article(
         stem=stem,
-        title=title if isinstance(title, str) and title else stem,
+        title=title.strip() if isinstance(title, str) and title.strip() else stem,
         aliases=_as_list(front.get("aliases")),
         sources=_as_list(front.get("sources")),
-        updated=str(front.get("updated") or ""),
+        updated=", ".join(updated) if isinstance(updated, list) else (updated or ""),
         extra_front=extra,
     )
     summary_lines: list[str] = []
@@ -199,14 +152,14 @@ def parse_article(text: str, stem: str) -> Article:
 
 def render_article(article: Article) -> str:
     """The canonical text of an article (front matter, H1, summary, sections)."""
-    lines = ["---", f"title: {_quote(article.title)}"]
-    lines.append("aliases:" + ("" if article.aliases else " []"))
-    lines.extend(f"  - {_quote(a)}" for a in article.aliases)
-    lines.append("sources:" + ("" if article.sources else " []"))
-    lines.extend(f"  - {_quote(s)}" for s in article.sources)
-    lines.append(f"updated: {_quote(article.updated)}")
-    lines.extend(article.extra_front)
-    lines += ["---", "", f"# {article.title}", ""]
+    front: FrontMatter = {
+        "title": article.title,
+        "aliases": article.aliases,
+        "sources": article.sources,
+        "updated": article.updated,
+    }
+    lines = render_front_matter(front, article.extra_front)
+    lines += ["", f"# {article.title}", ""]
     if article.summary:
         lines += [article.summary, ""]
     for sec in article.sections:

@@ -2,7 +2,8 @@
 
 Why one module: compile writes citations, links and statements that check later reads back. If
 the two sides used different regexes, a wiki written by compile could fail its own audit. So the
-citation forms of docs/contracts.md §1.4 (``（来源：a.md、b.md）`` / ``(source: a.md, b.md)``), the
+citation forms of docs/contracts.md §1.4 (``（来源：a.md、b.md）`` / ``(source: a.md, b.md)``, each name
+plain or as a markdown link ``[a.md](../raw/a.md)`` that Obsidian and GitHub follow), the
 ``[[wikilink]]`` syntax, the ``> ⚠️ 待核实:`` marker, sentence splitting and the tokenizer used
 for retrieval (words for Latin script, bigrams for CJK) all live here, once.
 """
@@ -15,11 +16,17 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
+from urllib.parse import unquote
 
 from autodidact.store.paths import slugify
 from autodidact.text.sentences import abbreviation_at, mask_code
 
-CITATION_RE = re.compile(r"[（(]\s*(?:来源|出处|sources?|refs?)\s*[:：]\s*([^（）()\n]+?)\s*[)）]", re.IGNORECASE)
+# One cited name as a markdown link: ``[a.md](../raw/a.md)`` or ``[a b.md](<../raw/a b.md>)``.
+_CITE_LINK = r"\[[^\[\]\n]+\]\((?:<[^<>\n]+>|[^()<>\s]+)\)"
+_CITE_LINK_RE = re.compile(r"\[([^\[\]\n]+)\]\((?:<([^<>\n]+)>|([^()<>\s]+))\)")
+CITATION_RE = re.compile(
+    rf"[（(]\s*(?:来源|出处|sources?|refs?)\s*[:：]\s*((?:{_CITE_LINK}|[^（）()\n])+?)\s*[)）]", re.IGNORECASE
+)
 WIKILINK_RE = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|([^\[\]\n]*))?\]\]")
 MARKER_RE = re.compile(r"^\s*>\s*⚠️?\s*待核实\s*[:：]\s*(.*)$")
 MARKER_PREFIX = "> ⚠️ 待核实: "
@@ -135,17 +142,45 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
+def _clean_name(name: str) -> str:
+    name = name.strip().strip("`'\"")
+    return name[4:] if name.startswith("raw/") else name
+
+
+def _names_in(inner: str) -> Iterator[tuple[str, str | None]]:
+    """``(name, link target or None)`` for each name of a citation's inside, in order."""
+    pos = 0
+    for link in _CITE_LINK_RE.finditer(inner):
+        for plain in _CITE_SPLIT.split(inner[pos : link.start()]):
+            yield plain, None
+        yield link.group(1), link.group(2) or link.group(3)
+        pos = link.end()
+    for plain in _CITE_SPLIT.split(inner[pos:]):
+        yield plain, None
+
+
 def citations(text: str) -> list[str]:
-    """Raw file names cited in trailing-parenthesis form anywhere in ``text`` (order kept, unique)."""
+    """Raw file names cited in trailing-parenthesis form anywhere in ``text`` (order kept, unique).
+
+    A name written as a link counts by its visible name (``[a.md](../raw/a.md)`` cites ``a.md``);
+    :func:`citation_links` gives the targets, which ``verify`` checks."""
     seen: list[str] = []
     for match in CITATION_RE.finditer(text):
-        for name in _CITE_SPLIT.split(match.group(1)):
-            name = name.strip().strip("`'\"")
-            if name.startswith("raw/"):
-                name = name[4:]
+        for name, _target in _names_in(match.group(1)):
+            name = _clean_name(name)
             if name and name not in seen:
                 seen.append(name)
     return seen
+
+
+def citation_links(text: str) -> list[tuple[str, str]]:
+    """``(cited name, link target as a path)`` for each name cited as a link (targets unquoted)."""
+    out: list[tuple[str, str]] = []
+    for match in CITATION_RE.finditer(text):
+        for name, target in _names_in(match.group(1)):
+            if target is not None:
+                out.append((_clean_name(name), unquote(target.split("#", 1)[0])))
+    return out
 
 
 def strip_citations(text: str) -> str:
@@ -153,12 +188,31 @@ def strip_citations(text: str) -> str:
     return re.sub(r"\s{2,}", " ", CITATION_RE.sub("", text)).strip()
 
 
+# Characters a link target may not hold bare (CommonMark) or that Obsidian reads as a heading or block
+# reference; everything else, CJK included, stays as written so the source reads naturally.
+_TARGET_ESCAPES = {c: f"%{ord(c):02X}" for c in " %()<>[]#^|?\t"}
+
+
+def cite_link(name: str) -> str:
+    """``[a.md](../raw/a.md)``: a cited name as a link from ``wiki/`` (or ``outputs/``) to its file.
+
+    A plain name is a raw file; a name with a folder (``wiki/x.md``, as an audit answer cites) is
+    relative to the knowledge base. The visible text stays the bare name, so the citation reads as
+    before and every parser that knows the plain form finds the same name. A name with a square
+    bracket or a line break cannot be a link's text and stays plain."""
+    if not name or any(c in name for c in "[]\n"):
+        return name
+    path = name if "/" in name else "raw/" + name
+    target = "../" + "".join(_TARGET_ESCAPES.get(c, c) for c in path)
+    return f"[{name}]({target})"
+
+
 def render_citation(names: Iterable[str], lang: str) -> str:
-    """``（来源：a.md、b.md）`` for Chinese, ``(source: a.md, b.md)`` for English."""
-    names = list(names)
+    """``（来源：[a.md](../raw/a.md)、…）`` for Chinese, ``(source: [a.md](../raw/a.md), …)`` for English."""
+    links = [cite_link(n) for n in names]
     if lang == "zh":
-        return "（来源：" + "、".join(names) + "）"
-    return "(source: " + ", ".join(names) + ")"
+        return "（来源：" + "、".join(links) + "）"
+    return "(source: " + ", ".join(links) + ")"
 
 
 # The written answer that leads a block when a model writes one (docs/writing.md, "Wiki answers").
