@@ -181,3 +181,18 @@ def test_the_quote_of_a_citation_is_the_statement_right_before_it() -> None:
     marked = highlight("Second point about\n   generators here. More.", "Second point about generators here.")
     assert marked.found and marked.html == '<mark id="quote">Second point about\n   generators here.</mark> More.'
     assert not highlight("nothing like it", "Second point").found
+
+
+def test_citations_written_as_links_and_plainly_both_open_their_source() -> None:
+    """The compile cites a raw file as a markdown link (``[x.md](../raw/x.md)``, which Obsidian and
+    GitHub follow); older articles cite it plainly. Both open the source at the quoted statement,
+    and a Chinese citation keeps its 、."""
+    from autodidact.webapp.render import wiki_html
+
+    html = wiki_html(
+        "A generator suspends. (source: [a b.md](<../raw/a b.md>), c.md)\n\n"
+        "生成器暂停。（来源：[x.md](../raw/x.md)、y.md）"
+    )
+    for name in ("a%20b.md", "c.md", "x.md", "y.md"):
+        assert f'href="/source/{name}?q=' in html, html
+    assert "../raw/" not in html and "、<a" in html

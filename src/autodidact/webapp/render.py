@@ -16,9 +16,8 @@ from urllib.parse import quote
 
 from markdown_it import MarkdownIt
 
-from autodidact.wiki.common.markdown import CITATION_RE, WIKILINK_RE
+from autodidact.wiki.common.markdown import CITATION_RE, WIKILINK_RE, citations
 
-_CITE_SPLIT = re.compile(r"\s*[、,，;；]\s*")
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+|^\s*>\s*|^#+\s+")
@@ -61,7 +60,8 @@ def _link_citations(line: str) -> str:
     last = 0
     for match in CITATION_RE.finditer(line):
         passage = quote_before(line, match.start())
-        names = [n.strip().strip("`'\"") for n in _CITE_SPLIT.split(match.group(1)) if n.strip()]
+        # a name cited as a link (``[x.md](../raw/x.md)``, what the compile writes) or plainly
+        names = citations(match.group(0))
         links = []
         for name in names:
             name = name.removeprefix("raw/")
@@ -70,7 +70,7 @@ def _link_citations(line: str) -> str:
         opening, closing = match.group(0)[0], match.group(0)[-1]
         word = "来源：" if opening == "（" else "source: "
         out.append(line[last : match.start()])
-        out.append(f"{opening}{word}{', '.join(links)}{closing}")
+        out.append(f"{opening}{word}{('、' if opening == '（' else ', ').join(links)}{closing}")
         last = match.end()
     out.append(line[last:])
     return "".join(out)
