@@ -13,23 +13,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from autodidact.testing.corpora import APT_ZH_MD, GENERATORS_MD
 from autodidact.webapp.app import create_app
-
-GENERATORS_MD = (
-    "# Python generators\n\n"
-    "A generator function returns a generator iterator when it is called. "
-    "The yield expression suspends the generator and hands a value to the caller.\n\n"
-    "## Exhaustion\n\n"
-    "An exhausted generator cannot be restarted: calling next on it raises StopIteration.\n"
-)
-
-APT_ZH_MD = (
-    "# APT 软件包管理\n\n"
-    "APT 会自动解析软件包的依赖关系，并从软件源下载需要的软件包。"
-    "使用 apt install 命令安装软件包，使用 apt remove 命令删除软件包。\n\n"
-    "## 版本固定\n\n"
-    "在 preferences 文件中设置 Pin-Priority 可以固定软件包的版本。默认软件源的优先级是 500。\n"
-)
 
 ORIGIN = "http://testserver"
 
