@@ -119,6 +119,7 @@ def test_a_chinese_knowledge_base_renders_and_its_citations_open_the_quote(chine
     with client_for(chinese_kb) as client:
         overview = client.get("/").text
         assert "APT 如何管理软件包？" in overview
+        assert '<html lang="zh-CN">' in overview  # a browser picks CJK fonts for it
         listing = client.get("/wiki").text
         names = re.findall(r'<li><a href="/wiki/([^"]+)">APT 软件包管理</a>', listing)
         assert names, "the article is listed under its Chinese title"

@@ -14,6 +14,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse
 
+from autodidact.kb import KnowledgeBase
 from autodidact.webapp.jobs import ResearchSlot
 from autodidact.webapp.safety import SESSION_COOKIE, Guard
 
@@ -53,8 +54,10 @@ class Site:
         fresh = not session
         if not session:
             session = Guard.new_session()
+        # the page's language is the knowledge base's, so a browser picks CJK fonts for a Chinese one
+        lang = "zh-CN" if KnowledgeBase(self.root).language() == "zh" else "en"
         html = self.env.get_template(template).render(
-            token=self.guard.token_for(session), kb=self.root, path=request.url.path, **context
+            token=self.guard.token_for(session), kb=self.root, path=request.url.path, lang=lang, **context
         )
         response = HTMLResponse(html, status_code=status_code)
         if fresh:
