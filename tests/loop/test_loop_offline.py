@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -144,6 +145,10 @@ def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path])
     for heading in ("# Research summary:", "## Overview", "## Core findings", "## Open questions", "## Topic graph"):
         assert heading in summary
     assert "1. **" in summary
+    # every [[link]] of the topic graph names a wiki file, as Obsidian resolves it
+    graph = summary.split("## Topic graph", 1)[1]
+    targets = [t.split("|")[0] for t in re.findall(r"\[\[([^\]]+)\]\]", graph)]
+    assert targets and all((root / "wiki" / f"{t}.md").is_file() for t in targets), targets
     assert any(e[0] == "message" and e[1].startswith("## Round 2 questions") for e in reporter.events)
 
 

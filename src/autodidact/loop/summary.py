@@ -263,17 +263,27 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
     lines += _open_lines(kb, last, zh) or ["- 无" if zh else "- none"]
     lines += ["", "## 知识图谱" if zh else "## Topic graph", ""]
     titles = {a.stem: a.title for a in articles}
+    stems = {a.title: a.stem for a in articles}
     for art in sorted(articles, key=lambda a: a.title):
-        links = []
+        links: list[str] = []
         for target in _LINK.findall(art.text()):
-            target = titles.get(target.strip(), target.strip())  # [[stem|Title]] shows the title
-            if target not in links and target != art.title and target != art.stem:
-                links.append(target)
-        arrow = "、".join(f"[[{t}]]" for t in links) if zh else ", ".join(f"[[{t}]]" for t in links)
-        lines.append(f"- [[{titles[art.stem]}]] → {arrow}" if links else f"- [[{titles[art.stem]}]]")
+            stem = target.strip() if target.strip() in titles else stems.get(target.strip(), target.strip())
+            if stem not in links and stem != art.stem:
+                links.append(stem)
+        shown = [_wikilink(t, titles) for t in links]
+        arrow = "、".join(shown) if zh else ", ".join(shown)
+        head = _wikilink(art.stem, titles)
+        lines.append(f"- {head} → {arrow}" if links else f"- {head}")
     if not articles:
         lines.append("- 无" if zh else "- none")
     return "\n".join(lines) + "\n"
+
+
+def _wikilink(stem: str, titles: dict[str, str]) -> str:
+    """``[[file|Title]]``: Obsidian resolves a link by file name (a title such as "第 1 章
+    GNU/Linux 教程" names no file, and its slash reads as a folder); the reader sees the title."""
+    title = titles.get(stem)
+    return f"[[{stem}|{title}]]" if title and title != stem else f"[[{stem}]]"
 
 
 def write_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> str:
