@@ -587,3 +587,18 @@ def test_a_question_clause_and_its_noun_owned_part_are_two_facets() -> None:
     assert facets[1].name == "@dataclass decorator's order/frozen/kw_only options"
     assert facets[1].members == ["order", "frozen", "kw_only"]
     assert "Python's dataclasses module's" not in " ".join(f.name for f in facets)
+
+
+def test_a_what_does_question_is_about_its_subject_and_a_verb_of_getting_names_no_task() -> None:
+    """A newcomer's questions, as typed: "What does X forbid?" is about X (the verb that ends the
+    question is no part of it), and 「如何在 Debian 中获得 root shell？」 about the root shell (it had
+    read as a question about "Debian" alone, and every question was a template about Debian)."""
+    from autodidact.plan.offline import offline_plan
+
+    assert decompose("What does the Bash restricted shell forbid?", "en").subject == "Bash restricted shell"
+    assert decompose("What does apt-get upgrade do?", "en").subject == "apt-get upgrade"
+    assert decompose("What does Python's GIL protect against?", "en").subject == "Python's GIL"
+    assert decompose("What do I need to run Debian?", "en").subject != "I need to run"
+    assert "root shell" in decompose("如何在 Debian 中获得 root shell？", "zh").subject
+    goal = offline_plan("What does the Bash restricted shell forbid?", "en").research_goal
+    assert "what Bash restricted shell is" in goal and "What does" not in goal, goal

@@ -132,6 +132,10 @@ def _extract_en(head: str, sections: list[str]) -> RequestTerms:
     if m := _EN_PURPOSE.search(text):
         purpose = _clean(m.group("p"))
         text = text[: m.start()]
+    if re.match(r"what\s+(?:do|does|did)\s", text, re.I):
+        # "What does the Bash restricted shell forbid?": the goal explains the restricted shell,
+        # never "what What does the Bash restricted shell forbid is"
+        text = subject_of(head) or text
     if re.search(r":\s", text):
         # "Compare Python lists and tuples: mutability, performance …": the text layer's subject
         # (the facets follow the colon), not the facet list split into "objects" of research.

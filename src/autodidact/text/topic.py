@@ -289,7 +289,8 @@ _EN_PARTICIPLE = re.compile(
 ZH_VERBS = (
     r"(?:配置|管理|安装|使用|部署|实现|处理|升级|构建|编译|调试|优化|设置|维护|安排|查看|选择|编写|运行|创建"
     r"|备份|恢复|监控|启动|保护|加密|调度|排查|迁移|测试|分析|记录|转换|编辑|连接|访问|共享|同步|压缩|挂载|打包"
-    r"|更新|删除|修改|检查|转发|登录|切换|显示|打印|合并|比较|修复|卸载|导入|导出|搜索|查找|过滤|读取|写入|解析)"
+    r"|更新|删除|修改|检查|转发|登录|切换|显示|打印|合并|比较|修复|卸载|导入|导出|搜索|查找|过滤|读取|写入|解析"
+    r"|获得|取得|得到)"
 )
 # 「如何编写和调试程序」: two verbs joined by 和/与/及/并 share their object (「程序编写和调试」).
 _ZH_TASK = re.compile(rf"{ZH_VERBS}(?:和|与|及|并|、){ZH_VERBS}$")
@@ -321,6 +322,13 @@ _EN_DOES_VERB = re.compile(
 _EN_DOES = re.compile(r"^(?:how|why|when|where)\s+(?:do|does|did|can|could|should|would)\s+", re.IGNORECASE)
 
 
+# "What does X forbid?", "What does apt-get upgrade do?": X and a verb that ends the question (or a
+# verb and its particle, "protect against"), with no object after it.
+_EN_WHAT_DOES = re.compile(
+    r"^what\s+(?:do|does|did)\s+(?P<s>(?!(?:i|we|you|they|one|people)\b).+?)\s+(?P<v>[a-z]+)"
+    r"(?:\s+(?:against|for|with|to|from|on|in|about|of))?$",
+    re.IGNORECASE,
+)
 # "How to configure X", "How to use X": the same task as "How do I configure X".
 _EN_HOW_TO = re.compile(r"^how\s+to\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", re.IGNORECASE)
 _EN_USE_VERBS = frozenset({"use", "work"})  # "use X", "work with X": X is what the question is about
@@ -378,7 +386,8 @@ def _bare_subject(clause: str) -> str:
         how = _ZH_HOW_VERB.match(text)
         if how and how.group(3).strip(" ，,、的"):
             # 「如何使用 X」 asks about X, as "How do I use X" does; 「如何配置网络」 about 网络配置.
-            verb = "" if how.group(2) == "使用" else how.group(2)
+            # 「如何获得 root shell」 asks about the root shell: a verb of getting, like 使用, names no task
+            verb = "" if how.group(2) in {"使用", "获得", "取得", "得到"} else how.group(2)
             text = f"{how.group(1)} {how.group(3).strip()}{verb}".strip()
         for phrase in _ZH_STRIP:
             text = text.replace(phrase, "")
@@ -394,6 +403,11 @@ def _bare_subject(clause: str) -> str:
         if passive:
             text = _EN_PARTICIPLE.sub("", text, count=1).strip()
         text = _EN_SUFFIX.sub("", text).strip()
+        what_does = _EN_WHAT_DOES.match(_clean(clause))
+        if what_does is not None:
+            # "What does the Bash restricted shell forbid?": the thing asked about is what does it,
+            # never "Bash restricted shell forbid" (the report's goal read "what … forbid is")
+            text = what_does.group("s")
         how_to = _EN_HOW_TO.match(_clean(clause))
         task = _EN_TASK.match(text) if does else None
         if how_to is not None:
