@@ -38,13 +38,7 @@ def kb_file(root: Path, relative: str) -> Path:
         if part in ("", ".", "..") or part.startswith("."):
             raise PathSafetyError(f"{relative!r} leaves the knowledge base or names a hidden file")
     base = root.resolve()
-    current = base
-    for part in parts:
-        current = current / part
-        if current.is_symlink():
-            raise PathSafetyError(f"{relative!r} goes through a symlink, which is never followed")
-        if not current.exists():
-            raise NotFoundError(f"no file {relative!r} in the knowledge base")
+    current = _walk(base, parts, f"{relative!r}", must_exist=True)
     if not current.resolve().is_relative_to(base):
         raise PathSafetyError(f"{relative!r} leads out of the knowledge base")
     if not current.is_file():
@@ -61,15 +55,23 @@ def kb_folder(root: Path, relative: str) -> Path:
     for part in parts:
         if part in ("", ".", "..") or part.startswith(".") or "\\" in part or "\x00" in part:
             raise PathSafetyError(f"corpus folder {relative!r} must be a plain folder inside the knowledge base")
-    base = root.resolve()
+    current = _walk(root.resolve(), parts, f"corpus folder {relative!r}", must_exist=False)
+    if current.exists() and not current.is_dir():
+        raise InputError(f"corpus {relative!r} is not a folder")
+    current.mkdir(parents=True, exist_ok=True)
+    return current
+
+
+def _walk(base: Path, parts: list[str], what: str, *, must_exist: bool) -> Path:
+    """``base`` joined with ``parts`` one component at a time, refusing a symlink at any level
+    (checked before it is followed); with ``must_exist``, a missing component is NotFoundError."""
     current = base
     for part in parts:
         current = current / part
         if current.is_symlink():
-            raise PathSafetyError(f"corpus folder {relative!r} goes through a symlink, which is never followed")
-    if current.exists() and not current.is_dir():
-        raise InputError(f"corpus {relative!r} is not a folder")
-    current.mkdir(parents=True, exist_ok=True)
+            raise PathSafetyError(f"{what} goes through a symlink, which is never followed")
+        if must_exist and not current.exists():
+            raise NotFoundError(f"no file {what} in the knowledge base")
     return current
 
 

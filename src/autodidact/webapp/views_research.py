@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -88,6 +89,13 @@ async def research_page(request: Request) -> Response:
     )  # fmt: skip
 
 
+def _run_args(site: Site, form: dict[str, str]) -> tuple[list[Path], int | None]:
+    """The corpus folder (inside the knowledge base) and round cap a start or resume form gives."""
+    corpus_name = form.get("corpus", "").strip()
+    corpus = [kb_folder(site.root, corpus_name)] if corpus_name else []
+    return corpus, _max_rounds(form.get("max_rounds", ""))
+
+
 def _max_rounds(text: str) -> int | None:
     if not text.strip():
         return None
@@ -103,9 +111,7 @@ async def research_start(request: Request) -> Response:
     topic = form.get("topic", "").strip()
     if not topic:
         raise InputError("the research topic is empty")
-    corpus_name = form.get("corpus", "").strip()
-    corpus = [kb_folder(site.root, corpus_name)] if corpus_name else []
-    rounds = _max_rounds(form.get("max_rounds", ""))
+    corpus, rounds = _run_args(site, form)
     await run_in_threadpool(site.research.start, topic, max_rounds=rounds, corpus=corpus)
     return see_other("/research")
 
@@ -116,9 +122,7 @@ async def research_resume(request: Request) -> Response:
     form = await site.checked_form(request)
     if not is_kb(site.root):
         raise InputError("there is no research to resume here", hint="start one with a topic")
-    corpus_name = form.get("corpus", "").strip()
-    corpus = [kb_folder(site.root, corpus_name)] if corpus_name else []
-    rounds = _max_rounds(form.get("max_rounds", ""))
+    corpus, rounds = _run_args(site, form)
     await run_in_threadpool(site.research.start, None, max_rounds=rounds, corpus=corpus)
     return see_other("/research")
 
