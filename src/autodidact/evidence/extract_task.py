@@ -830,6 +830,9 @@ def leads_with(sentence: str, names: list[str]) -> bool:
 # is quoted together with it: alone it names the term but not what the term is.
 _ANAPHOR = re.compile(r"^(?:this|that|these|those|it|they|such|thus|hence|here)\b|^(?:这|此|它|其|该|这些|因此)", re.I)
 MERGE_MAX_CHARS = 600
+# A list a colon announces ("the following are disallowed or not performed:") is quoted whole up to
+# this, its items sentences or not: the items are the answer, the lead-in alone says nothing.
+LIST_MAX_CHARS = 1500
 STEP_CHARS = 48  # a list item this short is a step of what the lead-in announces, even when it ends like a sentence
 # A sentence that announces a list, and the gap before one of the list's items: alone, "the
 # relation is as follows." says nothing, and the items ("MSS = MTU - 40") are not sentences.
@@ -837,6 +840,11 @@ _LEAD_IN_LIST = re.compile(r"(?:(?:如下|以下|as follows|the following)\s*[.:
 _LIST_GAP = re.compile(r"\s*\n\s*(?:(?:[-*•]|\d+[.)])\s+)?")  # a new line, or a list item's marker
 _ANNOUNCED = re.compile(r"(?:[:：]|如下|以下|as follows|the following)\s*[.。]?\s*\n", re.I)
 _COMMAND_LINE = re.compile(r"\\?[#$]\s+\S")  # "# dpkg-reconfigure locales", "$ ls -a"
+
+
+def _short(piece: str) -> bool:
+    """Too short to stand as a sentence: under six words and under ten ideographs."""
+    return len(piece.split()) < 6 and sum(1 for ch in piece if "\u4e00" <= ch <= "\u9fff") < 10
 
 
 def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -850,23 +858,30 @@ def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
     """
     out: list[tuple[int, int]] = []
     listing = False  # the last span announces a list ("MSS 和 MTU 的关系如下.") or holds its items
+    colon = False  # ... and the announcement ends in a colon: every marked item belongs to it
     for start, end in spans:
         piece = text[start:end]
         if (
             out
             and listing
             # An item that is a sentence stands on its own, unless it is a step of a procedure ("崩溃程序。",
-            # "shell 提示符下输入 "ulimit -c unlimited"。"): alone, a step says nothing.
-            and (not piece.rstrip().endswith(_END_PUNCT) or len(piece.strip()) <= STEP_CHARS)
-            and end - out[-1][0] <= MERGE_MAX_CHARS
+            # "shell 提示符下输入 "ulimit -c unlimited"。") or a colon announced it: alone, neither says much.
+            and (
+                (colon and not _DEFINITION_ITEM.match(piece))
+                or not piece.rstrip().endswith(_END_PUNCT)
+                or len(piece.strip()) <= STEP_CHARS
+            )
+            and end - out[-1][0] <= (LIST_MAX_CHARS if colon else MERGE_MAX_CHARS)
             and (m := _LIST_GAP.fullmatch(text[out[-1][1] : start])) is not None
             and (bool(m.group(0).strip()) or bool(_COMMAND_LINE.match(piece)))
         ):
             out[-1] = (out[-1][0], end)  # "对于 IPv4， MSS = MTU - 40": the list is what the lead-in says
             continue
-        short = len(piece.split()) < 6 and sum(1 for ch in piece if "\u4e00" <= ch <= "\u9fff") < 10
+        short = _short(piece)
         clause = bool(out) and text[out[-1][0] : out[-1][1]].rstrip().endswith(";") and piece[:1].islower()
         listing = bool(_LEAD_IN_LIST.search(piece))
+        # a label ("Keyword Arguments:") heads a definition list whose entries each answer for a name
+        colon = listing and piece.rstrip().endswith((":", "：")) and not _short(piece)
         if out and (short or clause or _ANAPHOR.match(piece)) and end - out[-1][0] <= MERGE_MAX_CHARS:
             gap = text[out[-1][1] : start]
             if "\n\n" not in gap and len(gap) <= 3:

@@ -421,8 +421,45 @@ def announced_end(text: str, start: int, end: int) -> int:
     if found is None:
         return end
     begin = end + found.start()
+    if _ITEM.match(text, begin) and text[start:end].rstrip().endswith((":", "：")):
+        return _list_end(text, begin, end)
     stop = text.find("\n\n", begin, begin + ANNOUNCED_REACH)
     return stop if stop != -1 else end
+
+
+_ITEM = re.compile(r"[ \t]*(?:[-*•+]|\d+[.)])\s")  # a line that opens a list item
+LIST_REACH = 1500  # characters a passage may grow to take in a list its last sentence announces
+
+
+def _list_end(text: str, begin: int, fallback: int) -> int:
+    """The end of the last whole item, within :data:`LIST_REACH`, of the list starting at ``begin``
+    (``fallback`` when not even its first item fits).
+
+    Why whole items and a longer reach than a block's: "the following are disallowed or not performed:"
+    announces fourteen items of a line or two each; they answer "what does a restricted shell
+    forbid?", and a passage cut at the colon quoted the announcement alone. An item goes on over
+    indented lines, and blank lines between items; an unindented line that opens no item ends it.
+    """
+    limit = begin + LIST_REACH
+    whole = fallback
+    line_end = pos = begin
+    while pos < len(text):
+        nl = text.find("\n", pos)
+        next_end = len(text) if nl == -1 else nl
+        line = text[pos:next_end]
+        if pos > begin:
+            if not line.strip():
+                pos = next_end + 1
+                continue
+            if _ITEM.match(line):
+                whole = line_end  # the item before this one is whole
+            elif not line[:1].isspace():
+                break  # prose after the list
+        if next_end > limit:
+            return whole
+        line_end = next_end
+        pos = next_end + 1
+    return line_end
 
 
 def announcing_start(text: str, start: int) -> int:

@@ -992,6 +992,14 @@ def _en_main_question(clause: str) -> Facet | None:
     is about, but what the user asks is how it starts up — a question of its own, asked as written.
     "How does X work" asks nothing beyond X (its frame verb is dropped) and gets no such facet."""
     text = _clean(clause)
+    what_does = _EN_WHAT_DOES.match(text)
+    if what_does is not None and what_does.group("v").lower() not in {"do", "mean", "stand", "look"}:
+        # "What does a restricted shell forbid?" is the user's own question, asked as written: the
+        # subject's frame ("What is the definition of restricted shell?") never asked what it forbids.
+        thing, said = what_does.group("s"), _en_third_person(what_does.group("v"))
+        tail = text[what_does.end("v") :].strip()
+        name = " ".join(p for p in ("what", re.sub(r"^(?:the|a|an)\s+", "", thing, flags=re.I), said, tail) if p)
+        return _make(name, "question", question=text[:1].upper() + text[1:] + "?")
     found = _EN_MAIN.match(text)
     verb = _EN_DOES_VERB.match(found.group("rest")) if found else None
     if found is None or verb is None or verb.group("s").lower() in {"i", "we", "you", "they", "one", "people"}:

@@ -210,9 +210,21 @@ def tidy(quote: str) -> str:
     return _EDGE_MARKS.sub("", " ".join(quote.split())).strip()
 
 
+MAX_LIST_CHARS = 1600  # a list a colon announces, quoted whole (evidence/extract_task.LIST_MAX_CHARS)
+_ANNOUNCED_LIST = re.compile(r"[:：]\s+(?:[-*•+]|\d+[.)])\s")
+
+
 def split_long(quote: str, terms: QuestionTerms) -> list[str]:
-    """A long quote (a model may quote a paragraph) becomes its sentences that answer the question."""
+    """A long quote (a model may quote a paragraph) becomes its sentences that answer the question.
+
+    A list its first sentence announces stays whole when that sentence answers: cut into sentences,
+    the items ("Changing directories with the 'cd' builtin.") name nothing the question asks and
+    were dropped, leaving "the following are disallowed:" with nothing after it.
+    """
     if len(quote) <= MAX_QUOTE_CHARS:
+        return [quote]
+    lead = _ANNOUNCED_LIST.search(quote)
+    if lead is not None and len(quote) <= MAX_LIST_CHARS and terms.admits(quote[: lead.start() + 1]):
         return [quote]
     return [s for s in split_sentences(quote) if terms.admits(s) and len(s) <= MAX_QUOTE_CHARS]
 
