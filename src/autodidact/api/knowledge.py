@@ -40,6 +40,7 @@ def search(query: str, *, kb: KBPath, k: int = 10) -> list[Passage]:
     The same BM25 search as ``autodidact search``; a passage holding only some of the query's
     words has ``all_terms`` False and comes after every passage holding all of them.
     """
+    from autodidact.sources.distinct import distinct_passages
     from autodidact.sources.index import LocalIndex
 
     if not isinstance(query, str) or not query.strip():
@@ -48,7 +49,7 @@ def search(query: str, *, kb: KBPath, k: int = 10) -> list[Passage]:
         raise InputError(f"search: k={k!r} is not a whole number from 1 to {MAX_SEARCH_K}")
     knowledge = open_knowledge_base(kb)
     with LocalIndex(knowledge.root) as index:
-        return index.search(query, k)
+        return distinct_passages(lambda n: index.search(query, n), k)
 
 
 def ask(question: str, *, kb: KBPath) -> str:

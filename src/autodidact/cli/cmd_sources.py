@@ -252,10 +252,11 @@ def register(app: typer.Typer) -> None:
 
         from rich.table import Table
 
+        from autodidact.sources.distinct import distinct_passages
         from autodidact.sources.index import LocalIndex
 
         with LocalIndex(_search_root(kb)) as index:
-            hits = index.search(query, k)
+            hits = distinct_passages(lambda n: index.search(query, n), k)
         if as_json:
             emit_json([{**asdict(p), "label": p.label} for p in hits])
             return

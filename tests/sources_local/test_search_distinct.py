@@ -1,0 +1,43 @@
+"""What a person reads from search shows each passage once (sources/distinct.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from autodidact.api import search
+
+PINNING = " ".join(f"Rule {n}: an archive line in the preferences file names a release." for n in range(12))
+UPGRADES = " ".join(f"Step {n}: the upgrade command fetches the lists and installs newer versions." for n in range(12))
+DOC = (
+    f"# Pinning\n\nThe default Pin-Priority of a normal archive is 500. {PINNING}\n\n"
+    f"## Upgrades\n\nThe full-upgrade command may remove packages to resolve conflicts. {UPGRADES}\n"
+)
+
+
+def _kb_with_a_copy(cli, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    """A document added, and the same text dropped into raw/ by hand: two snapshots, one passage."""
+    (tmp_path / "pin.md").write_text(DOC, "utf-8")
+    kb = tmp_path / "kb"
+    assert cli("init", str(kb)).exit_code == 0
+    assert cli("add", str(tmp_path / "pin.md"), "--kb", str(kb)).exit_code == 0
+    (kb / "raw" / "pin-copy.md").write_text(DOC, "utf-8")
+    assert cli("index", "rebuild", "--kb", str(kb)).exit_code == 0
+    return kb
+
+
+def test_the_same_passage_in_two_files_is_shown_once(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    kb = _kb_with_a_copy(cli, tmp_path)
+    result = cli("search", "Pin-Priority archive", "--kb", str(kb), "--json")
+    hits = json.loads(result.output)
+    texts = [" ".join(h["text"].split()) for h in hits]
+    assert len(texts) == len(set(texts)) >= 2 and all(h["raw_file"] for h in hits), texts
+    assert [p.text for p in search("Pin-Priority archive", kb=kb)] == [h["text"] for h in hits]
+
+
+def test_folding_duplicates_still_fills_k(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Both passages of the document come back when k asks for two, though four hits match."""
+    kb = _kb_with_a_copy(cli, tmp_path)
+    hits = json.loads(cli("search", "Pin-Priority full-upgrade", "--kb", str(kb), "--json", "-k", "2").output)
+    texts = {" ".join(h["text"].split())[:20] for h in hits}
+    assert len(hits) == 2 and len(texts) == 2, hits
