@@ -38,4 +38,5 @@ def test_questions_asked_during_a_run_are_all_kept(fresh_kb: Callable[[str], Pat
     processed = [line.split("~~")[1] for line in view.done]
     assert sorted(view.pending + processed) == sorted(asked)
     assert len(set(view.pending) & set(processed)) == 0
-    assert processed and all(re.search(r"\[r[12](, (partial|open))?\]$", line) for line in view.done)
+    # questions asked while round 2 ran get a third round in the same run (docs/loop.md)
+    assert processed and all(re.search(r"\[r[123](, (partial|open))?\]$", line) for line in view.done)

@@ -324,3 +324,32 @@ def test_findings_answer_the_topics_facets_before_a_sections_key_points() -> Non
     ]
     shown = [entry.item.qid for entry, _, _ in findings(asked, topic)]
     assert shown == ["r1q2", "r1q8"]
+
+
+class AskingDuringResearch(RecordingReporter):
+    """A person who runs ``autodidact ask`` while round 1 researches (its questions already made)."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+
+    def step_started(self, round_n: int, step: str) -> None:
+        super().step_started(round_n, step)
+        if round_n == 1 and step == "research":
+            add_question(open_kb(self.root), HARD_QUESTION)
+
+
+def test_a_question_asked_during_the_last_round_gets_its_round_in_the_same_run(
+    fresh_kb: Callable[[str], Path],
+) -> None:
+    """The cap ended the research with the question pending, and only a second ``research`` gave it
+    the round the README promises (a newcomer's trial)."""
+    root = fresh_kb("kb")
+    reporter = AskingDuringResearch(root)
+    result = research_sync(
+        open_kb(root), topic=TOPIC, runtime=Runtime(), settings=load_settings(root), reporter=reporter, max_rounds=1
+    )
+    assert result.rounds == 2 and result.status == "terminated"
+    assert any(w.startswith("max_rounds raised from 1 to 2: 1 pending user question(s)") for w in warnings(reporter))
+    rq = RoundQuestions.model_validate_json((root / "outputs/rounds/round_2_questions.json").read_text("utf-8"))
+    assert rq.questions[0].text == HARD_QUESTION and rq.questions[0].source == "user"

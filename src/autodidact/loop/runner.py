@@ -138,6 +138,18 @@ def _user_waiting(ctx: RoundContext) -> list[str]:
     return found
 
 
+def _asked_too_late(ctx: RoundContext, n: int) -> bool:
+    """A user question waits that round ``n`` never asked: it came after the round's questions were
+    made (``ask`` while the round ran, or before a resume of a round past its step 1).
+
+    Why: the cap ended the research with the question still pending, and only a second ``research``
+    gave it the round the README promises (a newcomer's trial; docs/loop.md, "The user is never
+    ignored").
+    """
+    asked = {q.text.strip() for q in ctx.load_questions(n).questions}
+    return any(q.strip() not in asked for q in pending_questions(ctx.kb.user_questions))
+
+
 def _extend_for_user(ctx: RoundContext) -> bool:
     """At the cap with something from the user waiting: one more round, recorded in the state."""
     waiting = _user_waiting(ctx)
@@ -178,8 +190,11 @@ async def run_rounds(ctx: RoundContext) -> RunResult:
                 stale.unlink()  # left by an attempt whose round never started in the state
             state.current_round_progress = RoundProgress(round=n)
             save_state(kb, state)
-        check = await run_round(ctx, state.current_round_progress.round)
+        n = state.current_round_progress.round
+        check = await run_round(ctx, n)
         if check.decision == "terminate":
+            if not extended and _stopped_only_by_cap(state) and _asked_too_late(ctx, n):
+                continue  # re-opens above, and the cap gives the waiting question its round
             return _finish(ctx, "terminated")
         ctx.control.safe_point(f"after round {state.rounds[-1].round}")
 
