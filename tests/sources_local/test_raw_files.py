@@ -192,3 +192,54 @@ def test_a_title_made_of_hash_marks_survives_a_round_trip() -> None:
     rf.title, rf.fetched_date = "#", "2026-01-01"
     back = parse_raw_text(rf.render(), "2026-01-01_x.md")
     assert back.title == "#" and back.url == rf.url and not back.user_contributed
+
+
+def test_an_english_knowledge_bases_header_reads_in_english_and_parses_the_same(tmp_path: Path) -> None:
+    """An English knowledge base reads in English: "> Source:", "> Quality: high"; every reader
+    takes both languages and keeps the same ratings inside."""
+    from dataclasses import replace
+
+    english = replace(_rf(), language="en", excerpt=(3, 40))
+    path, _ = write_raw_file(tmp_path / "raw", english, date="2026-03-04")
+    lines = path.read_text("utf-8").split("\n")
+    assert lines[2:9] == [
+        "> Source: https://example.com/gen",
+        "> Fetched: 2026-03-04",
+        "> Questions: q1, q2",
+        "> Quality: high",
+        "> Quality note: 官方文档, primary source",
+        "> Snapshot: source_cache/" + "a" * 64 + "/" + "b" * 64 + ".md",
+        "> Excerpt: 3-40",
+    ]
+    back = parse_raw_file(path)
+    assert (back.url, back.quality, back.question_ids, back.excerpt) == (
+        "https://example.com/gen",
+        "高",
+        ["q1", "q2"],
+        (3, 40),
+    )
+    assert back.language == "en" and back.render() == path.read_text("utf-8")
+    typed = parse_raw_text("# t\n\n> source: https://e.org/x\n> QUALITY: Low\n\n---\nbody\n", "t.md")
+    assert (typed.url, typed.quality, typed.user_contributed) == ("https://e.org/x", "低", False)
+    assert parse_raw_text("# t\n\n> Source: https://e.org/x\n> Quality: superb\n\n---\nb\n", "t.md").quality == "待评估"
+
+
+def test_a_research_writes_raw_headers_in_the_knowledge_bases_language(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "pin.md").write_text(
+        "# Pinning\n\nThe default Pin-Priority of a normal archive is 500. "
+        "A higher Pin-Priority makes apt prefer the pinned version.\n",
+        "utf-8",
+    )
+    for topic, kb, label in (
+        ("How does apt pinning work?", "en-kb", "> Source: "),
+        ("apt 的版本固定如何工作？", "zh-kb", "> 来源: "),
+    ):
+        result = cli("research", topic, "--kb", str(tmp_path / kb), "--corpus", str(docs), "--max-rounds", "1")
+        assert result.exit_code == 0, result.output
+        raws = list((tmp_path / kb / "raw").glob("*.md"))
+        assert raws and all(label in p.read_text("utf-8") for p in raws), label
+        assert cli("verify", "--kb", str(tmp_path / kb)).exit_code == 0
+        wiki = "".join(p.read_text("utf-8") for p in (tmp_path / kb / "wiki").glob("*.md"))
+        assert "Pin-Priority" in wiki  # the wiki finds its quotes in the raw files, whichever labels they carry

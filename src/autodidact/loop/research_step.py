@@ -212,6 +212,7 @@ def write_raw_files(
                     snapshot_ref=ref,
                     body=body,
                     excerpt=(ex.start, ex.end),
+                    language=lang,
                 )
                 written, _ = write_raw_file(ctx.kb.raw, rf, date=scratch.date, slug=ex.section or doc_title)
                 have.setdefault((url, " ".join(body.split())), written.name)

@@ -8,9 +8,9 @@ so an existing file is never modified, and a name collision with a different URL
 those as sources without a header (quality ``待评估``).
 
 A raw file the research step writes holds an *excerpt*: the section(s) of a snapshot that hold
-the round's quotes, not the whole document. Its header then has one more line,
-``> 片段: 12034-15877``, the excerpt's character offsets in the snapshot text (``body ==
-snapshot_text[12034:15877]``); :func:`excerpts_for_quotes` chooses them (docs/sections.md).
+the round's quotes, not the whole document. Its header then has one more line, ``> 片段:
+12034-15877`` (``> Excerpt:`` in an English knowledge base), the excerpt's character offsets in the
+snapshot text (``body == snapshot_text[12034:15877]``); :func:`excerpts_for_quotes` chooses them (docs/sections.md).
 """
 
 from __future__ import annotations
@@ -35,16 +35,57 @@ QUALITIES = ("高", "中", "低", "待评估")
 RAW_SUFFIXES = (".md", ".txt", ".markdown", ".html", ".htm", ".pdf")
 _RAW_SUFFIX_SET = frozenset(RAW_SUFFIXES)
 UNRATED = "待评估"
-_KEYS = {
-    "来源": "url",
-    "抓取日期": "fetched_date",
-    "关联问题": "question_ids",
-    "质量评分": "quality",
-    "质量说明": "quality_note",
-    "快照": "snapshot_ref",
-    "片段": "excerpt",
+# The header's labels in each language (docs/contracts.md §1.1). An English knowledge base reads in
+# English, so its raw files say "Source:" where a Chinese one says "来源:"; every reader takes both.
+LABELS = {
+    "zh": {
+        "url": "来源",
+        "fetched_date": "抓取日期",
+        "question_ids": "关联问题",
+        "quality": "质量评分",
+        "quality_note": "质量说明",
+        "snapshot_ref": "快照",
+        "excerpt": "片段",
+    },
+    "en": {
+        "url": "Source",
+        "fetched_date": "Fetched",
+        "question_ids": "Questions",
+        "quality": "Quality",
+        "quality_note": "Quality note",
+        "snapshot_ref": "Snapshot",
+        "excerpt": "Excerpt",
+    },
 }
-_HEADER_LINE = re.compile(r"^>\s*(来源|抓取日期|关联问题|质量评分|质量说明|快照|片段)\s*[:：]\s*(.*?)\s*$")
+# The ratings as an English file writes them; the program keeps the Chinese ones inside.
+QUALITY_WORDS = {"高": "high", "中": "medium", "低": "low", "待评估": "unrated"}
+_QUALITY_OF_WORD = {word: quality for quality, word in QUALITY_WORDS.items()}
+_KEYS = {label.casefold(): key for labels in LABELS.values() for key, label in labels.items()}
+_HEADER_LINE = re.compile(
+    r"^>\s*(" + "|".join(sorted(map(re.escape, _KEYS), key=len, reverse=True)) + r")\s*[:：]\s*(.*?)\s*$",
+    re.IGNORECASE,
+)
+# The first header line, in either language: "> 来源: https://…" / "> Source: https://…"
+SOURCE_LINE = re.compile(r"^>\s*(?:来源|source)\s*[:：]\s*(\S+)", re.MULTILINE | re.IGNORECASE)
+QUALITY_LINE = re.compile(r"^>\s*(?:质量评分|quality)\s*[:：]\s*(\S+)", re.MULTILINE | re.IGNORECASE)
+
+
+def header_language(root: Path) -> str:
+    """The language raw files of the folder ``root`` are written in: its knowledge base's (a report
+    folder, without settings, keeps the seed's Chinese labels)."""
+    from autodidact.kb import KnowledgeBase
+
+    return KnowledgeBase(Path(root)).language(default="zh")
+
+
+def quality_of(value: str) -> str:
+    """The rating a header's quality value stands for (``高`` or ``high``); unrated when neither."""
+    value = value.strip()
+    if value in QUALITIES:
+        return value
+    return _QUALITY_OF_WORD.get(value.casefold(), UNRATED)
+
+
 _RANGE = re.compile(r"(\d+)\s*(?:-|–|—|~|～|\.\.|to|至|到)\s*(\d+)")
 _DATE_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2})_")
 _MAX_COLLISIONS = 1000
@@ -65,20 +106,24 @@ class RawFile:
     body: str = ""
     user_contributed: bool = False
     excerpt: tuple[int, int] | None = None  # offsets of ``body`` in the snapshot text, when an excerpt
+    language: str = "zh"  # the knowledge base's: the header's labels and ratings are written in it
 
     def render(self) -> str:
         """The file text: H1, blockquote header, ``---``, body (docs/contracts.md §1.1)."""
         title = " ".join(self.title.split()) or "untitled"
+        en = self.language == "en"
+        label = LABELS["en" if en else "zh"]
+        quality = self.quality if self.quality in QUALITIES else UNRATED
         lines = [
             f"# {title}",
             "",
-            f"> 来源: {_one_line(self.url)}",
-            f"> 抓取日期: {_one_line(self.fetched_date)}",
-            f"> 关联问题: {', '.join(_one_line(q) for q in self.question_ids)}",
-            f"> 质量评分: {self.quality if self.quality in QUALITIES else UNRATED}",
-            f"> 质量说明: {_one_line(self.quality_note)}",
-            f"> 快照: {_one_line(self.snapshot_ref)}",
-            *([f"> 片段: {self.excerpt[0]}-{self.excerpt[1]}"] if self.excerpt is not None else []),
+            f"> {label['url']}: {_one_line(self.url)}",
+            f"> {label['fetched_date']}: {_one_line(self.fetched_date)}",
+            f"> {label['question_ids']}: {', '.join(_one_line(q) for q in self.question_ids)}",
+            f"> {label['quality']}: {QUALITY_WORDS[quality] if en else quality}",
+            f"> {label['quality_note']}: {_one_line(self.quality_note)}",
+            f"> {label['snapshot_ref']}: {_one_line(self.snapshot_ref)}",
+            *([f"> {label['excerpt']}: {self.excerpt[0]}-{self.excerpt[1]}"] if self.excerpt is not None else []),
             "",
             "---",
             "",
@@ -124,6 +169,7 @@ def parse_raw_text(text: str, filename: str) -> RawFile:
             # "# #": a title made only of "#" is the title, not an ATX closing sequence.
             title = match.group(1).strip() or lines[idx][1:].strip()
     fields: dict[str, str] = {}
+    english = False  # the header's labels are English (written back the same way)
     body_start = -1
     if title:
         j = idx + 1
@@ -132,7 +178,9 @@ def parse_raw_text(text: str, filename: str) -> RawFile:
         while j < len(lines):
             hdr = _HEADER_LINE.match(lines[j])
             if hdr:
-                fields.setdefault(_KEYS[hdr.group(1)], hdr.group(2))
+                fields.setdefault(_KEYS[hdr.group(1).casefold()], hdr.group(2))
+                if hdr.group(1).isascii():
+                    english = True
             elif lines[j].strip() not in {"", ">"}:
                 break
             j += 1
@@ -152,7 +200,7 @@ def parse_raw_text(text: str, filename: str) -> RawFile:
             user_contributed=True,
         )
     body = "\n".join(lines[body_start:]).strip("\n")
-    quality = fields.get("quality", "").strip()
+    quality = quality_of(fields.get("quality", ""))
     qids = [q.strip() for q in re.split(r"[,，、\s]+", fields.get("question_ids", "")) if q.strip()]
     url = fields.get("url", "").strip()
     return RawFile(
@@ -161,12 +209,13 @@ def parse_raw_text(text: str, filename: str) -> RawFile:
         url=url,
         fetched_date=fields.get("fetched_date", "").strip(),
         question_ids=qids,
-        quality=quality if quality in QUALITIES else UNRATED,
+        quality=quality,
         quality_note=fields.get("quality_note", "").strip(),
         snapshot_ref=fields.get("snapshot_ref", "").strip(),
         body=body,
         user_contributed=is_local_url(url),
         excerpt=parse_excerpt(fields.get("excerpt", "")),
+        language="en" if english else "zh",
     )
 
 

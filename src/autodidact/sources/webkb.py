@@ -103,6 +103,7 @@ async def fetch_to_kb(
         quality_note=note,
         snapshot_ref=snapshot.snapshot_ref,
         body=text,
+        language=kb.language(),
     )
     path, _ = write_raw_file(kb.raw, rf, date=today)
     with LocalIndex(kb.root) as index:

@@ -32,7 +32,7 @@ from autodidact.evidence.files import load_evidence
 from autodidact.evidence.models import EvidenceFile
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.passages import entry_heads
-from autodidact.sources.rawfiles import RawFile, list_raw_names, parse_raw_file
+from autodidact.sources.rawfiles import SOURCE_LINE, RawFile, list_raw_names, parse_raw_file
 from autodidact.sources.snapshots import local_url, normalize_text, normalize_url
 from autodidact.store.filememo import FileMemo
 from autodidact.text.keypoints import key_points_heading
@@ -43,7 +43,7 @@ from autodidact.wiki.common.topics import topic_subject
 
 MAX_QUOTE_CHARS = 500
 QUALITY_BONUS = {"高": 0.1, "中": 0.05, "待评估": 0.05, "低": 0.0}
-_SOURCE_LINE = re.compile(r"^>\s*来源\s*[:：]\s*(\S+)", re.M)
+
 _TEXT_SUFFIXES = {".md", ".txt", ".markdown"}
 _HEADER_URLS: FileMemo[tuple[str, str]] = FileMemo()  # raw file → (URL its header names, lookup key)
 _HeaderGet = Callable[[str, Callable[[bytes, str], tuple[str, str]]], tuple[str, tuple[str, str]]]
@@ -259,7 +259,7 @@ class RawLocator:
 
         def read(data: bytes, _digest: str) -> tuple[str, str]:
             head = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")[:4096]
-            found = _SOURCE_LINE.search(head)
+            found = SOURCE_LINE.search(head)
             url = found.group(1) if found else local_url("raw", name)
             return url, _url_key(url)
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from autodidact.errors import AutodidactError, InputError, NotFoundError
 from autodidact.kb import KnowledgeBase
-from autodidact.sources.rawfiles import RawFile, list_raw_files, parse_raw_file
+from autodidact.sources.rawfiles import QUALITY_LINE, RawFile, list_raw_files, parse_raw_file, quality_of
 from autodidact.store import atomic
 from autodidact.wiki.common.aio import run_blocking
 from autodidact.wiki.common.articles import Article, Section, clone_article, render_article, wiki_files
@@ -402,8 +402,8 @@ def _header_quality(path: Path) -> str:
         head = path.read_text("utf-8", errors="replace")[:2000]
     except OSError:
         return "待评估"
-    found = re.search(r"^>\s*质量评分\s*[:：]\s*(\S+)", head, re.M)
-    return found.group(1) if found and found.group(1) in {"高", "中", "低"} else "待评估"
+    found = QUALITY_LINE.search(head)
+    return quality_of(found.group(1)) if found else "待评估"
 
 
 def _source_meta(kb: KnowledgeBase, art: Article, known: dict[str, SourceMeta]) -> dict[str, SourceMeta]:
