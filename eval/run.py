@@ -66,7 +66,7 @@ _CITE_LINK = r"\[[^\[\]\n]+\]\((?:<[^<>\n]+>|[^()<>\s]+)\)"
 _CITATION = re.compile(
     rf"[(（]\s*(?:source|sources|来源)\s*[:：]\s*((?:{_CITE_LINK}|[^()（）\n])+?)\s*[)）]", re.IGNORECASE
 )
-_SOURCE_LINE = re.compile(r"^>\s*来源\s*[:：]\s*(\S+)", re.M)
+_SOURCE_LINE = re.compile(r"^>\s*(?:来源|source)\s*[:：]\s*(\S+)", re.M | re.IGNORECASE)  # either language
 
 
 def normalise(text: str) -> str:
@@ -186,7 +186,7 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def raw_urls(kb: Path) -> dict[str, str]:
-    """raw file name → its 来源 URL (header line), for every raw file in the knowledge base."""
+    """raw file name → its source URL (the 来源 / Source header line), for every raw file in the knowledge base."""
     out: dict[str, str] = {}
     for path in sorted((kb / "raw").glob("*")):
         if not path.is_file():
