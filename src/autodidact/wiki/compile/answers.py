@@ -56,6 +56,7 @@ class Question:
     id: str
     text: str
     facet: str | None = None
+    user: bool = False  # the person asked it (``source: user``): it always gets its own block
 
 
 @dataclass
@@ -339,7 +340,8 @@ def read_questions(path: Path) -> list[Question]:
         if not isinstance(item, dict):
             raise InputError(f"{path.name}: question #{n} is not an object")
         text = " ".join(str(item.get("text") or item.get("question") or "").split())
-        out.append(Question(id=str(item.get("id") or f"q{n}"), text=text, facet=_facet(item)))
+        user = item.get("source") == "user"
+        out.append(Question(id=str(item.get("id") or f"q{n}"), text=text, facet=_facet(item), user=user))
     return out
 
 

@@ -272,7 +272,10 @@ def merge_answers(
         stem, section = placer.place(answer.question)
         terms = QuestionTerms.of(answer.question.text, answer.question.facet, topic)
         others = [it for s in placer.articles[stem].body_sections() if s is not section for it in parse_block(s)[1]]
-        if _says_nothing_new(section, answer.quotes, others):
+        # A person's own question keeps its heading though its answer stands elsewhere too: they look
+        # for their question ("Can a restricted shell run shell scripts?" had vanished into the
+        # definition block's first bullet).
+        if not answer.question.user and _says_nothing_new(section, answer.quotes, others):
             # Every quote stands under another question of the article already: a new heading over
             # the same sentence again (a logging run showed one sentence under five questions about
             # propagation) adds nothing; the audit finds the answer where it stands.
