@@ -53,6 +53,7 @@ from autodidact.progress import KEY_QUESTIONS_LABEL, NullProgress, Progress
 from autodidact.sources.fetch import Fetcher  # imported here, not in the worker thread: import races
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
+from autodidact.text.tokens import glued
 from autodidact.text.topic import TopicFrame, decompose, subject_names
 
 if TYPE_CHECKING:
@@ -189,7 +190,7 @@ async def gather(
             if cands is None:
                 cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
             cands = about_subject(cands, named_subject, names=bool(names))
-            if in_topics_words(text, payload.query):
+            if in_topics_words(text, payload.query, frame.subject):
                 cands = in_homes(cands, homes)
             terms = search_terms(text, queries, lang)
             return await research_kq(
@@ -536,12 +537,14 @@ def in_homes(cands: list[Candidate], homes: frozenset[str]) -> list[Candidate]:
     return own or cands
 
 
-def in_topics_words(question: str, topic: str) -> bool:
+def in_topics_words(question: str, topic: str, subject: str = "") -> bool:
     """Whether a question says nothing beyond the topic's own words and its frame ("What are the
     limitations of system upgrades?" in a research on Debian package management); a section's
-    key points are asked by its heading, so they never are."""
+    key points are asked by its heading, so they never are. The subject written without its spaces
+    counts as the topic's words ("Debian 移动工作站邮件系统设置的定义是什么？": "站邮" is a seam)."""
     fx = focus(question)
-    return not fx.section and bool(fx.terms) and set(fx.terms) <= set(content_terms(topic))
+    own = set(content_terms(topic)) | set(content_terms(glued(subject)))
+    return not fx.section and bool(fx.terms) and set(fx.terms) <= own
 
 
 def _facet_terms(payload: Payload, frame: TopicFrame, subject: frozenset[str]) -> dict[str, frozenset[str]]:

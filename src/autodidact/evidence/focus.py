@@ -44,7 +44,8 @@ _ZH_FRAME_WORDS = """
     例子 示例 定义 组成部分 组成 工作原理 原理 变体 解决了 解决 问题 局限性 局限 场景
     适合 使用 替代方案 替代 方案 相比 相近概念 概念 有何 怎样 优劣 对比 比较 为何 是否
     有没有 怎么 哪种 何种 一个 可以 作用 用途 特点 优势 缺点 不足 方法有 吗 呢 的 了
-    与 和 及 是 在 中 对 各 工作 它们 它 其 要点
+    与 和 及 是 在 中 对 各 如何工作 它们 它 其 要点 边界 主流 技术方案 技术路线 路线 前沿 进展
+    工程实践 挑战 趋势 未来 最适合 场景下
 """.split()  # noqa: SIM905
 _ZH_FRAME_RE = re.compile("|".join(re.escape(w) for w in sorted(_ZH_FRAME_WORDS, key=len, reverse=True)))
 # Language keywords that collide with English stopwords: content when they are the subject.

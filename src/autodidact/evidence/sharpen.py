@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from autodidact.evidence.focus import Focus, phrases, subject_keywords
-from autodidact.text.tokens import CJK_CLASS, CJK_RUN, terms
+from autodidact.text.tokens import CJK_CLASS, CJK_RUN, glued, terms
 from autodidact.text.topic import decompose
 
 
@@ -36,7 +36,8 @@ def subject_terms(research_query: str, language: str) -> frozenset[str]:
     if not research_query.strip():
         return frozenset()
     frame = decompose(research_query, "zh" if language == "zh" else "en")
-    own = set(terms(frame.subject))
+    # the seams too: a question writes the subject's parts without spaces ("工作站邮件" → "站邮")
+    own = set(terms(frame.subject)) | set(terms(glued(frame.subject)))
     # A compound subject's parts ("Python generators and coroutines") are what its questions are
     # about: each part's own terms stay heads; only what the parts share (python) is a modifier.
     for facet in frame.facets:

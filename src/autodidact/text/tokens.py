@@ -43,6 +43,20 @@ def nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+_CJK_GAP = re.compile(f"(?<=[{CJK_CLASS}])\\s+(?=[{CJK_CLASS}])")
+
+
+def glued(text: str) -> str:
+    """``text`` with the spaces between Chinese characters taken out: "移动工作站 邮件系统设置" →
+    "移动工作站邮件系统设置".
+
+    Why: a subject is written with spaces between its parts, and a Chinese question puts it in a
+    template without them ("Debian 移动工作站邮件系统设置的定义是什么？"); the bigrams across the seam
+    ("站邮") are then the subject's too, not something the question asks beyond it (docs/text.md).
+    """
+    return _CJK_GAP.sub("", text)
+
+
 def has_cjk(text: str) -> bool:
     """True when the text contains a CJK ideograph."""
     return bool(CJK_RUN.search(text or ""))

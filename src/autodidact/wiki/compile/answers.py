@@ -37,6 +37,7 @@ from autodidact.sources.snapshots import local_url, normalize_text, normalize_ur
 from autodidact.store.filememo import FileMemo
 from autodidact.text.keypoints import key_points_heading
 from autodidact.text.sections import bare_heading
+from autodidact.text.tokens import glued
 from autodidact.wiki.common.markdown import has_cjk, normalize_key, split_sentences, tokens
 from autodidact.wiki.common.question_frame import aspect_of, key_terms
 from autodidact.wiki.common.topics import topic_subject
@@ -146,7 +147,8 @@ class QuestionTerms:
     @classmethod
     def of(cls, question: str, facet: str | None, topic: str | None) -> QuestionTerms:
         q = key_terms(question)
-        subject = set(key_terms(topic_subject(topic))) if topic else set()
+        named = topic_subject(topic) if topic else ""
+        subject = set(key_terms(named)) | set(key_terms(glued(named)))  # seams: "工作站邮件" → "站邮"
         return cls(
             question=q,
             distinct=[t for t in q if t not in subject],
