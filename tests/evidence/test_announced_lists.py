@@ -94,7 +94,7 @@ def test_a_research_on_what_a_restricted_shell_forbids_lists_it(cli, tmp_path: P
     result = cli("research", "What does a restricted shell forbid?", "--kb", str(kb), "--corpus", str(corpus),
                  "--max-rounds", "1")  # fmt: skip
     assert result.exit_code == 0, result.output
-    article = (kb / "wiki" / "what-restricted-shell-forbids.md").read_text("utf-8")
+    article = (kb / "wiki" / "what-a-restricted-shell-forbids.md").read_text("utf-8")
     assert "## What does a restricted shell forbid?" in article
     answer = article.split("## What does a restricted shell forbid?")[1]
     assert "Changing directories with the 'cd' builtin." in answer

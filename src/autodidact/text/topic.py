@@ -998,7 +998,7 @@ def _en_main_question(clause: str) -> Facet | None:
         # subject's frame ("What is the definition of restricted shell?") never asked what it forbids.
         thing, said = what_does.group("s"), _en_third_person(what_does.group("v"))
         tail = text[what_does.end("v") :].strip()
-        name = " ".join(p for p in ("what", re.sub(r"^(?:the|a|an)\s+", "", thing, flags=re.I), said, tail) if p)
+        name = " ".join(p for p in ("what", thing, said, tail) if p)
         return _make(name, "question", question=text[:1].upper() + text[1:] + "?")
     found = _EN_MAIN.match(text)
     verb = _EN_DOES_VERB.match(found.group("rest")) if found else None
