@@ -91,3 +91,15 @@ def test_an_exclamation_inside_parentheses_ends_no_sentence() -> None:
         "好吗？",
         "好。",
     ]
+
+
+def test_a_star_quoted_as_itself_is_no_emphasis() -> None:
+    """Dropped, "doesn't contain a ‘*’" read "doesn't contain a ‘’" in a research summary (a
+    newcomer's trial over sed's manual): the opposite of what it says."""
+    from autodidact.wiki.common.markdown import strip_emphasis
+
+    assert (
+        strip_emphasis("if the extension doesn’t contain a ‘*’, then") == "if the extension doesn’t contain a ‘*’, then"
+    )
+    assert strip_emphasis('匹配 "*" 字符，以及 (*) 和 `*`') == '匹配 "*" 字符，以及 (*) 和 `*`'
+    assert strip_emphasis("**UTF-8** stands for *this*") == "UTF-8 stands for this"

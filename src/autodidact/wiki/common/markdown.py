@@ -362,6 +362,10 @@ def _emphasis_or_keep(match: re.Match[str]) -> str:
         return match.group()
     if before.isascii() and before.isalnum() and after.isascii() and after.isalnum():  # a*b
         return match.group()
+    if not (before.isspace() or before.isalnum()) and not (after.isspace() or after.isalnum()):
+        # ‘*’, "(*)", `*`: a star quoted as itself hugs no word. Dropped, "if the extension doesn't
+        # contain a ‘*’" became "… contain a ‘’" in a research summary and meant the opposite.
+        return match.group()
     return ""
 
 
