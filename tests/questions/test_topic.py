@@ -602,3 +602,16 @@ def test_a_what_does_question_is_about_its_subject_and_a_verb_of_getting_names_n
     assert "root shell" in decompose("如何在 Debian 中获得 root shell？", "zh").subject
     goal = offline_plan("What does the Bash restricted shell forbid?", "en").research_goal
     assert "what Bash restricted shell is" in goal and "What does" not in goal, goal
+
+
+def test_a_what_does_question_with_a_clause_is_about_its_subject_and_asked_as_written() -> None:
+    """ "What does sed do when the -i option is given a suffix?" is about sed, and asks what it does
+    then (a newcomer's trial: the subject had read "sed do when the -i option is given a", and an
+    article was titled "what sed do when the -i option is given a suffixes")."""
+    frame = decompose("What does sed do when the -i option is given a suffix?", "en")
+    assert frame.subject == "sed"
+    own = next(f for f in frame.facets if f.kind == "question")
+    assert own.name == "what sed does when the -i option is given a suffix"
+    assert own.question == "What does sed do when the -i option is given a suffix?"
+    assert decompose("What does git pull do if the branch has diverged?", "en").subject == "git pull"
+    assert not any(f.kind == "question" for f in decompose("What does apt-get upgrade do?", "en").facets)

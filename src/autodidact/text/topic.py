@@ -324,9 +324,11 @@ _EN_DOES = re.compile(r"^(?:how|why|when|where)\s+(?:do|does|did|can|could|shoul
 
 # "What does X forbid?", "What does apt-get upgrade do?": X and a verb that ends the question (or a
 # verb and its particle, "protect against"), with no object after it.
+_CLAUSE_WORD = r"(?:when|whenever|if|unless|while|after|before|once|because|where)"
 _EN_WHAT_DOES = re.compile(
-    r"^what\s+(?:do|does|did)\s+(?P<s>(?!(?:i|we|you|they|one|people)\b).+?)\s+(?P<v>[a-z]+)"
-    r"(?:\s+(?:against|for|with|to|from|on|in|about|of))?$",
+    r"^what\s+(?:do|does|did)\s+(?P<s>(?!(?:i|we|you|they|one|people)\b)"
+    rf"(?:(?!\b{_CLAUSE_WORD}\b).)+?)\s+(?P<v>[a-z]+)"
+    rf"(?:\s+(?:against|for|with|to|from|on|in|about|of))?(?P<clause>\s+{_CLAUSE_WORD}\b.+)?$",
     re.IGNORECASE,
 )
 # "How to configure X", "How to use X": the same task as "How do I configure X".
@@ -993,7 +995,9 @@ def _en_main_question(clause: str) -> Facet | None:
     "How does X work" asks nothing beyond X (its frame verb is dropped) and gets no such facet."""
     text = _clean(clause)
     what_does = _EN_WHAT_DOES.match(text)
-    if what_does is not None and what_does.group("v").lower() not in {"do", "mean", "stand", "look"}:
+    if what_does is not None and (
+        what_does.group("clause") or what_does.group("v").lower() not in {"do", "mean", "stand", "look"}
+    ):
         # "What does a restricted shell forbid?" is the user's own question, asked as written: the
         # subject's frame ("What is the definition of restricted shell?") never asked what it forbids.
         thing, said = what_does.group("s"), _en_third_person(what_does.group("v"))
