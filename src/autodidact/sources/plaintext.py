@@ -146,10 +146,53 @@ def _module_reference(lines: list[str]) -> set[int]:
     return set(range(start, end))
 
 
+# An info file (Texinfo's output, what `info sed` reads): its nodes begin after a \x1f line with
+# "File: sed.info,  Node: Overview,  Next: …"; its furniture is the makeinfo banner, the directory
+# entry, menus ("* Overview:: Features of Wget.") and the tag table.
+_INFO_MARK = re.compile(r"\x1f|^This is [\w.+-]+\.info, produced by makeinfo|^File: [\w.+-]+\.info,\s+Node:", re.M)
+_INFO_NODE = re.compile(r"^File: [\w.+-]+\.info,\s+Node: ([^,\n]+)")
+_INFO_FURNITURE = re.compile(
+    r"^(?:\x1f.*|This is [\w.+-]+\.info, produced by makeinfo.*|INFO-DIR-SECTION.*|START-INFO-DIR-ENTRY.*|"
+    r"END-INFO-DIR-ENTRY.*|\* Menu:.*|\* [^:\n]+::.*|\* [^:\n]+: \([\w.+-]+\).*|Tag Table:.*|End Tag Table.*|"
+    r"Indirect:.*|[\w.+-]+\.info-\d+: \d+\s*|Node: [^\n]*\x7f\d+|Ref: [^\n]*\x7f\d+)$"
+)
+# A manual page's running header and footer: "FIND(1)  General Commands Manual  FIND(1)".
+_MAN_RUNNING = re.compile(
+    r"^\s*([A-Z][A-Z0-9_.-]*)\((\d\w*)\)\s.*\s\1\(\2\)\s*$"  # the header: the name at both margins
+    r"|^(?:\S.*)?\s{10,}[A-Z][A-Z0-9_.-]*\(\d\w*\)\s*$"  # the footer: the name at the right margin
+)
+
+
+def _without_page_furniture(lines: list[str]) -> list[str]:
+    """The lines of an info file or a manual page without what every page of it carries: each info
+    node's "File: …, Node: …" line becomes the node's ``##`` heading, and the banner, menus and tag
+    table go; a manual page's running header and footer go.
+
+    Why: a trial over sed's, wget's and find's manuals quoted "This is sed.info, produced by makeinfo
+    version 6.8dev from sed.texi.", "INFO-DIR-SECTION Network applications START-INFO-DIR-ENTRY" and
+    "FIND(1) General Commands Manual FIND(1)" as findings, and cited sections as "(16/40)".
+    """
+    info = bool(_INFO_MARK.search("\n".join(lines[:400])))
+    out: list[str] = []
+    for line in lines:
+        if info:
+            node = _INFO_NODE.match(line)
+            if node is not None:
+                out += ["", f"## {node.group(1).strip()}", ""]
+                continue
+            if _INFO_FURNITURE.match(line):
+                continue
+        if _MAN_RUNNING.match(line):
+            continue
+        out.append(line)
+    return out
+
+
 def readable_plain(text: str) -> str:
     """``text`` with man-page headings as ``## Heading`` lines, pydoc's class entries as
-    ``### class Name`` sections, and margin bars blanked."""
-    lines = text.split("\n")
+    ``### class Name`` sections, margin bars blanked, and an info file's or a manual page's furniture
+    left out (its info nodes as ``## Node`` headings)."""
+    lines = _without_page_furniture(text.split("\n"))
     bars = _bar_runs(lines)
     hashes = _hash_runs(lines)
     inherited = _inherited_blocks(lines, bars) | _module_reference(lines)

@@ -1,0 +1,65 @@
+"""An info file's and a manual page's furniture is no content; an info node is a section
+(sources/plaintext.py, docs/sections.md "Plain text")."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from autodidact.sources.plaintext import readable_plain
+
+INFO = (
+    "This is demo.info, produced by makeinfo version 6.8 from demo.texi.\n\n"
+    "INFO-DIR-SECTION Text creation and manipulation\nSTART-INFO-DIR-ENTRY\n"
+    "* demo: (demo).                 Demo editor.\nEND-INFO-DIR-ENTRY\n\n"
+    "\x1f\nFile: demo.info,  Node: Overview,  Next: Invoking,  Prev: Top,  Up: Top\n\n"
+    "1 Overview\n**********\n\nThe -i option edits files in place.\n\n"
+    "* Menu:\n\n* Invoking::      How to run it.\n\n"
+    "\x1f\nFile: demo.info,  Node: Invoking,  Prev: Overview,  Up: Top\n\n"
+    "A suffix makes a backup copy of the file, each ‘*’ replaced by its name.\n\n"
+    "\x1f\nTag Table:\nNode: Overview\x7f312\nNode: Invoking\x7f540\n\x1f\nEnd Tag Table\n"
+)
+
+
+def test_an_info_files_nodes_are_sections_and_its_furniture_goes() -> None:
+    text = readable_plain(INFO)
+    assert "## Overview" in text and "## Invoking" in text
+    assert "The -i option edits files in place." in text and "each ‘*’ replaced by its name" in text
+    for furniture in (
+        "makeinfo",
+        "INFO-DIR-SECTION",
+        "START-INFO-DIR-ENTRY",
+        "* Menu:",
+        "Invoking::",
+        "Tag Table",
+        "\x1f",
+    ):
+        assert furniture not in text, furniture
+
+
+def test_a_manual_pages_running_header_and_footer_go() -> None:
+    page = (
+        "FIND(1)                     General Commands Manual                    FIND(1)\n\nNAME\n"
+        "       find - search for files in a directory hierarchy\n\n"
+        "                                                                       FIND(1)\n"
+    )
+    text = readable_plain(page)
+    assert "General Commands Manual" not in text and "FIND(1)" not in text
+    assert "find - search for files in a directory hierarchy" in text
+    prose = "See find(1) for more.\n"
+    assert readable_plain(prose) == prose  # a reference in a sentence is no running header
+
+
+def test_text_without_such_marks_is_unchanged_by_them() -> None:
+    text = "* Overview:: is how a reST note may start.\n\nSome prose follows here.\n"
+    assert "* Overview::" in readable_plain(text)  # not an info file: its lines are kept
+
+
+@pytest.mark.skipif(not Path("/usr/share/info/sed.info.gz").is_file(), reason="sed's info manual is not installed")
+def test_seds_own_info_manual_reads_as_sections_of_prose() -> None:
+    text = readable_plain(gzip.decompress(Path("/usr/share/info/sed.info.gz").read_bytes()).decode("utf-8"))
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert "## Overview" in headings and len(headings) > 20
+    assert "produced by makeinfo" not in text and "INFO-DIR-SECTION" not in text and "\x1f" not in text
