@@ -41,3 +41,12 @@ def test_folding_duplicates_still_fills_k(cli, tmp_path: Path) -> None:  # type:
     hits = json.loads(cli("search", "Pin-Priority full-upgrade", "--kb", str(kb), "--json", "-k", "2").output)
     texts = {" ".join(h["text"].split())[:20] for h in hits}
     assert len(hits) == 2 and len(texts) == 2, hits
+
+
+def test_a_query_may_start_with_a_dash_and_a_chinese_query_that_matches_nothing_says_why(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """ "-mtime n" is what a person looks up in a manual; it read as an unknown option "-m"."""
+    kb = _kb_with_a_copy(cli, tmp_path)
+    result = cli("search", "-Pin-Priority", "--kb", str(kb), "--json")
+    assert result.exit_code == 0 and json.loads(result.output), result.output
+    empty = cli("search", "按修改时间查找文件", "--kb", str(kb))
+    assert empty.exit_code == 0 and "search in English" in " ".join(empty.output.split())

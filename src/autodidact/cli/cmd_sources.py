@@ -234,7 +234,7 @@ def register(app: typer.Typer) -> None:
         if report.skipped:
             raise typer.Exit(1)
 
-    @app.command("search")
+    @app.command("search", context_settings={"ignore_unknown_options": True})
     def search_cmd(
         query: str = typer.Argument(..., help="Free text, Chinese or English; operators are treated as words."),
         kb: Path | None = kb_option(),
@@ -244,7 +244,9 @@ def register(app: typer.Typer) -> None:
         """Search the local index (every snapshot in the knowledge base) with BM25.
 
         Passages holding every word of the query come first, best score first; when there are too
-        few, passages holding only some of the words follow, marked "(some words)".
+        few, passages holding only some of the words follow, marked "(some words)". A query may start
+        with a dash ("-mtime n"); put options after it, or use `--` before a query that is an option
+        of this command ("-k").
 
         Example: autodidact search "yield expression" --kb my-kb -k 5
         """
@@ -262,6 +264,9 @@ def register(app: typer.Typer) -> None:
             return
         if not hits:
             console.print(f"no passages match {query!r}")
+            if any("\u4e00" <= ch <= "\u9fff" for ch in query):
+                # a Chinese question over English documents matches nothing: search compares words
+                console.print("hint: search matches the documents' own words; for English documents, search in English")
             return
         table = Table(show_lines=True)
         for col in ("#", "score", "source", "passage"):
