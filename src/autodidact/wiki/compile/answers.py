@@ -19,6 +19,7 @@ Two rules keep the wiki true and on topic:
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -38,6 +39,7 @@ from autodidact.store.filememo import FileMemo
 from autodidact.text.keypoints import key_points_heading
 from autodidact.text.sections import bare_heading
 from autodidact.text.tokens import glued
+from autodidact.text.topic import decompose
 from autodidact.wiki.common.markdown import has_cjk, normalize_key, split_sentences, tokens
 from autodidact.wiki.common.question_frame import aspect_of, key_terms
 from autodidact.wiki.common.topics import topic_subject
@@ -134,6 +136,29 @@ def _other_language(quote: str, question: str) -> bool:
     return not has_cjk(quote) and has_cjk(question)
 
 
+def _beyond(facet: str, terms: list[str], subject: set[str], topic: str | None) -> list[str]:
+    """A facet's terms beyond the research's subject; all of them when it has none of its own (a part
+    of the subject: "marshal" of "the pickle, marshal and shelve modules") or when it is the user's
+    own question ("What does a restricted shell forbid?", whose answer need not repeat the verb:
+    "the following are disallowed"): the evidence found its quotes by searching that very question.
+
+    Why: "free variables and the nearest enclosing scope", in a research on how Python resolves
+    variable names, admitted five sentences of ``__slots__`` that say "variable" to its example
+    question; the evidence step already reads facets this way (evidence/agent._facet_terms).
+    """
+    own = [t for t in terms if t not in subject]
+    if not own or (topic and _facet_kinds(topic).get(facet) == "question"):
+        return terms
+    return own
+
+
+@functools.lru_cache(maxsize=64)
+def _facet_kinds(topic: str) -> dict[str, str]:
+    """The kind of each facet the topic names, by name (decomposed once per topic)."""
+    frame = decompose(topic, "zh" if has_cjk(topic) else "en")
+    return {" ".join(f.name.split()): f.kind for f in frame.facets}
+
+
 @dataclass(frozen=True)
 class QuestionTerms:
     """The words a quote is judged by, for one question within one topic."""
@@ -152,7 +177,7 @@ class QuestionTerms:
         return cls(
             question=q,
             distinct=[t for t in q if t not in subject],
-            facet=key_terms(facet) if facet else [],
+            facet=_beyond(facet, key_terms(facet), subject, topic) if facet else [],
             topic=key_terms(topic) if topic else [],
             text=question,
         )
