@@ -390,10 +390,18 @@ _NEXT_LABEL = re.compile(
 )
 
 
+# Words that only hand over to what follows: "Another thing: …", "One more thing: …", 「还有一点：…」.
+_HANDOVER = re.compile(
+    r"^(?:another thing|one more thing|also|plus|besides|oh,? and|还有一点|还有一个|还有|另外一点|再就是|对了)"
+    r"\s*[:：]\s*(?=\S)",
+    re.I,
+)
+
+
 def unlabelled(text: str) -> str:
     """The answer without the label the person put before it ("Evidence: I logged…" → "I logged…"):
     the label says what kind of answer it is; quoted back, it is noise (「证据：…」 as a premise)."""
-    clean = text.strip()
+    clean = _HANDOVER.sub("", text.strip(), count=1)
     colon = _LABEL_END.search(clean[:40])
     if colon is None:
         return clean

@@ -556,6 +556,9 @@ class ReplyPlanner:
         counted = asked_back.counts_answer(asked, s.language, said)
         if counted is not None:
             return counted
+        mine = next((r.question for r in reversed(s.rounds) if r.contribution and r.question), "")
+        if mine and asked_back.checks_question(asked):
+            return asked_back.question_meant(asked, s.language, mine)
         if asked_back.explain_term(asked, s.language, said, cause) is None and not asked_back.asks_how_to_answer(asked):
             self._keep_open(txn, asked)
         return asked_back.answer_back(asked, s.language, _record(s), said, cause)
@@ -586,7 +589,12 @@ class ReplyPlanner:
         elif "QUESTION_SHARPENED" in signals and qtype == "CLARIFICATION":
             base = idea.stage_base(txn.s.stage).proposition
             # "A" names an option of the turn: the proposition records the option's words, not the letter.
-            chosen = excerpt(named_option(text, contribution) or "", 60) or quote
+            chosen = excerpt(named_option(text, contribution) or "", 60)
+            if not chosen and classify_answer(text) == "correction":
+                # 「都不像。我关心的是营业额，按月算的流水」 turns the options down and names the measure: the
+                # reading is that measure, not the whole answer (a trial's plan was quoted with it inside)
+                chosen = excerpt(corrected_term(text) or "", 60)
+            chosen = chosen or quote
             payload["proposition"] = f"{base}（衡量方式：{chosen}）" if zh else f"{base} (reading: {chosen})"
         elif "QUESTION_SHARPENED" in signals and classify_answer(text) == "scope":
             # "Really just for the backend team" narrows the proposition: the next version says so,

@@ -77,7 +77,7 @@ def excerpt(text: str | None, limit: int = 28) -> str:
         cut = flat[:limit]
         if not cjk and " " in cut:
             cut = cut.rsplit(" ", 1)[0]  # at a word boundary: "until a ju…" read as a typo
-        flat = cut.rstrip("，,、;；:： ")
+        flat = cut.rstrip("，,、;；:：.。 ")  # "last month.…" ended twice
     # an aside the cut left open would never close: the quote ends before it
     for open_, close in (("(", ")"), ("（", "）")):
         if flat.count(open_) > flat.count(close):
