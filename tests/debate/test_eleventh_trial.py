@@ -227,3 +227,25 @@ def test_a_chinese_plan_being_weighed_is_examined_as_a_plan(
     session = Engine(kb_dir / "debates" / "s1").load()
     assert "衡量方式：每单的配送成本" in session.idea().current.proposition
     assert "都不是" not in session.idea().current.proposition
+
+
+def test_a_mechanism_named_beside_a_question_is_a_premise(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    debate("start", "Putting the bins by the door cut our food waste", depth="standard")
+    debate("reply", "s1", "B, the kilos we throw away each week.")
+    turn = debate(
+        "reply",
+        "s1",
+        "The mechanism I have in mind is sight: we see the bin and cook what is left. How would I check that?",
+    )
+    session = Engine(kb_dir / "debates" / "s1").load()
+    assert any("we see the bin" in a for a in session.idea().current.assumptions)
+    assert "a premise the idea rests on" in _said(turn)
+    assert check_session(kb_dir / "debates" / "s1")["ok"]
+
+
+def test_context_beside_a_question_is_still_no_premise(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    debate("start", "Putting the bins by the door cut our food waste", depth="standard")
+    debate("reply", "s1", "B, the kilos we throw away each week.")
+    debate("reply", "s1", "I was thinking I'd weigh the bin on Sundays. Is once a week often enough?")
+    session = Engine(kb_dir / "debates" / "s1").load()
+    assert not any("weigh the bin" in a for a in session.idea().current.assumptions)

@@ -304,6 +304,12 @@ _DENIAL = re.compile(r"^(?:没有|没|不是|nope|no)\s*[,，.。!！]", re.I)
 _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|right|ok|okay|是的|对|嗯|好)\s*[,，.。:：!！]\s*", re.I)
 
 
+def premise_named(text: str) -> bool:
+    """Whether the person names what they say as a mechanism or as evidence ("The mechanism I have in
+    mind is glare: …", 「证据：…」): said beside a question to the partner, it is no mere context."""
+    return _labelled(" ".join(text.strip().split())) in {"mechanism", "evidence"}
+
+
 def _labelled(clean: str) -> str | None:
     """The kind the person names for their answer before its first colon (within 40 characters)."""
     colon = _LABEL_END.search(clean[:40])

@@ -19,6 +19,7 @@ from autodidact.debate.answer_kinds import (
     corrected_term,
     offers_choice,
     part_of,
+    premise_named,
     revised_wording,
     scope_only,
     unlabelled,
@@ -247,7 +248,9 @@ class ReplyPlanner:
         # what goes with a question is its context ("I was thinking I'd go by the grade"), no
         # premise of the idea
         found = [
-            s for s in dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL) if s != "PREMISE_SURFACED"
+            s
+            for s in dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL)
+            if s != "PREMISE_SURFACED" or premise_named(rest)
         ]
         if found:
             for signal in found:
@@ -436,8 +439,10 @@ class ReplyPlanner:
         if as_command == "GAP":
             text = said if cues.substantial(said) else ""
         signals = [] if as_command in {"REVIEW", "MODE"} or not text else read.signals
-        if asked or (as_command is None and revised_wording(text)):
-            # the question's context, or the new wording of the idea, is no premise it rests on
+        if (asked and not premise_named(text)) or (as_command is None and revised_wording(text)):
+            # the question's context, or the new wording of the idea, is no premise it rests on; a premise
+            # the person names as one ("The mechanism I have in mind is glare: …") beside a question is
+            # (a trial's mechanism was lost to the question after it)
             signals = [x for x in signals if x != "PREMISE_SURFACED"]
         if classify_answer(text) == "choice" and not offers_choice(item.question or "", item.contribution or ""):
             signals = []  # "the second one" to a question that listed nothing picks nothing
