@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from autodidact.debate.answer_kinds import answer_parts, classify, corrected_term, unlabelled
-from autodidact.debate.asked_back import checks_question, question_meant
+from autodidact.debate.asked_back import checks_question, explain_term, question_meant
 from autodidact.debate.checker import check_session
 from autodidact.debate.engine import Engine
 from autodidact.debate.plan_texts import _plan
@@ -249,3 +249,28 @@ def test_context_beside_a_question_is_still_no_premise(debate: Callable[..., dic
     debate("reply", "s1", "I was thinking I'd weigh the bin on Sundays. Is once a week often enough?")
     session = Engine(kb_dir / "debates" / "s1").load()
     assert not any("weigh the bin" in a for a in session.idea().current.assumptions)
+
+
+def test_the_partners_same_task_is_explained_not_pasted() -> None:
+    said = "running A and B on the same task under the same conditions should put A ahead"
+    assert explain_term("What do you mean by the same task?", "en", said) == (
+        'By "same task" I meant both sides doing the same job under the same conditions (the same amount, the '
+        "same people, the same period), so that only the two things compared differ."
+    )
+    assert "只有被比较的两样东西" in (
+        explain_term("你说的「同样的条件」是什么意思？", "zh", "在同样的条件下各跑一次") or ""
+    )
+
+
+def test_a_plan_with_no_other_way_named_says_so_at_the_checkpoint(
+    debate: Callable[..., dict[str, Any]], kb_dir: Path
+) -> None:
+    debate("start", "We're considering moving the bakery to the market square", depth="quick")
+    shown = ""
+    for answer in ("B, the bread we sell each week.", "Keep it, and try it for two months.", "Keep it.", "Keep it."):
+        turn = debate("reply", "s1", answer)
+        shown = _said(turn)
+        if "Checkpoint" in shown:
+            break
+    assert "Checkpoint" in shown
+    assert "no other way compared yet" in shown and "no alternative yet" not in shown

@@ -219,6 +219,14 @@ _GLOSSARY: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "what the thing is compared with",
         "拿来对比的那一方",
     ),
+    (
+        # a comparison's own phrase: a trial asked "What do you mean by the same task?" and got the
+        # partner's whole sentence pasted back
+        ("same task", "same conditions", "same job", "同样的任务", "同样的条件", "同一个任务", "同一任务"),
+        "both sides doing the same job under the same conditions (the same amount, the same people, the same "
+        "period), so that only the two things compared differ",
+        "两边做同一件事、在同样的条件下（同样的量、同样的人、同样的时间段），这样不同的只有被比较的两样东西",
+    ),
 )
 _TERM_QUOTED = re.compile(r"「([^「」]{1,40})」|“([^“”]{1,40})”|\"([^\"]{1,40})\"|'([^']{1,60})'|‘([^‘’]{1,60})’")
 _TERM_BARE = re.compile(
