@@ -274,3 +274,18 @@ def test_a_plan_with_no_other_way_named_says_so_at_the_checkpoint(
             break
     assert "Checkpoint" in shown
     assert "no other way compared yet" in shown and "no alternative yet" not in shown
+
+
+def test_a_pointing_rival_after_a_pick_keeps_what_it_points_to() -> None:
+    answer = "The second one. On Mondays the deliveries come through the side door. That might be behind it."
+    parts = answer_parts(answer)
+    assert ("confounder", "On Mondays the deliveries come through the side door. That might be behind it.") in parts
+
+
+def test_a_long_condition_with_its_threshold_is_still_a_test() -> None:
+    answer = (
+        "We already weigh the scraps every evening. If the bin by the door doesn't cut the weekly total by at "
+        "least a fifth over the next eight weeks, I'm wrong."
+    )
+    kinds = [kind for kind, _ in answer_parts(answer)]
+    assert kinds[0] == "test" and "evidence" in kinds
