@@ -289,3 +289,28 @@ def test_a_long_condition_with_its_threshold_is_still_a_test() -> None:
     )
     kinds = [kind for kind, _ in answer_parts(answer)]
     assert kinds[0] == "test" and "evidence" in kinds
+
+
+def test_a_chinese_expectation_against_a_baseline_is_a_test() -> None:
+    assert classify("头两个月的周销量应该比去年同期高两成以上。", learned=False) == "test"
+
+
+def test_trying_it_first_answers_the_plans_reflection(debate: Callable[..., dict[str, Any]], kb_dir: Path) -> None:
+    shown = _said(debate("start", "我们在考虑下半年把仓库搬到郊区", depth="standard"))
+    answers = [
+        "B，看每单的配送成本。",
+        "如果每单成本没有低一成以上，我就不搬。",
+        "另一个办法是只把退货仓搬过去。",
+        "第二条，郊区的路况我不熟。",
+        "去年双十一的时候，老仓库离客户近，当天就能发完。",
+    ]
+    for answer in answers:  # on to the reflection: trial, revise or set aside
+        if "按这三段" in shown:
+            break
+        shown = _said(debate("reply", "s1", answer))
+    assert "按这三段" in shown
+    shown = _said(debate("reply", "s1", "先试一下：租三个月的临时仓库，再对比。"))
+    assert "检查点" in shown
+    assert "这会改变你的回答吗" not in shown
+    assert Engine(kb_dir / "debates" / "s1").load().idea().current.disposition is not None
+    assert check_session(kb_dir / "debates" / "s1")["ok"]

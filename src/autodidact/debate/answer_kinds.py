@@ -110,6 +110,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # 夸大了」「如果扔的明显变少，说明是买太多」, "if I finish 3 of 4 weeks, paper isn't special"
             r"(?:如果|要是|假如|若是?).{2,60}?[，,]\s*.{0,12}?(?:说明|证明|意味着|就是我|我就|就承认|算我|就算|就改|就放弃)",
             r"(?:应该|应当)(?:会)?(?:降|升|减|增|少|多|低|高)到",
+            # an expectation against a baseline: 「头三个月的月流水应该比商场店同期高一成以上」
+            r"(?:应该|应当|会)比.{1,20}?(?:高|低|多|少|快|慢|好|差)(?:出)?(?:[一二三四五六七八九十两\d]+(?:成|%|倍)|不少|很多)",
             # a condition with its threshold and its period runs long ("If the Thursday drop isn't bigger by
             # at least a quarter tone on average over ten weeks, I'm wrong" was lost at 80 characters)
             r"\bif\b.{3,140}\b(?:that means|it means|that shows|it shows|proves|i was wrong|i'?m wrong|isn'?t special|"
