@@ -199,6 +199,9 @@ def test_a_past_tense_claim_opens_as_a_causal_claim_and_asks_about_its_effect(
     shown = _said(first)
     assert "causal claim" in shown
     assert '"Moving"' not in shown and 'reading of "Moving"' not in shown
+    # what was changed is asked about, not the verb that changed it ("the change in “reduced the …”")
+    assert 'reading of "the noise complaints"' in shown
+    assert "whether “the noise complaints” really changed" in shown
     assert check_session(kb_dir / "debates" / "s1")["ok"]
 
 

@@ -293,6 +293,20 @@ class Proposition:
         return self.effect or self.subject or self.text
 
 
+def what_changed(p: Proposition) -> str:
+    """The thing a past-tense causal claim says was changed ("cut the number of picking errors" → "the
+    number of picking errors", 「减少了拣货错误」 → 「拣货错误」): what a question asks about. "the change
+    in “cut the number of picking errors” really happened" read wrong in a trial. Else the key term."""
+    if p.kind == "causal":
+        verb = re.match(r"^(\S+(?:\s+(?:down|up))?)\s+(.+)$", p.effect)
+        if verb and _EN_PAST_CAUSAL.match(verb.group(1)):
+            return verb.group(2)
+        for past in _ZH_PAST_CHANGE:
+            if p.effect.startswith(past) and len(p.effect) > len(past) + 1:
+                return p.effect[len(past) :]
+    return p.key_term
+
+
 def read(text: str, lang: str) -> Proposition:
     """The proposition's kind and parts, by rules (``lang`` is "zh" or "en")."""
     clean = " ".join(text.strip().split())
@@ -838,7 +852,11 @@ def plain_reading(p: Proposition, lang: str) -> str:
         if p.kind == "causal":
             who = f"对「{p.subject}」来说，" if p.subject else ""
             claim = f"{who}「{p.cause}」导致「{p.effect or p.text}」"
-            return f"我的理解：这是一个因果主张——{claim}。关键在于「{p.key_term}」。"
+            return (
+                f"我的理解：这是一个因果主张——{claim}。关键在于「{what_changed(p)}」是否真的变了、又是不是因为「{p.cause}」。"
+                if what_changed(p) != p.key_term
+                else f"我的理解：这是一个因果主张——{claim}。关键在于「{p.key_term}」。"
+            )
         if p.kind == "comparison":
             where = f"对「{p.scope}」来说，" if p.scope else ""
             claim = f"{where}「{p.subject}」与「{p.baseline}」相比，「{p.effect or '差异'}」"
@@ -865,8 +883,12 @@ def plain_reading(p: Proposition, lang: str) -> str:
             f"How I read it: a causal claim. Cause: {p.cause}. Effect: {who + ' ' if who else ''}"
             f"{p.effect or p.text}{scope}."
             + (f" Proposed mechanism: {p.mechanism}." if p.mechanism else "")
-            + f" What decides it: whether “{p.key_term}” really holds, and whether "
-            f"{_lower_first(p.cause)} is why."
+            + (
+                f" What decides it: whether “{changed}” really changed, and whether {_lower_first(p.cause)} is why."
+                if (changed := what_changed(p)) != p.key_term
+                else f" What decides it: whether “{p.key_term}” really holds, and whether "
+                f"{_lower_first(p.cause)} is why."
+            )
         )
     if p.kind == "comparison":
         return (
