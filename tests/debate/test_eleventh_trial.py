@@ -317,3 +317,10 @@ def test_trying_it_first_answers_the_plans_reflection(debate: Callable[..., dict
     assert "这会改变你的回答吗" not in shown
     assert Engine(kb_dir / "debates" / "s1").load().idea().current.disposition is not None
     assert check_session(kb_dir / "debates" / "s1")["ok"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind"), [("No.", "other"), ("No!", "other"), ("No, I mean the paid ones.", "correction")]
+)
+def test_a_bare_no_corrects_nothing(answer: str, kind: str) -> None:
+    assert classify(answer) == kind

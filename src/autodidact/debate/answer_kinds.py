@@ -56,7 +56,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:it |that |this |anything )?yet\b",
         )),
         ("correction", (
-            r"^(?:no|not quite|actually|wait|hold on)[,，.!]", r"\bthat'?s not what i (?:meant|said)\b",
+            # a bare "No." corrects nothing: asked "does anything change your test?", it says nothing changes
+            # (a trial's was recorded as a sharper statement of the idea)
+            r"^(?:no|not quite|actually|wait|hold on)[,，.!]\s*\S", r"\bthat'?s not what i (?:meant|said)\b",
             r"\bi didn'?t mean\b", r"\bi'?m not saying\b", r"\bwhat i'?m (?:saying|getting at) is\b",
             r"\byou(?:'ve| have)? misunderstood\b", r"^不是[，,。]", "我不是这个意思", "我说的不是", "其实我是说",
             "我不是说", r"^不是要", "你误会了", "我的意思是",
