@@ -49,9 +49,16 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^(?:dunno|no clue|maybe\?|who knows)", r"^i'?m not sure\b",
             # 「我不知道」, not 「你根本不知道对方…」: the person's own uncertainty
             r"(?:^|我|也|还)(?:不知道|不确定|说不好|说不准|没想过|不清楚|没把握|拿不准|不敢说)", "不好说",
+            # nothing to count yet: 「还没搬，没法计数」, "we haven't moved, so I can't count it yet" (a trial's
+            # decline was recorded as a test)
+            r"没(?:法|办法)(?:计数|数|统计|测|量|比较?|知道|判断|回答)",
+            r"\b(?:can'?t|cannot|no way to) (?:count|measure|tell|know|test|compare) "
+            r"(?:it |that |this |anything )?yet\b",
         )),
         ("correction", (
-            r"^(?:no|not quite|actually|wait|hold on)[,，.!]", r"\bthat'?s not what i (?:meant|said)\b",
+            # a bare "No." corrects nothing: asked "does anything change your test?", it says nothing changes
+            # (a trial's was recorded as a sharper statement of the idea)
+            r"^(?:no|not quite|actually|wait|hold on)[,，.!]\s*\S", r"\bthat'?s not what i (?:meant|said)\b",
             r"\bi didn'?t mean\b", r"\bi'?m not saying\b", r"\bwhat i'?m (?:saying|getting at) is\b",
             r"\byou(?:'ve| have)? misunderstood\b", r"^不是[，,。]", "我不是这个意思", "我说的不是", "其实我是说",
             "我不是说", r"^不是要", "你误会了", "我的意思是",
@@ -73,14 +80,18 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         )),
         ("choice", (
             r"\bleast sure (?:of|about)\b", r"\bthe (?:first|second|third|last) (?:one|premise|reading|option)\b",
-            r"^(?:the )?(?:first|second|third|last)(?: one)?[.!]?$", r"\bnumber [123]\b", r"\boption [abc123]\b",
+            r"^(?:the )?(?:first|second|third|last)(?: one)?[.!]?$", r"\bnumber [123]\b",
+            # "Probably the second.": a pick said with how sure the person is
+            r"^(?:probably|maybe|perhaps|i'?d say|i guess|mostly|definitely|honestly|hmm+)[,.]?\s+(?:the )?"
+            r"(?:first|second|third|last)(?: one| premise)?[.!]?$", r"\boption [abc123]\b",
             r"第[一二三123①②③]条", r"^第[一二三123][个种条项]", r"选[一二三ABCabc]\b",
             r"(?:最|真正|其实)没(?:有)?把握的是",
             r"^(?:option\s+)?[abc](?:\s*[.,:)]|\s*$)", r"^选?\s*[ABCabc](?:吧|啊|呀|[。，,.\s]|$)", r"更接近\s*[ABC]",
         )),
         ("definition", (
             r"^[\w-]+(?: [\w-]+)? (?:as in|meaning|means)\b", r"^by [\w\s-]{1,30}? i mean\b",
-            r"^我说的[^，,。是]{1,10}[，,]?(?:主要)?(?:是|就是|指)", r"^所谓", r"^[^，,。]{1,8}就是(?!说)",
+            r"^我说的[^，,。是]{1,10}[，,]?(?:主要)?(?:是|就是|指)", r"^所谓",
+            r"^[^，,。]{1,8}(?<!不一定)(?<!未必)(?<!不)就是(?!说)",
         )),
         ("test", (
             r"\bif\b.+\b(?:i would|i'd|we would|would (?:drop|revise|change|give up))\b",
@@ -101,7 +112,11 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             # 夸大了」「如果扔的明显变少，说明是买太多」, "if I finish 3 of 4 weeks, paper isn't special"
             r"(?:如果|要是|假如|若是?).{2,60}?[，,]\s*.{0,12}?(?:说明|证明|意味着|就是我|我就|就承认|算我|就算|就改|就放弃)",
             r"(?:应该|应当)(?:会)?(?:降|升|减|增|少|多|低|高)到",
-            r"\bif\b.{3,80}\b(?:that means|it means|that shows|it shows|proves|i was wrong|i'?m wrong|isn'?t special|"
+            # an expectation against a baseline: 「头三个月的月流水应该比商场店同期高一成以上」
+            r"(?:应该|应当|会)比.{1,20}?(?:高|低|多|少|快|慢|好|差)(?:出)?(?:[一二三四五六七八九十两\d]+(?:成|%|倍)|不少|很多)",
+            # a condition with its threshold and its period runs long ("If the Thursday drop isn't bigger by
+            # at least a quarter tone on average over ten weeks, I'm wrong" was lost at 80 characters)
+            r"\bif\b.{3,140}\b(?:that means|it means|that shows|it shows|proves|i was wrong|i'?m wrong|isn'?t special|"
             r"then it'?s|it'?s not the)\b",
             r"\b(?:should|would) (?:drop|fall|rise|go up|go down|halve|double)\b",
             r"\bif\b.{3,120}\bi(?:'ll| will)? (?:keep|drop|revise|accept|reject|call)\b",
@@ -166,6 +181,16 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:可能|也许|或许|说不定)(?:只是|仅仅是|纯粹是)(?:因为|图|出于)",
             r"\b(?:might|may|could) (?:just|only|simply) (?:be|have been) (?:because|due to|novelty)\b",
             r"\bmaybe (?:it|he|she|they) (?:was|were|is|are) (?:just|only)\b",
+            # the named cause denied, or another thing said to be doing it: "maybe it's not the pan at all,
+            # maybe I just want fewer things", "The room could be doing it", 「也许根本不是锅的问题，而是…」,
+            # 「可能是教堂的暖气在起作用」 (a trial filed both as premises and said no rival was named)
+            r"\bit'?s not (?:really |even )?(?:about )?(?:the |my |our |their )?[\w-]+(?: [\w-]+){0,2} at all\b",
+            r"\b(?:could|might|may) (?:well |also |just |really )?(?:be|have been) (?:doing|behind|driving|causing) "
+            r"(?:it|this|that|all of it|the (?:drop|rise|change|difference|effect|pattern))\b",
+            r"\b(?:could|might|may) (?:well |also |just |really )?be (?:the|a) (?:real |actual |main |whole )?"
+            r"(?:cause|reason|culprit|explanation)\b",
+            r"根本(?:就)?不是.{1,12}?(?:的(?:原因|问题|事|功劳)|[，,]\s*(?:而是|是|可能是|也许是))",
+            r"(?:可能|也许|或许|说不定)(?:就)?是.{1,16}?(?:在起作用|在作怪|造成的|导致的|引起的|的(?:原因|缘故|功劳))",
         )),
         ("mechanism", (
             r"^(?:because|since|as)\b", r"\bbecause\b", r"\bwhich means\b", r"\bthat'?s why\b", r"\bso they\b",
@@ -180,7 +205,14 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:measured|statistics|metrics|numbers show|research|a report|paper)\b",
             r"\b(?:i|we) (?:actually )?(?:counted|measured|tracked|logged|surveyed)\b", r"\bversus\b.*\d",
             r"\bfrom (?:about |around )?\d[\d,.]* to \d", r"\b(?:logged|counted|recorded|measured) (?:only )?\d",
-            r"\bi looked at\b.*\d", r"我(?:记|数|统计|量)了", r"从\s*\d+.{0,4}(?:到|变成)\s*\d",
+            r"\bi looked at\b.*\d", r"我(?:记|数|统计|量)了",
+            # a count kept as a habit: "We count mis-picks from customer returns" (a trial asked again
+            # whether they could name a time they counted)
+            r"\b(?:i|we) (?:already |always |usually |routinely |still )?"
+            r"(?:count|measure|track|log|record|tally|weigh|write down|note down)\b"
+            r"(?!\s+(?:it|them|this|that)\s+(?:and|then)\b)",
+            r"我们?(?:一直|平时|每天|每周|每月|本来就)(?:都|就)?(?:在)?(?:记|数|统计|记录)",
+            r"从\s*\d+.{0,4}(?:到|变成)\s*\d",
             r"\bkept (?:a )?(?:log|record|track|diary|tally|count|notes?|spreadsheet)\b",
             r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|\d+) (?:out )?of (?:the |every )?"
             r"(?:\w+ )?(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b",
@@ -209,7 +241,7 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         )),
         ("definition", (
             r"\bi mean\b", r"\bmeans\b", r"\brefers to\b", r"\bis defined as\b", r"\bas in\b", "我指的是",
-            "我说的是", "意思是", "指的是", "定义", "就是",
+            "我说的是", "意思是", "指的是", "定义", r"(?<!不一定)(?<!未必)(?<!不)就是",
         )),
     )
 )  # fmt: skip
@@ -273,8 +305,16 @@ _NO_CHANGE = re.compile(
 )
 # A word of pushback before what the answer does: "Wait, …", "Actually, …", 「不对，…」「等等，…」.
 _PUSHBACK = re.compile(r"^(?:no|not quite|actually|wait|hold on|不对|等等|等一下)\s*[,，.。!！]\s*", re.I)
+# A bare no to a yes-or-no question: 「没有，…」「没，…」, "Nope, …", "No. …".
+_DENIAL = re.compile(r"^(?:没有|没|不是|nope|no)\s*[,，.。!！]", re.I)
 # A word of agreement before what the answer does: "Yes: last Tuesday …", 「对，比如…」.
 _AGREEING = re.compile(r"^(?:yes|yeah|yep|sure|right|ok|okay|是的|对|嗯|好)\s*[,，.。:：!！]\s*", re.I)
+
+
+def premise_named(text: str) -> bool:
+    """Whether the person names what they say as a mechanism or as evidence ("The mechanism I have in
+    mind is glare: …", 「证据：…」): said beside a question to the partner, it is no mere context."""
+    return _labelled(" ".join(text.strip().split())) in {"mechanism", "evidence"}
 
 
 def _labelled(clean: str) -> str | None:
@@ -363,10 +403,18 @@ _NEXT_LABEL = re.compile(
 )
 
 
+# Words that only hand over to what follows: "Another thing: …", "One more thing: …", 「还有一点：…」.
+_HANDOVER = re.compile(
+    r"^(?:another thing|one more thing|also|plus|besides|oh,? and|还有一点|还有一个|还有|另外一点|再就是|对了)"
+    r"\s*[:：]\s*(?=\S)",
+    re.I,
+)
+
+
 def unlabelled(text: str) -> str:
     """The answer without the label the person put before it ("Evidence: I logged…" → "I logged…"):
     the label says what kind of answer it is; quoted back, it is noise (「证据：…」 as a premise)."""
-    clean = text.strip()
+    clean = _HANDOVER.sub("", text.strip(), count=1)
     colon = _LABEL_END.search(clean[:40])
     if colon is None:
         return clean
@@ -432,6 +480,10 @@ def classify(text: str, learned: bool = True) -> AnswerKind:
             return kind  # type: ignore[return-value]
     if hedged:
         return "hedge"
+    if _DENIAL.match(lead):
+        # 「没有，我们没开过街边店。」 answers "was there such a case?" with no; the learned reader called
+        # it a rival (a trial). A bare no states nothing of a kind; any cue after it was read above.
+        return "other"
     # No cue matched: the learned reader, which abstains ("other") when it is not confident.
     return shipped_model().predict(clean) if learned else "other"  # type: ignore[return-value]
 
@@ -454,13 +506,14 @@ def offers_choice(question: str, contribution: str) -> bool:
 # "not the rise but the signups", 「我说的是投诉量，不是…」「不是速度，是质量」.
 _MEANT = (
     re.compile(
-        r"\b(?:i mean|i meant|i(?:'m| am) talking about|what i (?:really )?(?:mean|meant) is|it(?:'s| is) about|"
+        r"\b(?:i mean|i meant|i(?:'m| am) talking about|what i (?:really )?(?:mean|meant|care about) is|"
+        r"it(?:'s| is) about|"
         r"the point is|i(?:'m| am) asking about)\s+(?P<term>[^,.;:!?]+?)(?:,?\s+(?:not|rather than)\b|[,.;:!?]|$)",
         re.I,
     ),
     re.compile(r"\bnot (?:about )?[^,.;]+?,?\s+but (?:about )?(?P<term>[^,.;:!?]+)", re.I),
     re.compile(
-        r"(?:我说的是|我指的是|我的意思是|其实我是说|我想说的是|关键是|重点是)(?P<term>[^，,。；;！!？?]+?)(?:[，,]?而?不是|[，,。；;！!？?]|$)"
+        r"(?:我说的是|我指的是|我的意思是|其实我是说|我想说的是|关键是|重点是|我(?:关心|在意|想看|想知道)的是)(?P<term>[^，,。；;！!？?]+?)(?:[，,]?而?不是|[，,。；;！!？?]|$)"
     ),
     re.compile(r"不是[^，,。]{1,12}?[，,]\s*(?:而)?是(?P<term>[^，,。；;！!？?]+)"),
 )
@@ -550,6 +603,12 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
         if named is not None:
             head, colon, tail = named.partition(":") if ":" in named else named.partition("：")
             said = tail.strip() if colon and _LABELS[1][1].search(head) and len(tail.strip()) > 3 else unlabelled(named)
+            at = sentences.index(named)
+            if at > 0 and _SHORT_POINTER.search(said) and classify(sentences[at - 1], learned=False) != "choice":
+                # "… the church, which is warmer and has a tuned piano. The room could be doing it.": a short
+                # sentence that points back names its rival in the sentence before (a trial kept "The room
+                # could be doing it" alone)
+                said = _with_before(sentences[at - 1], said)
             out[0] = (first, said)
     if first not in {"test", "confounder", "choice", "other", "hedge"}:
         # the sentence that carries the answer's kind, not a hedge before it: "Honestly I don't know
@@ -571,8 +630,19 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
             continue
         if first == "correction" and kind == "confounder" and not _LABELS[1][1].search(sentence):
             continue  # 「这跟工作用时没有关系」 in a correction rejects a misreading; it offers no rival
+        if first == "confounder" and kind in {"correction", "example", "definition"}:
+            bare = _PUSHBACK.sub("", sentence)
+            if bare[1:] and bare[1:] in out[0][1]:
+                continue  # the sentence that sets up the rival is part of it, not a second move
         seen.add(kind)
-        out.append((kind, unlabelled(sentence)))
+        said = unlabelled(sentence)
+        at = sentences.index(sentence)
+        if kind == "confounder" and at > 0 and _SHORT_POINTER.search(said):
+            before = sentences[at - 1]
+            if classify(before, learned=False) != "choice":
+                # "… the school hall on Thursdays. The room could be doing it.": the rival the pointer names
+                said = _with_before(before, said)
+        out.append((kind, said))
     picked = next((s for k, s in out[1:] if k == "choice"), None)
     if picked is not None and out[0][1].startswith(picked) and len(out[0][1]) > len(picked):
         out[0] = (out[0][0], out[0][1][len(picked) :].strip())  # the rival without "The third." before it
@@ -580,6 +650,17 @@ def answer_parts(text: str) -> list[tuple[AnswerKind, str]]:
 
 
 _CONDITION = re.compile(r"\bif\b|如果|要是|假如|若", re.I)
+# A short sentence whose subject points back ("The room could be doing it", 「这也可能是原因」).
+_SHORT_POINTER = re.compile(
+    r"^(?:(?:but |and |so )?(?:that|this|it|the \w+)\b[^.?!]{0,40}[.!]?|(?:这|那|它)[^。！？]{0,14}[。！]?)$", re.I
+)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _with_before(before: str, said: str) -> str:
+    """A short rival that points back, with the sentence it points to before it (without a pushback)."""
+    before = _PUSHBACK.sub("", before)
+    return before + said if _CJK.search(said) else f"{before[:1].upper()}{before[1:]} {said}"
 
 
 def part_of(parts: list[tuple[AnswerKind, str]], *kinds: str) -> str | None:

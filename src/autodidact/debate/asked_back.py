@@ -219,6 +219,14 @@ _GLOSSARY: tuple[tuple[tuple[str, ...], str, str], ...] = (
         "what the thing is compared with",
         "拿来对比的那一方",
     ),
+    (
+        # a comparison's own phrase: a trial asked "What do you mean by the same task?" and got the
+        # partner's whole sentence pasted back
+        ("same task", "same conditions", "same job", "同样的任务", "同样的条件", "同一个任务", "同一任务"),
+        "both sides doing the same job under the same conditions (the same amount, the same people, the same "
+        "period), so that only the two things compared differ",
+        "两边做同一件事、在同样的条件下（同样的量、同样的人、同样的时间段），这样不同的只有被比较的两样东西",
+    ),
 )
 _TERM_QUOTED = re.compile(r"「([^「」]{1,40})」|“([^“”]{1,40})”|\"([^\"]{1,40})\"|'([^']{1,60})'|‘([^‘’]{1,60})’")
 _TERM_BARE = re.compile(
@@ -353,6 +361,41 @@ def answer_back(question: str, lang: str, record: str = "", last_turn: str = "",
         return head + (f"；一般的做法是：{help_text}。" if help_text else "。")
     head = f'You asked "{quote}": I cannot answer that from this session\'s record alone, so it stays an open question'
     return head + (f"; what usually helps: {help_text}." if help_text else ".")
+
+
+# "Are you asking whether we ever rehearsed there?", 「你是问…吗？」: the person checks what the partner's
+# own question asks. A trial was told "I cannot answer that from this session's record alone".
+_CHECKS = re.compile(
+    r"^" + _FILLERS + r"(?:are you asking|do you mean|you mean|is that asking|is your question)\b"
+    r"|^(?:那)?你(?:是|的意思是)(?:在)?(?:问|说|指)(?!的)|^你的意思是",
+    re.I,
+)
+
+
+def checks_question(question: str) -> bool:
+    """Whether the question checks what the partner's last question asks (answered, then settled)."""
+    return _CHECKS.search(question.strip()) is not None
+
+
+def question_meant(question: str, lang: str, asked: str) -> str:
+    """The answer to "are you asking whether …?": the partner's own question (``asked``), said again
+    plainly. When that question asked for a case ("was there a time …?", 「有没有…的情形？」), the case
+    the person names is the kind it means, and the partner says so; otherwise it only restates it."""
+    quote = question if len(question) <= 90 else question[:89].rstrip() + "…"
+    mine = (without_quotes(asked).strip() or asked).rstrip("?？")
+    case = _ASKS_CASE.search(asked) is not None
+    if lang == "zh":
+        tail = "，你说的这种情形就是它要找的那一类" if case else ""
+        return f"你问「{quote}」：我的问题是「{mine}」{tail}。"
+    tail = ", and a case like the one you name is the kind it means" if case else ""
+    return f'You asked "{quote}": my question was "{mine}"{tail}.'
+
+
+_ASKS_CASE = re.compile(
+    r"\b(?:was there|is there|were there|can you name|any case|a case|a time|a period|an example)\b"
+    r"|有没有|能举出|举一个|情形",
+    re.I,
+)
 
 
 # "What's the weakest part of that?", 「哪里最站不住？」: the partner can answer from the record.

@@ -104,7 +104,9 @@ def allowed_signals(question_type: str) -> tuple[str, ...]:
 # How a decision opens: "Try it", "Keep it", "Revise: …", "Set it aside", 「试一试」「保留」「修改」「搁置」.
 _DECISION = re.compile(
     r"^\s*(?:i'?ll |we'?ll |let'?s |i'?d )?(?:try|keep|revise|set (?:it )?aside|park|drop|go ahead|undecided)\b|"
-    r"^\s*(?:我(?:会|要|想|决定)?)?(?:试(?:一试|试|行)?|保留|修改|搁置|暂缓|放弃|未决)",
+    # 「先试一下：签一年短租，…」 answers "trial, revise or set aside?" with a trial (a trial's was filed as a
+    # test only, and the reflection asked again)
+    r"^\s*(?:那就|那)?(?:我们?(?:会|要|想|决定)?)?(?:先)?(?:试(?:一试|试|行|一下)?|保留|修改|搁置|暂缓|放弃|未决)",
     re.I,
 )
 

@@ -30,8 +30,11 @@ def _plan(inp: TurnInputs, limit: int = 60) -> str:
 # "We should", "I plan to", "Should I", 「我打算」「我们应该」: what says it is a plan, not what the plan is.
 _PLAN_FRAME = re.compile(
     r"^(?:(?:i|we) (?:should|will|plan to|want to|need to|intend to|have to|must|(?:am|are) going to)\s+|"
-    r"(?:i'?m|we'?re) (?:going to|planning to)\s+|let'?s\s+)(?=\w)|"
-    r"^(?:我|我们)(?:打算|计划|准备|想要|应该|需要|决定)(?=[\u4e00-\u9fffA-Za-z])",
+    r"(?:i'?m|we'?re) (?:going to|planning to)\s+|let'?s\s+|"
+    r"(?:i'?m|we'?re|i am|we are) (?:seriously |still )?(?:considering|thinking (?:of|about)|weighing|debating)\s+"
+    r"(?:whether (?:to|we should|i should)\s+)?)(?=\w)|"
+    r"^(?:我|我们)(?:(?:正|还|一直)?在)?(?:考虑|琢磨|盘算)?(?:打算|计划|准备|想要|应该|需要|决定)?"
+    r"(?<=[算划备要该要定虑磨])(?=[\u4e00-\u9fffA-Za-z])",
     re.I,
 )
 

@@ -20,9 +20,22 @@ _EN_CAUSAL = re.compile(
     r"^(?P<cause>.+?)\s+(?P<verb>makes?|made(?!\s+(?:in|at|on|by|during|after|before|for|with|from|under|over)\b)|"
     r"causes?|caused(?!\s+by\b)|leads? to|led to|results? in|increases?|reduces?|"
     r"decreases?|improves?|hurts?|harms?|slows?(?: down)?|speeds? up|boosts?|lowers?|raises?|drives?|"
-    r"prevents?|helps?|undermines?|damages?|kills?)\s+(?P<rest>.+)$",
+    r"prevents?|helps?|undermines?|damages?|kills?|"
+    # the past tense of a change one thing made in another: "Switching the warehouse to LED lighting cut
+    # the number of picking errors" (a trial read it as an observation about "Switching"). Verbs that are
+    # often intransitive ("Sales increased after …") count only before an object's determiner.
+    r"cut|reduced|lowered|raised|boosted|halved|harmed|damaged|prevented|undermined|"
+    r"(?:increased|decreased|improved|doubled|slowed(?: down)?|sped up|helped|hurt|killed|drove)"
+    r"(?=\s+(?:the|our|my|their|his|her|its|a|an|how|every|each|all)\b))\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
+# A pronoun is no cause: "I cut sugar and my sleep improved" says what I did, not that "I" cut sugar.
+_EN_PAST_CAUSAL = re.compile(
+    r"^(?:cut|reduced|lowered|raised|boosted|halved|harmed|damaged|prevented|undermined|increased|decreased|"
+    r"improved|doubled|slowed(?: down)?|sped up|helped|hurt|killed|drove)$",
+    re.I,
+)
+_EN_PRONOUN = frozenset({"i", "we", "you", "they", "he", "she", "it", "someone", "somebody", "people"})
 _EN_BECAUSE = re.compile(
     r"^(?P<rest>.+?)\s+(?:because(?: of)?|due to|thanks to|as a result of|since)\s+(?P<cause>.+)$", re.I
 )
@@ -71,7 +84,7 @@ _EN_DECIDE_ASKED = re.compile(
 )
 _EN_BARE_OPTIONS = re.compile(r"^(?P<options>[^?,;]+?\s+or\s+[^?,;]+?)\?$", re.I)
 _ZH_DECIDE = re.compile(
-    r"^(?:.{0,40}?[，,：:])?(?:我|我们)?(?:到底)?(?:要不要|该不该|应不应该|是否应该|是否要)(?P<plan>.+?)[？?]?$"
+    r"^(?:.{0,40}?[，,：:])?(?:我|我们)?(?:(?:正|还|一直)?在)?(?:考虑|琢磨|犹豫|想)?(?:到底)?(?:要不要|该不该|应不应该|是否应该|是否要)(?P<plan>.+?)[？?]?$"
 )
 # 「我应该先学Python还是C？」「先学Python还是先学C？」「租房还是买房好？」: options weighed for a goal.
 # 「是X还是Y」 asks which cause (「不确定是浇水太多还是光照不够」) and is read before this.
@@ -167,6 +180,10 @@ _EN_VS = re.compile(r"^(?P<subject>.+?)\s+(?:vs\.?|versus|or)\s+(?P<baseline>.+?
 _EN_PLAN = re.compile(
     r"^(?:i|we)\s+(?:will|should|plan to|want to|am going to|are going to|intend to|could|need to|have to|must|"
     r"ought to|are gonna|am gonna)\s+|^(?:i'?m|we'?re) (?:going to|gonna|planning to)\s+|^let'?s\s+|"
+    # a decision not yet taken: "We're considering moving the shop …", "I'm thinking about switching …"
+    r"^(?:i'?m|we'?re|i am|we are|i'?ve been|we'?ve been)\s+(?:(?:seriously|now|still)\s+)?"
+    r"(?:considering|thinking (?:of|about)|weighing|debating)\s+(?:whether (?:to|we should|i should)\s+)?|"
+    r"^(?:i|we)\s+(?:consider|am considering|are considering)\s+|"
     r"^(?:should|shall)\s+(?:i|we)\s+",
     re.IGNORECASE,
 )
@@ -226,8 +243,11 @@ _NOT_COMPARATIVE = frozenset(
 )
 
 _ZH_CAUSAL = re.compile(
-    r"^(?P<cause>.+?)(?P<verb>会让|会使|使得|导致|造成|让|使|令|有助于|阻碍|提高了?|降低了?|加快了?|减慢了?)(?P<rest>.+)$"
+    r"^(?P<cause>.+?)(?P<verb>会让|会使|使得|导致|造成|让|使|令|有助于|阻碍|提高了?|降低了?|加快了?|减慢了?|"
+    # 「把仓库的灯换成LED减少了拣货错误」: a change one thing made in another, said in the past
+    r"减少了|增加了|改善了|缓解了|加重了|拉低了|拉高了|减轻了)(?P<rest>.+)$"
 )
+_ZH_PAST_CHANGE = frozenset({"减少了", "增加了", "改善了", "缓解了", "加重了", "拉低了", "拉高了", "减轻了"})
 _ZH_BECAUSE = re.compile(
     r"^(?:因为|由于)(?P<cause>.+?)[，,](?:所以)?(?P<rest>.+)$|^(?P<rest2>.+?)是因为(?P<cause2>.+)$"
 )
@@ -241,7 +261,12 @@ _ZH_SINCE = re.compile(
     r"^(?:自从(?P<cause>[^，,]+?)(?:以后|之后|以来|后)?|(?P<cause2>[^，,]{2,}?)(?:以后|之后))[，,](?P<rest>.+)$"
 )
 _ZH_REASON = re.compile(r"^(?P<cause>.+?)是(?P<rest>.+?)的(?:主要|根本|真正|直接)?原因$")
-_ZH_PLAN = re.compile(r"^(?:我|我们)(?:打算|计划|准备|想要|想|要|应该|需要|得|必须|决定)")
+# 「我们在考虑明年把店搬到…」: a decision weighed, not yet taken, is a plan too (a trial read it as an
+# observation and asked which reading of 「奶茶店从商场搬到大学…」 was meant).
+_ZH_PLAN = re.compile(
+    r"^(?:我|我们)(?:(?:正|还|一直)?在)?(?:考虑|琢磨|盘算|犹豫)?(?:打算|计划|准备|想要|想|要|应该|需要|得|必须|决定)"
+    r"|^(?:我|我们)(?:(?:正|还|一直)?在)?(?:考虑|琢磨|盘算|犹豫)(?:着|一下)?"
+)
 # An opinion frame before the proposition itself: 「我觉得我们应该…」 is a plan.
 _ZH_HEDGE = re.compile(r"^(?:我(?:觉得|认为|感觉|相信|猜|估计|发现|注意到)|在我看来|说实话|其实)[，,]?")
 _ZH_QUESTION = re.compile(r"[？?]$|^(?:为什么|怎么|如何|是否|是不是|能不能|要不要)|(?:吗|呢)[？?]?$")
@@ -266,6 +291,20 @@ class Proposition:
     def key_term(self) -> str:
         """The part that decides the proposition: its effect, else its subject, else the text."""
         return self.effect or self.subject or self.text
+
+
+def what_changed(p: Proposition) -> str:
+    """The thing a past-tense causal claim says was changed ("cut the number of picking errors" → "the
+    number of picking errors", 「减少了拣货错误」 → 「拣货错误」): what a question asks about. "the change
+    in “cut the number of picking errors” really happened" read wrong in a trial. Else the key term."""
+    if p.kind == "causal":
+        verb = re.match(r"^(\S+(?:\s+(?:down|up))?)\s+(.+)$", p.effect)
+        if verb and _EN_PAST_CAUSAL.match(verb.group(1)):
+            return verb.group(2)
+        for past in _ZH_PAST_CHANGE:
+            if p.effect.startswith(past) and len(p.effect) > len(past) + 1:
+                return p.effect[len(past) :]
+    return p.key_term
 
 
 def read(text: str, lang: str) -> Proposition:
@@ -367,6 +406,8 @@ def _read_en(text: str) -> Proposition:
     if since:
         return _cause_first(text, since.group("cause"), since.group("rest"), lead_scope)
     m = _EN_CAUSAL.match(body)
+    if m and _EN_PAST_CAUSAL.match(m.group("verb")) and m.group("cause").lower() in _EN_PRONOUN:
+        m = None
     if m:
         rest, mechanism = _mechanism_en(m.group("rest"))
         rest, scope = _scope_en(rest)
@@ -387,6 +428,15 @@ def _read_en(text: str) -> Proposition:
         subject, effect = _split_effect_en(rest)
         return Proposition(text, "causal", subject=subject if effect else "", effect=effect or _strip(rest),
                            cause=_strip(m.group("cause")), scope=scope or lead_scope)  # fmt: skip
+    m = _EN_MORE_WHERE.match(body)
+    if m:
+        # "Our choir drifts flat in the Thursday rehearsals much more than on Sunday mornings" compares two
+        # conditions on what happens: a trial read it as an observation whose key term was "much more than"
+        who, effect = _who_and_verb(m.group("head"))
+        if effect:
+            return Proposition(text, "comparison", subject=_strip(_NO_PREP.sub("", m.group("where"))),
+                               effect=_strip(effect), baseline=_strip(_NO_PREP.sub("", m.group("base"))),
+                               scope=f"for {_lower_first(who)}" if who else lead_scope)  # fmt: skip
     m = _EN_COMPARISON.match(body)
     if m and _is_comparative(m.group("effect")):
         baseline, effect = m.group("baseline"), m.group("effect")
@@ -418,6 +468,31 @@ def _read_en(text: str) -> Proposition:
     rest, scope = _scope_en(body)
     subject, effect = _split_effect_en(rest)
     return Proposition(text, "observation", subject=subject, effect=effect, scope=scope or lead_scope)
+
+
+_PREPS = r"(?:in|on|at|during|after|before|when|while|with|without|under)"
+_EN_MORE_WHERE = re.compile(
+    rf"^(?P<head>.+?)\s+(?P<where>{_PREPS}\s+.+?)\s+(?:(?:much|far|a lot|way|even)\s+)?(?:more|less)"
+    rf"(?:\s+(?:often|badly|strongly|easily))?\s+than\s+(?P<base>{_PREPS}\s+.+)$",
+    re.I,
+)
+# "in the Thursday rehearsals" and "on Sunday mornings" name the two sides; "when …" keeps its word.
+_NO_PREP = re.compile(r"^(?:in|on|at|during)\s+", re.I)
+
+
+def _who_and_verb(head: str) -> tuple[str, str]:
+    """("Our community choir drifts flat") → ("Our community choir", "drifts flat"): who it is about and
+    what they do; the verb is the first word after the subject that reads as one ("drifts", "fight")."""
+    words = head.split()
+    for i in range(1, len(words)):
+        word, before = words[i], words[i - 1].lower()
+        if (
+            re.fullmatch(r"[a-z]{3,}s", word) and not word.endswith(("ss", "us", "is"))
+            and before not in _EN_NOT_VERB
+            and (not before.endswith("s") or before.endswith(("ss", "us")))  # "choir drifts", "bus runs"
+        ):  # fmt: skip
+            return " ".join(words[:i]), " ".join(words[i:])
+    return _split_effect_en(head)
 
 
 def _cause_first(text: str, cause: str, rest: str, lead_scope: str) -> Proposition:
@@ -628,7 +703,10 @@ def _read_zh_body(text: str) -> Proposition:
     m = _ZH_CAUSAL.match(body)
     if m:
         verb, rest = m.group("verb"), m.group("rest")
-        if verb.startswith(("提高", "降低", "加快", "减慢", "有助于", "阻碍")):
+        if m.group("cause") in _ZH_PRONOUN and verb in _ZH_PAST_CHANGE:
+            # 「我减少了喝咖啡」 says what I did: the pronoun is no cause
+            return Proposition(text, "observation", subject=m.group("cause"), effect=verb + rest)
+        if verb.startswith(("提高", "降低", "加快", "减慢", "有助于", "阻碍")) or verb in _ZH_PAST_CHANGE:
             return Proposition(text, "causal", effect=verb + rest, cause=m.group("cause"))
         if verb in {"导致", "造成"}:  # what follows is the outcome itself
             return Proposition(text, "causal", effect=rest, cause=m.group("cause"))
@@ -774,7 +852,11 @@ def plain_reading(p: Proposition, lang: str) -> str:
         if p.kind == "causal":
             who = f"对「{p.subject}」来说，" if p.subject else ""
             claim = f"{who}「{p.cause}」导致「{p.effect or p.text}」"
-            return f"我的理解：这是一个因果主张——{claim}。关键在于「{p.key_term}」。"
+            return (
+                f"我的理解：这是一个因果主张——{claim}。关键在于「{what_changed(p)}」是否真的变了、又是不是因为「{p.cause}」。"
+                if what_changed(p) != p.key_term
+                else f"我的理解：这是一个因果主张——{claim}。关键在于「{p.key_term}」。"
+            )
         if p.kind == "comparison":
             where = f"对「{p.scope}」来说，" if p.scope else ""
             claim = f"{where}「{p.subject}」与「{p.baseline}」相比，「{p.effect or '差异'}」"
@@ -801,8 +883,12 @@ def plain_reading(p: Proposition, lang: str) -> str:
             f"How I read it: a causal claim. Cause: {p.cause}. Effect: {who + ' ' if who else ''}"
             f"{p.effect or p.text}{scope}."
             + (f" Proposed mechanism: {p.mechanism}." if p.mechanism else "")
-            + f" What decides it: whether “{p.key_term}” really holds, and whether "
-            f"{_lower_first(p.cause)} is why."
+            + (
+                f" What decides it: whether “{changed}” really changed, and whether {_lower_first(p.cause)} is why."
+                if (changed := what_changed(p)) != p.key_term
+                else f" What decides it: whether “{p.key_term}” really holds, and whether "
+                f"{_lower_first(p.cause)} is why."
+            )
         )
     if p.kind == "comparison":
         return (

@@ -86,6 +86,10 @@ _REMARK = re.compile(
             r"\bi (?:read|reread) (?:it|this|that)[^.?!]{0,20}\b(?:still )?(?:don'?t|can'?t|couldn'?t) "
             r"(?:understand|follow|parse|get)\b",
             r"\bi (?:wasn'?t|was not|am not|'m not) asking you\b|\bnot a question (?:for|to) you\b",
+            # a request to ask it another way: 「你能不能换个问法」 (a trial's was recorded as a rival)
+            r"(?:能不能|可不可以|可以|请|麻烦)?换(?:个|一个|一种)(?:问法|说法|方式)(?:问|说)?",
+            r"\b(?:can|could) you (?:please )?(?:rephrase|reword|ask (?:it|that|this) (?:differently|another way)|"
+            r"put (?:it|that|this) (?:differently|another way))\b",
         )
     ),
     re.I,

@@ -6,6 +6,7 @@ function of the same events, so a recovered session prints exactly what an unint
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from autodidact.debate import summaries
@@ -61,6 +62,11 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
     if kind == "STOPPED_QUESTION":
         # which question: a trial asked "Which question are you parking?" and got no answer
         asked = str(p.get("question") or "").strip().rstrip("?？")
+        # a quote holds no quote: a follow-up that quotes the person ('You answered this with "…"; … Does
+        # that change your answer?') is parked by its own last sentence (a trial nested three quotes)
+        quoted = re.split(r"[\"”」]\s*[.。;；，,]?\s*", asked)
+        if len(quoted) > 1:
+            asked = quoted[-1].strip() or asked
         if not asked:
             return ["先搁置这个问题，之后再回来。" if zh else "Let's park this question and come back to it later."]
         if zh:

@@ -19,6 +19,7 @@ from autodidact.debate.answer_kinds import (
     corrected_term,
     offers_choice,
     part_of,
+    premise_named,
     revised_wording,
     scope_only,
     unlabelled,
@@ -247,7 +248,9 @@ class ReplyPlanner:
         # what goes with a question is its context ("I was thinking I'd go by the grade"), no
         # premise of the idea
         found = [
-            s for s in dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL) if s != "PREMISE_SURFACED"
+            s
+            for s in dict.fromkeys(KIND_SIGNAL[k] for k, _ in parts if k in KIND_SIGNAL)
+            if s != "PREMISE_SURFACED" or premise_named(rest)
         ]
         if found:
             for signal in found:
@@ -436,8 +439,10 @@ class ReplyPlanner:
         if as_command == "GAP":
             text = said if cues.substantial(said) else ""
         signals = [] if as_command in {"REVIEW", "MODE"} or not text else read.signals
-        if asked or (as_command is None and revised_wording(text)):
-            # the question's context, or the new wording of the idea, is no premise it rests on
+        if (asked and not premise_named(text)) or (as_command is None and revised_wording(text)):
+            # the question's context, or the new wording of the idea, is no premise it rests on; a premise
+            # the person names as one ("The mechanism I have in mind is glare: …") beside a question is
+            # (a trial's mechanism was lost to the question after it)
             signals = [x for x in signals if x != "PREMISE_SURFACED"]
         if classify_answer(text) == "choice" and not offers_choice(item.question or "", item.contribution or ""):
             signals = []  # "the second one" to a question that listed nothing picks nothing
@@ -556,6 +561,9 @@ class ReplyPlanner:
         counted = asked_back.counts_answer(asked, s.language, said)
         if counted is not None:
             return counted
+        mine = next((r.question for r in reversed(s.rounds) if r.contribution and r.question), "")
+        if mine and asked_back.checks_question(asked):
+            return asked_back.question_meant(asked, s.language, mine)
         if asked_back.explain_term(asked, s.language, said, cause) is None and not asked_back.asks_how_to_answer(asked):
             self._keep_open(txn, asked)
         return asked_back.answer_back(asked, s.language, _record(s), said, cause)
@@ -586,7 +594,12 @@ class ReplyPlanner:
         elif "QUESTION_SHARPENED" in signals and qtype == "CLARIFICATION":
             base = idea.stage_base(txn.s.stage).proposition
             # "A" names an option of the turn: the proposition records the option's words, not the letter.
-            chosen = excerpt(named_option(text, contribution) or "", 60) or quote
+            chosen = excerpt(named_option(text, contribution) or "", 60)
+            if not chosen and classify_answer(text) == "correction":
+                # 「都不像。我关心的是营业额，按月算的流水」 turns the options down and names the measure: the
+                # reading is that measure, not the whole answer (a trial's plan was quoted with it inside)
+                chosen = excerpt(corrected_term(text) or "", 60)
+            chosen = chosen or quote
             payload["proposition"] = f"{base}（衡量方式：{chosen}）" if zh else f"{base} (reading: {chosen})"
         elif "QUESTION_SHARPENED" in signals and classify_answer(text) == "scope":
             # "Really just for the backend team" narrows the proposition: the next version says so,

@@ -136,9 +136,17 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     # A stated change condition ("if I skip coffee and still sleep badly, I'd drop it") is how the idea
     # will be tested, not a revision of it: it gets its own slot.
     test = excerpt(sharpest(version.predictions), 80) if version.predictions else ""
-    undecided = [excerpt(a, 60) for a in version.alternatives] or (
-        ["竞争解释尚未提出"] if zh else ["no alternative yet"]
+    # a plan's rival is another way to its goal: "no competing explanation" read as the wrong template
+    # beside a plan (docs/debate.md, "A ninth trial")
+    plan = read_proposition(base, session.language).kind == "plan"
+    none_yet = (
+        ("还没有比较过别的做法" if plan else "竞争解释尚未提出")
+        if zh
+        else "no other way compared yet"
+        if plan
+        else "no alternative yet"
     )
+    undecided = [excerpt(a, 60) for a in version.alternatives] or [none_yet]
     deferred = [n["text"] for n in session.notes if n.get("kind") == "DEFERRED_OBSTACLE"]
     stopped = [q.get("question") or q.get("obstacle") for q in session.stopped_questions]
     if stop_reason == "USER_CLOSED":

@@ -16,6 +16,7 @@ import re
 from pydantic import BaseModel, Field
 
 from autodidact.debate.proposition import read as read_proposition
+from autodidact.debate.proposition import what_changed
 
 _SENTENCE_END = re.compile(r"[。！？!?]|\.(?:\s|$)")
 
@@ -77,7 +78,7 @@ def excerpt(text: str | None, limit: int = 28) -> str:
         cut = flat[:limit]
         if not cjk and " " in cut:
             cut = cut.rsplit(" ", 1)[0]  # at a word boundary: "until a ju…" read as a typo
-        flat = cut.rstrip("，,、;；:： ")
+        flat = cut.rstrip("，,、;；:：.。 ")  # "last month.…" ended twice
     # an aside the cut left open would never close: the quote ends before it
     for open_, close in (("(", ")"), ("（", "）")):
         if flat.count(open_) > flat.count(close):
@@ -172,7 +173,7 @@ def key_term(text: str, lang: str) -> str:
     reading = read_proposition(text, lang)
     if reading.kind in {"causal", "comparison", "observation", "plan"} and reading.effect:
         # The effect decides the claim ("learn slower"), not the first word after "makes" ("junior").
-        return excerpt(reading.effect, 12 if lang == "zh" else 30)
+        return excerpt(what_changed(reading), 12 if lang == "zh" else 30)
     if lang == "zh":
         marks = list(_ZH_MARKER.finditer(text))
         if marks:
