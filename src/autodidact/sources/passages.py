@@ -182,9 +182,11 @@ BOUND_METHOD_TAIL = r"(?:[ \t]+method[ \t]+of[ \t]+[\w.]+[ \t]+instance)?"
 # It is matched against the text with a line break put in front (each match starts at the break
 # before its line, which gives the regex engine a character to skip to; as ``^`` under re.M it was
 # tried at every position: issue 18). The break sits one character before the text, so a match's
-# start is its line's offset in the text.
+# start is its line's offset in the text. The indent and the name never give back what they took
+# (atomic, possessive): what follows each needs a letter or "(", which neither can give back, and
+# backing off cost every indented line of prose a try per way of splitting its indent.
 _ENTRY_HEAD = re.compile(
-    r"\n(?P<indent>[ \t]*\|?[ \t]*)(?:class\s+|def\s+|async\s+def\s+)?(?P<name>[A-Za-z_][\w.]*)\(.*\)"
+    r"\n(?P<indent>(?>[ \t]*\|?[ \t]*))(?:class\s+|def\s+|async\s+def\s+)?(?P<name>[A-Za-z_][\w.]*+)\(.*\)"
     + BOUND_METHOD_TAIL
     + r"[ \t]*(?:->[^\n]*)?:?[ \t]*\n(?P<body>[ \t]*\|?[ \t]*)\S"
 )
