@@ -18,6 +18,7 @@ ref, offset), never by insertion order, so a rebuilt index answers exactly as th
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import re
@@ -634,6 +635,7 @@ class _Rows:
             common[key] = common.get(key, 0) + weight
         title_seg = segment(title)
         openers = boundary_lines(text)
+        opener_ends = [e for _, e in openers]
         next_id = self.next_id
         passages, fts = self.passages, self.fts
         for sec in split_sections(text, title):
@@ -641,14 +643,17 @@ class _Rows:
             name_seg = segment(name)
             body = text[sec.start : sec.end]
             heads = entry_heads(body)
+            head_starts = [at for at, _ in heads]
             for s, e in chunk_spans(body):
                 start, end = sec.start + s, sec.start + e
+                passage = text[start:end]
                 # a passage inside a reference entry, below its signature, is searchable by its name
-                above = [n for at, n in heads if at < s]
-                entry = above[-1] if above and above[-1] not in text[start:end] else ""
+                k = bisect.bisect_left(head_starts, s)
+                entry = heads[k - 1][1] if k and heads[k - 1][1] not in passage else ""
                 passage_seg = segment(f"{name} {entry}") if entry else name_seg
-                passages.append((next_id, ref, start, end, text[start:end], name, sec.start, sec.end))
-                fts.append((next_id, segment(_without(text, start, end, openers)), title_seg, passage_seg))
+                passages.append((next_id, ref, start, end, passage, name, sec.start, sec.end))
+                first = bisect.bisect_right(opener_ends, start)  # the heading lines before it end before it
+                fts.append((next_id, segment(_without(text, start, end, openers, first)), title_seg, passage_seg))
                 next_id += 1
         self.next_id = next_id
         if len(self.documents) >= self.FLUSH_DOCUMENTS:
@@ -678,12 +683,16 @@ class _Rows:
         self.documents, self.passages, self.fts, self.common = [], [], [], {}
 
 
-def _without(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> str:
-    """``text[start:end]`` with the given spans (section heading lines) left out."""
+def _without(text: str, start: int, end: int, spans: list[tuple[int, int]], first: int = 0) -> str:
+    """``text[start:end]`` with the given spans (section heading lines, in order, not overlapping)
+    left out; ``first``: the index of the first span that ends after ``start``, when known."""
     parts: list[str] = []
     pos = start
-    for s, e in spans:
-        if e <= pos or s >= end:
+    for i in range(first, len(spans)):  # not spans[first:]: a copy per passage
+        s, e = spans[i]
+        if s >= end:
+            break
+        if e <= pos:
             continue
         parts.append(text[pos:s])
         pos = max(pos, e)
