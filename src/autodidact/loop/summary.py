@@ -199,16 +199,25 @@ def _open_lines(kb: KnowledgeBase, last: list[AuditedQuestion], zh: bool) -> lis
 
 def _sources_line(raw_paths: list[Path]) -> str:
     """ "8 raw files from 1 document (raw/)": a raw file is a section of a document (docs/sections.md),
-    so "Sources: 8" over one manual page read as eight sources (a trial's complaint)."""
+    so "Sources: 8" over one manual page read as eight sources (a trial's complaint).
+
+    Each file is parsed through the raw reader, once per content (docs/architecture.md, "Incremental
+    rounds"): the summary is written every round, and parsing every raw file again made it the
+    largest part of a round that grows with raw/ (issue 18)."""
     from autodidact.errors import AutodidactError
-    from autodidact.sources.rawfiles import parse_raw_file
+    from autodidact.sources.rawfiles import raw_reader
 
     documents: set[str] = set()
+    by_folder: dict[Path, list[Path]] = {}
     for path in raw_paths:
-        try:
-            documents.add(parse_raw_file(path).url or path.name)
-        except (AutodidactError, OSError, UnicodeDecodeError):
-            documents.add(path.name)  # a person's own file the reader cannot parse is its own source
+        by_folder.setdefault(path.parent, []).append(path)
+    for folder, paths in by_folder.items():
+        with raw_reader(folder) as read:
+            for path in paths:
+                try:
+                    documents.add(read(path.name).url or path.name)
+                except (AutodidactError, OSError, UnicodeDecodeError):
+                    documents.add(path.name)  # a person's own file the reader cannot parse is its own source
     files = f"{len(raw_paths)} raw file" + ("" if len(raw_paths) == 1 else "s")
     docs = f"{len(documents)} document" + ("" if len(documents) == 1 else "s")
     return f"{files} from {docs} (raw/)"

@@ -235,7 +235,8 @@ def clean_text(text: str) -> str:
     text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
     text = _CONTROL.sub("", text)
     text = "\n".join(line.rstrip() for line in text.split("\n"))
-    text = re.sub(r"\n{3,}", "\n\n", text)
+    if "\n\n\n" in text:  # the scan costs more than the test (issue 18: every added file is cleaned)
+        text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip()
 
 

@@ -18,6 +18,7 @@ ref, offset), never by insertion order, so a rebuilt index answers exactly as th
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import re
@@ -283,6 +284,7 @@ class LocalIndex:
                 conn.execute("PRAGMA synchronous=FULL")
             try:
                 with conn:
+                    rows = _Rows(conn)
                     for snapshot, text, title, kind, raw_file in prepared:
                         entry: dict[str, object] = {
                             "snapshot_ref": snapshot.snapshot_ref,
@@ -296,9 +298,10 @@ class LocalIndex:
                             if mend and record and ref not in new and not self._listed(ref):
                                 added.append(entry)  # indexed by a run killed before its manifest lines
                             continue
-                        self._insert(conn, snapshot.snapshot_ref, snapshot.normalized_url, text, title, kind, raw_file)
+                        rows.add(snapshot.snapshot_ref, snapshot.normalized_url, text, title, kind, raw_file)
                         new.add(snapshot.snapshot_ref)
                         added.append(entry)
+                    rows.flush()
             finally:
                 if record:
                     conn.execute("PRAGMA synchronous=NORMAL")
@@ -316,47 +319,6 @@ class LocalIndex:
                 str(e["snapshot_ref"]) for e in jsonl.read(self.manifest_path) if isinstance(e.get("snapshot_ref"), str)
             }
         return ref in self._manifest_refs
-
-    @staticmethod
-    def _insert(
-        conn: sqlite3.Connection, ref: str, url: str, text: str, title: str, kind: str, raw_file: str | None
-    ) -> None:
-        conn.execute(
-            "INSERT INTO src_documents(snapshot_ref, url, title, kind, raw_file) VALUES (?,?,?,?,?)",
-            (ref, url, title, kind, raw_file),
-        )
-        conn.execute("INSERT OR IGNORE INTO src_common(sentence, docs) VALUES (?, 0)", (_COUNTED,))
-        conn.executemany(
-            "INSERT INTO src_common(sentence, docs) VALUES (?, ?) "
-            "ON CONFLICT(sentence) DO UPDATE SET docs = docs + excluded.docs",
-            sorted(sentence_weights(text).items()),
-        )
-        title_seg = segment(title)
-        openers = boundary_lines(text)
-        row = conn.execute("SELECT max(id) FROM src_passages").fetchone()
-        next_id = int(row[0] or 0) + 1
-        passages: list[tuple[int, str, int, int, str, str, int, int]] = []
-        fts: list[tuple[int, str, str, str]] = []
-        for sec in split_sections(text, title):
-            name = sec.title if sec.title != title else ""  # the document's title is its own column
-            name_seg = segment(name)
-            heads = entry_heads(text[sec.start : sec.end])
-            for s, e in chunk_spans(text[sec.start : sec.end]):
-                start, end = sec.start + s, sec.start + e
-                # a passage inside a reference entry, below its signature, is searchable by its name
-                above = [n for at, n in heads if at < s]
-                entry = above[-1] if above and above[-1] not in text[start:end] else ""
-                passage_seg = segment(f"{name} {entry}") if entry else name_seg
-                passages.append((next_id, ref, start, end, text[start:end], name, sec.start, sec.end))
-                fts.append((next_id, segment(_without(text, start, end, openers)), title_seg, passage_seg))
-                next_id += 1
-        # ids given here (what INTEGER PRIMARY KEY would give), so both tables take one executemany
-        conn.executemany(
-            'INSERT INTO src_passages(id, snapshot_ref, start, "end", text, section, section_start, section_end) '
-            "VALUES (?,?,?,?,?,?,?,?)",
-            passages,
-        )
-        conn.executemany("INSERT INTO src_fts(rowid, body, title, section) VALUES (?,?,?,?)", fts)
 
     def rebuild(self) -> int:
         """Recreate the index from the snapshots, raw/ headers and the manifest; returns documents indexed."""
@@ -381,6 +343,7 @@ class LocalIndex:
                 for ddl in SCHEMA:
                     conn.executescript(ddl)
             with conn:
+                rows = _Rows(conn)
                 for snap, text in self.store.iter_texts():  # one read of each file, verified
                     count += 1
                     meta = manifest.get(snap.snapshot_ref)
@@ -397,7 +360,8 @@ class LocalIndex:
                     else:
                         raw_file, title, kind = None, "", kind_for_url(snap.normalized_url)
                     title = " ".join(title.split()) or title_from_text(text, snap.normalized_url)
-                    self._insert(conn, snap.snapshot_ref, snap.normalized_url, text, title, kind, raw_file)
+                    rows.add(snap.snapshot_ref, snap.normalized_url, text, title, kind, raw_file)
+                rows.flush()
         return count
 
     # -- reading -----------------------------------------------------------------------------
@@ -642,12 +606,93 @@ class LocalIndex:
             return self._passages(rows, query, full)
 
 
-def _without(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> str:
-    """``text[start:end]`` with the given spans (section heading lines) left out."""
+class _Rows:
+    """The rows of documents being indexed, written to the tables a few hundred documents at a time.
+
+    Why: a document's rows went in as three statements of their own, and its ~150 sentence counts
+    as upserts of random keys. Gathered over many documents, each table takes one ``executemany``
+    and every sentence key one upsert, in key order, with its counts summed first (issue 18,
+    docs/architecture.md "Adding many documents"). The rows are exactly what one document at a time
+    wrote: the same passage ids, in document order, and the same counts.
+    """
+
+    FLUSH_DOCUMENTS = 256
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        row = conn.execute("SELECT max(id) FROM src_passages").fetchone()
+        self.next_id = int(row[0] or 0) + 1
+        self.documents: list[tuple[str, str, str, str, str | None]] = []
+        self.passages: list[tuple[int, str, int, int, str, str, int, int]] = []
+        self.fts: list[tuple[int, str, str, str]] = []
+        self.common: dict[str, int] = {}
+
+    def add(self, ref: str, url: str, text: str, title: str, kind: str, raw_file: str | None) -> None:
+        """One document's rows: its line, its passages (each with its section) and its sentences."""
+        self.documents.append((ref, url, title, kind, raw_file))
+        common = self.common
+        for key, weight in sentence_weights(text).items():
+            common[key] = common.get(key, 0) + weight
+        title_seg = segment(title)
+        openers = boundary_lines(text)
+        opener_ends = [e for _, e in openers]
+        next_id = self.next_id
+        passages, fts = self.passages, self.fts
+        for sec in split_sections(text, title):
+            name = sec.title if sec.title != title else ""  # the document's title is its own column
+            name_seg = segment(name)
+            body = text[sec.start : sec.end]
+            heads = entry_heads(body)
+            head_starts = [at for at, _ in heads]
+            for s, e in chunk_spans(body):
+                start, end = sec.start + s, sec.start + e
+                passage = text[start:end]
+                # a passage inside a reference entry, below its signature, is searchable by its name
+                k = bisect.bisect_left(head_starts, s)
+                entry = heads[k - 1][1] if k and heads[k - 1][1] not in passage else ""
+                passage_seg = segment(f"{name} {entry}") if entry else name_seg
+                passages.append((next_id, ref, start, end, passage, name, sec.start, sec.end))
+                first = bisect.bisect_right(opener_ends, start)  # the heading lines before it end before it
+                fts.append((next_id, segment(_without(text, start, end, openers, first)), title_seg, passage_seg))
+                next_id += 1
+        self.next_id = next_id
+        if len(self.documents) >= self.FLUSH_DOCUMENTS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the gathered rows (inside the caller's transaction)."""
+        if not self.documents:
+            return
+        conn = self.conn
+        conn.executemany(
+            "INSERT INTO src_documents(snapshot_ref, url, title, kind, raw_file) VALUES (?,?,?,?,?)", self.documents
+        )
+        conn.execute("INSERT OR IGNORE INTO src_common(sentence, docs) VALUES (?, 0)", (_COUNTED,))
+        conn.executemany(
+            "INSERT INTO src_common(sentence, docs) VALUES (?, ?) "
+            "ON CONFLICT(sentence) DO UPDATE SET docs = docs + excluded.docs",
+            sorted(self.common.items()),
+        )
+        # ids given here (what INTEGER PRIMARY KEY would give), so both tables take one executemany
+        conn.executemany(
+            'INSERT INTO src_passages(id, snapshot_ref, start, "end", text, section, section_start, section_end) '
+            "VALUES (?,?,?,?,?,?,?,?)",
+            self.passages,
+        )
+        conn.executemany("INSERT INTO src_fts(rowid, body, title, section) VALUES (?,?,?,?)", self.fts)
+        self.documents, self.passages, self.fts, self.common = [], [], [], {}
+
+
+def _without(text: str, start: int, end: int, spans: list[tuple[int, int]], first: int = 0) -> str:
+    """``text[start:end]`` with the given spans (section heading lines, in order, not overlapping)
+    left out; ``first``: the index of the first span that ends after ``start``, when known."""
     parts: list[str] = []
     pos = start
-    for s, e in spans:
-        if e <= pos or s >= end:
+    for i in range(first, len(spans)):  # not spans[first:]: a copy per passage
+        s, e = spans[i]
+        if s >= end:
+            break
+        if e <= pos:
             continue
         parts.append(text[pos:s])
         pos = max(pos, e)

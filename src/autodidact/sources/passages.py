@@ -179,11 +179,16 @@ BOUND_METHOD_TAIL = r"(?:[ \t]+method[ \t]+of[ \t]+[\w.]+[ \t]+instance)?"
 
 # The head of a reference entry: a signature line ("mkstemp(suffix=None, prefix=None, dir=None,
 # text=False)", " |  start(self)" inside a class) with the entry's body indented below it.
+# It is matched against the text with a line break put in front (each match starts at the break
+# before its line, which gives the regex engine a character to skip to; as ``^`` under re.M it was
+# tried at every position: issue 18). The break sits one character before the text, so a match's
+# start is its line's offset in the text. The indent and the name never give back what they took
+# (atomic, possessive): what follows each needs a letter or "(", which neither can give back, and
+# backing off cost every indented line of prose a try per way of splitting its indent.
 _ENTRY_HEAD = re.compile(
-    r"^(?P<indent>[ \t]*\|?[ \t]*)(?:class\s+|def\s+|async\s+def\s+)?(?P<name>[A-Za-z_][\w.]*)\(.*\)"
+    r"\n(?P<indent>(?>[ \t]*\|?[ \t]*))(?:class\s+|def\s+|async\s+def\s+)?(?P<name>[A-Za-z_][\w.]*+)\(.*\)"
     + BOUND_METHOD_TAIL
-    + r"[ \t]*(?:->[^\n]*)?:?[ \t]*\n(?P<body>[ \t]*\|?[ \t]*)\S",
-    re.M,
+    + r"[ \t]*(?:->[^\n]*)?:?[ \t]*\n(?P<body>[ \t]*\|?[ \t]*)\S"
 )
 
 
@@ -195,7 +200,7 @@ def entry_heads(text: str) -> list[tuple[int, str]]:
     adds the entry's name to such a passage's section column (docs/sections.md, "Search by section")."""
     return [
         (m.start(), m.group("name").rsplit(".", 1)[-1])
-        for m in _ENTRY_HEAD.finditer(text)
+        for m in _ENTRY_HEAD.finditer("\n" + text)
         if len(m.group("body").expandtabs()) > len(m.group("indent").expandtabs())
     ]
 

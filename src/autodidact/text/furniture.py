@@ -15,6 +15,7 @@ key, so the index and the extractor compare the same thing. Standard library onl
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 
 from autodidact.text.sentences import sentence_spans
 
@@ -43,13 +44,28 @@ def sentence_keys(text: str) -> set[str]:
 
 def sentence_weights(text: str) -> dict[str, int]:
     """What each sentence of ``text`` adds to its document count: 1, or :data:`FURNITURE_DOCS` when
-    the text itself repeats it :data:`FURNITURE_REPEATS` times or more (furniture at once)."""
-    counts: dict[str, int] = {}
-    for s, e in sentence_spans(text):
-        norm = " ".join(text[s:e].split())
-        if len(norm) >= MIN_FURNITURE_CHARS:  # the key of sentence_key, its spaces collapsed once
-            key = hashlib.blake2b(norm.casefold().encode("utf-8"), digest_size=10).hexdigest()
-            counts[key] = counts.get(key, 0) + 1
+    the text itself repeats it :data:`FURNITURE_REPEATS` times or more (furniture at once).
+
+    The index runs this on every document it takes in, so it does the least per sentence
+    (issue 18): a span shorter than :data:`MIN_FURNITURE_CHARS` is never collapsed (collapsing
+    only shortens), and an ASCII text is lowercased once (for ASCII, what casefolding each
+    sentence gives) rather than sentence by sentence."""
+    spans = sentence_spans(text)
+    if text.isascii():
+        low = text.lower()
+        norms = [
+            n
+            for s, e in spans
+            if e - s >= MIN_FURNITURE_CHARS and len(n := " ".join(low[s:e].split())) >= MIN_FURNITURE_CHARS
+        ]
+    else:
+        norms = [
+            n.casefold()
+            for s, e in spans
+            if e - s >= MIN_FURNITURE_CHARS and len(n := " ".join(text[s:e].split())) >= MIN_FURNITURE_CHARS
+        ]
+    blake2b = hashlib.blake2b
+    counts = Counter(blake2b(n.encode("utf-8"), digest_size=10).hexdigest() for n in norms)
     return {key: FURNITURE_DOCS if n >= FURNITURE_REPEATS else 1 for key, n in counts.items()}
 
 

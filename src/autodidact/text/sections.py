@@ -122,37 +122,40 @@ def section_named(sections: list[Section], heading: str) -> list[Section]:
     return [s for s in sections if " ".join(bare_heading(s.title).split()).casefold() == want]
 
 
-def _fenced_lines(lines: list[str]) -> set[int]:
-    """Indexes of lines inside (or opening/closing) fenced code blocks.
+# Heading and fence lines found in the whole text at once (issue 18: a loop over every line of
+# every document was a tenth of indexing it); per line they are :data:`_ATX` and :data:`_FENCE`.
+_ATX_LINE = re.compile(r"^(#{1,3})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$", re.M)
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$", re.M)
+
+
+def _fenced_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each fenced code block, from its opening line's start to its closing
+    line's end, in order.
 
     A fence that is never closed is not a fence: a stray ```` ``` ```` line (an extractor's
     inline code split over lines) must not swallow the rest of the document.
     """
-    inside: set[int] = set()
+    if "```" not in text and "~~~" not in text:
+        return []
+    fences = list(_FENCE_LINE.finditer(text))
+    spans: list[tuple[int, int]] = []
     i = 0
-    while i < len(lines):
-        opening = _FENCE.match(lines[i])
-        if not opening:
-            i += 1
-            continue
-        mark = opening.group(1)
+    while i < len(fences):
+        mark = fences[i].group(1)
         close = next(
             (
                 j
-                for j in range(i + 1, len(lines))
-                if (m := _FENCE.match(lines[j]))
-                and m.group(1)[0] == mark[0]
-                and len(m.group(1)) >= len(mark)
-                and not lines[j][m.end() :].strip()
+                for j in range(i + 1, len(fences))
+                if (m := fences[j]).group(1)[0] == mark[0] and len(m.group(1)) >= len(mark) and not m.group(2).strip()
             ),
             None,
         )
         if close is None:
             i += 1
             continue
-        inside.update(range(i, close + 1))
+        spans.append((fences[i].start(), fences[close].end()))
         i = close + 1
-    return inside
+    return spans
 
 
 def headings(text: str) -> list[Heading]:
@@ -163,29 +166,33 @@ def headings(text: str) -> list[Heading]:
 @functools.lru_cache(maxsize=2)
 def _headings(text: str) -> tuple[Heading, ...]:
     """:func:`headings`, kept for the last two texts: the index asks for the sections and the
-    boundary lines of one document in a row, and each needs its headings (issue 18)."""
+    boundary lines of one document in a row, and each needs its headings (issue 18).
+
+    A ``#`` line is a heading when it is not fenced code, stands after a blank line or another
+    heading (not after a fenced line), reads as a heading and is not glued to a prompt line."""
     out: list[Heading] = []
-    lines = text.split("\n")
-    fenced = _fenced_lines(lines)
-    prev_blank = True
-    prev_heading = False
-    pos = 0
-    for i, line in enumerate(lines):
-        start, end = pos, pos + len(line)
-        pos = end + 1
-        if i in fenced:
-            prev_blank, prev_heading = False, False
+    fenced = _fenced_spans(text)
+    fence_starts = [s for s, _ in fenced]
+
+    def in_fence(pos: int) -> bool:
+        k = bisect.bisect_right(fence_starts, pos) - 1
+        return k >= 0 and pos <= fenced[k][1]
+
+    last_end = -2  # where the last heading's line ends
+    for match in _ATX_LINE.finditer(text):
+        start, end = match.span()
+        if fenced and in_fence(start):
             continue
-        match = _ATX.match(line)
-        is_heading = False
-        if match and (prev_blank or prev_heading):
-            nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            title = clean_title(match.group(2))
-            if title and heading_like(match.group(2)) and not _glued_prompt(nxt):
-                out.append(Heading(len(match.group(1)), title, start, end))
-                is_heading = True
-        prev_blank = not line.strip()
-        prev_heading = is_heading
+        if start and last_end != start - 1:  # not right after a heading: the line before must be blank
+            before = text.rfind("\n", 0, start - 1) + 1
+            if text[before : start - 1].strip() or (fenced and in_fence(before)):
+                continue
+        stop = text.find("\n", end + 1)
+        nxt = text[end + 1 : stop if stop >= 0 else len(text)] if end < len(text) else ""
+        title = clean_title(match.group(2))
+        if title and heading_like(match.group(2)) and not _glued_prompt(nxt):
+            out.append(Heading(len(match.group(1)), title, start, end))
+            last_end = end
     return tuple(out)
 
 

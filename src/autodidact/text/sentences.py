@@ -9,15 +9,38 @@ from __future__ import annotations
 
 import re
 
+# Words whose period ends an abbreviation, not a sentence: "the metaclasses (i.e. type(cls))",
+# "e.g. apt". "etc." ends one only when a capital follows it.
+_OPENERS = "\\s(\\[“\"'"
+_ABBREVIATIONS = ("i.e", "e.g", "vs", "cf", "approx", "fig", "no", "sec", "dr", "mr", "mrs", "ms", "st")
+_ETC_OPENERS = "\\s("
+_ABBREVIATION = re.compile(f"(?:^|[{_OPENERS}])(?:{'|'.join(map(re.escape, _ABBREVIATIONS))})\\.$", re.I)
+_ETC = re.compile(f"(?:^|[{_ETC_OPENERS}])etc\\.$", re.I)
+
+
+def _not_after(words: tuple[str, ...], openers: str) -> str:
+    """Lookbehinds that fail right after ``word.`` at the text's start or after one of ``openers``
+    (what :data:`_ABBREVIATION` and :data:`_ETC` match, written as fixed-width lookbehinds)."""
+    return "".join(f"(?<![{openers}]{re.escape(w)}\\.)(?<!^{re.escape(w)}\\.)" for w in words)
+
+
 # Sentence ends: Chinese 。！？ (and ；), English .!?; followed by space, a blank line, or a line that
 # starts a heading, list item or table row. A single line break inside a paragraph is not an end.
-_SENT_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])(?=\s)|\n[ \t]*(?:\n|(?=[#>|]|[*+-]\s|\d+\.\s))")
-
-
-# A period that ends an abbreviation ends no sentence: "the metaclasses (i.e. type(cls))", "e.g. apt".
-# "etc." does only when a capital follows it.
-_ABBREVIATION = re.compile(r"(?:^|[\s(\[“\"'])(?:i\.e|e\.g|vs|cf|approx|fig|no|sec|dr|mr|mrs|ms|st)\.$", re.I)
-_ETC = re.compile(r"(?:^|[\s(])etc\.$", re.I)
+# One pattern whose every match starts with one of a few characters, so the regex engine skips to
+# them instead of trying each alternative at every position (issue 18: this scan was a third of
+# indexing a document); an abbreviation's period is ruled out inside it, and "etc." marked for the
+# one check a pattern cannot make (is the next word lowercase?). A punctuation match ends its
+# sentence at its end; a ``line`` match (a blank line, a heading or list line) at its start.
+_SENT_END = re.compile(
+    "[。！？；!?;.\n]"
+    "(?:(?<=[。！？；])"
+    r"|(?<=[!?;])(?=\s)"
+    r"|(?<=\.)(?=\s)(?i:" + _not_after(_ABBREVIATIONS, _OPENERS) + _not_after(("etc",), _ETC_OPENERS) + ")"
+    r"|(?<=\.)(?=\s)(?i:(?<=[" + _ETC_OPENERS + r"]etc\.)|(?<=^etc\.))(?P<etc>)"
+    r"|(?<=\n)[ \t]*(?:\n|(?=[#>|]|[*+-]\s|\d+\.\s))(?P<line>))"
+)
+# What a sentence never starts with: spacing, list and quote markers, heading hashes, table bars.
+_LEAD = " \t\r\n-*#>|"
 
 
 def abbreviation_at(text: str, end: int) -> bool:
@@ -49,25 +72,28 @@ def sentence_spans(text: str, min_chars: int = 12, max_chars: int = 420) -> list
     """
     spans: list[tuple[int, int]] = []
     pos = 0
-    masked = mask_code(text)
+    masked = mask_code(text) if "`" in text else text
     for match in [*_SENT_END.finditer(masked), None]:
-        end = match.start() if match is not None else len(text)
-        if match is not None and match.group(0) == "" and text[end - 1] == "." and abbreviation_at(text, end):
-            continue
-        if match is not None and end == pos:
-            pos = match.end()
-            continue
-        start, stop = pos, end
-        while start < stop and text[start] in " \t\r\n-*#>|":
-            start += 1
-        first = start
-        while first > 0 and text[first - 1] == "*":  # not text[:start].rstrip(): quadratic in a long text
-            first -= 1
-        stars = start - first
-        if stars in (1, 2) and text.count("*" * stars, start, stop) % 2 == 1:
-            start -= stars  # "**UTF** stands for …": the bold opens the sentence, it is no list marker
-        while stop > start and text[stop - 1].isspace():
-            stop -= 1
+        if match is None:
+            end = len(text)
+        else:
+            kind = match.lastgroup
+            end = match.start() if kind == "line" else match.end()
+            if kind == "etc" and text[end : end + 3].lstrip()[:1].islower():
+                continue  # "etc. and so on": no sentence ends here
+            if end == pos:
+                pos = match.end()
+                continue
+        body = text[pos:end].lstrip(_LEAD)
+        start = end - len(body)
+        stop = start + len(body.rstrip())
+        if start and text[start - 1] == "*":
+            first = start - 1
+            while first > 0 and text[first - 1] == "*":  # not text[:start].rstrip(): quadratic in a long text
+                first -= 1
+            stars = start - first
+            if stars < 3 and text.count("*" * stars, start, stop) % 2 == 1:
+                start -= stars  # "**UTF** stands for …": the bold opens the sentence, it is no list marker
         while stop - start > max_chars:
             cut = max(text.rfind(ch, start + min_chars, start + max_chars) for ch in (",", "，", "、", " "))
             cut = cut + 1 if cut > start else start + max_chars
