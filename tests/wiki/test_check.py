@@ -257,3 +257,17 @@ def test_questions_file_formats(en_kb: KnowledgeBase, cli: object, tmp_path: Pat
     bad.write_text("{not json", "utf-8")
     result = cli("wiki", "check", str(bad), "--kb", str(en_kb.root))  # type: ignore[operator]
     assert result.exit_code == 2 and "invalid JSON" in result.output
+
+
+def test_an_option_asked_about_must_stand_in_the_answer_as_written() -> None:
+    """ "-l 0" has no word the tokens keep, so any sentence about wget held "What does wget do when
+    -l 0 is given?" (a newcomer's trial marked it answered with a sentence on HTML parsing)."""
+    from autodidact.wiki.common.question_frame import held_terms, question_terms
+
+    terms = question_terms("What does wget do when -l 0 is given?")
+    assert "-l" in [t.word for t in terms]
+    _, missing = held_terms(terms, "With HTTP URLs, Wget retrieves and parses the HTML given to it, level by level.")
+    assert "-l" in [t.word for t in missing]
+    _, missing = held_terms(terms, "Given ‘-l 0’, wget recurses to an infinite depth level.")
+    assert missing == []
+    assert [t.word for t in question_terms("find 的 -mtime 选项是什么意思？") if t.word.startswith("-")] == ["-mtime"]

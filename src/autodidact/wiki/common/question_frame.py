@@ -250,12 +250,21 @@ def question_terms(question: str) -> list[KeyTerm]:
             if toks & wanted and toks not in seen and part:
                 seen.add(toks)
                 out.append(KeyTerm(part, toks))
+    for option in dict.fromkeys(_OPTION.findall(question)):
+        # "-l 0", "-i": an option is asked about as written; its letter is no token, so "What does wget
+        # do when -l 0 is given?" was resolved by any sentence about wget (a newcomer's trial)
+        out.append(KeyTerm(option, frozenset({option})))
     return out
+
+
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*")
 
 
 def _holds(term: KeyTerm, text: str, roots: set[str]) -> bool:
     """A Latin term: all its tokens (inflection aside). A Chinese term: its whole run appears, or two
     thirds of its bigrams do (「固定版本」 holds 「版本固定」; 「版本」 alone does not)."""
+    if term.word.startswith("-"):
+        return re.search(rf"(?<![\w-]){re.escape(term.word)}(?![\w-])", text) is not None
     if not term.cjk:
         return all(_root(t) in roots for t in term.tokens)
     run = "".join(ch for ch in term.word if has_cjk(ch))
