@@ -271,3 +271,22 @@ def test_an_option_asked_about_must_stand_in_the_answer_as_written() -> None:
     _, missing = held_terms(terms, "Given ‘-l 0’, wget recurses to an infinite depth level.")
     assert missing == []
     assert [t.word for t in question_terms("find 的 -mtime 选项是什么意思？") if t.word.startswith("-")] == ["-mtime"]
+
+
+def test_a_chinese_audit_answer_keeps_the_spaces_between_english_quotes() -> None:
+    """ "…a list of expressions.This form of attack…": a Chinese knowledge base of English manuals
+    read its answers glued (a newcomer's trial)."""
+    from autodidact.wiki.audit.check_task import PassageIn, QuestionInputs, offline_answer
+
+    text = (
+        "- The find command searches a directory tree for files by their modification time. (来源：find.md)\n"
+        "- The find command compares the modification time with -mtime in days. (来源：find.md)\n"
+    )
+    inputs = QuestionInputs(
+        qid="r1q1",
+        question="find 命令如何按 modification time 查找文件？",
+        lang="zh",
+        passages=[PassageIn(title="find", file="wiki/find.md", heading="find", text=text)],
+    )
+    answer = offline_answer(inputs).answer
+    assert "time. The find command" in answer or "days. The find command" in answer, answer

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from autodidact.llm.tasks import Message, data_block
 from autodidact.text.keypoints import key_points_heading
+from autodidact.text.sentences import join_sentences
 from autodidact.text.support import supported
 from autodidact.wiki.common.markdown import (
     MARKER_RE,
@@ -246,7 +247,7 @@ def offline_answer(inputs: QuestionInputs) -> QuestionAnswer:
             parts.append(aspect_gap(aspect, inputs.question, zh))
         gap = ("；" if zh else "; ").join(p for p in parts if p) or ("更多细节" if zh else "more detail")
         sentences.append(GAP_LEAD["zh" if zh else "en"] + gap + ("。" if zh else "."))
-    answer = ("" if zh else " ").join(sentences) + _cite(files, zh)
+    answer = join_sentences(sentences, zh) + _cite(files, zh)  # English quotes keep their spaces in Chinese
     return QuestionAnswer(status=status, answer=answer, gap=gap, files=files)
 
 
@@ -267,7 +268,7 @@ def _key_points_answer(inputs: QuestionInputs) -> QuestionAnswer:
         return QuestionAnswer(status="open")
     zh = inputs.lang == "zh"
     files = list(dict.fromkeys(f for _, f in chosen))
-    answer = ("" if zh else " ").join(_terminated(s) for s, _ in chosen) + _cite(files, zh)
+    answer = join_sentences([_terminated(s) for s, _ in chosen], zh) + _cite(files, zh)
     return QuestionAnswer(status="resolved", answer=answer, files=files)
 
 
