@@ -30,6 +30,7 @@ from autodidact.plan.models import Dimension, Plan
 from autodidact.plan.planner import acreate_plan
 from autodidact.plan.validate import load_plan_json, validate_plan
 from autodidact.progress import DIMENSIONS_LABEL, NullProgress, Prefixed, Progress
+from autodidact.report.artifacts import ProseFile, as_prose_file
 from autodidact.report.citations import Evidences, SectionOf
 from autodidact.report.compose import compose_report
 from autodidact.report.grounding import ground_plan
@@ -391,13 +392,13 @@ def snapshot_sections(root: Path) -> SectionOf:
     return section_of
 
 
-def _previous_prose(paths: ReportPaths) -> dict[str, Any] | None:
+def _previous_prose(paths: ReportPaths) -> ProseFile | None:
     """The last run's prose.json, if it reads (a damaged one is simply not reused)."""
     try:
         data = json.loads(paths.prose.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) else None
+    return as_prose_file(data)
 
 
 def write_outputs(

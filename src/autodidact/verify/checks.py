@@ -309,6 +309,7 @@ def _check_prose(folder: Path, report_md: str, report: VerifyReport) -> None:
     until it is fixed, and are not reported again as citing claims no file holds."""
     from autodidact.evidence.files import load_evidence
     from autodidact.evidence.models import EvidenceFile
+    from autodidact.report.artifacts import as_prose_file
     from autodidact.report.writing import check_prose
 
     path = folder / "prose.json"
@@ -319,8 +320,8 @@ def _check_prose(folder: Path, report_md: str, report: VerifyReport) -> None:
             report.problem("report_prose", path, "missing: report.md has written prose that nothing can re-prove")
         return
     report.count("report_prose")
-    record = _load_json(path, report, "report_prose")
-    if not isinstance(record, dict):
+    record = as_prose_file(_load_json(path, report, "report_prose"))
+    if record is None:
         return
     evidences: dict[str, EvidenceFile] = {}
     damaged: set[str] = set()
