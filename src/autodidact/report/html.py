@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+
 from jinja2 import Environment
 from markdown_it import MarkdownIt
 

@@ -17,6 +17,7 @@ reference managers (docs/writing.md, "References").
 from __future__ import annotations
 
 import re
+
 from autodidact.evidence.models import Source
 from autodidact.jsontypes import JSONObject
 from autodidact.report.artifacts import CitationEntry
