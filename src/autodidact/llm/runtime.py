@@ -37,7 +37,7 @@ from autodidact.llm.base import Completion, Model, Request, TransientModelError,
 from autodidact.llm.budget import BudgetGuard
 from autodidact.llm.cache import CallCache, request_key
 from autodidact.llm.guards import bounded_schema, content_problems
-from autodidact.llm.ledger import Ledger, LedgerEntry, cost_of, price_for
+from autodidact.llm.ledger import Ledger, LedgerEntry, UsageTotals, cost_of, price_for
 from autodidact.llm.offline import run_offline
 from autodidact.llm.retry import RetryPolicy, call_with_retry
 from autodidact.llm.steps import Step, current_step, step_scope
@@ -133,7 +133,7 @@ class Runtime:
             extras.append(f"max tokens {self.budget.budget.max_tokens}")
         return text + (f" ({', '.join(extras)})" if extras else "")
 
-    def usage_totals(self) -> dict[str, Any]:
+    def usage_totals(self) -> UsageTotals:
         """This run's calls, tokens, cost and seconds, overall, by task and by model."""
         return self.ledger.run_totals.as_dict()
 

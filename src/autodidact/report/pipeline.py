@@ -18,7 +18,7 @@ import datetime as _dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from autodidact.errors import AutodidactError, InputError, NotFoundError, ValidationFailed
 from autodidact.evidence.files import evidence_from_json
@@ -48,6 +48,7 @@ from autodidact.text.support import DEFAULT_SUPPORT
 
 if TYPE_CHECKING:
     from autodidact.config import Settings
+    from autodidact.llm.ledger import UsageTotals
     from autodidact.llm.runtime import Runtime
 
 MODES = {"quick": ("quick", "skim"), "normal": ("initial", None), "heavy": ("initial", "thorough")}
@@ -89,7 +90,7 @@ class ReportResult:
     reused: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     citations: int = 0
-    usage: dict[str, Any] = field(default_factory=dict)
+    usage: UsageTotals | None = None
 
     @property
     def report_md(self) -> Path:
@@ -105,12 +106,21 @@ class ReportResult:
             "dimensions_reused": self.reused,
             "dimensions_failed": self.failed,
             "citations": self.citations,
-            "usage": self.usage,
+            "usage": self.usage or {},
         }
 
 
+class _Deps(TypedDict):
+    """What a run works with, beside its folder and plan."""
+
+    runtime: Runtime
+    settings: Settings
+    kb_root: Path | None
+    reporter: ReportProgress
+
+
 class _Run:
-    def __init__(self, paths: ReportPaths, plan: Plan, request: str, mode: str, deps: dict[str, Any]) -> None:
+    def __init__(self, paths: ReportPaths, plan: Plan, request: str, mode: str, deps: _Deps) -> None:
         self.paths, self.plan, self.request, self.mode = paths, plan, request, mode
         self.runtime: Runtime = deps["runtime"]
         self.settings: Settings = deps["settings"]
