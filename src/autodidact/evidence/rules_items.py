@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict, TypeGuard
 
 from autodidact.evidence.models import (
     CLAIM_ID_RE,
@@ -36,18 +36,51 @@ _DATE = re.compile(DATE_RE)
 _REF = re.compile(SNAPSHOT_REF_RE)
 
 
+class RuleError(TypedDict):
+    """One finding of a validator (docs/contracts.md §3.3): its rule code, a message, and where.
+
+    The evidence validator's V-codes name a ``path`` in the file; the plan validator's P-codes name
+    a ``dimension_id`` and, for some rules, what was counted, missing or cyclic."""
+
+    rule: str
+    severity: str
+    message: str
+    path: NotRequired[str]
+    dimension_id: NotRequired[str]
+    count: NotRequired[int]
+    missing: NotRequired[str | list[str]]
+    duplicated: NotRequired[list[str]]
+    unknown: NotRequired[list[str]]
+    cycle: NotRequired[list[str]]
+    hint: NotRequired[str]
+    owned_by: NotRequired[str]
+
+
+class RuleDetails(TypedDict, total=False):
+    """What a plan rule adds to its finding (``_Checker.add``'s keywords, in the order given)."""
+
+    path: str
+    dimension_id: str
+    count: int
+    missing: str | list[str]
+    duplicated: list[str]
+    unknown: list[str]
+    cycle: list[str]
+    hint: str
+    owned_by: str
+
+
 @dataclass
 class Issues:
     """The errors found so far, each with its rule code and where it is."""
 
-    items: list[dict[str, Any]] = field(default_factory=list)
+    items: list[RuleError] = field(default_factory=list)
 
-    def add(self, rule: str, message: str, path: str = "", **extra: Any) -> None:
+    def add(self, rule: str, message: str, path: str = "") -> None:
         """Record one error."""
-        entry: dict[str, Any] = {"rule": rule, "severity": "error", "message": message}
+        entry: RuleError = {"rule": rule, "severity": "error", "message": message}
         if path:
             entry["path"] = path
-        entry.update(extra)
         self.items.append(entry)
 
     def rules(self) -> set[str]:
@@ -55,17 +88,17 @@ class Issues:
         return {i["rule"] for i in self.items}
 
 
-def is_text(value: Any) -> bool:
+def is_text(value: object) -> TypeGuard[str]:
     """A string that is not blank."""
     return isinstance(value, str) and bool(value.strip())
 
 
-def text_len_ok(value: Any, lo: int, hi: int) -> bool:
+def text_len_ok(value: object, lo: int, hi: int) -> bool:
     """A string of ``lo``..``hi`` code points (Python ``len``) that is not blank."""
     return is_text(value) and lo <= len(value) <= hi
 
 
-def show(value: Any, limit: int = 60) -> str:
+def show(value: object, limit: int = 60) -> str:
     """A short printable form of a bad value for messages."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -29,6 +29,7 @@ from autodidact.evidence.rules_contract import (
 )
 from autodidact.evidence.rules_items import (
     Issues,
+    RuleError,
     check_claims,
     check_key_findings,
     check_sources,
@@ -98,7 +99,7 @@ class ValidationReport:
     """The verdict: ``ok``, the errors (rule, severity, message, path) and the stats."""
 
     ok: bool
-    errors: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[RuleError] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:

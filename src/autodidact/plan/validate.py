@@ -42,9 +42,10 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from autodidact.errors import InputError
+from autodidact.evidence.rules_items import RuleDetails, RuleError
 from autodidact.plan.models import DEPTH_VALUES, NEEDED_FOR_VALUES, STATUS_VALUES
 
 RULES: dict[str, str] = {
@@ -99,7 +100,7 @@ class PlanReport:
     """Validation outcome: ``ok``, the error list (each with ``rule``) and counts."""
 
     ok: bool
-    errors: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[RuleError] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -129,7 +130,7 @@ def load_plan_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def _blank(value: Any) -> bool:
+def _blank(value: object) -> bool:
     if isinstance(value, str):
         return not value.strip()
     if isinstance(value, list):
@@ -149,10 +150,10 @@ def is_filler_rule(rule: str) -> bool:
 class _Checker:
     def __init__(self, plan: dict[str, Any]) -> None:
         self.plan = plan
-        self.errors: list[dict[str, Any]] = []
+        self.errors: list[RuleError] = []
 
-    def add(self, rule: str, message: str, **extra: Any) -> None:
-        self.errors.append({"rule": rule, "severity": "error", "message": message, **extra})
+    def add(self, rule: str, message: str, **details: Unpack[RuleDetails]) -> None:
+        self.errors.append({"rule": rule, "severity": "error", "message": message, **details})
 
     def top_level(self) -> bool:
         expected: dict[str, type] = {
