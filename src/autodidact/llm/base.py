@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from autodidact.errors import ContextLengthError, ModelError
+from autodidact.jsontypes import JSONObject
 from autodidact.llm.tasks import Message
 
 
@@ -20,7 +21,7 @@ class Request:
     """One call: the messages, the JSON schema the reply must match (or None), and limits."""
 
     messages: list[Message]
-    schema: dict[str, Any] | None = None
+    schema: JSONObject | None = None
     task: str = ""
     temperature: float = 0.0
     max_tokens: int = 4096

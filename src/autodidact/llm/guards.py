@@ -16,6 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from autodidact.jsontypes import JSONObject
+
 # Bounds added to a schema sent to a model where the task's own Output sets none, and the most any
 # bound may say: llama.cpp compiles a bound into a grammar repetition and refuses one of 2000 or
 # more ("exceeds sane defaults") — and llama-cpp-python's server then exits. Measured live: 1000
@@ -86,14 +88,14 @@ def _list_problems(items: list[Any], where: str, desc: str) -> list[str]:
     return problems[:5]
 
 
-def bounded_schema(schema: dict[str, Any]) -> dict[str, Any]:
+def bounded_schema(schema: JSONObject) -> JSONObject:
     """A copy of ``schema`` in which every array has ``maxItems`` and every free string ``maxLength``."""
     out = copy.deepcopy(schema)
     _bound(out)
     return out
 
 
-def _bound(node: Any) -> None:
+def _bound(node: object) -> None:
     if isinstance(node, dict):
         kind = node.get("type")
         if kind == "array":
