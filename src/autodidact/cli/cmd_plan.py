@@ -7,7 +7,7 @@ Thin on purpose: read the request, build the runtime, call :mod:`autodidact.plan
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -22,7 +22,9 @@ from autodidact.cli.engine_opts import (
 from autodidact.progress import DIMENSIONS_LABEL, NullProgress
 
 if TYPE_CHECKING:
+    from autodidact.jsontypes import JSONObject
     from autodidact.llm.runtime import Runtime
+    from autodidact.report.pipeline import ReportSummary
 
 REPORT_DIR_HELP = "Report folder (default: <kb>/reports/<date>_<slug> with --kb, else ./reports/<date>_<slug>)."
 
@@ -81,7 +83,7 @@ class _RichReporter(NullProgress):
         self.running.append(dim_id)
         self._show_running()
 
-    def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
+    def dimension_done(self, dim_id: str, stats: JSONObject) -> None:
         console.print(
             f"  [green]{dim_id} done[/green]: {stats.get('claims', 0)} claims, {stats.get('sources', 0)} sources"
         )
@@ -103,10 +105,10 @@ class _RichReporter(NullProgress):
             self._show_running()
 
 
-def _report_lines(summary: dict[str, Any]) -> list[str]:
+def _report_lines(summary: ReportSummary) -> list[str]:
     """What ``report`` says when it is done (``--json`` prints ``summary`` itself instead)."""
     folder = Path(summary["report_dir"])
-    usage = summary.get("usage") or {}
+    usage = summary["usage"]
     calls = usage.get("calls") or 0
     spent = f" · {calls} model call(s), ~${usage.get('cost_usd', 0.0):.4f}" if calls else ""
     failed = summary["dimensions_failed"]

@@ -37,6 +37,7 @@ from autodidact.evidence.rules_items import (
     show,
     text_len_ok,
 )
+from autodidact.jsontypes import JSONObject
 
 _DIM = re.compile(DIMENSION_RE)
 
@@ -100,7 +101,7 @@ class ValidationReport:
 
     ok: bool
     errors: list[RuleError] = field(default_factory=list)
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: JSONObject = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """docs/contracts.md §3.3 output."""
@@ -200,7 +201,7 @@ def validate_evidence(
 
 def _stats(
     data: dict[str, Any], claims: list[Any], sources: list[Any], findings: Any, refs: set[str], mode: str
-) -> dict[str, Any]:
+) -> JSONObject:
     objs = [c for c in claims if isinstance(c, dict)]
     kqs = sorted(
         {c["answers_key_question"] for c in objs if isinstance(c.get("answers_key_question"), str)},

@@ -25,6 +25,7 @@ from autodidact.evidence.files import evidence_from_json
 from autodidact.evidence.payload import Payload
 from autodidact.evidence.prose import Written
 from autodidact.evidence.validator import validate_evidence
+from autodidact.jsontypes import JSONObject
 from autodidact.kb import detect_language
 from autodidact.plan.models import Dimension, Plan
 from autodidact.plan.planner import acreate_plan
@@ -60,7 +61,7 @@ class ReportProgress(Progress, Protocol):
     def dimension_started(self, dim_id: str, name: str, mode: str) -> None:
         """The research agent started on a dimension."""
 
-    def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
+    def dimension_done(self, dim_id: str, stats: JSONObject) -> None:
         """A dimension's evidence is valid and recorded in plan.json."""
 
     def dimension_skipped(self, dim_id: str, reason: str) -> None:
@@ -73,11 +74,24 @@ class NullReporter(NullProgress):
     def dimension_started(self, dim_id: str, name: str, mode: str) -> None:
         pass
 
-    def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
+    def dimension_done(self, dim_id: str, stats: JSONObject) -> None:
         pass
 
     def dimension_skipped(self, dim_id: str, reason: str) -> None:
         pass
+
+
+class ReportSummary(TypedDict):
+    """``report --json``: how the run ended and where the report is."""
+
+    ok: bool
+    report_dir: str
+    report: str
+    dimensions_run: list[str]
+    dimensions_reused: list[str]
+    dimensions_failed: dict[str, str]
+    citations: int
+    usage: UsageTotals | dict[str, int]  # {} when no model call was counted
 
 
 @dataclass
@@ -96,7 +110,7 @@ class ReportResult:
     def report_md(self) -> Path:
         return ReportPaths(self.report_dir).report_md
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> ReportSummary:
         """JSON-ready summary for the CLI."""
         return {
             "ok": not self.failed,
@@ -143,7 +157,7 @@ class _Run:
     def upstreams(self, dim: Dimension) -> list[str]:
         return [] if self.evidence_mode == "quick" else [d.dimension_id for d in dim.dependency_inputs]
 
-    def check(self, dim: Dimension) -> tuple[bool, dict[str, Any], str]:
+    def check(self, dim: Dimension) -> tuple[bool, JSONObject, str]:
         """(valid, stats or {}, summary of errors) for the dimension's evidence file as it is now.
 
         The validator reads the raw JSON (a broken file is a list of rule codes); only a file it
