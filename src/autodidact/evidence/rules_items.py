@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypedDict, TypeGuard
+from typing import NotRequired, TypedDict, TypeGuard
 
 from autodidact.evidence.models import (
     CLAIM_ID_RE,
@@ -25,6 +25,7 @@ from autodidact.evidence.models import (
     SOURCE_ID_RE,
     TOPIC_TAG_RE,
 )
+from autodidact.jsontypes import JSONObject, JSONValue
 from autodidact.sources.snapshots import shown_url
 
 _CLAIM_ID = re.compile(CLAIM_ID_RE)
@@ -104,9 +105,9 @@ def show(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def check_sources(sources: list[Any], issues: Issues) -> dict[str, dict[str, Any]]:
+def check_sources(sources: list[JSONValue], issues: Issues) -> dict[str, JSONObject]:
     """V010–V017; returns the sources by id (first occurrence, objects only)."""
-    by_id: dict[str, dict[str, Any]] = {}
+    by_id: dict[str, JSONObject] = {}
     for i, src in enumerate(sources):
         where = f"sources[{i}]"
         if not isinstance(src, dict):
@@ -156,15 +157,15 @@ def _valid_http_url(url: str) -> bool:
 
 
 def check_claims(
-    claims: list[Any],
+    claims: list[JSONValue],
     dimension_id: str | None,
-    sources: dict[str, dict[str, Any]],
+    sources: dict[str, JSONObject],
     mode: str,
     version: str,
     issues: Issues,
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, JSONObject]:
     """V020–V034 and V040–V041; returns the claims by id (objects with a valid id only)."""
-    by_id: dict[str, dict[str, Any]] = {}
+    by_id: dict[str, JSONObject] = {}
     quick = mode == "quick"
     for i, claim in enumerate(claims):
         where = f"claims[{i}]"
@@ -203,8 +204,8 @@ def check_claims(
 
 
 def _check_evidence_list(
-    evidence: list[Any], where: str, sources: dict[str, dict[str, Any]], version: str, issues: Issues
-) -> list[dict[str, Any]]:
+    evidence: list[JSONValue], where: str, sources: dict[str, JSONObject], version: str, issues: Issues
+) -> list[JSONObject]:
     good = []
     for j, item in enumerate(evidence):
         at = f"{where}.evidence[{j}]"
@@ -231,9 +232,9 @@ def _check_evidence_list(
 
 
 def _check_kind_rules(
-    kind: Any,
-    evidence: list[dict[str, Any]],
-    sources: dict[str, dict[str, Any]],
+    kind: JSONValue,
+    evidence: list[JSONObject],
+    sources: dict[str, JSONObject],
     quick: bool,
     where: str,
     issues: Issues,
@@ -249,7 +250,7 @@ def _check_kind_rules(
             issues.add("V041", f"{where} is interpretive and needs evidence from {need} distinct sources", where)
 
 
-def check_key_findings(findings: list[Any], claim_ids: set[str], issues: Issues) -> None:
+def check_key_findings(findings: list[JSONValue], claim_ids: set[str], issues: Issues) -> None:
     """V050–V053."""
     for i, kf in enumerate(findings):
         where = f"key_findings[{i}]"
@@ -267,7 +268,7 @@ def check_key_findings(findings: list[Any], claim_ids: set[str], issues: Issues)
                 issues.add("V053", f"{where}.claim_ids[{j}] {show(cid)} is not a claim id of this file", where)
 
 
-def check_writing_context(entries: Any, dimension_id: str | None, source_ids: set[str], issues: Issues) -> None:
+def check_writing_context(entries: JSONValue, dimension_id: str | None, source_ids: set[str], issues: Issues) -> None:
     """V060–V066 (``writing_context`` is optional)."""
     if not isinstance(entries, list):
         issues.add("V060", "writing_context must be an array of objects", "writing_context")
