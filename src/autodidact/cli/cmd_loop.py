@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
     from autodidact.loop.progress import CounterValue, StepInfo
     from autodidact.loop.runner import RunResult
+    from autodidact.loop.status import StatusReport
 
 STEP_LABEL = {
     "questions": "step 1 questions",
@@ -398,7 +399,7 @@ def register(app: typer.Typer) -> None:
             emit_json(rq.model_dump(mode="json"))
 
 
-def _print_status(report: dict[str, Any]) -> None:
+def _print_status(report: StatusReport) -> None:
     from rich import box
     from rich.table import Table
 
@@ -445,7 +446,7 @@ def _print_status(report: dict[str, Any]) -> None:
             ("overlap_above_0_7", "4 question overlap > 0.7"),
         ]
         for key, label in labels:
-            mark = "[green]met[/green]" if term[key] else "[red]not met[/red]"
+            mark = "[green]met[/green]" if term.get(key) else "[red]not met[/red]"
             out.print(f"  {label}: {mark}")
         stall = term["stall"]
         if stall["new_claims"] is None:

@@ -146,7 +146,7 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
     @server.tool(title="Research status", annotations=READ_ONLY)
     def status() -> ToolResult:
         """Rounds, counts, audit issues and overlap per round, each termination condition, cost so far."""
-        return guarded(lambda: api.status(kb=kb).report)
+        return guarded(lambda: dict(api.status(kb=kb).report))
 
     @server.tool(title="Ask a question for the next round", annotations=WRITES)
     def ask(
