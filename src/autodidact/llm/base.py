@@ -8,12 +8,16 @@ That keeps every adapter short and makes the resilience logic testable once, for
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from autodidact.errors import ContextLengthError, ModelError
 from autodidact.jsontypes import JSONObject
 from autodidact.llm.tasks import Message
+
+if TYPE_CHECKING:
+    import ssl
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,7 @@ class TransientModelError(ModelError):
         self.retry_after = retry_after
 
 
-def parse_retry_after(headers: Any) -> float | None:
+def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
     """Seconds from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date), else None."""
     if headers is None:
         return None
@@ -165,10 +169,10 @@ def redact(text: str, *extra_vars: str | None) -> str:
     return text
 
 
-_SSL_CONTEXT: Any = None
+_SSL_CONTEXT: ssl.SSLContext | None = None
 
 
-def shared_ssl_context() -> Any:
+def shared_ssl_context() -> ssl.SSLContext:
     """One TLS context for every SDK client: building one costs ~30 ms, and ``run_sync`` makes a
     new client per event loop."""
     global _SSL_CONTEXT

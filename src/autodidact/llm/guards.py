@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -70,7 +69,7 @@ def content_problems(output: BaseModel, path: str = "") -> list[str]:
     return problems
 
 
-def _list_problems(items: list[Any], where: str, desc: str) -> list[str]:
+def _list_problems(items: list[object], where: str, desc: str) -> list[str]:
     problems: list[str] = []
     seen: dict[str, int] = {}
     for i, item in enumerate(items):
