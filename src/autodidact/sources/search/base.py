@@ -47,7 +47,7 @@ class SearchProvider(Protocol):
     async def search(self, query: str, n: int) -> list[SearchHit]: ...
 
 
-def clean(text: Any) -> str:
+def clean(text: object) -> str:
     """A one-line string without HTML tags (providers highlight with ``<strong>``)."""
     if not isinstance(text, str):
         return ""
