@@ -16,6 +16,7 @@ from typing import Any
 
 from autodidact.config import ModelSettings, secret
 from autodidact.errors import ModelAuthError, ModelError
+from autodidact.jsontypes import JSONObject
 from autodidact.llm.base import (
     Completion,
     Request,
@@ -82,7 +83,7 @@ class OpenAICompatModel:
         self._clients[id(loop)] = (loop, client)
         return client
 
-    def _response_format(self, request: Request) -> dict[str, Any] | None:
+    def _response_format(self, request: Request) -> JSONObject | None:
         if request.schema is None:
             return None
         if self.response_format == "json_schema":
