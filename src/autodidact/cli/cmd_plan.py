@@ -45,7 +45,7 @@ def _kb_root(kb: Path | None) -> Path | None:
 
 
 def _report_dir(request: str, report_dir: Path | None, kb_root: Path | None) -> Path:
-    from autodidact.report.paths import default_report_dir
+    from autodidact.report.folder import default_report_dir
 
     return report_dir if report_dir is not None else default_report_dir(request, kb_root)
 
@@ -144,7 +144,7 @@ def register(app: typer.Typer) -> None:
         from autodidact.cli.engine_opts import make_runtime
         from autodidact.errors import InputError
         from autodidact.plan.planner import create_plan
-        from autodidact.report.paths import ReportPaths, read_request, write_request
+        from autodidact.report.folder import ReportPaths, read_request, write_request
         from autodidact.store import atomic
 
         text = read_request(request)
@@ -218,7 +218,7 @@ def register(app: typer.Typer) -> None:
         """
         from autodidact.cli.engine_opts import load_run_settings, make_runtime
         from autodidact.errors import InputError
-        from autodidact.report.paths import read_request
+        from autodidact.report.folder import read_request
         from autodidact.report.pipeline import run_report_sync
 
         if mode not in {"quick", "normal", "heavy"}:

@@ -283,9 +283,7 @@ def _research_info(ctx: RoundContext, n: int, scratch: RoundScratch) -> StepInfo
 
     novelty = measure_round(ctx, n, scratch)
     info.update({"new_claims": novelty.new_claims, "new_sources": novelty.new_sources})
-    usage = ctx.runtime.usage_totals() if hasattr(ctx.runtime, "usage_totals") else None
-    if usage:
-        info["usage"] = usage
+    info["usage"] = ctx.runtime.usage_totals()  # the run so far, for the step's cost line
     return info
 
 

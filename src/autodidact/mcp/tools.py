@@ -220,7 +220,7 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
         def make() -> ToolResult:
             from datetime import date
 
-            from autodidact.report.paths import default_report_dir
+            from autodidact.report.folder import default_report_dir
 
             folder = default_report_dir(request, kb, today=date.today())
             result = api.report(request, kb=kb, report_dir=folder, mode=mode)

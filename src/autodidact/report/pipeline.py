@@ -34,10 +34,10 @@ from autodidact.progress import DIMENSIONS_LABEL, NullProgress, Prefixed, Progre
 from autodidact.report.artifacts import ProseFile, as_prose_file
 from autodidact.report.citations import Evidences, SectionOf
 from autodidact.report.compose import compose_report
+from autodidact.report.folder import ReportPaths, write_request
 from autodidact.report.grounding import ground_plan
 from autodidact.report.html import render_html
 from autodidact.report.labels import label
-from autodidact.report.paths import ReportPaths, write_request
 from autodidact.report.references import bibtex, csl_json
 from autodidact.report.subreport import render_subreport
 from autodidact.report.writing import BlockKey, prose_record, write_prose
