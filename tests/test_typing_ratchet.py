@@ -17,8 +17,8 @@ ANY = re.compile(r"\bAny\b")
 DICT_ANY = re.compile(r"dict\[str, Any\]")
 
 # Lines of src/autodidact/**/*.py that mention ``Any`` / ``dict[str, Any]`` (grep -c, summed).
-MAX_ANY_LINES = 231
-MAX_DICT_ANY_LINES = 119
+MAX_ANY_LINES = 230
+MAX_DICT_ANY_LINES = 118
 
 
 def _lines(pattern: re.Pattern[str]) -> int:
