@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from autodidact.errors import ContextLengthError, ModelError
 from autodidact.jsontypes import JSONObject
@@ -136,7 +136,9 @@ def looks_like_context_error(text: str) -> bool:
     return any(marker in low for marker in CONTEXT_MARKERS)
 
 
-def status_error(what: str, task: str | None, status: int, detail: str, exc: Any, *, context: bool) -> ModelError:
+def status_error(
+    what: str, task: str | None, status: int, detail: str, exc: BaseException, *, context: bool
+) -> ModelError:
     """Map a non-auth HTTP error to our types, the same way for every provider.
 
     ``context`` says the provider recognised a context-length error (each wire format words it

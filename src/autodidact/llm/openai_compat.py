@@ -12,7 +12,7 @@ The key is read from the environment when a client is built and never stored els
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autodidact.config import ModelSettings, secret
 from autodidact.errors import ModelAuthError, ModelError
@@ -27,6 +27,9 @@ from autodidact.llm.base import (
     shared_ssl_context,
     status_error,
 )
+
+if TYPE_CHECKING:
+    import openai
 
 PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key, but the SDK insists on one
 
@@ -177,7 +180,7 @@ class OpenAICompatModel:
             counted = Usage(input_tokens=request_tokens(request), output_tokens=chunks)
         return Completion(text=text, usage=counted, model=model, finish_reason=finish)
 
-    def _status_error(self, exc: Any, request: Request) -> ModelError:
+    def _status_error(self, exc: openai.APIStatusError, request: Request) -> ModelError:
         status = int(exc.status_code)
         what = f"{self.provider}:{self.name}"
         if status in (401, 403):
