@@ -23,6 +23,7 @@ check: $(STAMP)
 	$(BIN)/ruff check src tests bench scripts eval
 	$(BIN)/ruff format --check src tests bench scripts eval
 	$(BIN)/mypy
+	$(BIN)/python -m pytest -q -p no:randomly tests/test_typing_ratchet.py  # Any only goes down (docs/architecture.md, Typing)
 	$(BIN)/lint-imports
 	$(BIN)/python -m pip check
 

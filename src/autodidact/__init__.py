@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
@@ -43,7 +43,7 @@ __all__ = [
 _API = frozenset(__all__) - {"__version__"}
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """Load the API on first use of one of its names (PEP 562)."""
     if name in _API:
         from autodidact import api
@@ -67,7 +67,7 @@ class _Package(types.ModuleType):
     not through this attribute, so refusing the binding changes nothing else.
     """
 
-    def __setattr__(self, name: str, value: Any) -> None:
+    def __setattr__(self, name: str, value: object) -> None:
         if name in _API and isinstance(value, types.ModuleType):
             return
         super().__setattr__(name, value)

@@ -14,14 +14,17 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal, TypeAlias, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from autodidact.errors import ConfigError
 
 KB_SETTINGS_FILE = "autodidact.toml"
+# One layer of settings before validation: a TOML table, an environment or the flags, nested by section.
+Layer: TypeAlias = dict[str, object]
 
 
 class ModelSettings(BaseModel):
@@ -209,7 +212,7 @@ def _line_of(text: str, key: str) -> int | None:
     return text.count("\n", 0, match.start()) + 1
 
 
-def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
+def _read_toml(path: Path) -> tuple[Layer, str]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -222,30 +225,32 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise ConfigError(f"{path}: invalid TOML: {exc}", hint="fix the line named above") from None
 
 
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+def _merge(base: Layer, over: Layer) -> Layer:
     out = dict(base)
     for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
+        below = out.get(key)
+        if isinstance(value, dict) and isinstance(below, dict):
+            out[key] = _merge(below, value)
         else:
             out[key] = value
     return out
 
 
-def _set_path(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+def _set_path(data: Layer, path: tuple[str, ...], value: object) -> None:
     node = data
     for part in path[:-1]:
-        node = node.setdefault(part, {})
+        # Only this module builds these layers, and it never puts a value where a table goes.
+        node = cast(Layer, node.setdefault(part, {}))
     node[path[-1]] = value
 
 
-def _env_layer() -> dict[str, Any]:
-    layer: dict[str, Any] = {}
+def _env_layer() -> Layer:
+    layer: Layer = {}
     for var, path in ENV_MAP.items():
         raw = os.environ.get(var)
         if raw is None or raw == "":
             continue
-        value: Any = raw
+        value: object = raw
         if path[-1] in {"providers", "allow_private"}:
             value = [p.strip() for p in raw.split(",") if p.strip()]
         elif path[-1] in _BOOLEAN_KEYS:
@@ -255,7 +260,7 @@ def _env_layer() -> dict[str, Any]:
     return layer
 
 
-def _validate(data: dict[str, Any], origins: list[tuple[str, dict[str, Any], str]]) -> Settings:
+def _validate(data: Layer, origins: list[tuple[str, Layer, str]]) -> Settings:
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
@@ -264,7 +269,7 @@ def _validate(data: dict[str, Any], origins: list[tuple[str, dict[str, Any], str
         dotted = ".".join(loc)
         # Name the layer (file and line, or variable) that set the offending key.
         for name, layer, text in reversed(origins):
-            node: Any = layer
+            node: object = layer
             found = True
             for part in loc:
                 if isinstance(node, dict) and part in node:
@@ -274,7 +279,7 @@ def _validate(data: dict[str, Any], origins: list[tuple[str, dict[str, Any], str
                     break
             if not found and loc and isinstance(layer, dict):
                 # Unknown key: the parent exists in this layer.
-                parent: Any = layer
+                parent: object = layer
                 for part in loc[:-1]:
                     parent = parent.get(part, {}) if isinstance(parent, dict) else {}
                 found = isinstance(parent, dict) and loc[-1] in parent
@@ -288,9 +293,9 @@ def _validate(data: dict[str, Any], origins: list[tuple[str, dict[str, Any], str
         raise ConfigError(f"invalid setting '{dotted}': {err['msg']}") from None
 
 
-def load_settings(kb_root: Path | None = None, flags: dict[str, Any] | None = None) -> Settings:
+def load_settings(kb_root: Path | None = None, flags: Mapping[str, object] | None = None) -> Settings:
     """Merge every layer and validate once, naming the origin of any bad value."""
-    origins: list[tuple[str, dict[str, Any], str]] = []
+    origins: list[tuple[str, Layer, str]] = []
     user_path = user_config_path()
     if user_path.is_file():
         data, text = _read_toml(user_path)
@@ -303,13 +308,13 @@ def load_settings(kb_root: Path | None = None, flags: dict[str, Any] | None = No
     env_layer = _env_layer()
     if env_layer:
         origins.append(("environment", env_layer, ""))
-    flag_layer: dict[str, Any] = {}
+    flag_layer: Layer = {}
     for dotted, value in (flags or {}).items():
         if value is not None:
             _set_path(flag_layer, tuple(dotted.split(".")), value)
     if flag_layer:
         origins.append(("command-line flag", flag_layer, ""))
-    merged: dict[str, Any] = {}
+    merged: Layer = {}
     for _, layer, _ in origins:
         merged = _merge(merged, layer)
     settings = _validate(merged, origins)

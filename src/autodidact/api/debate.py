@@ -20,6 +20,7 @@ from autodidact.errors import InputError, NotFoundError
 if TYPE_CHECKING:
     from autodidact.debate.engine import Engine
     from autodidact.debate.session import Session
+    from autodidact.jsontypes import JSONObject
 
 DEPTHS = ("quick", "standard", "deep")
 
@@ -47,7 +48,7 @@ class Turn:
         """True once the session is closed (nothing more to answer)."""
         return self.state == "CLOSED"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """JSON-ready (the MCP server's answer)."""
         return {
             "session_id": self.session_id, "state": self.state, "text": self.text, "question": self.question,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from autodidact.errors import InputError
 
@@ -49,7 +49,7 @@ def settings_for(
         raise InputError(f"max_cost {max_cost} is negative", hint="give a cost in USD, 0 or more")
     if max_tokens is not None and max_tokens < 0:
         raise InputError(f"max_tokens {max_tokens} is negative", hint="give a token count, 0 or more")
-    flags: dict[str, Any] = {
+    flags: dict[str, object] = {
         "llm.model": model, "budget.max_cost": max_cost, "budget.max_tokens": max_tokens, "llm.fallback": fallback,
     }  # fmt: skip
     return load_settings(root, flags)
@@ -77,17 +77,18 @@ def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(coroutine)
     import threading
 
-    box: dict[str, Any] = {}
+    value: list[T] = []
+    error: list[BaseException] = []
 
     def main() -> None:
         try:
-            box["value"] = asyncio.run(coroutine)
+            value.append(asyncio.run(coroutine))
         except BaseException as exc:  # handed back to the caller's thread below
-            box["error"] = exc
+            error.append(exc)
 
     helper = threading.Thread(target=main, name="autodidact-api", daemon=True)
     helper.start()
     helper.join()
-    if "error" in box:
-        raise box["error"]
-    return cast("T", box["value"])
+    if error:
+        raise error[0]
+    return value[0]

@@ -12,12 +12,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from autodidact.errors import InputError, NotFoundError, PathSafetyError
 
 if TYPE_CHECKING:
     from autodidact.kb import KnowledgeBase
+    from autodidact.loop.status import StatusReport
     from autodidact.sources.index import Passage
 
 KBPath = str | os.PathLike[str]
@@ -83,7 +84,7 @@ class Status:
     wiki_articles: int
     pending_user_questions: int
     summary: str | None
-    report: dict[str, Any] = field(repr=False)
+    report: StatusReport = field(repr=False)
 
 
 def status(*, kb: KBPath) -> Status:

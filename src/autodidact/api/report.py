@@ -42,7 +42,7 @@ def report(
     ``./reports/<date>_<slug>``. Calling again with the same request and folder resumes. The result's
     ``report_md`` is the report; ``failed`` names dimensions that could not be researched.
     """
-    from autodidact.report.paths import default_report_dir
+    from autodidact.report.folder import default_report_dir
     from autodidact.report.pipeline import run_report
 
     if not isinstance(request, str) or not request.strip():

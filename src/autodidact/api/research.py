@@ -16,16 +16,17 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from autodidact.api.engine import check_engine_args, run_coroutine, runtime_for, settings_for
 from autodidact.api.knowledge import KBPath
 from autodidact.errors import AutodidactError, InputError, Interrupted, LockedError, NotFoundError
 
 if TYPE_CHECKING:
+    from autodidact.jsontypes import JSONObject
     from autodidact.kb import KnowledgeBase
     from autodidact.loop.control import Control
-    from autodidact.loop.progress import Reporter
+    from autodidact.loop.progress import CounterValue, Reporter, StepInfo
     from autodidact.loop.runner import RunResult
 
 RECENT_LINES = 30
@@ -40,6 +41,17 @@ class _Prepared:
     corpus: list[Path]
 
 
+class _RunArgs(TypedDict):
+    """The run's settings as :func:`research` and :func:`start_research` take them (checked by ``_prepare``)."""
+
+    max_rounds: int | None
+    background: str | None
+    model: str | None
+    fallback: str | None
+    max_cost: float | None
+    max_tokens: int | None
+
+
 def _whole(value: object, name: str, least: int) -> None:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < least):
         raise InputError(f"{name}={value!r} is not a whole number of at least {least}")
@@ -49,7 +61,7 @@ def _prepare(
     topic: str | None,
     kb: KBPath,
     corpus: Sequence[KBPath],
-    run_args: dict[str, Any],
+    run_args: _RunArgs,
 ) -> _Prepared:
     """Check every argument, then create the knowledge base if needed: bad input leaves nothing behind."""
     from autodidact.kb import init_kb, is_kb, open_kb
@@ -129,7 +141,7 @@ def research(
     """
     from autodidact.loop.control import Control
 
-    args: dict[str, Any] = {
+    args: _RunArgs = {
         "max_rounds": max_rounds, "background": background, "model": model, "fallback": fallback,
         "max_cost": max_cost, "max_tokens": max_tokens,
     }  # fmt: skip
@@ -169,9 +181,9 @@ class ResearchProgress:
     result: RunResult | None = None
     error: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """JSON-ready (the MCP server's ``research_progress`` answer)."""
-        data: dict[str, Any] = {
+        data: JSONObject = {
             "state": self.state, "kb": str(self.kb), "topic": self.topic, "round": self.round,
             "max_rounds": self.max_rounds, "step": self.step, "steps_done": list(self.steps_done),
             "questions": self.questions, "questions_done": self.questions_done,
@@ -261,11 +273,12 @@ class _JobReporter:
         if self.inner is not None:
             self.inner.step_skipped(round_n, step)
 
-    def step_done(self, round_n: int, step: str, info: dict[str, Any]) -> None:
+    def step_done(self, round_n: int, step: str, info: StepInfo) -> None:
         with self.lock:
             self.steps_done.append(step)
             if step == "questions":
-                self.questions = int(info.get("questions") or 0)
+                count = info.get("questions")
+                self.questions = int(count) if isinstance(count, int | float | str) and count else 0
             if step == "research" and self.questions is not None:
                 self.questions_done = self.questions
             if step == "state":
@@ -273,7 +286,7 @@ class _JobReporter:
         if self.inner is not None:
             self.inner.step_done(round_n, step, info)
 
-    def progress(self, round_n: int, **counters: Any) -> None:
+    def progress(self, round_n: int, **counters: CounterValue) -> None:
         with self.lock:
             head = counters.get("key_question")
             if isinstance(head, str) and head[2:].isdigit():
@@ -287,7 +300,7 @@ class _JobReporter:
         if self.inner is not None:
             self.inner.progress(round_n, **counters)
 
-    def run_finished(self, result: Any) -> None:
+    def run_finished(self, result: RunResult) -> None:
         if self.inner is not None:
             self.inner.run_finished(result)
 
@@ -300,7 +313,7 @@ class ResearchJob:
     """
 
     def __init__(
-        self, prepared: _Prepared, topic: str | None, run_args: dict[str, Any], progress: Reporter | None = None
+        self, prepared: _Prepared, topic: str | None, run_args: _RunArgs, progress: Reporter | None = None
     ) -> None:
         from autodidact.loop.control import Control
 
@@ -317,7 +330,7 @@ class ResearchJob:
         )
         self._thread.start()
 
-    def _main(self, prepared: _Prepared, topic: str | None, run_args: dict[str, Any]) -> None:
+    def _main(self, prepared: _Prepared, topic: str | None, run_args: _RunArgs) -> None:
         try:
             self._result = asyncio.run(
                 _run(prepared, topic, progress=self._reporter, control=self._control, **run_args)
@@ -392,7 +405,7 @@ def start_research(
     knowledge base another run is writing is refused here (:class:`~autodidact.errors.LockedError`),
     so an error in what you passed is raised, not found later in the job.
     """
-    args: dict[str, Any] = {
+    args: _RunArgs = {
         "max_rounds": max_rounds, "background": background, "model": model, "fallback": fallback,
         "max_cost": max_cost, "max_tokens": max_tokens,
     }  # fmt: skip

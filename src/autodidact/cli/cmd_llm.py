@@ -8,8 +8,9 @@ actually answers one call. After a run, ``usage`` totals the ledger by task and 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -17,11 +18,15 @@ from autodidact.cli.common import console, emit_json, json_option, kb_option
 from autodidact.cli.engine_opts import model_option
 
 if TYPE_CHECKING:
+    from autodidact.config import Settings
+    from autodidact.jsontypes import JSONObject
+    from autodidact.llm.base import Completion
+    from autodidact.llm.ledger import UsageTotals
     from autodidact.llm.runtime import Runtime
 
 
-def _flatten(data: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
-    rows: list[tuple[str, Any]] = []
+def _flatten(data: Mapping[str, object], prefix: str = "") -> list[tuple[str, object]]:
+    rows: list[tuple[str, object]] = []
     for key, value in data.items():
         dotted = f"{prefix}{key}"
         if isinstance(value, dict) and value and key != "prices":
@@ -44,7 +49,7 @@ def _kb_root(kb: Path | None) -> Path | None:
     return None
 
 
-def _search_engines(settings: Any) -> list[str]:
+def _search_engines(settings: Settings) -> list[str]:
     lines = ["local full-text search (always)"]
     if not settings.search.providers:
         return [*lines, "no web search providers configured (search.providers / AUTODIDACT_SEARCH_PROVIDERS)"]
@@ -95,7 +100,7 @@ def _check(runtime: Runtime) -> None:
     )
     started = time.monotonic()
 
-    async def call() -> Any:
+    async def call() -> Completion:
         try:
             return await runtime.complete(request)
         finally:
@@ -124,7 +129,7 @@ def _speed(runtime: Runtime) -> None:
         max_tokens=SPEED_TOKENS,
     )
 
-    async def call() -> Any:
+    async def call() -> tuple[Completion, float]:
         try:
             started = time.monotonic()
             done = await runtime.complete(request)
@@ -178,7 +183,7 @@ def task_limits() -> list[tuple[str, int]]:
     return [(str(getattr(t, "name", "")), int(getattr(t, "max_tokens", 0))) for t in tasks]
 
 
-def output_mode(model: Any) -> str:
+def output_mode(model: object) -> str:
     """How the model is held to the schema, in words (``doctor``)."""
     fmt = getattr(model, "response_format", None)
     if fmt == "json_schema":
@@ -190,7 +195,7 @@ def output_mode(model: Any) -> str:
     return "schema in the prompt, reply validated"
 
 
-def _dropped(totals: dict[str, Any]) -> str:
+def _dropped(totals: UsageTotals) -> str:
     n = int(totals.get("dropped", 0))
     return f"{n} written sentences dropped by the checks, " if n else ""
 
@@ -224,7 +229,7 @@ def register(app: typer.Typer) -> None:
 
         root = _kb_root(kb)
         settings = load_run_settings(root, model)
-        facts: dict[str, Any] = {
+        facts: JSONObject = {
             "settings_files": {
                 "user": str(user_config_path()),
                 "user_found": user_config_path().is_file(),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -18,7 +18,11 @@ from autodidact.cli.engine_opts import (
 from autodidact.progress import NullProgress
 
 if TYPE_CHECKING:
+    from autodidact.jsontypes import JSONObject
     from autodidact.llm.runtime import Runtime
+    from autodidact.loop.progress import CounterValue, StepInfo
+    from autodidact.loop.runner import RunResult
+    from autodidact.loop.status import StatusReport
 
 STEP_LABEL = {
     "questions": "step 1 questions",
@@ -94,7 +98,7 @@ class RichReporter(NullProgress):
         skipped = "（中断前已完成，跳过）" if self.zh else " (done before the interruption; skipped)"
         console.print(f"[dim]✓ {self._label(step)}{skipped}[/dim]")
 
-    def step_done(self, round_n: int, step: str, info: dict[str, Any]) -> None:
+    def step_done(self, round_n: int, step: str, info: StepInfo) -> None:
         if self.zh:
             console.print(f"  [green]✓[/green] {_done_zh(step, info)}")
             return
@@ -104,12 +108,9 @@ class RichReporter(NullProgress):
                 text += f", overlap {info['overlap']:.0%}"
         elif step == "research":
             text = _research_line_en(info)
-            usage = info.get("usage") or {}
-            if usage.get("calls"):
-                text += (
-                    f" · {usage.get('input_tokens', 0) + usage.get('output_tokens', 0)} tokens, "
-                    f"${usage.get('cost_usd', 0.0):.4f} so far"
-                )
+            usage = info.get("usage")
+            if usage and usage["calls"]:
+                text += f" · {usage['input_tokens'] + usage['output_tokens']} tokens, ${usage['cost_usd']:.4f} so far"
         elif step == "compile":
             text = f"{info.get('topics', 0)} wiki topics updated"
         elif step == "state":
@@ -121,7 +122,7 @@ class RichReporter(NullProgress):
             text = "done"
         console.print(f"  [green]✓[/green] {text}")
 
-    def progress(self, round_n: int, **counters: Any) -> None:
+    def progress(self, round_n: int, **counters: CounterValue) -> None:
         total = counters.get("key_questions_total")
         if total:
             done = counters.get("key_questions_done", 0)
@@ -137,7 +138,7 @@ class RichReporter(NullProgress):
     def warning(self, text: str) -> None:
         console.print(f"[yellow]warning:[/yellow] {text}", markup=True)
 
-    def run_finished(self, result: Any) -> None:
+    def run_finished(self, result: RunResult) -> None:
         self.close()
 
 
@@ -145,41 +146,41 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _research_line_en(info: dict[str, Any]) -> str:
+def _research_line_en(info: StepInfo) -> str:
     """Step 2's line: what the agent kept and, beside it, what is new — the numbers `status` and the
     stall rule read — so "9 claims" in a round that added nothing reads "9 claims (0 new)"."""
 
-    def counted(key: str, word: str) -> str:
-        text = _plural(int(info.get(key, 0) or 0), word)
-        new = info.get(f"new_{key}")
+    def counted(count: int | None, new: int | None, word: str) -> str:
+        text = _plural(int(count or 0), word)
         return text if new is None else f"{text} ({new} new)"
 
     return (
-        f"{counted('sources', 'source')}, {counted('claims', 'claim')}, "
+        f"{counted(info.get('sources'), info.get('new_sources'), 'source')}, "
+        f"{counted(info.get('claims'), info.get('new_claims'), 'claim')}, "
         f"{_plural(int(info.get('raw_files', 0) or 0), 'new raw file')}, "
         f"{_plural(int(info.get('dropped', 0) or 0), 'claim')} dropped"
     )
 
 
-def _new_zh(info: dict[str, Any], key: str) -> str:
-    return f"（新 {info[key]}）" if info.get(key) is not None else ""
+def _new_zh(new: int | None) -> str:
+    return f"（新 {new}）" if new is not None else ""
 
 
-def _done_zh(step: str, info: dict[str, Any]) -> str:
+def _done_zh(step: str, info: StepInfo) -> str:
     """A finished step's line in Chinese (the English lines in ``RichReporter.step_done``)."""
     if step == "questions":
         text = f"{info.get('questions', 0)} 个问题"
         return text + (f"，与历史问题重叠 {info['overlap']:.0%}" if info.get("overlap") is not None else "")
     if step == "research":
         text = (
-            f"{info.get('sources', 0)} 个来源{_new_zh(info, 'new_sources')}，"
-            f"{info.get('claims', 0)} 条论据{_new_zh(info, 'new_claims')}，"
+            f"{info.get('sources', 0)} 个来源{_new_zh(info.get('new_sources'))}，"
+            f"{info.get('claims', 0)} 条论据{_new_zh(info.get('new_claims'))}，"
             f"{info.get('raw_files', 0)} 个新 raw 文件，丢弃 {info.get('dropped', 0)} 条论据"
         )
-        usage = info.get("usage") or {}
-        if usage.get("calls"):
-            tokens = usage.get("input_tokens", 0) + usage.get("output_tokens", 0)
-            text += f" · 累计 {tokens} tokens，${usage.get('cost_usd', 0.0):.4f}"
+        usage = info.get("usage")
+        if usage and usage["calls"]:
+            tokens = usage["input_tokens"] + usage["output_tokens"]
+            text += f" · 累计 {tokens} tokens，${usage['cost_usd']:.4f}"
         return text
     if step == "compile":
         return f"更新了 {info.get('topics', 0)} 个 wiki 主题"
@@ -189,7 +190,7 @@ def _done_zh(step: str, info: dict[str, Any]) -> str:
     return "完成"
 
 
-def _result_json(result: Any) -> dict[str, Any]:
+def _result_json(result: RunResult) -> JSONObject:
     """``research --json``: how the run ended and where its outputs are."""
     root = result.kb_root
     return {
@@ -205,7 +206,7 @@ def _result_json(result: Any) -> dict[str, Any]:
     }
 
 
-def _final_block(result: Any) -> None:
+def _final_block(result: RunResult) -> None:
     root = result.kb_root
     if real_console(console).is_terminal:
         console.rule("done")
@@ -398,7 +399,7 @@ def register(app: typer.Typer) -> None:
             emit_json(rq.model_dump(mode="json"))
 
 
-def _print_status(report: dict[str, Any]) -> None:
+def _print_status(report: StatusReport) -> None:
     from rich import box
     from rich.table import Table
 
@@ -445,7 +446,7 @@ def _print_status(report: dict[str, Any]) -> None:
             ("overlap_above_0_7", "4 question overlap > 0.7"),
         ]
         for key, label in labels:
-            mark = "[green]met[/green]" if term[key] else "[red]not met[/red]"
+            mark = "[green]met[/green]" if term.get(key) else "[red]not met[/red]"
             out.print(f"  {label}: {mark}")
         stall = term["stall"]
         if stall["new_claims"] is None:

@@ -7,7 +7,7 @@ Thin on purpose: read the request, build the runtime, call :mod:`autodidact.plan
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -22,7 +22,9 @@ from autodidact.cli.engine_opts import (
 from autodidact.progress import DIMENSIONS_LABEL, NullProgress
 
 if TYPE_CHECKING:
+    from autodidact.jsontypes import JSONObject
     from autodidact.llm.runtime import Runtime
+    from autodidact.report.pipeline import ReportSummary
 
 REPORT_DIR_HELP = "Report folder (default: <kb>/reports/<date>_<slug> with --kb, else ./reports/<date>_<slug>)."
 
@@ -43,7 +45,7 @@ def _kb_root(kb: Path | None) -> Path | None:
 
 
 def _report_dir(request: str, report_dir: Path | None, kb_root: Path | None) -> Path:
-    from autodidact.report.paths import default_report_dir
+    from autodidact.report.folder import default_report_dir
 
     return report_dir if report_dir is not None else default_report_dir(request, kb_root)
 
@@ -81,7 +83,7 @@ class _RichReporter(NullProgress):
         self.running.append(dim_id)
         self._show_running()
 
-    def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
+    def dimension_done(self, dim_id: str, stats: JSONObject) -> None:
         console.print(
             f"  [green]{dim_id} done[/green]: {stats.get('claims', 0)} claims, {stats.get('sources', 0)} sources"
         )
@@ -103,10 +105,10 @@ class _RichReporter(NullProgress):
             self._show_running()
 
 
-def _report_lines(summary: dict[str, Any]) -> list[str]:
+def _report_lines(summary: ReportSummary) -> list[str]:
     """What ``report`` says when it is done (``--json`` prints ``summary`` itself instead)."""
     folder = Path(summary["report_dir"])
-    usage = summary.get("usage") or {}
+    usage = summary["usage"]
     calls = usage.get("calls") or 0
     spent = f" · {calls} model call(s), ~${usage.get('cost_usd', 0.0):.4f}" if calls else ""
     failed = summary["dimensions_failed"]
@@ -142,7 +144,7 @@ def register(app: typer.Typer) -> None:
         from autodidact.cli.engine_opts import make_runtime
         from autodidact.errors import InputError
         from autodidact.plan.planner import create_plan
-        from autodidact.report.paths import ReportPaths, read_request, write_request
+        from autodidact.report.folder import ReportPaths, read_request, write_request
         from autodidact.store import atomic
 
         text = read_request(request)
@@ -216,7 +218,7 @@ def register(app: typer.Typer) -> None:
         """
         from autodidact.cli.engine_opts import load_run_settings, make_runtime
         from autodidact.errors import InputError
-        from autodidact.report.paths import read_request
+        from autodidact.report.folder import read_request
         from autodidact.report.pipeline import run_report_sync
 
         if mode not in {"quick", "normal", "heavy"}:

@@ -7,12 +7,16 @@ PROJECTION_ERROR | NOT_FOUND | INPUT_ERROR) and exits 0 (ok), 1 (inconsistent) o
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 
 from autodidact.cli.common import console, emit_json
+
+if TYPE_CHECKING:
+    from autodidact.debate.store import SessionStore
 
 STATUS_EXIT = {
     "OK": 0,
@@ -25,7 +29,7 @@ STATUS_EXIT = {
 }
 
 
-def _store_call(fn: Any) -> None:
+def _store_call(fn: Callable[[], dict[str, object]]) -> None:
     """Run a store operation and print its JSON with a status; exit by the status."""
     from autodidact.debate.session import ProjectionError
     from autodidact.debate.store import CorruptEventLog, RevisionConflict
@@ -46,7 +50,7 @@ def _store_call(fn: Any) -> None:
     except AutodidactError as exc:
         result = {"status": "INPUT_ERROR", "message": exc.message}
     emit_json(result)
-    raise typer.Exit(STATUS_EXIT[result["status"]])
+    raise typer.Exit(STATUS_EXIT[str(result["status"])])
 
 
 def register(app: typer.Typer) -> None:
@@ -54,7 +58,7 @@ def register(app: typer.Typer) -> None:
     session = typer.Typer(help="The debate event store: append, check, recover, snapshot, seal.", no_args_is_help=True)
     app.add_typer(session, name="session")
 
-    def store_for(folder: Path) -> Any:
+    def store_for(folder: Path) -> SessionStore:
         from autodidact.debate.store import SessionStore
 
         store = SessionStore(folder)
@@ -72,7 +76,7 @@ def register(app: typer.Typer) -> None:
         "execution_kind":"SYSTEM","payload":{}}'
         """
 
-        def run() -> dict[str, Any]:
+        def run() -> dict[str, object]:
             from autodidact.debate.events import make_event
             from autodidact.errors import InputError
 
@@ -109,7 +113,7 @@ def register(app: typer.Typer) -> None:
         Example: autodidact session check my-kb/debates/20261202-idea-1a2b
         """
 
-        def run() -> dict[str, Any]:
+        def run() -> dict[str, object]:
             problems = store_for(session_dir).check()
             return {"status": "INCONSISTENT" if problems else "OK", "divergences": problems}
 
@@ -122,7 +126,7 @@ def register(app: typer.Typer) -> None:
         Example: autodidact session recover my-kb/debates/20261202-idea-1a2b
         """
 
-        def run() -> dict[str, Any]:
+        def run() -> dict[str, object]:
             from autodidact.debate.render import briefing, budget_line
 
             result = store_for(session_dir).recover()
@@ -144,7 +148,7 @@ def register(app: typer.Typer) -> None:
         Example: autodidact session snapshot DIR --expected-revision 3
         """
 
-        def run() -> dict[str, Any]:
+        def run() -> dict[str, object]:
             return {"status": "OK", "revision": store_for(session_dir).snapshot(expected_revision)}
 
         _store_call(run)
@@ -156,7 +160,7 @@ def register(app: typer.Typer) -> None:
         Example: autodidact session seal my-kb/debates/20261202-idea-1a2b
         """
 
-        def run() -> dict[str, Any]:
+        def run() -> dict[str, object]:
             return {"status": "OK", "checkpoint": store_for(session_dir).seal()}
 
         _store_call(run)

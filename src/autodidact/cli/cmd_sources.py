@@ -11,7 +11,6 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -35,7 +34,7 @@ def _cache_dir(path: Path) -> Path:
     return path
 
 
-def _json_call(fn: Callable[[], Any]) -> None:
+def _json_call(fn: Callable[[], object]) -> None:
     """Run ``fn``, print its JSON result; map failures to JSON + exit 1 (refused) or 2 (bad input)."""
     from autodidact.errors import AutodidactError, InputError, PathSafetyError
 
@@ -85,7 +84,7 @@ def _register_snapshot(app: typer.Typer) -> None:
         Example: autodidact snapshot store --source-cache kb/source_cache --url https://example.com/a --input page.md
         """
 
-        def run() -> dict[str, Any]:
+        def run() -> dict[str, object]:
             from autodidact.errors import IntegrityError
             from autodidact.sources.snapshots import SnapshotStore, normalize_url
 
@@ -131,7 +130,7 @@ def _register_snapshot(app: typer.Typer) -> None:
         Example: autodidact snapshot verify --source-cache kb/source_cache --snapshot-ref source_cache/<h>/<h>.md
         """
 
-        def run() -> dict[str, Any]:
+        def run() -> dict[str, object]:
             from autodidact.sources.snapshots import SnapshotStore
 
             snap = SnapshotStore(_cache_dir(source_cache)).verify(snapshot_ref, url)
@@ -146,7 +145,7 @@ def _register_snapshot(app: typer.Typer) -> None:
         Example: autodidact snapshot normalize "HTTPS://Example.COM:443/path?q=2&q=1#s"
         """
 
-        def run() -> dict[str, Any]:
+        def run() -> dict[str, object]:
             from autodidact.sources.snapshots import normalize_url
             from autodidact.store.hashing import sha256_text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -18,15 +18,18 @@ from autodidact.cli.engine_opts import (
 )
 from autodidact.errors import InputError, NotFoundError
 
+if TYPE_CHECKING:
+    from autodidact.jsontypes import JSONValue
 
-def read_questions(path: Path) -> list[Any]:
+
+def read_questions(path: Path) -> list[JSONValue] | list[str]:
     """Questions from a ``round_N_questions.json`` (its ``questions`` array) or a text file, one per line."""
     if not path.is_file():
         raise NotFoundError(f"questions file {path} does not exist", hint="pass a round_N_questions.json or a .txt")
     text = path.read_text("utf-8", errors="replace")
     if path.suffix.lower() == ".json" or text.lstrip().startswith(("{", "[")):
         try:
-            data = json.loads(text)
+            data: JSONValue = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
         items = data.get("questions") if isinstance(data, dict) else data

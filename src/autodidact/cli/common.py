@@ -70,8 +70,8 @@ def json_option() -> Any:
     return typer.Option(False, "--json", help=JSON_HELP)
 
 
-def emit_json(data: Any) -> None:
-    """Print JSON for scripts on stdout."""
+def emit_json(data: object) -> None:
+    """Print JSON for scripts on stdout (anything ``json.dumps`` takes: a model's dump, a TypedDict, a list)."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 

@@ -85,7 +85,7 @@ def load_run_settings(
     """Settings in effect with the engine flags applied (flags > env > KB file > user file)."""
     from autodidact.config import load_settings
 
-    flags: dict[str, Any] = {
+    flags: dict[str, object] = {
         "llm.model": model, "budget.max_cost": max_cost, "budget.max_tokens": max_tokens, "llm.fallback": fallback,
     }  # fmt: skip
     return load_settings(kb_root, flags)
@@ -125,7 +125,7 @@ def make_runtime(
     if settings is None:
         settings = load_run_settings(kb_root, model, max_cost, max_tokens, fallback)
     else:
-        updates: dict[str, Any] = {}
+        updates: dict[str, object] = {}
         if max_cost is not None or max_tokens is not None:
             budget = settings.budget.model_copy(
                 update={k: v for k, v in {"max_cost": max_cost, "max_tokens": max_tokens}.items() if v is not None}

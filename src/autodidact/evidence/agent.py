@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx
 from pydantic import ValidationError
@@ -49,6 +49,7 @@ from autodidact.evidence.sharpen import sharpen, subject_terms, subject_words
 from autodidact.evidence.textscore import terms as terms_of
 from autodidact.evidence.upstream import load_upstreams, usage_entries
 from autodidact.evidence.validator import validate_evidence
+from autodidact.jsontypes import JSONObject
 from autodidact.progress import KEY_QUESTIONS_LABEL, NullProgress, Progress
 from autodidact.sources.fetch import Fetcher  # imported here, not in the worker thread: import races
 from autodidact.sources.search.registry import build_providers
@@ -58,6 +59,7 @@ from autodidact.text.topic import TopicFrame, decompose, subject_names
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
+    from autodidact.sources.search.base import SearchProvider
 
 
 @dataclass
@@ -81,7 +83,7 @@ class GatherResult:
     evidence: EvidenceFile
     dropped: int
     used_sources: list[UsedSource] = field(default_factory=list)
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: JSONObject = field(default_factory=dict)
 
 
 def output_path(payload: Payload, out: Path | None) -> Path:
@@ -101,8 +103,8 @@ async def gather(
     kb_root: Path | None = None,
     out: Path | None = None,
     reporter: Progress | None = None,
-    providers: list[Any] | None = None,
-    fetcher: Any = None,
+    providers: list[SearchProvider] | None = None,
+    fetcher: Fetcher | None = None,
     prefer_new_over: Iterable[str] | None = None,
 ) -> GatherResult:
     """Research one dimension and write its evidence.json (docs/contracts.md §3.4). Raises on invalid output.
@@ -303,10 +305,10 @@ def _open_sources(
     settings: Settings,
     report_dir: Path,
     kb_root: Path | None,
-    providers: list[Any] | None,
-    fetcher: Any,
+    providers: list[SearchProvider] | None,
+    fetcher: Fetcher | None,
     known: list[str],
-) -> tuple[Collector, Any, Any]:
+) -> tuple[Collector, Fetcher | None, httpx.AsyncClient | None]:
     """The collector with its providers and fetcher (built in a worker thread: TLS contexts are slow)."""
     own_fetcher = search_client = None
     if providers is None:
@@ -366,7 +368,9 @@ def default_known(payload: Payload, report_dir: Path, kb_root: Path | None) -> l
     return known
 
 
-async def _close_sources(collector: Collector, own_fetcher: Any, search_client: Any) -> None:
+async def _close_sources(
+    collector: Collector, own_fetcher: Fetcher | None, search_client: httpx.AsyncClient | None
+) -> None:
     collector.close()
     if own_fetcher is not None:
         await own_fetcher.aclose()
@@ -385,7 +389,7 @@ def _previous(path: Path) -> EvidenceFile:
         raise InputError(f"{path}: cannot read the evidence to supplement ({exc.message})", hint=exc.hint) from None
 
 
-def _plan(payload: Payload, report_dir: Path) -> dict[str, Any] | None:
+def _plan(payload: Payload, report_dir: Path) -> JSONObject | None:
     if not payload.plan_path:
         return None
     path = Path(payload.plan_path)

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from autodidact.errors import AutodidactError
 from autodidact.evidence.focus import content_terms
@@ -33,6 +33,11 @@ from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, is_local_
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import connect, index_path
 from autodidact.text.sections import QuoteLocator, Section, label, section_at, section_named, split_sections
+
+if TYPE_CHECKING:
+    from autodidact.sources.fetch import Document
+    from autodidact.sources.index import DocumentInfo, LocalIndex, Passage
+    from autodidact.sources.search.base import SearchHit, SearchProvider
 
 SEARCH_CACHE_DDL = """
 CREATE TABLE IF NOT EXISTS evidence_search_cache (
@@ -131,8 +136,8 @@ class Collector:
         self,
         report_dir: Path,
         kb_root: Path | None,
-        providers: Sequence[Any],
-        fetch_document: Callable[[str], Awaitable[Any]] | None,
+        providers: Sequence[SearchProvider],
+        fetch_document: Callable[[str], Awaitable[Document]] | None,
         results_per_query: int = 8,
         excludes: Sequence[str] = (),
         prefer_new_over: Iterable[str] = (),
@@ -145,14 +150,14 @@ class Collector:
         self.excludes = [e.lower() for e in excludes if e.strip()]
         self.counters = Counters()
         self.known = _normalized(prefer_new_over)  # URLs already read in earlier rounds: tie-break against them
-        self._titles: dict[Path, list[tuple[Any, list[str]]]] = {}
+        self._titles: dict[Path, list[tuple[DocumentInfo, list[str]]]] = {}
         self.docs: dict[str, Doc] = {}
         self._manifests: dict[Path, dict[str, dict[str, str]]] = {}
         self._pending: dict[str, asyncio.Future[Doc | None]] = {}
-        self._writes: list[asyncio.Future[Any]] = []
+        self._writes: list[asyncio.Future[object]] = []
         # Snapshot writes fsync; their own threads keep them from starving DNS and extraction in the default pool.
         self._io = ThreadPoolExecutor(max_workers=4, thread_name_prefix="snapshot-write")
-        self._indexes: list[tuple[Path, Any]] = []
+        self._indexes: list[tuple[Path, LocalIndex]] = []
         roots = [r for r in (kb_root, self.report_dir) if r is not None]
         for root in dict.fromkeys(Path(r).resolve() for r in roots):
             if index_path(root).is_file():
@@ -225,7 +230,7 @@ class Collector:
 
         Reference corpora title their sections by subject; a body search for common words misses them.
         """
-        scored: list[tuple[float, str, Path, Any]] = []
+        scored: list[tuple[float, str, Path, DocumentInfo]] = []
         for root, index in self._indexes:
             for info, words in self._title_terms(root, index):
                 ts = title_score(words, kq_terms)
@@ -246,12 +251,12 @@ class Collector:
                 out.append(Candidate(doc, [], 0.0))
         return out
 
-    def _title_terms(self, root: Path, index: Any) -> list[tuple[Any, list[str]]]:
+    def _title_terms(self, root: Path, index: LocalIndex) -> list[tuple[DocumentInfo, list[str]]]:
         if root not in self._titles:
             self._titles[root] = [(d, _title_content_terms(d.title)) for d in index.documents() if d.title]
         return self._titles[root]
 
-    def _local_doc(self, root: Path, passage: Any) -> Doc | None:
+    def _local_doc(self, root: Path, passage: Passage | DocumentInfo) -> Doc | None:
         key = f"local:{passage.snapshot_ref}:{passage.url}"
         if key in self.docs:
             return self.docs[key]
@@ -293,11 +298,11 @@ class Collector:
         return any(e in low for e in self.excludes)
 
     # -- web -----------------------------------------------------------------------------------
-    async def web_hits(self, query: str) -> list[Any]:
+    async def web_hits(self, query: str) -> list[SearchHit]:
         """Search hits from every provider (cached per provider and query); failures are recorded."""
         from autodidact.sources.search.base import SearchHit
 
-        hits: list[Any] = []
+        hits: list[SearchHit] = []
         seen: set[str] = set()
         for provider in self.providers:
             cached = self._cached(provider.name, query)
@@ -452,7 +457,7 @@ def title_score(title_terms: list[str], variants: list[list[str]]) -> float:
     return best
 
 
-def info_url(info: Any) -> str:
+def info_url(info: DocumentInfo) -> str:
     """An indexed document's normalised URL ("" when it has none)."""
     try:
         return normalize_url(info.url)

@@ -13,9 +13,11 @@ patterns use Python's ``re`` as the validator does.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from autodidact.jsontypes import JSONObject
 
 SCHEMA_VERSION = "1.2"
 READABLE_VERSIONS = ("1.2", "1.1")
@@ -182,7 +184,7 @@ class EvidenceFile(BaseModel):
         """A 1.1 file may say ``"upstream_usage": null``; the validator accepts it as none."""
         return [] if value is None else value
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The JSON form: optional fields left out when empty, ``answers_key_question: null`` kept."""
         data = self.model_dump(mode="json")
         for source in data["sources"]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -83,7 +83,7 @@ class Payload(BaseModel):
 
     @field_validator("language", mode="before")
     @classmethod
-    def _lang(cls, value: Any) -> Any:
+    def _lang(cls, value: object) -> object:
         if isinstance(value, str):
             low = value.strip().lower()
             if low.startswith("zh") or low in {"chinese", "中文"}:
@@ -94,12 +94,12 @@ class Payload(BaseModel):
 
     @field_validator("mode", mode="before")
     @classmethod
-    def _mode(cls, value: Any) -> Any:
+    def _mode(cls, value: object) -> object:
         return "initial" if value in (None, "") else value
 
     @field_validator("time_sensitivity", mode="before")
     @classmethod
-    def _time(cls, value: Any) -> Any:
+    def _time(cls, value: object) -> object:
         if isinstance(value, dict | list):
             return json.dumps(value, ensure_ascii=False)
         return value
@@ -121,14 +121,14 @@ class Payload(BaseModel):
         return path
 
 
-def _field_path(loc: tuple[Any, ...]) -> str:
+def _field_path(loc: tuple[int | str, ...]) -> str:
     out = ""
     for part in loc:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "(top level)"
 
 
-def parse_payload(data: Any, origin: str = "payload") -> Payload:
+def parse_payload(data: object, origin: str = "payload") -> Payload:
     """Validate payload data, or raise :class:`InputError` naming the first bad field."""
     if not isinstance(data, dict):
         raise InputError(f"{origin}: the payload must be a JSON object, got {type(data).__name__}")

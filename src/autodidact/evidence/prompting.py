@@ -10,7 +10,6 @@ contains its own hash.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from autodidact.llm.tasks import data_block
 
@@ -33,6 +32,6 @@ def language_line(language: str) -> str:
     )
 
 
-def compact(data: Any) -> str:
+def compact(data: object) -> str:
     """Compact JSON for prompts."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

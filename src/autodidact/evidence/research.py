@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from autodidact.errors import ModelOutputInvalid
 from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans, title_score
@@ -36,7 +37,9 @@ from autodidact.text.sections import MAX_SECTION_CHARS, bare_heading, section_at
 from autodidact.text.tokens import terms
 
 if TYPE_CHECKING:
+    from autodidact.evidence.extract_task import SourceRating
     from autodidact.llm.runtime import Runtime
+    from autodidact.sources.search.base import SearchHit
 
 DEPTH_NEED = {"skim": 1, "moderate": 2, "thorough": 3}
 MAX_CLAIMS = {"skim": 2, "moderate": 5, "thorough": 6}
@@ -150,7 +153,7 @@ async def find_candidates(
     want = 1 if quick else need + 1
     if collector.has_web and len(relevant) < want:
         hit_lists = await asyncio.gather(*(collector.web_hits(q.text) for q in queries))
-        chosen: list[Any] = []
+        chosen: list[SearchHit] = []
         seen: set[str] = set()
         for rank in range(max((len(h) for h in hit_lists), default=0)):
             for hits in hit_lists:
@@ -190,7 +193,7 @@ async def find_candidates(
     return widen_first(relevant, need + 1, collector.is_known)
 
 
-def widen_first(ranked: list[Candidate], take: int, known: Any) -> list[Candidate]:
+def widen_first(ranked: list[Candidate], take: int, known: Callable[[Doc], bool]) -> list[Candidate]:
     """The first ``take`` candidates include new documents when any are reasonably relevant.
 
     The best candidate stays first. When it was read before, the other ``take - 1`` slots go to the
@@ -650,7 +653,7 @@ def _key(kept: KeptClaim) -> tuple[str, ...]:
     return tuple(" ".join(q.snippet.split()) for q in kept.claim.quotes)
 
 
-def _apply_ratings(ratings: list[Any], by_pid: dict[str, Doc]) -> None:
+def _apply_ratings(ratings: list[SourceRating], by_pid: dict[str, Doc]) -> None:
     for rating in ratings:
         doc = by_pid.get(rating.passage_id)
         if doc is not None and not doc.rated:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 from autodidact.errors import AutodidactError
 from autodidact.evidence.models import CLAIM_ID_RE, DIMENSION_RE, NEEDED_FOR, SNAPSHOT_REF_RE
 from autodidact.evidence.rules_items import Issues, is_text, show
+from autodidact.jsontypes import JSONObject, JSONValue
 from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, quote_in_text
 
 _DIM = re.compile(DIMENSION_RE)
@@ -21,14 +22,22 @@ _CLAIM_ID = re.compile(CLAIM_ID_RE)
 _REF = re.compile(SNAPSHOT_REF_RE)
 
 
-def check_upstream_shape(usage: Any, dimension_id: str | None, version: str, issues: Issues) -> list[dict[str, Any]]:
+class Consumption(TypedDict):
+    """An ``upstream_usage`` entry that passed V007: the fields the V008 checks read are known to hold."""
+
+    dimension_id: str
+    needed_for: str
+    consumed_claim_ids: list[str]
+
+
+def check_upstream_shape(usage: JSONValue, dimension_id: str | None, version: str, issues: Issues) -> list[Consumption]:
     """V007: ``upstream_usage`` is required in 1.2 and every entry has the consumption shape."""
     if usage is None and version != "1.2":
         return []
     if not isinstance(usage, list):
         issues.add("V007", "upstream_usage must be an array ([] without dependencies)", "upstream_usage")
         return []
-    good: list[dict[str, Any]] = []
+    good: list[Consumption] = []
     seen: set[str] = set()
     for i, entry in enumerate(usage):
         where = f"upstream_usage[{i}]"
@@ -68,12 +77,12 @@ def check_upstream_shape(usage: Any, dimension_id: str | None, version: str, iss
             if not isinstance(value, list) or not value or not all(is_text(v) for v in value):
                 issues.add("V007", f"{where}.{key} must be a non-empty array of non-blank strings", where)
                 ok = False
-        if ok:
-            good.append(entry)
+        if ok:  # dimension_id is a string and consumed_claim_ids a list of claim ids: checked above
+            good.append(cast(Consumption, entry))
     return good
 
 
-def _plan_dimension(plan: Any, dimension_id: str | None) -> dict[str, Any] | None:
+def _plan_dimension(plan: JSONValue, dimension_id: str | None) -> JSONObject | None:
     dims = plan.get("dimensions") if isinstance(plan, dict) else None
     if not isinstance(dims, list):
         return None
@@ -84,12 +93,12 @@ def _plan_dimension(plan: Any, dimension_id: str | None) -> dict[str, Any] | Non
 
 
 def check_contract(
-    usage: list[dict[str, Any]],
-    raw_usage: Any,
+    usage: list[Consumption],
+    raw_usage: JSONValue,
     dimension_id: str | None,
     mode: str,
-    plan: dict[str, Any] | None,
-    upstream: dict[str, Any] | None,
+    plan: JSONObject | None,
+    upstream: JSONObject | None,
     issues: Issues,
 ) -> None:
     """V008: quick has no usage; usage equals the plan's dependency_inputs; consumed claims are real."""
@@ -144,7 +153,7 @@ def check_contract(
         claims = up.get("claims") if isinstance(up, dict) else None
         findings = up.get("key_findings") if isinstance(up, dict) else None
         have = {c.get("id") for c in claims if isinstance(c, dict)} if isinstance(claims, list) else set()
-        cited: set[Any] = set()
+        cited: set[str] = set()
         for kf in findings if isinstance(findings, list) else []:
             ids = kf.get("claim_ids") if isinstance(kf, dict) else None
             if isinstance(ids, list):
@@ -156,7 +165,7 @@ def check_contract(
                 issues.add("V008", f"consumed claim {cid} is not cited by any key finding of upstream", "")
 
 
-def check_mode(mode: str, expected_mode: str | None, plan: dict[str, Any] | None, issues: Issues) -> None:
+def check_mode(mode: str, expected_mode: str | None, plan: JSONObject | None, issues: Issues) -> None:
     """V009: the mode the controller dispatched, and no planned evidence in quick mode."""
     if expected_mode is not None and mode != expected_mode:
         issues.add("V009", f"mode is {mode!r} but {expected_mode!r} was expected", "mode")
@@ -173,8 +182,8 @@ def resolve_cache_dir(path: Path) -> Path:
 
 
 def check_snapshots(
-    claims: list[Any],
-    sources: dict[str, dict[str, Any]],
+    claims: list[JSONValue],
+    sources: dict[str, JSONObject],
     source_cache: Path | None,
     version: str,
     issues: Issues,
@@ -202,8 +211,10 @@ def check_snapshots(
             if not isinstance(ref, str) or not _REF.match(ref):
                 continue  # V034 already reported it
             where = f"claims[{i}].evidence[{j}]"
-            src = sources.get(item["source_id"]) if isinstance(item.get("source_id"), str) else None
-            url = src.get("url") if isinstance(src, dict) and is_text(src.get("url")) else None
+            source_id = item.get("source_id")
+            src = sources.get(source_id) if isinstance(source_id, str) else None
+            given_url = src.get("url") if src is not None else None
+            url = given_url if is_text(given_url) else None
             key = (ref, url)
             if key not in texts:
                 try:

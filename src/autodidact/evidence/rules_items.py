@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict, TypeGuard
 
 from autodidact.evidence.models import (
     CLAIM_ID_RE,
@@ -25,6 +25,7 @@ from autodidact.evidence.models import (
     SOURCE_ID_RE,
     TOPIC_TAG_RE,
 )
+from autodidact.jsontypes import JSONObject, JSONValue
 from autodidact.sources.snapshots import shown_url
 
 _CLAIM_ID = re.compile(CLAIM_ID_RE)
@@ -36,18 +37,51 @@ _DATE = re.compile(DATE_RE)
 _REF = re.compile(SNAPSHOT_REF_RE)
 
 
+class RuleError(TypedDict):
+    """One finding of a validator (docs/contracts.md §3.3): its rule code, a message, and where.
+
+    The evidence validator's V-codes name a ``path`` in the file; the plan validator's P-codes name
+    a ``dimension_id`` and, for some rules, what was counted, missing or cyclic."""
+
+    rule: str
+    severity: str
+    message: str
+    path: NotRequired[str]
+    dimension_id: NotRequired[str]
+    count: NotRequired[int]
+    missing: NotRequired[str | list[str]]
+    duplicated: NotRequired[list[str]]
+    unknown: NotRequired[list[str]]
+    cycle: NotRequired[list[str]]
+    hint: NotRequired[str]
+    owned_by: NotRequired[str]
+
+
+class RuleDetails(TypedDict, total=False):
+    """What a plan rule adds to its finding (``_Checker.add``'s keywords, in the order given)."""
+
+    path: str
+    dimension_id: str
+    count: int
+    missing: str | list[str]
+    duplicated: list[str]
+    unknown: list[str]
+    cycle: list[str]
+    hint: str
+    owned_by: str
+
+
 @dataclass
 class Issues:
     """The errors found so far, each with its rule code and where it is."""
 
-    items: list[dict[str, Any]] = field(default_factory=list)
+    items: list[RuleError] = field(default_factory=list)
 
-    def add(self, rule: str, message: str, path: str = "", **extra: Any) -> None:
+    def add(self, rule: str, message: str, path: str = "") -> None:
         """Record one error."""
-        entry: dict[str, Any] = {"rule": rule, "severity": "error", "message": message}
+        entry: RuleError = {"rule": rule, "severity": "error", "message": message}
         if path:
             entry["path"] = path
-        entry.update(extra)
         self.items.append(entry)
 
     def rules(self) -> set[str]:
@@ -55,25 +89,25 @@ class Issues:
         return {i["rule"] for i in self.items}
 
 
-def is_text(value: Any) -> bool:
+def is_text(value: object) -> TypeGuard[str]:
     """A string that is not blank."""
     return isinstance(value, str) and bool(value.strip())
 
 
-def text_len_ok(value: Any, lo: int, hi: int) -> bool:
+def text_len_ok(value: object, lo: int, hi: int) -> bool:
     """A string of ``lo``..``hi`` code points (Python ``len``) that is not blank."""
     return is_text(value) and lo <= len(value) <= hi
 
 
-def show(value: Any, limit: int = 60) -> str:
+def show(value: object, limit: int = 60) -> str:
     """A short printable form of a bad value for messages."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def check_sources(sources: list[Any], issues: Issues) -> dict[str, dict[str, Any]]:
+def check_sources(sources: list[JSONValue], issues: Issues) -> dict[str, JSONObject]:
     """V010–V017; returns the sources by id (first occurrence, objects only)."""
-    by_id: dict[str, dict[str, Any]] = {}
+    by_id: dict[str, JSONObject] = {}
     for i, src in enumerate(sources):
         where = f"sources[{i}]"
         if not isinstance(src, dict):
@@ -123,15 +157,15 @@ def _valid_http_url(url: str) -> bool:
 
 
 def check_claims(
-    claims: list[Any],
+    claims: list[JSONValue],
     dimension_id: str | None,
-    sources: dict[str, dict[str, Any]],
+    sources: dict[str, JSONObject],
     mode: str,
     version: str,
     issues: Issues,
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, JSONObject]:
     """V020–V034 and V040–V041; returns the claims by id (objects with a valid id only)."""
-    by_id: dict[str, dict[str, Any]] = {}
+    by_id: dict[str, JSONObject] = {}
     quick = mode == "quick"
     for i, claim in enumerate(claims):
         where = f"claims[{i}]"
@@ -170,8 +204,8 @@ def check_claims(
 
 
 def _check_evidence_list(
-    evidence: list[Any], where: str, sources: dict[str, dict[str, Any]], version: str, issues: Issues
-) -> list[dict[str, Any]]:
+    evidence: list[JSONValue], where: str, sources: dict[str, JSONObject], version: str, issues: Issues
+) -> list[JSONObject]:
     good = []
     for j, item in enumerate(evidence):
         at = f"{where}.evidence[{j}]"
@@ -198,9 +232,9 @@ def _check_evidence_list(
 
 
 def _check_kind_rules(
-    kind: Any,
-    evidence: list[dict[str, Any]],
-    sources: dict[str, dict[str, Any]],
+    kind: JSONValue,
+    evidence: list[JSONObject],
+    sources: dict[str, JSONObject],
     quick: bool,
     where: str,
     issues: Issues,
@@ -216,7 +250,7 @@ def _check_kind_rules(
             issues.add("V041", f"{where} is interpretive and needs evidence from {need} distinct sources", where)
 
 
-def check_key_findings(findings: list[Any], claim_ids: set[str], issues: Issues) -> None:
+def check_key_findings(findings: list[JSONValue], claim_ids: set[str], issues: Issues) -> None:
     """V050–V053."""
     for i, kf in enumerate(findings):
         where = f"key_findings[{i}]"
@@ -234,7 +268,7 @@ def check_key_findings(findings: list[Any], claim_ids: set[str], issues: Issues)
                 issues.add("V053", f"{where}.claim_ids[{j}] {show(cid)} is not a claim id of this file", where)
 
 
-def check_writing_context(entries: Any, dimension_id: str | None, source_ids: set[str], issues: Issues) -> None:
+def check_writing_context(entries: JSONValue, dimension_id: str | None, source_ids: set[str], issues: Issues) -> None:
     """V060–V066 (``writing_context`` is optional)."""
     if not isinstance(entries, list):
         issues.add("V060", "writing_context must be an array of objects", "writing_context")

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from autodidact.errors import InputError, NotFoundError
 from autodidact.evidence.models import DIMENSION_RE, MODES, READABLE_VERSIONS
@@ -29,6 +29,7 @@ from autodidact.evidence.rules_contract import (
 )
 from autodidact.evidence.rules_items import (
     Issues,
+    RuleError,
     check_claims,
     check_key_findings,
     check_sources,
@@ -36,6 +37,7 @@ from autodidact.evidence.rules_items import (
     show,
     text_len_ok,
 )
+from autodidact.jsontypes import JSONObject, JSONValue
 
 _DIM = re.compile(DIMENSION_RE)
 
@@ -93,15 +95,23 @@ RULES: dict[str, str] = {
 }
 
 
+class ValidationOutput(TypedDict, total=False):
+    """What ``autodidact evidence validate`` prints (docs/contracts.md §3.3): errors only when not ok."""
+
+    ok: bool
+    errors: list[RuleError]
+    stats: JSONObject
+
+
 @dataclass
 class ValidationReport:
     """The verdict: ``ok``, the errors (rule, severity, message, path) and the stats."""
 
     ok: bool
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    stats: dict[str, Any] = field(default_factory=dict)
+    errors: list[RuleError] = field(default_factory=list)
+    stats: JSONObject = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ValidationOutput:
         """docs/contracts.md §3.3 output."""
         if self.ok:
             return {"ok": True, "stats": self.stats}
@@ -118,7 +128,7 @@ class ValidationReport:
         return shown + (f"; and {more} more" if more > 0 else "")
 
 
-def read_json_file(path: Path, what: str = "evidence file") -> Any:
+def read_json_file(path: Path, what: str = "evidence file") -> JSONValue:
     """Read JSON or raise an exit-2 error naming the file."""
     path = Path(path)
     if path.is_dir():
@@ -126,23 +136,24 @@ def read_json_file(path: Path, what: str = "evidence file") -> Any:
     if not path.is_file():
         raise NotFoundError(f"{what} {path} does not exist")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data: JSONValue = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{what} {path}: cannot read ({exc})") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{what} {path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
     except RecursionError:
         raise InputError(f"{what} {path}: JSON nested too deeply to read") from None
+    return data
 
 
 def validate_evidence(
-    data_or_path: Any,
+    data_or_path: JSONValue | Path,
     *,
     source_cache: Path | None = None,
-    plan: dict[str, Any] | None = None,
+    plan: JSONObject | None = None,
     expected_mode: str | None = None,
     require_version: str | None = None,
-    upstream: dict[str, Any] | None = None,
+    upstream: JSONObject | None = None,
 ) -> ValidationReport:
     """Check evidence (a dict, or a path to read) against every rule of docs/contracts.md §3.3.
 
@@ -198,18 +209,18 @@ def validate_evidence(
 
 
 def _stats(
-    data: dict[str, Any], claims: list[Any], sources: list[Any], findings: Any, refs: set[str], mode: str
-) -> dict[str, Any]:
+    data: JSONObject, claims: list[JSONValue], sources: list[JSONValue], findings: JSONValue, refs: set[str], mode: str
+) -> JSONObject:
     objs = [c for c in claims if isinstance(c, dict)]
     kqs = sorted(
-        {c["answers_key_question"] for c in objs if isinstance(c.get("answers_key_question"), str)},
+        {kq for c in objs if isinstance(kq := c.get("answers_key_question"), str)},
         key=lambda k: (len(k), k),
     )
     quotes = Counter(
         str(e.get("quote_type"))
         for c in objs
-        if isinstance(c.get("evidence"), list)
-        for e in c["evidence"]
+        if isinstance(items := c.get("evidence"), list)
+        for e in items
         if isinstance(e, dict)
     )
     wc = data.get("writing_context")
@@ -222,7 +233,7 @@ def _stats(
         "sources": len(sources),
         "key_findings": len(findings) if isinstance(findings, list) else 0,
         "snapshot_refs": len(refs),
-        "key_questions_answered": kqs,
+        "key_questions_answered": list(kqs),
         "extra_findings": sum(1 for c in objs if c.get("answers_key_question") is None),
         "kind_distribution": dict(sorted(Counter(str(c.get("kind")) for c in objs).items())),
         "polarity_distribution": dict(sorted(Counter(str(c.get("polarity")) for c in objs).items())),
@@ -235,9 +246,9 @@ def _stats(
     }
 
 
-def load_upstream(paths: list[Path]) -> dict[str, Any]:
+def load_upstream(paths: list[Path]) -> JSONObject:
     """Read upstream evidence files into ``{dimension_id: evidence}`` (exit-2 errors if unreadable)."""
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     for path in paths:
         data = read_json_file(Path(path), "upstream evidence")
         dim = data.get("dimension_id") if isinstance(data, dict) else None

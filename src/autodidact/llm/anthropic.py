@@ -11,7 +11,7 @@ validated by the runtime like any other reply.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autodidact.config import ModelSettings, secret
 from autodidact.errors import ConfigError, ModelAuthError, ModelError
@@ -26,6 +26,9 @@ from autodidact.llm.base import (
     status_error,
 )
 from autodidact.llm.tasks import Message
+
+if TYPE_CHECKING:
+    import anthropic
 
 
 def split_system(messages: list[Message]) -> tuple[str, list[dict[str, str]]]:
@@ -131,7 +134,7 @@ class AnthropicModel:
             finish_reason=_finish(getattr(response, "stop_reason", None)),
         )
 
-    def _status_error(self, exc: Any, request: Request) -> ModelError:
+    def _status_error(self, exc: anthropic.APIStatusError, request: Request) -> ModelError:
         status = int(exc.status_code)
         what = f"anthropic:{self.name}"
         if status in (401, 403):

@@ -8,11 +8,16 @@ That keeps every adapter short and makes the resilience logic testable once, for
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from autodidact.errors import ContextLengthError, ModelError
+from autodidact.jsontypes import JSONObject
 from autodidact.llm.tasks import Message
+
+if TYPE_CHECKING:
+    import ssl
 
 
 @dataclass(frozen=True)
@@ -20,7 +25,7 @@ class Request:
     """One call: the messages, the JSON schema the reply must match (or None), and limits."""
 
     messages: list[Message]
-    schema: dict[str, Any] | None = None
+    schema: JSONObject | None = None
     task: str = ""
     temperature: float = 0.0
     max_tokens: int = 4096
@@ -86,7 +91,7 @@ class TransientModelError(ModelError):
         self.retry_after = retry_after
 
 
-def parse_retry_after(headers: Any) -> float | None:
+def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
     """Seconds from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date), else None."""
     if headers is None:
         return None
@@ -131,7 +136,9 @@ def looks_like_context_error(text: str) -> bool:
     return any(marker in low for marker in CONTEXT_MARKERS)
 
 
-def status_error(what: str, task: str | None, status: int, detail: str, exc: Any, *, context: bool) -> ModelError:
+def status_error(
+    what: str, task: str | None, status: int, detail: str, exc: BaseException, *, context: bool
+) -> ModelError:
     """Map a non-auth HTTP error to our types, the same way for every provider.
 
     ``context`` says the provider recognised a context-length error (each wire format words it
@@ -164,10 +171,10 @@ def redact(text: str, *extra_vars: str | None) -> str:
     return text
 
 
-_SSL_CONTEXT: Any = None
+_SSL_CONTEXT: ssl.SSLContext | None = None
 
 
-def shared_ssl_context() -> Any:
+def shared_ssl_context() -> ssl.SSLContext:
     """One TLS context for every SDK client: building one costs ~30 ms, and ``run_sync`` makes a
     new client per event loop."""
     global _SSL_CONTEXT

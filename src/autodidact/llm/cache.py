@@ -17,6 +17,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from autodidact.jsontypes import JSONObject
 from autodidact.llm.base import Completion, Request, Usage
 from autodidact.store.hashing import hash_json
 from autodidact.store.index import connect
@@ -38,7 +39,7 @@ CREATE TABLE IF NOT EXISTS llm_cache (
 
 def request_key(provider: str, model: str, request: Request) -> str:
     """sha256 of the canonical request: what the server sees, nothing more."""
-    canonical: dict[str, Any] = {
+    canonical: JSONObject = {
         "provider": provider,
         "model": model,
         "messages": [{"role": m["role"], "content": m["content"]} for m in request.messages],

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
 
 from pydantic import BaseModel
+
+from autodidact.jsontypes import JSONObject
 
 # Bounds added to a schema sent to a model where the task's own Output sets none, and the most any
 # bound may say: llama.cpp compiles a bound into a grammar repetition and refuses one of 2000 or
@@ -68,7 +69,7 @@ def content_problems(output: BaseModel, path: str = "") -> list[str]:
     return problems
 
 
-def _list_problems(items: list[Any], where: str, desc: str) -> list[str]:
+def _list_problems(items: list[object], where: str, desc: str) -> list[str]:
     problems: list[str] = []
     seen: dict[str, int] = {}
     for i, item in enumerate(items):
@@ -86,14 +87,14 @@ def _list_problems(items: list[Any], where: str, desc: str) -> list[str]:
     return problems[:5]
 
 
-def bounded_schema(schema: dict[str, Any]) -> dict[str, Any]:
+def bounded_schema(schema: JSONObject) -> JSONObject:
     """A copy of ``schema`` in which every array has ``maxItems`` and every free string ``maxLength``."""
     out = copy.deepcopy(schema)
     _bound(out)
     return out
 
 
-def _bound(node: Any) -> None:
+def _bound(node: object) -> None:
     if isinstance(node, dict):
         kind = node.get("type")
         if kind == "array":

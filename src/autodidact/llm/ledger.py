@@ -19,7 +19,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from autodidact.llm.base import Usage
 from autodidact.store import jsonl
@@ -63,14 +63,36 @@ def cost_of(usage: Usage, price: tuple[float, float] | None) -> float:
     return (usage.input_tokens * price[0] + usage.output_tokens * price[1]) / 1_000_000
 
 
-def _bucket() -> dict[str, Any]:
+class UsageBucket(TypedDict):
+    """Calls, tokens, cost and seconds of a set of ledger records (overall, one task, one model)."""
+
+    calls: int
+    cached_calls: int
+    failed_calls: int
+    fallbacks: int
+    dropped: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    seconds: float
+
+
+class UsageTotals(UsageBucket):
+    """What ``Runtime.usage_totals()``, ``autodidact usage`` and ``status`` show: overall and broken down."""
+
+    by_task: dict[str, UsageBucket]
+    by_model: dict[str, UsageBucket]
+    unpriced_models: list[str]
+
+
+def _bucket() -> UsageBucket:
     return {
         "calls": 0, "cached_calls": 0, "failed_calls": 0, "fallbacks": 0, "dropped": 0,
         "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "seconds": 0.0,
     }  # fmt: skip
 
 
-def _add(bucket: dict[str, Any], entry: dict[str, Any]) -> None:
+def _add(bucket: UsageBucket, entry: dict[str, Any]) -> None:
     outcome = str(entry.get("outcome", "ok"))
     if outcome == "fallback":
         bucket["fallbacks"] += 1
@@ -92,8 +114,8 @@ class Totals:
 
     def __init__(self) -> None:
         self.overall = _bucket()
-        self.by_task: dict[str, dict[str, Any]] = {}
-        self.by_model: dict[str, dict[str, Any]] = {}
+        self.by_task: dict[str, UsageBucket] = {}
+        self.by_model: dict[str, UsageBucket] = {}
         self.unpriced: set[str] = set()
 
     def add(self, entry: dict[str, Any]) -> None:
@@ -105,12 +127,12 @@ class Totals:
         if not entry.get("priced", True) and not entry.get("cached"):
             self.unpriced.add(model_key)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> UsageTotals:
         """Plain data for JSON output and ``Runtime.usage_totals()``."""
         return {
             **self.overall,
-            "by_task": {k: dict(v) for k, v in sorted(self.by_task.items())},
-            "by_model": {k: dict(v) for k, v in sorted(self.by_model.items())},
+            "by_task": {k: v.copy() for k, v in sorted(self.by_task.items())},
+            "by_model": {k: v.copy() for k, v in sorted(self.by_model.items())},
             "unpriced_models": sorted(self.unpriced),
         }
 
@@ -156,7 +178,7 @@ class Ledger:
             pass
 
 
-def read_totals(path: Path) -> dict[str, Any]:
+def read_totals(path: Path) -> UsageTotals:
     """Totals over every call ever recorded in a ledger file (empty totals if it does not exist)."""
     totals = Totals()
     for record in jsonl.read(Path(path)):

@@ -8,7 +8,7 @@ instance of the task's ``Output``.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -16,18 +16,19 @@ from autodidact.errors import ModelOutputInvalid
 from autodidact.llm.tasks import Task
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
+InT = TypeVar("InT")
 
 OFFLINE_NAMES = frozenset({"offline", "none", "off"})
 
 
-def run_offline(task: Task[Any, OutputT], inputs: Any) -> OutputT:
+def run_offline(task: Task[InT, OutputT], inputs: InT) -> OutputT:
     """Call ``task.offline`` and make sure it returned (or can be read as) ``task.Output``.
 
     A task whose offline engine is asked for more than a model is (``offline_inputs``: the
     extractor's spare claims) gets its inputs through that hook first.
     """
     widen = getattr(task, "offline_inputs", None)
-    result: Any = task.offline(widen(inputs) if widen is not None else inputs)
+    result: object = task.offline(widen(inputs) if widen is not None else inputs)
     output_cls = task.Output
     if isinstance(result, output_cls):
         return result

@@ -12,10 +12,11 @@ The key is read from the environment when a client is built and never stored els
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autodidact.config import ModelSettings, secret
 from autodidact.errors import ModelAuthError, ModelError
+from autodidact.jsontypes import JSONObject
 from autodidact.llm.base import (
     Completion,
     Request,
@@ -26,6 +27,9 @@ from autodidact.llm.base import (
     shared_ssl_context,
     status_error,
 )
+
+if TYPE_CHECKING:
+    import openai
 
 PLACEHOLDER_KEY = "not-needed"  # local servers ignore the key, but the SDK insists on one
 
@@ -82,7 +86,7 @@ class OpenAICompatModel:
         self._clients[id(loop)] = (loop, client)
         return client
 
-    def _response_format(self, request: Request) -> dict[str, Any] | None:
+    def _response_format(self, request: Request) -> JSONObject | None:
         if request.schema is None:
             return None
         if self.response_format == "json_schema":
@@ -176,7 +180,7 @@ class OpenAICompatModel:
             counted = Usage(input_tokens=request_tokens(request), output_tokens=chunks)
         return Completion(text=text, usage=counted, model=model, finish_reason=finish)
 
-    def _status_error(self, exc: Any, request: Request) -> ModelError:
+    def _status_error(self, exc: openai.APIStatusError, request: Request) -> ModelError:
         status = int(exc.status_code)
         what = f"{self.provider}:{self.name}"
         if status in (401, 403):

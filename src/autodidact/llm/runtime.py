@@ -27,17 +27,18 @@ import time
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel
 
 from autodidact.config import BudgetSettings, ModelSettings
 from autodidact.errors import ContextLengthError, ModelOutputInvalid, ModelTimedOut, ModelUnavailable
+from autodidact.jsontypes import JSONObject
 from autodidact.llm.base import Completion, Model, Request, TransientModelError, Usage
 from autodidact.llm.budget import BudgetGuard
 from autodidact.llm.cache import CallCache, request_key
 from autodidact.llm.guards import bounded_schema, content_problems
-from autodidact.llm.ledger import Ledger, LedgerEntry, cost_of, price_for
+from autodidact.llm.ledger import Ledger, LedgerEntry, UsageTotals, cost_of, price_for
 from autodidact.llm.offline import run_offline
 from autodidact.llm.retry import RetryPolicy, call_with_retry
 from autodidact.llm.steps import Step, current_step, step_scope
@@ -46,6 +47,7 @@ from autodidact.llm.tasks import Message, Task
 from autodidact.llm.tokens import request_tokens
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
+InT = TypeVar("InT")  # a task's inputs: what ``run`` is given is what the task's methods take
 
 log = logging.getLogger("autodidact.llm")
 
@@ -133,12 +135,12 @@ class Runtime:
             extras.append(f"max tokens {self.budget.budget.max_tokens}")
         return text + (f" ({', '.join(extras)})" if extras else "")
 
-    def usage_totals(self) -> dict[str, Any]:
+    def usage_totals(self) -> UsageTotals:
         """This run's calls, tokens, cost and seconds, overall, by task and by model."""
         return self.ledger.run_totals.as_dict()
 
     # -- tasks -------------------------------------------------------------------------------
-    async def run(self, task: Task[Any, OutputT], inputs: Any) -> OutputT:
+    async def run(self, task: Task[InT, OutputT], inputs: InT) -> OutputT:
         """Run one task and return an instance of ``task.Output``.
 
         A task may set ``max_tokens`` (its reply's bound, which also lowers its budget estimate),
@@ -191,7 +193,7 @@ class Runtime:
             calls = max_calls if calls is None else min(calls, max_calls)
         return step_scope(name, calls, self.settings.step_seconds if limited else None)
 
-    def _expected_seconds(self, task: Task[Any, Any]) -> float:
+    def _expected_seconds(self, task: Task[InT, OutputT]) -> float:
         """How long the next call of ``task`` will likely take: this run's mean for that task, else
         its reply limit at the measured speed, else 0 (unknown: the call may start)."""
         seen = self._seconds.get(task.name)
@@ -208,7 +210,7 @@ class Runtime:
         """True when a step whose model output stays invalid is done by the offline engine."""
         return self.model is not None and self.settings.fallback == "offline"
 
-    def fall_back(self, task: Task[Any, OutputT], inputs: Any, reason: str, *, quiet: bool = False) -> OutputT:
+    def fall_back(self, task: Task[InT, OutputT], inputs: InT, reason: str, *, quiet: bool = False) -> OutputT:
         """The offline engine does this step; the ledger and the screen say so. Steps call it too
         when the model's output passed its schema but failed the step's own rules (a plan's P-rules)."""
         result = run_offline(task, inputs)
@@ -224,7 +226,7 @@ class Runtime:
             log.warning("%s: %s → offline engine", task.name, _short(reason))
         return result
 
-    async def _run_model(self, task: Task[Any, OutputT], inputs: Any) -> OutputT:
+    async def _run_model(self, task: Task[InT, OutputT], inputs: InT) -> OutputT:
         output_cls: type[OutputT] = task.Output
         schema = _schema_of(output_cls)
         request, inputs = self._fitted_request(task, inputs, schema)
@@ -253,7 +255,7 @@ class Runtime:
         )
 
     def _judge(
-        self, task: Task[Any, OutputT], inputs: Any, reply: Completion, request: Request, output_cls: type[OutputT]
+        self, task: Task[InT, OutputT], inputs: InT, reply: Completion, request: Request, output_cls: type[OutputT]
     ) -> tuple[OutputT | None, str]:
         """(the usable Output, "") or (None, what is wrong with the reply)."""
         if reply.finish_reason == "length":
@@ -270,7 +272,7 @@ class Runtime:
             return None, "; ".join(problems[:3])
         return parsed, ""
 
-    def _fitted_request(self, task: Task[Any, OutputT], inputs: Any, schema: dict[str, Any]) -> tuple[Request, Any]:
+    def _fitted_request(self, task: Task[InT, OutputT], inputs: InT, schema: JSONObject) -> tuple[Request, InT]:
         """The request, its reply limit clamped to the context window; the input shrunk if it must be."""
         cap = self.settings.max_tokens
         want = min(int(getattr(task, "max_tokens", None) or cap), cap)
@@ -294,7 +296,7 @@ class Runtime:
             hint="raise [llm] context_window to what the server holds (llama.cpp: --n_ctx), or use a larger model",
         )
 
-    def _request(self, task: Task[Any, OutputT], inputs: Any, schema: dict[str, Any], max_tokens: int) -> Request:
+    def _request(self, task: Task[InT, OutputT], inputs: InT, schema: JSONObject, max_tokens: int) -> Request:
         messages = list(task.build_prompt(inputs))
         sent = bounded_schema(schema)
         if self.model is not None and not self.model.supports_json_schema:
@@ -333,7 +335,7 @@ class Runtime:
             return None
         return max(30.0, 1.5 * max_tokens / speed + 15.0)
 
-    def run_sync(self, task: Task[Any, OutputT], inputs: Any) -> OutputT:
+    def run_sync(self, task: Task[InT, OutputT], inputs: InT) -> OutputT:
         """``run`` for synchronous callers (runs in a worker thread if a loop is already running)."""
         try:
             asyncio.get_running_loop()
@@ -342,7 +344,7 @@ class Runtime:
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
             return pool.submit(asyncio.run, self._run_then_close(task, inputs)).result()
 
-    async def _run_then_close(self, task: Task[Any, OutputT], inputs: Any) -> OutputT:
+    async def _run_then_close(self, task: Task[InT, OutputT], inputs: InT) -> OutputT:
         # The loop dies with asyncio.run: close this loop's HTTP client instead of leaking its sockets.
         try:
             return await self.run(task, inputs)
@@ -450,10 +452,10 @@ class Runtime:
         self.ledger.close()
 
 
-_SCHEMAS: dict[type[BaseModel], dict[str, Any]] = {}
+_SCHEMAS: dict[type[BaseModel], JSONObject] = {}
 
 
-def _schema_of(output_cls: type[BaseModel]) -> dict[str, Any]:
+def _schema_of(output_cls: type[BaseModel]) -> JSONObject:
     """The JSON schema of an Output class, generated once (pydantic rebuilds it on every call)."""
     schema = _SCHEMAS.get(output_cls)
     if schema is None:
@@ -486,7 +488,7 @@ def _log_retry(attempt: int, delay: float, error: TransientModelError) -> None:
     log.warning("model call attempt %d failed (%s); retrying in %.1f s", attempt, error.message, delay)
 
 
-def _settled(task: Task[Any, OutputT], inputs: Any, output: OutputT) -> OutputT:
+def _settled(task: Task[InT, OutputT], inputs: InT, output: OutputT) -> OutputT:
     """``task.settle(inputs, output)`` when the task has one: the model's output held to its rules."""
     settle = getattr(task, "settle", None)
     return settle(inputs, output) if settle is not None else output

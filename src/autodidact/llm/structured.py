@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from autodidact.jsontypes import JSONObject
 from autodidact.llm.tasks import Message
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
@@ -48,7 +49,7 @@ def _views(text: str) -> list[str]:
     return unique
 
 
-def _first_object(candidate: str) -> dict[str, Any] | None:
+def _first_object(candidate: str) -> JSONObject | None:
     candidate = candidate.strip()
     try:
         value = json.loads(candidate)
@@ -70,7 +71,7 @@ def _first_object(candidate: str) -> dict[str, Any] | None:
     return None
 
 
-def extract_json(text: str) -> Any:
+def extract_json(text: str) -> JSONObject:
     """The first JSON object in ``text`` after removing reasoning and code fences.
 
     ``<think>`` content is only searched when nothing else holds an object. Raises
@@ -100,7 +101,7 @@ def parse_output(text: str, output: type[OutputT]) -> OutputT:
         raise ReplyError("; ".join(problems) + more) from None
 
 
-def schema_instruction(schema: dict[str, Any]) -> str:
+def schema_instruction(schema: JSONObject) -> str:
     """The instruction used when a server cannot constrain output to a schema itself."""
     return (
         "Reply with exactly one JSON object and nothing else (no prose, no code fences). "
@@ -108,7 +109,7 @@ def schema_instruction(schema: dict[str, Any]) -> str:
     )
 
 
-def with_schema_instruction(messages: list[Message], schema: dict[str, Any]) -> list[Message]:
+def with_schema_instruction(messages: list[Message], schema: JSONObject) -> list[Message]:
     """Messages plus a trailing system instruction carrying the schema."""
     return [*messages, Message(role="system", content=schema_instruction(schema))]
 

@@ -9,9 +9,11 @@ to the model) and how to do the same job without a model (``offline``). The runt
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Generic, Protocol, TypedDict, TypeVar
+from typing import Generic, Protocol, TypedDict, TypeVar
 
 from pydantic import BaseModel
+
+from autodidact.jsontypes import JSONObject
 
 InputsT = TypeVar("InputsT", contravariant=True)
 OutputT = TypeVar("OutputT", bound=BaseModel)
@@ -68,6 +70,6 @@ def data_block(text: str, label: str = "source") -> tuple[str, str]:
     return DATA_SYSTEM_LINE.format(tag=tag), block
 
 
-def schema_of(output: type[BaseModel]) -> dict[str, Any]:
+def schema_of(output: type[BaseModel]) -> JSONObject:
     """The JSON schema sent to models for a task's Output."""
     return output.model_json_schema()

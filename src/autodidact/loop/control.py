@@ -23,10 +23,13 @@ import sys
 import threading
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import TypeAlias
 
 from autodidact.config import env
 from autodidact.errors import Interrupted
+
+# What signal.getsignal returns and signal.signal takes back: a handler, SIG_DFL/SIG_IGN, or None.
+SignalHandler: TypeAlias = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 CRASH_ENV = "AUTODIDACT_CRASH_AT"
 CRASH_EXIT_CODE = 86
@@ -56,7 +59,7 @@ class Control:
         self.resume_hint = resume_hint
         self.stop_requested = False
         self.signal_name = ""
-        self._previous: dict[int, Any] = {}
+        self._previous: dict[int, SignalHandler] = {}
 
     def point(self, name: str) -> None:
         """A named boundary: exit hard if it is the injected crash point."""

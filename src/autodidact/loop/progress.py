@@ -10,9 +10,41 @@ no-op default, so a reporter implements only what it shows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from autodidact.progress import NullProgress, Progress
+
+if TYPE_CHECKING:
+    from autodidact.llm.ledger import UsageTotals
+    from autodidact.loop.runner import RunResult
+
+
+class StepInfo(TypedDict, total=False):
+    """A finished step's counters, as the CLI and the API show them (each step sends its own keys)."""
+
+    questions: int  # questions
+    overlap: float | None
+    raw_files: int  # research
+    dropped: int
+    claims: int
+    sources: int
+    new_claims: int | None
+    new_sources: int | None
+    usage: UsageTotals
+    topics: int  # compile
+    # state: the round's TerminationCheck (loop/state.py), field for field
+    audit_issues_count: int
+    pending_user_questions: int
+    new_raw_files: int
+    overlap_ratio: float | None
+    decision: str
+    reason: str
+    stopped_by: str | None
+    unread_sections: int | None
+
+
+# A counter inside a step: a count, a line of text (the key question, a detail), or not known yet.
+CounterValue = int | float | str | None
 
 STEP_NAMES = {
     "questions": "Step 1: questions",
@@ -38,10 +70,10 @@ class Reporter(Progress, Protocol):
     def step_skipped(self, round_n: int, step: str) -> None:
         """A step already done before an interruption is skipped."""
 
-    def step_done(self, round_n: int, step: str, info: dict[str, Any]) -> None:
+    def step_done(self, round_n: int, step: str, info: StepInfo) -> None:
         """A step finished; ``info`` carries its counters (questions, sources, claims, ...)."""
 
-    def progress(self, round_n: int, **counters: Any) -> None:
+    def progress(self, round_n: int, **counters: CounterValue) -> None:
         """Counters inside a step (key question k of n, sources fetched, cost so far)."""
 
     def message(self, text: str) -> None:
@@ -50,7 +82,7 @@ class Reporter(Progress, Protocol):
     def warning(self, text: str) -> None:
         """Something the user should know; the run continues."""
 
-    def run_finished(self, result: Any) -> None:
+    def run_finished(self, result: RunResult) -> None:
         """The run ended (terminated, paused by max rounds, or already complete)."""
 
 
@@ -69,10 +101,10 @@ class NullReporter(NullProgress):
     def step_skipped(self, round_n: int, step: str) -> None:
         pass
 
-    def step_done(self, round_n: int, step: str, info: dict[str, Any]) -> None:
+    def step_done(self, round_n: int, step: str, info: StepInfo) -> None:
         pass
 
-    def progress(self, round_n: int, **counters: Any) -> None:
+    def progress(self, round_n: int, **counters: CounterValue) -> None:
         pass
 
     def message(self, text: str) -> None:
@@ -81,7 +113,7 @@ class NullReporter(NullProgress):
     def warning(self, text: str) -> None:
         pass
 
-    def run_finished(self, result: Any) -> None:
+    def run_finished(self, result: RunResult) -> None:
         pass
 
 
@@ -89,7 +121,7 @@ class NullReporter(NullProgress):
 class RecordingReporter(NullReporter):
     """Records every event as ``(name, payload)`` — for tests and for the final summary's warnings."""
 
-    events: list[tuple[str, Any]] = field(default_factory=list)
+    events: list[tuple[str, object]] = field(default_factory=list)
 
     def round_started(self, round_n: int, max_rounds: int) -> None:
         self.events.append(("round_started", round_n))
@@ -100,7 +132,7 @@ class RecordingReporter(NullReporter):
     def step_skipped(self, round_n: int, step: str) -> None:
         self.events.append(("step_skipped", (round_n, step)))
 
-    def step_done(self, round_n: int, step: str, info: dict[str, Any]) -> None:
+    def step_done(self, round_n: int, step: str, info: StepInfo) -> None:
         self.events.append(("step_done", (round_n, step, dict(info))))
 
     def message(self, text: str) -> None:
@@ -109,5 +141,5 @@ class RecordingReporter(NullReporter):
     def warning(self, text: str) -> None:
         self.events.append(("warning", text))
 
-    def run_finished(self, result: Any) -> None:
+    def run_finished(self, result: RunResult) -> None:
         self.events.append(("run_finished", result))

@@ -14,7 +14,7 @@ so a crash between it and the state write resumes to the same inbox and the same
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING
 
 from autodidact.loop.inbox import pending_questions, settle_questions
 from autodidact.loop.novelty import RoundNovelty, round_novelty
@@ -25,6 +25,11 @@ from autodidact.loop.user_answers import key_question_ids, user_question_outcome
 from autodidact.questions.models import RoundQuestions
 from autodidact.sources.outline import facet_outline
 from autodidact.text.keypoints import key_points_question
+
+if TYPE_CHECKING:
+    from autodidact.wiki.audit.check import CheckResult
+    from autodidact.wiki.audit.report_parser import CheckReport
+    from autodidact.wiki.common.articles import Article
 
 
 def round_files(scratch: RoundScratch) -> list[str]:
@@ -80,14 +85,14 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
     return scratch
 
 
-def _quote_keys(article: Any) -> frozenset[str]:
+def _quote_keys(article: Article) -> frozenset[str]:
     """The duplicate keys of an article's body blocks (which of this round's quotes it holds)."""
     from autodidact.wiki.compile.answers_blocks import quote_key
 
     return frozenset(quote_key(b) for s in article.body_sections() for b in s.blocks)
 
 
-async def step_check(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:
+async def step_check(ctx: RoundContext, n: int, rq: RoundQuestions) -> CheckResult:
     """Step 4: the audit of this round's questions and the whole wiki → round_N_check.md."""
     from autodidact.wiki.audit.check import check_wiki_async
 
@@ -95,7 +100,7 @@ async def step_check(ctx: RoundContext, n: int, rq: RoundQuestions) -> Any:
     return await check_wiki_async(ctx.kb, questions, n, ctx.runtime, topic=ctx.state.topic)
 
 
-def read_check_report(ctx: RoundContext, n: int) -> Any:
+def read_check_report(ctx: RoundContext, n: int) -> CheckReport:
     """The parsed ``round_N_check.md`` (the file is the truth, not an in-memory result)."""
     from autodidact.wiki.audit.report_parser import parse_check_report
 

@@ -17,14 +17,14 @@ import datetime as dt
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from autodidact.config import Settings
 from autodidact.errors import BudgetExceeded, InputError, IntegrityError, KBError
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.control import Control
 from autodidact.loop.inbox import pending_questions
-from autodidact.loop.progress import NullReporter, Reporter
+from autodidact.loop.progress import NullReporter, Reporter, StepInfo
 from autodidact.loop.research_step import step_research
 from autodidact.loop.round_end import step_check, step_compile, step_state
 from autodidact.loop.state import (
@@ -271,7 +271,8 @@ async def run_round(ctx: RoundContext, n: int) -> TerminationCheck:
     begin("state")
     check = step_state(ctx, n, rq, scratch)
     control.point(f"r{n}.state.written")
-    reporter.step_done(n, "state", check.model_dump())
+    # StepInfo names the TerminationCheck's fields one for one (loop/progress.py).
+    reporter.step_done(n, "state", cast(StepInfo, check.model_dump()))
     return check
 
 
@@ -285,21 +286,19 @@ def _scratch(ctx: RoundContext, n: int) -> RoundScratch:
     return scratch
 
 
-def _research_info(ctx: RoundContext, n: int, scratch: RoundScratch) -> dict[str, Any]:
-    info: dict[str, Any] = {"raw_files": len(scratch.new_raw_files), "dropped": scratch.dropped_claims}
+def _research_info(ctx: RoundContext, n: int, scratch: RoundScratch) -> StepInfo:
+    info: StepInfo = {"raw_files": len(scratch.new_raw_files), "dropped": scratch.dropped_claims}
     from autodidact.loop.steps import read_round_evidence
 
     evidence = read_round_evidence(ctx.evidence_path(n))
     if evidence is not None:
-        info.update(claims=len(evidence.claims), sources=len(evidence.sources))
+        info.update({"claims": len(evidence.claims), "sources": len(evidence.sources)})
     # What the stall rule and `status` count (new claims, new sources), so the line and the table agree.
     from autodidact.loop.round_end import measure_round
 
     novelty = measure_round(ctx, n, scratch)
-    info.update(new_claims=novelty.new_claims, new_sources=novelty.new_sources)
-    usage = ctx.runtime.usage_totals() if hasattr(ctx.runtime, "usage_totals") else {}
-    if usage:
-        info["usage"] = usage
+    info.update({"new_claims": novelty.new_claims, "new_sources": novelty.new_sources})
+    info["usage"] = ctx.runtime.usage_totals()  # the run so far, for the step's cost line
     return info
 
 

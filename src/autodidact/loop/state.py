@@ -19,11 +19,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from autodidact.errors import IntegrityError
+from autodidact.jsontypes import JSONObject
 from autodidact.kb import KnowledgeBase
 from autodidact.store import atomic
 
@@ -122,7 +123,7 @@ class ResearchState(_Strict):
             return self.current_round_progress.round
         return (self.rounds[-1].round if self.rounds else 0) + 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The seed's structure; the two optional fields only when they carry something."""
         data = self.model_dump(mode="json")
         if self.background is None:

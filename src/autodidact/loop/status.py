@@ -8,16 +8,99 @@ another round would be for (the rule: docs/loop.md).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, TypedDict, cast
 
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.inbox import pending_questions
-from autodidact.loop.state import load_state
+from autodidact.loop.state import StopKind, load_state
 from autodidact.loop.termination import STALL_OVERLAP, evaluate
 from autodidact.sources.rawfiles import list_raw_names
 
 
-def status_report(kb: KnowledgeBase) -> dict[str, Any]:
+class RoundProgressView(TypedDict):
+    """The round in flight (``RoundProgress`` in loop/state.py, dumped)."""
+
+    round: int
+    step1_done: bool
+    step2_done: bool
+    step3_done: bool
+    step4_done: bool
+
+
+class StatusCounts(TypedDict):
+    raw_files: int
+    wiki_articles: int
+    questions_asked: int
+    pending_user_questions: int
+
+
+class StatusCost(TypedDict):
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+
+
+class RoundStatus(TypedDict):
+    """One completed round, as ``status`` lists it."""
+
+    round: int
+    questions: int
+    new_raw_files: int
+    user_contributed_raw_files: int
+    wiki_topics_updated: int
+    audit_issues_count: int
+    overlap_ratio: float | None
+    new_claims: int | None
+    new_sources: int | None
+    decision: Literal["continue", "terminate"]
+    stopped_by: StopKind | None
+    reason: str
+
+
+class StallStatus(TypedDict):
+    new_claims: int | None
+    new_sources: int | None
+    overlap_ratio: float | None
+    overlap_limit: float
+    nothing_pending_from_user: bool
+
+
+class TerminationStatus(TypedDict):
+    """Each termination condition for the last round, as the rule would judge it now (docs/loop.md)."""
+
+    diminishing_gaps: bool
+    no_pending_user_questions: bool
+    no_new_raw_files: bool
+    overlap_above_0_7: bool
+    stalled: bool
+    stall: StallStatus
+    max_rounds_reached: bool
+    would_terminate: bool
+    would_stop_by: StopKind | None
+    user_waiting_extends_max_rounds: bool
+    last_decision: Literal["continue", "terminate"]
+    last_reason: str
+    last_stopped_by: StopKind | None
+
+
+class StatusReport(TypedDict):
+    """``autodidact status --json`` (and ``Status.report`` in the API)."""
+
+    kb: str
+    topic: str | None
+    status: str
+    max_rounds: int | None
+    rounds_completed: int
+    current_round_progress: RoundProgressView | None
+    counts: StatusCounts
+    rounds: list[RoundStatus]
+    termination: TerminationStatus | None
+    cost: StatusCost
+    summary: str | None
+
+
+def status_report(kb: KnowledgeBase) -> StatusReport:
     """Rounds, counts, per-round audit numbers, each termination condition, cost so far."""
     from autodidact.llm.ledger import read_totals
 
@@ -26,14 +109,16 @@ def status_report(kb: KnowledgeBase) -> dict[str, Any]:
     articles = [p for p in kb.wiki.glob("*.md") if p.name != "INDEX.md"] if kb.wiki.is_dir() else []
     pending = pending_questions(kb.user_questions)
     usage = read_totals(kb.usage_ledger)
-    report: dict[str, Any] = {
+    report: StatusReport = {
         "kb": str(kb.root),
         "topic": state.topic if state else None,
         "status": state.status if state else "not started",
         "max_rounds": state.max_rounds if state else None,
         "rounds_completed": len(state.rounds) if state else 0,
         "current_round_progress": (
-            state.current_round_progress.model_dump() if state and state.current_round_progress else None
+            cast(RoundProgressView, state.current_round_progress.model_dump())
+            if state and state.current_round_progress
+            else None
         ),
         "counts": {
             "raw_files": len(raw),

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
 
 from autodidact.api.research import ResearchJob, start_research
 from autodidact.errors import InputError
+from autodidact.jsontypes import JSONObject
 
 STOP_WAIT_SECONDS = 20.0
 
@@ -28,7 +28,7 @@ class ResearchSlot:
 
     def start(
         self, topic: str | None, *, max_rounds: int | None, background: str | None, corpus: list[Path]
-    ) -> dict[str, Any]:
+    ) -> JSONObject:
         """Start or resume the research; refused while this server's run is still going."""
         with self._lock:
             if self._job is not None and self._job.running:
@@ -41,13 +41,13 @@ class ResearchSlot:
             )
             return self._job.progress().as_dict()
 
-    def progress(self) -> dict[str, Any] | None:
+    def progress(self) -> JSONObject | None:
         """The job's progress, or None when this server has not started one."""
         with self._lock:
             job = self._job
         return job.progress().as_dict() if job is not None else None
 
-    def stop(self, wait: float = 0.0) -> dict[str, Any] | None:
+    def stop(self, wait: float = 0.0) -> JSONObject | None:
         """Ask the run to stop at its next safe point (and wait up to ``wait`` seconds for it)."""
         with self._lock:
             job = self._job

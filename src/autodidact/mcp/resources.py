@@ -9,6 +9,7 @@ checks to stay inside the knowledge base.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from autodidact.mcp.uris import (
 MARKDOWN = "text/markdown"
 
 
-def _read(call: Any) -> str:
+def _read(call: Callable[[], str]) -> str:
     """Run a reader; a missing file is "not found", another expected failure a resource error."""
     try:
         text: str = call()

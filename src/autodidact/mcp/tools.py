@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from autodidact.sources.index import Passage
 
 T = TypeVar("T")
+# What a tool returns. The SDK publishes a tool's output schema from its return annotation and
+# validates every result against it, so this stays the open object clients have always been told
+# (a precise TypedDict would change the published schema): a third-party boundary (docs/architecture.md, "Typing").
+ToolResult: TypeAlias = dict[str, Any]
 MAX_TEXT = 4000
 MAX_REPORT_CHARS = 100_000
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -98,7 +102,7 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
                 max_length=50,
             ),
         ] = None,
-    ) -> dict[str, Any]:
+    ) -> ToolResult:
         """Start (or resume) a research in the background and return at once; poll research_progress.
 
         It runs in rounds (questions, evidence, wiki, audit) until more rounds stop adding value.
@@ -110,17 +114,17 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
         )
 
     @server.tool(title="Research progress", annotations=READ_ONLY)
-    def research_progress() -> dict[str, Any]:
+    def research_progress() -> ToolResult:
         """How the background research is going: state, round, step, key questions done of total, recent lines.
 
         ``job`` is null when this server has not started one; ``status`` is read from the files either way.
         """
 
-        def read() -> dict[str, Any]:
+        def read() -> ToolResult:
             job = slot.progress()
             try:
                 found = api.status(kb=kb)
-                files: dict[str, Any] | None = _status_summary(found)
+                files: ToolResult | None = _status_summary(found)
             except AutodidactError:
                 files = None
             return {"job": job, "status": files}
@@ -128,10 +132,10 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
         return guarded(read)
 
     @server.tool(title="Stop the research", annotations=WRITES)
-    def research_stop() -> dict[str, Any]:
+    def research_stop() -> ToolResult:
         """Stop the background research at its next safe point; research_start resumes it exactly."""
 
-        def stop() -> dict[str, Any]:
+        def stop() -> ToolResult:
             progress = slot.stop(wait=5.0)
             if progress is None:
                 raise InputError("no research is running from this server", hint="start one with research_start")
@@ -140,17 +144,17 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
         return guarded(stop)
 
     @server.tool(title="Research status", annotations=READ_ONLY)
-    def status() -> dict[str, Any]:
+    def status() -> ToolResult:
         """Rounds, counts, audit issues and overlap per round, each termination condition, cost so far."""
-        return guarded(lambda: api.status(kb=kb).report)
+        return guarded(lambda: dict(api.status(kb=kb).report))
 
     @server.tool(title="Ask a question for the next round", annotations=WRITES)
     def ask(
         question: Annotated[str, Field(description="The question, in any language.", min_length=1, max_length=2000)],
-    ) -> dict[str, Any]:
+    ) -> ToolResult:
         """Add a question for the research's next round (safe while a research runs; re-opens a finished one)."""
 
-        def add() -> dict[str, Any]:
+        def add() -> ToolResult:
             text = api.ask(question, kb=kb)
             return {"added": text, "pending_user_questions": api.status(kb=kb).pending_user_questions}
 
@@ -160,20 +164,20 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
     def search(
         query: Annotated[str, Field(description="Words to find, Chinese or English.", min_length=1, max_length=1000)],
         k: Annotated[int, Field(description="How many passages.", ge=1, le=50)] = 10,
-    ) -> dict[str, Any]:
+    ) -> ToolResult:
         """BM25 search over every stored source's passages, best first; each hit names its source."""
 
-        def find() -> dict[str, Any]:
+        def find() -> ToolResult:
             hits = api.search(query, kb=kb, k=k)
             return {"query": query, "hits": [_hit(n, p) for n, p in enumerate(hits, 1)]}
 
         return guarded(find)
 
     @server.tool(title="List wiki articles", annotations=READ_ONLY)
-    def list_articles() -> dict[str, Any]:
+    def list_articles() -> ToolResult:
         """Every wiki article by name and title (read one with read_article)."""
 
-        def listing() -> dict[str, Any]:
+        def listing() -> ToolResult:
             articles = api.list_articles(kb=kb)
             return {"articles": [{"name": a.name, "title": a.title, "uri": article_uri(a.name)} for a in articles]}
 
@@ -207,16 +211,16 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
         mode: Annotated[
             Literal["quick", "normal", "heavy"], Field(description="quick (skim), normal or heavy (thorough).")
         ] = "normal",
-    ) -> dict[str, Any]:
+    ) -> ToolResult:
         """Plan, gather evidence from the knowledge base and write a cited report under reports/; returns it.
 
         Calling again with the same request resumes in the same folder (finished parts are kept).
         """
 
-        def make() -> dict[str, Any]:
+        def make() -> ToolResult:
             from datetime import date
 
-            from autodidact.report.paths import default_report_dir
+            from autodidact.report.folder import default_report_dir
 
             folder = default_report_dir(request, kb, today=date.today())
             result = api.report(request, kb=kb, report_dir=folder, mode=mode)
@@ -240,7 +244,7 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
             Literal["quick", "standard", "deep"] | None,
             Field(description="quick, standard or deep; omitted, the first turn asks."),
         ] = None,
-    ) -> dict[str, Any]:
+    ) -> ToolResult:
         """Start a Socratic session: it restates the idea and asks one focus question per turn.
 
         Answer with debate_reply, passing the session_id and the turn you answer.
@@ -254,17 +258,17 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
         turn: Annotated[
             int | None, Field(description="The turn you answer (refused if the session moved on).", ge=1)
         ] = None,
-    ) -> dict[str, Any]:
+    ) -> ToolResult:
         """Answer the open question of a debate and get the next turn."""
         return guarded(lambda: api.Debate(session_id, kb=kb).reply(answer, turn=turn).as_dict())
 
     @server.tool(title="Close a debate", annotations=WRITES)
     def debate_close(
         session_id: Annotated[str, Field(description="The session to close.", min_length=1, max_length=200)],
-    ) -> dict[str, Any]:
+    ) -> ToolResult:
         """Close a debate: a final checkpoint, and its summary written under debates/<id>/summaries/."""
 
-        def close() -> dict[str, Any]:
+        def close() -> ToolResult:
             debate = api.Debate(session_id, kb=kb)
             turn = debate.close().as_dict()
             turn["summaries"] = [_relative(p, kb) for p in debate.summary_files()]
@@ -273,7 +277,7 @@ def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) ->
         return guarded(close)
 
 
-def _hit(rank: int, passage: Passage) -> dict[str, Any]:
+def _hit(rank: int, passage: Passage) -> ToolResult:
     source = f"raw/{passage.raw_file}" if passage.raw_file else passage.url
     return {
         "rank": rank, "label": passage.label, "source": source, "score": round(passage.score, 3),
@@ -281,13 +285,13 @@ def _hit(rank: int, passage: Passage) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _turn_of(debate: api.Debate) -> dict[str, Any]:
+def _turn_of(debate: api.Debate) -> ToolResult:
     if debate.turn is None:
         raise InputError("the debate did not start", hint="try again")
     return debate.turn.as_dict()
 
 
-def _status_summary(found: api.Status) -> dict[str, Any]:
+def _status_summary(found: api.Status) -> ToolResult:
     return {
         "topic": found.topic, "status": found.status, "rounds_completed": found.rounds_completed,
         "max_rounds": found.max_rounds, "current_round": found.current_round, "raw_files": found.raw_files,

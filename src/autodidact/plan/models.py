@@ -12,9 +12,11 @@ would reject outright.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from autodidact.jsontypes import JSONObject
 
 DimensionStatus = Literal["pending", "running", "done", "failed"]
 NeededFor = Literal[
@@ -156,6 +158,6 @@ class Plan(_Open):
             waves[level[dim_id]].append(dim_id)
         return waves
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The dict written to plan.json (unset optional keys included, so the file is complete)."""
         return self.model_dump(mode="json")

@@ -40,11 +40,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sized
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, Unpack, cast
 
 from autodidact.errors import InputError
+from autodidact.evidence.rules_items import RuleDetails, RuleError
+from autodidact.jsontypes import JSONObject
 from autodidact.plan.models import DEPTH_VALUES, NEEDED_FOR_VALUES, STATUS_VALUES
 
 RULES: dict[str, str] = {
@@ -94,15 +97,23 @@ FILLER_RULES = (
 )
 
 
+class PlanOutput(TypedDict):
+    """What ``autodidact plan validate`` prints."""
+
+    ok: bool
+    errors: list[RuleError]
+    stats: JSONObject
+
+
 @dataclass
 class PlanReport:
     """Validation outcome: ``ok``, the error list (each with ``rule``) and counts."""
 
     ok: bool
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    stats: dict[str, Any] = field(default_factory=dict)
+    errors: list[RuleError] = field(default_factory=list)
+    stats: JSONObject = field(default_factory=dict)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> PlanOutput:
         """The JSON printed by ``autodidact plan validate``."""
         return {"ok": self.ok, "errors": self.errors, "stats": self.stats}
 
@@ -112,7 +123,7 @@ class PlanReport:
         return {e["rule"] for e in self.errors}
 
 
-def load_plan_json(path: Path) -> dict[str, Any]:
+def load_plan_json(path: Path) -> JSONObject:
     """Read plan.json; unreadable or bad JSON is an :class:`InputError` (exit 2)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -129,7 +140,7 @@ def load_plan_json(path: Path) -> dict[str, Any]:
     return data
 
 
-def _blank(value: Any) -> bool:
+def _blank(value: object) -> bool:
     if isinstance(value, str):
         return not value.strip()
     if isinstance(value, list):
@@ -147,12 +158,12 @@ def is_filler_rule(rule: str) -> bool:
 
 
 class _Checker:
-    def __init__(self, plan: dict[str, Any]) -> None:
+    def __init__(self, plan: JSONObject) -> None:
         self.plan = plan
-        self.errors: list[dict[str, Any]] = []
+        self.errors: list[RuleError] = []
 
-    def add(self, rule: str, message: str, **extra: Any) -> None:
-        self.errors.append({"rule": rule, "severity": "error", "message": message, **extra})
+    def add(self, rule: str, message: str, **details: Unpack[RuleDetails]) -> None:
+        self.errors.append({"rule": rule, "severity": "error", "message": message, **details})
 
     def top_level(self) -> bool:
         expected: dict[str, type] = {
@@ -172,7 +183,7 @@ class _Checker:
 
     def header(self) -> None:
         p = self.plan
-        if isinstance(p.get("research_goal"), str) and not p["research_goal"].strip():
+        if isinstance(goal := p.get("research_goal"), str) and not goal.strip():
             self.add("P007", "research_goal is blank", path="research_goal")
         scope = p.get("scope")
         if isinstance(scope, dict):
@@ -194,9 +205,10 @@ class _Checker:
         if isinstance(p.get("completion_criteria"), list) and _blank(p["completion_criteria"]):
             self.add("P012", "completion_criteria is empty or has a blank entry", path="completion_criteria")
 
-    def dimensions(self) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
-        dims = [d for d in self.plan.get("dimensions", []) if isinstance(d, dict)]
-        raw = self.plan.get("dimensions", [])
+    def dimensions(self) -> tuple[list[JSONObject], dict[str, list[str]]]:
+        listed = self.plan.get("dimensions", [])
+        raw = listed if isinstance(listed, list) else []  # top_level() found a list before this runs
+        dims = [d for d in raw if isinstance(d, dict)]
         if len(dims) != len(raw):
             self.add("P001", "every dimension must be an object", path="dimensions")
         if not 3 <= len(raw) <= 8:
@@ -233,7 +245,7 @@ class _Checker:
                     owners.setdefault(key, where)
         return dims, graph
 
-    def _dimension_fields(self, dim: dict[str, Any], where: str) -> None:
+    def _dimension_fields(self, dim: JSONObject, where: str) -> None:
         for key in ("name", "description", "method", "expected_output", "focus"):
             if _blank(dim.get(key)):
                 self.add("P021", f"{where}: {key} is missing or blank", dimension_id=where, path=key)
@@ -252,7 +264,7 @@ class _Checker:
         if not isinstance(ownership, dict) or _blank(ownership.get("owns")):
             self.add("P021", f"{where}: scope_ownership.owns needs >= 1 topic", dimension_id=where, path="owns")
 
-    def _questions(self, dim: dict[str, Any], where: str) -> None:
+    def _questions(self, dim: JSONObject, where: str) -> None:
         kqs = dim.get("key_questions")
         kqs = kqs if isinstance(kqs, list) else []
         if not 2 <= len(kqs) <= 5:
@@ -269,7 +281,7 @@ class _Checker:
         if not 3 <= len(queries) <= 6 or _blank(queries):
             self.add("P006", f"{where}: {len(queries)} seed queries; need 3-6 non-blank", dimension_id=where)
 
-    def _dependencies(self, dim: dict[str, Any], where: str) -> list[str]:
+    def _dependencies(self, dim: JSONObject, where: str) -> list[str]:
         deps_raw = dim.get("depends_on", [])
         deps = [d for d in deps_raw if isinstance(d, str)] if isinstance(deps_raw, list) else []
         inputs = dim.get("dependency_inputs", [])
@@ -369,7 +381,7 @@ def find_cycle(graph: dict[str, list[str]]) -> list[str] | None:
     return None
 
 
-def validate_plan(data: dict[str, Any] | Path | str) -> PlanReport:
+def validate_plan(data: JSONObject | Path | str) -> PlanReport:
     """Check a plan (dict, or a path to plan.json) against every docs/contracts.md §2 rule."""
     plan = load_plan_json(Path(data)) if isinstance(data, (str, Path)) else data
     checker = _Checker(plan if isinstance(plan, dict) else {})
@@ -378,23 +390,24 @@ def validate_plan(data: dict[str, Any] | Path | str) -> PlanReport:
         return PlanReport(ok=False, errors=checker.errors, stats={})
     dims_ok = checker.top_level()
     checker.header()
-    dims: list[dict[str, Any]] = []
+    dims: list[JSONObject] = []
     graph: dict[str, list[str]] = {}
     if dims_ok:
         dims, graph = checker.dimensions()
         checker.graph_rules(graph)
     if not checker.errors:
         _model_rules(plan, checker)
-    stats = {
+    stats: JSONObject = {
         "dimensions": len(dims),
-        "key_questions": sum(len(d.get("key_questions") or []) for d in dims),
+        # len of whatever the file holds there, as always (P004 reports a key_questions that is no list)
+        "key_questions": sum(len(cast(Sized, d.get("key_questions") or [])) for d in dims),
         "dependencies": sum(len(v) for v in graph.values()),
         "waves": _wave_count(graph) if not any(e["rule"] in {"P015", "P016"} for e in checker.errors) else None,
     }
     return PlanReport(ok=not checker.errors, errors=checker.errors, stats=stats)
 
 
-def _model_rules(plan: dict[str, Any], checker: _Checker) -> None:
+def _model_rules(plan: JSONObject, checker: _Checker) -> None:
     """What the pipeline's own :class:`~autodidact.plan.models.Plan` refuses, the validator refuses:
     one definition, so ``plan validate`` never passes a plan the report step then rejects
     (``sources[0].category = {}`` did). Dimension fields are P021, the rest P001."""

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import cast
 
 from autodidact.evidence.models import Claim, EvidenceFile, Source
 from autodidact.evidence.prose import plain
+from autodidact.jsontypes import JSONMapping
+from autodidact.report.artifacts import CitationEntry, CitationsFile
 from autodidact.report.prose import inline
 from autodidact.sources.snapshots import normalize_url
 from autodidact.text.sections import SEPARATOR, label
@@ -46,10 +48,10 @@ class Citer:
                 self.sources[(dim_id, src.id)] = src
             for claim in ev.claims:
                 self.claims[claim.id] = claim
-        self.entries: list[dict[str, Any]] = []
-        self._by_key: dict[str, dict[str, Any]] = {}
+        self.entries: list[CitationEntry] = []
+        self._by_key: dict[str, CitationEntry] = {}
 
-    def _entry(self, dim_id: str, source_id: str, section: str = "") -> dict[str, Any]:
+    def _entry(self, dim_id: str, source_id: str, section: str = "") -> CitationEntry:
         src = self.sources[(dim_id, source_id)]
         if " ".join(section.split()) == " ".join(src.title.split(SEPARATOR)[0].split()):
             section = ""  # the document's opening, under its own title: the document itself
@@ -115,7 +117,7 @@ class Citer:
         body = re.sub(r"(?<=[a-z0-9)\]\"'])\. (?=[A-Z])", f" {marks}. ", body)
         return f"{body} {marks}."
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> CitationsFile:
         """``{"citations": [...]}`` for citations.json."""
         return {"citations": self.entries}
 
@@ -123,9 +125,12 @@ class Citer:
 CITE_RE = re.compile(r"\[(\d+)\]")
 
 
-def check_citations(markdown: str, citations: dict[str, Any]) -> list[str]:
-    """Problems between the text and citations.json: unresolved, orphaned, or out of first-use order."""
-    entries = citations.get("citations", [])
+def check_citations(markdown: str, citations: CitationsFile | JSONMapping) -> list[str]:
+    """Problems between the text and citations.json: unresolved, orphaned, or out of first-use order.
+
+    ``citations`` is the file as written, or as ``verify`` read it back (raw JSON: an entry without
+    its number fails here as it always has, and ``verify`` reports the file)."""
+    entries = cast("list[CitationEntry]", citations.get("citations", []))
     numbers = [e["n"] for e in entries]
     body = markdown
     used_order: list[int] = []

@@ -15,11 +15,11 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from autodidact.evidence.models import Claim, EvidenceFile
 from autodidact.evidence.prose import Sentence, Written
 from autodidact.plan.models import Dimension, Plan
+from autodidact.report.artifacts import CitationsFile
 from autodidact.report.citations import Citer, Evidences, SectionOf
 from autodidact.report.elements import element_kind, render_element
 from autodidact.report.labels import cell, esc, label, overlap
@@ -63,7 +63,7 @@ class Composed:
     """The rendered report and its citations."""
 
     markdown: str
-    citations: dict[str, Any]
+    citations: CitationsFile
     placement: dict[str, list[str]]
     prose: dict[BlockKey, Written]
 

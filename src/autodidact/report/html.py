@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
 
 from jinja2 import Environment
 from markdown_it import MarkdownIt
 
+from autodidact.report.artifacts import CitationEntry, CitationsFile
 from autodidact.report.labels import label
 from autodidact.report.references import anchor
 from autodidact.sources.snapshots import is_local_url
@@ -53,7 +53,7 @@ _H2 = re.compile(r"<h2>(.*?)</h2>")
 _TAG = re.compile(r"<[^>]+>")
 
 
-def _href(entry: dict[str, Any]) -> str:
+def _href(entry: CitationEntry) -> str:
     url = str(entry.get("url", ""))
     refs = entry.get("snapshot_refs") or []
     if is_local_url(url) and refs:
@@ -61,7 +61,7 @@ def _href(entry: dict[str, Any]) -> str:
     return url if url.startswith(("http://", "https://")) else "#"
 
 
-def render_html(markdown: str, citations: dict[str, Any], *, title: str, lang: str) -> str:
+def render_html(markdown: str, citations: CitationsFile, *, title: str, lang: str) -> str:
     """The self-contained HTML page for report.md and its citations."""
     heading = f"## {label(lang, 'references')}"
     body_md = markdown.split(f"\n{heading}\n", 1)[0]

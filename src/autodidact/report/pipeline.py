@@ -18,24 +18,26 @@ import datetime as _dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from autodidact.errors import AutodidactError, InputError, NotFoundError, ValidationFailed
 from autodidact.evidence.files import evidence_from_json
 from autodidact.evidence.payload import Payload
 from autodidact.evidence.prose import Written
 from autodidact.evidence.validator import validate_evidence
+from autodidact.jsontypes import JSONObject
 from autodidact.kb import detect_language
 from autodidact.plan.models import Dimension, Plan
 from autodidact.plan.planner import acreate_plan
 from autodidact.plan.validate import load_plan_json, validate_plan
 from autodidact.progress import DIMENSIONS_LABEL, NullProgress, Prefixed, Progress
+from autodidact.report.artifacts import ProseFile, as_prose_file
 from autodidact.report.citations import Evidences, SectionOf
 from autodidact.report.compose import compose_report
+from autodidact.report.folder import ReportPaths, write_request
 from autodidact.report.grounding import ground_plan
 from autodidact.report.html import render_html
 from autodidact.report.labels import label
-from autodidact.report.paths import ReportPaths, write_request
 from autodidact.report.references import bibtex, csl_json
 from autodidact.report.subreport import render_subreport
 from autodidact.report.writing import BlockKey, prose_record, write_prose
@@ -47,6 +49,7 @@ from autodidact.text.support import DEFAULT_SUPPORT
 
 if TYPE_CHECKING:
     from autodidact.config import Settings
+    from autodidact.llm.ledger import UsageTotals
     from autodidact.llm.runtime import Runtime
 
 MODES = {"quick": ("quick", "skim"), "normal": ("initial", None), "heavy": ("initial", "thorough")}
@@ -58,7 +61,7 @@ class ReportProgress(Progress, Protocol):
     def dimension_started(self, dim_id: str, name: str, mode: str) -> None:
         """The research agent started on a dimension."""
 
-    def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
+    def dimension_done(self, dim_id: str, stats: JSONObject) -> None:
         """A dimension's evidence is valid and recorded in plan.json."""
 
     def dimension_skipped(self, dim_id: str, reason: str) -> None:
@@ -71,11 +74,24 @@ class NullReporter(NullProgress):
     def dimension_started(self, dim_id: str, name: str, mode: str) -> None:
         pass
 
-    def dimension_done(self, dim_id: str, stats: dict[str, Any]) -> None:
+    def dimension_done(self, dim_id: str, stats: JSONObject) -> None:
         pass
 
     def dimension_skipped(self, dim_id: str, reason: str) -> None:
         pass
+
+
+class ReportSummary(TypedDict):
+    """``report --json``: how the run ended and where the report is."""
+
+    ok: bool
+    report_dir: str
+    report: str
+    dimensions_run: list[str]
+    dimensions_reused: list[str]
+    dimensions_failed: dict[str, str]
+    citations: int
+    usage: UsageTotals | dict[str, int]  # {} when no model call was counted
 
 
 @dataclass
@@ -88,13 +104,13 @@ class ReportResult:
     reused: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     citations: int = 0
-    usage: dict[str, Any] = field(default_factory=dict)
+    usage: UsageTotals | None = None
 
     @property
     def report_md(self) -> Path:
         return ReportPaths(self.report_dir).report_md
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> ReportSummary:
         """JSON-ready summary for the CLI."""
         return {
             "ok": not self.failed,
@@ -104,12 +120,21 @@ class ReportResult:
             "dimensions_reused": self.reused,
             "dimensions_failed": self.failed,
             "citations": self.citations,
-            "usage": self.usage,
+            "usage": self.usage or {},
         }
 
 
+class _Deps(TypedDict):
+    """What a run works with, beside its folder and plan."""
+
+    runtime: Runtime
+    settings: Settings
+    kb_root: Path | None
+    reporter: ReportProgress
+
+
 class _Run:
-    def __init__(self, paths: ReportPaths, plan: Plan, request: str, mode: str, deps: dict[str, Any]) -> None:
+    def __init__(self, paths: ReportPaths, plan: Plan, request: str, mode: str, deps: _Deps) -> None:
         self.paths, self.plan, self.request, self.mode = paths, plan, request, mode
         self.runtime: Runtime = deps["runtime"]
         self.settings: Settings = deps["settings"]
@@ -132,7 +157,7 @@ class _Run:
     def upstreams(self, dim: Dimension) -> list[str]:
         return [] if self.evidence_mode == "quick" else [d.dimension_id for d in dim.dependency_inputs]
 
-    def check(self, dim: Dimension) -> tuple[bool, dict[str, Any], str]:
+    def check(self, dim: Dimension) -> tuple[bool, JSONObject, str]:
         """(valid, stats or {}, summary of errors) for the dimension's evidence file as it is now.
 
         The validator reads the raw JSON (a broken file is a list of rule codes); only a file it
@@ -391,13 +416,13 @@ def snapshot_sections(root: Path) -> SectionOf:
     return section_of
 
 
-def _previous_prose(paths: ReportPaths) -> dict[str, Any] | None:
+def _previous_prose(paths: ReportPaths) -> ProseFile | None:
     """The last run's prose.json, if it reads (a damaged one is simply not reused)."""
     try:
         data = json.loads(paths.prose.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) else None
+    return as_prose_file(data)
 
 
 def write_outputs(

@@ -17,9 +17,10 @@ reference managers (docs/writing.md, "References").
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from autodidact.evidence.models import Source
+from autodidact.jsontypes import JSONObject
+from autodidact.report.artifacts import CitationEntry
 from autodidact.sources.snapshots import is_local_url, location
 from autodidact.text.sections import SEPARATOR, bare_heading
 
@@ -38,7 +39,7 @@ def clean_title(title: str, url: str = "") -> str:
     return text
 
 
-def enrich(entries: list[dict[str, Any]], sources: dict[str, Source], accessed: str) -> None:
+def enrich(entries: list[CitationEntry], sources: dict[str, Source], accessed: str) -> None:
     """Add ``author``, ``published_at``, ``accessed_at`` and ``location`` to citations.json entries
     (``sources``: the evidence's sources by URL)."""
     for entry in entries:
@@ -50,7 +51,7 @@ def enrich(entries: list[dict[str, Any]], sources: dict[str, Source], accessed: 
         entry["location"] = location(str(entry.get("url", "")))
 
 
-def markdown_lines(entries: list[dict[str, Any]], cited_in: dict[int, list[tuple[str, str]]], lang: str) -> list[str]:
+def markdown_lines(entries: list[CitationEntry], cited_in: dict[int, list[tuple[str, str]]], lang: str) -> list[str]:
     """The references list of report.md: one paragraph per entry."""
     zh = lang == "zh"
     lines: list[str] = []
@@ -100,13 +101,13 @@ def _bib(text: str) -> str:
     return "".join(_BIB_SPECIAL.get(ch, ch) for ch in " ".join(str(text).split()))
 
 
-def bibtex(entries: list[dict[str, Any]]) -> str:
+def bibtex(entries: list[CitationEntry]) -> str:
     """references.bib: one ``@misc`` per reference, keyed ``refN`` like the report's ``[N]``."""
     out: list[str] = []
     for entry in entries:
         fields = [("title", "{" + _bib(entry["title"]) + "}")]
-        if entry.get("author"):
-            fields.append(("author", _bib(entry["author"])))
+        if author := entry.get("author"):
+            fields.append(("author", _bib(author)))
         if entry.get("published_at"):
             fields.append(("year", str(entry["published_at"])[:4]))
         url = str(entry.get("url", ""))
@@ -124,16 +125,16 @@ def bibtex(entries: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-def _date_parts(value: str) -> dict[str, list[list[int]]]:
+def _date_parts(value: str) -> JSONObject:
     return {"date-parts": [[int(p) for p in str(value).split("-")[:3] if p.isdigit()]]}
 
 
-def csl_json(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def csl_json(entries: list[CitationEntry]) -> list[JSONObject]:
     """references.json: CSL-JSON items, ids ``refN``."""
-    items: list[dict[str, Any]] = []
+    items: list[JSONObject] = []
     for entry in entries:
         url = str(entry.get("url", ""))
-        item: dict[str, Any] = {"id": f"ref{entry['n']}", "type": "document" if is_local_url(url) else "webpage",
+        item: JSONObject = {"id": f"ref{entry['n']}", "type": "document" if is_local_url(url) else "webpage",
                                 "title": entry["title"]}  # fmt: skip
         if not is_local_url(url):
             item["URL"] = url
@@ -143,8 +144,8 @@ def csl_json(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             item["section"] = entry["section"]
         if entry.get("author"):
             item["author"] = [{"literal": entry["author"]}]
-        if entry.get("published_at"):
-            item["issued"] = _date_parts(entry["published_at"])
+        if published := entry.get("published_at"):
+            item["issued"] = _date_parts(published)
         if entry.get("accessed_at"):
             item["accessed"] = _date_parts(entry["accessed_at"])
         items.append(item)

@@ -15,7 +15,6 @@ import json
 import re
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
 
 from autodidact.evidence.models import Claim, EvidenceFile
 from autodidact.evidence.prose import (
@@ -31,6 +30,7 @@ from autodidact.evidence.write_task import ClaimIn, JudgeInputs, JudgeSupportTas
 from autodidact.llm.ledger import LedgerEntry
 from autodidact.llm.runtime import Runtime
 from autodidact.plan.models import Dimension, Plan
+from autodidact.report.artifacts import ProseBlock, ProseFile, ProseSentence
 from autodidact.report.citations import Evidences
 from autodidact.text.support import DEFAULT_SUPPORT
 
@@ -87,7 +87,7 @@ async def write_prose(
     threshold: float = DEFAULT_SUPPORT,
     *,
     check: bool = False,
-    previous: Mapping[str, Any] | None = None,
+    previous: ProseFile | None = None,
 ) -> dict[BlockKey, Written]:
     """Every block of the report, written by the model where it runs (offline blocks otherwise).
 
@@ -134,7 +134,7 @@ def _block_print(claims: list[Claim]) -> str:
 
 
 def _reusable(
-    previous: Mapping[str, Any] | None,
+    previous: ProseFile | None,
     blocks: Mapping[BlockKey, list[Claim]],
     threshold: float,
     check: bool,
@@ -232,13 +232,13 @@ def prose_record(
     plan: Plan | None = None,
     check: bool = False,
     report_md: str | None = None,
-) -> dict[str, Any]:
+) -> ProseFile:
     """Every written sentence with its block, claim ids, the claims' fingerprints and its engine;
     per block the fingerprint of its claims (what a re-run may reuse); and the fingerprint of the
     report.md written with them, so an edit anywhere in it (a sentence's tail, a sentence added)
     is seen by ``verify``."""
     claims = {c.id: c for ev in evidences.values() for c in ev.claims}
-    blocks: dict[str, Any] = {}
+    blocks: dict[str, ProseBlock] = {}
     for dim in plan.dimensions if plan is not None else []:
         ev = evidences.get(dim.id)
         for bkey, block in block_claims(dim, ev).items() if ev is not None else []:
@@ -247,7 +247,7 @@ def prose_record(
                 blocks[f"{bkey[0]}/{bkey[1]}"] = {
                     "print": _block_print(block), "engine": written.engine, "dropped": dict(written.dropped),
                 }  # fmt: skip
-    rows = []
+    rows: list[ProseSentence] = []
     for (dim_id, key), written in prose.items():
         for s in written.sentences:
             rows.append({
@@ -257,7 +257,7 @@ def prose_record(
     dropped: Counter[str] = Counter()
     for written in prose.values():
         dropped.update(written.dropped)
-    record: dict[str, Any] = {
+    record: ProseFile = {
         "version": PROSE_VERSION, "support_threshold": threshold, "check_support": check,
         "sentences": rows, "dropped": dict(dropped), "blocks": blocks,
     }  # fmt: skip
@@ -271,7 +271,7 @@ def report_fingerprint(report_md: str) -> str:
     return hashlib.sha256(report_md.replace("\r\n", "\n").encode("utf-8")).hexdigest()
 
 
-def check_prose(record: Mapping[str, Any], evidences: Evidences, report_md: str) -> list[str]:
+def check_prose(record: ProseFile, evidences: Evidences, report_md: str) -> list[str]:
     """Problems with written prose: a sentence missing from report.md, citing a claim that is gone
     or changed, or no longer supported by its claims' quotes."""
     from autodidact.report.citations import FINAL_PUNCT

@@ -18,7 +18,6 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from autodidact.store.jsontext import dumps_indented
 
@@ -133,12 +132,12 @@ def write_text(path: Path, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
-def dumps_json(data: Any) -> str:
+def dumps_json(data: object) -> str:
     """The project's JSON style for human-read files: indented, UTF-8, trailing newline."""
     return dumps_indented(data) + "\n"  # json.dumps(..., ensure_ascii=False, indent=2), faster
 
 
-def write_json(path: Path, data: Any) -> None:
+def write_json(path: Path, data: object) -> None:
     """Replace ``path`` with ``data`` as pretty UTF-8 JSON, atomically."""
     write_text(path, dumps_json(data))
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
 
 
-def canonical_json(data: Any) -> str:
+def canonical_json(data: object) -> str:
     """Sorted keys, no spaces, UTF-8 kept: equal data always gives equal text."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -22,6 +21,6 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def hash_json(data: Any) -> str:
+def hash_json(data: object) -> str:
     """Hex sha256 of the canonical JSON form of ``data``."""
     return sha256_text(canonical_json(data))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +53,12 @@ def seal_torn_tail(path: Path) -> Path | None:
     return quarantine
 
 
-def append(path: Path, record: dict[str, Any]) -> None:
+def append(path: Path, record: Mapping[str, object]) -> None:
     """Append one JSON object as a line and fsync it (sealing a torn last line first)."""
     append_many(path, [record])
 
 
-def append_many(path: Path, records: list[dict[str, Any]]) -> None:
+def append_many(path: Path, records: Sequence[Mapping[str, object]]) -> None:
     """Append JSON objects as lines with one write and one fsync (sealing a torn last line first).
 
     A process killed during the write leaves at most one torn last line, which the next append

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from json.encoder import encode_basestring  # the C escaper when it is built (as json.dumps uses)
-from typing import Any
 
 _INF = float("inf")
 
@@ -21,7 +20,7 @@ class _Unusual(Exception):
     """A value this encoder leaves to ``json.dumps``."""
 
 
-def dumps_indented(data: Any) -> str:
+def dumps_indented(data: object) -> str:
     """Exactly ``json.dumps(data, ensure_ascii=False, indent=2)``."""
     out: list[str] = []
     try:
@@ -41,7 +40,7 @@ def _float(value: float) -> str:
     return float.__repr__(value)
 
 
-def _key(key: Any) -> str:
+def _key(key: object) -> str:
     if isinstance(key, str):
         return key
     if isinstance(key, float):
@@ -57,7 +56,7 @@ def _key(key: Any) -> str:
     raise _Unusual
 
 
-def _encode(value: Any, out: list[str], newline: str) -> None:
+def _encode(value: object, out: list[str], newline: str) -> None:
     """Append ``value`` at the indentation ``newline`` ends with (the standard encoder's order of tests)."""
     if isinstance(value, str):
         out.append(encode_basestring(value))

@@ -11,9 +11,10 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, cast
 
 from autodidact.errors import AutodidactError
+from autodidact.jsontypes import JSONMapping, JSONValue
 from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore
 
 _TEMP_RE = re.compile(r"^\..+\.tmp$")
@@ -30,6 +31,15 @@ class Finding:
 
     def as_dict(self) -> dict[str, str]:
         return {"check": self.check, "path": self.path, "message": self.message}
+
+
+class VerifyOutput(TypedDict):
+    """``autodidact verify --json``."""
+
+    ok: bool
+    root: str
+    checked: dict[str, int]
+    problems: list[dict[str, str]]
 
 
 @dataclass
@@ -56,7 +66,7 @@ class VerifyReport:
         except ValueError:
             return str(path)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> VerifyOutput:
         return {
             "ok": self.ok,
             "root": str(self.root),
@@ -106,9 +116,10 @@ def check_snapshots(folder: Path, report: VerifyReport) -> None:
             report.problem("snapshots", meta, "metadata without its snapshot text")
 
 
-def _load_json(path: Path, report: VerifyReport, check: str) -> Any:
+def _load_json(path: Path, report: VerifyReport, check: str) -> JSONValue:
     try:
-        return json.loads(path.read_text("utf-8"))
+        data: JSONValue = json.loads(path.read_text("utf-8"))
+        return data
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         report.problem(check, path, f"not valid JSON: {type(exc).__name__ if isinstance(exc, RecursionError) else exc}")
         return None
@@ -290,7 +301,9 @@ def check_report_folder(folder: Path, report: VerifyReport) -> None:
                 report.problem("report_citations", md, "citations.json is missing")
             return
         text = md.read_text("utf-8")
-        for problem in check_citations(text, data):
+        # Read as an object, as it always was: a citations.json that is valid JSON but no object is
+        # not caught here yet (the cast names that assumption rather than hiding it).
+        for problem in check_citations(text, cast("JSONMapping", data)):
             report.problem("report_citations", md, problem)
         _check_prose(folder, text, report)
 
@@ -309,6 +322,7 @@ def _check_prose(folder: Path, report_md: str, report: VerifyReport) -> None:
     until it is fixed, and are not reported again as citing claims no file holds."""
     from autodidact.evidence.files import load_evidence
     from autodidact.evidence.models import EvidenceFile
+    from autodidact.report.artifacts import as_prose_file
     from autodidact.report.writing import check_prose
 
     path = folder / "prose.json"
@@ -319,8 +333,8 @@ def _check_prose(folder: Path, report_md: str, report: VerifyReport) -> None:
             report.problem("report_prose", path, "missing: report.md has written prose that nothing can re-prove")
         return
     report.count("report_prose")
-    record = _load_json(path, report, "report_prose")
-    if not isinstance(record, dict):
+    record = as_prose_file(_load_json(path, report, "report_prose"))
+    if record is None:
         return
     evidences: dict[str, EvidenceFile] = {}
     damaged: set[str] = set()
@@ -336,7 +350,7 @@ def _check_prose(folder: Path, report_md: str, report: VerifyReport) -> None:
         report.problem("report_prose", path, problem)
 
 
-def _rests_on(row: Any, dims: set[str]) -> bool:
+def _rests_on(row: object, dims: set[str]) -> bool:
     """Whether a prose.json sentence cites a claim of one of ``dims`` (a claim id starts with its
     dimension's: ``d1.c3``)."""
     ids = row.get("claim_ids") if isinstance(row, dict) else None

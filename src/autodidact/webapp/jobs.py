@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
 
 from autodidact.api.research import ResearchJob, start_research
 from autodidact.errors import InputError
+from autodidact.jsontypes import JSONObject
 
 STOP_WAIT_SECONDS = 20.0
 
@@ -38,7 +38,7 @@ class ResearchSlot:
         with self._lock:
             return self._job is not None and self._job.running
 
-    def progress(self) -> dict[str, Any] | None:
+    def progress(self) -> JSONObject | None:
         """The job's progress as JSON-ready data, or None when this app has not started one."""
         with self._lock:
             job = self._job

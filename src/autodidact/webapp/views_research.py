@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -23,6 +23,9 @@ from autodidact.loop.termination import DIMINISHING_FACTOR, LOW_ISSUES, OVERLAP_
 from autodidact.webapp.charts import Threshold, line_chart
 from autodidact.webapp.safety import kb_folder
 from autodidact.webapp.web import Site, see_other
+
+if TYPE_CHECKING:
+    from autodidact.loop.status import StatusReport
 
 SSE_POLL_SECONDS = 0.5
 MAX_ROUNDS_LIMIT = 100
@@ -41,12 +44,12 @@ CONDITIONS = (
 )
 
 
-def charts(report: dict[str, Any]) -> list[str]:
+def charts(report: StatusReport) -> list[str]:
     """The three per-round charts with the thresholds the termination rule compares against."""
     rounds = report.get("rounds") or []
-    issues = [(int(r["round"]), r.get("audit_issues_count")) for r in rounds]
-    raw = [(int(r["round"]), r.get("new_raw_files")) for r in rounds]
-    overlap = [(int(r["round"]), r.get("overlap_ratio")) for r in rounds]
+    issues: list[tuple[int, float | None]] = [(int(r["round"]), r.get("audit_issues_count")) for r in rounds]
+    raw: list[tuple[int, float | None]] = [(int(r["round"]), r.get("new_raw_files")) for r in rounds]
+    overlap: list[tuple[int, float | None]] = [(int(r["round"]), r.get("overlap_ratio")) for r in rounds]
     return [
         line_chart("audit issues per round", issues, [Threshold(LOW_ISSUES, f"low: < {LOW_ISSUES}")]),
         line_chart("new raw files per round", raw, [Threshold(0, "none new")]),
@@ -68,7 +71,7 @@ async def overview(request: Request) -> Response:
         return site.page(request, "overview.html.j2", started=False)
     state = await run_in_threadpool(status, kb=site.root)
     report = state.report
-    termination = report.get("termination") or {}
+    termination: Mapping[str, object] = report.get("termination") or {}
     conditions = [(label, termination.get(key)) for key, label in CONDITIONS]
     return site.page(
         request, "overview.html.j2", started=True, state=state, report=report, charts=charts(report),

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 import httpx
 
 from autodidact.config import secret
 from autodidact.errors import ConfigError, SourceError
+from autodidact.jsontypes import JSONValue
 from autodidact.sources.search.http import RetryPolicy
 
 _TAGS = re.compile(r"<[^>]{0,200}>")
@@ -47,14 +48,16 @@ class SearchProvider(Protocol):
     async def search(self, query: str, n: int) -> list[SearchHit]: ...
 
 
-def clean(text: Any) -> str:
+def clean(text: object) -> str:
     """A one-line string without HTML tags (providers highlight with ``<strong>``)."""
     if not isinstance(text, str):
         return ""
     return " ".join(_TAGS.sub("", text).split())
 
 
-def hits_from_rows(provider: str, rows: Any, url_key: str, title_key: str, snippet_key: str, n: int) -> list[SearchHit]:
+def hits_from_rows(
+    provider: str, rows: JSONValue, url_key: str, title_key: str, snippet_key: str, n: int
+) -> list[SearchHit]:
     """Turn a provider's list of result objects into hits; a wrong shape is a clear error."""
     if not isinstance(rows, list):
         raise SourceError(f"{provider}: malformed response: results is {type(rows).__name__}, not a list")

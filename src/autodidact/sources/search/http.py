@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from autodidact.errors import ConfigError, SourceError
+from autodidact.jsontypes import JSONValue
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
@@ -47,8 +48,8 @@ async def request_json(
     policy: RetryPolicy,
     key_var: str | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    **kwargs: Any,
-) -> Any:
+    **kwargs: Any,  # httpx's request options, passed through
+) -> JSONValue:
     """Send with bounded retries; return the parsed JSON body or raise a clear error."""
     last = ""
     for attempt in range(policy.attempts):
@@ -72,7 +73,8 @@ async def request_json(
                 raise SourceError(f"{provider}: HTTP {response.status_code} from {url}")
             else:
                 try:
-                    return response.json()
+                    body: JSONValue = response.json()
+                    return body
                 except ValueError:
                     raise SourceError(f"{provider}: malformed response from {url} (not JSON)") from None
         if attempt + 1 < policy.attempts:

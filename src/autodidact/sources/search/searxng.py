@@ -6,11 +6,10 @@ it does not.
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 
 from autodidact.errors import ConfigError, SourceError
+from autodidact.jsontypes import JSONValue
 from autodidact.sources.search._client import client_for
 from autodidact.sources.search.base import SearchHit, hits_from_rows
 from autodidact.sources.search.http import RetryPolicy, request_json
@@ -38,7 +37,7 @@ class SearxngProvider:
         params = {"q": query, "format": "json", "pageno": "1"}
         async with client_for(self.client, USER_AGENT) as client:
             try:
-                data: Any = await request_json(self.name, client, "GET", url, policy=self.policy, params=params)
+                data: JSONValue = await request_json(self.name, client, "GET", url, policy=self.policy, params=params)
             except SourceError as exc:
                 if "HTTP 403" in exc.message:
                     raise SourceError(exc.message, hint="enable the json format in SearXNG's settings.yml") from None

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from autodidact.errors import SourceError
+from autodidact.jsontypes import JSONValue
 from autodidact.sources.search._client import client_for
 from autodidact.sources.search.base import KeyedProvider, SearchHit, hits_from_rows, require_key
 from autodidact.sources.search.http import request_json
@@ -26,7 +25,7 @@ class TavilyProvider(KeyedProvider):
         body = {"query": query, "max_results": max(1, min(n, 20)), "search_depth": "basic"}
         headers = {"Authorization": f"Bearer {key}"}
         async with client_for(self.client, "autodidact/0.1") as client:
-            data: Any = await request_json(
+            data: JSONValue = await request_json(
                 self.name, client, "POST", url, policy=self.policy, key_var=KEY_VAR, json=body, headers=headers
             )
         if not isinstance(data, dict) or "results" not in data:

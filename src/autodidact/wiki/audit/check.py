@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from autodidact.errors import InputError
 from autodidact.kb import KnowledgeBase
@@ -84,7 +85,7 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
 
 
-def normalize_questions(questions: list[Any] | None) -> list[tuple[str, str]]:
+def normalize_questions(questions: Sequence[object] | None) -> list[tuple[str, str]]:
     """``(id, text)`` pairs from question dicts (``text`` or ``question``) or plain strings."""
     out: list[tuple[str, str]] = []
     for n, item in enumerate(questions or [], start=1):
@@ -106,7 +107,7 @@ def normalize_questions(questions: list[Any] | None) -> list[tuple[str, str]]:
 
 def check_wiki(
     kb: KnowledgeBase,
-    questions: list[Any] | None,
+    questions: Sequence[object] | None,
     round_n: int,
     runtime: Runtime | None = None,
     *,
@@ -147,7 +148,7 @@ async def answer_questions(
 
 async def check_wiki_async(
     kb: KnowledgeBase,
-    questions: list[Any] | None,
+    questions: Sequence[object] | None,
     round_n: int,
     runtime: Runtime | None = None,
     *,

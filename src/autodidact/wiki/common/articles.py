@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 from autodidact.store.filememo import FileMemo
 from autodidact.wiki.common.front_matter import FrontMatter, parse_front_matter, render_front_matter
@@ -207,7 +207,7 @@ class WikiFile:
     digest: str
     article: Article
     _rendered: str | None = None
-    _derived: dict[str, Any] = field(default_factory=dict)
+    _derived: dict[str, object] = field(default_factory=dict)
 
     @property
     def stem(self) -> str:

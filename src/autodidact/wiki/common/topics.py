@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from autodidact.text.topic import decompose
 from autodidact.wiki.common.markdown import normalize_key
@@ -195,7 +194,7 @@ def load_question_texts(kb_root: Path) -> dict[str, str]:
     """Question id → text from every ``round_N_questions.json`` and ``research_state.json`` (best effort)."""
     found: dict[str, str] = {}
 
-    def take(items: Any) -> None:
+    def take(items: object) -> None:
         if not isinstance(items, list):
             return
         for item in items:

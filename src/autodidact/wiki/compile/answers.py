@@ -26,11 +26,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from autodidact.errors import AutodidactError, InputError
 from autodidact.evidence.files import load_evidence
 from autodidact.evidence.models import EvidenceFile
+from autodidact.jsontypes import JSONObject, JSONValue
 from autodidact.kb import KnowledgeBase
 from autodidact.sources.passages import entry_heads
 from autodidact.sources.rawfiles import SOURCE_LINE, RawFile, list_raw_names, parse_raw_file
@@ -347,7 +347,7 @@ class RawLocator:
         return min(hits)[3] if hits else None
 
 
-def _facet(item: dict[str, Any]) -> str | None:
+def _facet(item: JSONObject) -> str | None:
     value = item.get("facet")
     if isinstance(value, dict):
         value = value.get("name") or value.get("title")
@@ -372,9 +372,10 @@ def read_questions(path: Path) -> list[Question]:
     return out
 
 
-def _read_json(path: Path) -> Any:
+def _read_json(path: Path) -> JSONValue:
     try:
-        return json.loads(path.read_text("utf-8"))
+        data: JSONValue = json.loads(path.read_text("utf-8"))
+        return data
     except OSError as exc:
         raise InputError(f"cannot read {path.name}: {exc.strerror}") from None
     except json.JSONDecodeError as exc:
