@@ -311,3 +311,13 @@ def test_a_claims_table_names_what_each_row_answers_not_an_internal_tag(tmp_path
     table = markdown.split("**Concept table (term, definition, source)**")[1].split("\n\n")[1]
     rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line][1:]
     assert rows and all(line.split("|")[1].strip().endswith("?") for line in rows), rows[:2]
+
+
+@pytest.mark.parametrize("shape", ["[1, 2]", '{"citations": 3}', '{"citations": [{"n": "1"}]}'])
+def test_verify_reports_a_citations_file_of_another_shape_in_one_line(tmp_path: Path, corpus: Path, shape: str) -> None:
+    """Valid JSON that is no citations object had crashed verify with an AttributeError."""
+    out = tmp_path / "rep"
+    _run(out, corpus, _model(fabricate=False))
+    (out / "citations.json").write_text(shape, encoding="utf-8")
+    problems = _verify(out)
+    assert any('"citations" list of numbered entries' in p for p in problems), problems

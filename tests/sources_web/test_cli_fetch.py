@@ -23,7 +23,7 @@ def test_fetch_prints_raw_file_and_snapshot_ref(
     assert result.exit_code == 0, result.output
     raw_line, ref = result.stdout.strip().splitlines()
     assert raw_line.startswith("raw/") and (kb_dir / raw_line).is_file()
-    assert "> 关联问题: q7" in (kb_dir / raw_line).read_text("utf-8")
+    assert "> Questions: q7" in (kb_dir / raw_line).read_text("utf-8")  # an English knowledge base
     assert "生成器表达式" in SnapshotStore.for_folder(kb_dir).read(ref, url=web.url("/zh.html"))
     found = cli("search", "生成器表达式", "--kb", str(kb_dir), "--json")
     assert json.loads(found.stdout)[0]["snapshot_ref"] == ref

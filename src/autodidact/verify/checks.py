@@ -301,8 +301,15 @@ def check_report_folder(folder: Path, report: VerifyReport) -> None:
                 report.problem("report_citations", md, "citations.json is missing")
             return
         text = md.read_text("utf-8")
-        # Read as an object, as it always was: a citations.json that is valid JSON but no object is
-        # not caught here yet (the cast names that assumption rather than hiding it).
+        entries = data.get("citations") if isinstance(data, dict) else None
+        if not isinstance(entries, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("n"), int) and not isinstance(e.get("n"), bool) for e in entries
+        ):
+            # valid JSON of another shape ("[1, 2]") had crashed verify with an AttributeError
+            report.problem(
+                "report_citations", cites, 'not an object with a "citations" list of numbered entries; run report again'
+            )
+            return
         for problem in check_citations(text, cast("JSONMapping", data)):
             report.problem("report_citations", md, problem)
         _check_prose(folder, text, report)
