@@ -189,6 +189,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Copy documents into raw/, snapshot and index them; nothing already in raw/ changes.
 
+        Reads markdown, text, HTML, PDF and Texinfo (.info) manuals, each also gzipped (.gz).
+
         On a terminal a bar shows files done/total and the time left; piped, one line per file.
         Unsupported or unreadable files are listed and skipped; the exit code is 1 if any were.
         The knowledge base's own files (wiki/, outputs/, CLAUDE.md …) are never taken as sources.

@@ -23,6 +23,7 @@ import io
 import logging
 import re
 import unicodedata
+import zlib
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -568,6 +569,27 @@ def _markdown_title(text: str) -> str | None:
     return None
 
 
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _gunzip(data: bytes, name: str, max_chars: int) -> bytes:
+    """The bytes a gzip file holds, at most four bytes per character the text may have (a small file
+    that inflates past that is refused, not read into memory)."""
+    limit = 4 * max_chars
+    inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = inflate.decompress(data, limit)
+    except zlib.error:
+        raise SourceError(
+            f"{name}: not a readable gzip file", hint="decompress it, or add the document itself"
+        ) from None
+    if inflate.unconsumed_tail:
+        raise SourceError(
+            f"{name}: larger than {limit // 1_000_000} MB when decompressed", hint="add a smaller document"
+        )
+    return out
+
+
 def extract_bytes(
     data: bytes,
     *,
@@ -579,6 +601,12 @@ def extract_bytes(
 ) -> Extracted:
     """Extract readable text from ``data`` or raise :class:`SourceError` naming the source."""
     name = _source_name(url, filename)
+    if data[:2] == _GZIP_MAGIC:
+        # Debian keeps its manuals gzipped (/usr/share/info/sed.info.gz, /usr/share/doc/*/NEWS.gz):
+        # read as the document they hold, named without ".gz"
+        data = _gunzip(data, name, max_chars)
+        if filename and filename.lower().endswith(".gz"):
+            filename = filename[:-3]
     if not data or not data.strip():
         raise SourceError(f"{name}: the document is empty", hint="check the file or URL")
     declared, charset = _split_media_type(media_type)

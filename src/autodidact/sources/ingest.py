@@ -35,7 +35,9 @@ from autodidact.sources.snapshots import SnapshotStore, local_url
 from autodidact.store.paths import slugify
 
 _QUIET = NullProgress()
-SUPPORTED = (".md", ".markdown", ".txt", ".html", ".htm", ".pdf")
+# ".info": Texinfo's manuals (sources/plaintext.py reads their nodes as sections); ".gz": a gzipped
+# document of any of these kinds, as Debian ships its manuals (sources/extract.py _gunzip)
+SUPPORTED = (".md", ".markdown", ".txt", ".html", ".htm", ".pdf", ".info", ".gz")
 _TEXT_SUFFIXES = {".md": ".md", ".markdown": ".md", ".txt": ".txt"}
 
 
