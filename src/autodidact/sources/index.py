@@ -23,7 +23,7 @@ import logging
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -332,24 +332,17 @@ class LocalIndex:
             sorted(sentence_weights(text).items()),
         )
         title_seg = segment(title)
-        openers = boundary_lines(text)
         row = conn.execute("SELECT max(id) FROM src_passages").fetchone()
         next_id = int(row[0] or 0) + 1
         passages: list[tuple[int, str, int, int, str, str, int, int]] = []
         fts: list[tuple[int, str, str, str]] = []
-        for sec in split_sections(text, title):
-            name = sec.title if sec.title != title else ""  # the document's title is its own column
-            name_seg = segment(name)
-            heads = entry_heads(text[sec.start : sec.end])
-            for s, e in chunk_spans(text[sec.start : sec.end]):
-                start, end = sec.start + s, sec.start + e
-                # a passage inside a reference entry, below its signature, is searchable by its name
-                above = [n for at, n in heads if at < s]
-                entry = above[-1] if above and above[-1] not in text[start:end] else ""
-                passage_seg = segment(f"{name} {entry}") if entry else name_seg
-                passages.append((next_id, ref, start, end, text[start:end], name, sec.start, sec.end))
-                fts.append((next_id, segment(_without(text, start, end, openers)), title_seg, passage_seg))
-                next_id += 1
+        for cut in cut_passages(text, title):
+            passages.append(
+                (next_id, ref, cut.start, cut.end, text[cut.start : cut.end], cut.section, cut.section_start,
+                 cut.section_end)
+            )  # fmt: skip
+            fts.append((next_id, segment(cut.body), title_seg, segment(cut.section_terms)))
+            next_id += 1
         # ids given here (what INTEGER PRIMARY KEY would give), so both tables take one executemany
         conn.executemany(
             'INSERT INTO src_passages(id, snapshot_ref, start, "end", text, section, section_start, section_end) '
@@ -360,19 +353,6 @@ class LocalIndex:
 
     def rebuild(self) -> int:
         """Recreate the index from the snapshots, raw/ headers and the manifest; returns documents indexed."""
-        manifest: dict[str, dict[str, object]] = {}
-        if self.manifest_path.is_file():
-            for entry in jsonl.read(self.manifest_path):
-                if isinstance(entry, dict) and isinstance(entry.get("snapshot_ref"), str):
-                    manifest[entry["snapshot_ref"]] = entry
-        raw_by_ref: dict[str, tuple[str, str, bool]] = {}  # ref → (file, title, title names a section)
-        for path in list_raw_files(self.root / "raw"):
-            try:
-                rf = parse_raw_file(path)
-            except Exception:  # an unreadable raw file cannot name a snapshot; skip it
-                continue
-            if rf.snapshot_ref:
-                raw_by_ref.setdefault(rf.snapshot_ref, (rf.filename, rf.title, rf.excerpt is not None))
         count = 0
         with self._lock:
             conn = self.conn
@@ -381,22 +361,8 @@ class LocalIndex:
                 for ddl in SCHEMA:
                     conn.executescript(ddl)
             with conn:
-                for snap, text in self.store.iter_texts():  # one read of each file, verified
+                for snap, text, title, kind, raw_file in rebuild_inputs(self.root, self.store, self.manifest_path):
                     count += 1
-                    meta = manifest.get(snap.snapshot_ref)
-                    raw = raw_by_ref.get(snap.snapshot_ref)
-                    if meta is not None:
-                        title = str(meta.get("title") or "")
-                        kind = str(meta.get("kind") or kind_for_url(snap.normalized_url))
-                        raw_val = meta.get("raw_file")
-                        raw_file = str(raw_val) if raw_val else None
-                    elif raw is not None:
-                        raw_file, title, excerpt = raw
-                        title = document_part(title, text) if excerpt else title
-                        kind = kind_for_url(snap.normalized_url)
-                    else:
-                        raw_file, title, kind = None, "", kind_for_url(snap.normalized_url)
-                    title = " ".join(title.split()) or title_from_text(text, snap.normalized_url)
                     self._insert(conn, snap.snapshot_ref, snap.normalized_url, text, title, kind, raw_file)
         return count
 
@@ -640,6 +606,85 @@ class LocalIndex:
                 extra = [r for r in self._ranked(any_term, k + len(rows), kinds) if r[0] not in seen]
                 rows += extra[: k - len(rows)]
             return self._passages(rows, query, full)
+
+
+@dataclass(frozen=True)
+class PassageCut:
+    """One passage of a document as every index backend stores it (docs/sections.md).
+
+    ``body`` is the searched text (the passage without its section's heading lines);
+    ``section_terms`` the searched section column (the section's title, and the name of the
+    reference entry the passage stands in when its text does not say it)."""
+
+    start: int
+    end: int
+    section: str
+    section_start: int
+    section_end: int
+    body: str
+    section_terms: str
+
+
+def cut_passages(text: str, title: str) -> list[PassageCut]:
+    """The passages of one document, in order: never across a section, ~300–800 characters."""
+    openers = boundary_lines(text)
+    out: list[PassageCut] = []
+    for sec in split_sections(text, title):
+        name = sec.title if sec.title != title else ""  # the document's title is its own column
+        heads = entry_heads(text[sec.start : sec.end])
+        for s, e in chunk_spans(text[sec.start : sec.end]):
+            start, end = sec.start + s, sec.start + e
+            # a passage inside a reference entry, below its signature, is searchable by its name
+            above = [n for at, n in heads if at < s]
+            entry = above[-1] if above and above[-1] not in text[start:end] else ""
+            out.append(
+                PassageCut(
+                    start=start,
+                    end=end,
+                    section=name,
+                    section_start=sec.start,
+                    section_end=sec.end,
+                    body=_without(text, start, end, openers),
+                    section_terms=f"{name} {entry}" if entry else name,
+                )
+            )
+    return out
+
+
+def rebuild_inputs(root: Path, store: SnapshotStore, manifest_path: Path) -> Iterator[DocumentInput]:
+    """Every snapshot with the title, kind and raw file the files alone give it (for a rebuild).
+
+    The manifest's line wins; else the raw file's header names it; else the text's own H1 or URL."""
+    manifest: dict[str, dict[str, object]] = {}
+    if manifest_path.is_file():
+        for entry in jsonl.read(manifest_path):
+            if isinstance(entry, dict) and isinstance(entry.get("snapshot_ref"), str):
+                manifest[entry["snapshot_ref"]] = entry
+    raw_by_ref: dict[str, tuple[str, str, bool]] = {}  # ref → (file, title, title names a section)
+    for path in list_raw_files(Path(root) / "raw"):
+        try:
+            rf = parse_raw_file(path)
+        except Exception:  # an unreadable raw file cannot name a snapshot; skip it
+            continue
+        if rf.snapshot_ref:
+            raw_by_ref.setdefault(rf.snapshot_ref, (rf.filename, rf.title, rf.excerpt is not None))
+    for snap, text in store.iter_texts():  # one read of each file, verified
+        meta = manifest.get(snap.snapshot_ref)
+        raw = raw_by_ref.get(snap.snapshot_ref)
+        raw_file: str | None
+        if meta is not None:
+            title = str(meta.get("title") or "")
+            kind = str(meta.get("kind") or kind_for_url(snap.normalized_url))
+            raw_val = meta.get("raw_file")
+            raw_file = str(raw_val) if raw_val else None
+        elif raw is not None:
+            raw_file, title, excerpt = raw
+            title = document_part(title, text) if excerpt else title
+            kind = kind_for_url(snap.normalized_url)
+        else:
+            raw_file, title, kind = None, "", kind_for_url(snap.normalized_url)
+        title = " ".join(title.split()) or title_from_text(text, snap.normalized_url)
+        yield snap, text, title, kind, raw_file
 
 
 def _without(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> str:
