@@ -86,3 +86,12 @@ def pg_url(pg_server: object) -> str:
 
     assert isinstance(pg_server, PgServer)
     return pg_server.create_database()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def index_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test once on the SQLite default and once on the PostgreSQL team backend (a fresh
+    database, selected by AUTODIDACT_DATABASE_URL as a user would select it)."""
+    if request.param == "postgres":
+        monkeypatch.setenv("AUTODIDACT_DATABASE_URL", request.getfixturevalue("pg_url"))
+    return str(request.param)

@@ -16,8 +16,8 @@ from autodidact.errors import KBError, NotFoundError
 from autodidact.obsidian import ensure_vault_settings
 from autodidact.store import atomic
 from autodidact.store.lock import WriterLock
-from autodidact.store.pglock import AdvisoryLock
 from autodidact.store.paths import safe_join
+from autodidact.store.pglock import AdvisoryLock
 
 CLAUDE_MD_ZH = """# 知识库规则
 

@@ -40,14 +40,14 @@ def search(query: str, *, kb: KBPath, k: int = 10) -> list[Passage]:
     The same BM25 search as ``autodidact search``; a passage holding only some of the query's
     words has ``all_terms`` False and comes after every passage holding all of them.
     """
-    from autodidact.sources.index import LocalIndex
+    from autodidact.sources.index import open_index
 
     if not isinstance(query, str) or not query.strip():
         raise InputError("search: the query is empty", hint="give words to look for, e.g. search('yield', kb=...)")
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_SEARCH_K:
         raise InputError(f"search: k={k!r} is not a whole number from 1 to {MAX_SEARCH_K}")
     knowledge = open_knowledge_base(kb)
-    with LocalIndex(knowledge.root) as index:
+    with open_index(knowledge.root) as index:
         return index.search(query, k)
 
 

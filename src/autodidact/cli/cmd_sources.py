@@ -252,9 +252,9 @@ def register(app: typer.Typer) -> None:
 
         from rich.table import Table
 
-        from autodidact.sources.index import LocalIndex
+        from autodidact.sources.index import open_index
 
-        with LocalIndex(_search_root(kb)) as index:
+        with open_index(_search_root(kb)) as index:
             hits = index.search(query, k)
         if as_json:
             emit_json([{**asdict(p), "label": p.label} for p in hits])
@@ -283,13 +283,13 @@ def register(app: typer.Typer) -> None:
         Example: autodidact index rebuild --kb my-kb
         """
         from autodidact.kb import open_kb
-        from autodidact.sources.index import LocalIndex
+        from autodidact.sources.index import open_index
         from autodidact.sources.ingest import scan_raw
 
         knowledge_base = open_kb(kb)
         with knowledge_base.lock(warn=lambda m: console.print(f"[yellow]warning:[/yellow] {m}")):
             scanned = scan_raw(knowledge_base)
-            with LocalIndex(knowledge_base.root) as index:
+            with open_index(knowledge_base.root) as index:
                 count = index.rebuild()
                 stats = index.stats()
         if as_json:

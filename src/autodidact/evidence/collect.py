@@ -156,9 +156,9 @@ class Collector:
         roots = [r for r in (kb_root, self.report_dir) if r is not None]
         for root in dict.fromkeys(Path(r).resolve() for r in roots):
             if index_path(root).is_file():
-                from autodidact.sources.index import LocalIndex
+                from autodidact.sources.index import open_index
 
-                self._indexes.append((root, LocalIndex(root)))
+                self._indexes.append((root, open_index(root)))
         self._db = connect(index_path(self.report_dir), [SEARCH_CACHE_DDL]) if self.providers else None
         if self._db is not None:
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(evidence_doc_meta)")}

@@ -26,6 +26,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from autodidact.errors import InputError
@@ -141,6 +142,80 @@ class DocumentInfo:
     title: str
     kind: str
     raw_file: str | None
+
+
+class PassageIndex(Protocol):
+    """What every index backend answers: :class:`LocalIndex` (SQLite, the default) and
+    :class:`~autodidact.sources.pgindex.PgIndex` (the team backend, docs/team.md)."""
+
+    root: Path
+
+    def has_document(self, snapshot_ref: str) -> bool: ...
+
+    def add_document(
+        self,
+        snapshot: Snapshot,
+        text: str,
+        title: str,
+        kind: str,
+        raw_file: str | None = None,
+        *,
+        record: bool = True,
+        author: str | None = None,
+        published_at: str | None = None,
+    ) -> bool: ...
+
+    def add_documents(
+        self, items: Iterable[DocumentInput], *, record: bool = True, extra: dict[str, dict[str, str]] | None = None
+    ) -> int: ...
+
+    def index_documents(
+        self,
+        items: Iterable[DocumentInput],
+        *,
+        record: bool = True,
+        extra: dict[str, dict[str, str]] | None = None,
+        mend: bool = False,
+    ) -> set[str]: ...
+
+    def rebuild(self) -> int: ...
+
+    def documents(self, url: str | None = None) -> list[DocumentInfo]: ...
+
+    def documents_with_section(self, section: str) -> int: ...
+
+    def section_count(self, title: str) -> int: ...
+
+    def sections_of(self, title: str) -> list[tuple[str, str]]: ...
+
+    def section_names(self) -> list[str]: ...
+
+    def section_text(self, snapshot_ref: str, section: str) -> str: ...
+
+    def stats(self) -> dict[str, int]: ...
+
+    def furniture(self) -> frozenset[str]: ...
+
+    def search(self, query: str, k: int = 10, kinds: tuple[str, ...] | None = None) -> list[Passage]: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> PassageIndex: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+def open_index(root: Path) -> PassageIndex:
+    """The index of a knowledge base or report folder: SQLite in ``.autodidact/`` by default, the
+    team's PostgreSQL server when one is configured (``AUTODIDACT_DATABASE_URL`` or ``[store]``)."""
+    from autodidact.kb import team_backend
+
+    team = team_backend(Path(root))
+    if team is None:
+        return LocalIndex(root)
+    from autodidact.sources.pgindex import PgIndex
+
+    return PgIndex(root, team.url, team.name)
 
 
 def title_from_text(text: str, url: str) -> str:
