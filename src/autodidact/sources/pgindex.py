@@ -39,6 +39,7 @@ from autodidact.sources.index import (
     rebuild_inputs,
     title_from_text,
 )
+from autodidact.sources.passages import STOPWORDS as QUERY_STOPWORDS
 from autodidact.sources.passages import highlight
 from autodidact.sources.snapshots import Snapshot, SnapshotStore
 from autodidact.store import jsonl, pg
@@ -46,7 +47,7 @@ from autodidact.store.batch import crash_point
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import INDEX_DIRNAME
 from autodidact.text.furniture import FURNITURE_DOCS, sentence_weights
-from autodidact.text.tokens import terms
+from autodidact.text.tokens import STOPWORDS, terms
 
 if TYPE_CHECKING:
     import psycopg
@@ -143,6 +144,11 @@ def _rank_sql(with_kinds: bool) -> str:
     )
 
 
+# Function words are indexed (as written, unstemmed) and asked for as LocalIndex asks: only its own
+# short stopword list leaves a query ("between", "not", "into" stay), unless nothing else is left.
+_QUERY_KEEP = STOPWORDS - QUERY_STOPWORDS
+
+
 def _lexeme(term: str) -> str:
     return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
 
@@ -154,7 +160,7 @@ def tsvector_text(body: str, title: str, section: str) -> tuple[str, int]:
     positions: dict[str, list[str]] = {}
     pos = 0
     for text, label in ((body, "A"), (title, "B"), (section, "C")):
-        for term in terms(text):
+        for term in terms(text, keep=STOPWORDS):
             pos += 1
             positions.setdefault(term, []).append(f"{min(pos, MAX_POSITION)}{label}")
     literal = " ".join(f"{_lexeme(t)}:{','.join(p[:255])}" for t, p in sorted(positions.items()))
@@ -165,7 +171,8 @@ def query_lexemes(query: str) -> list[tuple[str, bool]]:
     """The query's terms as (lexeme, is_prefix), in order, each once: the index's own terms."""
     out: list[tuple[str, bool]] = []
     seen: set[str] = set()
-    for term in terms(query):
+    found = terms(query, keep=_QUERY_KEEP) or terms(query, keep=STOPWORDS)
+    for term in found:
         if term not in seen:
             seen.add(term)
             out.append((term, len(term) == 1 and not term.isascii()))  # a lone CJK character: a prefix
