@@ -192,20 +192,23 @@ class TeamBackend:
     name: str
 
 
-def team_backend(root: Path) -> TeamBackend | None:
+def team_backend(root: Path, settings_root: Path | None = None) -> TeamBackend | None:
     """The team backend of a knowledge base or report folder, or None for the SQLite default.
 
     Why the name: one server holds many knowledge bases, and every checkout of one (on another
     machine, at another path) must meet the same rows and locks. ``[store] name`` in the folder's
-    ``autodidact.toml`` names it; else ``.autodidact/store-id`` (made once) does (docs/team.md)."""
+    ``autodidact.toml`` names it; else ``.autodidact/store-id`` (made once) does (docs/team.md).
+    ``settings_root``: the folder whose settings apply (a report folder's knowledge base)."""
     root = Path(root)
-    if not env(DATABASE_URL_VAR) and not _mentions_postgres(root):
+    config_root = Path(settings_root) if settings_root is not None else root
+    if not env(DATABASE_URL_VAR) and not _mentions_postgres(config_root):
         return None  # the default: no settings read, nothing changes
-    settings = load_settings(root)
+    settings = load_settings(config_root)
     url = database_url(settings)
     if url is None:
         return None
-    return TeamBackend(url=url, name=settings.store.name or store_id(root))
+    own_name = settings.store.name if config_root == root else None  # a report folder has its own id
+    return TeamBackend(url=url, name=own_name or store_id(root))
 
 
 def _mentions_postgres(root: Path) -> bool:

@@ -195,6 +195,49 @@ def _dropped(totals: dict[str, Any]) -> str:
     return f"{n} written sentences dropped by the checks, " if n else ""
 
 
+def _show_store(root: Path | None, out: Any, facts: dict[str, Any]) -> bool:
+    """Print which backend holds the derived data and, for PostgreSQL, check that the server answers
+    (URL shown with its password masked); False when the configured server cannot be used."""
+    from rich.markup import escape
+
+    from autodidact.config import database_url, load_settings
+    from autodidact.errors import AutodidactError
+    from autodidact.store.pg import mask_url, server_version
+
+    out("[bold]store backend[/bold]")
+    try:
+        settings = load_settings(root)
+        url = database_url(settings)
+    except AutodidactError as exc:
+        out(f"  [red]not usable[/red]: {escape(exc.message)}")
+        facts["store"] = {"backend": "postgres", "error": exc.message}
+        return False
+    if url is None:
+        out("  sqlite: .autodidact/index.sqlite in each folder (one machine; the default)")
+        facts["store"] = {"backend": "sqlite"}
+        return True
+    shown = mask_url(url)
+    name = settings.store.name
+    if name is None and root is not None:
+        id_file = root / ".autodidact" / "store-id"
+        name = id_file.read_text(encoding="utf-8").strip() if id_file.is_file() else "(made on first use)"
+    facts["store"] = {"backend": "postgres", "url": shown, "name": name}
+    out(f"  postgres: {escape(shown)}")
+    if name is not None:
+        out(f"  this knowledge base's name there: {escape(name)}")
+    try:
+        version = server_version(url)
+    except AutodidactError as exc:
+        out(f"  [red]not reachable[/red]: {escape(exc.message)}")
+        if exc.hint:
+            out(f"  hint: {escape(exc.hint)}")
+        facts["store"]["error"] = exc.message
+        return False
+    out(f"  server answers: {escape(version)}")
+    facts["store"]["server"] = version
+    return True
+
+
 def register(app: typer.Typer) -> None:
     """Add ``doctor`` and ``usage``."""
 
@@ -224,6 +267,12 @@ def register(app: typer.Typer) -> None:
 
         root = _kb_root(kb)
         settings = load_run_settings(root, model)
+        if settings.store.url:  # a password written into [store] url is never shown
+            from autodidact.store.pg import mask_url
+
+            settings = settings.model_copy(
+                update={"store": settings.store.model_copy(update={"url": mask_url(settings.store.url)})}
+            )
         facts: dict[str, Any] = {
             "settings_files": {
                 "user": str(user_config_path()),
@@ -247,6 +296,7 @@ def register(app: typer.Typer) -> None:
         out("[bold]secrets (environment only)[/bold]")
         for var in _secret_vars():
             out(f"  {var}: {mask(secret(var))}")
+        store_ok = _show_store(root, out, facts)
         out("[bold]model engine[/bold]")
         try:
             runtime = build_runtime(settings, root)
@@ -290,6 +340,8 @@ def register(app: typer.Typer) -> None:
                 facts["check"] = "ok"
         if as_json:
             emit_json(facts)
+        if not store_ok:
+            raise typer.Exit(1)
 
     @app.command("usage")
     def usage_cmd(

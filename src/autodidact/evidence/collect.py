@@ -155,9 +155,9 @@ class Collector:
         self._indexes: list[tuple[Path, Any]] = []
         roots = [r for r in (kb_root, self.report_dir) if r is not None]
         for root in dict.fromkeys(Path(r).resolve() for r in roots):
-            if index_path(root).is_file():
-                from autodidact.sources.index import open_index
+            from autodidact.sources.index import has_index, open_index
 
+            if has_index(root):
                 self._indexes.append((root, open_index(root)))
         self._db = connect(index_path(self.report_dir), [SEARCH_CACHE_DDL]) if self.providers else None
         if self._db is not None:

@@ -205,6 +205,16 @@ class PassageIndex(Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
+def has_index(root: Path) -> bool:
+    """Whether a folder has an index to search: its SQLite file, or (with the team backend) a
+    manifest of indexed documents — the server's rows are not a file here."""
+    if index_path(root).is_file():
+        return True
+    from autodidact.kb import team_backend
+
+    return (Path(root) / INDEX_DIRNAME / MANIFEST_NAME).is_file() and team_backend(Path(root)) is not None
+
+
 def open_index(root: Path) -> PassageIndex:
     """The index of a knowledge base or report folder: SQLite in ``.autodidact/`` by default, the
     team's PostgreSQL server when one is configured (``AUTODIDACT_DATABASE_URL`` or ``[store]``)."""

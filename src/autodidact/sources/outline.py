@@ -16,8 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autodidact.sources.index import Passage, PassageIndex, open_index
-from autodidact.store.index import index_path
+from autodidact.sources.index import Passage, PassageIndex, has_index, open_index
 from autodidact.text.furniture import is_furniture
 from autodidact.text.glossary import english_of
 from autodidact.text.sections import SEPARATOR, bare_heading
@@ -65,7 +64,7 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
     A section far below the query's best hit is not about it.
     """
     out: list[OutlineEntry] = []
-    if not index_path(root).is_file():
+    if not has_index(root):
         return out
     seen: set[tuple[str, str]] = set()
     with open_index(root) as index:
