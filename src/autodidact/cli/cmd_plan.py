@@ -242,6 +242,14 @@ def register(app: typer.Typer) -> None:
             settings = settings.model_copy(
                 update={"report": settings.report.model_copy(update={"check_support": True})}
             )
+        if workers:
+            from autodidact.config import database_url
+
+            if database_url(settings) is None:  # before anything is written: bad input leaves nothing behind
+                raise InputError(
+                    "--workers needs the team backend (a PostgreSQL server)",
+                    hint="set AUTODIDACT_DATABASE_URL=postgresql://user@host/db (docs/team.md), or drop --workers",
+                )
         folder = _report_dir(text, report_dir, kb_root)
         # Without a knowledge base, the model-call cache and usage ledger live in the report folder,
         # so a resumed run re-pays no call it already made.
