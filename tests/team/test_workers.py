@@ -46,7 +46,7 @@ def test_a_killed_worker_loses_nothing_and_the_report_equals_a_single_process_ru
     claimed = [job for job, state, _ in _job_rows(pg_url) if state == "running"]
     assert len(claimed) == 1  # its lease is still on the table; nobody settles that dimension for it
     survivor = spawn_cli("worker", "--lease", "3", "--idle-exit", "10", cwd=tmp_path, env=env)
-    out, err = coordinator.communicate(timeout=900)
+    _out, err = coordinator.communicate(timeout=900)
     assert coordinator.returncode == 0, err[-2000:]
     survivor.communicate(timeout=120)
     assert survivor.returncode == 0
