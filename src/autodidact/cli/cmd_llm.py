@@ -349,6 +349,9 @@ def register(app: typer.Typer) -> None:
         report_dir: Path | None = typer.Option(
             None, "--report-dir", metavar="DIR", help="Read a report folder's ledger instead of a knowledge base's."
         ),
+        team: bool = typer.Option(
+            False, "--team", help="The whole team's calls, from the team backend's server (AUTODIDACT_DATABASE_URL)."
+        ),
         as_json: bool = json_option(),
     ) -> None:
         """Total model calls, tokens and estimated cost, by task and by model, from the usage ledger.
@@ -361,7 +364,18 @@ def register(app: typer.Typer) -> None:
         from autodidact.errors import InputError
         from autodidact.llm.ledger import read_totals
 
-        if report_dir is not None:
+        if team:
+            from autodidact.config import database_url, load_settings
+            from autodidact.llm.pgcache import team_totals
+
+            url = database_url(load_settings(None))
+            if url is None:
+                raise InputError(
+                    "--team needs the team backend (a PostgreSQL server)",
+                    hint="set AUTODIDACT_DATABASE_URL=postgresql://user@host/db (docs/team.md)",
+                )
+            totals = team_totals(url)
+        elif report_dir is not None:
             if not report_dir.is_dir():
                 raise InputError(f"{report_dir}: no such report folder", hint="pass the folder report wrote into")
             totals = read_totals(report_dir / ".autodidact" / "usage_ledger.jsonl")
