@@ -9,11 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from .conftest import VerdictTask
 
 from autodidact.llm.pgcache import team_totals
 from autodidact.llm.runtime import Runtime
 from autodidact.testing.fake_llm import FakeLLM
+
+from .conftest import VerdictTask
 
 GOOD = '{"topic": "generators", "confidence": 7}'
 
