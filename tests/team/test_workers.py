@@ -91,4 +91,7 @@ def test_a_lease_that_runs_out_goes_to_the_next_worker_and_after_waits_for_upstr
     queue.finish(again.id, "w2")
     nxt = queue.claim("w2", lease_seconds=30)
     assert nxt is not None and nxt.job == "b/two"
+    queue.release(nxt.id, "w2")  # a worker stopped by its person gives the job back at once
+    back = queue.claim("w3", lease_seconds=30)
+    assert back is not None and back.job == "b/two" and back.attempts == 2
     queue.close()

@@ -16,6 +16,7 @@ the enqueuer, the folder's one writer, records each dimension's status.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import threading
@@ -166,8 +167,13 @@ def work(
                 continue
             say(f"claimed {job.job} (attempt {job.attempts})")
             crash_point("worker-claimed")
-            with _Heartbeat(url, job, me, lease):
-                error = run_job(job.payload)
+            try:
+                with _Heartbeat(url, job, me, lease):
+                    error = run_job(job.payload)
+            except BaseException:  # stopped (Ctrl-C) or a bug: the job goes back now, not when its lease ends
+                with contextlib.suppress(AutodidactError):
+                    queue.release(job.id, me)
+                raise
             crash_point("worker-gathered")
             queue.finish(job.id, me, error)
             say(f"{'done' if error is None else 'failed'}: {job.job}" + (f": {error}" if error else ""))

@@ -138,6 +138,14 @@ class Queue:
             (DONE if error is None else FAILED, error, job_id, worker),
         )
 
+    def release(self, job_id: int, worker: str) -> None:
+        """Give a job back unfinished (a worker stopped by the person): claimable again at once."""
+        self._run(
+            "UPDATE ad_queue SET state = 'queued', worker = NULL, lease_until = NULL, updated = now() "
+            "WHERE id = %s AND worker = %s AND state = 'running'",
+            (job_id, worker),
+        )
+
     def states(self, batch: str) -> list[JobState]:
         """Every job of a batch, in the order enqueued."""
         rows = self._run(
