@@ -131,8 +131,9 @@ def main() -> int:
                     b = measure(postgres, remote, facts, queries)
                 rows.append((kind, len(facts), sum(a), sum(b)))
                 lost = [f.question for f, x, y in zip(facts, a, b, strict=True) if x and not y]
-                if lost:
-                    print(f"{kind}: found by SQLite only: {lost}")
+                gained = [f.question for f, x, y in zip(facts, a, b, strict=True) if y and not x]
+                if lost or gained:
+                    print(f"{kind}: found by SQLite only: {lost}; by PostgreSQL only: {gained}")
     finally:
         stop()
     if not sqlite.facts:
