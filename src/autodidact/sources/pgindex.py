@@ -3,9 +3,9 @@
 Why these choices (docs/team.md, "The index"):
 
 - Terms come from the project's own text layer (``autodidact.text.terms``: light stems, numbers,
-  CJK bigrams), written into a ``tsvector`` as already-made lexemes, so PostgreSQL's parsers and
-  dictionaries never re-cut them: a Chinese run is matched by the same bigrams on both sides, and a
-  code name (``task_done``) stays one term.
+  CJK bigrams), written into a ``tsvector`` as already-made lexemes (sources/pgterms.py), so
+  PostgreSQL's parsers and dictionaries never re-cut them: a Chinese run is matched by the same
+  bigrams on both sides, and a code name (``task_done``) stays one term.
 - Each lexeme's positions carry its column as the weight label: A body, B the document's title,
   C the section (and reference-entry name). The GIN index finds the passages holding every term.
 - Ranking is BM25 as SQLite FTS5 computes it (k1 = 1.2, b = 0.75, column weights 1.0/0.4/0.4,
@@ -39,15 +39,14 @@ from autodidact.sources.index import (
     rebuild_inputs,
     title_from_text,
 )
-from autodidact.sources.passages import STOPWORDS as QUERY_STOPWORDS
 from autodidact.sources.passages import highlight
+from autodidact.sources.pgterms import query_lexemes, tsquery, tsvector_text
 from autodidact.sources.snapshots import Snapshot, SnapshotStore
 from autodidact.store import jsonl, pg
 from autodidact.store.batch import crash_point
 from autodidact.store.hashing import sha256_text
 from autodidact.store.index import INDEX_DIRNAME
 from autodidact.text.furniture import FURNITURE_DOCS, sentence_weights
-from autodidact.text.tokens import STOPWORDS, terms
 
 if TYPE_CHECKING:
     import psycopg
@@ -57,8 +56,6 @@ log = logging.getLogger(__name__)
 K1 = 1.2
 B = 0.75
 WEIGHTS = {"A": 1.0, "B": 0.4, "C": 0.4}  # body, document title, section: as LocalIndex's _BM25_WEIGHTS
-MAX_POSITION = 16383  # PostgreSQL's limit for a tsvector position
-MAX_QUERY_TERMS = 32
 _OR_MAX_SHARE = 0.05
 _OR_MIN_DF = 500
 
@@ -142,80 +139,6 @@ def _rank_sql(with_kinds: bool) -> str:
     return _RANK_SQL.format(
         kind_join=kind_join, k1=K1, k1p1=K1 + 1, b=B, wa=WEIGHTS["A"], wb=WEIGHTS["B"], wc=WEIGHTS["C"]
     )
-
-
-# Function words are indexed (as written, unstemmed) and asked for as LocalIndex asks: only its own
-# short stopword list leaves a query ("between", "not", "into" stay), unless nothing else is left.
-_QUERY_KEEP = STOPWORDS - QUERY_STOPWORDS
-
-
-_VOWELS = frozenset("aeiou")
-# Derivational endings folded off a stem whose rest is long enough (Porter's step 4, a few of it).
-_FOLDED = ("ment", "abl", "ibl", "enc", "anc", "ent", "ant", "iv", "al", "at")
-
-
-def _measure(word: str) -> int:
-    """Porter's m: how many vowel-consonant sequences a stem holds ("configur" 3, "form" 1)."""
-    m, prev_vowel = 0, False
-    for i, ch in enumerate(word):
-        vowel = ch in _VOWELS or (ch == "y" and i > 0 and word[i - 1] not in _VOWELS)
-        if prev_vowel and not vowel:
-            m += 1
-        prev_vowel = vowel
-    return m
-
-
-def fold(term: str) -> str:
-    """A text-layer stem with its derivational ending folded off, as FTS5's Porter stemmer folds it.
-
-    Why: the text layer's light stems keep "configuration" ("configurat") apart from "configure"
-    ("configur"), "compression" from "compressed", "management" from "manage"; on the pydoc and
-    Debian corpora that cost gold facts the SQLite index finds (bench/team_index.py). A short stem
-    ("form" of "format", "vers" of "version") keeps its ending (Porter's m > 1)."""
-    if not term.isascii() or "_" in term:
-        return term
-    for ending in ("ions", "ion"):
-        if term.endswith(ending):
-            base = term[: -len(ending)]
-            return base if base[-1:] in ("s", "t") and _measure(base) > 1 else term
-    for ending in _FOLDED:
-        if term.endswith(ending) and _measure(term[: -len(ending)]) > 1:
-            return term[: -len(ending)]
-    return term
-
-
-def _lexeme(term: str) -> str:
-    return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
-
-
-def tsvector_text(body: str, title: str, section: str) -> tuple[str, int]:
-    """The ``tsvector`` literal of one passage's three columns and its length in terms.
-
-    Each term's positions are labelled with its column (A body, B title, C section)."""
-    positions: dict[str, list[str]] = {}
-    pos = 0
-    for text, label in ((body, "A"), (title, "B"), (section, "C")):
-        for term in map(fold, terms(text, keep=STOPWORDS)):
-            pos += 1
-            positions.setdefault(term, []).append(f"{min(pos, MAX_POSITION)}{label}")
-    literal = " ".join(f"{_lexeme(t)}:{','.join(p[:255])}" for t, p in sorted(positions.items()))
-    return literal, pos
-
-
-def query_lexemes(query: str) -> list[tuple[str, bool]]:
-    """The query's terms as (lexeme, is_prefix), in order, each once: the index's own terms."""
-    out: list[tuple[str, bool]] = []
-    seen: set[str] = set()
-    found = terms(query, keep=_QUERY_KEEP) or terms(query, keep=STOPWORDS)
-    for term in map(fold, found):
-        if term not in seen:
-            seen.add(term)
-            out.append((term, len(term) == 1 and not term.isascii()))  # a lone CJK character: a prefix
-    return out[:MAX_QUERY_TERMS]
-
-
-def _tsquery(items: Iterable[tuple[str, bool]], op: str) -> str:
-    return f" {op} ".join(_lexeme(t) + (":*" if prefix else "") for t, prefix in items)
 
 
 class PgIndex:
@@ -504,7 +427,7 @@ class PgIndex:
         for item in missing:
             rows = self._rows(
                 "SELECT count(*) FROM ad_passages WHERE kb = %s AND tsv @@ %s::tsquery",
-                (self.name, _tsquery([item], "&")),
+                (self.name, tsquery([item], "&")),
             )
             self._df[item] = int(str(rows[0][0]))
         return [self._df[t] for t in items]
@@ -523,7 +446,7 @@ class PgIndex:
             "prefix": [p for _, p in items],
             "idf": idf,
             "kb": self.name,
-            "tsq": _tsquery(items, op),
+            "tsq": tsquery(items, op),
             "avgdl": avgdl,
             "limit": k,
             "kinds": list(kinds or ()),

@@ -22,6 +22,7 @@ from pathlib import Path
 
 PG_ROOTS = ("/usr/lib/postgresql",)
 SUPERUSER = "autodidact"
+OWNER = "nobody"
 
 
 def find_bin_dir() -> Path | None:
@@ -49,9 +50,20 @@ def missing_reason() -> str | None:
         import psycopg  # noqa: F401
     except ImportError:
         return "psycopg is not installed: pip install 'autodidact[postgres]'"
-    if os.geteuid() == 0 and shutil.which("runuser") is None:
-        return "running as root and runuser is missing (initdb refuses root)"
+    if os.geteuid() == 0 and (shutil.which("runuser") is None or _owner() is None):
+        return "running as root without runuser or a 'nobody' user (initdb refuses root)"
     return None
+
+
+def _owner() -> tuple[int, int] | None:
+    """(uid, gid) of ``nobody``, who runs the server when we are root."""
+    import pwd
+
+    try:
+        entry = pwd.getpwnam(OWNER)
+    except KeyError:
+        return None
+    return entry.pw_uid, entry.pw_gid
 
 
 @dataclass
@@ -90,7 +102,7 @@ class PgServer:
 
 def _as_owner(argv: list[str]) -> list[str]:
     """Run as ``nobody`` when we are root (initdb and postgres refuse root)."""
-    return ["runuser", "-u", "nobody", "--", *argv] if os.geteuid() == 0 else argv
+    return ["runuser", "-u", OWNER, "--", *argv] if os.geteuid() == 0 else argv
 
 
 def start_server(timeout: float = 120.0) -> PgServer:
@@ -100,8 +112,9 @@ def start_server(timeout: float = 120.0) -> PgServer:
         raise RuntimeError(missing_reason() or "PostgreSQL is not installed")
     folder = Path(tempfile.mkdtemp(prefix="autodidact-pg-"))
     data = folder / "data"
-    if os.geteuid() == 0:
-        os.chown(folder, 65534, 65534)
+    owner = _owner() if os.geteuid() == 0 else None
+    if owner is not None:
+        os.chown(folder, *owner)
     log = folder / "initdb.log"
     with open(log, "wb") as out:
         subprocess.run(
