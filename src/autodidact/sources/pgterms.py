@@ -2,8 +2,9 @@
 
 Why a module of its own: the index side and the query side must cut text identically, as
 sources/passages.py does for SQLite. Terms are the project's own (``autodidact.text.terms``,
-docs/text.md) with derivational endings folded as FTS5's Porter stemmer folds them (docs/team.md,
-"The index"); lexemes are quoted so nothing a query says is ``tsquery`` syntax.
+docs/text.md) with derivational endings folded as FTS5's Porter stemmer folds them, and each run
+of ideographs cut into all of its bigrams as sources/passages.py cuts it (docs/team.md, "The
+index"); lexemes are quoted so nothing a query says is ``tsquery`` syntax.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from autodidact.sources.passages import STOPWORDS as QUERY_STOPWORDS
-from autodidact.text.tokens import STOPWORDS, terms
+from autodidact.text.tokens import CJK_RUN, STOPWORDS, cjk_bigrams, has_cjk, terms
 
 MAX_POSITION = 16383  # PostgreSQL's limit for a tsvector position
 MAX_QUERY_TERMS = 32
@@ -67,7 +68,7 @@ def tsvector_text(body: str, title: str, section: str) -> tuple[str, int]:
     positions: dict[str, list[str]] = {}
     pos = 0
     for text, label in ((body, "A"), (title, "B"), (section, "C")):
-        for term in map(fold, terms(text, keep=STOPWORDS)):
+        for term in map(fold, _cut(text, STOPWORDS)):
             pos += 1
             positions.setdefault(term, []).append(f"{min(pos, MAX_POSITION)}{label}")
     literal = " ".join(f"{_lexeme(t)}:{','.join(p[:255])}" for t, p in sorted(positions.items()))
@@ -78,12 +79,27 @@ def query_lexemes(query: str) -> list[tuple[str, bool]]:
     """The query's terms as (lexeme, is_prefix), in order, each once: the index's own terms."""
     out: list[tuple[str, bool]] = []
     seen: set[str] = set()
-    found = terms(query, keep=_QUERY_KEEP) or terms(query, keep=STOPWORDS)
+    found = _cut(query, _QUERY_KEEP) or _cut(query, STOPWORDS)
     for term in map(fold, found):
         if term not in seen:
             seen.add(term)
             out.append((term, len(term) == 1 and not term.isascii()))  # a lone CJK character: a prefix
     return out[:MAX_QUERY_TERMS]
+
+
+def _cut(text: str, keep: frozenset[str]) -> list[str]:
+    """The text layer's terms, with each run of ideographs as every one of its bigrams (as the
+    SQLite index cuts it: a query's run is not split at its function words)."""
+    if not has_cjk(text):
+        return terms(text, keep=keep)
+    out: list[str] = []
+    pos = 0
+    for match in CJK_RUN.finditer(text):
+        out += terms(text[pos : match.start()], keep=keep)
+        out += cjk_bigrams(match.group(0))
+        pos = match.end()
+    out += terms(text[pos:], keep=keep)
+    return out
 
 
 def tsquery(items: Iterable[tuple[str, bool]], op: str) -> str:
