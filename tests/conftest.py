@@ -61,3 +61,37 @@ def cli() -> object:
         return runner.invoke(app, list(args), input=input, catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[object]:
+    """One throwaway PostgreSQL cluster for the session (autodidact/testing/pgserver.py); skips with
+    the reason when PostgreSQL or psycopg is not installed."""
+    from autodidact.testing.pgserver import missing_reason, start_server
+
+    reason = missing_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    server = start_server()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: object) -> str:
+    """The URL of a fresh, empty database on the session's server (tests never share tables)."""
+    from autodidact.testing.pgserver import PgServer
+
+    assert isinstance(pg_server, PgServer)
+    return pg_server.create_database()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def index_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test once on the SQLite default and once on the PostgreSQL team backend (a fresh
+    database, selected by AUTODIDACT_DATABASE_URL as a user would select it)."""
+    if request.param == "postgres":
+        monkeypatch.setenv("AUTODIDACT_DATABASE_URL", request.getfixturevalue("pg_url"))
+    return str(request.param)

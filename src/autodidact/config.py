@@ -122,6 +122,20 @@ class ReportSettings(BaseModel):
     check_support: bool = Field(False, description="a second model call judges each written sentence")
 
 
+class StoreSettings(BaseModel):
+    """Where derived data lives: the embedded SQLite files (default) or a shared PostgreSQL server.
+
+    ``url`` holds a server address without a password (the password comes from ``PGPASSWORD`` or
+    ``~/.pgpass``, or the whole URL from ``AUTODIDACT_DATABASE_URL``); docs/team.md."""
+
+    model_config = ConfigDict(extra="forbid")
+    backend: Literal["sqlite", "postgres"] = Field("sqlite", description="sqlite (one machine) or postgres (a team)")
+    url: str | None = Field(None, description="postgresql://user@host/db, no password (AUTODIDACT_DATABASE_URL wins)")
+    name: str | None = Field(
+        None, description="this knowledge base's name in the shared database (the same in every checkout of it)"
+    )
+
+
 class Settings(BaseModel):
     """All settings in effect for one run."""
 
@@ -132,6 +146,7 @@ class Settings(BaseModel):
     fetch: FetchSettings = Field(default_factory=FetchSettings)
     search: SearchSettings = Field(default_factory=SearchSettings)
     report: ReportSettings = Field(default_factory=ReportSettings)
+    store: StoreSettings = Field(default_factory=StoreSettings)
     sources_origin: dict[str, str] = Field(default_factory=dict, exclude=True)
 
 
@@ -163,7 +178,10 @@ SECRET_VARS = (
     "VLLM_API_KEY",
     "TAVILY_API_KEY",
     "BRAVE_API_KEY",
+    "AUTODIDACT_DATABASE_URL",
 )
+# The team backend's server (docs/team.md): a URL that may carry a password, so a secret.
+DATABASE_URL_VAR = "AUTODIDACT_DATABASE_URL"
 
 
 def env(name: str, default: str | None = None) -> str | None:
@@ -180,6 +198,24 @@ def secret(name: str) -> str | None:
 def known_secret_values() -> list[str]:
     """Every secret currently in the environment, so writers can prove they never leak one."""
     return [v for v in (os.environ.get(n) for n in SECRET_VARS) if v]
+
+
+def database_url(settings: Settings) -> str | None:
+    """The PostgreSQL URL when the team backend is selected, else None (the SQLite default).
+
+    ``AUTODIDACT_DATABASE_URL`` selects it on its own; ``[store] backend = "postgres"`` needs a URL
+    from that variable or ``[store] url``. Read when needed, never stored in a file or printed."""
+    from_env = secret(DATABASE_URL_VAR)
+    if from_env:
+        return from_env
+    if settings.store.backend != "postgres":
+        return None
+    if settings.store.url:
+        return settings.store.url
+    raise ConfigError(
+        '[store] backend = "postgres" but no server is named',
+        hint=f"set {DATABASE_URL_VAR}=postgresql://user@host/db or [store] url in autodidact.toml",
+    )
 
 
 def mask(value: str | None) -> str:

@@ -12,7 +12,8 @@ plus a hint and mapped to its exit code; anything else is a bug and may show a t
     │   └── PathSafetyError   a path or name that would escape its folder
     ├── NotFoundError         a file, session or knowledge base that does not exist (exit 2)
     ├── KBError               the knowledge-base folder is unusable
-    │   └── LockedError       another writer holds the knowledge base
+    │   ├── LockedError       another writer holds the knowledge base
+    │   └── DatabaseError     the PostgreSQL server of the team backend is unreachable or failed
     ├── IntegrityError        stored bytes fail verification (snapshot, event log, state)
     ├── SourceError           a source could not be fetched, extracted or stored
     │   └── BlockedError      a fetch refused by policy (address, scheme, size, type, robots)
@@ -72,6 +73,14 @@ class LockedError(KBError):
     """Another live process holds the single-writer lock."""
 
     exit_code = 3
+
+
+class DatabaseError(KBError):
+    """The team backend's PostgreSQL server cannot be reached or refused a statement (docs/team.md).
+
+    Its message names the server with the password masked, never the password."""
+
+    exit_code = 5
 
 
 class IntegrityError(AutodidactError):

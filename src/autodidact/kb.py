@@ -7,15 +7,17 @@ naming them once keeps the layout in one place and keeps every write inside the 
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from autodidact.config import KB_SETTINGS_FILE, env
+from autodidact.config import DATABASE_URL_VAR, KB_SETTINGS_FILE, database_url, env, load_settings, user_config_path
 from autodidact.errors import KBError, NotFoundError
 from autodidact.obsidian import ensure_vault_settings
 from autodidact.store import atomic
 from autodidact.store.lock import WriterLock
 from autodidact.store.paths import safe_join
+from autodidact.store.pglock import AdvisoryLock
 
 CLAUDE_MD_ZH = """# 知识库规则
 
@@ -163,7 +165,9 @@ class KnowledgeBase:
                 if callable(warn):
                     warn(f"removed {path.relative_to(self.root)}, left by an interrupted write")
 
-        return WriterLock(self.internal / "lock", warn=warn, on_acquire=sweep)  # type: ignore[arg-type]
+        team = team_backend(self.root)
+        remote = AdvisoryLock(team.url, team.name, "knowledge base") if team is not None else None
+        return WriterLock(self.internal / "lock", warn=warn, on_acquire=sweep, remote=remote)  # type: ignore[arg-type]
 
     def language(self, default: str = "en") -> str:
         """The language recorded in ``autodidact.toml`` (``zh``/``en``)."""
@@ -173,6 +177,61 @@ class KnowledgeBase:
             if match:
                 return match.group(1)
         return default
+
+
+STORE_ID_FILE = "store-id"
+
+
+@dataclass(frozen=True)
+class TeamBackend:
+    """The PostgreSQL server a folder's derived data lives in, and the folder's name there.
+
+    ``url`` may carry a password: pass it to store/pg.py, show it only through ``mask_url``."""
+
+    url: str
+    name: str
+
+
+def team_backend(root: Path, settings_root: Path | None = None) -> TeamBackend | None:
+    """The team backend of a knowledge base or report folder, or None for the SQLite default.
+
+    Why the name: one server holds many knowledge bases, and every checkout of one (on another
+    machine, at another path) must meet the same rows and locks. ``[store] name`` in the folder's
+    ``autodidact.toml`` names it; else ``.autodidact/store-id`` (made once) does (docs/team.md).
+    ``settings_root``: the folder whose settings apply (a report folder's knowledge base)."""
+    root = Path(root)
+    config_root = Path(settings_root) if settings_root is not None else root
+    if not env(DATABASE_URL_VAR) and not _mentions_postgres(config_root):
+        return None  # the default: no settings read, nothing changes
+    settings = load_settings(config_root)
+    url = database_url(settings)
+    if url is None:
+        return None
+    own_name = settings.store.name if config_root == root else None  # a report folder has its own id
+    return TeamBackend(url=url, name=own_name or store_id(root))
+
+
+def _mentions_postgres(root: Path) -> bool:
+    for path in (root / KB_SETTINGS_FILE, user_config_path()):
+        try:
+            if "postgres" in path.read_text(encoding="utf-8"):
+                return True
+        except (OSError, UnicodeDecodeError):
+            continue
+    return False
+
+
+def store_id(root: Path) -> str:
+    """The folder's own id in a shared database (``.autodidact/store-id``, made on first use)."""
+    path = Path(root) / ".autodidact" / STORE_ID_FILE
+    try:
+        found = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        found = ""
+    if found:
+        return found
+    atomic.create_exclusive(path, (uuid.uuid4().hex + "\n").encode("utf-8"))
+    return path.read_text(encoding="utf-8").strip()
 
 
 def resolve_root(kb: Path | str | None) -> Path:

@@ -1,4 +1,7 @@
-"""LocalIndex: passages with offsets, Chinese/English/mixed search, rebuild equality, hostile queries."""
+"""The passage index: offsets, Chinese/English/mixed search, rebuild equality, hostile queries.
+
+Every test runs against both backends (``index_backend``: SQLite, and PostgreSQL when installed),
+so the team backend answers what the embedded default answers (docs/team.md)."""
 
 from __future__ import annotations
 
@@ -10,9 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autodidact.sources.index import LocalIndex
+from autodidact.sources.index import PassageIndex, open_index
 from autodidact.sources.passages import chunk_spans, query_terms, segment
 from autodidact.sources.snapshots import SnapshotStore, local_url
+
+pytestmark = pytest.mark.usefixtures("index_backend")
 
 DOCS = {
     "gen.md": "# Generators\n\nA generator function contains a yield expression. Calling it returns an iterator.\n\n"
@@ -24,9 +29,9 @@ DOCS = {
 }
 
 
-def _index(root: Path) -> LocalIndex:
+def _index(root: Path) -> PassageIndex:
     store = SnapshotStore.for_folder(root)
-    index = LocalIndex(root)
+    index = open_index(root)
     for name, text in DOCS.items():
         snap, _ = store.store(local_url("corpus/demo", name), text)
         index.add_document(snap, text, "", "corpus")
@@ -82,7 +87,7 @@ def test_rebuild_gives_identical_results(tmp_path: Path) -> None:
     before = {q: index.search(q, 5) for q in queries}
     index.close()
     shutil.rmtree(tmp_path / ".autodidact")  # even without the manifest, titles and kinds come from the files
-    fresh = LocalIndex(tmp_path)
+    fresh = open_index(tmp_path)
     assert fresh.rebuild() == len(DOCS)
     assert {q: fresh.search(q, 5) for q in queries} == before
     assert fresh.stats()["documents"] == len(DOCS)
@@ -109,7 +114,7 @@ _QUERY_ALPHABET = st.sampled_from(list("\"*^:()-+{}[]NEAR AND OR NOT 软件包 y
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(query=st.one_of(st.text(max_size=60), st.lists(_QUERY_ALPHABET, max_size=30).map("".join)))
 def test_search_never_crashes_on_any_query(tmp_path: Path, query: str) -> None:
-    index = LocalIndex(tmp_path)
+    index = open_index(tmp_path)
     if not index.stats()["documents"]:
         index.close()
         index = _index(tmp_path)
@@ -125,7 +130,7 @@ def test_batch_add_kinds_filter_and_manifest_titles_survive_rebuild(tmp_path: Pa
         text = f"Passage about coroutine scheduling number {n}. " * 3
         snap, _ = store.store(f"https://example.com/{kind}" if kind == "web" else local_url(kind, f"d{n}.md"), text)
         items.append((snap, text, f"Custom title {kind}", kind, f"d{n}.md" if kind != "corpus" else None))
-    index = LocalIndex(tmp_path)
+    index = open_index(tmp_path)
     assert index.add_documents(items + items[:1]) == 3
     assert index.add_documents(items) == 0
     assert {h.kind for h in index.search("coroutine scheduling", 10)} == {"web", "raw", "corpus"}
@@ -153,7 +158,7 @@ def test_a_passage_inside_a_reference_entry_is_found_by_the_entry_name(tmp_path:
     )
     assert entry_heads(text) == [(10, "mkstemp")]
     store = SnapshotStore.for_folder(tmp_path)
-    index = LocalIndex(tmp_path)
+    index = open_index(tmp_path)
     snap, _ = store.store(local_url("corpus/demo", "tempfile.txt"), text)
     index.add_document(snap, text, "tempfile", "corpus")
     hits = index.search("mkstemp", 10)

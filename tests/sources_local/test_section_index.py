@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from autodidact.cli import app
 from autodidact.kb import init_kb
-from autodidact.sources.index import LocalIndex
+from autodidact.sources.index import LocalIndex, PassageIndex, open_index
 from autodidact.sources.ingest import add_paths, index_corpus
 from autodidact.sources.snapshots import SnapshotStore, local_url
 from autodidact.store.index import index_path
@@ -33,13 +33,14 @@ BOOK = (
 )
 
 
-def _store(root: Path, name: str, text: str, title: str = "") -> LocalIndex:
+def _store(root: Path, name: str, text: str, title: str = "") -> PassageIndex:
     snap, _ = SnapshotStore.for_folder(root).store(local_url("corpus/demo", name), text)
-    index = LocalIndex(root)
+    index = open_index(root)
     index.add_document(snap, text, title, "corpus")
     return index
 
 
+@pytest.mark.usefixtures("index_backend")  # SQLite and PostgreSQL
 def test_every_passage_lies_inside_the_section_it_names(tmp_path: Path) -> None:
     with _store(tmp_path, "book.md", BOOK) as index:
         hits = index.search("archive versions package release", k=50)
@@ -52,6 +53,7 @@ def test_every_passage_lies_inside_the_section_it_names(tmp_path: Path) -> None:
             assert BOOK[hit.start : hit.end] == hit.text
 
 
+@pytest.mark.usefixtures("index_backend")  # SQLite and PostgreSQL
 def test_section_title_is_searched_and_returned(tmp_path: Path) -> None:
     with _store(tmp_path, "book.md", BOOK) as index:
         hit = index.search("tweaking candidate", k=1)[0]
@@ -59,6 +61,7 @@ def test_section_title_is_searched_and_returned(tmp_path: Path) -> None:
         assert hit.label == "Package handbook › 2.7.3. Tweaking candidate version"
 
 
+@pytest.mark.usefixtures("index_backend")  # SQLite and PostgreSQL
 def test_later_passages_of_a_section_match_its_title(tmp_path: Path) -> None:
     text = "# Guide\n\n" + FILLER * 3 + "\n\n## Pinning\n\n" + (FILLER * 8 + "\n\n") * 2 + "A zebra stripe here.\n"
     with _store(tmp_path, "guide.md", text) as index:
@@ -67,6 +70,7 @@ def test_later_passages_of_a_section_match_its_title(tmp_path: Path) -> None:
     assert "## Pinning" not in hits[0].text
 
 
+@pytest.mark.usefixtures("index_backend")  # SQLite and PostgreSQL
 def test_a_document_without_headings_has_no_section_name(tmp_path: Path) -> None:
     text = "Plain notes without any heading. " * 5
     with _store(tmp_path, "notes.txt", text, title="Notes") as index:
@@ -90,6 +94,7 @@ def test_index_written_before_sections_is_rebuilt_on_open(tmp_path: Path) -> Non
     assert hit.section == "2.7.3. Tweaking candidate version"
 
 
+@pytest.mark.usefixtures("index_backend")  # SQLite and PostgreSQL
 def test_added_file_is_unchanged_in_raw_but_indexed_by_section(tmp_path: Path) -> None:
     kb, _ = init_kb(tmp_path / "kb", topic="apt", lang="en")
     source = tmp_path / "handbook.md"
@@ -97,11 +102,12 @@ def test_added_file_is_unchanged_in_raw_but_indexed_by_section(tmp_path: Path) -
     report = add_paths(kb, [source], date="2026-01-02")
     raw = kb.raw / report.added[0].raw_file
     assert raw.read_text("utf-8") == BOOK
-    with LocalIndex(kb.root) as index:
+    with open_index(kb.root) as index:
         hit = index.search("newest version wins", k=1)[0]
     assert hit.raw_file == raw.name and hit.section == "2.7.3. Tweaking candidate version"
 
 
+@pytest.mark.usefixtures("index_backend")  # SQLite and PostgreSQL
 def test_cli_search_shows_document_and_section(tmp_path: Path) -> None:
     kb, _ = init_kb(tmp_path / "kb", topic="apt", lang="en")
     (tmp_path / "book.md").write_text(BOOK, encoding="utf-8")
@@ -121,8 +127,9 @@ def test_cli_search_shows_document_and_section(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not (DEBIAN / "ch02.en.html").is_file(), reason="debian-reference is not installed")
+@pytest.mark.usefixtures("index_backend")  # SQLite and PostgreSQL
 def test_debian_pinning_hit_names_its_section(tmp_path: Path) -> None:
     index_corpus(tmp_path, [DEBIAN / "ch02.en.html"], name="debian")
-    with LocalIndex(tmp_path) as index:
+    with open_index(tmp_path) as index:
         hits = index.search("apt-pinning situation apt-cache policy", k=3)
     assert hits[0].label == "Chapter 2. Debian package management › 2.7.3. Tweaking candidate version"

@@ -42,14 +42,14 @@ def search(query: str, *, kb: KBPath, k: int = 10) -> list[Passage]:
     words has ``all_terms`` False and comes after every passage holding all of them.
     """
     from autodidact.sources.distinct import distinct_passages
-    from autodidact.sources.index import LocalIndex
+    from autodidact.sources.index import open_index
 
     if not isinstance(query, str) or not query.strip():
         raise InputError("search: the query is empty", hint="give words to look for, e.g. search('yield', kb=...)")
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_SEARCH_K:
         raise InputError(f"search: k={k!r} is not a whole number from 1 to {MAX_SEARCH_K}")
     knowledge = open_knowledge_base(kb)
-    with LocalIndex(knowledge.root) as index:
+    with open_index(knowledge.root) as index:
         return distinct_passages(lambda n: index.search(query, n), k)
 
 

@@ -32,7 +32,7 @@ def print_error(exc: AutodidactError) -> None:
 
 # The order `autodidact --help` lists commands in: the main job first, plumbing last.
 HELP_ORDER = (
-    "research", "ask", "status", "report", "debate", "serve", "init", "add", "search", "fetch", "websearch",
+    "research", "ask", "status", "report", "worker", "debate", "serve", "init", "add", "search", "fetch", "websearch",
     "wiki", "gather", "plan", "questions", "evidence", "verify", "doctor", "usage", "index", "snapshot", "session",
 )  # fmt: skip
 

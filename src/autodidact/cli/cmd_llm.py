@@ -8,7 +8,7 @@ actually answers one call. After a run, ``usage`` totals the ledger by task and 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -200,6 +200,50 @@ def _dropped(totals: UsageTotals) -> str:
     return f"{n} written sentences dropped by the checks, " if n else ""
 
 
+def _show_store(root: Path | None, out: Callable[[str], None], facts: JSONObject) -> bool:
+    """Print which backend holds the derived data and, for PostgreSQL, check that the server answers
+    (URL shown with its password masked); False when the configured server cannot be used."""
+    from rich.markup import escape
+
+    from autodidact.config import database_url, load_settings
+    from autodidact.errors import AutodidactError
+    from autodidact.store.pg import mask_url, server_version
+
+    out("[bold]store backend[/bold]")
+    try:
+        settings = load_settings(root)
+        url = database_url(settings)
+    except AutodidactError as exc:
+        out(f"  [red]not usable[/red]: {escape(exc.message)}")
+        facts["store"] = {"backend": "postgres", "error": exc.message}
+        return False
+    if url is None:
+        out("  sqlite: .autodidact/index.sqlite in each folder (one machine; the default)")
+        facts["store"] = {"backend": "sqlite"}
+        return True
+    shown = mask_url(url)
+    name = settings.store.name
+    if name is None and root is not None:
+        id_file = root / ".autodidact" / "store-id"
+        name = id_file.read_text(encoding="utf-8").strip() if id_file.is_file() else "(made on first use)"
+    store: JSONObject = {"backend": "postgres", "url": shown, "name": name}
+    facts["store"] = store
+    out(f"  postgres: {escape(shown)}")
+    if name is not None:
+        out(f"  this knowledge base's name there: {escape(name)}")
+    try:
+        version = server_version(url)
+    except AutodidactError as exc:
+        out(f"  [red]not reachable[/red]: {escape(exc.message)}")
+        if exc.hint:
+            out(f"  hint: {escape(exc.hint)}")
+        store["error"] = exc.message
+        return False
+    out(f"  server answers: {escape(version)}")
+    store["server"] = version
+    return True
+
+
 def register(app: typer.Typer) -> None:
     """Add ``doctor`` and ``usage``."""
 
@@ -229,6 +273,12 @@ def register(app: typer.Typer) -> None:
 
         root = _kb_root(kb)
         settings = load_run_settings(root, model)
+        if settings.store.url:  # a password written into [store] url is never shown
+            from autodidact.store.pg import mask_url
+
+            settings = settings.model_copy(
+                update={"store": settings.store.model_copy(update={"url": mask_url(settings.store.url)})}
+            )
         facts: JSONObject = {
             "settings_files": {
                 "user": str(user_config_path()),
@@ -252,6 +302,7 @@ def register(app: typer.Typer) -> None:
         out("[bold]secrets (environment only)[/bold]")
         for var in _secret_vars():
             out(f"  {var}: {mask(secret(var))}")
+        store_ok = _show_store(root, out, facts)
         out("[bold]model engine[/bold]")
         try:
             runtime = build_runtime(settings, root)
@@ -295,12 +346,17 @@ def register(app: typer.Typer) -> None:
                 facts["check"] = "ok"
         if as_json:
             emit_json(facts)
+        if not store_ok:
+            raise typer.Exit(1)
 
     @app.command("usage")
     def usage_cmd(
         kb: Path | None = kb_option(),
         report_dir: Path | None = typer.Option(
             None, "--report-dir", metavar="DIR", help="Read a report folder's ledger instead of a knowledge base's."
+        ),
+        team: bool = typer.Option(
+            False, "--team", help="The whole team's calls, from the team backend's server (AUTODIDACT_DATABASE_URL)."
         ),
         as_json: bool = json_option(),
     ) -> None:
@@ -314,7 +370,18 @@ def register(app: typer.Typer) -> None:
         from autodidact.errors import InputError
         from autodidact.llm.ledger import read_totals
 
-        if report_dir is not None:
+        if team:
+            from autodidact.config import database_url, load_settings
+            from autodidact.llm.pgcache import team_totals
+
+            url = database_url(load_settings(None))
+            if url is None:
+                raise InputError(
+                    "--team needs the team backend (a PostgreSQL server)",
+                    hint="set AUTODIDACT_DATABASE_URL=postgresql://user@host/db (docs/team.md)",
+                )
+            totals = team_totals(url)
+        elif report_dir is not None:
             if not report_dir.is_dir():
                 raise InputError(f"{report_dir}: no such report folder", hint="pass the folder report wrote into")
             totals = read_totals(report_dir / ".autodidact" / "usage_ledger.jsonl")

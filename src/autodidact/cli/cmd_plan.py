@@ -202,6 +202,13 @@ def register(app: typer.Typer) -> None:
             help="With a model: a second call judges each written sentence against its quotes; refused ones are "
             "dropped (and counted in the report's footer and prose.json).",
         ),
+        workers: bool = typer.Option(
+            False,
+            "--workers",
+            help="Put the dimensions on the team backend's queue (AUTODIDACT_DATABASE_URL) for `autodidact worker` "
+            "processes on any machine, wait for them, then write the report here. The report folder must be "
+            "reachable by the workers (a shared file system).",
+        ),
         as_json: bool = json_option(),
     ) -> None:
         """Plan, gather evidence per dimension, and write a cited report.md, citations.json and report.html.
@@ -215,6 +222,8 @@ def register(app: typer.Typer) -> None:
         report's path and counts; --json prints the run's summary as JSON on stdout instead.
 
         Example: autodidact report "How do Python generators work?" --corpus docs/ --report-dir rep
+
+        Team example: AUTODIDACT_DATABASE_URL=postgresql://me@db/team autodidact report "..." --workers
         """
         from autodidact.cli.engine_opts import load_run_settings, make_runtime
         from autodidact.errors import InputError
@@ -235,6 +244,14 @@ def register(app: typer.Typer) -> None:
             settings = settings.model_copy(
                 update={"report": settings.report.model_copy(update={"check_support": True})}
             )
+        if workers:
+            from autodidact.config import database_url
+
+            if database_url(settings) is None:  # before anything is written: bad input leaves nothing behind
+                raise InputError(
+                    "--workers needs the team backend (a PostgreSQL server)",
+                    hint="set AUTODIDACT_DATABASE_URL=postgresql://user@host/db (docs/team.md), or drop --workers",
+                )
         folder = _report_dir(text, report_dir, kb_root)
         # Without a knowledge base, the model-call cache and usage ledger live in the report folder,
         # so a resumed run re-pays no call it already made.
@@ -251,6 +268,7 @@ def register(app: typer.Typer) -> None:
                 corpus=list(corpus),
                 mode=mode,
                 reporter=reporter,
+                workers=workers,
             )
         finally:
             reporter.close()

@@ -256,9 +256,9 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from autodidact.sources.distinct import distinct_passages
-        from autodidact.sources.index import LocalIndex
+        from autodidact.sources.index import open_index
 
-        with LocalIndex(_search_root(kb)) as index:
+        with open_index(_search_root(kb)) as index:
             hits = distinct_passages(lambda n: index.search(query, n), k)
         if as_json:
             emit_json([{**asdict(p), "label": p.label} for p in hits])
@@ -290,13 +290,13 @@ def register(app: typer.Typer) -> None:
         Example: autodidact index rebuild --kb my-kb
         """
         from autodidact.kb import open_kb
-        from autodidact.sources.index import LocalIndex
+        from autodidact.sources.index import open_index
         from autodidact.sources.ingest import scan_raw
 
         knowledge_base = open_kb(kb)
         with knowledge_base.lock(warn=lambda m: console.print(f"[yellow]warning:[/yellow] {m}")):
             scanned = scan_raw(knowledge_base)
-            with LocalIndex(knowledge_base.root) as index:
+            with open_index(knowledge_base.root) as index:
                 count = index.rebuild()
                 stats = index.stats()
         if as_json:

@@ -36,7 +36,7 @@ from autodidact.text.sections import QuoteLocator, Section, label, section_at, s
 
 if TYPE_CHECKING:
     from autodidact.sources.fetch import Document
-    from autodidact.sources.index import DocumentInfo, LocalIndex, Passage
+    from autodidact.sources.index import DocumentInfo, Passage, PassageIndex
     from autodidact.sources.search.base import SearchHit, SearchProvider
 
 SEARCH_CACHE_DDL = """
@@ -157,13 +157,13 @@ class Collector:
         self._writes: list[asyncio.Future[object]] = []
         # Snapshot writes fsync; their own threads keep them from starving DNS and extraction in the default pool.
         self._io = ThreadPoolExecutor(max_workers=4, thread_name_prefix="snapshot-write")
-        self._indexes: list[tuple[Path, LocalIndex]] = []
+        self._indexes: list[tuple[Path, PassageIndex]] = []
         roots = [r for r in (kb_root, self.report_dir) if r is not None]
         for root in dict.fromkeys(Path(r).resolve() for r in roots):
-            if index_path(root).is_file():
-                from autodidact.sources.index import LocalIndex
+            from autodidact.sources.index import has_index, open_index
 
-                self._indexes.append((root, LocalIndex(root)))
+            if has_index(root):
+                self._indexes.append((root, open_index(root)))
         self._db = connect(index_path(self.report_dir), [SEARCH_CACHE_DDL]) if self.providers else None
         if self._db is not None:
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(evidence_doc_meta)")}
@@ -251,7 +251,7 @@ class Collector:
                 out.append(Candidate(doc, [], 0.0))
         return out
 
-    def _title_terms(self, root: Path, index: LocalIndex) -> list[tuple[DocumentInfo, list[str]]]:
+    def _title_terms(self, root: Path, index: PassageIndex) -> list[tuple[DocumentInfo, list[str]]]:
         if root not in self._titles:
             self._titles[root] = [(d, _title_content_terms(d.title)) for d in index.documents() if d.title]
         return self._titles[root]

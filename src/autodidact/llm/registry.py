@@ -15,6 +15,7 @@ from typing import Literal
 
 from autodidact.config import ModelSettings, Settings, env, secret
 from autodidact.errors import ConfigError, ModelAuthError
+from autodidact.kb import team_backend
 from autodidact.llm.base import Model
 from autodidact.llm.offline import OFFLINE_NAMES
 from autodidact.llm.runtime import Runtime
@@ -277,6 +278,19 @@ def build_runtime(
         return Runtime(None, settings=settings.llm, budget=settings.budget, offline_reason=reason)
     llm = resolved_settings(choice, settings.llm)
     built = build_model(choice, llm)
+    team = team_backend(Path(kb_root)) if kb_root is not None else None
+    if team is not None:  # one cache and one ledger for the team (llm/pgcache.py, docs/team.md)
+        from autodidact.llm.pgcache import PgCallCache, PgLedger
+
+        return Runtime(
+            built,
+            settings=llm,
+            ledger_path=ledger,
+            budget=settings.budget,
+            no_cache=no_cache,
+            call_cache=PgCallCache(team.url),
+            ledger=PgLedger(ledger, team.url, team.name),
+        )
     return Runtime(
         built,
         settings=llm,

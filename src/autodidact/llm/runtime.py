@@ -40,6 +40,7 @@ from autodidact.llm.cache import CallCache, request_key
 from autodidact.llm.guards import bounded_schema, content_problems
 from autodidact.llm.ledger import Ledger, LedgerEntry, UsageTotals, cost_of, price_for
 from autodidact.llm.offline import run_offline
+from autodidact.llm.pgcache import PgCallCache
 from autodidact.llm.retry import RetryPolicy, call_with_retry
 from autodidact.llm.steps import Step, current_step, step_scope
 from autodidact.llm.structured import ReplyError, parse_output, repair_messages, with_schema_instruction
@@ -66,12 +67,17 @@ class Runtime:
         no_cache: bool = False,
         retry_policy: RetryPolicy | None = None,
         offline_reason: str = "no model configured",
+        call_cache: CallCache | PgCallCache | None = None,
+        ledger: Ledger | None = None,
     ) -> None:
         self.model = model
         self.settings = settings or ModelSettings()
         self.no_cache = no_cache or not self.settings.cache
-        self.cache = CallCache.shared(cache_db) if (cache_db is not None and not self.no_cache) else None
-        self.ledger = Ledger(ledger_path)
+        # ``call_cache`` and ``ledger``: the team backend's (llm/pgcache.py) instead of the folder's files
+        self.cache: CallCache | PgCallCache | None = None
+        if not self.no_cache:
+            self.cache = call_cache or (CallCache.shared(cache_db) if cache_db is not None else None)
+        self.ledger = ledger if ledger is not None else Ledger(ledger_path)
         self.budget = BudgetGuard(budget)
         self.retry_policy = retry_policy or RetryPolicy(
             max_attempts=self.settings.max_retries + 1,

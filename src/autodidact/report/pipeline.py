@@ -26,7 +26,7 @@ from autodidact.evidence.payload import Payload
 from autodidact.evidence.prose import Written
 from autodidact.evidence.validator import validate_evidence
 from autodidact.jsontypes import JSONObject
-from autodidact.kb import detect_language
+from autodidact.kb import detect_language, team_backend
 from autodidact.plan.models import Dimension, Plan
 from autodidact.plan.planner import acreate_plan
 from autodidact.plan.validate import load_plan_json, validate_plan
@@ -44,6 +44,7 @@ from autodidact.report.writing import BlockKey, prose_record, write_prose
 from autodidact.sources.snapshots import SnapshotStore
 from autodidact.store import atomic, batch
 from autodidact.store.lock import WriterLock
+from autodidact.store.pglock import AdvisoryLock
 from autodidact.text.sections import QuoteLocator, Section, section_at, split_sections
 from autodidact.text.support import DEFAULT_SUPPORT
 
@@ -316,16 +317,29 @@ async def run_report(
     corpus: list[Path] | None = None,
     mode: str = "normal",
     reporter: ReportProgress | None = None,
+    workers: bool = False,
 ) -> ReportResult:
-    """Run (or resume) the whole report pipeline in ``report_dir``."""
+    """Run (or resume) the whole report pipeline in ``report_dir``.
+
+    ``workers``: the dimensions go to the team backend's queue for ``autodidact worker`` processes
+    instead of running here (report/workers.py, docs/team.md); needs the PostgreSQL backend."""
     if mode not in MODES:
         raise InputError(f"mode {mode!r} is not quick, normal or heavy", hint="use --mode quick, normal or heavy")
     reporter = reporter or NullReporter()
     paths = ReportPaths(Path(report_dir))
     paths.root.mkdir(parents=True, exist_ok=True)
-    # One writer per report folder: a second run on it fails fast, naming the holder's pid.
-    with WriterLock(paths.root / ".autodidact" / "lock"):
-        return await _run_locked(paths, request, runtime, settings, kb_root, corpus, mode, reporter)
+    team = team_backend(paths.root, settings_root=kb_root)
+    if workers and team is None:
+        raise InputError(
+            "--workers needs the team backend (a PostgreSQL server)",
+            hint="set AUTODIDACT_DATABASE_URL=postgresql://user@host/db (docs/team.md), or drop --workers",
+        )
+    # One writer per report folder: a second run on it fails fast, naming the holder's pid (and, with
+    # the team backend, a run on another machine is refused by the server's lock).
+    remote = AdvisoryLock(team.url, team.name, "report folder") if team is not None else None
+    with WriterLock(paths.root / ".autodidact" / "lock", remote=remote):
+        queue_url = team.url if (workers and team is not None) else None
+        return await _run_locked(paths, request, runtime, settings, kb_root, corpus, mode, reporter, queue_url)
 
 
 async def _run_locked(
@@ -337,6 +351,7 @@ async def _run_locked(
     corpus: list[Path] | None,
     mode: str,
     reporter: ReportProgress,
+    queue_url: str | None = None,
 ) -> ReportResult:
     batch.recover(paths.root, batch.journal_path(paths.root / ".autodidact"))  # before the sweep takes its temps
     for leftover in atomic.sweep_stale_temps(paths.root):  # a killed earlier run's half-done writes
@@ -368,12 +383,12 @@ async def _run_locked(
     reporter.stage("evidence", f"{len(plan.dimensions)} dimensions in {len(plan.waves())} wave(s)")
     reporter.advance(0, len(plan.dimensions), DIMENSIONS_LABEL)
     order = [plan.dimension(d) for d in plan.execution_order]
-    try:
-        async with asyncio.TaskGroup() as group:
-            for dim in order:
-                group.create_task(run.run_dimension(dim))
-    except BaseExceptionGroup as failed:  # a bug or an interruption: surface the first one as itself
-        raise failed.exceptions[0] from None
+    if queue_url is not None:
+        from autodidact.report.workers import dispatch
+
+        await dispatch(run, order, queue_url)
+    else:
+        await _run_here(run, order)
     reporter.stage("compose", "sub-reports, report.md, citations.json, report.html")
     ordered = {d: run.evidences[d] for d in plan.execution_order if d in run.evidences}
     threshold = settings.report.support_threshold
@@ -388,6 +403,16 @@ async def _run_locked(
     run.result.citations = len(json.loads(paths.citations.read_text(encoding="utf-8"))["citations"])
     run.result.usage = runtime.usage_totals()
     return run.result
+
+
+async def _run_here(run: _Run, order: list[Dimension]) -> None:
+    """Every dimension in this process, each as soon as its upstreams are valid."""
+    try:
+        async with asyncio.TaskGroup() as group:
+            for dim in order:
+                group.create_task(run.run_dimension(dim))
+    except BaseExceptionGroup as failed:  # a bug or an interruption: surface the first one as itself
+        raise failed.exceptions[0] from None
 
 
 def snapshot_sections(root: Path) -> SectionOf:

@@ -24,9 +24,10 @@ import logging
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from autodidact.errors import InputError
@@ -142,6 +143,90 @@ class DocumentInfo:
     title: str
     kind: str
     raw_file: str | None
+
+
+class PassageIndex(Protocol):
+    """What every index backend answers: :class:`LocalIndex` (SQLite, the default) and
+    :class:`~autodidact.sources.pgindex.PgIndex` (the team backend, docs/team.md)."""
+
+    root: Path
+
+    def has_document(self, snapshot_ref: str) -> bool: ...
+
+    def add_document(
+        self,
+        snapshot: Snapshot,
+        text: str,
+        title: str,
+        kind: str,
+        raw_file: str | None = None,
+        *,
+        record: bool = True,
+        author: str | None = None,
+        published_at: str | None = None,
+    ) -> bool: ...
+
+    def add_documents(
+        self, items: Iterable[DocumentInput], *, record: bool = True, extra: dict[str, dict[str, str]] | None = None
+    ) -> int: ...
+
+    def index_documents(
+        self,
+        items: Iterable[DocumentInput],
+        *,
+        record: bool = True,
+        extra: dict[str, dict[str, str]] | None = None,
+        mend: bool = False,
+    ) -> set[str]: ...
+
+    def rebuild(self) -> int: ...
+
+    def documents(self, url: str | None = None) -> list[DocumentInfo]: ...
+
+    def documents_with_section(self, section: str) -> int: ...
+
+    def section_count(self, title: str) -> int: ...
+
+    def sections_of(self, title: str) -> list[tuple[str, str]]: ...
+
+    def section_names(self) -> list[str]: ...
+
+    def section_text(self, snapshot_ref: str, section: str) -> str: ...
+
+    def stats(self) -> dict[str, int]: ...
+
+    def furniture(self) -> frozenset[str]: ...
+
+    def search(self, query: str, k: int = 10, kinds: tuple[str, ...] | None = None) -> list[Passage]: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> PassageIndex: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+def has_index(root: Path) -> bool:
+    """Whether a folder has an index to search: its SQLite file, or (with the team backend) a
+    manifest of indexed documents — the server's rows are not a file here."""
+    if index_path(root).is_file():
+        return True
+    from autodidact.kb import team_backend
+
+    return (Path(root) / INDEX_DIRNAME / MANIFEST_NAME).is_file() and team_backend(Path(root)) is not None
+
+
+def open_index(root: Path) -> PassageIndex:
+    """The index of a knowledge base or report folder: SQLite in ``.autodidact/`` by default, the
+    team's PostgreSQL server when one is configured (``AUTODIDACT_DATABASE_URL`` or ``[store]``)."""
+    from autodidact.kb import team_backend
+
+    team = team_backend(Path(root))
+    if team is None:
+        return LocalIndex(root)
+    from autodidact.sources.pgindex import PgIndex
+
+    return PgIndex(root, team.url, team.name)
 
 
 def title_from_text(text: str, url: str) -> str:
@@ -322,19 +407,6 @@ class LocalIndex:
 
     def rebuild(self) -> int:
         """Recreate the index from the snapshots, raw/ headers and the manifest; returns documents indexed."""
-        manifest: dict[str, dict[str, object]] = {}
-        if self.manifest_path.is_file():
-            for entry in jsonl.read(self.manifest_path):
-                if isinstance(entry, dict) and isinstance(entry.get("snapshot_ref"), str):
-                    manifest[entry["snapshot_ref"]] = entry
-        raw_by_ref: dict[str, tuple[str, str, bool]] = {}  # ref → (file, title, title names a section)
-        for path in list_raw_files(self.root / "raw"):
-            try:
-                rf = parse_raw_file(path)
-            except Exception:  # an unreadable raw file cannot name a snapshot; skip it
-                continue
-            if rf.snapshot_ref:
-                raw_by_ref.setdefault(rf.snapshot_ref, (rf.filename, rf.title, rf.excerpt is not None))
         count = 0
         with self._lock:
             conn = self.conn
@@ -344,22 +416,8 @@ class LocalIndex:
                     conn.executescript(ddl)
             with conn:
                 rows = _Rows(conn)
-                for snap, text in self.store.iter_texts():  # one read of each file, verified
+                for snap, text, title, kind, raw_file in rebuild_inputs(self.root, self.store, self.manifest_path):
                     count += 1
-                    meta = manifest.get(snap.snapshot_ref)
-                    raw = raw_by_ref.get(snap.snapshot_ref)
-                    if meta is not None:
-                        title = str(meta.get("title") or "")
-                        kind = str(meta.get("kind") or kind_for_url(snap.normalized_url))
-                        raw_val = meta.get("raw_file")
-                        raw_file = str(raw_val) if raw_val else None
-                    elif raw is not None:
-                        raw_file, title, excerpt = raw
-                        title = document_part(title, text) if excerpt else title
-                        kind = kind_for_url(snap.normalized_url)
-                    else:
-                        raw_file, title, kind = None, "", kind_for_url(snap.normalized_url)
-                    title = " ".join(title.split()) or title_from_text(text, snap.normalized_url)
                     rows.add(snap.snapshot_ref, snap.normalized_url, text, title, kind, raw_file)
                 rows.flush()
         return count
@@ -634,27 +692,15 @@ class _Rows:
         for key, weight in sentence_weights(text).items():
             common[key] = common.get(key, 0) + weight
         title_seg = segment(title)
-        openers = boundary_lines(text)
-        opener_ends = [e for _, e in openers]
         next_id = self.next_id
         passages, fts = self.passages, self.fts
-        for sec in split_sections(text, title):
-            name = sec.title if sec.title != title else ""  # the document's title is its own column
-            name_seg = segment(name)
-            body = text[sec.start : sec.end]
-            heads = entry_heads(body)
-            head_starts = [at for at, _ in heads]
-            for s, e in chunk_spans(body):
-                start, end = sec.start + s, sec.start + e
-                passage = text[start:end]
-                # a passage inside a reference entry, below its signature, is searchable by its name
-                k = bisect.bisect_left(head_starts, s)
-                entry = heads[k - 1][1] if k and heads[k - 1][1] not in passage else ""
-                passage_seg = segment(f"{name} {entry}") if entry else name_seg
-                passages.append((next_id, ref, start, end, passage, name, sec.start, sec.end))
-                first = bisect.bisect_right(opener_ends, start)  # the heading lines before it end before it
-                fts.append((next_id, segment(_without(text, start, end, openers, first)), title_seg, passage_seg))
-                next_id += 1
+        for cut in cut_passages(text, title):
+            passages.append(
+                (next_id, ref, cut.start, cut.end, text[cut.start : cut.end], cut.section, cut.section_start,
+                 cut.section_end)
+            )  # fmt: skip
+            fts.append((next_id, segment(cut.body), title_seg, segment(cut.section_terms)))
+            next_id += 1
         self.next_id = next_id
         if len(self.documents) >= self.FLUSH_DOCUMENTS:
             self.flush()
@@ -681,6 +727,92 @@ class _Rows:
         )
         conn.executemany("INSERT INTO src_fts(rowid, body, title, section) VALUES (?,?,?,?)", self.fts)
         self.documents, self.passages, self.fts, self.common = [], [], [], {}
+
+
+@dataclass(frozen=True)
+class PassageCut:
+    """One passage of a document as every index backend stores it (docs/sections.md).
+
+    ``body`` is the searched text (the passage without its section's heading lines);
+    ``section_terms`` the searched section column (the section's title, and the name of the
+    reference entry the passage stands in when its text does not say it)."""
+
+    start: int
+    end: int
+    section: str
+    section_start: int
+    section_end: int
+    body: str
+    section_terms: str
+
+
+def cut_passages(text: str, title: str) -> list[PassageCut]:
+    """The passages of one document, in order: never across a section, ~300–800 characters.
+
+    The entry a passage stands in and the heading lines before it are found by bisection, not by a
+    scan of the document's (issue 18, docs/architecture.md "Adding many documents")."""
+    openers = boundary_lines(text)
+    opener_ends = [e for _, e in openers]
+    out: list[PassageCut] = []
+    for sec in split_sections(text, title):
+        name = sec.title if sec.title != title else ""  # the document's title is its own column
+        body = text[sec.start : sec.end]
+        heads = entry_heads(body)
+        head_starts = [at for at, _ in heads]
+        for s, e in chunk_spans(body):
+            start, end = sec.start + s, sec.start + e
+            # a passage inside a reference entry, below its signature, is searchable by its name
+            k = bisect.bisect_left(head_starts, s)
+            entry = heads[k - 1][1] if k and heads[k - 1][1] not in text[start:end] else ""
+            first = bisect.bisect_right(opener_ends, start)  # the heading lines before it end before it
+            out.append(
+                PassageCut(
+                    start=start,
+                    end=end,
+                    section=name,
+                    section_start=sec.start,
+                    section_end=sec.end,
+                    body=_without(text, start, end, openers, first),
+                    section_terms=f"{name} {entry}" if entry else name,
+                )
+            )
+    return out
+
+
+def rebuild_inputs(root: Path, store: SnapshotStore, manifest_path: Path) -> Iterator[DocumentInput]:
+    """Every snapshot with the title, kind and raw file the files alone give it (for a rebuild).
+
+    The manifest's line wins; else the raw file's header names it; else the text's own H1 or URL."""
+    manifest: dict[str, dict[str, object]] = {}
+    if manifest_path.is_file():
+        for entry in jsonl.read(manifest_path):
+            if isinstance(entry, dict) and isinstance(entry.get("snapshot_ref"), str):
+                manifest[entry["snapshot_ref"]] = entry
+    raw_by_ref: dict[str, tuple[str, str, bool]] = {}  # ref → (file, title, title names a section)
+    for path in list_raw_files(Path(root) / "raw"):
+        try:
+            rf = parse_raw_file(path)
+        except Exception:  # an unreadable raw file cannot name a snapshot; skip it
+            continue
+        if rf.snapshot_ref:
+            raw_by_ref.setdefault(rf.snapshot_ref, (rf.filename, rf.title, rf.excerpt is not None))
+    for snap, text in store.iter_texts():  # one read of each file, verified
+        meta = manifest.get(snap.snapshot_ref)
+        raw = raw_by_ref.get(snap.snapshot_ref)
+        raw_file: str | None
+        if meta is not None:
+            title = str(meta.get("title") or "")
+            kind = str(meta.get("kind") or kind_for_url(snap.normalized_url))
+            raw_val = meta.get("raw_file")
+            raw_file = str(raw_val) if raw_val else None
+        elif raw is not None:
+            raw_file, title, excerpt = raw
+            title = document_part(title, text) if excerpt else title
+            kind = kind_for_url(snap.normalized_url)
+        else:
+            raw_file, title, kind = None, "", kind_for_url(snap.normalized_url)
+        title = " ".join(title.split()) or title_from_text(text, snap.normalized_url)
+        yield snap, text, title, kind, raw_file
 
 
 def _without(text: str, start: int, end: int, spans: list[tuple[int, int]], first: int = 0) -> str:

@@ -19,7 +19,7 @@ from autodidact.errors import AutodidactError
 from autodidact.kb import KnowledgeBase
 from autodidact.progress import NullProgress, Progress
 from autodidact.sources.extract import Extracted, decode_text, extract_bytes, norm_date
-from autodidact.sources.index import LocalIndex, kind_for_url
+from autodidact.sources.index import PassageIndex, kind_for_url, open_index
 from autodidact.sources.ingest_batch import IngestBatch, snapshot_text
 from autodidact.sources.rawfiles import (
     RawFile,
@@ -125,7 +125,7 @@ def _meta_fields(extracted: Extracted) -> dict[str, str]:
 
 
 def index_raw_file(
-    kb_root: Path, path: Path, index: LocalIndex, *, author: str | None = None, published_at: str | None = None
+    kb_root: Path, path: Path, index: PassageIndex, *, author: str | None = None, published_at: str | None = None
 ) -> tuple[str, bool]:
     """Snapshot and index one file in raw/ (never modifying it); returns (snapshot_ref, newly indexed).
 
@@ -264,7 +264,7 @@ def add_paths(
     cache_resolved = kb.source_cache.resolve()
     kb_resolved = kb.root.resolve()
     outside_skips = len(report.skipped)
-    with LocalIndex(kb.root) as index:
+    with open_index(kb.root) as index:
         batch = IngestBatch(kb.root, index, progress, len(files), "add")
 
         def commit(done: int, last: bool = False) -> None:
@@ -314,7 +314,7 @@ def scan_raw(kb: KnowledgeBase, *, progress: Progress = _QUIET) -> AddReport:
         report.skipped.append(SkippedFile(link.name, "a link out of raw/: not followed (docs/hardening.md)"))
     outside_skips = len(report.skipped)
     raw_files = list_raw_files(kb.raw)
-    with LocalIndex(kb.root) as index:
+    with open_index(kb.root) as index:
         batch = IngestBatch(kb.root, index, _QUIET, len(raw_files), "scan")
 
         def commit(done: int, last: bool = False) -> None:
@@ -352,7 +352,7 @@ def index_corpus(
     report = CorpusReport()
     files, report.skipped = expand_paths(paths)
     outside_skips = len(report.skipped)
-    with LocalIndex(Path(root)) as index:
+    with open_index(Path(root)) as index:
         batch = IngestBatch(Path(root), index, progress, len(files), "corpus")
 
         def commit(done: int, last: bool = False) -> None:

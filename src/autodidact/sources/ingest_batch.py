@@ -25,7 +25,7 @@ from pathlib import Path
 
 from autodidact.errors import AutodidactError, SourceError
 from autodidact.progress import Progress
-from autodidact.sources.index import LocalIndex
+from autodidact.sources.index import PassageIndex
 from autodidact.sources.rawfiles import RawFile
 from autodidact.sources.snapshots import Snapshot, SnapshotStore
 from autodidact.store.batch import FileBatch, journal_path
@@ -69,7 +69,7 @@ class IngestBatch:
     """The open batch of one ingest run over a folder (a knowledge base or a report folder);
     ``what`` is ``add``, ``corpus`` or ``scan`` (raw/ files dropped in by hand)."""
 
-    def __init__(self, root: Path, index: LocalIndex, progress: Progress, total: int, what: str) -> None:
+    def __init__(self, root: Path, index: PassageIndex, progress: Progress, total: int, what: str) -> None:
         self.root = Path(root)
         self.store = SnapshotStore.for_folder(self.root)
         self.files = FileBatch(self.root, journal_path(self.root / INDEX_DIRNAME))

@@ -16,8 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autodidact.sources.index import LocalIndex, Passage
-from autodidact.store.index import index_path
+from autodidact.sources.index import Passage, PassageIndex, has_index, open_index
 from autodidact.text.furniture import is_furniture
 from autodidact.text.glossary import english_of
 from autodidact.text.sections import SEPARATOR, bare_heading
@@ -65,10 +64,10 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
     A section far below the query's best hit is not about it.
     """
     out: list[OutlineEntry] = []
-    if not index_path(root).is_file():
+    if not has_index(root):
         return out
     seen: set[tuple[str, str]] = set()
-    with LocalIndex(root) as index:
+    with open_index(root) as index:
         for topic in topics:
             # (document, heading) → (its rank for the query, query order, facet): a section several
             # facets find belongs to the one whose words its heading holds, else the one it ranks
@@ -131,7 +130,7 @@ def _families(entries: Iterable[tuple[float, int, str | None, OutlineEntry]]) ->
 
 
 def _add_family(
-    index: LocalIndex,
+    index: PassageIndex,
     best: dict[tuple[str, str], tuple[float, int, str | None, OutlineEntry]],
     docs: dict[tuple[str, str], str],
     family: dict[str | None, str],
@@ -165,7 +164,7 @@ def _in_family(number: str, family: str | None) -> bool:
     return bool(number and family and (number == family or number.startswith(family + ".")))
 
 
-def _homes(index: LocalIndex, ranked: list[_Ranked]) -> dict[str | None, set[str]]:
+def _homes(index: PassageIndex, ranked: list[_Ranked]) -> dict[str | None, set[str]]:
     """Per facet, the titles of the chapters where a section's heading names it.
 
     The documents where a section's heading names the facet ("5.6. Netfilter 网络过滤框架" in the
@@ -185,7 +184,7 @@ def _homes(index: LocalIndex, ranked: list[_Ranked]) -> dict[str | None, set[str
     return homes
 
 
-def topic_homes(index: LocalIndex, topic: str, language: str) -> frozenset[str]:
+def topic_homes(index: PassageIndex, topic: str, language: str) -> frozenset[str]:
     """The addresses of the chapters that treat the topic: where some section's heading names one
     of its facets (empty when no chapter does, or the documents are one-topic pages).
 
@@ -199,7 +198,7 @@ def topic_homes(index: LocalIndex, topic: str, language: str) -> frozenset[str]:
     return frozenset(url for _f, _s, _e, doc, url in ranked if doc in titles)
 
 
-def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Ranked]:
+def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ranked]:
     """(facet, rank, section, its document's title) of every admissible hit, facet by facet; the
     rank is the hit's share of the facet's best score, plus one when the heading names the facet;
     last, the document's address."""
@@ -304,7 +303,7 @@ def _ranked_sections(index: LocalIndex, topic: str, language: str) -> list[_Rank
     return out
 
 
-def _heading_words(index: LocalIndex) -> set[str]:
+def _heading_words(index: PassageIndex) -> set[str]:
     """The Chinese bigrams that name more than COMMON_HEADING of the corpus's sections (「文件」「配置」):
     a heading sharing only one of these with a facet is not that facet's section. Latin words stay: a tool a
     facet names ("shell" of 「编写可移植的 shell 脚本」) names its sections however many there are."""
@@ -339,7 +338,7 @@ def _as_written(matched: set[str], heading: str, topic: str) -> set[str]:
     return out
 
 
-def _dense(index: LocalIndex, hit: Passage, own: set[str]) -> bool:
+def _dense(index: PassageIndex, hit: Passage, own: set[str]) -> bool:
     """Whether a page that is one topic says the facet's words throughout, not in passing.
 
     Why: a language reference's page on frame objects says "generator" twice ("if the frame

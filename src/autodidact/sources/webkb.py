@@ -80,7 +80,7 @@ async def fetch_to_kb(
     kb: KnowledgeBase, url: str, fetcher: Fetcher, question_ids: Iterable[str] = ()
 ) -> tuple[Path, Snapshot]:
     """Fetch ``url`` (unless stored), extract, snapshot, write ``raw/``, index as kind ``web``."""
-    from autodidact.sources.index import LocalIndex
+    from autodidact.sources.index import open_index
     from autodidact.sources.rawfiles import RawFile, write_raw_file
 
     existing = _stored(kb, url)
@@ -106,6 +106,6 @@ async def fetch_to_kb(
         language=kb.language(),
     )
     path, _ = write_raw_file(kb.raw, rf, date=today)
-    with LocalIndex(kb.root) as index:
+    with open_index(kb.root) as index:
         index.add_document(snapshot, text, title, "web", raw_file=path.name)
     return path, snapshot

@@ -5,6 +5,9 @@ The lock is an ``fcntl`` advisory lock on ``.autodidact/lock`` (released by the 
 holder dies, so ``kill -9`` never leaves a knowledge base locked forever) plus the holder's pid and
 start time written inside, so the refusal can say who holds it. A lock file whose recorded pid is
 dead is taken over with a warning.
+
+With the team backend (docs/team.md, "Locks") the same lock is also taken on the PostgreSQL server
+(``remote``), so a writer on another machine is refused too.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 
 from autodidact.errors import LockedError
+from autodidact.store.pglock import AdvisoryLock
 
 
 def _pid_alive(pid: int) -> bool:
@@ -39,8 +43,10 @@ class WriterLock:
         path: Path,
         warn: Callable[[str], None] | None = None,
         on_acquire: Callable[[], None] | None = None,
+        remote: AdvisoryLock | None = None,
     ) -> None:
         self.path = Path(path)
+        self.remote = remote
         self._fd: int | None = None
         self._warn = warn
         self._on_acquire = on_acquire
@@ -69,6 +75,12 @@ class WriterLock:
         os.pwrite(fd, (json.dumps(info) + "\n").encode(), 0)
         os.fsync(fd)
         self._fd = fd
+        if self.remote is not None:
+            try:
+                self.remote.acquire()  # after the local lock: a local rival is named by its pid
+            except BaseException:
+                self.release()
+                raise
         if self._on_acquire is not None:
             try:
                 self._on_acquire()  # e.g. sweep what a dead writer left; we are the only writer now
@@ -87,6 +99,8 @@ class WriterLock:
 
     def release(self) -> None:
         """Release the lock (idempotent). The file stays; its content marks no holder."""
+        if self.remote is not None:
+            self.remote.release()
         if self._fd is None:
             return
         with contextlib.suppress(OSError):
