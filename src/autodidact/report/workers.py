@@ -28,7 +28,7 @@ from autodidact.errors import AutodidactError
 from autodidact.kb import store_id
 from autodidact.plan.models import Dimension
 from autodidact.progress import DIMENSIONS_LABEL
-from autodidact.report.paths import ReportPaths
+from autodidact.report.folder import ReportPaths
 from autodidact.report.pipeline import NullReporter, _existing_plan, _Run
 from autodidact.store.batch import crash_point
 from autodidact.store.pgqueue import DONE, FAILED, QUEUED, RUNNING, Job, JobState, Queue
