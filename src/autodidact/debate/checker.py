@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from autodidact.debate import gaps, gates, summaries
+from autodidact.debate.events import EventLine
 from autodidact.debate.projection import apply
 from autodidact.debate.roles import ROLES, SOURCE_LABELS, VALID_LABEL_SUFFIXES, role_matches
 from autodidact.debate.session import MATURITY_ORDER, Session
@@ -68,7 +69,7 @@ def _question_rules(question: str, seq: int | None) -> list[Violation]:
     return out
 
 
-def _on_event(session: Session | None, event: dict[str, Any], out: list[Violation]) -> None:
+def _on_event(session: Session | None, event: EventLine, out: list[Violation]) -> None:
     """Rules judged against the state just before ``event`` is applied."""
     kind, p, seq = event["type"], event["payload"], event["seq"]
     if session is None:
@@ -76,6 +77,8 @@ def _on_event(session: Session | None, event: dict[str, Any], out: list[Violatio
     if kind == "SELECTION_REASON" and "field" not in p and p.get("turn") is not None:
         round_kind = p.get("kind", "SUBSTANTIVE")
         role, qtype = p.get("role", ""), p.get("question_type", "")
+        # strings in every log the projection accepts (a selected turn's round needs both)
+        role, qtype = (role if isinstance(role, str) else ""), (qtype if isinstance(qtype, str) else "")
         if not role_matches(role, qtype):
             out.append(Violation("DC04", f"role {role} asked a {qtype} question", seq))
         if (qtype == "CONFIGURATION") != (role == "moderator") or (round_kind == "CONFIGURATION") != (
@@ -131,7 +134,7 @@ def _on_event(session: Session | None, event: dict[str, Any], out: list[Violatio
             out.append(Violation("DC13", f"gap {gap['gap_id']} executed on a stale fingerprint", seq))
 
 
-def _final_rules(session: Session, events: list[dict[str, Any]], out: list[Violation]) -> None:
+def _final_rules(session: Session, events: list[EventLine], out: list[Violation]) -> None:
     by_id = {e["event_id"]: e for e in events}
     pending_turn = (session.pending_question or {}).get("turn")
     for item in session.rounds:
@@ -204,7 +207,7 @@ def _final_rules(session: Session, events: list[dict[str, Any]], out: list[Viola
             out.append(Violation("DC11", f"budget of {budget.max_rounds} rounds used up without a checkpoint"))
 
 
-def check_events(events: list[dict[str, Any]], summaries_dir: Path | None = None) -> list[Violation]:
+def check_events(events: list[EventLine], summaries_dir: Path | None = None) -> list[Violation]:
     """Every violation in a log (and, when given, the summary files)."""
     out: list[Violation] = []
     session: Session | None = None

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from autodidact.debate import summaries
+from autodidact.debate.events import EventLine
 from autodidact.debate.roles import ROLES
 from autodidact.debate.session import Session
 from autodidact.debate.summaries import MATURITY_WORDS
@@ -17,7 +18,7 @@ from autodidact.debate.summaries import MATURITY_WORDS
 _SKIP = frozenset({"跳过回应", "(no response)"})
 
 
-def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[str]:
+def event_lines(event: EventLine, lang: str, *, with_user: bool) -> list[str]:
     """The lines one event contributes to the conversation (many events contribute none)."""
     zh = lang == "zh"
     kind, p = event["type"], event["payload"]
@@ -56,7 +57,8 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
         why = f"（为什么问：{p.get('why')}）" if zh else f"(why ask: {p.get('why')})"
         return [f"➤ {p.get('question')}", why]
     if kind == "CHECKPOINT":
-        return ["", *summaries.checkpoint_text(p.get("summary") or {}, lang)] if p.get("summary") else []
+        summary = p.get("summary")  # a dict: its payload model says so
+        return ["", *summaries.checkpoint_text(summary, lang)] if isinstance(summary, dict) and summary else []
     if kind == "PAUSED":
         return ["已暂停；未答的问题保留。" if zh else "Paused; the open question is kept."]
     if kind == "STOPPED_QUESTION":
@@ -80,7 +82,7 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
     return []
 
 
-def render_events(events: list[dict[str, Any]], lang: str, *, with_user: bool = False) -> str:
+def render_events(events: list[EventLine], lang: str, *, with_user: bool = False) -> str:
     lines: list[str] = []
     # several maturity steps in one reply read as one: where the idea stands now (a trial saw two
     # "Where the idea stands" lines with different values in a row)
@@ -96,12 +98,12 @@ def render_events(events: list[dict[str, Any]], lang: str, *, with_user: bool = 
     return "\n".join(lines).strip("\n")
 
 
-def transcript(events: list[dict[str, Any]], lang: str) -> str:
+def transcript(events: list[EventLine], lang: str) -> str:
     """The whole conversation, the person's inputs included."""
     return render_events(events, lang, with_user=True)
 
 
-def turn_json(session: Session, events: list[dict[str, Any]]) -> dict[str, Any]:
+def turn_json(session: Session, events: list[EventLine]) -> dict[str, Any]:
     """The machine form of a reply: the new turn and the state it leaves."""
     pending = session.pending_question
     current = session.round_by_turn(int(pending["turn"])) if pending and pending.get("turn") is not None else None

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from autodidact.debate.events import parse_event
+from autodidact.debate.events import EventLine, event_line, parse_event
 from autodidact.debate.projection import replay
 from autodidact.debate.session import ProjectionError, Session
 from autodidact.errors import AutodidactError, IntegrityError, NotFoundError
@@ -69,17 +69,16 @@ class RevisionConflict(IntegrityError):
 class LogRead:
     """The valid events of a log and, if present, its torn last line."""
 
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[EventLine] = field(default_factory=list)
     torn_tail: bytes | None = None
     torn_line: int | None = None
 
 
-def _decode(raw: bytes) -> dict[str, Any]:
+def _decode(raw: bytes) -> EventLine:
     data = json.loads(raw.decode("utf-8"))
     if not isinstance(data, dict):
         raise ValueError("not an object")
-    parse_event(data)
-    return data
+    return event_line(data)
 
 
 class SessionStore:
@@ -141,7 +140,7 @@ class SessionStore:
             expected += 1
         return result
 
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[EventLine]:
         """The valid events; refuses a log with a torn tail (run ``recover`` first)."""
         log = self.read_log()
         if log.torn_tail is not None:
@@ -171,7 +170,7 @@ class SessionStore:
         return revision, data
 
     # -- writing ---------------------------------------------------------------------------
-    def append(self, event: dict[str, Any]) -> bool:
+    def append(self, event: EventLine) -> bool:
         """Append one event durably. Returns False when its ``event_id`` is already in the log."""
         log = self.read_log()
         if log.torn_tail is not None:
@@ -193,7 +192,7 @@ class SessionStore:
         self.write_line(event)
         return True
 
-    def write_line(self, event: dict[str, Any]) -> None:
+    def write_line(self, event: EventLine) -> None:
         """The durable append itself; the engine calls it after checking against its in-memory log."""
         self.folder.mkdir(parents=True, exist_ok=True)
         existed = self.events_path.exists()
@@ -220,7 +219,7 @@ class SessionStore:
         atomic.write_json(self.snapshot_path, data)
         return current + 1
 
-    def digest(self, events: list[dict[str, Any]]) -> str:
+    def digest(self, events: list[EventLine]) -> str:
         return sha256_text("\n".join(canonical_json(e) for e in events))
 
     def seal(self) -> dict[str, Any]:
