@@ -15,7 +15,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from autodidact.config import env
 from autodidact.debate import gates, summaries
@@ -31,6 +31,7 @@ from autodidact.store import atomic
 from autodidact.store.lock import WriterLock
 
 if TYPE_CHECKING:
+    from autodidact.config import Settings
     from autodidact.llm.runtime import Runtime
 
 CRASH_ENV = "AUTODIDACT_DEBATE_CRASH_AFTER"
@@ -51,7 +52,7 @@ class Engine:
         folder: Path,
         *,
         runtime: Runtime | None = None,
-        settings: Any = None,
+        settings: Settings | None = None,
         kb_root: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:

@@ -24,6 +24,8 @@ from autodidact.errors import AutodidactError
 from autodidact.store.hashing import hash_json
 
 if TYPE_CHECKING:
+    from autodidact.config import Settings
+    from autodidact.debate.session import Session
     from autodidact.evidence.models import EvidenceFile
     from autodidact.llm.runtime import Runtime
 
@@ -46,7 +48,7 @@ def gap_fingerprint(gap: dict[str, Any]) -> str:
     return fingerprint(gap.get("question", ""), gap.get("scope", ""), gap.get("target", ""), gap.get("budget", ""))
 
 
-def propose(session: Any, *, premise: str, lang: str, gap_type: str = "SEARCH_GAP") -> dict[str, Any]:
+def propose(session: Session, *, premise: str, lang: str, gap_type: str = "SEARCH_GAP") -> dict[str, Any]:
     """A gap request for the premise in doubt (approval PENDING)."""
     idea = session.idea()
     zh = lang == "zh"
@@ -159,7 +161,7 @@ def impact(links: list[dict[str, Any]], lang: str) -> str:
 
 
 def dispatch(
-    gap: dict[str, Any], *, lang: str, runtime: Runtime, settings: Any, kb_root: Path | None, out_dir: Path
+    gap: dict[str, Any], *, lang: str, runtime: Runtime, settings: Settings | None, kb_root: Path | None, out_dir: Path
 ) -> dict[str, Any]:
     """Run the research agent on the confirmed scope; returns ``{"status", "evidence", "path", "note"}``
     (``evidence``: the :class:`EvidenceFile` written, or None).

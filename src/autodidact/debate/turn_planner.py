@@ -22,6 +22,7 @@ from autodidact.debate.txn import Txn
 from autodidact.text.tokens import term_set
 
 if TYPE_CHECKING:
+    from autodidact.config import Settings
     from autodidact.llm.runtime import Runtime
 
 
@@ -38,7 +39,9 @@ class TurnPlanner:
     runtime, settings and knowledge base it was given and writes nothing but the transaction.
     """
 
-    def __init__(self, *, runtime: Runtime, settings: Any, kb_root: Path | None, store: SessionStore) -> None:
+    def __init__(
+        self, *, runtime: Runtime, settings: Settings | None, kb_root: Path | None, store: SessionStore
+    ) -> None:
         self.runtime = runtime
         self.settings = settings
         self.kb_root = kb_root

@@ -22,6 +22,7 @@ from autodidact.errors import ModelError
 from autodidact.llm.tasks import Message, data_block
 
 if TYPE_CHECKING:
+    from autodidact.debate.proposition import Proposition
     from autodidact.llm.runtime import Runtime
 
 BUNDLING_WORDS = ("以及", "另外", "顺便")
@@ -230,7 +231,7 @@ def judge_mode(runtime: Runtime, prompt: str) -> tuple[str, str]:
     return mode, basis
 
 
-def judge_opening(runtime: Runtime, prompt: str) -> tuple[str, str, Any]:
+def judge_opening(runtime: Runtime, prompt: str) -> tuple[str, str, Proposition]:
     """``(mode, basis, reading)``: the mode and the proposition read into its parts — by the model
     when there is one and its parts quote the prompt, else by the offline rules."""
     from autodidact.debate.proposition import Proposition, read
