@@ -12,7 +12,7 @@ import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from autodidact.debate import gaps, gates, summaries
 from autodidact.debate.events import EventLine
@@ -45,13 +45,30 @@ RULES: dict[str, str] = {
 STOP_REASONS = {"USER_CLOSED", "CHECKPOINT_REACHED", "NO_PROGRESS", "BUDGET_EXHAUSTED", "PAUSED", "USER_SWITCHED_MODE"}
 
 
+class ViolationJSON(TypedDict):
+    """One broken rule as ``debate check`` prints it."""
+
+    rule: str
+    message: str
+    seq: int | None
+
+
+class CheckResult(TypedDict):
+    """``debate check --json``: the session's violations and the rules they refer to."""
+
+    ok: bool
+    session: str
+    violations: list[ViolationJSON]
+    rules: dict[str, str]
+
+
 @dataclass(frozen=True)
 class Violation:
     rule: str
     message: str
     seq: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ViolationJSON:
         return {"rule": self.rule, "message": self.message, "seq": self.seq}
 
 
@@ -224,7 +241,7 @@ def check_events(events: list[EventLine], summaries_dir: Path | None = None) -> 
     return out
 
 
-def check_session(folder: Path) -> dict[str, Any]:
+def check_session(folder: Path) -> CheckResult:
     """The checker's JSON result for a session folder."""
     store = SessionStore(folder)
     store.require()

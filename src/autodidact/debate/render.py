@@ -7,13 +7,14 @@ function of the same events, so a recovered session prints exactly what an unint
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TypedDict
 
 from autodidact.debate import summaries
 from autodidact.debate.events import EventLine
 from autodidact.debate.roles import ROLES
-from autodidact.debate.session import Session
+from autodidact.debate.session import Round, Session
 from autodidact.debate.summaries import MATURITY_WORDS
+from autodidact.jsontypes import JSONMapping, JSONObject
 
 _SKIP = frozenset({"跳过回应", "(no response)"})
 
@@ -103,7 +104,20 @@ def transcript(events: list[EventLine], lang: str) -> str:
     return render_events(events, lang, with_user=True)
 
 
-def turn_json(session: Session, events: list[EventLine]) -> dict[str, Any]:
+class TurnJSON(TypedDict):
+    """``debate start|reply --json``: the new turn and the state it leaves."""
+
+    session_id: str
+    state: str
+    mode: str
+    depth: str | None
+    stop_reason: str | None
+    turn: JSONObject | None
+    text: str
+    usage: JSONObject
+
+
+def turn_json(session: Session, events: list[EventLine]) -> TurnJSON:
     """The machine form of a reply: the new turn and the state it leaves."""
     pending = session.pending_question
     current = session.round_by_turn(int(pending["turn"])) if pending and pending.get("turn") is not None else None
@@ -149,7 +163,7 @@ def briefing(session: Session, budget_line: str) -> list[str]:
     return [" ".join(line.split())[:240] for line in items][:10]
 
 
-def _last_line(last: Any, pending: dict[str, Any], zh: bool) -> str:
+def _last_line(last: Round | None, pending: JSONMapping, zh: bool) -> str:
     if last is None:
         return "尚无轮次" if zh else "no turn yet"
     same = pending.get("turn") == last.turn

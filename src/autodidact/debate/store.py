@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import ValidationError
 
@@ -21,6 +22,7 @@ from autodidact.debate.events import EventLine, event_line, parse_event
 from autodidact.debate.projection import replay
 from autodidact.debate.session import ProjectionError, Session
 from autodidact.errors import AutodidactError, IntegrityError, NotFoundError
+from autodidact.jsontypes import JSONObject
 from autodidact.store import atomic
 from autodidact.store.atomic import fsync_dir
 from autodidact.store.hashing import canonical_json, sha256_bytes, sha256_text
@@ -63,6 +65,24 @@ class RevisionConflict(IntegrityError):
     """``snapshot --expected-revision N`` did not match the revision on disk."""
 
     status = "REVISION_CONFLICT"
+
+
+class SealedCheckpoint(TypedDict):
+    """``checkpoint.json``: how many events were sealed, the last one's id, their digest, the state."""
+
+    event_count: int
+    last_event_id: str
+    digest: str
+    state: str
+
+
+class Recovery(TypedDict):
+    """What ``recover`` did: the replayed session, the quarantined tail's name, whether it re-snapshotted."""
+
+    session: Session | None
+    quarantined: str | None
+    snapshot_rewritten: bool
+    events: int
 
 
 @dataclass
@@ -158,7 +178,7 @@ class SessionStore:
     def replay(self) -> Session | None:
         return replay(self.events())
 
-    def read_snapshot(self) -> tuple[int, dict[str, Any] | None]:
+    def read_snapshot(self) -> tuple[int, JSONObject | None]:
         """``(revision, state)`` of ``session.json``; ``(0, None)`` when absent."""
         if not self.snapshot_path.exists():
             return 0, None
@@ -222,7 +242,7 @@ class SessionStore:
     def digest(self, events: list[EventLine]) -> str:
         return sha256_text("\n".join(canonical_json(e) for e in events))
 
-    def seal(self) -> dict[str, Any]:
+    def seal(self) -> SealedCheckpoint:
         """Write ``checkpoint.json`` when ``session.json`` equals the replay; else raise."""
         events = self.events()
         session = replay(events)
@@ -232,7 +252,7 @@ class SessionStore:
                 f"{self.snapshot_path} differs from the replay of {len(events)} events; not sealed",
                 hint=f"run: autodidact session recover {self.folder}",
             )
-        data = {
+        data: SealedCheckpoint = {
             "event_count": len(events),
             "last_event_id": events[-1]["event_id"],
             "digest": self.digest(events),
@@ -266,7 +286,7 @@ class SessionStore:
                 problems.append("event prefix changed since the checkpoint was sealed")
         return problems
 
-    def recover(self) -> dict[str, Any]:
+    def recover(self) -> Recovery:
         """Quarantine a torn tail, keep a backup, rewrite the valid prefix, replay, re-snapshot."""
         self.require()
         log = self.read_log()
@@ -292,7 +312,7 @@ class SessionStore:
             "events": len(log.events),
         }
 
-    def ledger(self, record: dict[str, Any]) -> None:
+    def ledger(self, record: Mapping[str, object]) -> None:
         """One usage line per turn (model calls and their totals; never a secret)."""
         from autodidact.store import jsonl
 
