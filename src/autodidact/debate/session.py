@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from autodidact.errors import IntegrityError
+from autodidact.jsontypes import JSONMapping
 
 SESSION_SCHEMA_VERSION: Literal["0.1"] = "0.1"
 
@@ -123,6 +124,14 @@ class Idea(BaseModel):
     def stage_base(self, stage: int) -> IdeaVersion:
         """The wording that opened ``stage`` (the first version of it)."""
         return next((v for v in self.versions if v.stage == stage), self.versions[0])
+
+
+def pending_turn(pending: JSONMapping) -> int:
+    """The turn of a pending question (``Session.pending_question``), as the number it was written as."""
+    turn = pending["turn"]
+    if not isinstance(turn, int | float | str):
+        raise TypeError(f"a pending question's turn is not a number: {turn!r}")
+    return int(turn)
 
 
 class Round(BaseModel):

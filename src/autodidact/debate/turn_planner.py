@@ -14,11 +14,12 @@ from autodidact.debate.answer_kinds import unlabelled
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.role_texts import offline_turn
 from autodidact.debate.roles import LABEL_INDEPENDENT, LABEL_SELF_CHECK, LABEL_SWITCH, ROLES, label, source_label
-from autodidact.debate.session import Session
+from autodidact.debate.session import Session, pending_turn
 from autodidact.debate.store import SessionStore
 from autodidact.debate.templates import TurnInputs, excerpt, key_term
 from autodidact.debate.turns import write_turn
 from autodidact.debate.txn import Txn
+from autodidact.jsontypes import JSONMapping
 from autodidact.text.tokens import term_set
 
 if TYPE_CHECKING:
@@ -331,14 +332,14 @@ class TurnPlanner:
         )  # fmt: skip
         txn.emit("QUESTION_ASKED", "moderator", "ROLE_SWITCH", {"turn": turn, "question": question, "why": why})
 
-    def answer_gap(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
+    def answer_gap(self, txn: Txn, text: str, pending: JSONMapping) -> None:
         txn.emit(
             "USER_INPUT",
             "user",
             "USER",
             {"op": "reply", "text": text, "intent": "GAP_DECISION", "turn": pending["turn"]},
         )
-        gap_id = txn.s.round_by_turn(int(pending["turn"])).obstacle or ""
+        gap_id = txn.s.round_by_turn(pending_turn(pending)).obstacle or ""
         gap = txn.s.gap(gap_id)
         decision, scope = cues.parse_gap_decision(text)
         zh = txn.s.language == "zh"
