@@ -7,7 +7,7 @@ answer, a confirmed gap, a continued stage), and each only emits events into a :
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from autodidact.debate import cues, gaps, gates, moderator, review, summaries
 from autodidact.debate.answer_kinds import unlabelled
@@ -296,7 +296,7 @@ class TurnPlanner:
         return text, not degraded
 
     # -- gaps --------------------------------------------------------------------------------
-    def gap_turn(self, txn: Txn, gap: dict[str, Any], *, changed: bool, note: str = "") -> None:
+    def gap_turn(self, txn: Txn, gap: JSONMapping, *, changed: bool, note: str = "") -> None:
         s = txn.s
         zh = s.language == "zh"
         turn = len(s.rounds) + 1
@@ -307,9 +307,10 @@ class TurnPlanner:
              "obstacle": gap["gap_id"]},
         )  # fmt: skip
         if zh:
+            budget = gap["budget"]
             contribution = (
                 f"查证缺口：争议——{gap['reason']}；准备查——{gap['question']}；"
-                f"范围——{gap['scope']}；预算——{_ZH_BUDGET.get(gap['budget'], gap['budget'])}；"
+                f"范围——{gap['scope']}；预算——{_ZH_BUDGET.get(budget, budget) if isinstance(budget, str) else budget}；"
                 f"结果会改变——{gap['decision_impact']}。"
             )
             question = "按这个范围查证吗（回复 确认、不用，或 范围改成 …）？"
@@ -416,10 +417,13 @@ def _nothing_found(proposition: str, sources: int, zh: bool) -> str:
     )
 
 
-def _known_context(items: list[dict[str, Any]], zh: bool) -> str:
+def _known_context(items: list[JSONMapping], zh: bool) -> str:
     """The inherited context in plain words; the keys and provenance tags stay in the event log."""
     values = {str(i.get("key")): i.get("value") for i in items}
-    sources = int(values.get("kb_raw_files") or 0)
+    count = values.get("kb_raw_files") or 0
+    if not isinstance(count, int | float | str):
+        raise TypeError(f"kb_raw_files is not a number: {count!r}")
+    sources = int(count)
     if zh:
         kb = f"知识库里有 {sources} 份资料" if values.get("knowledge_base") else "没有知识库"
         return f"用中文交流；{kb}"

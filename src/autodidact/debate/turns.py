@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from pydantic import BaseModel, Field
 
@@ -257,7 +257,15 @@ def judge_opening(runtime: Runtime, prompt: str) -> tuple[str, str, Proposition]
     return out.mode, basis, reading
 
 
-def write_turn(runtime: Runtime, inputs: TurnInputs) -> tuple[TurnOutput, dict[str, Any]]:
+class TurnMeta(TypedDict, total=False):
+    """How a turn was produced, added to its ``ROLE_RESPONSE`` payload."""
+
+    producer: str
+    reason: str
+    reasked: bool
+
+
+def write_turn(runtime: Runtime, inputs: TurnInputs) -> tuple[TurnOutput, TurnMeta]:
     """A turn that passes the protocol rules, and how it was produced (model, re-asked, fallback)."""
     task = RoleTurnTask()
     if not runtime.heeds_feedback:  # the offline turn is built to the rules: checking and re-asking repeat it
