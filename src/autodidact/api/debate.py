@@ -59,6 +59,7 @@ class Turn:
 
 def _turn(session: Session, events: list[EventLine]) -> Turn:
     from autodidact.debate.render import render_events
+    from autodidact.debate.session import json_int
 
     pending = session.pending_question or {}
     number = pending.get("turn")
@@ -67,7 +68,7 @@ def _turn(session: Session, events: list[EventLine]) -> Turn:
         state=session.state,
         text=render_events(events, session.language),
         question=str(pending["question"]) if pending.get("question") else None,
-        turn=int(number) if number is not None else None,
+        turn=json_int(number) if number is not None else None,
         mode=session.mode,
         depth=session.execution.depth,
         stop_reason=session.stop_reason if session.state in {"CHECKPOINT", "CLOSED", "PAUSED"} else None,

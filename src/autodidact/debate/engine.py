@@ -22,7 +22,7 @@ from autodidact.debate import gates, summaries
 from autodidact.debate.events import EventLine, UserInputEvent, make_event, parse_event
 from autodidact.debate.projection import apply, replay
 from autodidact.debate.reply_planner import ReplyPlanner
-from autodidact.debate.session import Session
+from autodidact.debate.session import Session, pending_turn
 from autodidact.debate.store import SessionStore
 from autodidact.debate.turn_planner import TurnPlanner
 from autodidact.debate.txn import Txn
@@ -180,7 +180,7 @@ class Engine:
         """The turn whose question is waiting for an answer (None: nothing is asked)."""
         session = self.load()
         pending = session.pending_question
-        return int(pending["turn"]) if pending and pending.get("turn") is not None else None
+        return pending_turn(pending) if pending and pending.get("turn") is not None else None
 
     def reply(self, text: str, turn: int | None = None) -> list[EventLine]:
         """Answer the open question; with ``turn``, only if that is still the open one.

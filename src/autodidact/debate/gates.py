@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autodidact.debate.session import MATURITY_ORDER, Budget, Idea, Round, Session
+from autodidact.debate.session import MATURITY_ORDER, Budget, Idea, Round, Session, json_int
 
 SIGNALS: tuple[str, ...] = (
     "INTUITION_FORMULATED",
@@ -56,7 +56,7 @@ def signals_of(session: Session, idea_id: str | None = None, stage: int | None =
         str(s["signal"])
         for s in session.progress_signals
         if (idea_id is None or s.get("idea_id") in (None, idea_id))
-        and (stage is None or int(s.get("stage") or 0) == stage)
+        and (stage is None or json_int(s.get("stage") or 0) == stage)
     ]
 
 

@@ -50,6 +50,7 @@ from autodidact.debate.session import (
     ProjectionError,
     Round,
     Session,
+    pending_turn,
 )
 from autodidact.jsontypes import JSONObject
 
@@ -341,7 +342,7 @@ def _apply_checkpoint(session: Session, event: CheckpointEvent) -> None:
     setattr(session, "stop_reason", payload.stop_reason)  # noqa: B010
     session.summary = copy.deepcopy(payload.summary)
     if session.pending_question and session.pending_question.get("turn") is not None:
-        open_round = session.round_by_turn(int(session.pending_question["turn"]))
+        open_round = session.round_by_turn(pending_turn(session.pending_question))
         if open_round.user_answer is None:
             open_round.unanswered_reason = payload.stop_reason
     session.pending_question = None

@@ -12,7 +12,7 @@ from typing import TypedDict
 from autodidact.debate import summaries
 from autodidact.debate.events import EventLine
 from autodidact.debate.roles import ROLES
-from autodidact.debate.session import Round, Session
+from autodidact.debate.session import Round, Session, pending_turn
 from autodidact.debate.summaries import MATURITY_WORDS
 from autodidact.jsontypes import JSONMapping, JSONObject
 
@@ -120,7 +120,7 @@ class TurnJSON(TypedDict):
 def turn_json(session: Session, events: list[EventLine]) -> TurnJSON:
     """The machine form of a reply: the new turn and the state it leaves."""
     pending = session.pending_question
-    current = session.round_by_turn(int(pending["turn"])) if pending and pending.get("turn") is not None else None
+    current = session.round_by_turn(pending_turn(pending)) if pending and pending.get("turn") is not None else None
     return {
         "session_id": session.session_id,
         "state": session.state,

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from autodidact.errors import IntegrityError
-from autodidact.jsontypes import JSONMapping
+from autodidact.jsontypes import JSONMapping, JSONValue
 
 SESSION_SCHEMA_VERSION: Literal["0.1"] = "0.1"
 
@@ -101,7 +101,7 @@ class IdeaVersion(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     predictions: list[str] = Field(default_factory=list)
     alternatives: list[str] = Field(default_factory=list)
-    evidence_links: list[dict[str, Any]] = Field(default_factory=list)
+    evidence_links: list[dict[str, JsonValue]] = Field(default_factory=list)
     source: str = "用户观察"
     # the term that decides the idea when a correction named it ("I mean the number of signups");
     # empty: read from the wording (debate/proposition.py)
@@ -126,12 +126,16 @@ class Idea(BaseModel):
         return next((v for v in self.versions if v.stage == stage), self.versions[0])
 
 
+def json_int(value: JSONValue) -> int:
+    """A number read from the session's JSON (a turn, a stage) as the ``int`` it was written as."""
+    if not isinstance(value, int | float | str):
+        raise TypeError(f"not a number: {value!r}")
+    return int(value)
+
+
 def pending_turn(pending: JSONMapping) -> int:
-    """The turn of a pending question (``Session.pending_question``), as the number it was written as."""
-    turn = pending["turn"]
-    if not isinstance(turn, int | float | str):
-        raise TypeError(f"a pending question's turn is not a number: {turn!r}")
-    return int(turn)
+    """The turn of a pending question (``Session.pending_question``)."""
+    return json_int(pending["turn"])
 
 
 class Round(BaseModel):
@@ -179,10 +183,10 @@ class Session(BaseModel):
     context: dict[str, Any] = Field(default_factory=dict)
     execution: Execution = Field(default_factory=Execution)
     ideas: list[Idea] = Field(default_factory=list)
-    decisions: list[dict[str, Any]] = Field(default_factory=list)
-    pending_question: dict[str, Any] | None = None
-    progress_signals: list[dict[str, Any]] = Field(default_factory=list)
-    stopped_questions: list[dict[str, Any]] = Field(default_factory=list)
+    decisions: list[dict[str, JsonValue]] = Field(default_factory=list)
+    pending_question: dict[str, JsonValue] | None = None
+    progress_signals: list[dict[str, JsonValue]] = Field(default_factory=list)
+    stopped_questions: list[dict[str, JsonValue]] = Field(default_factory=list)
     open_questions: list[str] = Field(default_factory=list)
     # cases the person told of ("Last Monday I wrote nothing until 11"): kept as cases, not as premises,
     # tests or rivals, whatever question they answered (docs/debate.md, "Reading answers")
@@ -190,7 +194,7 @@ class Session(BaseModel):
     gap_requests: list[dict[str, Any]] = Field(default_factory=list)
     reviews: list[dict[str, Any]] = Field(default_factory=list)
     rounds: list[Round] = Field(default_factory=list)
-    notes: list[dict[str, Any]] = Field(default_factory=list)
+    notes: list[dict[str, JsonValue]] = Field(default_factory=list)
     checkpoints: list[dict[str, Any]] = Field(default_factory=list)
     stage: int = 0
     latest_user_input: str | None = None

@@ -109,9 +109,8 @@ class TurnPlanner:
 
     def obstacle(self, s: Session) -> str:
         pending = s.pending_question or {}
-        turn = pending.get("turn")
-        if turn is not None:
-            item = s.round_by_turn(int(turn))
+        if pending.get("turn") is not None:
+            item = s.round_by_turn(pending_turn(pending))
             return item.obstacle or item.intent or "configuration"
         answered = [r for r in s.substantive_rounds]
         return (answered[-1].obstacle or "—") if answered else "—"
