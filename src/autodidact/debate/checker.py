@@ -18,7 +18,7 @@ from autodidact.debate import gaps, gates, summaries
 from autodidact.debate.events import EventLine
 from autodidact.debate.projection import apply
 from autodidact.debate.roles import ROLES, SOURCE_LABELS, VALID_LABEL_SUFFIXES, role_matches
-from autodidact.debate.session import MATURITY_ORDER, Session
+from autodidact.debate.session import MATURITY_ORDER, Session, json_int
 from autodidact.debate.store import SessionStore
 from autodidact.debate.templates import sentence_count, without_quotes
 from autodidact.debate.turns import BUNDLING_WORDS, BUNDLING_WORDS_EN
@@ -217,7 +217,7 @@ def _final_rules(session: Session, events: list[EventLine], out: list[Violation]
         last = substantive[-1]
         recorded = any(
             c.get("stop_reason") in {"BUDGET_EXHAUSTED", "USER_CLOSED", "CHECKPOINT_REACHED", "NO_PROGRESS"}
-            and int(c.get("last_turn") or 0) >= last.turn
+            and json_int(c.get("last_turn") or 0) >= last.turn
             for c in session.checkpoints
         )
         if last.user_answer is not None and not recorded:

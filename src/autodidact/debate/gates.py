@@ -84,7 +84,7 @@ def maturity_index(level: str) -> int:
 
 def answered_rounds_since_checkpoint(session: Session) -> list[Round]:
     """Substantive rounds answered after the last checkpoint (S1 counts only these)."""
-    last_cp_turn = int(session.checkpoints[-1].get("last_turn") or 0) if session.checkpoints else 0
+    last_cp_turn = json_int(session.checkpoints[-1].get("last_turn") or 0) if session.checkpoints else 0
     return [
         r for r in session.rounds if r.kind != "CONFIGURATION" and r.user_answer is not None and r.turn > last_cp_turn
     ]

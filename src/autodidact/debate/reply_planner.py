@@ -204,7 +204,8 @@ class ReplyPlanner:
     # -- input when no question is open (after a checkpoint, or a stop before the depth) ---------
     def _between_turns(self, txn: Txn, text: str) -> None:
         s = txn.s
-        last_stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
+        stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
+        last_stop = stop if isinstance(stop, str) else None  # a string: its CHECKPOINT payload requires one
         user = {"op": "reply", "text": text, "intent": "CONTINUE"}
         if last_stop == "BUDGET_EXHAUSTED" and cues.states_decision(text) and revised_wording(text) is None:
             # "Keep it, as revised" when the rounds are used up is the decision the checkpoint asks

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from autodidact.errors import IntegrityError
-from autodidact.jsontypes import JSONMapping, JSONValue
+from autodidact.jsontypes import JSONMapping, JSONObject, JSONValue
 
 SESSION_SCHEMA_VERSION: Literal["0.1"] = "0.1"
 
@@ -195,7 +195,7 @@ class Session(BaseModel):
     reviews: list[dict[str, Any]] = Field(default_factory=list)
     rounds: list[Round] = Field(default_factory=list)
     notes: list[dict[str, JsonValue]] = Field(default_factory=list)
-    checkpoints: list[dict[str, Any]] = Field(default_factory=list)
+    checkpoints: list[dict[str, JsonValue]] = Field(default_factory=list)
     stage: int = 0
     latest_user_input: str | None = None
     summary: dict[str, Any] = Field(default_factory=dict)
@@ -228,5 +228,5 @@ class Session(BaseModel):
     def substantive_rounds(self) -> list[Round]:
         return [r for r in self.rounds if r.kind != "CONFIGURATION"]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return self.model_dump(mode="json")

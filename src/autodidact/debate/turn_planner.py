@@ -14,7 +14,7 @@ from autodidact.debate.answer_kinds import unlabelled
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.role_texts import offline_turn
 from autodidact.debate.roles import LABEL_INDEPENDENT, LABEL_SELF_CHECK, LABEL_SWITCH, ROLES, label, source_label
-from autodidact.debate.session import Session, pending_turn
+from autodidact.debate.session import Session, json_int, pending_turn
 from autodidact.debate.store import SessionStore
 from autodidact.debate.templates import TurnInputs, excerpt, key_term
 from autodidact.debate.turns import write_turn
@@ -479,7 +479,7 @@ _GO_ON_OPENINGS = ("You answered this with", "这一点你答过", "Now at turn"
 
 def _followed_up(session: Session) -> bool:
     """True when a follow-up to an answered question was asked and answered since the last checkpoint."""
-    since = session.checkpoints[-1]["last_turn"] if session.checkpoints else 0
+    since = json_int(session.checkpoints[-1]["last_turn"]) if session.checkpoints else 0
     return any(
         r.turn > since and r.user_answer is not None and (r.question or "").startswith(_GO_ON_OPENINGS)
         for r in session.rounds
