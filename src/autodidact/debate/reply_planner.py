@@ -232,7 +232,7 @@ class ReplyPlanner:
 
     def _depth_between_turns(self, txn: Txn, text: str) -> None:
         depth, how = cues.parse_depth(text)
-        rec = txn.s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
+        rec = txn.s.recommended_depth(gates.RECOMMENDED_DEPTH)
         if how == "unknown":
             self.turns.config_turn(txn, retry=False)
             return
@@ -379,7 +379,7 @@ class ReplyPlanner:
             "USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "DEPTH", "turn": pending["turn"]}
         )
         depth, how = cues.parse_depth(text)
-        rec = txn.s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
+        rec = txn.s.recommended_depth(gates.RECOMMENDED_DEPTH)
         if how == "unknown":
             self.turns.config_turn(txn, retry=True)
             return

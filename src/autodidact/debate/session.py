@@ -180,7 +180,7 @@ class Session(BaseModel):
     mode_reason: str | None = None
     state: State = "CONTEXT_RESOLUTION"
     stop_reason: StopReason | None = None
-    context: dict[str, Any] = Field(default_factory=dict)
+    context: dict[str, JsonValue] = Field(default_factory=dict)
     execution: Execution = Field(default_factory=Execution)
     ideas: list[Idea] = Field(default_factory=list)
     decisions: list[dict[str, JsonValue]] = Field(default_factory=list)
@@ -217,6 +217,20 @@ class Session(BaseModel):
             if item.turn == turn:
                 return item
         raise ProjectionError(f"event refers to turn {turn} which was never asked")
+
+    def recommended_depth(self, default: str) -> str:
+        """The depth the opening recommended (``context.recommended_depth``), else ``default``."""
+        depth = self.context.get("recommended_depth", default)
+        if not isinstance(depth, str):
+            raise TypeError(f"recommended_depth is not a string: {depth!r}")
+        return depth
+
+    def context_items(self) -> list[JSONMapping]:
+        """The inherited context's items (``context.items``: key, value and where it came from)."""
+        items = self.context.get("items", [])
+        if not isinstance(items, list):
+            raise TypeError(f"context items are not a list: {items!r}")
+        return [item for item in items if isinstance(item, dict)]
 
     def gap(self, gap_id: str) -> dict[str, Any]:
         for gap in self.gap_requests:

@@ -68,14 +68,14 @@ class TurnPlanner:
     def config_turn(self, txn: Txn, retry: bool) -> None:
         s = txn.s
         zh = s.language == "zh"
-        rec = s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
+        rec = s.recommended_depth(gates.RECOMMENDED_DEPTH)
         turn = len(s.rounds) + 1
         txn.emit(
             "SELECTION_REASON", "moderator", "SYSTEM",
             {"turn": turn, "kind": "CONFIGURATION", "role": "moderator", "question_type": "CONFIGURATION",
              "intent": "depth", "reason": "depth not confirmed; no substantive discussion before it" },
         )  # fmt: skip
-        known = _known_context(s.context.get("items", []), zh)
+        known = _known_context(s.context_items(), zh)
         if zh:
             contribution = f"已知情况（不再询问）：{known}。"  # the reading and mode are shown just above
             names = summaries.DEPTH_NAMES["zh"]
