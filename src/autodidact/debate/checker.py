@@ -18,7 +18,7 @@ from autodidact.debate import gaps, gates, summaries
 from autodidact.debate.events import EventLine
 from autodidact.debate.projection import apply
 from autodidact.debate.roles import ROLES, SOURCE_LABELS, VALID_LABEL_SUFFIXES, role_matches
-from autodidact.debate.session import MATURITY_ORDER, Session, json_int
+from autodidact.debate.session import MATURITY_ORDER, Session, approval_of, json_int
 from autodidact.debate.store import SessionStore
 from autodidact.debate.templates import sentence_count, without_quotes
 from autodidact.debate.turns import BUNDLING_WORDS, BUNDLING_WORDS_EN
@@ -144,6 +144,8 @@ def _on_event(session: Session | None, event: EventLine, out: list[Violation]) -
             out.append(Violation("DC13", f"evidence imported for unknown gap {p.get('gap_id')!r}", seq))
             return
         approval = gap.get("approval") or {}
+        if not isinstance(approval, dict):
+            raise AttributeError(f"gap approval is not an object: {approval!r}")
         current = gaps.gap_fingerprint(gap)
         if approval.get("status") != "CONFIRMED" or approval.get("confirmed_by") != "USER":
             out.append(Violation("DC13", f"gap {gap['gap_id']} executed while {approval.get('status')}", seq))
@@ -209,7 +211,7 @@ def _final_rules(session: Session, events: list[EventLine], out: list[Violation]
                         )
                     )
     for gap in session.gap_requests:
-        if gap["approval"].get("status") == "REJECTED" and gap.get("question") not in session.open_questions:
+        if approval_of(gap).get("status") == "REJECTED" and gap.get("question") not in session.open_questions:
             out.append(Violation("DC10", f"rejected gap {gap['gap_id']} missing from open_questions"))
     budget = session.execution.budget
     substantive = session.substantive_rounds

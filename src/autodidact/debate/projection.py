@@ -50,6 +50,7 @@ from autodidact.debate.session import (
     ProjectionError,
     Round,
     Session,
+    approval_of,
     pending_turn,
 )
 from autodidact.jsontypes import JSONObject
@@ -150,7 +151,7 @@ def _apply_gap(session: Session, event: _GapEvent) -> None:
             session.gap_requests.append(gap)
         else:
             old = known[0]
-            approval = old["approval"]
+            approval = approval_of(old)
             if approval.get("status") == "CONFIRMED" and approval.get("scope_fingerprint") != gap.get("fingerprint"):
                 approval["status"] = "INVALIDATED"
             elif approval.get("status") == "INVALIDATED":
@@ -161,7 +162,7 @@ def _apply_gap(session: Session, event: _GapEvent) -> None:
         return
     payload = event.payload
     request = session.gap(payload.gap_id)
-    approval = request["approval"]
+    approval = approval_of(request)
     if isinstance(event, GapConfirmedEvent):
         approval.update(
             status="CONFIRMED",
@@ -172,8 +173,9 @@ def _apply_gap(session: Session, event: _GapEvent) -> None:
         session.state = "WAITING_EVIDENCE"
     elif isinstance(event, GapRejectedEvent):
         approval.update(status="REJECTED", rejected_event_id=event.event_id)
-        if request.get("question") and request["question"] not in session.open_questions:
-            session.open_questions.append(request["question"])
+        question = request.get("question")
+        if isinstance(question, str) and question and question not in session.open_questions:
+            session.open_questions.append(question)
         session.state = "DISCUSSING"
     else:
         imported = event.payload
@@ -186,7 +188,10 @@ def _apply_gap(session: Session, event: _GapEvent) -> None:
         request["executed_fingerprint"] = imported.scope_fingerprint
         links = imported.links
         if links:
-            idea = session.idea(request.get("idea_id"))
+            idea_id = request.get("idea_id")
+            if idea_id is not None and not isinstance(idea_id, str):
+                raise ProjectionError(f"unknown idea_id {idea_id!r}")
+            idea = session.idea(idea_id)
             version = idea.current.model_copy(deep=True)
             version.version = len(idea.versions) + 1
             version.evidence_links = [*version.evidence_links, *copy.deepcopy(links)]  # type: ignore[list-item]

@@ -12,7 +12,7 @@ from typing import TypedDict
 from autodidact.debate import summaries
 from autodidact.debate.events import EventLine
 from autodidact.debate.roles import ROLES
-from autodidact.debate.session import Round, Session, pending_turn
+from autodidact.debate.session import Round, Session, approval_of, pending_turn
 from autodidact.debate.summaries import MATURITY_WORDS
 from autodidact.jsontypes import JSONMapping, JSONObject
 
@@ -139,7 +139,7 @@ def briefing(session: Session, budget_line: str) -> list[str]:
     pending = session.pending_question or {}
     answered = [r for r in session.rounds if r.question]
     last = answered[-1] if answered else None
-    open_gaps = [g["gap_id"] for g in session.gap_requests if g["approval"]["status"] == "PENDING"]
+    open_gaps = [g["gap_id"] for g in session.gap_requests if approval_of(g)["status"] == "PENDING"]
     items = [
         f"{'会话' if zh else 'session'} {session.session_id} {status_line(session)}",
         (f"当前问题：{pending.get('question')}" if zh else f"current question: {pending.get('question')}")

@@ -29,7 +29,7 @@ from autodidact.debate.proposition import plain_reading
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.role_texts import acknowledge
 from autodidact.debate.roles import ROLES
-from autodidact.debate.session import Session, pending_turn
+from autodidact.debate.session import Session, approval_of, pending_turn
 from autodidact.debate.templates import excerpt, sharpest
 from autodidact.debate.turn_planner import TurnPlanner
 from autodidact.debate.turns import SignalInputs, judge_opening, read_signals
@@ -514,7 +514,7 @@ class ReplyPlanner:
         if as_command == "MODE" and command is not None:
             self._switch_mode(txn, str(command.value))
             return
-        if gap_premise is not None and not any(g["approval"]["status"] == "PENDING" for g in txn.s.gap_requests):
+        if gap_premise is not None and not any(approval_of(g)["status"] == "PENDING" for g in txn.s.gap_requests):
             gap = gaps.propose(txn.s, premise=gap_premise, lang=txn.s.language)
             txn.emit("GAP_PROPOSED", "moderator", "SYSTEM", {"gap": gap})
             heard = acknowledge(unlabelled(text), signals, txn.s.language) if signals and text else ""

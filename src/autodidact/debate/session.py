@@ -133,6 +133,14 @@ def json_int(value: JSONValue) -> int:
     return int(value)
 
 
+def approval_of(gap: JSONMapping) -> JSONObject:
+    """A gap request's ``approval`` (status, scope fingerprint, the confirming event), to read or update."""
+    approval = gap["approval"]
+    if not isinstance(approval, dict):
+        raise TypeError(f"gap approval is not an object: {approval!r}")
+    return approval
+
+
 def pending_turn(pending: JSONMapping) -> int:
     """The turn of a pending question (``Session.pending_question``)."""
     return json_int(pending["turn"])
@@ -191,7 +199,7 @@ class Session(BaseModel):
     # cases the person told of ("Last Monday I wrote nothing until 11"): kept as cases, not as premises,
     # tests or rivals, whatever question they answered (docs/debate.md, "Reading answers")
     examples: list[str] = Field(default_factory=list)
-    gap_requests: list[dict[str, Any]] = Field(default_factory=list)
+    gap_requests: list[dict[str, JsonValue]] = Field(default_factory=list)
     reviews: list[dict[str, Any]] = Field(default_factory=list)
     rounds: list[Round] = Field(default_factory=list)
     notes: list[dict[str, JsonValue]] = Field(default_factory=list)
@@ -232,7 +240,7 @@ class Session(BaseModel):
             raise TypeError(f"context items are not a list: {items!r}")
         return [item for item in items if isinstance(item, dict)]
 
-    def gap(self, gap_id: str) -> dict[str, Any]:
+    def gap(self, gap_id: str) -> JSONObject:
         for gap in self.gap_requests:
             if gap.get("gap_id") == gap_id:
                 return gap
