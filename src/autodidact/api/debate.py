@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from autodidact.api.engine import check_engine_args, runtime_for, settings_for
 from autodidact.api.knowledge import KBPath
@@ -19,6 +19,7 @@ from autodidact.errors import InputError, NotFoundError
 
 if TYPE_CHECKING:
     from autodidact.debate.engine import Engine
+    from autodidact.debate.events import EventLine
     from autodidact.debate.session import Session
     from autodidact.jsontypes import JSONObject
 
@@ -56,8 +57,9 @@ class Turn:
         }  # fmt: skip
 
 
-def _turn(session: Session, events: list[dict[str, Any]]) -> Turn:
+def _turn(session: Session, events: list[EventLine]) -> Turn:
     from autodidact.debate.render import render_events
+    from autodidact.debate.session import json_int
 
     pending = session.pending_question or {}
     number = pending.get("turn")
@@ -66,7 +68,7 @@ def _turn(session: Session, events: list[dict[str, Any]]) -> Turn:
         state=session.state,
         text=render_events(events, session.language),
         question=str(pending["question"]) if pending.get("question") else None,
-        turn=int(number) if number is not None else None,
+        turn=json_int(number) if number is not None else None,
         mode=session.mode,
         depth=session.execution.depth,
         stop_reason=session.stop_reason if session.state in {"CHECKPOINT", "CLOSED", "PAUSED"} else None,

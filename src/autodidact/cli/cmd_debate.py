@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from autodidact.cli.common import console, emit_json, kb_option
 from autodidact.cli.engine_opts import fallback_option, model_option
+
+if TYPE_CHECKING:
+    from autodidact.debate.events import EventLine
 
 
 def _out(text: str) -> None:
@@ -70,7 +73,7 @@ def _engine(folder: Path, kb_root: Path | None, model: str | None, fallback: str
     return Engine(folder, runtime=runtime, settings=settings, kb_root=kb_root)
 
 
-def _show(engine: Any, events: list[dict[str, Any]], as_json: bool) -> None:
+def _show(engine: Any, events: list[EventLine], as_json: bool) -> None:
     from autodidact.debate.render import render_events, turn_json
 
     session = engine.session
@@ -103,7 +106,7 @@ def _read_line() -> str | None:
     return line.rstrip("\n")
 
 
-def _interactive(folder: Path, engine: Any, first: list[dict[str, Any]] | None = None) -> None:
+def _interactive(folder: Path, engine: Any, first: list[EventLine] | None = None) -> None:
     """The terminal conversation: answer, see the next turn, until closed; EOF/Ctrl+C pause."""
     try:
         if first is not None:

@@ -130,11 +130,17 @@ def register(app: typer.Typer) -> None:
             from autodidact.debate.render import briefing, budget_line
 
             result = store_for(session_dir).recover()
-            state = result.pop("session")
+            state = result["session"]
             lines = briefing(state, budget_line(state)) if state is not None else []
             for line in lines:
                 console.print(line, soft_wrap=True, markup=False, highlight=False)
-            return {"status": "OK", **result, "briefing": lines}
+            return {
+                "status": "OK",
+                "quarantined": result["quarantined"],
+                "snapshot_rewritten": result["snapshot_rewritten"],
+                "events": result["events"],
+                "briefing": lines,
+            }
 
         _store_call(run)
 

@@ -12,12 +12,13 @@ import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from autodidact.debate import gaps, gates, summaries
+from autodidact.debate.events import EventLine
 from autodidact.debate.projection import apply
 from autodidact.debate.roles import ROLES, SOURCE_LABELS, VALID_LABEL_SUFFIXES, role_matches
-from autodidact.debate.session import MATURITY_ORDER, Session
+from autodidact.debate.session import MATURITY_ORDER, Session, approval_of, json_int
 from autodidact.debate.store import SessionStore
 from autodidact.debate.templates import sentence_count, without_quotes
 from autodidact.debate.turns import BUNDLING_WORDS, BUNDLING_WORDS_EN
@@ -44,13 +45,30 @@ RULES: dict[str, str] = {
 STOP_REASONS = {"USER_CLOSED", "CHECKPOINT_REACHED", "NO_PROGRESS", "BUDGET_EXHAUSTED", "PAUSED", "USER_SWITCHED_MODE"}
 
 
+class ViolationJSON(TypedDict):
+    """One broken rule as ``debate check`` prints it."""
+
+    rule: str
+    message: str
+    seq: int | None
+
+
+class CheckResult(TypedDict):
+    """``debate check --json``: the session's violations and the rules they refer to."""
+
+    ok: bool
+    session: str
+    violations: list[ViolationJSON]
+    rules: dict[str, str]
+
+
 @dataclass(frozen=True)
 class Violation:
     rule: str
     message: str
     seq: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ViolationJSON:
         return {"rule": self.rule, "message": self.message, "seq": self.seq}
 
 
@@ -68,7 +86,7 @@ def _question_rules(question: str, seq: int | None) -> list[Violation]:
     return out
 
 
-def _on_event(session: Session | None, event: dict[str, Any], out: list[Violation]) -> None:
+def _on_event(session: Session | None, event: EventLine, out: list[Violation]) -> None:
     """Rules judged against the state just before ``event`` is applied."""
     kind, p, seq = event["type"], event["payload"], event["seq"]
     if session is None:
@@ -76,6 +94,8 @@ def _on_event(session: Session | None, event: dict[str, Any], out: list[Violatio
     if kind == "SELECTION_REASON" and "field" not in p and p.get("turn") is not None:
         round_kind = p.get("kind", "SUBSTANTIVE")
         role, qtype = p.get("role", ""), p.get("question_type", "")
+        # strings in every log the projection accepts (a selected turn's round needs both)
+        role, qtype = (role if isinstance(role, str) else ""), (qtype if isinstance(qtype, str) else "")
         if not role_matches(role, qtype):
             out.append(Violation("DC04", f"role {role} asked a {qtype} question", seq))
         if (qtype == "CONFIGURATION") != (role == "moderator") or (round_kind == "CONFIGURATION") != (
@@ -124,6 +144,8 @@ def _on_event(session: Session | None, event: dict[str, Any], out: list[Violatio
             out.append(Violation("DC13", f"evidence imported for unknown gap {p.get('gap_id')!r}", seq))
             return
         approval = gap.get("approval") or {}
+        if not isinstance(approval, dict):
+            raise AttributeError(f"gap approval is not an object: {approval!r}")
         current = gaps.gap_fingerprint(gap)
         if approval.get("status") != "CONFIRMED" or approval.get("confirmed_by") != "USER":
             out.append(Violation("DC13", f"gap {gap['gap_id']} executed while {approval.get('status')}", seq))
@@ -131,7 +153,7 @@ def _on_event(session: Session | None, event: dict[str, Any], out: list[Violatio
             out.append(Violation("DC13", f"gap {gap['gap_id']} executed on a stale fingerprint", seq))
 
 
-def _final_rules(session: Session, events: list[dict[str, Any]], out: list[Violation]) -> None:
+def _final_rules(session: Session, events: list[EventLine], out: list[Violation]) -> None:
     by_id = {e["event_id"]: e for e in events}
     pending_turn = (session.pending_question or {}).get("turn")
     for item in session.rounds:
@@ -189,7 +211,7 @@ def _final_rules(session: Session, events: list[dict[str, Any]], out: list[Viola
                         )
                     )
     for gap in session.gap_requests:
-        if gap["approval"].get("status") == "REJECTED" and gap.get("question") not in session.open_questions:
+        if approval_of(gap).get("status") == "REJECTED" and gap.get("question") not in session.open_questions:
             out.append(Violation("DC10", f"rejected gap {gap['gap_id']} missing from open_questions"))
     budget = session.execution.budget
     substantive = session.substantive_rounds
@@ -197,14 +219,14 @@ def _final_rules(session: Session, events: list[dict[str, Any]], out: list[Viola
         last = substantive[-1]
         recorded = any(
             c.get("stop_reason") in {"BUDGET_EXHAUSTED", "USER_CLOSED", "CHECKPOINT_REACHED", "NO_PROGRESS"}
-            and int(c.get("last_turn") or 0) >= last.turn
+            and json_int(c.get("last_turn") or 0) >= last.turn
             for c in session.checkpoints
         )
         if last.user_answer is not None and not recorded:
             out.append(Violation("DC11", f"budget of {budget.max_rounds} rounds used up without a checkpoint"))
 
 
-def check_events(events: list[dict[str, Any]], summaries_dir: Path | None = None) -> list[Violation]:
+def check_events(events: list[EventLine], summaries_dir: Path | None = None) -> list[Violation]:
     """Every violation in a log (and, when given, the summary files)."""
     out: list[Violation] = []
     session: Session | None = None
@@ -221,7 +243,7 @@ def check_events(events: list[dict[str, Any]], summaries_dir: Path | None = None
     return out
 
 
-def check_session(folder: Path) -> dict[str, Any]:
+def check_session(folder: Path) -> CheckResult:
     """The checker's JSON result for a session folder."""
     store = SessionStore(folder)
     store.require()

@@ -15,14 +15,14 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from autodidact.config import env
 from autodidact.debate import gates, summaries
-from autodidact.debate.events import make_event
+from autodidact.debate.events import EventLine, UserInputEvent, make_event, parse_event
 from autodidact.debate.projection import apply, replay
 from autodidact.debate.reply_planner import ReplyPlanner
-from autodidact.debate.session import Session
+from autodidact.debate.session import Session, pending_turn
 from autodidact.debate.store import SessionStore
 from autodidact.debate.turn_planner import TurnPlanner
 from autodidact.debate.txn import Txn
@@ -31,6 +31,7 @@ from autodidact.store import atomic
 from autodidact.store.lock import WriterLock
 
 if TYPE_CHECKING:
+    from autodidact.config import Settings
     from autodidact.llm.runtime import Runtime
 
 CRASH_ENV = "AUTODIDACT_DEBATE_CRASH_AFTER"
@@ -51,7 +52,7 @@ class Engine:
         folder: Path,
         *,
         runtime: Runtime | None = None,
-        settings: Any = None,
+        settings: Settings | None = None,
         kb_root: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -65,7 +66,7 @@ class Engine:
         self.turns = TurnPlanner(runtime=self.runtime, settings=settings, kb_root=kb_root, store=self.store)
         self.planner = ReplyPlanner(self.turns)
         self.clock = clock
-        self.events: list[dict[str, Any]] = []
+        self.events: list[EventLine] = []
         self.session: Session | None = None
         self._written = 0
 
@@ -78,7 +79,7 @@ class Engine:
             raise IntegrityError(f"{self.store.events_path} has no events")
         return self.session
 
-    def _commit(self, txn: Txn, started: float) -> list[dict[str, Any]]:
+    def _commit(self, txn: Txn, started: float) -> list[EventLine]:
         if not txn.events:
             return []
         last = txn.events[-1]
@@ -100,7 +101,7 @@ class Engine:
         self._after_commit(txn.events)
         return txn.events
 
-    def _die_mid_line(self, event: dict[str, Any]) -> None:
+    def _die_mid_line(self, event: EventLine) -> None:
         import json
 
         line = json.dumps(event, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -110,7 +111,7 @@ class Engine:
             os.fsync(fh.fileno())
         os._exit(137)
 
-    def _after_commit(self, events: list[dict[str, Any]]) -> None:
+    def _after_commit(self, events: list[EventLine]) -> None:
         revision, _ = self.store.read_snapshot()
         self.store.snapshot(expected_revision=revision)
         self.store.seal()
@@ -157,7 +158,7 @@ class Engine:
         return Txn(self.session, sid, len(self.events) + 1, key)
 
     # -- public operations -------------------------------------------------------------------
-    def start(self, prompt: str, *, depth: str | None = None, run_id: str | None = None) -> list[dict[str, Any]]:
+    def start(self, prompt: str, *, depth: str | None = None, run_id: str | None = None) -> list[EventLine]:
         if not prompt.strip():
             raise InputError("empty prompt", hint='give an idea or a claim: autodidact debate start "..."')
         if depth is not None and depth not in gates.BUDGETS:
@@ -167,7 +168,7 @@ class Engine:
         with self._locked():
             return self._start(prompt, depth=depth, run_id=run_id)
 
-    def _start(self, prompt: str, *, depth: str | None, run_id: str | None) -> list[dict[str, Any]]:
+    def _start(self, prompt: str, *, depth: str | None, run_id: str | None) -> list[EventLine]:
         if self.store.events_path.exists():
             raise InputError(f"session {self.store.folder.name} already exists", hint="continue it with `debate reply`")
         started = self.clock()
@@ -179,9 +180,9 @@ class Engine:
         """The turn whose question is waiting for an answer (None: nothing is asked)."""
         session = self.load()
         pending = session.pending_question
-        return int(pending["turn"]) if pending and pending.get("turn") is not None else None
+        return pending_turn(pending) if pending and pending.get("turn") is not None else None
 
-    def reply(self, text: str, turn: int | None = None) -> list[dict[str, Any]]:
+    def reply(self, text: str, turn: int | None = None) -> list[EventLine]:
         """Answer the open question; with ``turn``, only if that is still the open one.
 
         Why: three replies sent at once used to land on three successive turns, each answering a
@@ -191,7 +192,7 @@ class Engine:
         with self._locked():
             return self._reply(text, turn)
 
-    def _reply(self, text: str, turn: int | None = None) -> list[dict[str, Any]]:
+    def _reply(self, text: str, turn: int | None = None) -> list[EventLine]:
         self.load()
         completed = self._complete_partial()
         if completed:
@@ -225,17 +226,17 @@ class Engine:
         self.planner.plan_reply(txn, text)
         return self._commit(txn, started)
 
-    def resume(self) -> list[dict[str, Any]]:
+    def resume(self) -> list[EventLine]:
         """Finish a turn a crash cut short; returns the events it appended (may be empty)."""
         with self._locked():
             self.load()
             return self._complete_partial()
 
-    def pause(self, reason: str = "user") -> list[dict[str, Any]]:
+    def pause(self, reason: str = "user") -> list[EventLine]:
         with self._locked():
             return self._pause(reason)
 
-    def _pause(self, reason: str) -> list[dict[str, Any]]:
+    def _pause(self, reason: str) -> list[EventLine]:
         self.load()
         self._complete_partial()
         assert self.session is not None
@@ -245,11 +246,11 @@ class Engine:
         txn.emit("PAUSED", "moderator", "SYSTEM", {"reason": reason})
         return self._commit(txn, self.clock())
 
-    def close(self) -> list[dict[str, Any]]:
+    def close(self) -> list[EventLine]:
         with self._locked():
             return self._close()
 
-    def _close(self) -> list[dict[str, Any]]:
+    def _close(self) -> list[EventLine]:
         self.load()
         self._complete_partial()
         assert self.session is not None
@@ -262,7 +263,7 @@ class Engine:
         return self._commit(txn, started)
 
     # -- crash completion ------------------------------------------------------------------
-    def _complete_partial(self) -> list[dict[str, Any]]:
+    def _complete_partial(self) -> list[EventLine]:
         if not self.events or not self.events[-1]["payload"].get("txn") or self.events[-1]["payload"].get("txn_end"):
             return []
         txn_id = self.events[-1]["payload"]["txn"]
@@ -272,18 +273,20 @@ class Engine:
         written = self.events[start:]
         self.session = before
         self.events = self.events[:start]
-        txn = self._txn(first["payload"].get("text", ""))
-        op = first["payload"].get("op")
-        if op == "start":
-            p = first["payload"]
-            self.planner.plan_start(txn, p["text"], p.get("depth_flag"), p.get("run_id") or txn.session_id)
+        opened = parse_event(first)
+        said = opened.payload if isinstance(opened, UserInputEvent) else None
+        text = said.text if said is not None else ""
+        txn = self._txn(text)
+        op = said.op if said is not None else None
+        if said is not None and op == "start":
+            self.planner.plan_start(txn, said.text, said.depth_flag, said.run_id or txn.session_id)
         elif op == "close":
             txn.emit("USER_INPUT", "user", "USER", {"intent": "COMMAND", "op": "close", "text": "/close"})
             self.turns.checkpoint(txn, "USER_CLOSED", "S4", self.turns.obstacle(txn.s), final=True)
         elif first["type"] == "PAUSED":
             txn.emit("PAUSED", "moderator", "SYSTEM", dict(first["payload"]))
         else:
-            self.planner.plan_reply(txn, first["payload"].get("text", ""))
+            self.planner.plan_reply(txn, text)
         planned = [e["event_id"] for e in txn.events[: len(written)]]
         if planned != [e["event_id"] for e in written]:
             self.events = [*self.events, *written]

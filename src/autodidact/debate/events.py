@@ -13,8 +13,9 @@ reused id.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal, TypedDict, cast
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, TypeAdapter
 
@@ -37,6 +38,7 @@ from autodidact.debate.payloads import (
     StoppedQuestionPayload,
     UserInputPayload,
 )
+from autodidact.jsontypes import JSONObject
 from autodidact.store.hashing import hash_json
 
 EVENT_SCHEMA_VERSION: Literal["0.1"] = "0.1"
@@ -196,7 +198,7 @@ class PausedEvent(_EventBase):
     payload: PausedPayload
 
 
-AnyEvent = Annotated[
+Event = (
     UserInputEvent
     | RoleResponseEvent
     | QuestionAskedEvent
@@ -213,15 +215,43 @@ AnyEvent = Annotated[
     | EvidenceImportedEvent
     | StoppedQuestionEvent
     | CheckpointEvent
-    | PausedEvent,
-    Discriminator("type"),
-]
-EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(AnyEvent)
+    | PausedEvent
+)
+AnyEvent = Annotated[Event, Discriminator("type")]
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(AnyEvent)
 
 
-def parse_event(data: Any) -> Any:
+class EventLine(TypedDict):
+    """One line of ``events.jsonl`` as written and read: the plain dict its event model validated.
+
+    Why a dict and not the model: the line is written exactly as it was made (no defaults filled in),
+    so its content-derived id and the file's bytes never depend on the models. Its payload is raw JSON
+    here; a reader that needs a field typed reads it through :func:`parse_event` (the payload models).
+    """
+
+    schema_version: str
+    event_id: str
+    session_id: str
+    seq: int
+    type: str
+    actor: str
+    execution_kind: str
+    payload: JSONObject
+    created_at: str
+
+
+def parse_event(data: object) -> Event:
     """Validate one decoded line; raises ``pydantic.ValidationError`` on anything unknown."""
     return EVENT_ADAPTER.validate_python(data)
+
+
+def event_line(data: Mapping[str, object]) -> EventLine:
+    """A decoded or built line, validated against its event model, as the :class:`EventLine` it then is.
+
+    The dict itself is returned, not the model's dump, so nothing is filled in or reordered.
+    """
+    parse_event(data)
+    return cast(EventLine, data)
 
 
 def now_iso() -> str:
@@ -229,7 +259,7 @@ def now_iso() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def event_id_for(session_id: str, seq: int, type_: str, actor: str, payload: dict[str, Any]) -> str:
+def event_id_for(session_id: str, seq: int, type_: str, actor: str, payload: Mapping[str, object]) -> str:
     """The content-derived id: the same event always gets the same id, a different one never does."""
     digest = hash_json({"s": session_id, "n": seq, "t": type_, "a": actor, "p": payload})
     return f"ev-{seq:05d}-{digest[:12]}"
@@ -242,9 +272,9 @@ def make_event(
     *,
     actor: str,
     execution_kind: str,
-    payload: dict[str, Any] | None = None,
+    payload: Mapping[str, object] | None = None,
     created_at: str | None = None,
-) -> dict[str, Any]:
+) -> EventLine:
     """Build a validated event line as a plain dict (the form written to ``events.jsonl``)."""
     body = dict(payload or {})
     data = {
@@ -258,5 +288,4 @@ def make_event(
         "payload": body,
         "created_at": created_at or now_iso(),
     }
-    parse_event(data)
-    return data
+    return event_line(data)

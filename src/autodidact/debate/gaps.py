@@ -17,13 +17,16 @@ import asyncio
 import importlib
 import unicodedata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from autodidact.debate.templates import excerpt
 from autodidact.errors import AutodidactError
+from autodidact.jsontypes import JSONMapping, JSONObject
 from autodidact.store.hashing import hash_json
 
 if TYPE_CHECKING:
+    from autodidact.config import Settings
+    from autodidact.debate.session import Session
     from autodidact.evidence.models import EvidenceFile
     from autodidact.llm.runtime import Runtime
 
@@ -42,17 +45,46 @@ def fingerprint(question: str, scope: str, target: str, budget: str) -> str:
     return hash_json([normalize(question), normalize(scope), normalize(target), normalize(budget)])[:16]
 
 
-def gap_fingerprint(gap: dict[str, Any]) -> str:
-    return fingerprint(gap.get("question", ""), gap.get("scope", ""), gap.get("target", ""), gap.get("budget", ""))
+class EvidenceLink(TypedDict):
+    """One evidence-file claim as an idea's evidence link (``EVIDENCE_IMPORTED``'s ``links``)."""
+
+    claim_id: str
+    claim: str
+    relation: str
+    verbatim_quote: str
+    quote_type: str
+    location: str | None
+    snapshot_ref: str | None
+    alignment: NotRequired[str]
 
 
-def propose(session: Any, *, premise: str, lang: str, gap_type: str = "SEARCH_GAP") -> dict[str, Any]:
+class DispatchResult(TypedDict):
+    """What a dispatched gap came back with: ``evidence`` is the :class:`EvidenceFile` written, or None."""
+
+    status: str
+    evidence: EvidenceFile | None
+    path: str | None
+    note: str
+
+
+def _text(gap: JSONMapping, key: str) -> str:
+    value = gap.get(key, "")
+    if not isinstance(value, str):  # a gap's words are strings; anything else never had a fingerprint
+        raise TypeError(f"gap {key} is not a string: {value!r}")
+    return value
+
+
+def gap_fingerprint(gap: JSONMapping) -> str:
+    return fingerprint(_text(gap, "question"), _text(gap, "scope"), _text(gap, "target"), _text(gap, "budget"))
+
+
+def propose(session: Session, *, premise: str, lang: str, gap_type: str = "SEARCH_GAP") -> JSONObject:
     """A gap request for the premise in doubt (approval PENDING)."""
     idea = session.idea()
     zh = lang == "zh"
     claim = excerpt(premise, 60)
     question = f"有没有直接证据支持或反驳：{claim}" if zh else f"Is there direct evidence for or against: {claim}"
-    gap = {
+    gap: JSONObject = {
         "gap_id": f"g{len(session.gap_requests) + 1}",
         "idea_id": idea.idea_id,
         "idea_version": idea.current.version,
@@ -77,7 +109,7 @@ def propose(session: Any, *, premise: str, lang: str, gap_type: str = "SEARCH_GA
     return gap
 
 
-def with_scope(gap: dict[str, Any], scope: str) -> dict[str, Any]:
+def with_scope(gap: JSONMapping, scope: str) -> JSONObject:
     """The same gap with a new scope and its new fingerprint (approval handled by the projection)."""
     changed = {k: v for k, v in gap.items() if k not in {"approval", "execution_status", "result_refs"}}
     changed["scope"] = scope
@@ -85,9 +117,11 @@ def with_scope(gap: dict[str, Any], scope: str) -> dict[str, Any]:
     return changed
 
 
-def may_dispatch(gap: dict[str, Any]) -> bool:
+def may_dispatch(gap: JSONMapping) -> bool:
     """CONFIRMED by a user event, for exactly the current scope."""
     approval = gap.get("approval") or {}
+    if not isinstance(approval, dict):
+        raise AttributeError(f"gap approval is not an object: {approval!r}")
     return (
         approval.get("status") == "CONFIRMED"
         and approval.get("confirmed_by") == "USER"
@@ -95,7 +129,7 @@ def may_dispatch(gap: dict[str, Any]) -> bool:
     )
 
 
-def alignment(link: dict[str, Any], proposition: str) -> str:
+def alignment(link: EvidenceLink, proposition: str) -> str:
     """VERIFIED only when a verbatim quote with a location contains the proposition's own claim."""
     if link.get("relation") in NEVER_VERIFIED:
         return "UNRESOLVED"
@@ -106,7 +140,7 @@ def alignment(link: dict[str, Any], proposition: str) -> str:
     return "VERIFIED" if core and core in normalize(quote) else "UNRESOLVED"
 
 
-def links_from_evidence(evidence: EvidenceFile | None, proposition: str) -> list[dict[str, Any]]:
+def links_from_evidence(evidence: EvidenceFile | None, proposition: str) -> list[EvidenceLink]:
     """Evidence-file claims as idea evidence links, each with its relation and alignment (none
     when the research wrote no file)."""
     links = []
@@ -115,7 +149,7 @@ def links_from_evidence(evidence: EvidenceFile | None, proposition: str) -> list
         if relation == "SUPPORT" and claim.kind in {"interpretive", "projective"}:
             relation = "BOUNDARY"
         for item in claim.evidence[:1]:
-            link = {
+            link: EvidenceLink = {
                 "claim_id": claim.id,
                 "claim": claim.text,
                 "relation": relation,
@@ -129,7 +163,7 @@ def links_from_evidence(evidence: EvidenceFile | None, proposition: str) -> list
     return links
 
 
-def impact(links: list[dict[str, Any]], lang: str) -> str:
+def impact(links: list[EvidenceLink], lang: str) -> str:
     """Support / weaken / bound / cannot answer, stated from the aligned links."""
     verified = sum(1 for link in links if link["alignment"] == "VERIFIED")
     challenge = sum(1 for link in links if link["relation"] == "CHALLENGE")
@@ -159,8 +193,8 @@ def impact(links: list[dict[str, Any]], lang: str) -> str:
 
 
 def dispatch(
-    gap: dict[str, Any], *, lang: str, runtime: Runtime, settings: Any, kb_root: Path | None, out_dir: Path
-) -> dict[str, Any]:
+    gap: JSONMapping, *, lang: str, runtime: Runtime, settings: Settings | None, kb_root: Path | None, out_dir: Path
+) -> DispatchResult:
     """Run the research agent on the confirmed scope; returns ``{"status", "evidence", "path", "note"}``
     (``evidence``: the :class:`EvidenceFile` written, or None).
 

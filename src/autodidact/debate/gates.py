@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autodidact.debate.session import MATURITY_ORDER, Budget, Idea, Round, Session
+from autodidact.debate.session import MATURITY_ORDER, Budget, Idea, Round, Session, json_int
 
 SIGNALS: tuple[str, ...] = (
     "INTUITION_FORMULATED",
@@ -56,7 +56,7 @@ def signals_of(session: Session, idea_id: str | None = None, stage: int | None =
         str(s["signal"])
         for s in session.progress_signals
         if (idea_id is None or s.get("idea_id") in (None, idea_id))
-        and (stage is None or int(s.get("stage") or 0) == stage)
+        and (stage is None or json_int(s.get("stage") or 0) == stage)
     ]
 
 
@@ -84,7 +84,7 @@ def maturity_index(level: str) -> int:
 
 def answered_rounds_since_checkpoint(session: Session) -> list[Round]:
     """Substantive rounds answered after the last checkpoint (S1 counts only these)."""
-    last_cp_turn = int(session.checkpoints[-1].get("last_turn") or 0) if session.checkpoints else 0
+    last_cp_turn = json_int(session.checkpoints[-1].get("last_turn") or 0) if session.checkpoints else 0
     return [
         r for r in session.rounds if r.kind != "CONFIGURATION" and r.user_answer is not None and r.turn > last_cp_turn
     ]

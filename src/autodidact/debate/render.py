@@ -7,17 +7,19 @@ function of the same events, so a recovered session prints exactly what an unint
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TypedDict
 
 from autodidact.debate import summaries
+from autodidact.debate.events import EventLine
 from autodidact.debate.roles import ROLES
-from autodidact.debate.session import Session
+from autodidact.debate.session import Round, Session, approval_of, pending_turn
 from autodidact.debate.summaries import MATURITY_WORDS
+from autodidact.jsontypes import JSONMapping, JSONObject
 
 _SKIP = frozenset({"跳过回应", "(no response)"})
 
 
-def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[str]:
+def event_lines(event: EventLine, lang: str, *, with_user: bool) -> list[str]:
     """The lines one event contributes to the conversation (many events contribute none)."""
     zh = lang == "zh"
     kind, p = event["type"], event["payload"]
@@ -56,7 +58,8 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
         why = f"（为什么问：{p.get('why')}）" if zh else f"(why ask: {p.get('why')})"
         return [f"➤ {p.get('question')}", why]
     if kind == "CHECKPOINT":
-        return ["", *summaries.checkpoint_text(p.get("summary") or {}, lang)] if p.get("summary") else []
+        summary = p.get("summary")  # a dict: its payload model says so
+        return ["", *summaries.checkpoint_text(summary, lang)] if isinstance(summary, dict) and summary else []
     if kind == "PAUSED":
         return ["已暂停；未答的问题保留。" if zh else "Paused; the open question is kept."]
     if kind == "STOPPED_QUESTION":
@@ -80,7 +83,7 @@ def event_lines(event: dict[str, Any], lang: str, *, with_user: bool) -> list[st
     return []
 
 
-def render_events(events: list[dict[str, Any]], lang: str, *, with_user: bool = False) -> str:
+def render_events(events: list[EventLine], lang: str, *, with_user: bool = False) -> str:
     lines: list[str] = []
     # several maturity steps in one reply read as one: where the idea stands now (a trial saw two
     # "Where the idea stands" lines with different values in a row)
@@ -96,15 +99,28 @@ def render_events(events: list[dict[str, Any]], lang: str, *, with_user: bool = 
     return "\n".join(lines).strip("\n")
 
 
-def transcript(events: list[dict[str, Any]], lang: str) -> str:
+def transcript(events: list[EventLine], lang: str) -> str:
     """The whole conversation, the person's inputs included."""
     return render_events(events, lang, with_user=True)
 
 
-def turn_json(session: Session, events: list[dict[str, Any]]) -> dict[str, Any]:
+class TurnJSON(TypedDict):
+    """``debate start|reply --json``: the new turn and the state it leaves."""
+
+    session_id: str
+    state: str
+    mode: str
+    depth: str | None
+    stop_reason: str | None
+    turn: JSONObject | None
+    text: str
+    usage: JSONObject
+
+
+def turn_json(session: Session, events: list[EventLine]) -> TurnJSON:
     """The machine form of a reply: the new turn and the state it leaves."""
     pending = session.pending_question
-    current = session.round_by_turn(int(pending["turn"])) if pending and pending.get("turn") is not None else None
+    current = session.round_by_turn(pending_turn(pending)) if pending and pending.get("turn") is not None else None
     return {
         "session_id": session.session_id,
         "state": session.state,
@@ -123,7 +139,7 @@ def briefing(session: Session, budget_line: str) -> list[str]:
     pending = session.pending_question or {}
     answered = [r for r in session.rounds if r.question]
     last = answered[-1] if answered else None
-    open_gaps = [g["gap_id"] for g in session.gap_requests if g["approval"]["status"] == "PENDING"]
+    open_gaps = [g["gap_id"] for g in session.gap_requests if approval_of(g)["status"] == "PENDING"]
     items = [
         f"{'会话' if zh else 'session'} {session.session_id} {status_line(session)}",
         (f"当前问题：{pending.get('question')}" if zh else f"current question: {pending.get('question')}")
@@ -147,7 +163,7 @@ def briefing(session: Session, budget_line: str) -> list[str]:
     return [" ".join(line.split())[:240] for line in items][:10]
 
 
-def _last_line(last: Any, pending: dict[str, Any], zh: bool) -> str:
+def _last_line(last: Round | None, pending: JSONMapping, zh: bool) -> str:
     if last is None:
         return "尚无轮次" if zh else "no turn yet"
     same = pending.get("turn") == last.turn

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from autodidact.debate import asked_back, cues, gaps, gates, remarks, summaries
 from autodidact.debate.answer_kinds import (
@@ -30,12 +29,13 @@ from autodidact.debate.proposition import plain_reading
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.role_texts import acknowledge
 from autodidact.debate.roles import ROLES
-from autodidact.debate.session import Session
+from autodidact.debate.session import Session, approval_of, pending_turn
 from autodidact.debate.templates import excerpt, sharpest
 from autodidact.debate.turn_planner import TurnPlanner
 from autodidact.debate.turns import SignalInputs, judge_opening, read_signals
 from autodidact.debate.txn import Txn
 from autodidact.errors import InputError
+from autodidact.jsontypes import JSONMapping
 
 # Checkpoints after which the person's next answer continues the same stage (budget and closing refuse it).
 _GOES_ON = frozenset({"CHECKPOINT_REACHED", "NO_PROGRESS", "USER_SWITCHED_MODE"})
@@ -148,12 +148,12 @@ class ReplyPlanner:
             self._answer_round(txn, text, pending, command)
 
     # -- commands: each returns whether it handled the reply (False: read it as an answer) ------
-    def _pause_command(self, txn: Txn, text: str, command: Command, pending: dict[str, Any]) -> bool:
+    def _pause_command(self, txn: Txn, text: str, command: Command, pending: JSONMapping) -> bool:
         txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "COMMAND", "command": "PAUSE"})
         txn.emit("PAUSED", "moderator", "SYSTEM", {"reason": "user"})
         return True
 
-    def _checkpoint_command(self, txn: Txn, text: str, command: Command, pending: dict[str, Any]) -> bool:
+    def _checkpoint_command(self, txn: Txn, text: str, command: Command, pending: JSONMapping) -> bool:
         payload = {"op": "reply", "text": text, "intent": "COMMAND", "command": command.kind}
         txn.emit("USER_INPUT", "user", "USER", payload)
         final = command.kind == "CLOSE"
@@ -161,13 +161,13 @@ class ReplyPlanner:
         self.turns.checkpoint(txn, reason, "S4", self.turns.obstacle(txn.s), final=final)
         return True
 
-    def _question_command(self, txn: Txn, text: str, command: Command, pending: dict[str, Any]) -> bool:
+    def _question_command(self, txn: Txn, text: str, command: Command, pending: JSONMapping) -> bool:
         if not pending:
             return False  # a question between turns is input like any other
         self._p0_answer(txn, text)
         return True
 
-    def _depth_command(self, txn: Txn, text: str, command: Command, pending: dict[str, Any]) -> bool:
+    def _depth_command(self, txn: Txn, text: str, command: Command, pending: JSONMapping) -> bool:
         if pending.get("intent") == "depth":
             return False  # the answer to the depth question itself
         s = txn.s
@@ -195,7 +195,7 @@ class ReplyPlanner:
         return True
 
     # -- answers to a pending question of a given intent -----------------------------------------
-    def _gap_confirmation(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
+    def _gap_confirmation(self, txn: Txn, text: str, pending: JSONMapping) -> None:
         if cues.parse_gap_decision(text)[0] == "UNKNOWN" and cues.substantial(text):
             self._gap_passed_over(txn, text, pending)
         else:
@@ -204,7 +204,8 @@ class ReplyPlanner:
     # -- input when no question is open (after a checkpoint, or a stop before the depth) ---------
     def _between_turns(self, txn: Txn, text: str) -> None:
         s = txn.s
-        last_stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
+        stop = s.checkpoints[-1]["stop_reason"] if s.checkpoints else None
+        last_stop = stop if isinstance(stop, str) else None  # a string: its CHECKPOINT payload requires one
         user = {"op": "reply", "text": text, "intent": "CONTINUE"}
         if last_stop == "BUDGET_EXHAUSTED" and cues.states_decision(text) and revised_wording(text) is None:
             # "Keep it, as revised" when the rounds are used up is the decision the checkpoint asks
@@ -231,7 +232,7 @@ class ReplyPlanner:
 
     def _depth_between_turns(self, txn: Txn, text: str) -> None:
         depth, how = cues.parse_depth(text)
-        rec = txn.s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
+        rec = txn.s.recommended_depth(gates.RECOMMENDED_DEPTH)
         if how == "unknown":
             self.turns.config_turn(txn, retry=False)
             return
@@ -333,7 +334,7 @@ class ReplyPlanner:
         txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "QUESTION"})
         s = txn.s
         pending = s.pending_question or {}
-        why = s.round_by_turn(int(pending["turn"])).why if pending.get("turn") is not None else ""
+        why = s.round_by_turn(pending_turn(pending)).why if pending.get("turn") is not None else ""
         if remarks.is_remark(text, _last_turn(s)):
             # 「我刚刚不是说了吗？」 complains; it asks nothing: the record is shown, nothing is kept open
             record = _record(s)
@@ -373,12 +374,12 @@ class ReplyPlanner:
             return f"OK, going with {depth}. That is the recommendation, taken for you; change it any time in one line."
         return f"OK, going with {depth} (up to {gates.BUDGETS[depth].max_rounds} substantive rounds)."
 
-    def _answer_depth(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
+    def _answer_depth(self, txn: Txn, text: str, pending: JSONMapping) -> None:
         txn.emit(
             "USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "DEPTH", "turn": pending["turn"]}
         )
         depth, how = cues.parse_depth(text)
-        rec = txn.s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
+        rec = txn.s.recommended_depth(gates.RECOMMENDED_DEPTH)
         if how == "unknown":
             self.turns.config_turn(txn, retry=True)
             return
@@ -396,8 +397,8 @@ class ReplyPlanner:
             txn, opening=self._depth_note(txn.s, txn.s.execution.depth or rec, delegated=how == "delegated")
         )
 
-    def _answer_round(self, txn: Txn, text: str, pending: dict[str, Any], command: cues.Command | None) -> None:
-        turn = int(pending["turn"])
+    def _answer_round(self, txn: Txn, text: str, pending: JSONMapping, command: cues.Command | None) -> None:
+        turn = pending_turn(pending)
         as_command = command.kind if command is not None else None
         txn.emit(
             "USER_INPUT", "user", "USER",
@@ -513,7 +514,7 @@ class ReplyPlanner:
         if as_command == "MODE" and command is not None:
             self._switch_mode(txn, str(command.value))
             return
-        if gap_premise is not None and not any(g["approval"]["status"] == "PENDING" for g in txn.s.gap_requests):
+        if gap_premise is not None and not any(approval_of(g)["status"] == "PENDING" for g in txn.s.gap_requests):
             gap = gaps.propose(txn.s, premise=gap_premise, lang=txn.s.language)
             txn.emit("GAP_PROPOSED", "moderator", "SYSTEM", {"gap": gap})
             heard = acknowledge(unlabelled(text), signals, txn.s.language) if signals and text else ""
@@ -521,13 +522,13 @@ class ReplyPlanner:
             return
         self.turns.next_turn(txn, opening=opening, review_requested=as_command == "REVIEW", wish=cues.wished_role(text))
 
-    def _gap_passed_over(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
+    def _gap_passed_over(self, txn: Txn, text: str, pending: JSONMapping) -> None:
         """An answer that goes on talking instead of saying yes or no to a proposed search. A trial
         saw the same proposal six times while it kept answering the idea: the search is left
         unchecked (an open question, as a "no" leaves it) and the answer is read as an answer."""
         txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "CONTINUE",
                                                  "turn": pending["turn"]})  # fmt: skip
-        gap_id = txn.s.round_by_turn(int(pending["turn"])).obstacle or ""
+        gap_id = txn.s.round_by_turn(pending_turn(pending)).obstacle or ""
         txn.emit("GAP_REJECTED", "user", "USER", {"gap_id": gap_id, "reason": "answered without a yes or no"})
         s = txn.s
         zh = s.language == "zh"
@@ -583,7 +584,7 @@ class ReplyPlanner:
         idea = txn.s.idea()
         quote = excerpt(unlabelled(text), 60)
         zh = txn.s.language == "zh"
-        payload: dict[str, Any] = {"idea_id": idea.idea_id, "source": "用户观察", "turn_role": role}
+        payload: dict[str, object] = {"idea_id": idea.idea_id, "source": "用户观察", "turn_role": role}
         if wording is not None and "DISPOSITION_DECIDED" not in signals:
             # "Revise: …" at any question: the next version of the idea says it — as a narrower scope
             # when that is all it gives ("Revise: only before 7am"), else as the new wording.
@@ -896,8 +897,8 @@ def _refuse_between_turns(s: Session, text: str, last_stop: str | None) -> None:
         )
 
 
-_CommandHandler = Callable[[ReplyPlanner, Txn, str, Command, dict[str, Any]], bool]
-_IntentHandler = Callable[[ReplyPlanner, Txn, str, dict[str, Any]], None]
+_CommandHandler = Callable[[ReplyPlanner, Txn, str, Command, JSONMapping], bool]
+_IntentHandler = Callable[[ReplyPlanner, Txn, str, JSONMapping], None]
 
 # What a command does (docs/debate.md); a handler returning False leaves the reply to be read as an answer.
 _COMMANDS: dict[str, _CommandHandler] = {

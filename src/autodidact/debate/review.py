@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,6 +22,7 @@ from autodidact.errors import ModelError
 from autodidact.llm.tasks import Message, data_block
 
 if TYPE_CHECKING:
+    from autodidact.debate.session import Session
     from autodidact.llm.runtime import Runtime
 
 WHITELIST = ("idea_id", "version", "proposition", "user_constraints", "evidence_refs", "perspective", "output_format")
@@ -165,7 +166,7 @@ _KIND_DISCRIMINATES: dict[str, dict[str, str]] = {
 }  # fmt: skip
 
 
-def review_input(session: Any, perspective: str) -> ReviewInput:
+def review_input(session: Session, perspective: str) -> ReviewInput:
     """Build the whitelisted input from a session: nothing else of the session reaches a reviewer."""
     idea = session.idea()
     version = idea.current

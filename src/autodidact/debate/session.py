@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from autodidact.errors import IntegrityError
+from autodidact.jsontypes import JSONMapping, JSONObject, JSONValue
 
 SESSION_SCHEMA_VERSION: Literal["0.1"] = "0.1"
 
@@ -100,7 +101,7 @@ class IdeaVersion(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     predictions: list[str] = Field(default_factory=list)
     alternatives: list[str] = Field(default_factory=list)
-    evidence_links: list[dict[str, Any]] = Field(default_factory=list)
+    evidence_links: list[dict[str, JsonValue]] = Field(default_factory=list)
     source: str = "用户观察"
     # the term that decides the idea when a correction named it ("I mean the number of signups");
     # empty: read from the wording (debate/proposition.py)
@@ -123,6 +124,26 @@ class Idea(BaseModel):
     def stage_base(self, stage: int) -> IdeaVersion:
         """The wording that opened ``stage`` (the first version of it)."""
         return next((v for v in self.versions if v.stage == stage), self.versions[0])
+
+
+def json_int(value: JSONValue) -> int:
+    """A number read from the session's JSON (a turn, a stage) as the ``int`` it was written as."""
+    if not isinstance(value, int | float | str):
+        raise TypeError(f"not a number: {value!r}")
+    return int(value)
+
+
+def approval_of(gap: JSONMapping) -> JSONObject:
+    """A gap request's ``approval`` (status, scope fingerprint, the confirming event), to read or update."""
+    approval = gap["approval"]
+    if not isinstance(approval, dict):
+        raise TypeError(f"gap approval is not an object: {approval!r}")
+    return approval
+
+
+def pending_turn(pending: JSONMapping) -> int:
+    """The turn of a pending question (``Session.pending_question``)."""
+    return json_int(pending["turn"])
 
 
 class Round(BaseModel):
@@ -167,22 +188,22 @@ class Session(BaseModel):
     mode_reason: str | None = None
     state: State = "CONTEXT_RESOLUTION"
     stop_reason: StopReason | None = None
-    context: dict[str, Any] = Field(default_factory=dict)
+    context: dict[str, JsonValue] = Field(default_factory=dict)
     execution: Execution = Field(default_factory=Execution)
     ideas: list[Idea] = Field(default_factory=list)
-    decisions: list[dict[str, Any]] = Field(default_factory=list)
-    pending_question: dict[str, Any] | None = None
-    progress_signals: list[dict[str, Any]] = Field(default_factory=list)
-    stopped_questions: list[dict[str, Any]] = Field(default_factory=list)
+    decisions: list[dict[str, JsonValue]] = Field(default_factory=list)
+    pending_question: dict[str, JsonValue] | None = None
+    progress_signals: list[dict[str, JsonValue]] = Field(default_factory=list)
+    stopped_questions: list[dict[str, JsonValue]] = Field(default_factory=list)
     open_questions: list[str] = Field(default_factory=list)
     # cases the person told of ("Last Monday I wrote nothing until 11"): kept as cases, not as premises,
     # tests or rivals, whatever question they answered (docs/debate.md, "Reading answers")
     examples: list[str] = Field(default_factory=list)
-    gap_requests: list[dict[str, Any]] = Field(default_factory=list)
+    gap_requests: list[dict[str, JsonValue]] = Field(default_factory=list)
     reviews: list[dict[str, Any]] = Field(default_factory=list)
     rounds: list[Round] = Field(default_factory=list)
-    notes: list[dict[str, Any]] = Field(default_factory=list)
-    checkpoints: list[dict[str, Any]] = Field(default_factory=list)
+    notes: list[dict[str, JsonValue]] = Field(default_factory=list)
+    checkpoints: list[dict[str, JsonValue]] = Field(default_factory=list)
     stage: int = 0
     latest_user_input: str | None = None
     summary: dict[str, Any] = Field(default_factory=dict)
@@ -205,7 +226,21 @@ class Session(BaseModel):
                 return item
         raise ProjectionError(f"event refers to turn {turn} which was never asked")
 
-    def gap(self, gap_id: str) -> dict[str, Any]:
+    def recommended_depth(self, default: str) -> str:
+        """The depth the opening recommended (``context.recommended_depth``), else ``default``."""
+        depth = self.context.get("recommended_depth", default)
+        if not isinstance(depth, str):
+            raise TypeError(f"recommended_depth is not a string: {depth!r}")
+        return depth
+
+    def context_items(self) -> list[JSONMapping]:
+        """The inherited context's items (``context.items``: key, value and where it came from)."""
+        items = self.context.get("items", [])
+        if not isinstance(items, list):
+            raise TypeError(f"context items are not a list: {items!r}")
+        return [item for item in items if isinstance(item, dict)]
+
+    def gap(self, gap_id: str) -> JSONObject:
         for gap in self.gap_requests:
             if gap.get("gap_id") == gap_id:
                 return gap
@@ -215,5 +250,5 @@ class Session(BaseModel):
     def substantive_rounds(self) -> list[Round]:
         return [r for r in self.rounds if r.kind != "CONFIGURATION"]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return self.model_dump(mode="json")

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from pydantic import ValidationError
 
-from autodidact.debate.events import parse_event
+from autodidact.debate.events import EventLine, event_line, parse_event
 from autodidact.debate.projection import replay
 from autodidact.debate.session import ProjectionError, Session
 from autodidact.errors import AutodidactError, IntegrityError, NotFoundError
+from autodidact.jsontypes import JSONObject
 from autodidact.store import atomic
 from autodidact.store.atomic import fsync_dir
 from autodidact.store.hashing import canonical_json, sha256_bytes, sha256_text
@@ -65,21 +67,38 @@ class RevisionConflict(IntegrityError):
     status = "REVISION_CONFLICT"
 
 
+class SealedCheckpoint(TypedDict):
+    """``checkpoint.json``: how many events were sealed, the last one's id, their digest, the state."""
+
+    event_count: int
+    last_event_id: str
+    digest: str
+    state: str
+
+
+class Recovery(TypedDict):
+    """What ``recover`` did: the replayed session, the quarantined tail's name, whether it re-snapshotted."""
+
+    session: Session | None
+    quarantined: str | None
+    snapshot_rewritten: bool
+    events: int
+
+
 @dataclass
 class LogRead:
     """The valid events of a log and, if present, its torn last line."""
 
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[EventLine] = field(default_factory=list)
     torn_tail: bytes | None = None
     torn_line: int | None = None
 
 
-def _decode(raw: bytes) -> dict[str, Any]:
+def _decode(raw: bytes) -> EventLine:
     data = json.loads(raw.decode("utf-8"))
     if not isinstance(data, dict):
         raise ValueError("not an object")
-    parse_event(data)
-    return data
+    return event_line(data)
 
 
 class SessionStore:
@@ -141,7 +160,7 @@ class SessionStore:
             expected += 1
         return result
 
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[EventLine]:
         """The valid events; refuses a log with a torn tail (run ``recover`` first)."""
         log = self.read_log()
         if log.torn_tail is not None:
@@ -159,7 +178,7 @@ class SessionStore:
     def replay(self) -> Session | None:
         return replay(self.events())
 
-    def read_snapshot(self) -> tuple[int, dict[str, Any] | None]:
+    def read_snapshot(self) -> tuple[int, JSONObject | None]:
         """``(revision, state)`` of ``session.json``; ``(0, None)`` when absent."""
         if not self.snapshot_path.exists():
             return 0, None
@@ -171,7 +190,7 @@ class SessionStore:
         return revision, data
 
     # -- writing ---------------------------------------------------------------------------
-    def append(self, event: dict[str, Any]) -> bool:
+    def append(self, event: EventLine) -> bool:
         """Append one event durably. Returns False when its ``event_id`` is already in the log."""
         log = self.read_log()
         if log.torn_tail is not None:
@@ -193,7 +212,7 @@ class SessionStore:
         self.write_line(event)
         return True
 
-    def write_line(self, event: dict[str, Any]) -> None:
+    def write_line(self, event: EventLine) -> None:
         """The durable append itself; the engine calls it after checking against its in-memory log."""
         self.folder.mkdir(parents=True, exist_ok=True)
         existed = self.events_path.exists()
@@ -220,10 +239,10 @@ class SessionStore:
         atomic.write_json(self.snapshot_path, data)
         return current + 1
 
-    def digest(self, events: list[dict[str, Any]]) -> str:
+    def digest(self, events: list[EventLine]) -> str:
         return sha256_text("\n".join(canonical_json(e) for e in events))
 
-    def seal(self) -> dict[str, Any]:
+    def seal(self) -> SealedCheckpoint:
         """Write ``checkpoint.json`` when ``session.json`` equals the replay; else raise."""
         events = self.events()
         session = replay(events)
@@ -233,7 +252,7 @@ class SessionStore:
                 f"{self.snapshot_path} differs from the replay of {len(events)} events; not sealed",
                 hint=f"run: autodidact session recover {self.folder}",
             )
-        data = {
+        data: SealedCheckpoint = {
             "event_count": len(events),
             "last_event_id": events[-1]["event_id"],
             "digest": self.digest(events),
@@ -267,7 +286,7 @@ class SessionStore:
                 problems.append("event prefix changed since the checkpoint was sealed")
         return problems
 
-    def recover(self) -> dict[str, Any]:
+    def recover(self) -> Recovery:
         """Quarantine a torn tail, keep a backup, rewrite the valid prefix, replay, re-snapshot."""
         self.require()
         log = self.read_log()
@@ -293,7 +312,7 @@ class SessionStore:
             "events": len(log.events),
         }
 
-    def ledger(self, record: dict[str, Any]) -> None:
+    def ledger(self, record: Mapping[str, object]) -> None:
         """One usage line per turn (model calls and their totals; never a secret)."""
         from autodidact.store import jsonl
 

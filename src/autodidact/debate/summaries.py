@@ -9,7 +9,7 @@ A validation plan is only written once the session reached P3, and is marked as 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from autodidact.debate import cues, gates
 from autodidact.debate.answer_kinds import classify as classify_answer
@@ -17,6 +17,7 @@ from autodidact.debate.plan_texts import bare_proposition
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.session import Session
 from autodidact.debate.templates import excerpt, sharpest
+from autodidact.jsontypes import JSONMapping, JSONValue
 
 PROVEN_WORDS = (
     "已证实", "结论成立", "已被证明", "得到证明", "证明了", "已经证明", "确证",
@@ -107,7 +108,28 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
-def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: str) -> dict[str, Any]:
+class CheckpointSummary(TypedDict):
+    """The structured summary a ``CHECKPOINT`` event carries (its ``summary``)."""
+
+    stop_reason: str
+    rule: str
+    obstacle: str
+    maturation: str
+    reached_p3: bool
+    kept: str
+    disposition: str
+    revised: str
+    test: str
+    undecided: list[str]
+    open_questions: list[str]
+    stopped_questions: list[JSONValue]
+    deferred_obstacles: list[JSONValue]
+    options: list[str]
+    closing: str
+    note: NotRequired[str]  # what the turn would have opened with, when a checkpoint cut it short
+
+
+def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: str) -> CheckpointSummary:
     """The structured checkpoint summary stored in the CHECKPOINT event."""
     zh = session.language == "zh"
     idea = session.idea()
@@ -204,7 +226,7 @@ STOP_WORDS = {
 }  # fmt: skip
 
 
-def _bare(item: str) -> str:
+def _bare(item: JSONValue) -> str:
     """An item of a joined list without its own end mark: 「…低。；还有…」 doubled the punctuation."""
     return str(item).rstrip("。.；;，, ")
 
@@ -226,12 +248,32 @@ _NOT_YET = {
 }
 
 
-def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
-    """The lines shown to the person at a checkpoint."""
+def _items(summary: JSONMapping, key: str) -> list[JSONValue]:
+    value = summary[key]
+    if not isinstance(value, list):
+        raise TypeError(f"summary {key} is not a list: {value!r}")
+    return value
+
+
+def _texts(summary: JSONMapping, key: str) -> list[str]:
+    items = _items(summary, key)
+    if not all(isinstance(item, str) for item in items):
+        raise TypeError(f"summary {key} holds an item that is not a string")
+    return [item for item in items if isinstance(item, str)]
+
+
+def _stop_words(summary: JSONMapping, lang: str) -> JSONValue:
+    reason = summary["stop_reason"]
+    return STOP_WORDS[lang].get(reason, reason) if isinstance(reason, str) else reason
+
+
+def checkpoint_text(summary: JSONMapping, lang: str) -> list[str]:
+    """The lines shown to the person at a checkpoint, from the summary its ``CHECKPOINT`` event carries
+    (what :func:`stage_summary` wrote, read back as JSON)."""
     zh = lang == "zh"
     lines = []
     if zh:
-        lines.append(f"检查点：{STOP_WORDS['zh'].get(summary['stop_reason'], summary['stop_reason'])}")
+        lines.append(f"检查点：{_stop_words(summary, 'zh')}")
         if summary.get("note"):
             lines.append(str(summary["note"]))
         test = f"｜检验：{summary['test']}" if summary.get("test") else ""
@@ -239,29 +281,31 @@ def checkpoint_text(summary: dict[str, Any], lang: str) -> list[str]:
         kept = "搁置" if summary.get("disposition") == "SET_ASIDE" else "保留"
         lines.append(
             f"{kept}：{summary['kept']}｜修改：{summary['revised']}{test}｜"
-            f"未决：{'；'.join(_bare(u) for u in summary['undecided'])}"
+            f"未决：{'；'.join(_bare(u) for u in _items(summary, 'undecided'))}"
         )
         if not summary["reached_p3"]:
             lines.append(_NOT_YET["zh"][bool(summary.get("test"))])
         if summary["open_questions"]:
-            lines.append("未决问题：" + "；".join(summary["open_questions"]))
+            lines.append("未决问题：" + "；".join(_texts(summary, "open_questions")))
         if summary["options"]:
-            lines.append("可选：" + "；".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
+            lines.append("可选：" + "；".join(f"{i}. {o}" for i, o in enumerate(_items(summary, "options"), start=1)))
     else:
-        lines.append(f"Checkpoint: {STOP_WORDS['en'].get(summary['stop_reason'], summary['stop_reason'])}")
+        lines.append(f"Checkpoint: {_stop_words(summary, 'en')}")
         if summary.get("note"):
             lines.append(str(summary["note"]))
         test = f" | Test: {summary['test']}" if summary.get("test") else ""
-        undecided = "; ".join(_bare(u) for u in summary["undecided"])
+        undecided = "; ".join(_bare(u) for u in _items(summary, "undecided"))
         kept = "Set aside" if summary.get("disposition") == "SET_ASIDE" else "Keep"
         lines.append(f"{kept}: {summary['kept']} | Revise: {summary['revised']}{test} | Undecided: {undecided}")
         if not summary["reached_p3"]:
             lines.append(_NOT_YET["en"][bool(summary.get("test"))])
         if summary["open_questions"]:
-            lines.append("Open questions: " + "; ".join(summary["open_questions"]))
+            lines.append("Open questions: " + "; ".join(_texts(summary, "open_questions")))
         if summary["options"]:
-            lines.append("Options: " + "; ".join(f"{i}. {o}" for i, o in enumerate(summary["options"], start=1)))
-    lines.append(summary["closing"])
+            lines.append(
+                "Options: " + "; ".join(f"{i}. {o}" for i, o in enumerate(_items(summary, "options"), start=1))
+            )
+    lines.append(str(summary["closing"]))
     return lines
 
 

@@ -7,21 +7,23 @@ answer, a confirmed gap, a continued stage), and each only emits events into a :
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from autodidact.debate import cues, gaps, gates, moderator, review, summaries
 from autodidact.debate.answer_kinds import unlabelled
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.role_texts import offline_turn
 from autodidact.debate.roles import LABEL_INDEPENDENT, LABEL_SELF_CHECK, LABEL_SWITCH, ROLES, label, source_label
-from autodidact.debate.session import Session
+from autodidact.debate.session import Session, json_int, pending_turn
 from autodidact.debate.store import SessionStore
 from autodidact.debate.templates import TurnInputs, excerpt, key_term
 from autodidact.debate.turns import write_turn
 from autodidact.debate.txn import Txn
+from autodidact.jsontypes import JSONMapping
 from autodidact.text.tokens import term_set
 
 if TYPE_CHECKING:
+    from autodidact.config import Settings
     from autodidact.llm.runtime import Runtime
 
 
@@ -38,7 +40,9 @@ class TurnPlanner:
     runtime, settings and knowledge base it was given and writes nothing but the transaction.
     """
 
-    def __init__(self, *, runtime: Runtime, settings: Any, kb_root: Path | None, store: SessionStore) -> None:
+    def __init__(
+        self, *, runtime: Runtime, settings: Settings | None, kb_root: Path | None, store: SessionStore
+    ) -> None:
         self.runtime = runtime
         self.settings = settings
         self.kb_root = kb_root
@@ -64,14 +68,14 @@ class TurnPlanner:
     def config_turn(self, txn: Txn, retry: bool) -> None:
         s = txn.s
         zh = s.language == "zh"
-        rec = s.context.get("recommended_depth", gates.RECOMMENDED_DEPTH)
+        rec = s.recommended_depth(gates.RECOMMENDED_DEPTH)
         turn = len(s.rounds) + 1
         txn.emit(
             "SELECTION_REASON", "moderator", "SYSTEM",
             {"turn": turn, "kind": "CONFIGURATION", "role": "moderator", "question_type": "CONFIGURATION",
              "intent": "depth", "reason": "depth not confirmed; no substantive discussion before it" },
         )  # fmt: skip
-        known = _known_context(s.context.get("items", []), zh)
+        known = _known_context(s.context_items(), zh)
         if zh:
             contribution = f"已知情况（不再询问）：{known}。"  # the reading and mode are shown just above
             names = summaries.DEPTH_NAMES["zh"]
@@ -105,9 +109,8 @@ class TurnPlanner:
 
     def obstacle(self, s: Session) -> str:
         pending = s.pending_question or {}
-        turn = pending.get("turn")
-        if turn is not None:
-            item = s.round_by_turn(int(turn))
+        if pending.get("turn") is not None:
+            item = s.round_by_turn(pending_turn(pending))
             return item.obstacle or item.intent or "configuration"
         answered = [r for r in s.substantive_rounds]
         return (answered[-1].obstacle or "—") if answered else "—"
@@ -292,7 +295,7 @@ class TurnPlanner:
         return text, not degraded
 
     # -- gaps --------------------------------------------------------------------------------
-    def gap_turn(self, txn: Txn, gap: dict[str, Any], *, changed: bool, note: str = "") -> None:
+    def gap_turn(self, txn: Txn, gap: JSONMapping, *, changed: bool, note: str = "") -> None:
         s = txn.s
         zh = s.language == "zh"
         turn = len(s.rounds) + 1
@@ -303,9 +306,10 @@ class TurnPlanner:
              "obstacle": gap["gap_id"]},
         )  # fmt: skip
         if zh:
+            budget = gap["budget"]
             contribution = (
                 f"查证缺口：争议——{gap['reason']}；准备查——{gap['question']}；"
-                f"范围——{gap['scope']}；预算——{_ZH_BUDGET.get(gap['budget'], gap['budget'])}；"
+                f"范围——{gap['scope']}；预算——{_ZH_BUDGET.get(budget, budget) if isinstance(budget, str) else budget}；"
                 f"结果会改变——{gap['decision_impact']}。"
             )
             question = "按这个范围查证吗（回复 确认、不用，或 范围改成 …）？"
@@ -328,14 +332,14 @@ class TurnPlanner:
         )  # fmt: skip
         txn.emit("QUESTION_ASKED", "moderator", "ROLE_SWITCH", {"turn": turn, "question": question, "why": why})
 
-    def answer_gap(self, txn: Txn, text: str, pending: dict[str, Any]) -> None:
+    def answer_gap(self, txn: Txn, text: str, pending: JSONMapping) -> None:
         txn.emit(
             "USER_INPUT",
             "user",
             "USER",
             {"op": "reply", "text": text, "intent": "GAP_DECISION", "turn": pending["turn"]},
         )
-        gap_id = txn.s.round_by_turn(int(pending["turn"])).obstacle or ""
+        gap_id = txn.s.round_by_turn(pending_turn(pending)).obstacle or ""
         gap = txn.s.gap(gap_id)
         decision, scope = cues.parse_gap_decision(text)
         zh = txn.s.language == "zh"
@@ -412,10 +416,13 @@ def _nothing_found(proposition: str, sources: int, zh: bool) -> str:
     )
 
 
-def _known_context(items: list[dict[str, Any]], zh: bool) -> str:
+def _known_context(items: list[JSONMapping], zh: bool) -> str:
     """The inherited context in plain words; the keys and provenance tags stay in the event log."""
     values = {str(i.get("key")): i.get("value") for i in items}
-    sources = int(values.get("kb_raw_files") or 0)
+    count = values.get("kb_raw_files") or 0
+    if not isinstance(count, int | float | str):
+        raise TypeError(f"kb_raw_files is not a number: {count!r}")
+    sources = int(count)
     if zh:
         kb = f"知识库里有 {sources} 份资料" if values.get("knowledge_base") else "没有知识库"
         return f"用中文交流；{kb}"
@@ -472,7 +479,7 @@ _GO_ON_OPENINGS = ("You answered this with", "这一点你答过", "Now at turn"
 
 def _followed_up(session: Session) -> bool:
     """True when a follow-up to an answered question was asked and answered since the last checkpoint."""
-    since = session.checkpoints[-1]["last_turn"] if session.checkpoints else 0
+    since = json_int(session.checkpoints[-1]["last_turn"]) if session.checkpoints else 0
     return any(
         r.turn > since and r.user_answer is not None and (r.question or "").startswith(_GO_ON_OPENINGS)
         for r in session.rounds

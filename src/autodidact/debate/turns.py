@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal, TypedDict
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +22,7 @@ from autodidact.errors import ModelError
 from autodidact.llm.tasks import Message, data_block
 
 if TYPE_CHECKING:
+    from autodidact.debate.proposition import Proposition
     from autodidact.llm.runtime import Runtime
 
 BUNDLING_WORDS = ("以及", "另外", "顺便")
@@ -230,7 +231,7 @@ def judge_mode(runtime: Runtime, prompt: str) -> tuple[str, str]:
     return mode, basis
 
 
-def judge_opening(runtime: Runtime, prompt: str) -> tuple[str, str, Any]:
+def judge_opening(runtime: Runtime, prompt: str) -> tuple[str, str, Proposition]:
     """``(mode, basis, reading)``: the mode and the proposition read into its parts — by the model
     when there is one and its parts quote the prompt, else by the offline rules."""
     from autodidact.debate.proposition import Proposition, read
@@ -256,7 +257,15 @@ def judge_opening(runtime: Runtime, prompt: str) -> tuple[str, str, Any]:
     return out.mode, basis, reading
 
 
-def write_turn(runtime: Runtime, inputs: TurnInputs) -> tuple[TurnOutput, dict[str, Any]]:
+class TurnMeta(TypedDict, total=False):
+    """How a turn was produced, added to its ``ROLE_RESPONSE`` payload."""
+
+    producer: str
+    reason: str
+    reasked: bool
+
+
+def write_turn(runtime: Runtime, inputs: TurnInputs) -> tuple[TurnOutput, TurnMeta]:
     """A turn that passes the protocol rules, and how it was produced (model, re-asked, fallback)."""
     task = RoleTurnTask()
     if not runtime.heeds_feedback:  # the offline turn is built to the rules: checking and re-asking repeat it

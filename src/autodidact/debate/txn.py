@@ -7,9 +7,9 @@ re-plan the same turn deterministically and append only what is missing.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
-from autodidact.debate.events import make_event
+from autodidact.debate.events import EventLine, make_event
 from autodidact.debate.projection import apply
 from autodidact.debate.session import Session
 from autodidact.store.hashing import hash_json
@@ -23,14 +23,14 @@ class Txn:
         self.session_id = session_id
         self.next_seq = start_seq
         self.txn_id = hash_json([session_id, start_seq, key])[:10]
-        self.events: list[dict[str, Any]] = []
+        self.events: list[EventLine] = []
 
     @property
     def s(self) -> Session:
         assert self.scratch is not None
         return self.scratch
 
-    def emit(self, type_: str, actor: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    def emit(self, type_: str, actor: str, kind: str, payload: Mapping[str, object]) -> EventLine:
         event = make_event(
             self.session_id,
             self.next_seq,
@@ -44,5 +44,5 @@ class Txn:
         self.next_seq += 1
         return event
 
-    def field(self, name: str, value: Any) -> None:
+    def field(self, name: str, value: object) -> None:
         self.emit("SELECTION_REASON", "moderator", "SYSTEM", {"field": name, "value": value})
