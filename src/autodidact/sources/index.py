@@ -24,10 +24,10 @@ import logging
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from autodidact.errors import InputError
@@ -640,27 +640,15 @@ class LocalIndex:
         self, query: str, terms: list[tuple[str, bool]], k: int, kinds: tuple[str, ...] | None
     ) -> list[Passage]:
         with self._lock:
-            rows = self._ranked(" AND ".join(fts_term(*t) for t in terms), k, kinds)
-            if len(rows) >= k or len(terms) == 1:
-                return self._passages(rows, query)
-            full = len(rows)
-            dfs = self._term_frequencies(terms)
-            present = [(t, df) for t, df in zip(terms, dfs, strict=True) if df > 0]
-            if 0 < len(present) < len(terms):  # drop terms found nowhere (typos), AND the rest
-                seen = {r[0] for r in rows}
-                rows += [
-                    r
-                    for r in self._ranked(" AND ".join(fts_term(*t) for t, _ in present), k, kinds)
-                    if r[0] not in seen
-                ][: k - len(rows)]
-            if len(rows) < k and len(present) > 1:
-                common = max(_OR_MIN_DF, int(_OR_MAX_SHARE * self._passage_count()))
-                by_rarity = sorted(present, key=lambda item: item[1])
-                rare = [t for t, df in by_rarity if df <= common] or [by_rarity[0][0]]
-                seen = {r[0] for r in rows}
-                any_term = " OR ".join(fts_term(*t) for t in rare)
-                extra = [r for r in self._ranked(any_term, k + len(rows), kinds) if r[0] not in seen]
-                rows += extra[: k - len(rows)]
+            rows, full = tiered_search(
+                terms,
+                k,
+                lambda ts, every, n: self._ranked(
+                    (" AND " if every else " OR ").join(fts_term(*t) for t in ts), n, kinds
+                ),
+                self._term_frequencies,
+                self._passage_count,
+            )
             return self._passages(rows, query, full)
 
 
@@ -813,6 +801,44 @@ def rebuild_inputs(root: Path, store: SnapshotStore, manifest_path: Path) -> Ite
             raw_file, title, kind = None, "", kind_for_url(snap.normalized_url)
         title = " ".join(title.split()) or title_from_text(text, snap.normalized_url)
         yield snap, text, title, kind, raw_file
+
+
+Row = tuple[int, float, str, int]  # (passage id, score, snapshot ref, start): a ranked passage
+T = TypeVar("T")
+
+
+def tiered_search(
+    terms: list[T],
+    k: int,
+    ranked: Callable[[list[T], bool, int], list[Row]],
+    frequencies: Callable[[list[T]], list[int]],
+    passage_count: Callable[[], int],
+) -> tuple[list[Row], int | None]:
+    """The ``k`` best rows for the query's terms, and how many of them hold every term (None: all).
+
+    Every backend searches in the same tiers (``ranked(terms, every, limit)`` ranks the passages
+    holding every term, or any): all terms; if that gives fewer than ``k``, the terms found nowhere
+    (typos) dropped and the rest all required; then the rarer terms, any of them, to fill up. Very
+    common terms are left out of that last tier: they would make the query scan most of the index
+    while adding little to the ranking.
+    """
+    rows = ranked(terms, True, k)
+    if len(rows) >= k or len(terms) == 1:
+        return rows, None
+    full = len(rows)
+    dfs = frequencies(terms)
+    present = [(t, df) for t, df in zip(terms, dfs, strict=True) if df > 0]
+    if 0 < len(present) < len(terms):  # drop terms found nowhere (typos), AND the rest
+        seen = {r[0] for r in rows}
+        rows += [r for r in ranked([t for t, _ in present], True, k) if r[0] not in seen][: k - len(rows)]
+    if len(rows) < k and len(present) > 1:
+        common = max(_OR_MIN_DF, int(_OR_MAX_SHARE * passage_count()))
+        by_rarity = sorted(present, key=lambda item: item[1])
+        rare = [t for t, df in by_rarity if df <= common] or [by_rarity[0][0]]
+        seen = {r[0] for r in rows}
+        extra = [r for r in ranked(rare, False, k + len(rows)) if r[0] not in seen]
+        rows += extra[: k - len(rows)]
+    return rows, full
 
 
 def _without(text: str, start: int, end: int, spans: list[tuple[int, int]], first: int = 0) -> str:

@@ -37,6 +37,7 @@ from autodidact.sources.index import (
     Passage,
     cut_passages,
     rebuild_inputs,
+    tiered_search,
     title_from_text,
 )
 from autodidact.sources.passages import highlight
@@ -56,8 +57,6 @@ log = logging.getLogger(__name__)
 K1 = 1.2
 B = 0.75
 WEIGHTS = {"A": 1.0, "B": 0.4, "C": 0.4}  # body, document title, section: as LocalIndex's _BM25_WEIGHTS
-_OR_MAX_SHARE = 0.05
-_OR_MIN_DF = 500
 
 SCHEMA = [
     """
@@ -498,23 +497,11 @@ class PgIndex:
         items = query_lexemes(query or "")
         if not items:
             return []
-        rows = self._ranked(items, "&", k, kinds)
-        if len(rows) >= k or len(items) == 1:
-            return self._passages(rows, query)
-        full = len(rows)
-        dfs = self._frequencies(items)
-        present = [(t, df) for t, df in zip(items, dfs, strict=True) if df > 0]
-        if 0 < len(present) < len(items):  # drop terms found nowhere (typos), AND the rest
-            seen = {r[0] for r in rows}
-            rows += [r for r in self._ranked([t for t, _ in present], "&", k, kinds) if r[0] not in seen][
-                : k - len(rows)
-            ]
-        if len(rows) < k and len(present) > 1:
-            total, _ = self._totals()
-            common = max(_OR_MIN_DF, int(_OR_MAX_SHARE * total))
-            by_rarity = sorted(present, key=lambda item: item[1])
-            rare = [t for t, df in by_rarity if df <= common] or [by_rarity[0][0]]
-            seen = {r[0] for r in rows}
-            extra = [r for r in self._ranked(rare, "|", k + len(rows), kinds) if r[0] not in seen]
-            rows += extra[: k - len(rows)]
+        rows, full = tiered_search(
+            items,
+            k,
+            lambda ts, every, n: self._ranked(ts, "&" if every else "|", n, kinds),
+            self._frequencies,
+            lambda: self._totals()[0],
+        )
         return self._passages(rows, query, full)
