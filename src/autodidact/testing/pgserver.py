@@ -89,15 +89,46 @@ class PgServer:
         return self.url(name)
 
     def stop(self) -> None:
-        """Fast shutdown (clients are disconnected), then remove the folder."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=30)
+        """Fast shutdown (clients are disconnected), then remove the folder.
+
+        The signal goes to the postmaster itself (its pid is the first line of ``postmaster.pid``):
+        under ``runuser`` the process we started is runuser, which does not pass SIGINT on, and a
+        server it left behind kept running after the tests, its folder deleted under it."""
+        postmaster = self._postmaster_pid()
+        for pid in (postmaster, self.process.pid):
+            if pid is not None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGINT)
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=30)
+        deadline = time.monotonic() + 60
+        while postmaster is not None and _alive(postmaster) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if postmaster is not None and _alive(postmaster):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(postmaster, signal.SIGKILL)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _postmaster_pid(self) -> int | None:
+        try:
+            first = (self.folder / "data" / "postmaster.pid").read_text("utf-8").split("\n", 1)[0]
+        except OSError:
+            return None
+        return int(first) if first.strip().isdigit() else None
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this pid still runs (signal 0 tests without sending)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _as_owner(argv: list[str]) -> list[str]:
