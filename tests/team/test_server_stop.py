@@ -10,15 +10,16 @@ import pytest
 def test_stopping_the_test_server_ends_the_postmaster_itself() -> None:
     """Under runuser (tests run as root in CI) the started process is runuser; a server it left
     behind kept running after every test session."""
-    from autodidact.testing.pgserver import _alive, missing_reason, start_server
+    from autodidact.store.atomic import pid_alive
+    from autodidact.testing.pgserver import missing_reason, start_server
 
     reason = missing_reason()
     if reason is not None:
         pytest.skip(reason)
     server = start_server()
     postmaster = server._postmaster_pid()
-    assert postmaster is not None and _alive(postmaster)
+    assert postmaster is not None and pid_alive(postmaster)
     server.stop()
-    assert not _alive(postmaster), f"postmaster {postmaster} still runs"
+    assert not pid_alive(postmaster), f"postmaster {postmaster} still runs"
     assert not server.folder.exists()
     assert os.getpid() != postmaster

@@ -32,7 +32,8 @@ def temp_prefix(name: str) -> str:
     return f".{name}.p{os.getpid()}."
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid runs (signal 0 tests without sending; another user's counts)."""
     if pid == os.getpid():
         return True
     try:
@@ -61,7 +62,7 @@ def sweep_stale_temps(root: Path) -> list[Path]:
             match = _PID_RE.search(name)
             try:
                 if match:
-                    if _pid_alive(int(match.group(1))):
+                    if pid_alive(int(match.group(1))):
                         continue
                 elif now - path.stat().st_mtime < UNMARKED_TEMP_MAX_AGE:
                     continue

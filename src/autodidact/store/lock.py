@@ -22,17 +22,8 @@ from pathlib import Path
 from types import TracebackType
 
 from autodidact.errors import LockedError
+from autodidact.store.atomic import pid_alive
 from autodidact.store.pglock import AdvisoryLock
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class WriterLock:
@@ -68,7 +59,7 @@ class WriterLock:
             ) from None
         if previous.get("pid") and previous.get("pid") != os.getpid():
             pid = int(str(previous["pid"]))
-            if not _pid_alive(pid) and self._warn is not None:
+            if not pid_alive(pid) and self._warn is not None:
                 self._warn(f"taking over a stale lock left by pid {pid} (no longer running)")
         os.ftruncate(fd, 0)
         info = {"pid": os.getpid(), "since": time.strftime("%Y-%m-%dT%H:%M:%S%z")}

@@ -20,6 +20,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from autodidact.store.atomic import pid_alive
+
 PG_ROOTS = ("/usr/lib/postgresql",)
 SUPERUSER = "autodidact"
 OWNER = "nobody"
@@ -105,9 +107,9 @@ class PgServer:
             self.process.kill()
             self.process.wait(timeout=30)
         deadline = time.monotonic() + 60
-        while postmaster is not None and _alive(postmaster) and time.monotonic() < deadline:
+        while postmaster is not None and pid_alive(postmaster) and time.monotonic() < deadline:
             time.sleep(0.1)
-        if postmaster is not None and _alive(postmaster):
+        if postmaster is not None and pid_alive(postmaster):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(postmaster, signal.SIGKILL)
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -118,17 +120,6 @@ class PgServer:
         except OSError:
             return None
         return int(first) if first.strip().isdigit() else None
-
-
-def _alive(pid: int) -> bool:
-    """Whether a process with this pid still runs (signal 0 tests without sending)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _as_owner(argv: list[str]) -> list[str]:
