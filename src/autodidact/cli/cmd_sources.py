@@ -265,7 +265,9 @@ def register(app: typer.Typer) -> None:
             return
         if not hits:
             console.print(f"no passages match {query!r}")
-            if any("\u4e00" <= ch <= "\u9fff" for ch in query):
+            from autodidact.text.tokens import has_cjk
+
+            if has_cjk(query):
                 # a Chinese question over English documents matches nothing: search compares words
                 console.print("hint: search matches the documents' own words; for English documents, search in English")
             return

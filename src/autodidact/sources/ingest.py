@@ -24,7 +24,6 @@ from autodidact.sources.ingest_batch import IngestBatch, snapshot_text
 from autodidact.sources.rawfiles import (
     RawFile,
     candidate_names,
-    header_language,
     links_out_of,
     list_raw_files,
     local_snapshot_ref,
@@ -213,7 +212,7 @@ def _stage_added(batch: IngestBatch, raw_dir: Path, path: Path, day: str) -> tup
             snapshot_ref=local_snapshot_ref(url, extracted.text),
             body=extracted.text,
             user_contributed=True,
-            language=header_language(batch.root),
+            language=batch.language,
         )
         raw_bytes = rf.render().encode("utf-8")
     raw_path = raw_dir / name

@@ -26,7 +26,7 @@ from pathlib import Path
 from autodidact.errors import AutodidactError, SourceError
 from autodidact.progress import Progress
 from autodidact.sources.index import PassageIndex
-from autodidact.sources.rawfiles import RawFile
+from autodidact.sources.rawfiles import RawFile, header_language
 from autodidact.sources.snapshots import Snapshot, SnapshotStore
 from autodidact.store.batch import FileBatch, journal_path
 from autodidact.store.index import INDEX_DIRNAME
@@ -79,6 +79,7 @@ class IngestBatch:
         self.total, self.what = total, what
         self.started = time.monotonic()
         self.counts = {"new": 0, "present": 0}
+        self.language = header_language(self.root)  # read once: raw headers an add writes (rawfiles.LABELS)
 
     def stage(
         self,
