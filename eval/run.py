@@ -57,6 +57,10 @@ PYDOC_MODULE_SETS = {
     "pydoc-modules-b": PYDOC_MODULES_B,
     "pydoc-modules-c": PYDOC_MODULES_C,
 }
+# GNU manuals in Info format that Debian installs with the tools themselves (/usr/share/info): a
+# corpus of eleven book-length manuals, none of them read while the engine was built.
+INFO_DIR = Path("/usr/share/info")
+INFO_MANUALS = ["bc", "bzip2", "coreutils", "diffutils", "ed", "find", "grep", "gzip", "sed", "time", "wget"]
 TARGET_RECALL = 0.8
 TARGET_ON_TOPIC = 0.7
 
@@ -167,6 +171,13 @@ def write_corpus(kind: str, dest: Path) -> Path | None:
 
         write_pydoc_module_corpus(dest, PYDOC_MODULE_SETS[kind])
         return dest
+    if kind == "gnu-info":
+        manuals = [p for name in INFO_MANUALS for p in sorted(INFO_DIR.glob(f"{name}.info*.gz"))]
+        if len(manuals) < 3:
+            return None
+        for path in manuals:
+            shutil.copyfile(path, dest / path.name)
+        return dest
     suffix = {"debian-en": ".en.html", "debian-zh": ".zh-cn.html"}[kind]
     chapters = sorted(DEBIAN_DIR.glob(f"ch*{suffix}"))
     if len(chapters) < 3:
@@ -258,7 +269,11 @@ def run_case(case: Case, work: Path) -> Result:
     result = Result(case)
     corpus = write_corpus(case.corpus, work / "corpus")
     if corpus is None:
-        packages = "debian-reference-en debian-reference-zh-cn"
+        packages = (
+            "grep diffutils coreutils sed gzip"
+            if case.corpus == "gnu-info"
+            else "debian-reference-en debian-reference-zh-cn"
+        )
         result.error = f"corpus {case.corpus} is not installed (apt-get install {packages})"
         return result
     kb = work / "kb"

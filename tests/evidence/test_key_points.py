@@ -7,6 +7,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from autodidact.config import Settings
 from autodidact.evidence.agent import GatherResult, gather
 from autodidact.evidence.focus import focus
@@ -414,3 +416,44 @@ def test_the_advice_a_section_ends_on_is_a_key_point_when_it_says_the_topic() ->
     # the research's subject counts as its words ("如何编写和调试程序" makes 「调试」 the subject's)
     assert any("set -x" in s for s in points("用 make 构建", subject="编写和调试 shell 程序"))
     assert not any("set -x" in s for s in points("用 make 构建")), points("用 make 构建")
+
+
+@pytest.mark.parametrize(
+    ("chapter", "language", "question", "topic", "note"),
+    [
+        (
+            "ch11.zh-cn.html",
+            "zh",
+            "《用 iconv 命令来转换文本文件》的要点是什么？",
+            "文本数据转换：iconv 转换和检查编码",
+            '你需要使用 "`CP932`" 作为编码名来代替',
+        ),
+        (
+            "ch11.en.html",
+            "en",
+            "What are the key points of “Converting a text file with iconv”?",
+            "How do I convert text data on Debian: iconv and encodings?",
+            'use "`CP932`" as the encoding name instead of',
+        ),
+    ],
+)
+def test_a_sections_note_is_among_its_key_points_and_its_table_counts_once(
+    tmp_path: Path, chapter: str, language: str, question: str, topic: str, note: str
+) -> None:
+    """The Debian Reference's section on iconv has a fifteen-row table of encodings whose rows share
+    their words ("code page …, Microsoft Windows style … variant"), and ends with a note on
+    converting Shift-JIS data. The rows used to fill the key points and the note was cut."""
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.testing.corpora import debian_reference_zh
+
+    folder = debian_reference_zh()
+    if folder is None or not (folder / chapter).is_file():
+        pytest.skip("debian-reference-zh-cn is not installed")
+    report = tmp_path / "report"
+    index_corpus(report, [folder / chapter], name="debian-reference")
+    kqs = [{"id": "kq1", "text": question}]
+    result = run(make_payload(report, language=language, key_questions=kqs, name="iconv", query=topic))
+    quotes = [e.snippet for c in result.evidence.claims for e in c.evidence]
+    assert any(note in q for q in quotes)
+    rows = [q for q in quotes if q.rstrip().endswith("|") and "code page" in q]
+    assert len(rows) <= 1 and len(quotes) >= 4

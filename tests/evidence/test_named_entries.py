@@ -48,3 +48,21 @@ def test_a_quote_from_an_entrys_body_is_about_that_entry(tmp_path: Path) -> None
     assert locator.entry("tempfile-functions.md", "The return value is a pair (fd, name)") == "mkstemp"
     assert locator.entry("tempfile-functions.md", "create and return a unique temporary directory") == "mkdtemp"
     assert locator.entry("tempfile-functions.md", "not in the file at all") == ""
+
+
+def test_an_inherited_entry_printed_again_under_a_subclass_is_read_once(tmp_path: Path) -> None:
+    """pydoc prints Thread's ``run()`` and its *target* paragraph again under Timer: read twice, they
+    took the slots of the passage that answers how a thread is given its work."""
+    from autodidact.evidence.collect import best_spans, opening
+    from autodidact.testing.corpora import write_pydoc_module_corpus
+
+    page = write_pydoc_module_corpus(tmp_path, ["threading"])[0]
+    text = page.read_text(encoding="utf-8")
+    doc = Doc(page.as_uri(), "threading", "corpus", "ref", text, "primary", "")
+    entries = _entry_spans(doc, {"run"})
+    assert text.count("run(self)\n") >= 2  # the page prints the entry under Thread and again under Timer
+    assert len(entries) == 1 and "Method representing the thread's activity." in text[entries[0][0] : entries[0][1]]
+    top, _ = best_spans(doc, [["target", "run"]], limit=4)
+    openings = [opening(text[s:e]) for s, e in top]
+    assert len(set(openings)) == len(openings) == 4
+    assert any(o.startswith("class Thread(builtins.object)") for o in openings)

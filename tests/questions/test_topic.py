@@ -495,6 +495,9 @@ def test_what_a_possessive_ends_the_subject_with_is_its_name() -> None:
     assert subject_names("Python's configparser") == ["configparser"]
     assert subject_names("Debian's package management") == []  # "'s" is no name, nor a common noun phrase
     assert subject_names("Python's generators and coroutines") == []
+    # "a Python class" is any class: its pages ("Customizing attribute access") never write "Python"
+    assert subject_names("customizing attribute access in a Python class") == []
+    assert subject_names("the Python json module") == ["json"]
 
 
 def test_a_pair_joined_by_a_reciprocal_verb_is_one_facet() -> None:

@@ -535,9 +535,39 @@ def best_spans(
         )
         return base * (1.0 + aspect_bonus(aspect, doc.text[spans[i][0] : spans[i][1]], subject))
 
-    ranked = sorted(((score(i), i) for i in range(len(spans))), key=lambda x: (-x[0], x[1]))
+    ranked = _distinct(sorted(((score(i), i) for i in range(len(spans))), key=lambda x: (-x[0], x[1])), doc.text, spans)
     top = [spans[i] for sc, i in ranked[:limit] if sc > 0]
     if reserve is not None:
         reserve += [spans[i] for sc, i in ranked[limit : limit + RESERVE_SPANS] if sc > 0]
     best = max((_span_score(variants, body_text(doc.text[s:e])) for s, e in top), default=0.0)
     return top, best
+
+
+_MARGIN = re.compile(r"[|\s]+")
+ALIKE_CHARS = 160  # two passages that open with the same this many characters repeat one text
+
+
+def opening(text: str) -> str:
+    """A passage's first :data:`ALIKE_CHARS` characters, margins ("|" of pydoc's class listings) and
+    spacing aside: two passages with the same opening are one text printed twice."""
+    return _MARGIN.sub(" ", text).strip()[:ALIKE_CHARS]
+
+
+def _distinct(ranked: list[tuple[float, int]], text: str, spans: list[tuple[int, int]]) -> list[tuple[float, int]]:
+    """``ranked`` without passages that open like a better one, word for word (margins and spacing aside).
+
+    Why: a reference page repeats every inherited method under each subclass (pydoc prints
+    Thread's ``run()`` and its *target* paragraph again under Timer), so the two best passages
+    of the page were one text twice, and the passage that answers ("There are two ways to specify
+    the activity: by passing a callable object to the constructor, or by overriding the run()
+    method in a subclass.") was never read.
+    """
+    seen: set[str] = set()
+    out: list[tuple[float, int]] = []
+    for sc, i in ranked:
+        key = opening(text[spans[i][0] : spans[i][1]])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((sc, i))
+    return out

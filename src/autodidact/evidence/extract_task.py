@@ -27,6 +27,7 @@ from autodidact.evidence.relevance import DEFINITION_BONUS, quotable, sentence_b
 from autodidact.evidence.textscore import BM25, STOPWORDS, clip, coverage, kept_stopwords, sentence_spans, terms
 from autodidact.llm.tasks import Message
 from autodidact.sources.passages import BOUND_METHOD_TAIL
+from autodidact.text.admonitions import admonition_spans, in_admonition
 from autodidact.text.furniture import is_furniture
 from autodidact.text.keypoints import key_points_document, key_points_heading
 from autodidact.text.sections import bare_heading
@@ -652,9 +653,11 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     if not cands:
         return []
     sent_terms = [set(terms(c[2])) for c in cands]
-    df: Counter[str] = Counter(t for ts in sent_terms for t in ts)
+    units = _table_units(cands)
+    df = _unit_frequencies(sent_terms, units)
     heading = set(inputs.query_variants[0]) if inputs.query_variants else set(terms(inputs.kq_text))
     bearing = _bearing_on_topic(inputs, sent_terms)
+    flagged = _flagged(inputs.passages, found)
     scored: list[tuple[float, int]] = []
     for i, ts in enumerate(sent_terms):
         if not ts or (bearing is not None and i not in bearing):
@@ -669,6 +672,8 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
             # only the topic's words the section says rarely: those it says throughout are its subject
             rare = {t for t in ts & inputs.topic_terms if df[t] <= 2}
             shared *= 1.0 + TOPIC_SHARE * min(len(rare), 3)
+        if i in flagged:
+            shared *= NOTE_WEIGHT
         scored.append((-shared / (len(ts) ** 0.5 + 1.0) * (1.0 if prose else 0.5), i))
     scored.sort()
     # The section's opening sentence states what the section is about (a manual's topic sentence:
@@ -713,13 +718,70 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     # The offline engine is asked for SPARE_CLAIMS more than the question keeps, and the file keeps
     # the first ones: in the section's order, the closing advice would always be the one cut, so it
     # takes the place of the last point kept. (Ranking all points first cost the report case the
-    # `dpkg --configure -a` row of a table whose rows rank alike; docs/eval.md.)
+    # `dpkg --configure -a` row of a table whose rows rank alike; docs/eval.md.) A note the document
+    # flags (a warning, a caveat) is often the section's last word too, and is kept the same way.
     order = sorted(picked)
     keep = max(1, inputs.max_claims - SPARE_CLAIMS)
-    if closing in order and order.index(closing) >= keep:
-        order.remove(closing)
-        order.insert(keep - 1, closing)
+    kept, spare = order[:keep], order[keep:]
+    musts = ([closing] if closing is not None else []) + [i for i in picked if i in flagged][:NOTES_KEPT]
+    for must in musts:
+        victim = next((i for i in reversed(kept) if i not in musts), None)
+        if must not in spare or victim is None:
+            continue
+        kept = [i for i in kept if i != victim] + [must]
+        spare = [victim, *(i for i in spare if i != must)]
+    order = sorted(kept) + spare
     return [(cands[i][1], cands[i][2]) for i in order]
+
+
+NOTE_WEIGHT = 2.0  # a sentence inside a note, warning or tip counts this much more as a key point
+NOTES_KEPT = 2  # notes among a section's key points that displace its ordinary points when the answer is full
+
+
+def _flagged(passages: list[PassageIn], found: list[tuple[str, str]]) -> set[int]:
+    """The indices of ``found`` (sentences in passage order) that lie in a note, warning or tip
+    the document marks as such (text/admonitions.py): the author's own word that they matter."""
+    texts = {p.pid: p.text for p in passages}
+    spans = {p.pid: admonition_spans(p.text) for p in passages}
+    cursor: dict[str, int] = {}
+    notes: set[str] = set()
+    for pid, sentence in found:
+        at = texts[pid].find(sentence, cursor.get(pid, 0))
+        if at < 0:
+            continue
+        cursor[pid] = at + 1
+        if spans[pid] and in_admonition(spans[pid], at, at + len(sentence)):
+            notes.add(" ".join(sentence.split()))
+    # Section passages overlap, and the one that holds a note's label may be the second to hold its
+    # text: the sentence is a note wherever it is read.
+    return {n for n, (_, sentence) in enumerate(found) if " ".join(sentence.split()) in notes}
+
+
+def _table_units(cands: list[tuple[int, str, str]]) -> list[int]:
+    """Each candidate's unit for centrality: its own index, or the first row of the table it is a row of.
+
+    Why: a term counts once per sentence that says it, so the rows of one reference table (fifteen
+    encodings, each "code page …, 微软操作系统风格的 … 变体") vouched for each other and filled a
+    section's key points, while the section's note on converting Shift-JIS data — the one thing a
+    reader must not miss — went unquoted. A table repeats its columns' words by construction; it
+    counts as one unit, and a row is central only for what the rest of the section says too.
+    """
+    units: list[int] = []
+    for i, (_, pid, sentence) in enumerate(cands):
+        row = _is_fact_row(sentence.strip())
+        if row and i and cands[i - 1][1] == pid and _is_fact_row(cands[i - 1][2].strip()):
+            units.append(units[i - 1])
+        else:
+            units.append(i)
+    return units
+
+
+def _unit_frequencies(sent_terms: list[set[str]], units: list[int]) -> Counter[str]:
+    """How many units (sentences; a table counts once) say each term."""
+    per_unit: dict[int, set[str]] = {}
+    for ts, unit in zip(sent_terms, units, strict=True):
+        per_unit.setdefault(unit, set()).update(ts)
+    return Counter(t for ts in per_unit.values() for t in ts)
 
 
 def _bearing_on_topic(inputs: ExtractInputs, sent_terms: list[set[str]]) -> set[int] | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from autodidact.errors import ModelOutputInvalid
-from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans, title_score
+from autodidact.evidence.collect import Candidate, Collector, Doc, best_spans, opening, title_score
 from autodidact.evidence.extract_task import (
     MODIFIER_WEIGHT,
     PARAMETER_SET,
@@ -254,9 +254,18 @@ def _entry_spans(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
         return []
     found = entry_heads(doc.text)
     out: list[tuple[int, int]] = []
+    said: set[str] = set()
     for i, (at, name) in enumerate(found):
         if set(content_terms(name)) & heads and len(content_terms(name)) == 1:
             end = found[i + 1][0] if i + 1 < len(found) else len(doc.text)
+            # A reference page repeats an inherited method's entry word for word under each
+            # subclass (Thread's run() under Timer): read once, it leaves a slot for the passage
+            # that answers ("There are two ways to specify the activity: … or by overriding the
+            # run() method in a subclass.").
+            body = opening(doc.text[at : min(end, at + PASSAGE_CHARS)])
+            if body in said:
+                continue
+            said.add(body)
             out.append((at, min(end, at + PASSAGE_CHARS)))
     # a definition list's item for the name ("- choices -- A container of values …") is its entry too
     for start, end, name in definition_items(doc.text):

@@ -592,6 +592,8 @@ def subject_names(subject: str) -> list[str]:
     for i, word in enumerate(words):
         if i == 0 or not _KIND_WORD.match(word) or words[i - 1] == ",":
             continue
+        if i >= 2 and words[i - 2].lower() in {"a", "an", "any", "each", "every"}:
+            continue  # "a Python class" is any class, not one named Python: its pages need not say "Python"
         j = i - 1  # the name before the kind word, then each one listed before it
         while j >= 0 and words[j] != ",":
             out.append(words[j])
