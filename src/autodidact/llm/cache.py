@@ -19,8 +19,8 @@ from typing import NamedTuple
 
 from autodidact.jsontypes import JSONObject
 from autodidact.llm.base import Completion, Request, Usage
+from autodidact.store.derived_db import connect
 from autodidact.store.hashing import hash_json
-from autodidact.store.index import connect
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS llm_cache (

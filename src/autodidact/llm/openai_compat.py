@@ -175,7 +175,7 @@ class OpenAICompatModel:
         if usage is not None:
             counted = Usage(int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0))
         else:  # a server that reports no usage in streams: one chunk is one token
-            from autodidact.llm.tokens import request_tokens
+            from autodidact.llm.token_estimates import request_tokens
 
             counted = Usage(input_tokens=request_tokens(request), output_tokens=chunks)
         return Completion(text=text, usage=counted, model=model, finish_reason=finish)

@@ -26,6 +26,7 @@ from autodidact.loop.control import Control
 from autodidact.loop.inbox import pending_questions
 from autodidact.loop.progress import NullReporter, Reporter, StepInfo
 from autodidact.loop.research_step import step_research
+from autodidact.loop.research_summary import write_summary
 from autodidact.loop.round_end import step_check, step_compile, step_state
 from autodidact.loop.state import (
     ResearchState,
@@ -37,7 +38,6 @@ from autodidact.loop.state import (
     save_state,
 )
 from autodidact.loop.steps import RoundContext, RoundScratch, step_questions, unprocessed_raw_files
-from autodidact.loop.summary import write_summary
 from autodidact.loop.termination import conditions_of
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from autodidact.mcp.jobs import ResearchSlot
 from autodidact.mcp.uris import article_uri, report_uri
 
 if TYPE_CHECKING:
-    from autodidact.sources.index import Passage
+    from autodidact.sources.passage_index import Passage
 
 T = TypeVar("T")
 # What a tool returns. The SDK publishes a tool's output schema from its return annotation and

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from autodidact.errors import ModelError
 from autodidact.llm.base import Completion, Request, Usage
-from autodidact.llm.tokens import estimate_tokens, request_tokens
+from autodidact.llm.token_estimates import estimate_tokens, request_tokens
 
 Reply = str | Completion | BaseException
 

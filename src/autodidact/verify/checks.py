@@ -450,7 +450,7 @@ def check_index(root: Path, report: VerifyReport) -> None:
     """
     import sqlite3
 
-    from autodidact.store.index import check_database, index_path
+    from autodidact.store.derived_db import check_database, index_path
 
     db = index_path(root)
     if not db.is_file():

@@ -37,9 +37,9 @@ from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
 from autodidact.store.batch import crash_point
+from autodidact.store.derived_db import INDEX_DIRNAME, connect_derived, index_path, set_aside
 from autodidact.store.filememo import FileMemo
 from autodidact.store.hashing import sha256_text
-from autodidact.store.index import INDEX_DIRNAME, connect_derived, index_path, set_aside
 from autodidact.text.furniture import FURNITURE_DOCS, sentence_weights
 from autodidact.text.sections import boundary_lines, label, split_sections
 
