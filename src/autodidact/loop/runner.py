@@ -17,7 +17,7 @@ import datetime as dt
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from autodidact.config import Settings
 from autodidact.errors import BudgetExceeded, InputError, IntegrityError, KBError
@@ -351,11 +351,34 @@ async def research(
     return result
 
 
-def research_sync(kb: KnowledgeBase, **kwargs: Any) -> RunResult:
-    """:func:`research` with SIGINT/SIGTERM routed to a stop at the next safe point."""
-    control = kwargs.pop("control", None) or Control(resume_hint=f"resume with: autodidact research --kb {kb.root}")
+def research_sync(
+    kb: KnowledgeBase,
+    *,
+    topic: str | None,
+    runtime: Runtime,
+    settings: Settings,
+    max_rounds: int | None = None,
+    background: str | None = None,
+    corpus: list[Path] | None = None,
+    reporter: Reporter | None = None,
+    control: Control | None = None,
+) -> RunResult:
+    """:func:`research` (the same arguments) with SIGINT/SIGTERM routed to a stop at the next safe point."""
+    control = control or Control(resume_hint=f"resume with: autodidact research --kb {kb.root}")
     restore = control.install_signal_handlers()
     try:
-        return asyncio.run(research(kb, control=control, **kwargs))
+        return asyncio.run(
+            research(
+                kb,
+                topic=topic,
+                runtime=runtime,
+                settings=settings,
+                max_rounds=max_rounds,
+                background=background,
+                corpus=corpus,
+                reporter=reporter,
+                control=control,
+            )
+        )
     finally:
         restore()

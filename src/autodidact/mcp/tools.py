@@ -76,7 +76,7 @@ def _relative(path: Path, root: Path) -> str:
         return path.name
 
 
-def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) -> None:
+def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) -> None:  # SDK lifespan state
     """Add every tool to ``server`` for the knowledge base at ``kb_root``."""
     kb = kb_root
 
