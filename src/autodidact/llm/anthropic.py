@@ -101,7 +101,7 @@ class AnthropicModel:
         import anthropic
 
         system, turns = split_system(request.messages)
-        # Any: the SDK's create() takes its own typed keywords (TypedDict params); a dict of them is not one type
+        # untyped values: the SDK's create() takes its own typed keywords, which one dict cannot name
         kwargs: dict[str, Any] = {
             "model": self.name,
             "messages": turns,

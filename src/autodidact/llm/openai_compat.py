@@ -102,7 +102,7 @@ class OpenAICompatModel:
         """Send one chat completion and translate the SDK's failures."""
         import openai
 
-        # Any: the SDK's create() takes its own typed keywords (TypedDict params); a dict of them is not one type
+        # untyped values: the SDK's create() takes its own typed keywords, which one dict cannot name
         kwargs: dict[str, Any] = {
             "model": self.name,
             "messages": [{"role": m["role"], "content": m["content"]} for m in request.messages],
