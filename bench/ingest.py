@@ -35,8 +35,8 @@ import time
 from pathlib import Path
 
 from autodidact.kb import init_kb
-from autodidact.sources.index import LocalIndex
 from autodidact.sources.ingest import add_paths
+from autodidact.sources.passage_index import LocalIndex
 
 SIZE = 20_000
 ROUNDS = 3
@@ -134,7 +134,7 @@ def index_writes(rows: dict[str, list[tuple[object, ...]]], passages: list[tuple
     index's tables filled with the rows it made, in one transaction. Printed, not judged: it is
     the floor of any rebuild that keeps the index's layout (passage texts and sentence counts
     beside the FTS5 table)."""
-    from autodidact.sources.index import SCHEMA
+    from autodidact.sources.passage_index import SCHEMA
 
     t0 = time.perf_counter()
     conn = sqlite3.connect(db)

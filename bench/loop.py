@@ -53,8 +53,8 @@ sys.path.insert(0, str(ROOT / "src"))
 from autodidact.config import load_settings  # noqa: E402
 from autodidact.kb import init_kb  # noqa: E402
 from autodidact.llm.runtime import Runtime  # noqa: E402
-from autodidact.llm.steps import current_step, step_scope  # noqa: E402
-from autodidact.llm.tokens import estimate_tokens  # noqa: E402
+from autodidact.llm.step_budgets import current_step, step_scope  # noqa: E402
+from autodidact.llm.token_estimates import estimate_tokens  # noqa: E402
 from autodidact.loop.progress import NullReporter  # noqa: E402
 from autodidact.loop.runner import research  # noqa: E402
 from autodidact.sources.ingest import index_corpus  # noqa: E402

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from autodidact.sources.index import LocalIndex
+from autodidact.sources.passage_index import LocalIndex
 from autodidact.sources.passages import chunk_spans
 from autodidact.sources.snapshots import Snapshot, local_url, normalize_url
 from autodidact.store.hashing import sha256_text

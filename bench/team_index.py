@@ -33,8 +33,8 @@ sys.path.insert(0, str(HERE.parent / "eval"))
 
 from run import CASES, Fact, load_cases, normalise, write_corpus  # noqa: E402
 
-from autodidact.sources.index import LocalIndex, PassageIndex  # noqa: E402
 from autodidact.sources.ingest import index_corpus  # noqa: E402
+from autodidact.sources.passage_index import LocalIndex, PassageIndex  # noqa: E402
 from autodidact.sources.pgindex import PgIndex  # noqa: E402
 
 TOP = 3

@@ -17,8 +17,8 @@ ANY = re.compile(r"\bAny\b")
 DICT_ANY = re.compile(r"dict\[str, Any\]")
 
 # Lines of src/autodidact/**/*.py that mention ``Any`` / ``dict[str, Any]`` (grep -c, summed).
-MAX_ANY_LINES = 107
-MAX_DICT_ANY_LINES = 29
+MAX_ANY_LINES = 30
+MAX_DICT_ANY_LINES = 4
 
 
 def _lines(pattern: re.Pattern[str]) -> int:

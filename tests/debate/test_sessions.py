@@ -129,7 +129,7 @@ def test_s1_two_rounds_without_signal_reach_a_checkpoint(debate: Callable[..., d
     session = SessionStore(_folder(kb_dir)).replay()
     assert session is not None
     assert session.checkpoints[-1]["rule"] == "S1" and session.checkpoints[-1]["obstacle"] == "undefined_concept"
-    assert session.summary["reached_p3"] is False
+    assert session.summary.reached_p3 is False
     assert "还没谈到预测" in last["text"] and "P3" not in last["text"]  # plain words, no rule id
     assert check_session(_folder(kb_dir))["ok"]
     # continuing after the checkpoint starts a new stage without re-asking the depth

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from autodidact.evidence.extract_task import LIST_MAX_CHARS, with_antecedents
-from autodidact.evidence.research import announced_end
+from autodidact.evidence.kq_research import announced_end
 from autodidact.evidence.textscore import sentence_spans
 from autodidact.wiki.compile.answers import QuestionTerms, split_long
 

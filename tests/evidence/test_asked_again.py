@@ -6,7 +6,7 @@ from __future__ import annotations
 from autodidact.evidence.collect import Candidate, Doc
 from autodidact.evidence.extract_task import ExtractClaimsTask
 from autodidact.evidence.focus import focus
-from autodidact.evidence.research import SPANS_READ, _spans_to_read
+from autodidact.evidence.kq_research import SPANS_READ, _spans_to_read
 
 from .conftest import one_passage_inputs
 

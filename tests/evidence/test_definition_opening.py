@@ -1,5 +1,5 @@
 """A definition question reads the opening of the section named for the thing it asks about
-(evidence/research.py ``_own_section_opening``; docs/evidence.md, "Finding passages")."""
+(evidence/kq_research.py ``_own_section_opening``; docs/evidence.md, "Finding passages")."""
 
 from __future__ import annotations
 

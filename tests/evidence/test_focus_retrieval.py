@@ -13,9 +13,9 @@ from autodidact.evidence.agent import GatherResult, default_known, gather
 from autodidact.evidence.collect import Candidate, Doc
 from autodidact.evidence.extract_task import _sentence_like
 from autodidact.evidence.focus import focus
+from autodidact.evidence.kq_research import widen_first
 from autodidact.evidence.payload import parse_payload
 from autodidact.evidence.relevance import defines, quotable, unquotable_ranges
-from autodidact.evidence.research import widen_first
 from autodidact.evidence.textscore import stem, terms
 from autodidact.evidence.validator import validate_evidence
 from autodidact.llm.runtime import Runtime

@@ -1,5 +1,5 @@
 """Page furniture: a sentence on many pages of a corpus is never quoted (text/furniture.py,
-sources/index.py src_common, evidence/extract_task.py quotable_sentences; docs/text.md)."""
+sources/passage_index.py src_common, evidence/extract_task.py quotable_sentences; docs/text.md)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Any
 from autodidact.config import Settings
 from autodidact.evidence.agent import GatherResult, gather
 from autodidact.evidence.payload import parse_payload
-from autodidact.sources.index import LocalIndex
+from autodidact.sources.passage_index import LocalIndex
 from autodidact.sources.snapshots import SnapshotStore, local_url
-from autodidact.store.index import index_path
+from autodidact.store.derived_db import index_path
 from autodidact.text.furniture import is_furniture, sentence_key, sentence_keys
 
 from .conftest import make_payload

@@ -1,4 +1,4 @@
-"""A "key points of “X”" question is answered from section X itself (evidence/research.py,
+"""A "key points of “X”" question is answered from section X itself (evidence/kq_research.py,
 evidence/extract_task.py key_point_sentences; docs/evidence.md)."""
 
 from __future__ import annotations

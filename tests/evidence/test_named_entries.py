@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autodidact.evidence.collect import Doc
-from autodidact.evidence.research import _entry_spans
+from autodidact.evidence.kq_research import _entry_spans
 
 PAGE = (
     "Python Library Documentation: module tempfile\n\n"

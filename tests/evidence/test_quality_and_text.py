@@ -97,7 +97,7 @@ def test_a_sentence_that_only_points_elsewhere_is_not_quoted() -> None:
 
 
 def test_a_passage_edge_inside_a_long_sentence_moves_to_a_sentence_start() -> None:
-    from autodidact.evidence.research import widen
+    from autodidact.evidence.kq_research import widen
 
     text = "x" * 300 + " the dynamic kernel module support. It rebuilds modules. " + "y" * 300
     start = text.index("rnel module")

@@ -1,11 +1,11 @@
 """API reference pages: a member is documented under its signature, then described without its
-name (evidence/extract_task.py "carried on", evidence/research.py entry_end, docs/evidence.md)."""
+name (evidence/extract_task.py "carried on", evidence/kq_research.py entry_end, docs/evidence.md)."""
 
 from __future__ import annotations
 
 from autodidact.evidence.extract_task import ExtractInputs, PassageIn
 from autodidact.evidence.focus import focus
-from autodidact.evidence.research import entry_end
+from autodidact.evidence.kq_research import entry_end
 
 from .conftest import offline_quotes, one_passage_inputs
 
@@ -215,7 +215,7 @@ def test_list_items_that_are_sentences_stand_on_their_own() -> None:
 def test_the_subjects_own_name_is_not_required_of_a_facets_answer() -> None:
     """Every question of a research on concurrent.futures says "concurrent.futures"; the page's
     entries never repeat it, so requiring it left "submitting callables" without an answer."""
-    from autodidact.evidence.research import own_literals
+    from autodidact.evidence.kq_research import own_literals
 
     subject = frozenset({"concurrent.futures"})
     assert own_literals(["concurrent.futures", "Executor.submit"], subject) == ["Executor.submit"]
@@ -252,7 +252,7 @@ def test_a_definition_lists_lowercase_entry_is_a_sentence_a_fragment_is_not() ->
 
 
 def test_a_passage_ending_in_an_announcement_takes_in_what_it_announces() -> None:
-    from autodidact.evidence.research import announced_end
+    from autodidact.evidence.kq_research import announced_end
 
     text = (
         "These binary log data are accessed by the journalctl(1) command. For example, you can "
@@ -431,7 +431,7 @@ def test_what_a_parameter_does_is_what_happens_when_it_is_set() -> None:
 
 
 def test_a_passage_opening_with_an_example_starts_with_the_paragraph_announcing_it() -> None:
-    from autodidact.evidence.research import announcing_start
+    from autodidact.evidence.kq_research import announcing_start
 
     text = (
         "Intro paragraph.\n\n    Once a connection has been established, create a Cursor object and call\n"

@@ -221,7 +221,7 @@ def test_a_run_whose_head_is_a_subject_word_is_headed_by_the_word_before_it() ->
 
 def test_two_words_are_also_searched_written_closed_as_code_writes_them() -> None:
     from autodidact.evidence.focus import closed_compounds
-    from autodidact.evidence.research import search_terms
+    from autodidact.evidence.kq_research import search_terms
 
     assert closed_compounds("What is meant by exit code in Process's lifecycle?") == [stem("exitcode")]
     assert closed_compounds("What does Process.join do?") == []

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from autodidact.evidence.collect import Collector
 from autodidact.sources.extract import extract_bytes
-from autodidact.store.index import index_path
+from autodidact.store.derived_db import index_path
 
 PAGE = b"""<html><head><title>Reentrant locks</title><meta name="author" content="Ada Lovelace">
 <meta name="date" content="2024-05-01"></head><body><article><h1>Reentrant locks</h1>
@@ -59,8 +59,8 @@ def test_a_local_documents_author_and_date_reach_the_evidence_sources(tmp_path: 
     from autodidact.evidence.agent import gather
     from autodidact.evidence.payload import parse_payload
     from autodidact.llm.runtime import Runtime
-    from autodidact.sources.index import manifest_entries
     from autodidact.sources.ingest import index_corpus
+    from autodidact.sources.passage_index import manifest_entries
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()

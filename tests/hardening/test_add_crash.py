@@ -107,7 +107,7 @@ def _outcome(kb: Path) -> dict[str, object]:
     """What an add leaves that must not depend on a crash: files, their bytes, what is indexed."""
     import sqlite3
 
-    from autodidact.sources.index import manifest_entries
+    from autodidact.sources.passage_index import manifest_entries
 
     files = {
         str(p.relative_to(kb)): p.read_bytes()

@@ -235,7 +235,7 @@ def test_event_corruption_before_the_last_line_stops_and_repairs_nothing(debate_
 
 def test_append_after_a_torn_manifest_line_seals_it_and_keeps_the_log_readable(tmp_path: Path) -> None:
     from autodidact.kb import init_kb
-    from autodidact.sources.index import manifest_entries
+    from autodidact.sources.passage_index import manifest_entries
 
     kb, _ = init_kb(tmp_path / "kb", topic="generators", lang="en")
     first, second = tmp_path / "a.md", tmp_path / "b.md"

@@ -20,7 +20,7 @@ from autodidact.errors import ConfigError, InputError, LockedError, NotFoundErro
 from autodidact.loop.progress import NullReporter
 from autodidact.loop.runner import RunResult
 from autodidact.report.pipeline import ReportResult
-from autodidact.sources.index import Passage
+from autodidact.sources.passage_index import Passage
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"

@@ -22,7 +22,7 @@ from autodidact.llm.ledger import read_totals
 from autodidact.llm.registry import build_runtime
 from autodidact.llm.retry import RetryPolicy
 from autodidact.llm.runtime import Runtime
-from autodidact.llm.steps import Step
+from autodidact.llm.step_budgets import Step
 from autodidact.llm.tasks import Message
 from autodidact.testing.fake_llm import FakeLLM
 from autodidact.testing.scripted import ScriptedModel
@@ -251,7 +251,7 @@ def test_local_presets_default_to_fallback_streaming_and_one_call_at_a_time() ->
     assert chosen.settings.concurrency == 3  # what the user set stays
 
 
-# -- step budgets (llm/steps.py) ---------------------------------------------------------------------
+# -- step budgets (llm/step_budgets.py) ---------------------------------------------------------------------
 
 
 def test_a_step_past_its_call_budget_finishes_on_the_offline_engine(

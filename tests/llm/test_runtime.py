@@ -184,7 +184,7 @@ class SpareTask(RateTask):
 
 
 def test_offline_inputs_reach_only_the_offline_engine() -> None:
-    # Catches: the extractor's spare claims asked of a model, or lost offline (evidence/research.py).
+    # Catches: the extractor's spare claims asked of a model, or lost offline (evidence/kq_research.py).
     assert Runtime().run_sync(SpareTask(), "two words") == Answer(title="two", score=3)
     model = ScriptedModel(['{"title": "gen", "score": 7}'])
     assert Runtime(model=model).run_sync(SpareTask(), "two words") == Answer(title="gen", score=7)

@@ -11,8 +11,8 @@ from autodidact.kb import KnowledgeBase
 from autodidact.questions.candidates import OUTLINE_PER_FACET, outline_candidates
 from autodidact.questions.generate import select_questions
 from autodidact.questions.models import HistoryItem, OutlineEntry, QuestionerInputs
-from autodidact.sources.index import LocalIndex
 from autodidact.sources.outline import PER_FACET, facet_outline
+from autodidact.sources.passage_index import LocalIndex
 from autodidact.text.keypoints import key_points_heading
 
 from .conftest import TOPIC

@@ -244,7 +244,7 @@ def test_a_partly_answered_question_stays_pending_then_settles(fresh_kb: Callabl
 def _finding(question: str, answer: str) -> tuple[list[str], list[str]]:
     """The sentences and citations the summary shows for one resolved question."""
     from autodidact.loop.audit_answers import AuditedQuestion
-    from autodidact.loop.summary import _Asked, findings
+    from autodidact.loop.research_summary import _Asked, findings
 
     item = AuditedQuestion(qid="r1q1", status="resolved", question=question, answer=answer)
     [(_, sentences, cited)] = findings([_Asked(item, 1, 0, False)])
@@ -284,7 +284,7 @@ def test_findings_answer_the_topics_facets_before_a_sections_key_points() -> Non
     put "exception(self, msg, …)" above what loggers and handlers are; and an answer that never
     names what it was asked (propagation) is no finding."""
     from autodidact.loop.audit_answers import AuditedQuestion
-    from autodidact.loop.summary import _Asked, findings
+    from autodidact.loop.research_summary import _Asked, findings
 
     topic = "How do I configure Python logging: loggers, handlers, propagation?"
     asked = [

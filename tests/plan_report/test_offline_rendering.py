@@ -1,4 +1,4 @@
-"""What a reader sees of offline-written report elements (report/elements.py, report/prose.py,
+"""What a reader sees of offline-written report elements (report/elements.py, report/quoted_markdown.py,
 text/sections.py): headings without permalinks, source escapes shown once, each bullet once,
 findings without the synthesis's bookkeeping (docs/writing.md)."""
 
@@ -10,7 +10,7 @@ from autodidact.evidence.models import EvidenceFile, KeyFinding
 from autodidact.plan.offline import offline_plan
 from autodidact.report.citations import Citer
 from autodidact.report.elements import findings_list, risk_list
-from autodidact.report.prose import inline
+from autodidact.report.quoted_markdown import inline
 from autodidact.testing.evidence_files import claim, evidence_file, item, source
 from autodidact.text.keypoints import key_points_question
 from autodidact.text.sections import bare_heading, headings

@@ -29,7 +29,7 @@ from autodidact.llm.ledger import read_totals
 from autodidact.llm.runtime import Runtime
 from autodidact.plan.offline import offline_plan
 from autodidact.report.pipeline import NullReporter, run_report_sync
-from autodidact.report.prose import inline
+from autodidact.report.quoted_markdown import inline
 from autodidact.report.references import clean_title, location
 from autodidact.testing.corpora import write_pydoc_corpus
 from autodidact.testing.evidence_files import claim, evidence_file, source

@@ -9,8 +9,8 @@ from pathlib import Path
 from autodidact.llm.runtime import Runtime
 from autodidact.questions.generate import generate_questions, select_questions
 from autodidact.questions.models import Candidate, HistoryItem, QuestionerInputs, RawDigest, RoundQuestions
+from autodidact.questions.question_list import render_summary
 from autodidact.questions.similarity import THRESHOLD, similarity
-from autodidact.questions.summary import render_summary
 from autodidact.testing.scripted import ScriptedModel
 
 TOPIC = "How do Python generators and coroutines work?"

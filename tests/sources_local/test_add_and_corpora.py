@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from autodidact.kb import KnowledgeBase
-from autodidact.sources.index import LocalIndex
 from autodidact.sources.ingest import index_corpus, scan_raw
+from autodidact.sources.passage_index import LocalIndex
 from autodidact.sources.rawfiles import parse_raw_file
 from autodidact.sources.snapshots import SnapshotStore
 from autodidact.testing.corpora import debian_reference_zh_files, make_pdf, write_pydoc_corpus

@@ -9,8 +9,8 @@ import pytest
 
 from autodidact.kb import init_kb
 from autodidact.progress import RecordingProgress
-from autodidact.sources.index import LocalIndex, manifest_entries
 from autodidact.sources.ingest import add_paths
+from autodidact.sources.passage_index import LocalIndex, manifest_entries
 
 DAY = "2026-12-07"
 

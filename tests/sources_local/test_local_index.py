@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autodidact.sources.index import PassageIndex, open_index
+from autodidact.sources.passage_index import PassageIndex, open_index
 from autodidact.sources.passages import chunk_spans, query_terms, segment
 from autodidact.sources.snapshots import SnapshotStore, local_url
 

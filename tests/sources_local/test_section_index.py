@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 from autodidact.cli import app
 from autodidact.kb import init_kb
-from autodidact.sources.index import LocalIndex, PassageIndex, open_index
 from autodidact.sources.ingest import add_paths, index_corpus
+from autodidact.sources.passage_index import LocalIndex, PassageIndex, open_index
 from autodidact.sources.snapshots import SnapshotStore, local_url
-from autodidact.store.index import index_path
+from autodidact.store.derived_db import index_path
 from autodidact.text.sections import split_sections
 
 DEBIAN = Path("/usr/share/debian-reference")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from autodidact.errors import BlockedError, SourceError
-from autodidact.sources.index import LocalIndex
+from autodidact.sources.passage_index import LocalIndex
 from autodidact.testing.fakeweb import FakeWeb
 
 from .conftest import fetch_into, settings_for, stored_files

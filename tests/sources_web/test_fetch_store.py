@@ -11,7 +11,7 @@ import pytest
 from autodidact.config import FetchSettings
 from autodidact.errors import BlockedError
 from autodidact.sources.fetch import Fetcher, domain_quality
-from autodidact.sources.index import LocalIndex
+from autodidact.sources.passage_index import LocalIndex
 from autodidact.sources.rawfiles import parse_raw_file
 from autodidact.sources.snapshots import SnapshotStore
 from autodidact.sources.sniff import CappedDecoder

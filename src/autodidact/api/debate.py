@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autodidact.api.engine import check_engine_args, runtime_for, settings_for
 from autodidact.api.knowledge import KBPath
+from autodidact.api.runtime_setup import check_engine_args, runtime_for, settings_for
 from autodidact.errors import InputError, NotFoundError
 
 if TYPE_CHECKING:

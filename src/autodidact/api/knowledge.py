@@ -19,7 +19,7 @@ from autodidact.errors import InputError, NotFoundError, PathSafetyError
 if TYPE_CHECKING:
     from autodidact.kb import KnowledgeBase
     from autodidact.loop.status import StatusReport
-    from autodidact.sources.index import Passage
+    from autodidact.sources.passage_index import Passage
 
 KBPath = str | os.PathLike[str]
 MAX_SEARCH_K = 1000
@@ -42,7 +42,7 @@ def search(query: str, *, kb: KBPath, k: int = 10) -> list[Passage]:
     words has ``all_terms`` False and comes after every passage holding all of them.
     """
     from autodidact.sources.distinct import distinct_passages
-    from autodidact.sources.index import open_index
+    from autodidact.sources.passage_index import open_index
 
     if not isinstance(query, str) or not query.strip():
         raise InputError("search: the query is empty", hint="give words to look for, e.g. search('yield', kb=...)")

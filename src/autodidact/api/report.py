@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autodidact.api.engine import check_engine_args, run_coroutine, runtime_for, settings_for
 from autodidact.api.knowledge import KBPath, open_knowledge_base
+from autodidact.api.runtime_setup import check_engine_args, run_coroutine, runtime_for, settings_for
 from autodidact.errors import InputError, NotFoundError
 
 if TYPE_CHECKING:

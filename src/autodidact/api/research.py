@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
-from autodidact.api.engine import check_engine_args, run_coroutine, runtime_for, settings_for
 from autodidact.api.knowledge import KBPath
+from autodidact.api.runtime_setup import check_engine_args, run_coroutine, runtime_for, settings_for
 from autodidact.errors import AutodidactError, InputError, Interrupted, LockedError, NotFoundError
 
 if TYPE_CHECKING:

@@ -45,7 +45,7 @@ class AppGroup(TyperGroup):
         rank = {name: i for i, name in enumerate(HELP_ORDER)}
         return sorted(names, key=lambda n: (rank.get(n, len(rank)), n))
 
-    def invoke(self, ctx: ClickContext) -> Any:
+    def invoke(self, ctx: ClickContext) -> Any:  # click's Group.invoke returns Any (a command's own value)
         try:
             return super().invoke(ctx)
         except AutodidactError as exc:

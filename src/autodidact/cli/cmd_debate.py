@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 import typer
 
@@ -19,7 +19,9 @@ from autodidact.cli.common import console, emit_json, kb_option
 from autodidact.cli.engine_opts import fallback_option, model_option
 
 if TYPE_CHECKING:
+    from autodidact.debate.engine import Engine
     from autodidact.debate.events import EventLine
+    from autodidact.debate.session import Session
 
 
 def _out(text: str) -> None:
@@ -29,7 +31,13 @@ def _out(text: str) -> None:
 
 # ``autodidact debate --kb K --model M start …``: the group's options apply to its subcommands
 # (set by the group callback, which runs first in every invocation; a subcommand's own option wins).
-_GROUP: dict[str, Any] = {}
+class _GroupOptions(TypedDict, total=False):
+    kb: Path | None
+    model: str | None
+    fallback: str | None
+
+
+_GROUP: _GroupOptions = {}
 
 
 def _roots(kb: Path | None, *, create: bool = False) -> tuple[Path, Path | None]:
@@ -62,7 +70,7 @@ def _session_dir(kb: Path | None, session: str) -> tuple[Path, Path | None]:
     return folder, kb_root
 
 
-def _engine(folder: Path, kb_root: Path | None, model: str | None, fallback: str | None = None) -> Any:
+def _engine(folder: Path, kb_root: Path | None, model: str | None, fallback: str | None = None) -> Engine:
     from autodidact.cli.engine_opts import load_run_settings, make_runtime
     from autodidact.debate.engine import Engine
 
@@ -73,10 +81,17 @@ def _engine(folder: Path, kb_root: Path | None, model: str | None, fallback: str
     return Engine(folder, runtime=runtime, settings=settings, kb_root=kb_root)
 
 
-def _show(engine: Any, events: list[EventLine], as_json: bool) -> None:
+def _loaded(engine: Engine) -> Session:
+    """The engine's session after a command ran (every command loads or starts one first)."""
+    if engine.session is None:
+        raise RuntimeError("the debate engine holds no session")
+    return engine.session
+
+
+def _show(engine: Engine, events: list[EventLine], as_json: bool) -> None:
     from autodidact.debate.render import render_events, turn_json
 
-    session = engine.session
+    session = _loaded(engine)
     if as_json:
         emit_json(turn_json(session, events))
         return
@@ -106,7 +121,7 @@ def _read_line() -> str | None:
     return line.rstrip("\n")
 
 
-def _interactive(folder: Path, engine: Any, first: list[EventLine] | None = None) -> None:
+def _interactive(folder: Path, engine: Engine, first: list[EventLine] | None = None) -> None:
     """The terminal conversation: answer, see the next turn, until closed; EOF/Ctrl+C pause."""
     try:
         if first is not None:
@@ -114,18 +129,18 @@ def _interactive(folder: Path, engine: Any, first: list[EventLine] | None = None
         _converse(engine)
     except KeyboardInterrupt:
         engine.pause("interrupt")
-    session = engine.session
+    session = _loaded(engine)
     if session.state == "CLOSED":
         console.print("会话已关闭" if session.language == "zh" else "session closed")
     elif session.state == "PAUSED":
         console.print(_continue_hint(folder, session.language), soft_wrap=True)
 
 
-def _converse(engine: Any) -> None:
+def _converse(engine: Engine) -> None:
     from autodidact.errors import InputError
 
     engine.load()
-    while engine.session.state != "CLOSED":
+    while _loaded(engine).state != "CLOSED":
         line = _read_line()
         if line is None:
             engine.pause("eof")
@@ -138,7 +153,7 @@ def _converse(engine: Any) -> None:
             console.print(f"{exc.message} {exc.hint or ''}", soft_wrap=True, markup=False)
             continue
         _show(engine, events, False)
-        if engine.session.state == "PAUSED":
+        if _loaded(engine).state == "PAUSED":
             return
 
 
@@ -184,8 +199,7 @@ def register(app: typer.Typer) -> None:
 
         Example: autodidact debate --kb my-kb
         """
-        _GROUP.clear()
-        _GROUP.update(kb=kb, model=model, fallback=fallback)
+        _GROUP.update({"kb": kb, "model": model, "fallback": fallback})  # every key: nothing of a last call stays
         if ctx.invoked_subcommand is not None:
             return
         from autodidact.debate.render import briefing, budget_line
@@ -197,8 +211,8 @@ def register(app: typer.Typer) -> None:
             result = engine.store.recover()
             console.print(f"recovered {folder.name}: torn last line moved to {result['quarantined']}", soft_wrap=True)
         engine.resume()
-        engine.load()
-        console.print("\n".join(briefing(engine.session, budget_line(engine.session))), soft_wrap=True)
+        session = engine.load()
+        console.print("\n".join(briefing(session, budget_line(session))), soft_wrap=True)
         _interactive(folder, engine)
 
     @debate.command("start")

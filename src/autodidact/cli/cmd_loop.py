@@ -378,7 +378,7 @@ def register(app: typer.Typer) -> None:
         from autodidact.loop.steps import RoundContext, RoundScratch, previous_check_report, questioner_inputs
         from autodidact.loop.steps import unprocessed_raw_files as unprocessed
         from autodidact.questions.generate import generate_questions
-        from autodidact.questions.summary import render_summary
+        from autodidact.questions.question_list import render_summary
 
         knowledge = open_kb(kb)
         state = load_state(knowledge)

@@ -256,7 +256,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from autodidact.sources.distinct import distinct_passages
-        from autodidact.sources.index import open_index
+        from autodidact.sources.passage_index import open_index
 
         with open_index(_search_root(kb)) as index:
             hits = distinct_passages(lambda n: index.search(query, n), k)
@@ -292,8 +292,8 @@ def register(app: typer.Typer) -> None:
         Example: autodidact index rebuild --kb my-kb
         """
         from autodidact.kb import open_kb
-        from autodidact.sources.index import open_index
         from autodidact.sources.ingest import scan_raw
+        from autodidact.sources.passage_index import open_index
 
         knowledge_base = open_kb(kb)
         with knowledge_base.lock(warn=lambda m: console.print(f"[yellow]warning:[/yellow] {m}")):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack, cast
 
 import typer
 
@@ -20,13 +20,20 @@ KB_HELP = "Knowledge-base folder (default: $AUTODIDACT_KB, else the current fold
 PIPED_WIDTH = 100_000
 
 
+class _ConsoleOptions(TypedDict, total=False):
+    """The rich ``Console`` options this module's consoles are made with."""
+
+    stderr: bool
+    highlight: bool
+
+
 class _LazyConsole:
     """A rich ``Console`` made on first use: importing rich costs ~20 ms, and ``--help`` never prints here.
 
     Off a terminal it neither wraps nor crops (:data:`PIPED_WIDTH`, soft wrap): a line written to a
     file is the line the program said."""
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, **options: Unpack[_ConsoleOptions]) -> None:
         self._options = options
         self._console: Console | None = None
 
@@ -41,7 +48,7 @@ class _LazyConsole:
             self._console = console
         return self._console
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         return getattr(self.real(), name)
 
 
@@ -57,7 +64,7 @@ out = cast("Console", _LazyConsole(highlight=False))
 """What a command was asked to show (``status``'s report) goes to stdout, so it can be piped."""
 
 
-def kb_option() -> Any:
+def kb_option() -> Any:  # typer.Option() is typed Any: it stands for the parameter's default
     """``--kb DIR`` with the shared help text."""
     return typer.Option(None, "--kb", help=KB_HELP, file_okay=False)
 
@@ -65,7 +72,7 @@ def kb_option() -> Any:
 JSON_HELP = "Print the result as JSON on stdout and nothing else there (progress and messages go to stderr)."
 
 
-def json_option() -> Any:
+def json_option() -> Any:  # typer.Option() is typed Any (see kb_option)
     """``--json`` with the shared help text."""
     return typer.Option(False, "--json", help=JSON_HELP)
 

@@ -32,7 +32,7 @@ MODEL_HELP = (
 )
 
 
-def model_option() -> Any:
+def model_option() -> Any:  # typer.Option() is typed Any: it stands for the parameter's default
     """``--model provider:name``."""
     return typer.Option(None, "--model", "-m", help=MODEL_HELP, metavar="PROVIDER:NAME")
 
@@ -43,7 +43,7 @@ def _fallback_value(value: str | None) -> str | None:
     return value
 
 
-def fallback_option() -> Any:
+def fallback_option() -> Any:  # typer.Option() is typed Any
     """``--fallback offline|none``: what a step does when the model's reply stays invalid."""
     return typer.Option(
         None,
@@ -56,19 +56,19 @@ def fallback_option() -> Any:
     )
 
 
-def no_cache_option() -> Any:
+def no_cache_option() -> Any:  # typer.Option() is typed Any
     """``--no-cache``: bypass the call cache (replies are still recorded in the ledger)."""
     return typer.Option(False, "--no-cache", help="Call the model even for requests answered before.")
 
 
-def max_cost_option() -> Any:
+def max_cost_option() -> Any:  # typer.Option() is typed Any
     """``--max-cost USD``."""
     return typer.Option(
         None, "--max-cost", min=0.0, metavar="USD", help="Stop cleanly before a model call would pass this cost."
     )
 
 
-def max_tokens_option() -> Any:
+def max_tokens_option() -> Any:  # typer.Option() is typed Any
     """``--max-tokens N``."""
     return typer.Option(
         None, "--max-tokens", min=0, metavar="N", help="Stop cleanly before a model call would pass this many tokens."

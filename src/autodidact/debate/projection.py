@@ -44,12 +44,18 @@ from autodidact.debate.session import (
     IDENTITY_FIELDS,
     MATURITY_ORDER,
     REPLACEABLE_FIELDS,
+    DegradedReview,
     Idea,
     IdeaVersion,
     Maturation,
     ProjectionError,
+    ReviewAssessment,
+    ReviewBatch,
+    ReviewRequest,
+    ReviewResult,
     Round,
     Session,
+    StageSummary,
     approval_of,
     pending_turn,
 )
@@ -204,37 +210,35 @@ _ReviewEvent = ReviewRequestedEvent | ReviewReturnedEvent | DegradedReviewEvent 
 
 def _apply_review(session: Session, event: _ReviewEvent) -> None:
     batch = event.payload.batch
-    record = next((r for r in session.reviews if r.get("batch") == batch), None)
+    record = next((r for r in session.reviews if r.batch == batch), None)
     if record is None:
-        record = {"batch": batch, "requests": [], "results": [], "degraded": None, "assessment": None}
+        record = ReviewBatch(batch=batch)
         session.reviews.append(record)
         session.execution.usage.review_batches = len(session.reviews)
     if isinstance(event, ReviewRequestedEvent):
         asked = event.payload
-        record["requests"].append(
-            {"review_id": asked.review_id, "perspective": asked.perspective, "input": asked.input}
+        record.requests.append(
+            ReviewRequest(review_id=asked.review_id, perspective=asked.perspective, input=copy.deepcopy(asked.input))
         )
         session.state = "INDEPENDENT_REVIEW"
     elif isinstance(event, ReviewReturnedEvent):
         returned = event.payload
-        record["results"].append(
-            {
-                "review_id": returned.review_id,
-                "status": returned.status,
-                "output": returned.output,
-                "execution_kind": event.execution_kind,
-            }
+        record.results.append(
+            ReviewResult(
+                review_id=returned.review_id,
+                status=returned.status,
+                output=copy.deepcopy(returned.output),
+                execution_kind=event.execution_kind,
+            )
         )
     elif isinstance(event, DegradedReviewEvent):
         degraded = event.payload
-        record["degraded"] = {"status": degraded.status, "label": degraded.label, "reason": degraded.reason}
+        record.degraded = DegradedReview(status=degraded.status, label=degraded.label, reason=degraded.reason)
     else:
         assessed = event.payload
-        record["assessment"] = {
-            "divergence": assessed.divergence,
-            "reasons": assessed.reasons,
-            "degraded": assessed.degraded,
-        }
+        record.assessment = ReviewAssessment(
+            divergence=assessed.divergence, reasons=copy.deepcopy(assessed.reasons), degraded=assessed.degraded
+        )
 
 
 def _apply_selection(session: Session, payload: SelectionReasonPayload) -> None:
@@ -345,7 +349,10 @@ def _apply_checkpoint(session: Session, event: CheckpointEvent) -> None:
     # reason back from the replayed session and reports it (DC16), so the projection must keep it.
     setattr(session, "state", payload.state if "state" in payload.model_fields_set else "CHECKPOINT")  # noqa: B010
     setattr(session, "stop_reason", payload.stop_reason)  # noqa: B010
-    session.summary = copy.deepcopy(payload.summary)
+    try:
+        session.summary = StageSummary.model_validate(payload.summary)
+    except ValueError as exc:
+        raise ProjectionError(f"invalid checkpoint summary: {str(exc).splitlines()[0]}") from None
     if session.pending_question and session.pending_question.get("turn") is not None:
         open_round = session.round_by_turn(pending_turn(session.pending_question))
         if open_round.user_answer is None:

@@ -9,9 +9,19 @@ F; only whitelisted fields may be replaced, identity fields never.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    PrivateAttr,
+    SerializerFunctionWrapHandler,
+    ValidatorFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 from autodidact.errors import IntegrityError
 from autodidact.jsontypes import JSONMapping, JSONObject, JSONValue
@@ -174,6 +184,100 @@ class Round(BaseModel):
     signals: list[str] = Field(default_factory=list)
 
 
+class ReviewRequest(BaseModel):
+    """One isolated review asked for in a batch (a ``REVIEW_REQUESTED`` event): its whitelisted input."""
+
+    review_id: str
+    perspective: str
+    input: dict[str, JsonValue]
+
+
+class ReviewResult(BaseModel):
+    """One review's structured output (a ``REVIEW_RETURNED`` event) and how it was produced."""
+
+    review_id: str
+    status: str
+    output: dict[str, JsonValue]
+    execution_kind: str
+
+
+class DegradedReview(BaseModel):
+    """Why a batch could not run independently, and the label the person sees for it."""
+
+    status: str
+    label: str
+    reason: str
+
+
+class ReviewAssessment(BaseModel):
+    """The deterministic divergence judgement over a batch (``DISAGREEMENT_ASSESSED``)."""
+
+    divergence: str
+    reasons: list[JsonValue]
+    degraded: bool
+
+
+class ReviewBatch(BaseModel):
+    """One review batch as the projection collects it from its four event types.
+
+    The field order is the order ``session.json`` has always had (the golden files in
+    tests/debate/data/golden hold it byte for byte).
+    """
+
+    batch: int
+    requests: list[ReviewRequest] = Field(default_factory=list)
+    results: list[ReviewResult] = Field(default_factory=list)
+    degraded: DegradedReview | None = None
+    assessment: ReviewAssessment | None = None
+
+
+class StageSummary(BaseModel):
+    """The latest checkpoint's summary (``Session.summary``), as its ``CHECKPOINT`` event carried it.
+
+    Why every field is optional and only the keys given are written back, in their order: the event's
+    summary is JSON (``summaries.CheckpointSummary`` when this program wrote it, any object when a
+    test or an older log did), and ``session.json`` must hold it unchanged, key for key. Strict, so a
+    value is never coerced into another; keys this model does not name are kept as they came.
+    """
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    stop_reason: str | None = None
+    rule: str | None = None
+    obstacle: str | None = None
+    maturation: str | None = None
+    reached_p3: bool | None = None
+    kept: str | None = None
+    disposition: str | None = None
+    revised: str | None = None
+    test: str | None = None
+    undecided: list[str] | None = None
+    open_questions: list[str] | None = None
+    stopped_questions: list[JsonValue] | None = None
+    deferred_obstacles: list[JsonValue] | None = None
+    options: list[str] | None = None
+    closing: str | None = None
+    note: str | None = None  # what the turn would have opened with, when a checkpoint cut it short
+    _keys: tuple[str, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _remember_keys(cls, data: object, handler: ValidatorFunctionWrapHandler) -> StageSummary:
+        summary = handler(data)
+        if not isinstance(summary, StageSummary):
+            raise TypeError(f"not a stage summary: {summary!r}")
+        if isinstance(data, dict):
+            summary._keys = tuple(str(key) for key in data)
+        elif isinstance(data, StageSummary):
+            summary._keys = data._keys
+        return summary
+
+    @model_serializer(mode="wrap")
+    def _as_given(self, handler: SerializerFunctionWrapHandler) -> dict[str, JsonValue]:
+        dumped = handler(self)
+        return {key: dumped[key] for key in self._keys}
+
+
 class Session(BaseModel):
     """The projection of one session's events (the content of ``session.json`` minus ``revision``)."""
 
@@ -200,13 +304,13 @@ class Session(BaseModel):
     # tests or rivals, whatever question they answered (docs/debate.md, "Reading answers")
     examples: list[str] = Field(default_factory=list)
     gap_requests: list[dict[str, JsonValue]] = Field(default_factory=list)
-    reviews: list[dict[str, Any]] = Field(default_factory=list)
+    reviews: list[ReviewBatch] = Field(default_factory=list)
     rounds: list[Round] = Field(default_factory=list)
     notes: list[dict[str, JsonValue]] = Field(default_factory=list)
     checkpoints: list[dict[str, JsonValue]] = Field(default_factory=list)
     stage: int = 0
     latest_user_input: str | None = None
-    summary: dict[str, Any] = Field(default_factory=dict)
+    summary: StageSummary = Field(default_factory=StageSummary)
     last_applied_event_id: str | None = None
 
     # -- lookups ---------------------------------------------------------------------------

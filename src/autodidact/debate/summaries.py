@@ -9,7 +9,7 @@ A validation plan is only written once the session reached P3, and is marked as 
 from __future__ import annotations
 
 import re
-from typing import NotRequired, TypedDict
+from typing import NotRequired, TypedDict, TypeVar
 
 from autodidact.debate import cues, gates
 from autodidact.debate.answer_kinds import classify as classify_answer
@@ -18,6 +18,8 @@ from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.session import Session
 from autodidact.debate.templates import excerpt, sharpest
 from autodidact.jsontypes import JSONMapping, JSONValue
+
+_V = TypeVar("_V")
 
 PROVEN_WORDS = (
     "已证实", "结论成立", "已被证明", "得到证明", "证明了", "已经证明", "确证",
@@ -309,12 +311,17 @@ def checkpoint_text(summary: JSONMapping, lang: str) -> list[str]:
     return lines
 
 
+def _or(value: _V | None, default: _V) -> _V:
+    """A summary field the checkpoint gave (even empty), else what the page shows without it."""
+    return default if value is None else value
+
+
 def session_summary_md(session: Session) -> str:
     """The session summary template, filled."""
     zh = session.language == "zh"
     idea = session.idea()
     version = idea.current
-    summary = session.summary or {}
+    summary = session.summary
     ex = session.execution
     depth = DEPTH_NAMES["zh"].get(ex.depth or "", ex.depth or "?") if zh else (ex.depth or "?")
     chose = (
@@ -330,7 +337,7 @@ def session_summary_md(session: Session) -> str:
         L += [f"# 阶段小结：{session.session_id}", ""]
         mode_name = "探索" if session.mode == "explore" else "推敲"
         L.append(f"- 模式：{mode_name}｜深度：{depth}（{chose}）｜成熟度：{_maturity(_shown_level(session), 'zh')}")
-        L.append(f"- 停止原因：{_stopped(session.stop_reason, summary.get('obstacle'), 'zh')}")
+        L.append(f"- 停止原因：{_stopped(session.stop_reason, summary.obstacle, 'zh')}")
         # rounds count against the depth's limit, not every reply (a trial read "4 / 8" after seven
         # replies as a miscount)
         L.append(
@@ -341,10 +348,10 @@ def session_summary_md(session: Session) -> str:
         L += [
             "## 保留 / 修改 / 未决",
             "",
-            f"- {'搁置' if version.disposition == 'SET_ASIDE' else '保留'}：{summary.get('kept', '—')}",
-            f"- 修改：{summary.get('revised', '—')}",
+            f"- {'搁置' if version.disposition == 'SET_ASIDE' else '保留'}：{_or(summary.kept, '—')}",
+            f"- 修改：{_or(summary.revised, '—')}",
         ]
-        L += [f"- 未决：{'；'.join(summary.get('undecided', [])) or '—'}", "", "## 关键前提（用户观察）", ""]
+        L += [f"- 未决：{'；'.join(_or(summary.undecided, [])) or '—'}", "", "## 关键前提（用户观察）", ""]
         L += [f"- {a}" for a in version.assumptions] or ["- 尚未浮出"]
         if session.examples:  # cases told of, kept apart from the premises
             L += ["", "## 你举的实例", ""] + [f"- {e}" for e in session.examples]
@@ -352,28 +359,28 @@ def session_summary_md(session: Session) -> str:
         L += [f"- {p}" for p in version.predictions] or ["- 尚无"]
         L += ["", "## 竞争解释", ""] + ([f"- {a}" for a in version.alternatives] or ["- 尚无"])
         L += ["", "## 未决问题（含未执行的查证）", ""] + ([f"- {q}" for q in session.open_questions] or ["- 无"])
-        stopped = summary.get("stopped_questions", []) + summary.get("deferred_obstacles", [])
+        stopped = _or(summary.stopped_questions, []) + _or(summary.deferred_obstacles, [])
         L += ["", "## 挂起与暂缓的障碍", ""] + ([f"- {q}" for q in stopped] or ["- 无"])
-        if not summary.get("reached_p3", gates.reached_p3(session)):
+        if not _or(summary.reached_p3, gates.reached_p3(session)):
             L += ["", _NOT_YET["zh"][bool(version.predictions)]]
-        L += ["", "## 下一步（可选动作）", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
+        L += ["", "## 下一步（可选动作）", ""] + [f"{i}. {o}" for i, o in enumerate(_or(summary.options, []), 1)]
         L += ["", CLOSING["zh"], ""]
     else:
         L += [f"# Stage summary: {session.session_id}", ""]
         L.append(
             f"- Mode: {session.mode} | depth: {depth} ({chose}) | maturity: {_maturity(_shown_level(session), 'en')}"
         )
-        L.append(f"- Stop reason: {_stopped(session.stop_reason, summary.get('obstacle'), 'en')}")
+        L.append(f"- Stop reason: {_stopped(session.stop_reason, summary.obstacle, 'en')}")
         L.append(
             f"- Substantive rounds: {usage.rounds} / {max_rounds} (rounds that count against the depth's limit; "
             f"you answered {replies} questions); review batches: {usage.review_batches}"
         )
         L += ["", f"## Proposition (version {version.version}, a hypothesis to test)", "", version.proposition, ""]
         kept_label = "Set aside" if version.disposition == "SET_ASIDE" else "Keep"
-        L += ["## Keep / revise / undecided", "", f"- {kept_label}: {summary.get('kept', '—')}"]
+        L += ["## Keep / revise / undecided", "", f"- {kept_label}: {_or(summary.kept, '—')}"]
         L += [
-            f"- Revise: {summary.get('revised', '—')}",
-            f"- Undecided: {'; '.join(summary.get('undecided', [])) or '—'}",
+            f"- Revise: {_or(summary.revised, '—')}",
+            f"- Undecided: {'; '.join(_or(summary.undecided, [])) or '—'}",
         ]
         L += ["", "## Key premises (user observation)", ""]
         L += [f"- {a}" for a in version.assumptions] or ["- none surfaced yet"]
@@ -384,11 +391,11 @@ def session_summary_md(session: Session) -> str:
         L += ["", "## Competing explanations", ""] + ([f"- {a}" for a in version.alternatives] or ["- none yet"])
         L += ["", "## Open questions (including unexecuted checks)", ""]
         L += [f"- {q}" for q in session.open_questions] or ["- none"]
-        stopped = summary.get("stopped_questions", []) + summary.get("deferred_obstacles", [])
+        stopped = _or(summary.stopped_questions, []) + _or(summary.deferred_obstacles, [])
         L += ["", "## Parked and deferred obstacles", ""] + ([f"- {q}" for q in stopped] or ["- none"])
-        if not summary.get("reached_p3", gates.reached_p3(session)):
+        if not _or(summary.reached_p3, gates.reached_p3(session)):
             L += ["", _NOT_YET["en"][bool(version.predictions)]]
-        L += ["", "## Next (options)", ""] + [f"{i}. {o}" for i, o in enumerate(summary.get("options", []), 1)]
+        L += ["", "## Next (options)", ""] + [f"{i}. {o}" for i, o in enumerate(_or(summary.options, []), 1)]
         L += ["", CLOSING["en"], ""]
     return "\n".join(L)
 

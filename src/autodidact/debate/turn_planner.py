@@ -249,10 +249,10 @@ class TurnPlanner:
         )  # fmt: skip
         names = {r: ROLES[r].name(s.language) for r in perspectives}
         text = review.describe(results, divergence, s.language, names)
-        before = s.reviews[-2]["results"] if len(s.reviews) > 1 else []  # this batch is s.reviews[-1]
-        if len(before) == len(results) and all(r.get("output") for r in before):
+        before = s.reviews[-2].results if len(s.reviews) > 1 else []  # this batch is s.reviews[-1]
+        if len(before) == len(results) and all(r.output for r in before):
             earlier = [
-                (p, review.ReviewOutput.model_validate(r["output"])) for (p, _), r in zip(results, before, strict=True)
+                (p, review.ReviewOutput.model_validate(r.output)) for (p, _), r in zip(results, before, strict=True)
             ]
             shown = review.describe(earlier, review.assess([o for _, o in earlier], degraded)[0], s.language, names)
         else:

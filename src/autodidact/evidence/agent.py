@@ -41,9 +41,9 @@ from autodidact.evidence.findings import (
     offline_synthesis,
 )
 from autodidact.evidence.focus import content_terms, focus, literals
+from autodidact.evidence.kq_research import DEPTH_NEED, KQResult, find_candidates, research_kq, search_terms
 from autodidact.evidence.models import Claim, EvidenceFile, KeyFinding, Mode, Source, UpstreamUsage, WritingContext
 from autodidact.evidence.payload import Payload
-from autodidact.evidence.research import DEPTH_NEED, KQResult, find_candidates, research_kq, search_terms
 from autodidact.evidence.search_plan import KQPlan, SearchPlanInputs, SearchPlanTask, UpstreamView
 from autodidact.evidence.sharpen import sharpen, subject_terms, subject_words
 from autodidact.evidence.textscore import terms as terms_of

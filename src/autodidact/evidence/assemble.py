@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
 from autodidact.evidence.collect import Doc
+from autodidact.evidence.kq_research import KQResult
 from autodidact.evidence.models import Claim, EvidenceFile, EvidenceItem, Kind, Source
-from autodidact.evidence.research import KQResult
 from autodidact.sources.snapshots import is_local_url, normalize_url
 
 _NON_ID = re.compile(r"[^a-z0-9]+")

@@ -27,16 +27,16 @@ from autodidact.evidence.quality import classify, from_raw_rating
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.textscore import BM25, coverage, kept_stopwords, terms
 from autodidact.sources.extract import norm_date
-from autodidact.sources.index import manifest_meta
+from autodidact.sources.passage_index import manifest_meta
 from autodidact.sources.passages import chunk_spans
 from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, is_local_url, normalize_url, url_hash
+from autodidact.store.derived_db import connect, index_path
 from autodidact.store.hashing import sha256_text
-from autodidact.store.index import connect, index_path
 from autodidact.text.sections import QuoteLocator, Section, label, section_at, section_named, split_sections
 
 if TYPE_CHECKING:
     from autodidact.sources.fetch import Document
-    from autodidact.sources.index import DocumentInfo, Passage, PassageIndex
+    from autodidact.sources.passage_index import DocumentInfo, Passage, PassageIndex
     from autodidact.sources.search.base import SearchHit, SearchProvider
 
 SEARCH_CACHE_DDL = """
@@ -160,7 +160,7 @@ class Collector:
         self._indexes: list[tuple[Path, PassageIndex]] = []
         roots = [r for r in (kb_root, self.report_dir) if r is not None]
         for root in dict.fromkeys(Path(r).resolve() for r in roots):
-            from autodidact.sources.index import has_index, open_index
+            from autodidact.sources.passage_index import has_index, open_index
 
             if has_index(root):
                 self._indexes.append((root, open_index(root)))

@@ -68,9 +68,9 @@ class AnthropicModel:
         self.key_env_var = key_env_var
         self.settings = settings or ModelSettings()
         self.context_window = context_window
-        self._clients: dict[int, tuple[asyncio.AbstractEventLoop, Any]] = {}
+        self._clients: dict[int, tuple[asyncio.AbstractEventLoop, anthropic.AsyncAnthropic]] = {}
 
-    def _client(self) -> Any:
+    def _client(self) -> anthropic.AsyncAnthropic:
         loop = asyncio.get_running_loop()
         entry = self._clients.get(id(loop))
         if entry is not None and entry[0] is loop:
@@ -101,6 +101,7 @@ class AnthropicModel:
         import anthropic
 
         system, turns = split_system(request.messages)
+        # untyped values: the SDK's create() takes its own typed keywords, which one dict cannot name
         kwargs: dict[str, Any] = {
             "model": self.name,
             "messages": turns,

@@ -15,12 +15,12 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any
+from typing import NamedTuple
 
 from autodidact.jsontypes import JSONObject
 from autodidact.llm.base import Completion, Request, Usage
+from autodidact.store.derived_db import connect
 from autodidact.store.hashing import hash_json
-from autodidact.store.index import connect
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS llm_cache (
@@ -53,6 +53,26 @@ def request_key(provider: str, model: str, request: Request) -> str:
 WRITER_IDLE_SECONDS = 2.0
 
 
+class _Row(NamedTuple):
+    """One ``llm_cache`` row, in the table's column order (``SCHEMA``): the writer inserts it as is."""
+
+    key: str
+    provider: str
+    model: str
+    task: str
+    text: str
+    input_tokens: int
+    output_tokens: int
+    finish_reason: str | None
+    created: float
+
+
+class _Delete(NamedTuple):
+    """Keys whose rows the writer deletes."""
+
+    keys: tuple[str, ...]
+
+
 class CallCache:
     """Get/put completions by request key; opens the database on first use.
 
@@ -68,9 +88,9 @@ class CallCache:
         self._conn: sqlite3.Connection | None = None
         self._db_lock = threading.Lock()  # the connection
         self._lock = threading.Lock()  # the pending maps
-        self._pending: dict[str, tuple[Any, ...]] = {}
+        self._pending: dict[str, _Row] = {}
         self._deleting: set[str] = set()
-        self._queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Row | _Delete | None] = queue.SimpleQueue()  # None: stop
         self._writer: threading.Thread | None = None
         self._idle = threading.Condition(self._lock)
         self._queued = 0
@@ -98,7 +118,12 @@ class CallCache:
                 return None
             row = self._pending.get(key)
         if row is not None:  # not yet committed
-            return Completion(text=row[4], usage=Usage(row[5], row[6]), model=row[2], finish_reason=row[7])
+            return Completion(
+                text=row.text,
+                usage=Usage(row.input_tokens, row.output_tokens),
+                model=row.model,
+                finish_reason=row.finish_reason,
+            )
         with self._db_lock:
             found = (
                 self._db()
@@ -114,7 +139,7 @@ class CallCache:
 
     def put(self, key: str, provider: str, model: str, task: str, completion: Completion) -> None:
         """Store a completion (last write wins); committed by the writer thread."""
-        row = (
+        row = _Row(
             key,
             provider,
             model,
@@ -128,7 +153,7 @@ class CallCache:
         with self._lock:
             self._pending[key] = row
             self._deleting.discard(key)
-            self._enqueue(("put", row))
+            self._enqueue(row)
 
     def delete(self, *keys: str) -> None:
         """Forget completions (a reply that failed its task must not be served again)."""
@@ -136,9 +161,9 @@ class CallCache:
             for key in keys:
                 self._pending.pop(key, None)
                 self._deleting.add(key)
-            self._enqueue(("delete", keys))
+            self._enqueue(_Delete(keys))
 
-    def _enqueue(self, op: tuple[str, Any]) -> None:
+    def _enqueue(self, op: _Row | _Delete) -> None:
         # called with self._lock held
         self._queued += 1
         self._queue.put(op)
@@ -159,7 +184,7 @@ class CallCache:
                 continue
             if op is None:
                 return
-            batch = [op]
+            batch: list[_Row | _Delete] = [op]
             while True:  # take whatever else is waiting: one commit for the lot
                 try:
                     more = self._queue.get_nowait()
@@ -171,20 +196,19 @@ class CallCache:
                 batch.append(more)
             with self._db_lock:
                 conn = self._db()
-                for kind, payload in batch:
-                    if kind == "put":
-                        conn.execute("INSERT OR REPLACE INTO llm_cache VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", payload)
+                for item in batch:
+                    if isinstance(item, _Row):
+                        conn.execute("INSERT OR REPLACE INTO llm_cache VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", item)
                     else:
-                        conn.executemany("DELETE FROM llm_cache WHERE key = ?", [(k,) for k in payload])
+                        conn.executemany("DELETE FROM llm_cache WHERE key = ?", [(k,) for k in item.keys])
                 conn.commit()
             with self._lock:
-                for kind, payload in batch:
-                    if kind == "put":
-                        key = payload[0]
-                        if self._pending.get(key) is payload:  # not replaced by a newer put meanwhile
-                            del self._pending[key]
+                for item in batch:
+                    if isinstance(item, _Row):
+                        if self._pending.get(item.key) is item:  # not replaced by a newer put meanwhile
+                            del self._pending[item.key]
                     else:
-                        for key in payload:
+                        for key in item.keys:
                             if key not in self._pending:
                                 self._deleting.discard(key)
                 self._queued -= len(batch)

@@ -19,8 +19,9 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
+from autodidact.jsontypes import JSONMapping, JSONObject, JSONValue
 from autodidact.llm.base import Usage
 from autodidact.store import jsonl
 
@@ -45,6 +46,15 @@ class LedgerEntry:
     outcome: str = "ok"
     note: str = ""
     dropped: int = 0
+
+    def to_json(self) -> JSONObject:
+        """Every field, in declaration order (the order of a ledger line's keys)."""
+        return {
+            "task": self.task, "provider": self.provider, "model": self.model,
+            "input_tokens": self.input_tokens, "output_tokens": self.output_tokens, "cached": self.cached,
+            "cost_usd": self.cost_usd, "seconds": self.seconds, "priced": self.priced, "ts": self.ts,
+            "outcome": self.outcome, "note": self.note, "dropped": self.dropped,
+        }  # fmt: skip
 
 
 def price_for(prices: dict[str, tuple[float, float]], provider: str, model: str) -> tuple[float, float] | None:
@@ -92,21 +102,29 @@ def _bucket() -> UsageBucket:
     }  # fmt: skip
 
 
-def _add(bucket: UsageBucket, entry: dict[str, Any]) -> None:
+def _number(value: JSONValue) -> int | float | str:
+    """A ledger line's count or amount, as ``int()``/``float()`` read it (a line of an older or
+    foreign writer may hold it as a string)."""
+    if isinstance(value, int | float | str):
+        return value
+    raise TypeError(f"a ledger number is {value!r}")
+
+
+def _add(bucket: UsageBucket, entry: JSONMapping) -> None:
     outcome = str(entry.get("outcome", "ok"))
     if outcome == "fallback":
         bucket["fallbacks"] += 1
         return
     if outcome == "dropped":
-        bucket["dropped"] += int(entry.get("dropped", 1))
+        bucket["dropped"] += int(_number(entry.get("dropped", 1)))
         return
     bucket["calls"] += 1
     bucket["failed_calls"] += 1 if outcome != "ok" else 0
     bucket["cached_calls"] += 1 if entry.get("cached") else 0
-    bucket["input_tokens"] += int(entry.get("input_tokens", 0))
-    bucket["output_tokens"] += int(entry.get("output_tokens", 0))
-    bucket["cost_usd"] = round(bucket["cost_usd"] + float(entry.get("cost_usd", 0.0)), 9)
-    bucket["seconds"] = round(bucket["seconds"] + float(entry.get("seconds", 0.0)), 6)
+    bucket["input_tokens"] += int(_number(entry.get("input_tokens", 0)))
+    bucket["output_tokens"] += int(_number(entry.get("output_tokens", 0)))
+    bucket["cost_usd"] = round(bucket["cost_usd"] + float(_number(entry.get("cost_usd", 0.0))), 9)
+    bucket["seconds"] = round(bucket["seconds"] + float(_number(entry.get("seconds", 0.0))), 6)
 
 
 class Totals:
@@ -118,8 +136,8 @@ class Totals:
         self.by_model: dict[str, UsageBucket] = {}
         self.unpriced: set[str] = set()
 
-    def add(self, entry: dict[str, Any]) -> None:
-        """Count one ledger record."""
+    def add(self, entry: JSONMapping) -> None:
+        """Count one ledger line (as written, or read back from the file)."""
         _add(self.overall, entry)
         _add(self.by_task.setdefault(str(entry.get("task", "")), _bucket()), entry)
         model_key = f"{entry.get('provider', '')}:{entry.get('model', '')}"
@@ -147,7 +165,7 @@ class Ledger:
 
     def record(self, entry: LedgerEntry) -> None:
         """Append one call (a single ``write`` on an O_APPEND descriptor) and count it."""
-        data = dict(entry.__dict__)
+        data = entry.to_json()
         if data["outcome"] == "ok":
             data.pop("outcome")  # the common case stays as short as the lines older versions wrote
         if not data["note"]:

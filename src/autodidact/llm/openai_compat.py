@@ -62,9 +62,9 @@ class OpenAICompatModel:
         # server generating; a plain request would go on running on a serial server, and every retry
         # would queue behind it (docs/models.md, "Abandoned calls").
         self.stream = bool(self.settings.stream)
-        self._clients: dict[int, tuple[asyncio.AbstractEventLoop, Any]] = {}
+        self._clients: dict[int, tuple[asyncio.AbstractEventLoop, openai.AsyncOpenAI]] = {}
 
-    def _client(self) -> Any:
+    def _client(self) -> openai.AsyncOpenAI:
         """One SDK client per event loop (an httpx pool cannot outlive its loop)."""
         loop = asyncio.get_running_loop()
         entry = self._clients.get(id(loop))
@@ -102,6 +102,7 @@ class OpenAICompatModel:
         """Send one chat completion and translate the SDK's failures."""
         import openai
 
+        # untyped values: the SDK's create() takes its own typed keywords, which one dict cannot name
         kwargs: dict[str, Any] = {
             "model": self.name,
             "messages": [{"role": m["role"], "content": m["content"]} for m in request.messages],
@@ -146,14 +147,14 @@ class OpenAICompatModel:
             finish_reason=choices[0].finish_reason,
         )
 
-    async def _streamed(self, kwargs: dict[str, Any], request: Request) -> Completion:
+    async def _streamed(self, kwargs: dict[str, Any], request: Request) -> Completion:  # the SDK's keywords, as above
         """One streamed completion, read to its end; cancelling the read closes the connection."""
         stream = await self._client().chat.completions.create(
             **kwargs, stream=True, stream_options={"include_usage": True}
         )
         parts: list[str] = []
         finish: str | None = None
-        usage: Any = None
+        usage: openai.types.CompletionUsage | None = None
         model = self.name
         chunks = 0
         try:
@@ -175,7 +176,7 @@ class OpenAICompatModel:
         if usage is not None:
             counted = Usage(int(usage.prompt_tokens or 0), int(usage.completion_tokens or 0))
         else:  # a server that reports no usage in streams: one chunk is one token
-            from autodidact.llm.tokens import request_tokens
+            from autodidact.llm.token_estimates import request_tokens
 
             counted = Usage(input_tokens=request_tokens(request), output_tokens=chunks)
         return Completion(text=text, usage=counted, model=model, finish_reason=finish)

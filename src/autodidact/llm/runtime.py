@@ -15,7 +15,7 @@ that echoes its schema or leaves required text empty counts as invalid, a task m
 stays unreachable) is done by the offline engine instead, recorded in the ledger and on screen.
 Inside a step (``runtime.step(name)``: one dimension, one round's questions, compile or check) the
 calls are also held to ``[llm] step_calls`` and ``step_seconds``; once spent, the rest of the step
-runs offline (``llm/steps.py``).
+runs offline (``llm/step_budgets.py``).
 """
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ from autodidact.llm.ledger import Ledger, LedgerEntry, UsageTotals, cost_of, pri
 from autodidact.llm.offline import run_offline
 from autodidact.llm.pgcache import PgCallCache
 from autodidact.llm.retry import RetryPolicy, call_with_retry
-from autodidact.llm.steps import Step, current_step, step_scope
+from autodidact.llm.step_budgets import Step, current_step, step_scope
 from autodidact.llm.structured import ReplyError, parse_output, repair_messages, with_schema_instruction
 from autodidact.llm.tasks import Message, Task
-from autodidact.llm.tokens import request_tokens
+from autodidact.llm.token_estimates import request_tokens
 
 OutputT = TypeVar("OutputT", bound=BaseModel)
 InT = TypeVar("InT")  # a task's inputs: what ``run`` is given is what the task's methods take

@@ -17,7 +17,7 @@ import datetime as dt
 import gc
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from autodidact.config import Settings
 from autodidact.errors import BudgetExceeded, InputError, IntegrityError, KBError
@@ -26,6 +26,7 @@ from autodidact.loop.control import Control
 from autodidact.loop.inbox import pending_questions
 from autodidact.loop.progress import NullReporter, Reporter, StepInfo
 from autodidact.loop.research_step import step_research
+from autodidact.loop.research_summary import write_summary
 from autodidact.loop.round_end import step_check, step_compile, step_state
 from autodidact.loop.state import (
     ResearchState,
@@ -37,7 +38,6 @@ from autodidact.loop.state import (
     save_state,
 )
 from autodidact.loop.steps import RoundContext, RoundScratch, step_questions, unprocessed_raw_files
-from autodidact.loop.summary import write_summary
 from autodidact.loop.termination import conditions_of
 
 if TYPE_CHECKING:
@@ -351,11 +351,34 @@ async def research(
     return result
 
 
-def research_sync(kb: KnowledgeBase, **kwargs: Any) -> RunResult:
-    """:func:`research` with SIGINT/SIGTERM routed to a stop at the next safe point."""
-    control = kwargs.pop("control", None) or Control(resume_hint=f"resume with: autodidact research --kb {kb.root}")
+def research_sync(
+    kb: KnowledgeBase,
+    *,
+    topic: str | None,
+    runtime: Runtime,
+    settings: Settings,
+    max_rounds: int | None = None,
+    background: str | None = None,
+    corpus: list[Path] | None = None,
+    reporter: Reporter | None = None,
+    control: Control | None = None,
+) -> RunResult:
+    """:func:`research` (the same arguments) with SIGINT/SIGTERM routed to a stop at the next safe point."""
+    control = control or Control(resume_hint=f"resume with: autodidact research --kb {kb.root}")
     restore = control.install_signal_handlers()
     try:
-        return asyncio.run(research(kb, control=control, **kwargs))
+        return asyncio.run(
+            research(
+                kb,
+                topic=topic,
+                runtime=runtime,
+                settings=settings,
+                max_rounds=max_rounds,
+                background=background,
+                corpus=corpus,
+                reporter=reporter,
+                control=control,
+            )
+        )
     finally:
         restore()

@@ -28,7 +28,7 @@ from autodidact.loop.progress import Reporter
 from autodidact.loop.state import ResearchState, RoundProgress, save_state
 from autodidact.questions.generate import generate_questions
 from autodidact.questions.models import HistoryItem, OutlineEntry, QuestionerInputs, RawDigest, RoundQuestions
-from autodidact.questions.summary import render_summary
+from autodidact.questions.question_list import render_summary
 from autodidact.sources.outline import facet_outline
 from autodidact.sources.rawfiles import list_raw_names, parse_raw_file
 from autodidact.store import atomic

@@ -44,7 +44,7 @@ def _read(call: Callable[[], str]) -> str:
         raise ResourceError(error_text(exc)) from None
 
 
-class KnowledgeBaseServer(MCPServer[Any]):
+class KnowledgeBaseServer(MCPServer[Any]):  # the SDK's server is generic in a lifespan state we do not use
     """An :class:`MCPServer` whose resource list includes every article and report on disk now."""
 
     kb_root: Path
@@ -66,7 +66,7 @@ class KnowledgeBaseServer(MCPServer[Any]):
         return listed
 
 
-def register_resources(server: MCPServer[Any], kb_root: Path) -> None:
+def register_resources(server: MCPServer[Any], kb_root: Path) -> None:  # lifespan state: see KnowledgeBaseServer
     """Add the fixed resources and the article and report templates to ``server``."""
     kb = kb_root
 

@@ -35,7 +35,7 @@ def build_server(kb_root: Path) -> KnowledgeBaseServer:
     slot = ResearchSlot(root)
 
     @asynccontextmanager
-    async def lifespan(_: Any) -> AsyncIterator[None]:
+    async def lifespan(_: Any) -> AsyncIterator[None]:  # the SDK passes its server (lifespan state unused)
         try:
             yield None
         finally:

@@ -23,7 +23,7 @@ from autodidact.mcp.jobs import ResearchSlot
 from autodidact.mcp.uris import article_uri, report_uri
 
 if TYPE_CHECKING:
-    from autodidact.sources.index import Passage
+    from autodidact.sources.passage_index import Passage
 
 T = TypeVar("T")
 # What a tool returns. The SDK publishes a tool's output schema from its return annotation and
@@ -76,7 +76,7 @@ def _relative(path: Path, root: Path) -> str:
         return path.name
 
 
-def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) -> None:
+def register_tools(server: MCPServer[Any], kb_root: Path, slot: ResearchSlot) -> None:  # SDK lifespan state
     """Add every tool to ``server`` for the knowledge base at ``kb_root``."""
     kb = kb_root
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import TypedDict
 
 Text = dict[str, str]
 TextList = dict[str, list[str]]
@@ -50,12 +50,47 @@ class Archetype:
     upstream: tuple[Upstream, ...] = field(default_factory=tuple)
 
 
+class _UpstreamJSON(TypedDict):
+    archetype: str
+    needed_for: str
+    scope_rule: Text
+
+
+class _ArchetypeJSON(TypedDict):
+    """One entry of ``data/archetypes.json`` (the package's own file: every key in every entry)."""
+
+    name: Text
+    description: Text
+    key_questions: TextList
+    method: Text
+    source_types: TextList
+    seed_queries: TextList
+    expected_output: Text
+    focus: Text
+    owns: Text
+    time_bound: bool
+    upstream: list[_UpstreamJSON]
+
+
 def _load() -> dict[str, Archetype]:
-    raw: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/archetypes.json").read_text("utf-8"))
+    text = resources.files(__package__).joinpath("data/archetypes.json").read_text("utf-8")
+    raw: dict[str, _ArchetypeJSON] = json.loads(text)
     out: dict[str, Archetype] = {}
     for key, item in raw.items():
-        ups = tuple(Upstream(**u) for u in item.pop("upstream", []))
-        out[key] = Archetype(key=key, upstream=ups, **item)
+        out[key] = Archetype(
+            key=key,
+            name=item["name"],
+            description=item["description"],
+            key_questions=item["key_questions"],
+            method=item["method"],
+            source_types=item["source_types"],
+            seed_queries=item["seed_queries"],
+            expected_output=item["expected_output"],
+            focus=item["focus"],
+            owns=item["owns"],
+            time_bound=item["time_bound"],
+            upstream=tuple(Upstream(**u) for u in item["upstream"]),
+        )
     return out
 
 

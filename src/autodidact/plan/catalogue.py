@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TypedDict
 
 Text = dict[str, str]  # {"en": ..., "zh": ...}
 TextList = dict[str, list[str]]
@@ -47,8 +47,33 @@ class ReportType:
     archetypes: tuple[str, ...]  # dimension archetypes in execution order (see plan.archetypes)
 
 
+class _BasisJSON(TypedDict):
+    type: str
+    name: Text
+    credibility_reason: Text
+    what_extracted: Text
+
+
+class _ReportTypeJSON(TypedDict):
+    label: Text
+    keywords: TextList
+    sections: TextList
+    mandatory_elements: TextList
+    basis: list[_BasisJSON]
+    archetypes: list[str]
+
+
+class _CatalogueJSON(TypedDict):
+    """``data/report_types.json``, the package's own file."""
+
+    style: Text
+    freshness_triggers: TextList
+    types: dict[str, _ReportTypeJSON]
+
+
 def _load() -> tuple[dict[str, ReportType], TextList]:
-    raw: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/report_types.json").read_text("utf-8"))
+    text = resources.files(__package__).joinpath("data/report_types.json").read_text("utf-8")
+    raw: _CatalogueJSON = json.loads(text)
     types = {}
     for key, item in raw["types"].items():
         types[key] = ReportType(

@@ -10,7 +10,7 @@ dependencies an archetype actually consumes, and orders them. The result passes
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from autodidact.plan.archetypes import ARCHETYPES, Archetype
 from autodidact.plan.catalogue import ReportType, classify_request, needs_freshness
@@ -62,7 +62,28 @@ GOALS = {
     },
 }
 
-T: dict[str, Any] = {
+
+class _Texts(TypedDict):
+    """The offline planner's fixed wording, each by language (``"en"``, ``"zh"``)."""
+
+    default_audience: dict[str, str]
+    unknown_time: dict[str, str]
+    unknown_region: dict[str, str]
+    unknown_audience: dict[str, str]
+    excl: dict[str, list[str]]
+    assume: dict[str, list[str]]
+    unknown_names: dict[str, dict[str, str]]
+    criteria: dict[str, list[str]]
+    fresh: dict[str, str]
+    stable: dict[str, str]
+    ts_high: dict[str, str]
+    ts_low: dict[str, str]
+    suff: dict[str, list[str]]
+    overlap: dict[str, str]
+    user_basis: dict[str, tuple[str, str, str]]
+
+
+T: _Texts = {
     "default_audience": {"en": "a technically literate reader", "zh": "具备基本专业背景的读者"},
     "unknown_time": {
         "en": "Unknown: the request names no period; assume the current state, with history only where it explains it.",

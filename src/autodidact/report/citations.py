@@ -18,7 +18,7 @@ from autodidact.evidence.models import Claim, EvidenceFile, Source
 from autodidact.evidence.prose import plain
 from autodidact.jsontypes import JSONMapping
 from autodidact.report.artifacts import CitationEntry, CitationsFile
-from autodidact.report.prose import inline
+from autodidact.report.quoted_markdown import inline
 from autodidact.sources.snapshots import normalize_url
 from autodidact.text.sections import SEPARATOR, label
 

@@ -15,7 +15,7 @@ from autodidact.evidence.prose import plain
 from autodidact.plan.models import Dimension, Plan
 from autodidact.report.citations import CITE_RE, Citer, Evidences
 from autodidact.report.labels import cell, label, overlap
-from autodidact.report.prose import inline_cell
+from autodidact.report.quoted_markdown import inline_cell
 from autodidact.text.topic import key_terms, mentions
 
 KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (

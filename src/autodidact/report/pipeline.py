@@ -18,7 +18,7 @@ import datetime as _dt
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict
+from typing import TYPE_CHECKING, Protocol, TypedDict
 
 from autodidact.errors import AutodidactError, InputError, NotFoundError, ValidationFailed
 from autodidact.evidence.files import evidence_from_json
@@ -489,6 +489,29 @@ def write_outputs(
     atomic.write_text(paths.report_html, render_html(composed.markdown, composed.citations, title=title, lang=lang))
 
 
-def run_report_sync(request: str, **kwargs: Any) -> ReportResult:
-    """:func:`run_report` for synchronous callers (the CLI)."""
-    return asyncio.run(run_report(request, **kwargs))
+def run_report_sync(
+    request: str,
+    *,
+    report_dir: Path,
+    runtime: Runtime,
+    settings: Settings,
+    kb_root: Path | None = None,
+    corpus: list[Path] | None = None,
+    mode: str = "normal",
+    reporter: ReportProgress | None = None,
+    workers: bool = False,
+) -> ReportResult:
+    """:func:`run_report` for synchronous callers (the CLI); the same arguments."""
+    return asyncio.run(
+        run_report(
+            request,
+            report_dir=report_dir,
+            runtime=runtime,
+            settings=settings,
+            kb_root=kb_root,
+            corpus=corpus,
+            mode=mode,
+            reporter=reporter,
+            workers=workers,
+        )
+    )

@@ -275,7 +275,7 @@ def check_prose(record: ProseFile, evidences: Evidences, report_md: str) -> list
     """Problems with written prose: a sentence missing from report.md, citing a claim that is gone
     or changed, or no longer supported by its claims' quotes."""
     from autodidact.report.citations import FINAL_PUNCT
-    from autodidact.report.prose import inline
+    from autodidact.report.quoted_markdown import inline
     from autodidact.text.support import support
 
     claims = {c.id: c for ev in evidences.values() for c in ev.claims}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from autodidact.sources.index import Passage
+from autodidact.sources.passage_index import Passage
 
 # the index is asked for this many more passages than shown, so folding duplicates leaves k
 FOLD_HEADROOM = 2

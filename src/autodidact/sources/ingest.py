@@ -19,8 +19,8 @@ from autodidact.errors import AutodidactError
 from autodidact.kb import KnowledgeBase
 from autodidact.progress import NullProgress, Progress
 from autodidact.sources.extract import Extracted, decode_text, extract_bytes, norm_date
-from autodidact.sources.index import PassageIndex, kind_for_url, open_index
 from autodidact.sources.ingest_batch import IngestBatch, snapshot_text
+from autodidact.sources.passage_index import PassageIndex, kind_for_url, open_index
 from autodidact.sources.rawfiles import (
     RawFile,
     candidate_names,

@@ -25,11 +25,11 @@ from pathlib import Path
 
 from autodidact.errors import AutodidactError, SourceError
 from autodidact.progress import Progress
-from autodidact.sources.index import PassageIndex
+from autodidact.sources.passage_index import PassageIndex
 from autodidact.sources.rawfiles import RawFile, header_language
 from autodidact.sources.snapshots import Snapshot, SnapshotStore
 from autodidact.store.batch import FileBatch, journal_path
-from autodidact.store.index import INDEX_DIRNAME
+from autodidact.store.derived_db import INDEX_DIRNAME
 
 # A batch closes at this many documents or bytes, whichever comes first: large enough that the
 # syncs cost nothing per document, small enough that a crash loses little and memory stays flat.

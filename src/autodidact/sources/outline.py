@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autodidact.sources.index import Passage, PassageIndex, has_index, open_index
+from autodidact.sources.passage_index import Passage, PassageIndex, has_index, open_index
 from autodidact.text.furniture import is_furniture
 from autodidact.text.glossary import english_of
 from autodidact.text.sections import SEPARATOR, bare_heading

@@ -11,7 +11,7 @@ Why these choices (docs/team.md, "The index"):
 - Ranking is BM25 as SQLite FTS5 computes it (k1 = 1.2, b = 0.75, column weights 1.0/0.4/0.4,
   idf = ln((N − n + 0.5)/(n + 0.5))): ``ts_rank`` has no idf, so a rare word would count no more than
   a common one, and the team backend would rank differently from the embedded default.
-- The same search tiers as :class:`~autodidact.sources.index.LocalIndex`: all terms, then without
+- The same search tiers as :class:`~autodidact.sources.passage_index.LocalIndex`: all terms, then without
   the terms found nowhere, then the rarer terms OR-ed; ties ordered by (ref, offset).
 
 Rows of every knowledge base share the tables, keyed by the folder's name in the shared database
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autodidact.errors import InputError
-from autodidact.sources.index import (
+from autodidact.sources.passage_index import (
     KINDS,
     MANIFEST_NAME,
     DocumentInfo,
@@ -45,8 +45,8 @@ from autodidact.sources.pgterms import query_lexemes, tsquery, tsvector_text
 from autodidact.sources.snapshots import Snapshot, SnapshotStore
 from autodidact.store import jsonl, pg
 from autodidact.store.batch import crash_point
+from autodidact.store.derived_db import INDEX_DIRNAME
 from autodidact.store.hashing import sha256_text
-from autodidact.store.index import INDEX_DIRNAME
 from autodidact.text.furniture import FURNITURE_DOCS, sentence_weights
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def _rank_sql(with_kinds: bool) -> str:
 class PgIndex:
     """The passage index of one knowledge base or report folder on a PostgreSQL server.
 
-    The same methods and answers as :class:`~autodidact.sources.index.LocalIndex`; the documents'
+    The same methods and answers as :class:`~autodidact.sources.passage_index.LocalIndex`; the documents'
     manifest (``.autodidact/documents.jsonl``) is still written in the folder, so the files stay
     the truth."""
 

@@ -80,7 +80,7 @@ async def fetch_to_kb(
     kb: KnowledgeBase, url: str, fetcher: Fetcher, question_ids: Iterable[str] = ()
 ) -> tuple[Path, Snapshot]:
     """Fetch ``url`` (unless stored), extract, snapshot, write ``raw/``, index as kind ``web``."""
-    from autodidact.sources.index import open_index
+    from autodidact.sources.passage_index import open_index
     from autodidact.sources.rawfiles import RawFile, write_raw_file
 
     existing = _stored(kb, url)

@@ -28,7 +28,7 @@ half-written. docs/architecture.md, "Adding many documents", has the whole seque
 Fault injection: ``AUTODIDACT_BATCH_CRASH_AT=<point>:<n>`` makes the process exit hard
 (``os._exit(87)``) at the n-th ``staged`` file, at the n-th ``linked`` file, or at the n-th
 ``journaled`` or ``synced`` batch (and at the n-th ``indexed`` one, between the index's commit and
-the manifest's append: sources/index.py) — how the crash tests kill an ``add`` at a known point.
+the manifest's append: sources/passage_index.py) — how the crash tests kill an ``add`` at a known point.
 """
 
 from __future__ import annotations

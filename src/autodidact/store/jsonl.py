@@ -12,9 +12,9 @@ import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from autodidact.errors import IntegrityError
+from autodidact.jsontypes import JSONObject, JSONValue
 from autodidact.store.atomic import fsync_dir
 
 
@@ -79,7 +79,7 @@ def append_many(path: Path, records: Sequence[Mapping[str, object]]) -> None:
         fsync_dir(path.parent)
 
 
-def read(path: Path, *, tolerate_torn_tail: bool = True) -> Iterator[dict[str, Any]]:
+def read(path: Path, *, tolerate_torn_tail: bool = True) -> Iterator[JSONObject]:
     """Yield each record. A bad last line is skipped when tolerated; a bad inner line raises."""
     path = Path(path)
     if not path.exists():
@@ -87,14 +87,14 @@ def read(path: Path, *, tolerate_torn_tail: bool = True) -> Iterator[dict[str, A
     yield from records(path.read_bytes(), path, tolerate_torn_tail=tolerate_torn_tail)
 
 
-def records(data: bytes, path: Path, *, tolerate_torn_tail: bool = True) -> Iterator[dict[str, Any]]:
+def records(data: bytes, path: Path, *, tolerate_torn_tail: bool = True) -> Iterator[JSONObject]:
     """:func:`read` of the bytes ``data`` of the log at ``path`` (named in errors)."""
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     for number, raw in enumerate(lines, start=1):
         try:
-            record = json.loads(raw.decode("utf-8"))
+            record: JSONValue = json.loads(raw.decode("utf-8"))
             if not isinstance(record, dict):
                 raise ValueError("not an object")
         except (ValueError, UnicodeDecodeError):

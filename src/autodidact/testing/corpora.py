@@ -120,7 +120,7 @@ def write_pydoc_module_corpus(dest: Path, modules: list[str]) -> list[Path]:
             module = importlib.import_module(name)
         except ImportError:
             continue
-        text = pydoc.render_doc(module, renderer=pydoc.plaintext)
+        text = pydoc.render_doc(module, renderer=pydoc.plaintext)  # type: ignore[attr-defined]  # not in typeshed
         path = dest / f"{name}.txt"
         path.write_text(text.rstrip() + "\n", encoding="utf-8")
         written.append(path)

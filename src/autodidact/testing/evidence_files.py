@@ -8,16 +8,16 @@ field the test does not name with a valid value, so a test still reads as its po
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from autodidact.evidence.models import Claim, EvidenceFile, EvidenceItem, KeyFinding, Source
 
 REF = "source_cache/" + "0" * 64 + "/" + "1" * 64 + ".md"
 
 
-def item(snippet: str, source_id: str = "s1", **fields: Any) -> EvidenceItem:
+def item(snippet: str, source_id: str = "s1", **fields: object) -> EvidenceItem:
     """One piece of evidence (a direct quote unless ``quote_type`` says otherwise)."""
-    return EvidenceItem(source_id=source_id, snippet=snippet, quote_type=fields.pop("quote_type", "direct"), **fields)
+    quote_type = fields.pop("quote_type", "direct")
+    return EvidenceItem.model_validate({"source_id": source_id, "snippet": snippet, "quote_type": quote_type, **fields})
 
 
 def claim(
@@ -28,30 +28,31 @@ def claim(
     evidence: Iterable[EvidenceItem] = (),
     snippets: Iterable[str] = (),
     source_id: str = "s1",
-    **fields: Any,
+    **fields: object,
 ) -> Claim:
     """A claim; its evidence is ``evidence``, else one direct quote per snippet from ``source_id``."""
     items = list(evidence) or [item(s, source_id) for s in snippets] or [item(text, source_id)]
-    return Claim(
-        id=claim_id,
-        text=text,
-        kind=fields.pop("kind", "factual"),
-        polarity=fields.pop("polarity", "neutral"),
-        topic_tag=fields.pop("topic_tag", "test"),
-        answers_key_question=kq,
-        evidence=items,
-        **fields,
+    return Claim.model_validate(
+        {
+            "id": claim_id,
+            "text": text,
+            "kind": fields.pop("kind", "factual"),
+            "polarity": fields.pop("polarity", "neutral"),
+            "topic_tag": fields.pop("topic_tag", "test"),
+            "answers_key_question": kq,
+            "evidence": items,
+            **fields,
+        }
     )
 
 
-def source(source_id: str = "s1", url: str = "https://example.org/page", **fields: Any) -> Source:
+def source(source_id: str = "s1", url: str = "https://example.org/page", **fields: object) -> Source:
     """A source (primary unless ``quality`` says otherwise; its title is its URL unless given)."""
-    return Source(
-        id=source_id, url=url, title=fields.pop("title", url), quality=fields.pop("quality", "primary"), **fields
-    )
+    title, quality = fields.pop("title", url), fields.pop("quality", "primary")
+    return Source.model_validate({"id": source_id, "url": url, "title": title, "quality": quality, **fields})
 
 
-def evidence_file(claims: Iterable[Claim], sources: Iterable[Source], **fields: Any) -> EvidenceFile:
+def evidence_file(claims: Iterable[Claim], sources: Iterable[Source], **fields: object) -> EvidenceFile:
     """A file holding ``claims`` and ``sources``; one key finding citing the first claim unless given."""
     claims, sources = list(claims), list(sources)
     findings = fields.pop("key_findings", None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 # (pid, tag, title, text): the title travels in the block's label, inside the data markers.
 PASSAGE = re.compile(r"Passage (P\d+):\n<<DATA ([0-9a-f]+)>> \(passage P\d+: (.*?)\)\n(.*?)\n<<END \2>>", re.DOTALL)
@@ -28,9 +28,17 @@ def _first_sentence(text: str) -> str:
     return text.strip()[:80]
 
 
-def reply(messages: list[dict[str, Any]], *, fabricate: bool = True) -> str:
-    system = messages[0]["content"]
-    user = messages[-1]["content"]
+def _content(message: Mapping[str, object]) -> str:
+    content = message["content"]
+    if not isinstance(content, str):
+        raise AssertionError(f"a message's content is not text: {content!r}")
+    return content
+
+
+def reply(messages: Sequence[Mapping[str, object]], *, fabricate: bool = True) -> str:
+    """The reply a careful model gives to these chat messages (``Request.messages`` or a request body's)."""
+    system = _content(messages[0])
+    user = _content(messages[-1])
     if "You plan web and local searches" in system:
         match = re.search(r"Key questions: (\[.*?\])\n", user)
         kqs = json.loads(match.group(1)) if match else []

@@ -23,7 +23,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+
+from autodidact.jsontypes import JSONObject, JSONValue
 
 
 @dataclass(frozen=True)
@@ -80,12 +81,13 @@ class Recorded:
 
     path: str
     headers: dict[str, str]
-    body: dict[str, Any]
+    body: JSONObject
     at: float
 
     @property
-    def messages(self) -> list[dict[str, Any]]:
-        return list(self.body.get("messages", []))
+    def messages(self) -> list[JSONValue]:
+        messages = self.body.get("messages", [])
+        return list(messages) if isinstance(messages, list) else []
 
 
 @dataclass(frozen=True)
@@ -95,13 +97,13 @@ class Cut:
     text: str
 
 
-Reply = str | Fault | Cut | dict[str, Any]
+Reply = str | Fault | Cut | JSONObject
 
 
 @dataclass
 class _State:
     queue: deque[Reply] = field(default_factory=deque)
-    fn: Callable[[dict[str, Any]], Reply] | None = None
+    fn: Callable[[JSONObject], Reply] | None = None
     latency: float = 0.0
     api_key: str | None = None
     usage: tuple[int, int] | None = None
@@ -122,8 +124,9 @@ def _count_tokens(text: str) -> int:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: _Server
+    _headers_buffer: list[bytes]  # BaseHTTPRequestHandler's own, undeclared in the standard library's stubs
 
-    def log_message(self, format: str, *args: Any) -> None:  # silence the default stderr log
+    def log_message(self, format: str, *args: object) -> None:  # silence the default stderr log
         pass
 
     def setup(self) -> None:
@@ -162,9 +165,10 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
         try:
-            body = json.loads(raw or b"{}")
+            parsed: JSONValue = json.loads(raw or b"{}")
         except ValueError:
-            body = {"_unparsed": raw.decode("utf-8", "replace")}
+            parsed = None
+        body: JSONObject = parsed if isinstance(parsed, dict) else {"_unparsed": raw.decode("utf-8", "replace")}
         anthropic = self.path.rstrip("/").endswith("/messages")
         with state.lock:
             state.requests.append(
@@ -194,16 +198,21 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._answer(str(reply), body, anthropic)
 
-    def _stream(self, text: str, body: dict[str, Any], finish: str, usage: tuple[int, int]) -> None:
+    def _stream(self, text: str, body: JSONObject, finish: str, usage: tuple[int, int]) -> None:
         """Server-sent events as OpenAI streams them, one chunk per 8 characters; stops when the client
         goes away (as llama.cpp's server does), recording how far it got."""
         state = self.server.state
         pieces = [text[i : i + 8] for i in range(0, len(text), 8)] or [""]
         model = str(body.get("model", "fake-model"))
 
-        def event(delta: dict[str, Any], reason: str | None, extra: dict[str, Any] | None = None) -> bytes:
-            data = {"id": "chatcmpl-s", "object": "chat.completion.chunk", "created": int(time.time()), "model": model,
-                    "choices": [{"index": 0, "delta": delta, "finish_reason": reason}]}  # fmt: skip
+        def event(delta: JSONObject, reason: str | None, extra: JSONObject | None = None) -> bytes:
+            data: JSONObject = {
+                "id": "chatcmpl-s",
+                "object": "chat.completion.chunk",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": reason}],
+            }
             data.update(extra or {})
             return b"data: " + json.dumps(data, ensure_ascii=False).encode("utf-8") + b"\n\n"
 
@@ -222,7 +231,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
                 sent += 1
             if sent == len(pieces):
-                if (body.get("stream_options") or {}).get("include_usage"):
+                options = body.get("stream_options")
+                if isinstance(options, dict) and options.get("include_usage"):
                     tokens = {"prompt_tokens": usage[0], "completion_tokens": usage[1], "total_tokens": sum(usage)}
                     self.wfile.write(b"data: " + json.dumps({"id": "chatcmpl-s", "object": "chat.completion.chunk",
                                      "model": model, "choices": [], "usage": tokens}).encode() + b"\n\n")  # fmt: skip
@@ -233,7 +243,7 @@ class _Handler(BaseHTTPRequestHandler):
         with state.lock:
             state.streams.append((sent, len(pieces)))
 
-    def _answer(self, text: str, body: dict[str, Any], anthropic: bool, finish: str = "stop") -> None:
+    def _answer(self, text: str, body: JSONObject, anthropic: bool, finish: str = "stop") -> None:
         state = self.server.state
         if state.usage is not None:
             tokens_in, tokens_out = state.usage
@@ -252,7 +262,7 @@ class _Handler(BaseHTTPRequestHandler):
             state.reported.append((tokens_in, tokens_out))
         model = str(body.get("model", "fake-model"))
         if anthropic:
-            payload: dict[str, Any] = {
+            payload: JSONObject = {
                 "id": f"msg_{len(state.requests)}",
                 "type": "message",
                 "role": "assistant",
@@ -307,14 +317,14 @@ class _Handler(BaseHTTPRequestHandler):
             if fault.retry_after is not None:
                 headers["Retry-After"] = f"{fault.retry_after:g}"
         if anthropic:
-            payload: dict[str, Any] = {"type": "error", "error": {"type": etype, "message": message}}
+            payload: JSONObject = {"type": "error", "error": {"type": etype, "message": message}}
         else:
             payload = {"error": {"message": message, "type": etype, "code": code, "param": None}}
         self._send(status, json.dumps(payload).encode(), headers)
 
     def _refuse(self, text: str, anthropic: bool) -> None:
         if anthropic:
-            payload: dict[str, Any] = {
+            payload: JSONObject = {
                 "id": "msg_refusal",
                 "type": "message",
                 "role": "assistant",
@@ -365,7 +375,7 @@ class FakeLLM:
 
     def __init__(
         self,
-        replies: list[Reply] | Callable[[dict[str, Any]], Reply] | None = None,
+        replies: list[Reply] | Callable[[JSONObject], Reply] | None = None,
         *,
         latency: float = 0.0,
         api_key: str | None = None,

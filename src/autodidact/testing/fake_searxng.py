@@ -15,10 +15,11 @@ import json
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-Results = dict[str, list[dict[str, Any]]] | Callable[[str], list[dict[str, Any]]]
+from autodidact.jsontypes import JSONObject
+
+Results = dict[str, list[JSONObject]] | Callable[[str], list[JSONObject]]
 
 
 class _Server(ThreadingHTTPServer):
@@ -31,7 +32,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.0"
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         return
 
     def do_GET(self) -> None:

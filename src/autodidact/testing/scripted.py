@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import inspect
 from collections import deque
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
 
 from autodidact.errors import ModelError
 from autodidact.llm.base import Completion, Request, Usage
-from autodidact.llm.tokens import estimate_tokens, request_tokens
+from autodidact.llm.token_estimates import estimate_tokens, request_tokens
 
 Reply = str | Completion | BaseException
 
@@ -37,7 +36,7 @@ class ScriptedModel:
         self,
         queue: Iterable[Reply] | None = None,
         *,
-        fn: Callable[[Request], Any] | None = None,
+        fn: Callable[[Request], Reply | Awaitable[Reply]] | None = None,
         name: str = "scripted",
         supports_json_schema: bool = True,
         context_window: int | None = None,

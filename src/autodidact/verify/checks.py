@@ -450,7 +450,7 @@ def check_index(root: Path, report: VerifyReport) -> None:
     """
     import sqlite3
 
-    from autodidact.store.index import check_database, index_path
+    from autodidact.store.derived_db import check_database, index_path
 
     db = index_path(root)
     if not db.is_file():
@@ -481,8 +481,9 @@ def check_index(root: Path, report: VerifyReport) -> None:
     listed: set[str] = set()
     if manifest.is_file():
         for entry in jsonl.read(manifest):
-            if isinstance(entry, dict) and isinstance(entry.get("snapshot_ref"), str):
-                listed.add(entry["snapshot_ref"])
+            ref = entry.get("snapshot_ref")
+            if isinstance(ref, str):
+                listed.add(ref)
     stored = set(SnapshotStore.for_folder(root).refs())  # a tampered one is the snapshots check's finding
     missing = (listed & stored) - indexed
     if missing:

@@ -99,7 +99,7 @@ async def source(request: Request) -> Response:
 
 
 async def kb_text_file(request: Request) -> Response:
-    """Any text file of the knowledge base (a snapshot in ``source_cache/``), the passage marked."""
+    """A text file of the knowledge base (a snapshot in ``source_cache/``), the passage marked."""
     site: Site = request.app.state.site
     relative = request.path_params["path"]
     return _show_file(site, request, relative, title=relative)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.requests import Request
@@ -48,7 +47,7 @@ class Site:
         assert self.slot is not None
         return self.slot
 
-    def page(self, request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    def page(self, request: Request, template: str, status_code: int = 200, **context: object) -> HTMLResponse:
         """Render ``template`` with the session's form token; a first visit gets its session cookie."""
         session = request.cookies.get(SESSION_COOKIE)
         fresh = not session

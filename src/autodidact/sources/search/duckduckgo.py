@@ -14,7 +14,7 @@ from autodidact.errors import ConfigError, SourceError
 from autodidact.sources.search.base import SearchHit, hits_from_rows
 
 
-def _load_ddgs() -> Any:
+def _load_ddgs() -> Any:  # the optional ddgs package ships no type information
     try:
         module = importlib.import_module("ddgs")
     except ImportError:
@@ -34,7 +34,7 @@ class DuckDuckGoProvider:
         self._ddgs = _load_ddgs()
 
     async def search(self, query: str, n: int) -> list[SearchHit]:
-        def run() -> Any:
+        def run() -> Any:  # ddgs's rows, untyped (read by hits_from_rows)
             return self._ddgs().text(query, max_results=n)
 
         try:

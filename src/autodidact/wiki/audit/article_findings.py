@@ -33,8 +33,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
+from autodidact.jsontypes import JSONMapping, JSONObject, JSONValue
 from autodidact.text.topic import is_action_phrase
 from autodidact.wiki.audit.framework_gaps import aspects_shown, cues_in, missing_aspects_of, subject_terms
 from autodidact.wiki.common.articles import Article
@@ -82,13 +82,13 @@ class Finding:
     weight: int = 0
     files: list[str] = field(default_factory=list)
 
-    def to_json(self) -> list[Any]:
-        return [self.section, self.kind, self.text, self.direction, self.priority, self.weight, self.files]
+    def to_json(self) -> list[JSONValue]:
+        return [self.section, self.kind, self.text, self.direction, self.priority, self.weight, list(self.files)]
 
     @classmethod
-    def from_json(cls, data: list[Any]) -> Finding:
-        section, kind, text, direction, priority, weight, files = data
-        return cls(str(section), str(kind), str(text), str(direction), int(priority), int(weight), list(files))
+    def from_json(cls, data: JSONValue) -> Finding:
+        section, kind, text, direction, priority, weight, files = _list(data)
+        return cls(str(section), str(kind), str(text), str(direction), _int(priority), _int(weight), _strings(files))
 
 
 @dataclass
@@ -100,13 +100,13 @@ class CitedUnit:
     cites: list[str]
     short: str  # the unit, shortened, for a "not in raw/" finding
 
-    def to_json(self) -> list[Any]:
-        return [self.where, [f.to_json() for f in self.uncited], self.cites, self.short]
+    def to_json(self) -> list[JSONValue]:
+        return [self.where, [f.to_json() for f in self.uncited], list(self.cites), self.short]
 
     @classmethod
-    def from_json(cls, data: list[Any]) -> CitedUnit:
-        where, uncited, cites, short = data
-        return cls(str(where), [Finding.from_json(f) for f in uncited], [str(c) for c in cites], str(short))
+    def from_json(cls, data: JSONValue) -> CitedUnit:
+        where, uncited, cites, short = _list(data)
+        return cls(str(where), [Finding.from_json(f) for f in _list(uncited)], _strings(cites), str(short))
 
 
 @dataclass
@@ -125,30 +125,56 @@ class ArticleFacts:
     units: list[CitedUnit] = field(default_factory=list)
     contradictions: list[Finding] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
-            "name_keys": self.name_keys,
-            "links": self.links,
-            "link_keys": self.link_keys,
+            "name_keys": list(self.name_keys),
+            "links": list(self.links),
+            "link_keys": list(self.link_keys),
             "terms": [list(t) for t in self.terms],
-            "cues": self.cues,
-            "shown": self.shown,
+            "cues": list(self.cues),
+            "shown": list(self.shown),
             "units": [u.to_json() for u in self.units],
             "contradictions": [f.to_json() for f in self.contradictions],
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ArticleFacts:
+    def from_json(cls, data: JSONValue) -> ArticleFacts:
+        """Read back what :meth:`to_json` wrote; a value of another shape raises ``TypeError`` or
+        ``ValueError`` (the cache is then rebuilt, ``findings_cache.py``)."""
+        facts = _object(data)
+        terms = [_list(term) for term in _list(facts["terms"])]
         return cls(
-            name_keys=[str(k) for k in data["name_keys"]],
-            links=[str(k) for k in data["links"]],
-            link_keys=[str(k) for k in data["link_keys"]],
-            terms=[(str(k), str(t), str(p), bool(a)) for k, t, p, a in data["terms"]],
-            cues=[str(c) for c in data["cues"]],
-            shown=[str(a) for a in data["shown"]],
-            units=[CitedUnit.from_json(u) for u in data["units"]],
-            contradictions=[Finding.from_json(f) for f in data["contradictions"]],
+            name_keys=_strings(facts["name_keys"]),
+            links=_strings(facts["links"]),
+            link_keys=_strings(facts["link_keys"]),
+            terms=[(str(k), str(t), str(p), bool(a)) for k, t, p, a in terms],
+            cues=_strings(facts["cues"]),
+            shown=_strings(facts["shown"]),
+            units=[CitedUnit.from_json(u) for u in _list(facts["units"])],
+            contradictions=[Finding.from_json(f) for f in _list(facts["contradictions"])],
         )
+
+
+def _list(value: JSONValue) -> list[JSONValue]:
+    if not isinstance(value, list):
+        raise TypeError(f"not a list: {value!r}")
+    return value
+
+
+def _object(value: JSONValue) -> JSONMapping:
+    if not isinstance(value, dict):
+        raise TypeError(f"not an object: {value!r}")
+    return value
+
+
+def _strings(value: JSONValue) -> list[str]:
+    return [str(item) for item in _list(value)]
+
+
+def _int(value: JSONValue) -> int:
+    if not isinstance(value, int | float | str):
+        raise TypeError(f"not a number: {value!r}")
+    return int(value)
 
 
 def _loc(art: Article) -> str:

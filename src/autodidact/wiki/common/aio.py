@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
 
-def run_blocking(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
+def run_blocking(factory: Callable[[], Coroutine[object, None, T]]) -> T:
     """Run the coroutine made by ``factory`` to completion and return its result."""
     try:
         asyncio.get_running_loop()

@@ -31,14 +31,15 @@ from typing import Protocol, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from autodidact.errors import InputError
+from autodidact.jsontypes import JSONObject
 from autodidact.sources.passages import chunk_spans, entry_heads, fts_term, highlight, query_terms, segment
 from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
 from autodidact.store.batch import crash_point
+from autodidact.store.derived_db import INDEX_DIRNAME, connect_derived, index_path, set_aside
 from autodidact.store.filememo import FileMemo
 from autodidact.store.hashing import sha256_text
-from autodidact.store.index import INDEX_DIRNAME, connect_derived, index_path, set_aside
 from autodidact.text.furniture import FURNITURE_DOCS, sentence_weights
 from autodidact.text.sections import boundary_lines, label, split_sections
 
@@ -771,11 +772,12 @@ def rebuild_inputs(root: Path, store: SnapshotStore, manifest_path: Path) -> Ite
     """Every snapshot with the title, kind and raw file the files alone give it (for a rebuild).
 
     The manifest's line wins; else the raw file's header names it; else the text's own H1 or URL."""
-    manifest: dict[str, dict[str, object]] = {}
+    manifest: dict[str, JSONObject] = {}
     if manifest_path.is_file():
         for entry in jsonl.read(manifest_path):
-            if isinstance(entry, dict) and isinstance(entry.get("snapshot_ref"), str):
-                manifest[entry["snapshot_ref"]] = entry
+            ref = entry.get("snapshot_ref")
+            if isinstance(ref, str):
+                manifest[ref] = entry
     raw_by_ref: dict[str, tuple[str, str, bool]] = {}  # ref → (file, title, title names a section)
     for path in list_raw_files(Path(root) / "raw"):
         try:

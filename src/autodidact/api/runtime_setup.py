@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from autodidact.errors import InputError
 
@@ -62,7 +62,7 @@ def runtime_for(settings: Settings, root: Path | None, *, model: str | None = No
     return build_runtime(settings, root, model=model, no_cache=no_cache)
 
 
-def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
+def run_coroutine(coroutine: Coroutine[object, None, T]) -> T:
     """Run ``coroutine`` to the end from synchronous code, even where an event loop already runs.
 
     Why: a Jupyter notebook runs its cells inside an event loop, where ``asyncio.run`` refuses to
