@@ -26,6 +26,7 @@ from autodidact.evidence.prompting import compact, language_line, stable_data_bl
 from autodidact.evidence.relevance import DEFINITION_BONUS, quotable, sentence_bonus, unquotable_ranges
 from autodidact.evidence.textscore import BM25, STOPWORDS, clip, coverage, kept_stopwords, sentence_spans, terms
 from autodidact.llm.tasks import Message
+from autodidact.sources.options import entry_at, option_entries, option_names
 from autodidact.sources.passages import BOUND_METHOD_TAIL
 from autodidact.text.admonitions import admonition_spans, in_admonition
 from autodidact.text.furniture import is_furniture
@@ -94,6 +95,9 @@ class PassageIn:
     quality: str
     source_key: str  # the normalised URL: distinct sources for interpretive claims
     section: str = ""  # the heading of the section the passage starts in ("12.6.1. make")
+    # the option lines of the option entry the passage starts inside ("‘-i[SUFFIX]’ ‘--in-place[=SUFFIX]’"),
+    # when it starts below them (sources/options.py)
+    option: str = ""
 
 
 @dataclass
@@ -204,6 +208,7 @@ class ExtractClaimsTask:
         ]
         if not cands:
             return ExtractOutput()
+        options = _option_heads(inputs.passages, cands)
         named_class = _CLASS_QUESTION.match(inputs.kq_text.strip())
         if named_class:
             # "What does Event do?" asks about the class Event: a passage that never writes the name
@@ -217,7 +222,12 @@ class ExtractClaimsTask:
         if lits:
             # A passage that never writes the name is about something else ("ls -a | list …" for
             # "sources.list"): nothing from it answers the question.
-            naming = [i for i, c in enumerate(cands) if any(x in normalised_for_literals(c[1]) for x in lits)]
+            # A sentence in an option's description names the option its entry is headed by.
+            naming = [
+                i
+                for i, c in enumerate(cands)
+                if any(x in normalised_for_literals(c[1]) or _heads_option(options.get(c[:2], ""), x) for x in lits)
+            ]
             # A manual names a thing, then goes on about it ("RLock(…) Factory function that returns a
             # new reentrant lock. A reentrant lock must be released by the thread that acquired it."):
             # the few sentences after a naming one, in the same passage, may answer too.
@@ -248,6 +258,10 @@ class ExtractClaimsTask:
             cands = named
         keep = kept_stopwords(variants)
         sent_terms = [terms(_without_xrefs(c[1]), keep=keep) for c in cands]
+        for i, c in enumerate(cands):
+            # a sentence in an option's description is about the option (sources/options.py)
+            said = terms(options.get(c[:2], ""), keep=keep)
+            sent_terms[i] += [t for t in dict.fromkeys(said) if t not in sent_terms[i]]
         dedicated = _in_own_section(inputs, keep)
         bm25 = BM25(sent_terms)
         # Modifiers ("Python" of "Python coroutines") count less than the head nouns they modify.
@@ -616,6 +630,37 @@ def _calls_any(text: str, names: list[str]) -> bool:
 def _names_a_part(sentence: str, parts: list[str]) -> bool:
     low = normalised_for_literals(sentence)
     return any(re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", low) for p in parts)
+
+
+def _option_heads(passages: list[PassageIn], cands: list[tuple[str, str, str]]) -> dict[tuple[str, str], str]:
+    """The option lines above each candidate sentence that lies in a command-line option's
+    description ("‘-i[SUFFIX]’ ‘--in-place[=SUFFIX]’"), by (passage id, sentence).
+
+    Why: the sentence is about that option though it never names it ("If no extension is supplied,
+    the original file is overwritten without making a backup."): the option lines' words count as
+    its own, and it names the option a question writes as code (docs/evidence.md, "Option entries").
+    """
+    by_pid = {p.pid: p for p in passages}
+    entries = {p.pid: option_entries(p.text) for p in passages}
+    cursor: dict[str, int] = {}
+    out: dict[tuple[str, str], str] = {}
+    for pid, sentence, _ in cands:
+        passage = by_pid[pid]
+        at = passage.text.find(sentence, cursor.get(pid, 0))
+        if at < 0:
+            continue
+        cursor[pid] = at + 1
+        found = entry_at(entries[pid], at)
+        if found is not None:
+            out[(pid, sentence)] = found.head
+        elif passage.option and not any(e.start <= at for e in entries[pid]):
+            out[(pid, sentence)] = passage.option  # the passage starts below its entry's option lines
+    return out
+
+
+def _heads_option(head: str, literal: str) -> bool:
+    """Whether option lines ("‘-i[SUFFIX]’ ‘--in-place[=SUFFIX]’") name the (normalised) literal "-i"."""
+    return bool(head) and literal.startswith("-") and literal in option_names(head)
 
 
 def quotable_sentences(

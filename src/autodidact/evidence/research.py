@@ -359,7 +359,15 @@ def _passages(
             text = cand.doc.text[s:e]
             heading = section_at(cand.doc.sections(), s).title if cand.doc.sections() else ""
             passages.append(
-                PassageIn(pid, cand.doc.title, text, cand.doc.quality, normalize_url(cand.doc.url), heading)
+                PassageIn(
+                    pid,
+                    cand.doc.title,
+                    text,
+                    cand.doc.quality,
+                    normalize_url(cand.doc.url),
+                    heading,
+                    option=cand.doc.option_at(s),
+                )
             )
             by_pid[pid] = cand.doc
     return passages, by_pid
