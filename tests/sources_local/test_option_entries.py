@@ -97,7 +97,7 @@ ENTRIES = (
 
 
 def test_a_sentence_in_an_options_description_answers_a_question_about_the_option() -> None:
-    """"The extension, if supplied, is used to make a backup copy" never says "in place"; its
+    """ "The extension, if supplied, is used to make a backup copy" never says "in place"; its
     entry's option lines do, and it answers. The same word in another option's entry does not."""
     from ..evidence.conftest import offline_quotes
 
