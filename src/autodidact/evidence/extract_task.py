@@ -698,8 +698,7 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     if not cands:
         return []
     sent_terms = [set(terms(c[2])) for c in cands]
-    units = _table_units(cands)
-    df = _unit_frequencies(sent_terms, units)
+    df: Counter[str] = Counter(t for ts in sent_terms for t in ts)
     heading = set(inputs.query_variants[0]) if inputs.query_variants else set(terms(inputs.kq_text))
     bearing = _bearing_on_topic(inputs, sent_terms)
     flagged = _flagged(inputs.passages, found)
@@ -800,33 +799,6 @@ def _flagged(passages: list[PassageIn], found: list[tuple[str, str]]) -> set[int
     # Section passages overlap, and the one that holds a note's label may be the second to hold its
     # text: the sentence is a note wherever it is read.
     return {n for n, (_, sentence) in enumerate(found) if " ".join(sentence.split()) in notes}
-
-
-def _table_units(cands: list[tuple[int, str, str]]) -> list[int]:
-    """Each candidate's unit for centrality: its own index, or the first row of the table it is a row of.
-
-    Why: a term counts once per sentence that says it, so the rows of one reference table (fifteen
-    encodings, each "code page …, 微软操作系统风格的 … 变体") vouched for each other and filled a
-    section's key points, while the section's note on converting Shift-JIS data — the one thing a
-    reader must not miss — went unquoted. A table repeats its columns' words by construction; it
-    counts as one unit, and a row is central only for what the rest of the section says too.
-    """
-    units: list[int] = []
-    for i, (_, pid, sentence) in enumerate(cands):
-        row = _is_fact_row(sentence.strip())
-        if row and i and cands[i - 1][1] == pid and _is_fact_row(cands[i - 1][2].strip()):
-            units.append(units[i - 1])
-        else:
-            units.append(i)
-    return units
-
-
-def _unit_frequencies(sent_terms: list[set[str]], units: list[int]) -> Counter[str]:
-    """How many units (sentences; a table counts once) say each term."""
-    per_unit: dict[int, set[str]] = {}
-    for ts, unit in zip(sent_terms, units, strict=True):
-        per_unit.setdefault(unit, set()).update(ts)
-    return Counter(t for ts in per_unit.values() for t in ts)
 
 
 def _bearing_on_topic(inputs: ExtractInputs, sent_terms: list[set[str]]) -> set[int] | None:
