@@ -322,6 +322,7 @@ class ExtractClaimsTask:
             # what the entry goes on to say belongs to its definition: it is held to the same cut
             shows |= lifted
         scored = [x for x in scored if x[1] not in lifted] + carried
+        scored = _other_entries_down(scored, cands, inputs.heads)
         scored.sort()
         reach: list[tuple[float, int, str, str, str]] = []
         if scored:
@@ -465,6 +466,33 @@ def _sets_parameter(sentence: str, heads: list[str]) -> bool:
     """The sentence says what the asked parameter does when it is set (see :data:`PARAMETER_SET`)."""
     found = PARAMETER_SET.match(sentence.strip())
     return found is not None and _names_a_head(found.group(1), heads)
+
+
+OTHER_ENTRY_SHARE = 0.4  # a sentence opening another member's entry keeps this share of its score
+
+
+def _other_entries_down(
+    scored: list[tuple[float, int, str, str, str]], cands: list[tuple[str, str, str]], heads: list[str]
+) -> list[tuple[float, int, str, str, str]]:
+    """When the passages hold the entry of a member the question asks about, the sentences that open
+    other members' entries score :data:`OTHER_ENTRY_SHARE` of their own.
+
+    Why: asked "How do I start a thread?", the extractor read Thread's ``start()`` entry, and the
+    entries next to it, "ident  Thread identifier of this thread or None if it has not been
+    started." and "native_id  … or None if it has not been started.", shared "start" and "thread"
+    as much: they came first in the answer and in the summary's core finding, before "It arranges
+    for the object's run() method to be invoked in a separate thread of control." An entry is about
+    its own member (docs/evidence.md, "Reference entries").
+    """
+    if not heads or not any(_opens_entry(c[1], heads) for c in cands):
+        return scored
+    out = []
+    for x in scored:
+        entry = _ENTRY.match(x[3].strip())
+        if entry is not None and not _names_a_head(entry.group(1), heads):
+            x = (x[0] * OTHER_ENTRY_SHARE, *x[1:])
+        out.append(x)
+    return out
 
 
 def _opens_entry(sentence: str, heads: list[str]) -> bool:
@@ -767,10 +795,18 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     order = sorted(picked)
     keep = max(1, inputs.max_claims - SPARE_CLAIMS)
     kept, spare = order[:keep], order[keep:]
-    musts = ([closing] if closing is not None else []) + [i for i in picked if i in flagged][:NOTES_KEPT]
+    notes = [i for i in picked if i in flagged][:NOTES_KEPT]
+    musts = ([closing] if closing is not None else []) + notes
     for must in musts:
-        victim = next((i for i in reversed(kept) if i not in musts), None)
-        if must not in spare or victim is None:
+        # The closing point takes the last kept point's place; a note takes the place of the
+        # lowest-ranked point kept, and only when it ranks above it: the section's order alone
+        # cut every note at a section's end, while the rows of a command table rank alike and any
+        # of them is worth as much as a note (the report case's `dpkg --configure -a`).
+        others = [i for i in kept if i not in musts]
+        if not others or must not in spare:
+            continue
+        victim = max(others, key=picked.index) if must in notes else others[-1]
+        if must in notes and picked.index(must) > picked.index(victim):
             continue
         kept = [i for i in kept if i != victim] + [must]
         spare = [victim, *(i for i in spare if i != must)]
@@ -921,6 +957,27 @@ _ANNOUNCED = re.compile(r"(?:[:：]|如下|以下|as follows|the following)\s*[.
 _COMMAND_LINE = re.compile(r"\\?[#$]\s+\S")  # "# dpkg-reconfigure locales", "$ ls -a"
 
 
+def _example_line(piece: str) -> bool:
+    """One short line with no sentence of its own: a command or expression shown as an example."""
+    return "\n" not in piece.strip() and len(piece.strip()) <= EXAMPLE_CHARS and not piece.rstrip().endswith(_END_PUNCT)
+
+
+EXAMPLE_CHARS = 160
+
+
+def _set_off(text: str, lead: int, start: int) -> bool:
+    """Whether the line at ``start`` is indented deeper than the line of the sentence at ``lead``:
+    an example a colon announces, set off under it ("• To print the date of the day three months
+    and one day hence:" / "date --date='3 months 1 day'"). Quoted alone, the lead-in promised an
+    answer it did not give."""
+
+    def indent(at: int) -> int:
+        line = text[text.rfind("\n", 0, at) + 1 : at]
+        return len(line.expandtabs()) if not line.strip() else len(line.expandtabs()) - len(line.expandtabs().lstrip())
+
+    return indent(start) > indent(lead)
+
+
 def _short(piece: str) -> bool:
     """Too short to stand as a sentence: under six words and under ten ideographs."""
     return len(piece.split()) < 6 and sum(1 for ch in piece if "\u4e00" <= ch <= "\u9fff") < 10
@@ -952,7 +1009,11 @@ def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
             )
             and end - out[-1][0] <= (LIST_MAX_CHARS if colon else MERGE_MAX_CHARS)
             and (m := _LIST_GAP.fullmatch(text[out[-1][1] : start])) is not None
-            and (bool(m.group(0).strip()) or bool(_COMMAND_LINE.match(piece)))
+            and (
+                bool(m.group(0).strip())
+                or bool(_COMMAND_LINE.match(piece))
+                or (_example_line(piece) and _set_off(text, out[-1][0], start))
+            )
         ):
             out[-1] = (out[-1][0], end)  # "对于 IPv4， MSS = MTU - 40": the list is what the lead-in says
             continue
