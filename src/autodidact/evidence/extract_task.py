@@ -700,9 +700,17 @@ def quotable_sentences(
     for p in passages:
         blocked = unquotable_ranges(p.text)
         for s, e in with_antecedents(p.text, sentence_spans(p.text)):
-            if quotable(p.text[s:e], s, blocked) and not is_furniture(p.text[s:e], furniture):
-                out.append((p, p.text[s:e]))
+            piece = p.text[s:e]
+            if quotable(piece, s, blocked) and not is_furniture(piece, furniture) and not _asks(piece):
+                out.append((p, piece))
     return out
+
+
+def _asks(sentence: str) -> bool:
+    """A question, not a statement: grep's FAQ heading "How do I output context around the matching
+    lines?" outranked the answers under it (it says every word of the question) and was quoted as the
+    answer, its -A and -B entries cut below it. Evidence states; a question asked back states nothing."""
+    return sentence.rstrip().endswith(("?", "？"))
 
 
 TOPIC_SHARE = 0.5  # a key point's weight grows by this for each topic term it says (up to three)
@@ -814,7 +822,7 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     return [(cands[i][1], cands[i][2]) for i in order]
 
 
-NOTE_WEIGHT = 2.0  # a sentence inside a note, warning or tip counts this much more as a key point
+NOTE_WEIGHT = 1.0  # a note's weight among key points (2.0 pushed command-table rows out: docs/evidence.md)
 NOTES_KEPT = 2  # notes among a section's key points that displace its ordinary points when the answer is full
 
 

@@ -393,8 +393,8 @@ def _bare_subject(clause: str) -> str:
         with_tool = _ZH_HOW_WITH.match(text)
         if with_tool and not with_tool.group(1).strip() and with_tool.group(4).strip(" ，,、的"):
             # 「如何用 X 显示…」 once read 「如何用 X 命令显示的定义是什么？」: the tool and the task are the subject
-            lead, tool, verb, rest = (g.strip() for g in with_tool.groups())
-            text = f"{lead} {tool} {rest}{verb}".strip()
+            lead, tool, verb, done_to = (g.strip() for g in with_tool.groups())
+            text = f"{lead} {tool} {done_to}{verb}".strip()
         how = _ZH_HOW_VERB.match(text)
         if how and how.group(3).strip(" ，,、的"):
             # 「如何使用 X」 asks about X, as "How do I use X" does; 「如何配置网络」 about 网络配置.
@@ -597,6 +597,9 @@ def subject_names(subject: str) -> list[str]:
     however many of the subject's common words ("files", "Python") it shares."""
     if has_cjk(subject):
         return list(dict.fromkeys(m.group(1) for m in _ZH_NAMED.finditer(subject)))
+    tools = subject_tools(subject)
+    if tools:
+        return tools
     words = re.findall(r"[A-Za-z0-9_][\w.+-]*(?:'s)?|,", subject)
     out: list[str] = []
     for i, word in enumerate(words):
@@ -618,6 +621,28 @@ def subject_names(subject: str) -> list[str]:
         owned = re.search(r"\b[A-Z][\w.+-]*'s\s+([a-z][\w.+-]*)$", subject)
         out = [owned.group(1)] if owned else []
     return [w for w in dict.fromkeys(out) if not w.lower().endswith("'s")]
+
+
+# "searching files with grep", "making patches with diff and patch", "running external commands in
+# Python with subprocess": the lower-case names a task is done with, at the subject's end.
+_WITH_TOOLS = re.compile(r"\b(?:with|using|via)\s+([a-z][\w.+-]*(?:(?:\s*,\s*|\s+and\s+|\s+or\s+)[a-z][\w.+-]*)*)\s*$")
+
+
+def subject_tools(subject: str) -> list[str]:
+    """The tools a task subject says it is done with: ["grep"] of "searching files with grep",
+    ["diff", "patch"] of "making and applying patches with diff and patch"; [] when it names none.
+
+    Why: a corpus of several tools' manuals answers a grep question from find's manual ("For
+    '-iname', the match is case-insensitive.") unless the tool's own manual comes first, and before
+    this "running external commands … with subprocess" named "external" (the word before
+    "commands"). Only lower-case words count: "with Python" names a language, not a page to keep
+    to (docs/evidence.md, "Pages that name the subject").
+    """
+    found = _WITH_TOOLS.search(subject)
+    if found is None:
+        return []
+    names = [w for w in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", found.group(1)) if w]
+    return [] if any(w in EN_STOPWORDS for w in names) else list(dict.fromkeys(names))
 
 
 def _kind_suffix(parts: list[str]) -> tuple[list[str], str]:
