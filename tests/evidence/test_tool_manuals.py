@@ -73,3 +73,22 @@ def test_a_question_in_the_manual_is_not_its_answer() -> None:
     quotes = offline_quotes("How do I print context lines around each match?", [("grep", faq)])
     assert quotes and not any(q.rstrip().endswith("?") for q in quotes)
     assert any("trailing context" in q for q in quotes)
+
+
+def test_the_outline_of_a_topic_done_with_grep_keeps_to_greps_manual(tmp_path: Path) -> None:
+    """Over grep's, find's and sed's Info manuals, "case-insensitive and whole-word matching" found
+    find's "Base Name Patterns", locate's invocation and sed's "Regexp Addresses" as its sections."""
+    import pytest
+
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.sources.outline import facet_outline
+
+    manuals = [Path(f"/usr/share/info/{m}.gz") for m in ("grep.info", "find.info-1", "sed.info")]
+    if not all(m.is_file() for m in manuals):
+        pytest.skip("the GNU Info manuals of grep, find and sed are not installed")
+    index_corpus(tmp_path, manuals, name="info")
+    topic = "How do I search files with grep: case-insensitive and whole-word matching, context lines?"
+    outline = facet_outline(tmp_path, [topic], "en")
+    headings = {e.heading for e in outline}
+    assert "Matching Control" in headings and "Context Line Control" in headings
+    assert not headings & {"Base Name Patterns", "Invoking locate", "Regexp Addresses", "Concept Index"}

@@ -55,7 +55,7 @@ from autodidact.sources.fetch import Fetcher  # imported here, not in the worker
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
 from autodidact.text.tokens import glued
-from autodidact.text.topic import TopicFrame, decompose, subject_names, subject_tools
+from autodidact.text.topic import TopicFrame, decompose, subject_names, subject_tools, titles_a_tool
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
@@ -178,7 +178,7 @@ async def gather(
         # The subject's words; when it is one word ("argparse"), candidates must come from pages naming it.
         frame = decompose(payload.query, "zh" if lang == "zh" else "en")
         names = subject_names(frame.subject)
-        tools = frozenset(terms_of(" ".join(subject_tools(frame.subject))))
+        tools = subject_tools(frame.subject)
         named_subject = frozenset(terms_of(" ".join(names))) if names else frozenset(terms_of(frame.subject))
         # What the research asks about beyond its subject: a section's key points that say it come first.
         asked = frozenset(terms_of(" ".join(t for f in frame.facets for t in f.terms))) - subject
@@ -510,7 +510,7 @@ def _local_kind(url: str) -> str:
 
 
 def about_subject(
-    cands: list[Candidate], subject: frozenset[str], *, names: bool = False, tools: frozenset[str] = frozenset()
+    cands: list[Candidate], subject: frozenset[str], *, names: bool = False, tools: list[str] | None = None
 ) -> list[Candidate]:
     """The candidates whose document names the research's subject, when some do.
 
@@ -526,7 +526,7 @@ def about_subject(
         # "searching files with grep": grep's own manual, when it is among them. find's manual
         # writes "grep" too (in its examples) and answered "case-insensitive matching" with
         # "-iname"; a document whose title names the tool is the tool's own.
-        own = [c for c in cands if _titles_a_tool(c.doc.title, tools)]
+        own = [c for c in cands if titles_a_tool(c.doc.title, tools)]
         if own:
             return own
     if not names and len(subject) != 1:
@@ -536,13 +536,6 @@ def about_subject(
         return cands
     named = [c for c in cands if c.doc.names_any(subject)]
     return named or cands
-
-
-def _titles_a_tool(title: str, tools: frozenset[str]) -> bool:
-    """Whether a document's title names a tool: "grep.info" names grep, "diffutils.info" diff (a
-    title word a tool's name of four letters or more begins)."""
-    said = set(terms_of(title))
-    return bool(said & tools) or any(len(t) >= 4 and w.startswith(t) for w in said for t in tools)
 
 
 def in_homes(cands: list[Candidate], homes: frozenset[str]) -> list[Candidate]:

@@ -28,6 +28,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from autodidact.text.tokens import terms as word_terms
+
 TopicType = Literal["概念理解", "技术研究", "行业调研", "创业方案"]
 TOPIC_TYPES: tuple[TopicType, ...] = ("概念理解", "技术研究", "行业调研", "创业方案")
 TOPIC_TYPE_EN: dict[TopicType, str] = {
@@ -643,6 +645,14 @@ def subject_tools(subject: str) -> list[str]:
         return []
     names = [w for w in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", found.group(1)) if w]
     return [] if any(w in EN_STOPWORDS for w in names) else list(dict.fromkeys(names))
+
+
+def titles_a_tool(title: str, tools: list[str]) -> bool:
+    """Whether a document's title names one of the tools: "grep.info" names grep, "diffutils.info"
+    names diff (a title word that a tool's name of four letters or more begins)."""
+    said = set(word_terms(title))
+    wanted = {t for tool in tools for t in word_terms(tool)}
+    return bool(said & wanted) or any(len(t) >= 4 and w.startswith(t) for w in said for t in wanted)
 
 
 def _kind_suffix(parts: list[str]) -> tuple[list[str], str]:
