@@ -66,3 +66,21 @@ def test_an_inherited_entry_printed_again_under_a_subclass_is_read_once(tmp_path
     openings = [opening(text[s:e]) for s, e in top]
     assert len(set(openings)) == len(openings) == 4
     assert any(o.startswith("class Thread(builtins.object)") for o in openings)
+
+
+def test_other_members_entries_do_not_answer_for_the_asked_one(tmp_path: Path) -> None:
+    """Asked "How do I start a thread?", the entries after start() ("ident  Thread identifier … or
+    None if it has not been started.") share "start" and "thread" and came first; what start() goes
+    on to say answers."""
+    from autodidact.sources.plaintext import readable_plain
+    from autodidact.testing.corpora import write_pydoc_module_corpus
+
+    from .conftest import offline_quotes
+
+    text = readable_plain(write_pydoc_module_corpus(tmp_path, ["threading"])[0].read_text(encoding="utf-8"))
+    start = text.index("start(self)")
+    end = text.index("\n", text.index("started", text.index("native_id", start)))
+    quotes = offline_quotes("How do I start a thread?", [("threading", text[start - 200 : end + 1])])
+    assert quotes[0].startswith("start(self)")
+    assert any("It arranges for the object's run() method to be invoked" in q for q in quotes)
+    assert not any(q.startswith(("ident", "native_id")) for q in quotes)

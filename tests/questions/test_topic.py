@@ -618,3 +618,16 @@ def test_a_what_does_question_with_a_clause_is_about_its_subject_and_asked_as_wr
     assert own.question == "What does sed do when the -i option is given a suffix?"
     assert decompose("What does git pull do if the branch has diverged?", "en").subject == "git pull"
     assert not any(f.kind == "question" for f in decompose("What does apt-get upgrade do?", "en").facets)
+
+
+def test_a_chinese_topic_that_asks_how_to_use_a_tool_has_the_tool_and_task_as_subject() -> None:
+    """「如何用 date 命令显示和格式化日期时间：…」 kept 「如何用」 in its subject and asked
+    「如何用 date 命令显示的定义是什么？」."""
+    from autodidact.text.topic import decompose
+
+    frame = decompose("如何用 date 命令显示和格式化日期时间：以 + 开头的格式字符串、用 -d 显示指定的日期？", "zh")
+    assert frame.subject == "date 命令 日期时间显示和格式化"
+    assert all("如何" not in f.name for f in frame.facets)
+    assert decompose("如何用 iconv 转换文本编码：检查编码、换行符？", "zh").subject == "iconv 文本编码转换"
+    # where the task is done still leads the subject, as before
+    assert decompose("在 Debian 上如何用 SSH 远程访问服务器：配置文件？", "zh").subject == "Debian"

@@ -39,6 +39,24 @@ def test_an_info_files_nodes_are_sections_and_its_furniture_goes() -> None:
         assert furniture not in text, furniture
 
 
+def test_an_info_files_index_and_menus_go() -> None:
+    """The index node of coreutils' manual is 190,000 characters of "* - and Unix rm:  rm
+    invocation.  (line 113)": quoted as findings they read "- and Unix rm: rm invocation."."""
+    index = (
+        "\x1f\nFile: demo.info,  Node: Concept index,  Prev: Invoking,  Up: Top\n\n"
+        "Index\n*****\n\n\x00\x08[index\x00\x08]\n* Menu:\n\n"
+        "* - and Unix rm:                         rm invocation.       (line 113)\n"
+        "* -, removing files beginning with:      rm invocation.       (line 101)\n"
+        "* access timestamp, printing or sorting files by: Sorting the output.\n"
+        "                                                              (line  12)\n"
+        "* Overview: Overview.                   What it is.\n"
+    )
+    text = readable_plain(INFO.replace("\x1f\nTag Table:", index + "\x1f\nTag Table:"))
+    assert "## Concept index" in text and "The -i option edits files in place." in text
+    for furniture in ("Unix rm", "removing files", "access timestamp", "(line", "[index", "What it is"):
+        assert furniture not in text, furniture
+
+
 def test_a_manual_pages_running_header_and_footer_go() -> None:
     page = (
         "FIND(1)                     General Commands Manual                    FIND(1)\n\nNAME\n"

@@ -55,7 +55,7 @@ from autodidact.sources.fetch import Fetcher  # imported here, not in the worker
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
 from autodidact.text.tokens import glued
-from autodidact.text.topic import TopicFrame, decompose, subject_names
+from autodidact.text.topic import TopicFrame, decompose, subject_names, subject_tools, titles_a_tool
 
 if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
@@ -178,6 +178,7 @@ async def gather(
         # The subject's words; when it is one word ("argparse"), candidates must come from pages naming it.
         frame = decompose(payload.query, "zh" if lang == "zh" else "en")
         names = subject_names(frame.subject)
+        tools = subject_tools(frame.subject)
         named_subject = frozenset(terms_of(" ".join(names))) if names else frozenset(terms_of(frame.subject))
         # What the research asks about beyond its subject: a section's key points that say it come first.
         asked = frozenset(terms_of(" ".join(t for f in frame.facets for t in f.terms))) - subject
@@ -191,7 +192,7 @@ async def gather(
             sharp = sharpen(focus(text), subject, words)
             if cands is None:
                 cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
-            cands = about_subject(cands, named_subject, names=bool(names))
+            cands = about_subject(cands, named_subject, names=bool(names), tools=tools)
             if in_topics_words(text, payload.query, frame.subject):
                 cands = in_homes(cands, homes)
             terms = search_terms(text, queries, lang)
@@ -508,7 +509,9 @@ def _local_kind(url: str) -> str:
     return "corpus" if "/corpus/" in url else "raw"
 
 
-def about_subject(cands: list[Candidate], subject: frozenset[str], *, names: bool = False) -> list[Candidate]:
+def about_subject(
+    cands: list[Candidate], subject: frozenset[str], *, names: bool = False, tools: list[str] | None = None
+) -> list[Candidate]:
     """The candidates whose document names the research's subject, when some do.
 
     Why: a facet's words are often generic ("arguments", "handlers"). In a corpus of several
@@ -519,6 +522,13 @@ def about_subject(cands: list[Candidate], subject: frozenset[str], *, names: boo
     terms are the names the subject is about ("sqlite3" of "Python's sqlite3 module";
     :func:`autodidact.text.topic.subject_names`), of which a page must write one.
     """
+    if tools:
+        # "searching files with grep": grep's own manual, when it is among them. find's manual
+        # writes "grep" too (in its examples) and answered "case-insensitive matching" with
+        # "-iname"; a document whose title names the tool is the tool's own.
+        own = [c for c in cands if titles_a_tool(c.doc.title, tools)]
+        if own:
+            return own
     if not names and len(subject) != 1:
         # Only a one-word subject is a name every page about it writes ("argparse", "sqlite"). A
         # phrase ("Python control flow", "Python exceptions") is a category its pages need not

@@ -27,6 +27,7 @@ from autodidact.evidence.quality import classify, from_raw_rating
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.textscore import BM25, coverage, kept_stopwords, terms
 from autodidact.sources.extract import norm_date
+from autodidact.sources.options import OptionEntry, entry_at, option_entries
 from autodidact.sources.passage_index import manifest_meta
 from autodidact.sources.passages import chunk_spans
 from autodidact.sources.snapshots import CACHE_DIRNAME, SnapshotStore, is_local_url, normalize_url, url_hash
@@ -71,6 +72,7 @@ class Doc:
     _sections: list[Section] | None = field(default=None, init=False, repr=False, compare=False)
     _terms: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
     _locator: QuoteLocator | None = field(default=None, init=False, repr=False, compare=False)
+    _options: list[OptionEntry] | None = field(default=None, init=False, repr=False, compare=False)
 
     def section_label(self, quote: str) -> str:
         """``Doc title › Section title`` of the section where ``quote`` stands in the text.
@@ -91,6 +93,14 @@ class Doc:
         if self._sections is None:
             self._sections = split_sections(self.text, self.title)
         return self._sections
+
+    def option_at(self, offset: int) -> str:
+        """The option lines of the option entry whose description holds ``offset``, or ""
+        (sources/options.py; entries found once, on first use)."""
+        if self._options is None:
+            self._options = option_entries(self.text)
+        found = entry_at(self._options, offset)
+        return found.head if found is not None else ""
 
     def names_any(self, wanted: frozenset[str]) -> bool:
         """Whether the document's text holds one of the ``wanted`` terms (its terms computed once)."""
@@ -113,7 +123,7 @@ class Candidate:
     score: float
     angle: str = "neutral"
     # next-best passages beyond what best_spans ranks into ``spans``: read only where the first hold
-    # what earlier rounds quoted (evidence/research._spans_to_read)
+    # what earlier rounds quoted (evidence/kq_research._spans_to_read)
     reserve: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -526,7 +536,8 @@ def best_spans(
     if not spans:
         return [], 0.0
     keep = kept_stopwords(variants)
-    docs = [terms(doc.text[s:e], keep=keep) for s, e in spans]
+    # a passage inside an option's description is about that option: its option lines' words count
+    docs = [terms(f"{doc.option_at(s)} {doc.text[s:e]}", keep=keep) for s, e in spans]
     bm25 = BM25(docs)
 
     def score(i: int) -> float:

@@ -26,6 +26,7 @@ from autodidact.evidence.prompting import compact, language_line, stable_data_bl
 from autodidact.evidence.relevance import DEFINITION_BONUS, quotable, sentence_bonus, unquotable_ranges
 from autodidact.evidence.textscore import BM25, STOPWORDS, clip, coverage, kept_stopwords, sentence_spans, terms
 from autodidact.llm.tasks import Message
+from autodidact.sources.options import entry_at, option_entries, option_names
 from autodidact.sources.passages import BOUND_METHOD_TAIL
 from autodidact.text.admonitions import admonition_spans, in_admonition
 from autodidact.text.furniture import is_furniture
@@ -94,6 +95,9 @@ class PassageIn:
     quality: str
     source_key: str  # the normalised URL: distinct sources for interpretive claims
     section: str = ""  # the heading of the section the passage starts in ("12.6.1. make")
+    # the option lines of the option entry the passage starts inside ("‘-i[SUFFIX]’ ‘--in-place[=SUFFIX]’"),
+    # when it starts below them (sources/options.py)
+    option: str = ""
 
 
 @dataclass
@@ -204,6 +208,7 @@ class ExtractClaimsTask:
         ]
         if not cands:
             return ExtractOutput()
+        options = _option_heads(inputs.passages, cands)
         named_class = _CLASS_QUESTION.match(inputs.kq_text.strip())
         if named_class:
             # "What does Event do?" asks about the class Event: a passage that never writes the name
@@ -217,7 +222,12 @@ class ExtractClaimsTask:
         if lits:
             # A passage that never writes the name is about something else ("ls -a | list …" for
             # "sources.list"): nothing from it answers the question.
-            naming = [i for i, c in enumerate(cands) if any(x in normalised_for_literals(c[1]) for x in lits)]
+            # A sentence in an option's description names the option its entry is headed by.
+            naming = [
+                i
+                for i, c in enumerate(cands)
+                if any(x in normalised_for_literals(c[1]) or _heads_option(options.get(c[:2], ""), x) for x in lits)
+            ]
             # A manual names a thing, then goes on about it ("RLock(…) Factory function that returns a
             # new reentrant lock. A reentrant lock must be released by the thread that acquired it."):
             # the few sentences after a naming one, in the same passage, may answer too.
@@ -248,6 +258,10 @@ class ExtractClaimsTask:
             cands = named
         keep = kept_stopwords(variants)
         sent_terms = [terms(_without_xrefs(c[1]), keep=keep) for c in cands]
+        for i, c in enumerate(cands):
+            # a sentence in an option's description is about the option (sources/options.py)
+            said = terms(options.get(c[:2], ""), keep=keep)
+            sent_terms[i] += [t for t in dict.fromkeys(said) if t not in sent_terms[i]]
         dedicated = _in_own_section(inputs, keep)
         bm25 = BM25(sent_terms)
         # Modifiers ("Python" of "Python coroutines") count less than the head nouns they modify.
@@ -308,6 +322,7 @@ class ExtractClaimsTask:
             # what the entry goes on to say belongs to its definition: it is held to the same cut
             shows |= lifted
         scored = [x for x in scored if x[1] not in lifted] + carried
+        scored = _other_entries_down(scored, cands, inputs.heads)
         scored.sort()
         reach: list[tuple[float, int, str, str, str]] = []
         if scored:
@@ -451,6 +466,33 @@ def _sets_parameter(sentence: str, heads: list[str]) -> bool:
     """The sentence says what the asked parameter does when it is set (see :data:`PARAMETER_SET`)."""
     found = PARAMETER_SET.match(sentence.strip())
     return found is not None and _names_a_head(found.group(1), heads)
+
+
+OTHER_ENTRY_SHARE = 0.4  # a sentence opening another member's entry keeps this share of its score
+
+
+def _other_entries_down(
+    scored: list[tuple[float, int, str, str, str]], cands: list[tuple[str, str, str]], heads: list[str]
+) -> list[tuple[float, int, str, str, str]]:
+    """When the passages hold the entry of a member the question asks about, the sentences that open
+    other members' entries score :data:`OTHER_ENTRY_SHARE` of their own.
+
+    Why: asked "How do I start a thread?", the extractor read Thread's ``start()`` entry, and the
+    entries next to it, "ident  Thread identifier of this thread or None if it has not been
+    started." and "native_id  … or None if it has not been started.", shared "start" and "thread"
+    as much: they came first in the answer and in the summary's core finding, before "It arranges
+    for the object's run() method to be invoked in a separate thread of control." An entry is about
+    its own member (docs/evidence.md, "Reference entries").
+    """
+    if not heads or not any(_opens_entry(c[1], heads) for c in cands):
+        return scored
+    out = []
+    for x in scored:
+        entry = _ENTRY.match(x[3].strip())
+        if entry is not None and not _names_a_head(entry.group(1), heads):
+            x = (x[0] * OTHER_ENTRY_SHARE, *x[1:])
+        out.append(x)
+    return out
 
 
 def _opens_entry(sentence: str, heads: list[str]) -> bool:
@@ -618,6 +660,37 @@ def _names_a_part(sentence: str, parts: list[str]) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", low) for p in parts)
 
 
+def _option_heads(passages: list[PassageIn], cands: list[tuple[str, str, str]]) -> dict[tuple[str, str], str]:
+    """The option lines above each candidate sentence that lies in a command-line option's
+    description ("‘-i[SUFFIX]’ ‘--in-place[=SUFFIX]’"), by (passage id, sentence).
+
+    Why: the sentence is about that option though it never names it ("If no extension is supplied,
+    the original file is overwritten without making a backup."): the option lines' words count as
+    its own, and it names the option a question writes as code (docs/evidence.md, "Option entries").
+    """
+    by_pid = {p.pid: p for p in passages}
+    entries = {p.pid: option_entries(p.text) for p in passages}
+    cursor: dict[str, int] = {}
+    out: dict[tuple[str, str], str] = {}
+    for pid, sentence, _ in cands:
+        passage = by_pid[pid]
+        at = passage.text.find(sentence, cursor.get(pid, 0))
+        if at < 0:
+            continue
+        cursor[pid] = at + 1
+        found = entry_at(entries[pid], at)
+        if found is not None:
+            out[(pid, sentence)] = found.head
+        elif passage.option and not any(e.start <= at for e in entries[pid]):
+            out[(pid, sentence)] = passage.option  # the passage starts below its entry's option lines
+    return out
+
+
+def _heads_option(head: str, literal: str) -> bool:
+    """Whether option lines ("‘-i[SUFFIX]’ ‘--in-place[=SUFFIX]’") name the (normalised) literal "-i"."""
+    return bool(head) and literal.startswith("-") and literal in option_names(head)
+
+
 def quotable_sentences(
     passages: list[PassageIn], furniture: frozenset[str] = frozenset()
 ) -> list[tuple[PassageIn, str]]:
@@ -627,9 +700,17 @@ def quotable_sentences(
     for p in passages:
         blocked = unquotable_ranges(p.text)
         for s, e in with_antecedents(p.text, sentence_spans(p.text)):
-            if quotable(p.text[s:e], s, blocked) and not is_furniture(p.text[s:e], furniture):
-                out.append((p, p.text[s:e]))
+            piece = p.text[s:e]
+            if quotable(piece, s, blocked) and not is_furniture(piece, furniture) and not _asks(piece):
+                out.append((p, piece))
     return out
+
+
+def _asks(sentence: str) -> bool:
+    """A question, not a statement: grep's FAQ heading "How do I output context around the matching
+    lines?" outranked the answers under it (it says every word of the question) and was quoted as the
+    answer, its -A and -B entries cut below it. Evidence states; a question asked back states nothing."""
+    return sentence.rstrip().endswith(("?", "？"))
 
 
 TOPIC_SHARE = 0.5  # a key point's weight grows by this for each topic term it says (up to three)
@@ -722,10 +803,18 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     order = sorted(picked)
     keep = max(1, inputs.max_claims - SPARE_CLAIMS)
     kept, spare = order[:keep], order[keep:]
-    musts = ([closing] if closing is not None else []) + [i for i in picked if i in flagged][:NOTES_KEPT]
+    notes = [i for i in picked if i in flagged][:NOTES_KEPT]
+    musts = ([closing] if closing is not None else []) + notes
     for must in musts:
-        victim = next((i for i in reversed(kept) if i not in musts), None)
-        if must not in spare or victim is None:
+        # The closing point takes the last kept point's place; a note takes the place of the
+        # lowest-ranked point kept, and only when it ranks above it: the section's order alone
+        # cut every note at a section's end, while the rows of a command table rank alike and any
+        # of them is worth as much as a note (the report case's `dpkg --configure -a`).
+        others = [i for i in kept if i not in musts]
+        if not others or must not in spare:
+            continue
+        victim = max(others, key=picked.index) if must in notes else others[-1]
+        if must in notes and picked.index(must) > picked.index(victim):
             continue
         kept = [i for i in kept if i != victim] + [must]
         spare = [victim, *(i for i in spare if i != must)]
@@ -733,7 +822,7 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     return [(cands[i][1], cands[i][2]) for i in order]
 
 
-NOTE_WEIGHT = 2.0  # a sentence inside a note, warning or tip counts this much more as a key point
+NOTE_WEIGHT = 1.0  # a note's weight among key points (2.0 pushed command-table rows out: docs/evidence.md)
 NOTES_KEPT = 2  # notes among a section's key points that displace its ordinary points when the answer is full
 
 
@@ -876,6 +965,27 @@ _ANNOUNCED = re.compile(r"(?:[:：]|如下|以下|as follows|the following)\s*[.
 _COMMAND_LINE = re.compile(r"\\?[#$]\s+\S")  # "# dpkg-reconfigure locales", "$ ls -a"
 
 
+def _example_line(piece: str) -> bool:
+    """One short line with no sentence of its own: a command or expression shown as an example."""
+    return "\n" not in piece.strip() and len(piece.strip()) <= EXAMPLE_CHARS and not piece.rstrip().endswith(_END_PUNCT)
+
+
+EXAMPLE_CHARS = 160
+
+
+def _set_off(text: str, lead: int, start: int) -> bool:
+    """Whether the line at ``start`` is indented deeper than the line of the sentence at ``lead``:
+    an example a colon announces, set off under it ("• To print the date of the day three months
+    and one day hence:" / "date --date='3 months 1 day'"). Quoted alone, the lead-in promised an
+    answer it did not give."""
+
+    def indent(at: int) -> int:
+        line = text[text.rfind("\n", 0, at) + 1 : at]
+        return len(line.expandtabs()) if not line.strip() else len(line.expandtabs()) - len(line.expandtabs().lstrip())
+
+    return indent(start) > indent(lead)
+
+
 def _short(piece: str) -> bool:
     """Too short to stand as a sentence: under six words and under ten ideographs."""
     return len(piece.split()) < 6 and sum(1 for ch in piece if "\u4e00" <= ch <= "\u9fff") < 10
@@ -907,7 +1017,11 @@ def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
             )
             and end - out[-1][0] <= (LIST_MAX_CHARS if colon else MERGE_MAX_CHARS)
             and (m := _LIST_GAP.fullmatch(text[out[-1][1] : start])) is not None
-            and (bool(m.group(0).strip()) or bool(_COMMAND_LINE.match(piece)))
+            and (
+                bool(m.group(0).strip())
+                or bool(_COMMAND_LINE.match(piece))
+                or (_example_line(piece) and _set_off(text, out[-1][0], start))
+            )
         ):
             out[-1] = (out[-1][0], end)  # "对于 IPv4， MSS = MTU - 40": the list is what the lead-in says
             continue

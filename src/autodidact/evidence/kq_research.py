@@ -359,7 +359,15 @@ def _passages(
             text = cand.doc.text[s:e]
             heading = section_at(cand.doc.sections(), s).title if cand.doc.sections() else ""
             passages.append(
-                PassageIn(pid, cand.doc.title, text, cand.doc.quality, normalize_url(cand.doc.url), heading)
+                PassageIn(
+                    pid,
+                    cand.doc.title,
+                    text,
+                    cand.doc.quality,
+                    normalize_url(cand.doc.url),
+                    heading,
+                    option=cand.doc.option_at(s),
+                )
             )
             by_pid[pid] = cand.doc
     return passages, by_pid
@@ -509,7 +517,10 @@ def widen(text: str, start: int, end: int, reach: int = 240) -> tuple[int, int]:
             end = m.start() + 1
         else:
             before = [b.start() + 1 for b in _BOUNDARY.finditer(text, max(start, end - reach), end)]
-            end = before[-1] if before else end
+            # A table has neither sentence ends nor blank lines: its rows end at line breaks, and a
+            # passage cut inside one quoted "52 | code page 1252, …" (the row was "CP1252 | …").
+            line = text.find("\n", end, min(len(text), end + reach))
+            end = before[-1] if before else (line + 1 if line >= 0 else end)
     return start, end
 
 

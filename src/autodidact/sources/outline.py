@@ -22,7 +22,7 @@ from autodidact.text.glossary import english_of
 from autodidact.text.sections import SEPARATOR, bare_heading
 from autodidact.text.sentences import sentence_spans
 from autodidact.text.tokens import has_cjk, stem, term_set, terms
-from autodidact.text.topic import decompose, is_action_phrase, key_terms, subject_names
+from autodidact.text.topic import decompose, is_action_phrase, key_terms, subject_names, subject_tools, titles_a_tool
 
 _PART = re.compile(r"\s*\(\d+/\d+\)$")  # the part counter of a cut section: "Classes (2/3)"
 SEARCH_K = 12  # passages read per facet
@@ -232,6 +232,10 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
     # "Functions" repeat "read", "write" and "file" without being the csv module's part.
     names = subject_names(frame.subject)
     naming = {h.title for h in index.search(" ".join(names), k=60) if h.score > 0} if names else set()
+    # "searching files with grep": grep's own manual, when the corpus has it (find's manual writes
+    # "grep" too, and its "Case-insensitive name matching" was read as grep's facet)
+    tools = subject_tools(frame.subject)
+    naming = {t for t in naming if titles_a_tool(t, tools)} or naming
     out: list[_Ranked] = []
     shared: dict[str, bool] = {}
     furniture = index.furniture()

@@ -32,6 +32,7 @@ from urllib.parse import unquote, urlsplit
 
 from autodidact.errors import InputError
 from autodidact.jsontypes import JSONObject
+from autodidact.sources.options import entry_at, option_entries
 from autodidact.sources.passages import chunk_spans, entry_heads, fts_term, highlight, query_terms, segment
 from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
@@ -748,11 +749,16 @@ def cut_passages(text: str, title: str) -> list[PassageCut]:
         body = text[sec.start : sec.end]
         heads = entry_heads(body)
         head_starts = [at for at, _ in heads]
+        options = option_entries(body)
         for s, e in chunk_spans(body):
             start, end = sec.start + s, sec.start + e
             # a passage inside a reference entry, below its signature, is searchable by its name
             k = bisect.bisect_left(head_starts, s)
             entry = heads[k - 1][1] if k and heads[k - 1][1] not in text[start:end] else ""
+            # and one inside an option's description by the option line ("‘--in-place[=SUFFIX]’")
+            option = entry_at(options, s)
+            if option is not None and option.start < s and not entry:
+                entry = " ".join(option.head.split())
             first = bisect.bisect_right(opener_ends, start)  # the heading lines before it end before it
             out.append(
                 PassageCut(

@@ -154,7 +154,10 @@ _INFO_NODE = re.compile(r"^File: [\w.+-]+\.info,\s+Node: ([^,\n]+)")
 _INFO_FURNITURE = re.compile(
     r"^(?:\x1f.*|This is [\w.+-]+\.info, produced by makeinfo.*|INFO-DIR-SECTION.*|START-INFO-DIR-ENTRY.*|"
     r"END-INFO-DIR-ENTRY.*|\* Menu:.*|\* [^:\n]+::.*|\* [^:\n]+: \([\w.+-]+\).*|Tag Table:.*|End Tag Table.*|"
-    r"Indirect:.*|[\w.+-]+\.info-\d+: \d+\s*|Node: [^\n]*\x7f\d+|Ref: [^\n]*\x7f\d+)$"
+    r"Indirect:.*|[\w.+-]+\.info-\d+: \d+\s*|Node: [^\n]*\x7f\d+|Ref: [^\n]*\x7f\d+|"
+    # an index node's entries ("* - and Unix rm:   rm invocation.   (line 113)", wrapped or not) and
+    # its marker; any line a menu or index opens with "* " at the margin ("* NAME: NODE.")
+    r"\s+\(line\s+\d+\)\s*|[\x00\x08]*\[index[\x00\x08]*\]\s*|\* [^\n]+?:\s+\S.*)$"
 )
 # A manual page's running header and footer: "FIND(1)  General Commands Manual  FIND(1)".
 _MAN_RUNNING = re.compile(

@@ -28,6 +28,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from autodidact.text.tokens import terms as word_terms
+
 TopicType = Literal["概念理解", "技术研究", "行业调研", "创业方案"]
 TOPIC_TYPES: tuple[TopicType, ...] = ("概念理解", "技术研究", "行业调研", "创业方案")
 TOPIC_TYPE_EN: dict[TopicType, str] = {
@@ -290,11 +292,16 @@ ZH_VERBS = (
     r"(?:配置|管理|安装|使用|部署|实现|处理|升级|构建|编译|调试|优化|设置|维护|安排|查看|选择|编写|运行|创建"
     r"|备份|恢复|监控|启动|保护|加密|调度|排查|迁移|测试|分析|记录|转换|编辑|连接|访问|共享|同步|压缩|挂载|打包"
     r"|更新|删除|修改|检查|转发|登录|切换|显示|打印|合并|比较|修复|卸载|导入|导出|搜索|查找|过滤|读取|写入|解析"
-    r"|获得|取得|得到)"
+    r"|格式化|获得|取得|得到)"
 )
 # 「如何编写和调试程序」: two verbs joined by 和/与/及/并 share their object (「程序编写和调试」).
 _ZH_TASK = re.compile(rf"{ZH_VERBS}(?:和|与|及|并|、){ZH_VERBS}$")
 _ZH_HOW_VERB = re.compile(rf"^(.*?)\s*如何({ZH_VERBS}(?:(?:和|与|及|并|、){ZH_VERBS})?)(.+)$")
+# 「如何用 date 命令显示和格式化日期时间」: the tool used and the task, 「date 命令 日期时间显示和格式化」
+# (a topic that opens with the question; 「在 Debian 上如何用 SSH …」 keeps 「Debian」 as before).
+_ZH_HOW_WITH = re.compile(
+    rf"^(.*?)\s*(?:如何|怎样|怎么)\s*(?:用|使用|利用|通过)\s*(.+?)\s*({ZH_VERBS}(?:(?:和|与|及|并|、){ZH_VERBS})?)(.+)$"
+)
 # 「在 Debian 中如何…」: where the task is done (中/里/上) is not the subject's head, 「Debian」 is.
 _ZH_WHERE = re.compile(r"^(?:在\s*)?(.+?)\s*(?:中|里|上)\s*((?:如何|怎样|怎么).+)$")
 _ZH_HOW_WHERE = re.compile(r"^(?:如何|怎样|怎么)\s*在\s*(.+?)\s*(中|里|上)\s*(.+)$")
@@ -385,6 +392,11 @@ def _bare_subject(clause: str) -> str:
         where = _ZH_WHERE.match(text)
         if where:
             text = f"{where.group(1)} {where.group(2)}"
+        with_tool = _ZH_HOW_WITH.match(text)
+        if with_tool and not with_tool.group(1).strip() and with_tool.group(4).strip(" ，,、的"):
+            # 「如何用 X 显示…」 once read 「如何用 X 命令显示的定义是什么？」: the tool and the task are the subject
+            lead, tool, verb, done_to = (g.strip() for g in with_tool.groups())
+            text = f"{lead} {tool} {done_to}{verb}".strip()
         how = _ZH_HOW_VERB.match(text)
         if how and how.group(3).strip(" ，,、的"):
             # 「如何使用 X」 asks about X, as "How do I use X" does; 「如何配置网络」 about 网络配置.
@@ -587,6 +599,9 @@ def subject_names(subject: str) -> list[str]:
     however many of the subject's common words ("files", "Python") it shares."""
     if has_cjk(subject):
         return list(dict.fromkeys(m.group(1) for m in _ZH_NAMED.finditer(subject)))
+    tools = subject_tools(subject)
+    if tools:
+        return tools
     words = re.findall(r"[A-Za-z0-9_][\w.+-]*(?:'s)?|,", subject)
     out: list[str] = []
     for i, word in enumerate(words):
@@ -608,6 +623,36 @@ def subject_names(subject: str) -> list[str]:
         owned = re.search(r"\b[A-Z][\w.+-]*'s\s+([a-z][\w.+-]*)$", subject)
         out = [owned.group(1)] if owned else []
     return [w for w in dict.fromkeys(out) if not w.lower().endswith("'s")]
+
+
+# "searching files with grep", "making patches with diff and patch", "running external commands in
+# Python with subprocess": the lower-case names a task is done with, at the subject's end.
+_WITH_TOOLS = re.compile(r"\b(?:with|using|via)\s+([a-z][\w.+-]*(?:(?:\s*,\s*|\s+and\s+|\s+or\s+)[a-z][\w.+-]*)*)\s*$")
+
+
+def subject_tools(subject: str) -> list[str]:
+    """The tools a task subject says it is done with: ["grep"] of "searching files with grep",
+    ["diff", "patch"] of "making and applying patches with diff and patch"; [] when it names none.
+
+    Why: a corpus of several tools' manuals answers a grep question from find's manual ("For
+    '-iname', the match is case-insensitive.") unless the tool's own manual comes first, and before
+    this "running external commands … with subprocess" named "external" (the word before
+    "commands"). Only lower-case words count: "with Python" names a language, not a page to keep
+    to (docs/evidence.md, "Pages that name the subject").
+    """
+    found = _WITH_TOOLS.search(subject)
+    if found is None:
+        return []
+    names = [w for w in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", found.group(1)) if w]
+    return [] if any(w in EN_STOPWORDS for w in names) else list(dict.fromkeys(names))
+
+
+def titles_a_tool(title: str, tools: list[str]) -> bool:
+    """Whether a document's title names one of the tools: "grep.info" names grep, "diffutils.info"
+    names diff (a title word that a tool's name of four letters or more begins)."""
+    said = set(word_terms(title))
+    wanted = {t for tool in tools for t in word_terms(tool)}
+    return bool(said & wanted) or any(len(t) >= 4 and w.startswith(t) for w in said for t in wanted)
 
 
 def _kind_suffix(parts: list[str]) -> tuple[list[str], str]:

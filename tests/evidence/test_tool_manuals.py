@@ -1,0 +1,94 @@
+"""Several tools' manuals in one corpus: a topic done "with grep" reads grep's own manual, and a
+manual's FAQ heading is no answer (evidence/agent.about_subject, text/topic.subject_tools;
+docs/evidence.md)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from autodidact.config import Settings
+from autodidact.evidence.agent import gather
+from autodidact.evidence.payload import parse_payload
+from autodidact.llm.runtime import Runtime
+from autodidact.text.topic import subject_tools
+
+from .conftest import make_payload, offline_quotes
+
+GREP = """# grep
+
+## Matching Control
+
+‘-i’
+‘--ignore-case’
+     Ignore case distinctions in patterns and input data, so that characters that differ only
+     in case match each other.
+"""
+
+FIND = """# find
+
+## Case-insensitive name matching
+
+‘-iname PATTERN’
+     Like -name, but the match is case-insensitive, so that case distinctions in the name are ignored.
+     Combine find with grep to search the files it finds for a pattern.
+"""
+
+
+def test_the_tools_a_task_is_done_with_are_its_names() -> None:
+    assert subject_tools("searching files with grep") == ["grep"]
+    assert subject_tools("making and applying patches with diff and patch") == ["diff", "patch"]
+    assert subject_tools("running external commands in Python with subprocess") == ["subprocess"]
+    assert subject_tools("reading CSV files with Python's csv module") == []  # the kind word names it
+    assert subject_tools("configuring networks with Debian") == []  # a capitalised name is no page to keep to
+
+
+def test_a_topic_done_with_a_tool_reads_the_tools_own_manual(tmp_path: Path) -> None:
+    from autodidact.sources.ingest import index_corpus
+
+    corpus = tmp_path / "manuals"
+    corpus.mkdir()
+    (corpus / "grep.md").write_text(GREP, encoding="utf-8")
+    (corpus / "find.md").write_text(FIND, encoding="utf-8")  # it writes "grep" too
+    report = tmp_path / "report"
+    index_corpus(report, [corpus], name="manuals")
+    payload = make_payload(
+        report,
+        key_questions=[{"id": "kq1", "text": "How do I ignore case distinctions when matching?"}],
+        name="grep",
+        query="How do I search files with grep: case-insensitive matching?",
+    )
+    result = asyncio.run(gather(parse_payload(payload), runtime=Runtime(), settings=Settings()))
+    quotes = [e.snippet for c in result.evidence.claims for e in c.evidence]
+    assert quotes and all("-iname" not in q and "Like -name" not in q for q in quotes), quotes
+    assert any("Ignore case distinctions in patterns" in q for q in quotes)
+
+
+def test_a_question_in_the_manual_is_not_its_answer() -> None:
+    faq = (
+        "  5. How do I output context around the matching lines?\n\n"
+        "‘-A NUM’\n‘--after-context=NUM’\n     Print NUM lines of trailing context after matching lines.\n\n"
+        "‘-B NUM’\n‘--before-context=NUM’\n     Print NUM lines of leading context before matching lines.\n"
+    )
+    quotes = offline_quotes("How do I print context lines around each match?", [("grep", faq)])
+    assert quotes and not any(q.rstrip().endswith("?") for q in quotes)
+    assert any("trailing context" in q for q in quotes)
+
+
+def test_the_outline_of_a_topic_done_with_grep_keeps_to_greps_manual(tmp_path: Path) -> None:
+    """Over grep's, find's and sed's Info manuals, "case-insensitive and whole-word matching" found
+    find's "Base Name Patterns", locate's invocation and sed's "Regexp Addresses" as its sections."""
+    import pytest
+
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.sources.outline import facet_outline
+
+    manuals = [Path(f"/usr/share/info/{m}.gz") for m in ("grep.info", "find.info-1", "sed.info")]
+    if not all(m.is_file() for m in manuals):
+        pytest.skip("the GNU Info manuals of grep, find and sed are not installed")
+    index_corpus(tmp_path, manuals, name="info")
+    topic = "How do I search files with grep: case-insensitive and whole-word matching, context lines?"
+    outline = facet_outline(tmp_path, [topic], "en")
+    headings = {e.heading for e in outline}
+    assert "Matching Control" in headings and "Context Line Control" in headings
+    assert not headings & {"Base Name Patterns", "Invoking locate", "Regexp Addresses", "Concept Index"}
