@@ -590,6 +590,9 @@ def test_a_question_clause_and_its_noun_owned_part_are_two_facets() -> None:
     assert facets[1].name == "@dataclass decorator's order/frozen/kw_only options"
     assert facets[1].members == ["order", "frozen", "kw_only"]
     assert "Python's dataclasses module's" not in " ".join(f.name for f in facets)
+    # an owner written with "'s" is a subject as "the …" is: it was asked "What grep's exit status means?"
+    grep = decompose("How do I search files with grep: context lines, and what grep's exit status means?", "en")
+    assert grep.facets[-1].question == "What does grep's exit status mean?"
 
 
 def test_a_what_does_question_is_about_its_subject_and_a_verb_of_getting_names_no_task() -> None:

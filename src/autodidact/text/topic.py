@@ -1122,11 +1122,11 @@ def _direct_question(clause: str) -> str:
         wh.lower() in {"what", "which"}
         and at is None
         and len(words) >= 3
-        and re.fullmatch(r"the|a|an", words[0], re.I)
+        and (re.fullmatch(r"the|a|an|its|their", words[0], re.I) or words[0].lower().endswith(("'s", "’s")))
         and _third_person(words[-1])
     ):
         # "what the @dataclass decorator generates" (what is its object) → "what does the @dataclass
-        # decorator generate"
+        # decorator generate"; "what grep's exit status means" → "what does grep's exit status mean"
         return " ".join([wh, "does", *words[:-1], _base_form(words[-1])])
     # which/what/who + noun phrase + subject + modal: only a subject that is plainly one ("each",
     # "it", "a shelf") is moved behind the modal; anything longer is left as written.
