@@ -17,7 +17,7 @@ from autodidact.debate.answer_model import shipped_model
 
 AnswerKind = Literal[
     "hedge", "correction", "choice", "confounder", "mechanism", "test", "evidence", "example", "scope",
-    "definition", "other",
+    "definition", "worry", "other",
 ]  # fmt: skip
 
 # A kind decides its signal whatever the question was (a confounder is an alternative even when the
@@ -29,6 +29,10 @@ KIND_SIGNAL: dict[str, str] = {
     # "we measured 12 vs 7" was filed as the change condition)
     "evidence": "PREMISE_SURFACED",
     "mechanism": "PREMISE_SURFACED",
+    # "My worry is the weekend cars are always booked": what the person fears the idea or plan breaks is
+    # a premise to check, never a sharper statement of it nor the measure of success (a trial's worry
+    # became the plan's measure)
+    "worry": "PREMISE_SURFACED",
     "test": "DISCRIMINATION_ADDED",
     "definition": "QUESTION_SHARPENED",
     "scope": "QUESTION_SHARPENED",
@@ -89,6 +93,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^(?:option\s+)?[abc](?:\s*[.,:)]|\s*$)", r"^选?\s*[ABCabc](?:吧|啊|呀|[。，,.\s]|$)", r"更接近\s*[ABC]",
         )),
         ("definition", (
+            # the goal that decides a plan: "The goal is saving money", 「目标是省钱」 (a trial's was evidence)
+            r"^(?:the |my |our )?(?:main |real |whole )?(?:goal|aim|purpose) (?:is|was)\b", r"^(?:我们?的)?(?:目标|目的)(?:就|主要)?是",
             r"^[\w-]+(?: [\w-]+)? (?:as in|meaning|means)\b", r"^by [\w\s-]{1,30}? i mean\b",
             r"^我说的[^，,。是]{1,10}[，,]?(?:主要)?(?:是|就是|指)", r"^所谓",
             r"^[^，,。]{1,8}(?<!不一定)(?<!未必)(?<!不)就是(?!说)",
@@ -144,6 +150,12 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:keep|drop|revise|call it)\b",
             r"\d+\s*%?\s*(?:以上|以下|以内)[^。；]{0,16}(?:就|我就|则)?(?:保留|放弃|修改|算|不折腾|认了)",
         )),
+        ("worry", (
+            r"\b(?:my|the|our) (?:main |biggest |only |one )?(?:worry|concern|fear) (?:is|would be|was)\b",
+            r"\bi'?m (?:a bit |a little |quite |really |also )?(?:worried|concerned|afraid) (?:that|about)\b",
+            r"\bwhat (?:worries|scares) me\b", r"^(?:我|我们)?(?:最|比较|有点|还是)?(?:担心|害怕|怕的是|顾虑)",
+            r"我(?:最|比较|有点|还是)?担心", r"(?:顾虑|担忧)(?:是|在于)",
+        )),
         ("confounder", (
             r"\b(?:more|fewer|less)\b.+\b(?:were|was|got)\b.+\b(?:hired|added|assigned|moved)\b",
             r"\b(?:at the same time|in the same period|also changed|coincided|the real reason|instead it'?s)\b",
@@ -190,6 +202,12 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:could|might|may) (?:well |also |just |really )?be (?:the|a) (?:real |actual |main |whole )?"
             r"(?:cause|reason|culprit|explanation)\b",
             r"根本(?:就)?不是.{1,12}?(?:的(?:原因|问题|事|功劳)|[，,]\s*(?:而是|是|可能是|也许是))",
+            # another way said to do better: 「搬家可能比卖车更省」, "renting might be cheaper than buying", and
+            # 「真正的问题不是车，而是…」 (a trial's was read as a correction of the key term)
+            r"真正的(?:问题|原因)(?:其实|可能|也许)?不是", r"\bthe real (?:problem|issue|cause) (?:is|was|might be)\b",
+            r"(?:可能|也许|或许|说不定)(?:会)?比.{1,12}?(?:更|还)(?:省|好|便宜|划算|有效|快|合适|管用)",
+            r"\b(?:might|could|would|may) (?:well |even )?(?:be|work out|come out) (?:even |much |a lot )?"
+            r"(?:cheaper|better|easier|faster|simpler|more effective) than\b",
             r"(?:可能|也许|或许|说不定)(?:就)?是.{1,16}?(?:在起作用|在作怪|造成的|导致的|引起的|的(?:原因|缘故|功劳))",
         )),
         ("mechanism", (
@@ -299,8 +317,11 @@ _RULES_OUT = re.compile(
 )
 # "Nothing changes": the answer to "does this change your test?" that changes nothing.
 _NO_CHANGE = re.compile(
-    r"^(?:no change|nothing changes|it changes nothing|no,? (?:it )?(?:does ?n[o']t|won'?t) change (?:it|anything)|"
-    r"没有变化|没变化|没什么变化|不变|不用改|不改了?|没有要改的)\s*(?:[,，.。!！;；]\s*|$)",
+    r"^(?:no changes?(?: needed| here)?|nothing changes|nothing to change|it changes nothing|"
+    r"no,? (?:it )?(?:does ?n[o']t|won'?t) change (?:it|anything)|"
+    # "No, the test stays.", "The test stands as it is" (a trial's was a sharper statement of the idea)
+    r"(?:no,? )?(?:the|my) (?:test|prediction) (?:stays|stands|remains)(?: as (?:it is|is))?|"
+    r"没有变化|没变化|没什么变化|不变|不用改|不改了?|没有要改的|(?:检验|预测)(?:保持)?不变|保持不变)\s*(?:[,，.。!！;；]\s*|$)",
     re.I,
 )
 # A word of pushback before what the answer does: "Wait, …", "Actually, …", 「不对，…」「等等，…」.
@@ -661,6 +682,34 @@ def _with_before(before: str, said: str) -> str:
     """A short rival that points back, with the sentence it points to before it (without a pushback)."""
     before = _PUSHBACK.sub("", before)
     return before + said if _CJK.search(said) else f"{before[:1].upper()}{before[1:]} {said}"
+
+
+_GOAL = re.compile(
+    r"^(?:the |my |our )?(?:main |real |whole )?(?:goal|aim|purpose) (?:is|was)(?: to)?\s+(?P<en>[^,.;:!?]{2,40})|"
+    r"^(?:我们?的)?(?:目标|目的)(?:就|主要)?是(?:为了)?(?P<zh>[^，,。；;：:！!？?]{1,20})",
+    re.I,
+)
+
+
+def goal_of(text: str) -> str | None:
+    """The goal a plan is judged by, as the person names it ("The goal is saving money" → "saving
+    money", 「目标是省钱：…」 → 「省钱」): the measure a clarifying answer gives."""
+    found = _GOAL.match(" ".join(text.strip().split()))
+    return (found.group("en") or found.group("zh")).strip() if found else None
+
+
+_WORRY_FRAME = re.compile(
+    r"^(?:(?:my|the|our) (?:main |biggest |only |one )?(?:worry|concern|fear) (?:is|would be|was)(?: that)?|"
+    r"i'?m (?:a bit |a little |quite |really |also )?(?:worried|concerned|afraid) (?:that|about)|"
+    r"(?:我|我们)?(?:最|比较|有点|还是)?(?:担心|害怕|顾虑)(?:的是)?)\s*[:：，,]?\s*",
+    re.I,
+)
+
+
+def worry_of(text: str) -> str:
+    """What a worry fears, without "My worry is" / 「我担心的是」 before it: quoted as what to watch."""
+    rest = _WORRY_FRAME.sub("", text.strip(), count=1)
+    return rest if len(rest) > 3 else text.strip()
 
 
 def part_of(parts: list[tuple[AnswerKind, str]], *kinds: str) -> str | None:

@@ -26,13 +26,18 @@ _EN_CAUSAL = re.compile(
     # often intransitive ("Sales increased after …") count only before an object's determiner.
     r"cut|reduced|lowered|raised|boosted|halved|harmed|damaged|prevented|undermined|"
     r"(?:increased|decreased|improved|doubled|slowed(?: down)?|sped up|helped|hurt|killed|drove)"
-    r"(?=\s+(?:the|our|my|their|his|her|its|a|an|how|every|each|all)\b))\s+(?P<rest>.+)$",
+    r"(?=\s+(?:the|our|my|their|his|her|its|a|an|how|every|each|all)\b)|"
+    # "Putting our dog on a fixed feeding schedule stopped him from begging" (a trial read an observation
+    # about "schedule"): verbs that end or fix something, before an object
+    r"(?:stopped|ended|fixed|solved|eliminated|cured|shortened|lengthened|kept)"
+    r"(?=\s+(?:the|our|my|their|his|her|its|a|an|him|them|us|me|it|every|each|all)\b))\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 # A pronoun is no cause: "I cut sugar and my sleep improved" says what I did, not that "I" cut sugar.
 _EN_PAST_CAUSAL = re.compile(
     r"^(?:cut|reduced|lowered|raised|boosted|halved|harmed|damaged|prevented|undermined|increased|decreased|"
-    r"improved|doubled|slowed(?: down)?|sped up|helped|hurt|killed|drove)$",
+    r"improved|doubled|slowed(?: down)?|sped up|helped|hurt|killed|drove|stopped|ended|fixed|solved|eliminated|"
+    r"cured|shortened|lengthened|kept)$",
     re.I,
 )
 _EN_PRONOUN = frozenset({"i", "we", "you", "they", "he", "she", "it", "someone", "somebody", "people"})
@@ -300,7 +305,10 @@ def what_changed(p: Proposition) -> str:
     if p.kind == "causal":
         verb = re.match(r"^(\S+(?:\s+(?:down|up))?)\s+(.+)$", p.effect)
         if verb and _EN_PAST_CAUSAL.match(verb.group(1)):
-            return verb.group(2)
+            # "stopped him from begging at the table", "kept the kids from fighting": what stopped is the
+            # begging, not "him from begging"
+            held = re.match(r"^(?:\S+\s+){1,3}?from\s+(.+)$", verb.group(2))
+            return held.group(1) if held and verb.group(1).lower() in {"stopped", "kept", "prevented"} else verb.group(2)
         for past in _ZH_PAST_CHANGE:
             if p.effect.startswith(past) and len(p.effect) > len(past) + 1:
                 return p.effect[len(past) :]

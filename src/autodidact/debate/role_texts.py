@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from autodidact.debate.answer_kinds import KIND_SIGNAL, answer_parts, corrected_term
 from autodidact.debate.answer_kinds import classify as classify_answer
+from autodidact.debate.answer_kinds import worry_of
 from autodidact.debate.kind_texts import kind_turn
 from autodidact.debate.plan_texts import bare_proposition, plan_turn
 from autodidact.debate.templates import (
@@ -75,6 +76,9 @@ def acknowledge(answer: str, signals: list[str], lang: str) -> str:
             else "an example you saw (kept as a case, not as a premise)"
         )
         names = ("、" if zh else ", ").join([case, *others])
+    elif signals == ["PREMISE_SURFACED"] and classify_answer(answer) == "worry":
+        # a worry is what the idea or plan must not break: kept as a premise to check, and said to be so
+        names = "你担心的一点（记作要检验的前提）" if zh else "a worry of yours (kept as a premise to check)"
     elif signals == ["PREMISE_SURFACED"] and classify_answer(answer) == "evidence":
         # what the person observed or counted is kept as their observation, and said to be so
         names = "你的观察证据（作为关键前提的依据）" if zh else "your own evidence (backing a premise)"
@@ -224,6 +228,10 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     t, prop = inp.term, bare_proposition(inp.proposition)
     basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
     observed = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "evidence"
+    # a worry is what to watch, not what was observed nor a premise assumed (a trial quoted 「以你说的「我担心的是
+    # …」为前提」)
+    worried = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "worry"
+    basis = excerpt(worry_of(inp.assumptions[-1]), 30) if worried else basis
     stated = sharpest(inp.predictions) if inp.predictions else ""
     if inp.intent == "discriminate" and inp.review_text and names_result(stated):
         # the person already said which result changes their mind: asking "which of the two outcomes
@@ -292,6 +300,7 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         )
     if zh:
         cond = (f"（结合你观察到的「{basis}」）" if observed else f"（以你说的「{basis}」为前提）") if basis else ""
+        cond = f"（盯住你担心的：「{basis}」）" if worried else cond
         return (
             f"可观察预测{cond}：如果「{prop}」成立，那么把命题里的原因去掉、其余条件不变时，「{t}」应当明显减弱；"
             f"如果没有减弱，命题需要修改。最小判别设计草案：在有、无该原因的两段相近时期（或两组相近对象）中各记录「{t}」，"
@@ -303,6 +312,7 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     # what the person observed or counted backs the prediction; it is not a premise they assumed
     lead = "with what you observed" if observed else "taking your premise"
     cond = f' ({lead}: "{basis}")' if basis and observed else f' ({lead} "{basis}")' if basis else ""
+    cond = f' (watching your worry: "{basis}")' if worried else cond
     return (
         f'Observable prediction{cond}: if "{prop}" holds, then removing the named cause while keeping everything '
         f'else the same should clearly weaken "{t}"; if it does not, the proposition needs revising. Minimal '
