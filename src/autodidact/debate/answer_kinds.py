@@ -94,7 +94,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         )),
         ("definition", (
             # the goal that decides a plan: "The goal is saving money", 「目标是省钱」 (a trial's was evidence)
-            r"^(?:the |my |our )?(?:main |real |whole )?(?:goal|aim|purpose) (?:is|was)\b", r"^(?:我们?的)?(?:目标|目的)(?:就|主要)?是",
+            r"^(?:the |my |our )?(?:main |real |whole )?(?:goal|aim|purpose) (?:is|was)\b",
+            r"^(?:我们?的)?(?:目标|目的)(?:就|主要)?是",
             r"^[\w-]+(?: [\w-]+)? (?:as in|meaning|means)\b", r"^by [\w\s-]{1,30}? i mean\b",
             r"^我说的[^，,。是]{1,10}[，,]?(?:主要)?(?:是|就是|指)", r"^所谓",
             r"^[^，,。]{1,8}(?<!不一定)(?<!未必)(?<!不)就是(?!说)",

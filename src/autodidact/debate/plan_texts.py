@@ -34,8 +34,8 @@ _PLAN_FRAME = re.compile(
     r"(?:i'?m|we'?re) (?:going to|planning to)\s+|let'?s\s+|"
     r"(?:i'?m|we'?re|i am|we are) (?:seriously |still )?(?:considering|thinking (?:of|about)|weighing|debating)\s+"
     r"(?:whether (?:to|we should|i should)\s+)?)(?=\w)|"
-    r"(?:i'?m|we'?re|i am|we are) (?:still )?(?:wondering|unsure|torn(?: about)?|not sure) whether (?:to|we should|i should)"
-    r"\s+(?=\w)|"
+    r"(?:i'?m|we'?re|i am|we are) (?:still )?(?:wondering|unsure|torn(?: about)?|not sure) whether "
+    r"(?:to|we should|i should)\s+(?=\w)|"
     # 「我们在犹豫要不要把家里的车卖掉」: a trial's texts quoted the plan with its frame
     r"^(?:我|我们)(?:(?:正|还|一直)?在)?(?:考虑|琢磨|盘算|犹豫|纠结)?(?:到底)?"
     r"(?:要不要|该不该|是否要|是否应该|打算|计划|准备|想要|应该|需要|决定)?"

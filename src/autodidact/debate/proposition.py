@@ -308,7 +308,9 @@ def what_changed(p: Proposition) -> str:
             # "stopped him from begging at the table", "kept the kids from fighting": what stopped is the
             # begging, not "him from begging"
             held = re.match(r"^(?:\S+\s+){1,3}?from\s+(.+)$", verb.group(2))
-            return held.group(1) if held and verb.group(1).lower() in {"stopped", "kept", "prevented"} else verb.group(2)
+            if held and verb.group(1).lower() in {"stopped", "kept", "prevented"}:
+                return held.group(1)
+            return verb.group(2)
         for past in _ZH_PAST_CHANGE:
             if p.effect.startswith(past) and len(p.effect) > len(past) + 1:
                 return p.effect[len(past) :]

@@ -701,10 +701,12 @@ class ReplyPlanner:
                 # next version records (trials recorded the keep and showed "Revise: none")
                 change = kept_with_change(text)
                 if change is not None:
-                    narrows, said = change
+                    narrows, changed_to = change
                     base = _SCOPE_NOTE.sub("", idea.current.proposition)
                     label = ("范围" if narrows else "改动") if zh else ("scope" if narrows else "change")
-                    payload["proposition"] = f"{base}（{label}：{said}）" if zh else f"{base} ({label}: {said})"
+                    payload["proposition"] = (
+                        f"{base}（{label}：{changed_to}）" if zh else f"{base} ({label}: {changed_to})"
+                    )
         if "DECISION_RECORDED" in signals:
             self._record_decision(txn, text)
         if len(payload) > 3:
@@ -854,12 +856,14 @@ def kept_with_change(text: str) -> tuple[bool, str] | None:
         return None
     narrow = _NARROW_TO.search(rest)
     if narrow is not None and narrow.start() <= 12:
-        said = (narrow.group("to") or narrow.group("zh") or "").strip()
-        return True, excerpt(said, 60)
+        found_to = (narrow.group("to") or narrow.group("zh") or "").strip()
+        return True, excerpt(found_to, 60)
     bare = re.sub(r"^(?:i'?d |we'?d |let'?s |we'?ll |i'?ll |i want to |我们?(?:要|会|想)?|先)", "", rest, flags=re.I)
     if re.match(r"^(?:only|just)\b", bare, re.I):
         return True, excerpt(bare, 60)
     return False, excerpt(bare, 60)
+
+
 # Where a scope stops: "only for backend services, the frontend bugs are mostly CSS…" narrows to the
 # backend; the rest is the person's reason, not part of the scope.
 _CLAUSE_END = re.compile(

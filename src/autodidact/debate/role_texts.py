@@ -7,9 +7,8 @@ Every branch returns a contribution that does the role's job and exactly one foc
 
 from __future__ import annotations
 
-from autodidact.debate.answer_kinds import KIND_SIGNAL, answer_parts, corrected_term
+from autodidact.debate.answer_kinds import KIND_SIGNAL, answer_parts, corrected_term, worry_of
 from autodidact.debate.answer_kinds import classify as classify_answer
-from autodidact.debate.answer_kinds import worry_of
 from autodidact.debate.kind_texts import kind_turn
 from autodidact.debate.plan_texts import bare_proposition, plan_turn
 from autodidact.debate.templates import (
