@@ -127,7 +127,18 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"then it'?s|it'?s not the)\b",
             r"\b(?:should|would) (?:drop|fall|rise|go up|go down|halve|double)\b",
             r"\bif\b.{3,120}\bi(?:'ll| will)? (?:keep|drop|revise|accept|reject|call)\b",
+            # a condition that says which of two causes it was: "if begging comes back then, it was him, not the
+            # schedule", 「如果他回来以后又开始要吃的，那就是他，不是喂食时间」 (a trial's was filed as a rival)
+            r"\bif\b.{3,120}?[,;]\s*(?:then\s+)?(?:it was|it'?s|that'?s|that was) [^,.;]{1,30},? (?:and )?"
+            r"not (?:the )?\w",
+            r"(?:如果|要是|假如|若是?).{2,60}?[，,]\s*(?:那)?(?:就)?(?:是|说明是)[^，,。]{1,16}?[，,]\s*(?:而)?不是",
             r"\bif\b.{3,120}\b(?:the claim|the idea|it) (?:holds|stands|fails)\b",
+            # "If next winter I light the coop and they still drop to 3 a day, the light idea is wrong" (its
+            # count made a trial's test evidence)
+            r"\bif\b.{3,140}\b(?:idea|claim|theory|hypothesis|explanation|guess|hunch|proposition) (?:is|was) "
+            r"(?:wrong|false|dead|out)\b",
+            r"\bif\b.{3,140}\b(?:is not|isn'?t|was not|wasn'?t) (?:the )?(?:main |real |only )?"
+            r"(?:cause|reason|culprit)\b",
             # a design that assigns the cause by chance or in turns: 「隔周交替」, "flip a coin per episode"
             r"\b(?:flip a coin|at random|randomi[sz]e|alternate (?:weeks|days|episodes))\b",
             r"(?:抛硬币|随机(?:分|选|安排)|隔周交替|单双周)",
@@ -220,6 +231,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         )),
         ("evidence", (
             r"\b\d+(?:\.\d+)?\s*(?:%|percent|times|hours|days|weeks|people|cases)",
+            # a weight, a distance or a rate: "6 kg the first year", "9 a day in autumn" (a trial's counts were
+            # read as a sharper statement)
+            r"\b\d+(?:\.\d+)?\s*(?:kg|kilos?|grams?|lbs?|pounds|km|miles)\b",
+            r"\b\d+(?:\.\d+)?\s+(?:a|per|each) (?:day|week|month|year|night|session)\b",
             r"\b(?:data|survey|study|studies)\b",
             r"\b(?:measured|statistics|metrics|numbers show|research|a report|paper)\b",
             r"\b(?:i|we) (?:actually )?(?:counted|measured|tracked|logged|surveyed)\b", r"\bversus\b.*\d",
@@ -325,6 +340,14 @@ _NO_CHANGE = re.compile(
     r"没有变化|没变化|没什么变化|不变|不用改|不改了?|没有要改的|(?:检验|预测)(?:保持)?不变|保持不变)\s*(?:[,，.。!！;；]\s*|$)",
     re.I,
 )
+# "I mean:" before a clause, and the verbs by which one thing brings another about in it.
+_I_MEAN = re.compile(r"(?:^|[.!?。！？]\s*)(?:i mean|what i mean is|我的意思是|我是说)\s*[:：]\s*", re.I)
+_CAUSING = re.compile(
+    r"\b(?:switch(?:es|ed)?|turn(?:s|ed)?|shut(?:s)?) (?:\w+ ){0,2}(?:off|on|down)\b|\b(?:would|will|could|should) "
+    r"(?:make|cause|trigger|let|keep|stop)\b|\bmakes? (?:them|it|him|her|us|people|the|their|our)\b|\btriggers?\b|"
+    r"\bcauses?\b|\bleads? to\b|导致|使得|会让|就会|就不|触发|关掉|停掉",
+    re.I,
+)
 # A word of pushback before what the answer does: "Wait, …", "Actually, …", 「不对，…」「等等，…」.
 _PUSHBACK = re.compile(r"^(?:no|not quite|actually|wait|hold on|不对|等等|等一下)\s*[,，.。!！]\s*", re.I)
 # A bare no to a yes-or-no question: 「没有，…」「没，…」, "Nope, …", "No. …".
@@ -427,7 +450,9 @@ _NEXT_LABEL = re.compile(
 
 # Words that only hand over to what follows: "Another thing: …", "One more thing: …", 「还有一点：…」.
 _HANDOVER = re.compile(
-    r"^(?:another thing|one more thing|also|plus|besides|oh,? and|还有一点|还有一个|还有|另外一点|再就是|对了)"
+    r"^(?:(?:hmm+|oh|ah|ok(?:ay)?|well),?\s+)?(?:another thing|one more thing|one thing|also|plus|besides|oh,? and|"
+    r"i mean|"
+    r"还有一点|还有一个|还有|另外一点|再就是|对了|有一点)"
     r"\s*[:：]\s*(?=\S)",
     re.I,
 )
@@ -491,6 +516,20 @@ def classify(text: str, learned: bool = True) -> AnswerKind:
         said = classify(lead[pushback.end() :], learned=False)
         if said in {"confounder", "test", "evidence"}:
             return said
+    meant = _I_MEAN.search(clean)
+    if meant is not None:
+        # "It's not really about the eggs as such. I mean: short days switch the laying off, and a lamp would
+        # make the days longer" says how it works: after "I mean:" comes a clause, read as what it does (a
+        # trial's mechanism was "a sharper statement", and "I mean" made it a definition)
+        clause = clean[meant.end() :]
+        sized = len(clause.split()) >= 5 or len(_CJK.findall(clause)) >= 8
+        # "I mean: since the LEDs went in, pickers grab …" restates the claim in time; it gives no mechanism
+        restated = re.match(r"(?:ever )?since\b|after\b|自从|从", clause, re.I) is not None
+        said = classify(clause, learned=False) if sized and not restated else "other"
+        if said in {"mechanism", "confounder", "test", "evidence"}:
+            return said
+        if sized and not restated and _CAUSING.search(clause):
+            return "mechanism"
     hedged = False
     for kind, pattern in _RULES:
         if pattern.search(clean):
@@ -567,7 +606,8 @@ def _long(text: str) -> bool:
     return len(re.findall(r"[\u4e00-\u9fff]", text)) >= 25 or len(text.split()) >= 14
 
 
-_SENTENCES = re.compile(r"(?<=[。！？；!?;])\s*|(?<=[.])\s+(?=[A-Z\"“])|\s+[—–]\s+")
+# a sentence may open with a number: "… a board in the shed. 9 a day in autumn, 3 in January."
+_SENTENCES = re.compile(r"(?<=[。！？；!?;])\s*|(?<=[a-z)][.])\s+(?=[A-Z0-9\"“])|(?<=[.])\s+(?=[A-Z\"“])|\s+[—–]\s+")
 
 
 # An option picked at the opening of a longer answer: "Mostly B, …", "B: the time until…", 「算是C吧，…」.
@@ -681,7 +721,7 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 def _with_before(before: str, said: str) -> str:
     """A short rival that points back, with the sentence it points to before it (without a pushback)."""
-    before = _PUSHBACK.sub("", before)
+    before = _HANDOVER.sub("", _PUSHBACK.sub("", before), count=1)  # "Hmm, one thing:" hands over, says nothing
     return before + said if _CJK.search(said) else f"{before[:1].upper()}{before[1:]} {said}"
 
 
@@ -711,6 +751,27 @@ def worry_of(text: str) -> str:
     """What a worry fears, without "My worry is" / 「我担心的是」 before it: quoted as what to watch."""
     rest = _WORRY_FRAME.sub("", text.strip(), count=1)
     return rest if len(rest) > 3 else text.strip()
+
+
+# A guess at a question's answer, said as one: "it's a claim: I think typing fast frees them to …",
+# "My guess is …", 「我猜是…」「我觉得是因为…」.
+_GUESS = re.compile(
+    r"\b(?:it'?s (?:a|my) (?:claim|guess|hunch)|my (?:best )?(?:guess|hunch|answer) is|"
+    r"i (?:think|suspect|bet|reckon|believe)(?: that)?\b(?! so\b))|我(?:猜|估计|觉得|认为|的猜测是)",
+    re.I,
+)
+
+
+def stated_guess(text: str) -> str | None:
+    """The guess an answer gives to a question-proposition, without what leads up to it ("Actually it's
+    not really a question for me, it's a claim: I think …" → "I think …"), or None. A trial's guess was
+    recorded as "a first wording" and the next two turns asked for the guess again."""
+    clean = " ".join(text.strip().split())
+    found = _GUESS.search(clean)
+    if found is None:
+        return None
+    colon = re.search(r"[:：]\s*", clean[: found.end() + 2])
+    return clean[colon.end() :] if colon and len(clean) - colon.end() > 8 else clean
 
 
 def part_of(parts: list[tuple[AnswerKind, str]], *kinds: str) -> str | None:

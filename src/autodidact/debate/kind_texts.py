@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 
+from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.plan_texts import bare_proposition
 from autodidact.debate.proposition import Proposition
 from autodidact.debate.proposition import read as read_proposition
-from autodidact.debate.templates import TurnInputs, excerpt
+from autodidact.debate.templates import TurnInputs, excerpt, fitting
 
 Turn = tuple[str, str, str, str]  # contribution, source, question, why
 
@@ -338,8 +339,13 @@ def _example_prediction(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
     return text, "suggestion", question, why
 
 
+def _counted(inp: TurnInputs) -> bool:
+    """Whether the person said they count or measure it (a premise of theirs is evidence)."""
+    return any(classify_answer(a) == "evidence" for a in inp.assumptions)
+
+
 def _rival(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
-    pool = RIVALS[inp.kind]["zh" if zh else "en"]
+    pool = fitting(RIVALS[inp.kind]["zh" if zh else "en"], _counted(inp))
     alt = pool[inp.variant % len(pool)]
     given = excerpt(inp.alternatives[-1], 40) if inp.alternatives else ""
     if zh:
@@ -403,7 +409,7 @@ def _rival_apart(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
     """How to tell the rival apart, for a claim that names no cause: the person's own rival when they
     gave one, set equal on both sides of a comparison. "Find a period without selective memory" was
     asked of a comparison of car prices (a trial)."""
-    pool = RIVALS[inp.kind]["zh" if zh else "en"]
+    pool = fitting(RIVALS[inp.kind]["zh" if zh else "en"], _counted(inp))
     given = excerpt(inp.alternatives[-1], 50) if inp.alternatives else ""
     alt = given or pool[inp.variant % len(pool)].split(" (")[0].split("（")[0]
     if inp.kind == "comparison":

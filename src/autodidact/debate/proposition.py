@@ -415,6 +415,16 @@ def _read_en(text: str) -> Proposition:
     since = _EN_SINCE.match(body)
     if since:
         return _cause_first(text, since.group("cause"), since.group("rest"), lead_scope)
+    each = _EN_EACH_TIME.match(body)
+    if each:
+        # "Our hens lay fewer eggs every winter we leave the coop unlit" reads like 「每次X，Y」: Y follows each
+        # time X happens (a trial read "an observation about our hens lay: fewer eggs every winter we …")
+        main = _read_en(each.group("main"))
+        if main.kind == "observation" and main.effect and not main.scope:
+            every = _strip(each.group("every"))
+            scope = every if re.match(r"every (?!time)", every, re.I) else lead_scope
+            return Proposition(text, "causal", subject=_lower_first(main.subject), effect=main.effect,
+                               cause=_strip(each.group("cause")), scope=scope)  # fmt: skip
     m = _EN_CAUSAL.match(body)
     if m and _EN_PAST_CAUSAL.match(m.group("verb")) and m.group("cause").lower() in _EN_PRONOUN:
         m = None
@@ -543,6 +553,8 @@ def _split_effect_en(rest: str) -> tuple[str, str]:
                 start = i - 1
             if start >= 1 and words[start - 1].lower() in _EN_VERBS:
                 start -= 1
+            elif start >= 2 and _verb_after(words[start - 2], words[start - 1]):
+                start -= 1  # "Our hens lay fewer eggs": the verb goes with the effect (a trial's read "hens lay:")
             subject = " ".join(words[:start]) if start > 0 else ""
             effect = " ".join(words[start:])
             hedged = re.search(r"\s+(?:seems?|seemed|appears?|appeared|tends?|tended) to (\w+)$", subject, re.I)
@@ -565,6 +577,22 @@ def _split_effect_en(rest: str) -> tuple[str, str]:
         ):  # fmt: skip
             return _strip(" ".join(words[:i])), _strip(" ".join(words[i:]))
     return _strip(rest), ""
+
+
+def _verb_after(before: str, word: str) -> bool:
+    """Whether ``word`` is the verb of the noun ``before``: a bare word after a plural noun ("hens
+    lay", "plants give") or a word in -s after a singular one ("bread rises")."""
+    if not re.fullmatch(r"[a-z]+", word) or word in _EN_NOT_VERB or before.lower() in _EN_NOT_VERB:
+        return False
+    if re.fullmatch(r"[a-z]+s", before) and not before.endswith(("ss", "us", "is")):
+        return not word.endswith(("ly", "s", "ed"))
+    return (
+        re.fullmatch(r"[A-Za-z]+", before) is not None
+        and len(word) > 3
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is"))
+        and word not in {"does", "has", "was", "goes"}
+    )
 
 
 # Words that follow a plural noun without being its verb ("tickets on Mondays", "kids of friends").
@@ -786,6 +814,14 @@ _EN_WHEN = re.compile(
     r"(?P<cause>.+)$",
     re.I,
 )
+# "Y whenever X", "Y every time X", "Y every winter (that) we X": Y follows each time X happens; X is a
+# clause (a person or a thing doing something), not "every winter" alone.
+_EN_EACH_TIME = re.compile(
+    r"^(?P<main>.+?)\s+(?P<every>whenever|every time|each time|every (?:winter|summer|spring|autumn|fall|year|"
+    r"season|month|week|day|night|morning|evening|weekend))\s+(?:that\s+)?"
+    r"(?P<cause>(?:we|i|they|you|he|she|it|the|our|my|their|his|her|someone|people)\b.{3,})$",
+    re.I,
+)
 # 「每次/每当X（以后），Y」: Y follows each time X happens.
 _ZH_EVERY = re.compile(
     r"^(?:每次|每当|每回|每逢|只要)(?P<cause>[^，,。]{2,30}?)(?:的时候|以后|之后|后|时)?[，,](?P<rest>[^。]{2,})$"
@@ -915,8 +951,10 @@ def plain_reading(p: Proposition, lang: str) -> str:
         first, second = re.split(r"\s+or\s+", p.cause, maxsplit=1)
         return f'How I read it: a question — is "{p.effect}" due to {first} or to {second} (or something else)?'
     if p.kind == "question" and p.cause:
-        who = f"{p.subject} " if p.subject else ""
-        return f"How I read it: a question — whether, and why, {p.cause} leads to {who}{p.effect}."
+        if p.subject:
+            # "Does X make pupils write longer essays?": "X leads to pupils write …" read wrong (a trial)
+            return f"How I read it: a question — whether, and why, {p.cause} makes {p.subject} {p.effect}."
+        return f"How I read it: a question — whether, and why, {p.cause} leads to {p.effect}."
     if p.kind == "question":
         return f"How I read it: a question — {_as_question(p.text)}"
     if not p.subject and p.effect:

@@ -22,6 +22,7 @@ from autodidact.debate.answer_kinds import (
     premise_named,
     revised_wording,
     scope_only,
+    stated_guess,
     unlabelled,
 )
 from autodidact.debate.answer_kinds import classify as classify_answer
@@ -137,6 +138,12 @@ class ReplyPlanner:
         pending = s.pending_question or {}
         if pending.get("turn") is not None and pending.get("intent") not in _INTENTS and rephrase.asks_rephrase(text):
             self._rephrase(txn, text, pending)
+            return
+        if (
+            pending.get("turn") is not None
+            and pending.get("intent") not in _INTENTS
+            and self._case_at_reflection(txn, text, pending)
+        ):
             return
         command = cues.parse_command(text)
         if command is not None:
@@ -334,6 +341,50 @@ class ReplyPlanner:
             {"turn": None, "label": ROLES["moderator"].name(s.language), "response": text, "trigger": "P0"},
         )  # fmt: skip
 
+    def _case_at_reflection(self, txn: Txn, text: str, pending: JSONMapping) -> bool:
+        """A case told when the reflection asks for a decision ("Last year one girl learned to type over the
+        summer and her essays doubled, but she also got a new teacher") decides nothing: it is kept as a
+        case (and a rival said in it as a rival), said back, and the decision stays open. Two trials took
+        such a case as keeping the idea, with no word about it. Returns whether it handled the reply."""
+        s = txn.s
+        item = s.round_by_turn(pending_turn(pending))
+        if item.question_type != "REFLECTION" or item.trigger == "P5":
+            return False
+        if classify_answer(text) not in {"example", "evidence"} or cues.states_decision(text):
+            return False
+        if revised_wording(text) is not None or any(re.search(p, text.lower()) for _, p in _DISPOSITIONS):
+            return False
+        txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "CONTINUE"})
+        zh = s.language == "zh"
+        parts = answer_parts(text)
+        case = excerpt(part_of(parts, "example", "evidence") or unlabelled(text), 60)
+        if case not in s.examples:
+            txn.field("examples", [*s.examples, case])
+        but = re.search(
+            r"(?:,|，)?\s*(?:\bbut\b|\bthough\b|\balthough\b|但是?|不过|可是)\s*(?P<rest>[^.。!！?？]{6,})", text, re.I
+        )
+        rival = part_of(parts, "confounder")
+        if rival is None and but is not None and classify_answer(but.group("rest"), learned=False) == "confounder":
+            rival = but.group("rest").strip()
+        quote = excerpt(unlabelled(text), 45)
+        if rival is not None:
+            self.turns.signal(txn, "ALTERNATIVE_ADDED", None, "a rival told in a case at the reflection")
+            self._revise_idea(txn, "moderator", "CONTINUE", ["ALTERNATIVE_ADDED"], rival)
+            said = (
+                f"记下了你举的实例「{quote}」（记作具体情形），其中的「{excerpt(rival, 30)}」记作另一种可能的解释。"
+                if zh
+                else f'Noted the case "{quote}" (kept as a case), and "{excerpt(rival, 30)}" in it as another '
+                "possible explanation."
+            )
+        else:
+            said = (
+                f"记下了你举的实例「{quote}」（记作具体情形，不算决定）。"
+                if zh
+                else f'Noted the case "{quote}" (kept as a case; it decides nothing yet).'
+            )
+        self._p0_note(txn, said + self._repeat(txn.s))
+        return True
+
     def _rephrase(self, txn: Txn, text: str, pending: JSONMapping) -> None:
         """ "Could you ask that another way?" answers nothing: the open question stays open and is
         asked once more in plainer words (a trial's partner moved on as if it had been answered)."""
@@ -477,6 +528,11 @@ class ReplyPlanner:
                     signals = [*signals, extra]
         base_kind = read_proposition(s.idea().stage_base(s.stage).proposition, s.language).kind
         guess = base_kind == "question" and classify_answer(text) == "mechanism" and as_command is None
+        said_guess = stated_guess(text) if base_kind == "question" and as_command is None else None
+        if said_guess is not None and classify_answer(text) in {"correction", "other", "definition"}:
+            # "Actually it's not really a question for me, it's a claim: I think typing fast frees them …" gives
+            # the guess the question turns asked for; a trial asked for it twice more
+            guess, text = True, said_guess
         if guess and "DISCRIMINATION_ADDED" not in signals:
             # A guess at the question's answer ("我周一效率最低，是因为周日睡得晚") is the testable form
             # the turn asked for: without the reason, the pattern should not show. Asking for the

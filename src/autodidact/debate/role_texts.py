@@ -16,6 +16,7 @@ from autodidact.debate.templates import (
     TurnInputs,
     TurnOutput,
     excerpt,
+    fitting,
     measure_clause,
     names_result,
     sharpest,
@@ -324,7 +325,8 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
 
 
 def _alternative(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
-    pool = ALTERNATIVES["zh" if zh else "en"]
+    counted = any(classify_answer(a) == "evidence" for a in inp.assumptions)
+    pool = fitting(ALTERNATIVES["zh" if zh else "en"], counted)
     alt = pool[inp.variant % len(pool)]
     t = inp.term
     if inp.intent == "example":
