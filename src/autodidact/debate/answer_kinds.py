@@ -300,6 +300,10 @@ _LEADS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                     r"^(?:比如|例如|有一次|上周|上个月|去年|就拿)"),
         ("scope", r"^(?:just|only|really just|not every|not all)\b|^(?:只|仅|主要是)|^我只(?:说|是说|指|针对|讲)"),
         ("confounder", r"^(?:不过)?也(?:有)?可能(?:是|跟)"),
+        # 「我最怕孩子住校以后不吃早饭」 opens with the worry, whatever condition follows it
+        ("worry", r"^(?:my|the|our) (?:main |biggest |only |one )?(?:worry|concern|fear) (?:is|would be|was)\b|"
+                  r"^i'?m (?:a bit |a little |quite |really |also )?(?:worried|concerned|afraid) (?:that|about)\b|"
+                  r"^(?:我|我们)?(?:最|比较|有点|还是)?(?:担心|害怕|怕的是|怕)"),
     )
 )  # fmt: skip
 

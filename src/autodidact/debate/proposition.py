@@ -431,6 +431,8 @@ def _read_en(text: str) -> Proposition:
     if m:
         rest, mechanism = _mechanism_en(m.group("rest"))
         rest, scope = _scope_en(rest)
+        if m.group("verb").lower() in {"stopped", "kept", "prevented"} and scope.lower().startswith("from "):
+            rest, scope = f"{rest} {scope}", ""  # "stopped her from peeing": what stopped, not where
         subject, effect = _split_effect_en(rest)
         if effect and _is_comparative(effect.split()[-1]) and _EN_CRITERION.match(" " + scope):
             effect, scope = f"{effect} {scope}", ""  # "better at planning homework": what it is better at
