@@ -21,7 +21,7 @@ import pytest
 from autodidact.debate.answer_kinds import answer_parts, classify, goal_of, stated_guess
 from autodidact.debate.checker import check_session
 from autodidact.debate.engine import Engine
-from autodidact.debate.kind_texts import _rival_apart
+from autodidact.debate.kind_texts import _example_prediction, _periods, _rival, _rival_apart
 from autodidact.debate.plan_texts import _plan
 from autodidact.debate.proposition import plain_reading, read, what_changed
 from autodidact.debate.reply_planner import kept_with_change
@@ -322,3 +322,33 @@ def test_a_guess_given_to_a_question_is_not_asked_for_again(
     for shown in later:
         assert "best guess" not in shown and "which factor would you put in the blank" not in shown
     assert check_session(kb_dir / "debates" / "s1")["ok"]
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "rival", "not_rival"),
+    [
+        ("Our bakery sells out in the summer weeks far more often than in the winter weeks", "en", "who is there",
+         "familiarity"),
+        ("我们店周末晚上的差评比工作日中午多得多", "zh", "在场的人不同", "熟悉程度"),
+    ],
+)  # fmt: skip
+def test_two_times_compared_get_the_rivals_of_conditions(text: str, lang: str, rival: str, not_rival: str) -> None:
+    p = read(text, lang)
+    inputs = TurnInputs(role="alternative_explorer", question_type="COMPARISON", intent="question", proposition=text,
+                        kind=p.kind, lang=lang)  # fmt: skip
+    said = _rival(inputs, p, lang == "zh")[0]
+    assert rival in said and not_rival not in said
+
+
+def test_a_comparison_on_something_unwanted_is_not_called_better() -> None:
+    text = "用平板看书比看纸质书更容易犯困"
+    p = read(text, "zh")
+    inputs = TurnInputs(role="implication_validator", question_type="IMPLICATION", intent="example", proposition=text,
+                        kind=p.kind, lang="zh", term=p.key_term)  # fmt: skip
+    said, _, question, _ = _example_prediction(inputs, p, True)
+    assert "更好" not in said and "胜过" not in question and "更容易犯困" in question
+
+
+def test_a_yearly_pattern_is_counted_by_the_year() -> None:
+    assert "each year" in _periods("give fewer pears every year")[1]
+    assert "每年" in _periods("每年冬天都少产蛋")[0]
