@@ -129,6 +129,7 @@ def test_a_worry_is_a_premise_to_check_and_said_to_be_one(answer: str) -> None:
 def test_a_goal_names_the_plans_measure(answer: str, goal: str) -> None:
     assert classify(answer) == "definition"
     assert goal_of(answer) == goal
+    assert goal in acknowledge(answer, ["QUESTION_SHARPENED"], "zh" if "目标" in answer else "en")
 
 
 @pytest.mark.parametrize(

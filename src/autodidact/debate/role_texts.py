@@ -7,7 +7,7 @@ Every branch returns a contribution that does the role's job and exactly one foc
 
 from __future__ import annotations
 
-from autodidact.debate.answer_kinds import KIND_SIGNAL, answer_parts, corrected_term, worry_of
+from autodidact.debate.answer_kinds import KIND_SIGNAL, answer_parts, corrected_term, goal_of, worry_of
 from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.kind_texts import kind_turn
 from autodidact.debate.plan_texts import bare_proposition, plan_turn
@@ -76,6 +76,9 @@ def acknowledge(answer: str, signals: list[str], lang: str) -> str:
             else "an example you saw (kept as a case, not as a premise)"
         )
         names = ("、" if zh else ", ").join([case, *others])
+    elif "QUESTION_SHARPENED" in signals and goal_of(answer):
+        # 「目标是省钱：…」 names the measure the plan is judged by: said so, not "a sharper statement"
+        names = f"衡量方式：{goal_of(answer)}" if zh else f"the measure: {goal_of(answer)}"
     elif signals == ["PREMISE_SURFACED"] and classify_answer(answer) == "worry":
         # a worry is what the idea or plan must not break: kept as a premise to check, and said to be so
         names = "你担心的一点（记作要检验的前提）" if zh else "a worry of yours (kept as a premise to check)"
