@@ -353,3 +353,16 @@ def test_a_comparison_on_something_unwanted_is_not_called_better() -> None:
 def test_a_yearly_pattern_is_counted_by_the_year() -> None:
     assert "each year" in _periods("give fewer pears every year")[1]
     assert "每年" in _periods("每年冬天都少产蛋")[0]
+
+
+def test_a_rival_beside_a_plan_is_said_back_as_another_way(debate: Callable[..., dict[str, Any]]) -> None:
+    debate("start", "我们在犹豫要不要把钢琴卖掉，换一台电钢琴", depth="standard")
+    answers = [
+        "目标是晚上也能练琴：现在九点以后就不能弹了。",
+        "我担心的是电钢琴的手感太轻。",
+        "先试两个月：晚上只弹借来的电钢琴，如果孩子每周练琴的时间没有多出两小时，就不换。",
+    ]
+    for answer in answers:
+        debate("reply", "s1", answer)
+    turn = debate("reply", "s1", "另一个办法是给钢琴装静音系统，可能比换琴更省。")
+    assert "这记作：另一种做法" in _said(turn)

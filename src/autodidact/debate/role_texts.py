@@ -52,11 +52,15 @@ SIGNAL_NAMES = {
 }
 
 
-def acknowledge(answer: str, signals: list[str], lang: str) -> str:
-    """One sentence that quotes the person's answer and says how it was recorded."""
+def acknowledge(answer: str, signals: list[str], lang: str, plan: bool = False) -> str:
+    """One sentence that quotes the person's answer and says how it was recorded. Beside a plan a
+    rival is another way to its goal, not "another possible explanation" (a trial)."""
     zh = lang == "zh"
     quote = excerpt(answer, 45)  # long enough to hold what the answer turns on, not just its opening
-    names = ("、" if zh else ", ").join(SIGNAL_NAMES["zh" if zh else "en"][s] for s in signals)
+    named = dict(SIGNAL_NAMES["zh" if zh else "en"])
+    if plan:
+        named["ALTERNATIVE_ADDED"] = "另一种做法" if zh else "another way to the same goal"
+    names = ("、" if zh else ", ").join(named[s] for s in signals)
     term = corrected_term(answer) if classify_answer(answer) == "correction" else None
     if term is not None:
         # the correction changes what the next questions ask about: say so
@@ -107,7 +111,7 @@ def response_for(inp: TurnInputs) -> str:
             else "Not knowing is fine; here are concrete examples to pick from."
         )
     if inp.answer_signals:
-        return acknowledge(inp.last_answer, inp.answer_signals, inp.lang)
+        return acknowledge(inp.last_answer, inp.answer_signals, inp.lang, plan=inp.kind == "plan")
     if zh:
         return f"记下了你的回答「{quote}」，它还没有改变命题的表述。"
     return f'Noted your answer "{quote}"; it does not change the wording of the proposition yet.'
