@@ -366,3 +366,5 @@ def test_a_rival_beside_a_plan_is_said_back_as_another_way(debate: Callable[...,
         debate("reply", "s1", answer)
     turn = debate("reply", "s1", "另一个办法是给钢琴装静音系统，可能比换琴更省。")
     assert "这记作：另一种做法" in _said(turn)
+    # the review that follows names it the same way, not as a competing explanation
+    assert "两份评估没有拿到你提出的另一种做法" in _said(turn) and "竞争解释" not in _said(turn)
