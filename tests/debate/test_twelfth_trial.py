@@ -368,3 +368,12 @@ def test_a_rival_beside_a_plan_is_said_back_as_another_way(debate: Callable[...,
     assert "这记作：另一种做法" in _said(turn)
     # the review that follows names it the same way, not as a competing explanation
     assert "两份评估没有拿到你提出的另一种做法" in _said(turn) and "竞争解释" not in _said(turn)
+
+
+@pytest.mark.parametrize("said", ["her kittens were also teething that month", "那段时间它们也在换牙"])
+def test_something_else_under_way_at_the_time_is_a_rival(said: str) -> None:
+    assert classify(said, learned=False) == "confounder"
+
+
+def test_i_mean_hands_over_in_chinese_too() -> None:
+    assert answer_parts("我的意思是：天一热羊就不产奶，搭棚子会让它们凉快些。")[0][1].startswith("天一热")

@@ -187,6 +187,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^(?!because|since).*\b(?:were|was|are|is) already\b", r"\bto begin with\b", r"\bin the first place\b",
             r"^(?:but |and )?(?:we|they|i|he|she|the team|our team) also\b",
             r"\balso (?:got|switched|moved|hired|started|stopped|introduced|added|lost|gained|launched|cut)\b",
+            # something else under way at the time: "his birds were also moulting then", 「那时它们也在换羽」
+            r"\b(?:was|were|had been) also \w+ing\b", r"(?:那时|当时|那段时间)(?:[^，。]{0,6})?也在",
             r"\baround (?:then|that time|the same time)\b", r"\bseasonal\b",
             r"\b(?:always|usually) (?:dips?|drops?|rises?|slows?|picks? up|goes (?:up|down))\b",
             r"^(?!因为|由于).*(?:本来就|原本就|本身就|一直就)", r"(?:还|也)(?:换了|换成|改了|招了|搬了|加了|上了|开始)",
@@ -455,7 +457,7 @@ _NEXT_LABEL = re.compile(
 # Words that only hand over to what follows: "Another thing: …", "One more thing: …", 「还有一点：…」.
 _HANDOVER = re.compile(
     r"^(?:(?:hmm+|oh|ah|ok(?:ay)?|well),?\s+)?(?:another thing|one more thing|one thing|also|plus|besides|oh,? and|"
-    r"i mean|"
+    r"i mean|我的意思是|我是说|"
     r"还有一点|还有一个|还有|另外一点|再就是|对了|有一点)"
     r"\s*[:：]\s*(?=\S)",
     re.I,
