@@ -377,3 +377,12 @@ def test_something_else_under_way_at_the_time_is_a_rival(said: str) -> None:
 
 def test_i_mean_hands_over_in_chinese_too() -> None:
     assert answer_parts("我的意思是：天一热羊就不产奶，搭棚子会让它们凉快些。")[0][1].startswith("天一热")
+
+
+def test_a_count_after_a_pick_is_said_back_as_evidence() -> None:
+    said = acknowledge(
+        "B, a count: we weigh the honey each August. 12 a week in June, 4 a week in August.",
+        ["QUESTION_SHARPENED", "PREMISE_SURFACED"],
+        "en",
+    )
+    assert "your own evidence" in said and "a premise the idea rests on" not in said

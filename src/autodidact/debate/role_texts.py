@@ -60,6 +60,12 @@ def acknowledge(answer: str, signals: list[str], lang: str, plan: bool = False) 
     named = dict(SIGNAL_NAMES["zh" if zh else "en"])
     if plan:
         named["ALTERNATIVE_ADDED"] = "另一种做法" if zh else "another way to the same goal"
+    kinds = {k for k, _ in answer_parts(answer)}
+    if "PREMISE_SURFACED" in signals and "evidence" in kinds and not kinds & {"mechanism", "worry"}:
+        # "B, a count: … 9 a day in autumn, 3 a day in January" picks a reading and reports a count: the count
+        # backs a premise, it is no premise assumed (a trial read "a sharper statement, a premise")
+        backing = "你的观察证据（作为关键前提的依据）" if zh else "your own evidence (backing a premise)"
+        named["PREMISE_SURFACED"] = backing
     names = ("、" if zh else ", ").join(named[s] for s in signals)
     term = corrected_term(answer) if classify_answer(answer) == "correction" else None
     if term is not None:
