@@ -386,3 +386,13 @@ def test_a_count_after_a_pick_is_said_back_as_evidence() -> None:
         "en",
     )
     assert "your own evidence" in said and "a premise the idea rests on" not in said
+
+
+def test_nothing_to_change_is_said_back_as_keeping_what_was_said() -> None:
+    from autodidact.debate.role_texts import response_for
+
+    for answer, lang, said in (("No, my test stays.", "en", "what you said before stands"),
+                               ("没有要改的。", "zh", "之前说的保持不变")):  # fmt: skip
+        inputs = TurnInputs(role="r", question_type="REFLECTION", intent="question", lang=lang, last_answer=answer)
+        shown = response_for(inputs)
+        assert said in shown and "does not change the wording" not in shown and "还没有改变命题" not in shown

@@ -354,6 +354,15 @@ _CAUSING = re.compile(
     r"\bcauses?\b|\bleads? to\b|导致|使得|会让|就会|就不|触发|关掉|停掉",
     re.I,
 )
+
+
+def changes_nothing(text: str) -> bool:
+    """Whether the answer only says nothing changes ("No, the test stays.", 「没有要改的。」)."""
+    clean = _AGREEING.sub("", " ".join(text.strip().split()))
+    found = _NO_CHANGE.match(clean)
+    return found is not None and not clean[found.end() :].strip()
+
+
 # A word of pushback before what the answer does: "Wait, …", "Actually, …", 「不对，…」「等等，…」.
 _PUSHBACK = re.compile(r"^(?:no|not quite|actually|wait|hold on|不对|等等|等一下)\s*[,，.。!！]\s*", re.I)
 # A bare no to a yes-or-no question: 「没有，…」「没，…」, "Nope, …", "No. …".

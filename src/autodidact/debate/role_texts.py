@@ -7,7 +7,7 @@ Every branch returns a contribution that does the role's job and exactly one foc
 
 from __future__ import annotations
 
-from autodidact.debate.answer_kinds import KIND_SIGNAL, answer_parts, corrected_term, goal_of, worry_of
+from autodidact.debate.answer_kinds import KIND_SIGNAL, answer_parts, changes_nothing, corrected_term, goal_of, worry_of
 from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.kind_texts import kind_turn
 from autodidact.debate.plan_texts import bare_proposition, plan_turn
@@ -118,6 +118,10 @@ def response_for(inp: TurnInputs) -> str:
         )
     if inp.answer_signals:
         return acknowledge(inp.last_answer, inp.answer_signals, inp.lang, plan=inp.kind == "plan")
+    if changes_nothing(inp.last_answer):
+        # "No, the test stays" keeps what was said: "it does not change the wording yet" answered a
+        # question nobody asked (a trial)
+        return f"记下了：「{quote}」，之前说的保持不变。" if zh else f'Noted: "{quote}"; what you said before stands.'
     if zh:
         return f"记下了你的回答「{quote}」，它还没有改变命题的表述。"
     return f'Noted your answer "{quote}"; it does not change the wording of the proposition yet.'
