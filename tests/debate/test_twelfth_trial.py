@@ -396,3 +396,14 @@ def test_nothing_to_change_is_said_back_as_keeping_what_was_said() -> None:
         inputs = TurnInputs(role="r", question_type="REFLECTION", intent="question", lang=lang, last_answer=answer)
         shown = response_for(inputs)
         assert said in shown and "does not change the wording" not in shown and "还没有改变命题" not in shown
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_plans_contrasting_cases_are_about_no_team(lang: str) -> None:
+    from autodidact.debate.plan_texts import plan_turn
+
+    text = "We should sell the family car" if lang == "en" else "我们打算把家里的车卖掉"
+    inputs = TurnInputs(role="concept_clarifier", question_type="CLARIFICATION", intent="example",
+                        proposition=text, lang=lang, kind="plan")  # fmt: skip
+    turn = plan_turn(inputs, lang == "zh")
+    assert turn is not None and "team" not in turn[0] and "团队" not in turn[0]

@@ -75,16 +75,18 @@ def _goal(inp: TurnInputs, zh: bool) -> Turn | None:
     if inp.intent == "example":
         if zh:
             return (
-                "两个对照例：甲团队改了之后每周省下一小时，但卡住的问题要等两天才有人发现；乙团队省下同样的时间，"
-                "问题照样当天暴露。只看省下的时间两者一样，看原来做法的作用就完全不同。",
+                # the cases are any plan's, not a team's: a plan to sell the family car was given two teams
+                # saving an hour a week (a trial)
+                "两个对照例：甲改了之后省下了时间或钱，但原来的做法顺带照顾到的一件事从此没人管了；乙省下同样多，"
+                "那件事照样有着落。只看省下的两者一样，看原来做法的作用就完全不同。",
                 "suggestion",
                 "这两个例子里，哪一个更像你担心的情况？",
                 "选中的例子说明你真正要守住的是什么，后面的前提和试行都按它来写。",
             )
         return (
-            "Two contrasting cases: team A saves an hour a week but a stuck problem now waits two days to surface; "
-            "team B saves the same hour and problems still surface the same day. By time saved they are equal; by "
-            "what the old way was for, they are not.",
+            "Two contrasting cases: A saves time or money after the change, but something the old way quietly took "
+            "care of is now left undone; B saves just as much and nothing is left undone. By what is saved they are "
+            "equal; by what the old way was for, they are not.",
             "suggestion",
             "Which of the two cases is closer to what you worry about?",
             "The case you pick says what the plan must protect, and the premises and the trial follow from it.",
