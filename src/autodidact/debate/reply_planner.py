@@ -350,14 +350,14 @@ class ReplyPlanner:
         item = s.round_by_turn(pending_turn(pending))
         if item.question_type != "REFLECTION" or item.trigger == "P5":
             return False
-        if classify_answer(text) not in {"example", "evidence"} or cues.states_decision(text):
+        if classify_answer(text) != "example" or cues.states_decision(text):
             return False
         if revised_wording(text) is not None or any(re.search(p, text.lower()) for _, p in _DISPOSITIONS):
             return False
         txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "CONTINUE"})
         zh = s.language == "zh"
         parts = answer_parts(text)
-        case = excerpt(part_of(parts, "example", "evidence") or unlabelled(text), 60)
+        case = excerpt(part_of(parts, "example") or unlabelled(text), 60)
         if case not in s.examples:
             txn.field("examples", [*s.examples, case])
         but = re.search(

@@ -121,7 +121,8 @@ def response_for(inp: TurnInputs) -> str:
     if changes_nothing(inp.last_answer):
         # "No, the test stays" keeps what was said: "it does not change the wording yet" answered a
         # question nobody asked (a trial)
-        return f"记下了：「{quote}」，之前说的保持不变。" if zh else f'Noted: "{quote}"; what you said before stands.'
+        kept = quote.rstrip("。.!！")
+        return f"记下了：「{kept}」，之前说的保持不变。" if zh else f'Noted: "{kept}"; what you said before stands.'
     if zh:
         return f"记下了你的回答「{quote}」，它还没有改变命题的表述。"
     return f'Noted your answer "{quote}"; it does not change the wording of the proposition yet.'
