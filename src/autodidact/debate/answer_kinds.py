@@ -17,7 +17,7 @@ from autodidact.debate.answer_model import shipped_model
 
 AnswerKind = Literal[
     "hedge", "correction", "choice", "confounder", "mechanism", "test", "evidence", "example", "scope",
-    "definition", "other",
+    "definition", "worry", "other",
 ]  # fmt: skip
 
 # A kind decides its signal whatever the question was (a confounder is an alternative even when the
@@ -29,6 +29,10 @@ KIND_SIGNAL: dict[str, str] = {
     # "we measured 12 vs 7" was filed as the change condition)
     "evidence": "PREMISE_SURFACED",
     "mechanism": "PREMISE_SURFACED",
+    # "My worry is the weekend cars are always booked": what the person fears the idea or plan breaks is
+    # a premise to check, never a sharper statement of it nor the measure of success (a trial's worry
+    # became the plan's measure)
+    "worry": "PREMISE_SURFACED",
     "test": "DISCRIMINATION_ADDED",
     "definition": "QUESTION_SHARPENED",
     "scope": "QUESTION_SHARPENED",
@@ -89,6 +93,9 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^(?:option\s+)?[abc](?:\s*[.,:)]|\s*$)", r"^选?\s*[ABCabc](?:吧|啊|呀|[。，,.\s]|$)", r"更接近\s*[ABC]",
         )),
         ("definition", (
+            # the goal that decides a plan: "The goal is saving money", 「目标是省钱」 (a trial's was evidence)
+            r"^(?:the |my |our )?(?:main |real |whole )?(?:goal|aim|purpose) (?:is|was)\b",
+            r"^(?:我们?的)?(?:目标|目的)(?:就|主要)?是",
             r"^[\w-]+(?: [\w-]+)? (?:as in|meaning|means)\b", r"^by [\w\s-]{1,30}? i mean\b",
             r"^我说的[^，,。是]{1,10}[，,]?(?:主要)?(?:是|就是|指)", r"^所谓",
             r"^[^，,。]{1,8}(?<!不一定)(?<!未必)(?<!不)就是(?!说)",
@@ -120,7 +127,18 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"then it'?s|it'?s not the)\b",
             r"\b(?:should|would) (?:drop|fall|rise|go up|go down|halve|double)\b",
             r"\bif\b.{3,120}\bi(?:'ll| will)? (?:keep|drop|revise|accept|reject|call)\b",
+            # a condition that says which of two causes it was: "if begging comes back then, it was him, not the
+            # schedule", 「如果他回来以后又开始要吃的，那就是他，不是喂食时间」 (a trial's was filed as a rival)
+            r"\bif\b.{3,120}?[,;]\s*(?:then\s+)?(?:it was|it'?s|that'?s|that was) [^,.;]{1,30},? (?:and )?"
+            r"not (?:the )?\w",
+            r"(?:如果|要是|假如|若是?).{2,60}?[，,]\s*(?:那)?(?:就)?(?:是|说明是)[^，,。]{1,16}?[，,]\s*(?:而)?不是",
             r"\bif\b.{3,120}\b(?:the claim|the idea|it) (?:holds|stands|fails)\b",
+            # "If next winter I light the coop and they still drop to 3 a day, the light idea is wrong" (its
+            # count made a trial's test evidence)
+            r"\bif\b.{3,140}\b(?:idea|claim|theory|hypothesis|explanation|guess|hunch|proposition) (?:is|was) "
+            r"(?:wrong|false|dead|out)\b",
+            r"\bif\b.{3,140}\b(?:is not|isn'?t|was not|wasn'?t) (?:the )?(?:main |real |only )?"
+            r"(?:cause|reason|culprit)\b",
             # a design that assigns the cause by chance or in turns: 「隔周交替」, "flip a coin per episode"
             r"\b(?:flip a coin|at random|randomi[sz]e|alternate (?:weeks|days|episodes))\b",
             r"(?:抛硬币|随机(?:分|选|安排)|隔周交替|单双周)",
@@ -144,6 +162,12 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:keep|drop|revise|call it)\b",
             r"\d+\s*%?\s*(?:以上|以下|以内)[^。；]{0,16}(?:就|我就|则)?(?:保留|放弃|修改|算|不折腾|认了)",
         )),
+        ("worry", (
+            r"\b(?:my|the|our) (?:main |biggest |only |one )?(?:worry|concern|fear) (?:is|would be|was)\b",
+            r"\bi'?m (?:a bit |a little |quite |really |also )?(?:worried|concerned|afraid) (?:that|about)\b",
+            r"\bwhat (?:worries|scares) me\b", r"^(?:我|我们)?(?:最|比较|有点|还是)?(?:担心|害怕|怕的是|顾虑)",
+            r"我(?:最|比较|有点|还是)?担心", r"(?:顾虑|担忧)(?:是|在于)",
+        )),
         ("confounder", (
             r"\b(?:more|fewer|less)\b.+\b(?:were|was|got)\b.+\b(?:hired|added|assigned|moved)\b",
             r"\b(?:at the same time|in the same period|also changed|coincided|the real reason|instead it'?s)\b",
@@ -163,6 +187,8 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^(?!because|since).*\b(?:were|was|are|is) already\b", r"\bto begin with\b", r"\bin the first place\b",
             r"^(?:but |and )?(?:we|they|i|he|she|the team|our team) also\b",
             r"\balso (?:got|switched|moved|hired|started|stopped|introduced|added|lost|gained|launched|cut)\b",
+            # something else under way at the time: "his birds were also moulting then", 「那时它们也在换羽」
+            r"\b(?:was|were|had been) also \w+ing\b", r"(?:那时|当时|那段时间)(?:[^，。]{0,6})?也在",
             r"\baround (?:then|that time|the same time)\b", r"\bseasonal\b",
             r"\b(?:always|usually) (?:dips?|drops?|rises?|slows?|picks? up|goes (?:up|down))\b",
             r"^(?!因为|由于).*(?:本来就|原本就|本身就|一直就)", r"(?:还|也)(?:换了|换成|改了|招了|搬了|加了|上了|开始)",
@@ -190,6 +216,12 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:could|might|may) (?:well |also |just |really )?be (?:the|a) (?:real |actual |main |whole )?"
             r"(?:cause|reason|culprit|explanation)\b",
             r"根本(?:就)?不是.{1,12}?(?:的(?:原因|问题|事|功劳)|[，,]\s*(?:而是|是|可能是|也许是))",
+            # another way said to do better: 「搬家可能比卖车更省」, "renting might be cheaper than buying", and
+            # 「真正的问题不是车，而是…」 (a trial's was read as a correction of the key term)
+            r"真正的(?:问题|原因)(?:其实|可能|也许)?不是", r"\bthe real (?:problem|issue|cause) (?:is|was|might be)\b",
+            r"(?:可能|也许|或许|说不定)(?:会)?比.{1,12}?(?:更|还)(?:省|好|便宜|划算|有效|快|合适|管用)",
+            r"\b(?:might|could|would|may) (?:well |even )?(?:be|work out|come out) (?:even |much |a lot )?"
+            r"(?:cheaper|better|easier|faster|simpler|more effective) than\b",
             r"(?:可能|也许|或许|说不定)(?:就)?是.{1,16}?(?:在起作用|在作怪|造成的|导致的|引起的|的(?:原因|缘故|功劳))",
         )),
         ("mechanism", (
@@ -201,6 +233,10 @@ _RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         )),
         ("evidence", (
             r"\b\d+(?:\.\d+)?\s*(?:%|percent|times|hours|days|weeks|people|cases)",
+            # a weight, a distance or a rate: "6 kg the first year", "9 a day in autumn" (a trial's counts were
+            # read as a sharper statement)
+            r"\b\d+(?:\.\d+)?\s*(?:kg|kilos?|grams?|lbs?|pounds|km|miles)\b",
+            r"\b\d+(?:\.\d+)?\s+(?:a|per|each) (?:day|week|month|year|night|session)\b",
             r"\b(?:data|survey|study|studies)\b",
             r"\b(?:measured|statistics|metrics|numbers show|research|a report|paper)\b",
             r"\b(?:i|we) (?:actually )?(?:counted|measured|tracked|logged|surveyed)\b", r"\bversus\b.*\d",
@@ -266,6 +302,10 @@ _LEADS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                     r"^(?:比如|例如|有一次|上周|上个月|去年|就拿)"),
         ("scope", r"^(?:just|only|really just|not every|not all)\b|^(?:只|仅|主要是)|^我只(?:说|是说|指|针对|讲)"),
         ("confounder", r"^(?:不过)?也(?:有)?可能(?:是|跟)"),
+        # 「我最怕孩子住校以后不吃早饭」 opens with the worry, whatever condition follows it
+        ("worry", r"^(?:my|the|our) (?:main |biggest |only |one )?(?:worry|concern|fear) (?:is|would be|was)\b|"
+                  r"^i'?m (?:a bit |a little |quite |really |also )?(?:worried|concerned|afraid) (?:that|about)\b|"
+                  r"^(?:我|我们)?(?:最|比较|有点|还是)?(?:担心|害怕|怕的是|怕)"),
     )
 )  # fmt: skip
 
@@ -299,10 +339,30 @@ _RULES_OUT = re.compile(
 )
 # "Nothing changes": the answer to "does this change your test?" that changes nothing.
 _NO_CHANGE = re.compile(
-    r"^(?:no change|nothing changes|it changes nothing|no,? (?:it )?(?:does ?n[o']t|won'?t) change (?:it|anything)|"
-    r"没有变化|没变化|没什么变化|不变|不用改|不改了?|没有要改的)\s*(?:[,，.。!！;；]\s*|$)",
+    r"^(?:no changes?(?: needed| here)?|nothing changes|nothing to change|it changes nothing|"
+    r"no,? (?:it )?(?:does ?n[o']t|won'?t) change (?:it|anything)|"
+    # "No, the test stays.", "The test stands as it is" (a trial's was a sharper statement of the idea)
+    r"(?:no,? )?(?:the|my) (?:test|prediction) (?:stays|stands|remains)(?: as (?:it is|is))?|"
+    r"没有变化|没变化|没什么变化|不变|不用改|不改了?|没有要改的|(?:检验|预测)(?:保持)?不变|保持不变)\s*(?:[,，.。!！;；]\s*|$)",
     re.I,
 )
+# "I mean:" before a clause, and the verbs by which one thing brings another about in it.
+_I_MEAN = re.compile(r"(?:^|[.!?。！？]\s*)(?:i mean|what i mean is|我的意思是|我是说)\s*[:：]\s*", re.I)
+_CAUSING = re.compile(
+    r"\b(?:switch(?:es|ed)?|turn(?:s|ed)?|shut(?:s)?) (?:\w+ ){0,2}(?:off|on|down)\b|\b(?:would|will|could|should) "
+    r"(?:make|cause|trigger|let|keep|stop)\b|\bmakes? (?:them|it|him|her|us|people|the|their|our)\b|\btriggers?\b|"
+    r"\bcauses?\b|\bleads? to\b|导致|使得|会让|就会|就不|触发|关掉|停掉",
+    re.I,
+)
+
+
+def changes_nothing(text: str) -> bool:
+    """Whether the answer only says nothing changes ("No, the test stays.", 「没有要改的。」)."""
+    clean = _AGREEING.sub("", " ".join(text.strip().split()))
+    found = _NO_CHANGE.match(clean)
+    return found is not None and not clean[found.end() :].strip()
+
+
 # A word of pushback before what the answer does: "Wait, …", "Actually, …", 「不对，…」「等等，…」.
 _PUSHBACK = re.compile(r"^(?:no|not quite|actually|wait|hold on|不对|等等|等一下)\s*[,，.。!！]\s*", re.I)
 # A bare no to a yes-or-no question: 「没有，…」「没，…」, "Nope, …", "No. …".
@@ -405,7 +465,9 @@ _NEXT_LABEL = re.compile(
 
 # Words that only hand over to what follows: "Another thing: …", "One more thing: …", 「还有一点：…」.
 _HANDOVER = re.compile(
-    r"^(?:another thing|one more thing|also|plus|besides|oh,? and|还有一点|还有一个|还有|另外一点|再就是|对了)"
+    r"^(?:(?:hmm+|oh|ah|ok(?:ay)?|well),?\s+)?(?:another thing|one more thing|one thing|also|plus|besides|oh,? and|"
+    r"i mean|我的意思是|我是说|"
+    r"还有一点|还有一个|还有|另外一点|再就是|对了|有一点)"
     r"\s*[:：]\s*(?=\S)",
     re.I,
 )
@@ -469,6 +531,20 @@ def classify(text: str, learned: bool = True) -> AnswerKind:
         said = classify(lead[pushback.end() :], learned=False)
         if said in {"confounder", "test", "evidence"}:
             return said
+    meant = _I_MEAN.search(clean)
+    if meant is not None:
+        # "It's not really about the eggs as such. I mean: short days switch the laying off, and a lamp would
+        # make the days longer" says how it works: after "I mean:" comes a clause, read as what it does (a
+        # trial's mechanism was "a sharper statement", and "I mean" made it a definition)
+        clause = clean[meant.end() :]
+        sized = len(clause.split()) >= 5 or len(_CJK.findall(clause)) >= 8
+        # "I mean: since the LEDs went in, pickers grab …" restates the claim in time; it gives no mechanism
+        restated = re.match(r"(?:ever )?since\b|after\b|自从|从", clause, re.I) is not None
+        said = classify(clause, learned=False) if sized and not restated else "other"
+        if said in {"mechanism", "confounder", "test", "evidence"}:
+            return said
+        if sized and not restated and _CAUSING.search(clause):
+            return "mechanism"
     hedged = False
     for kind, pattern in _RULES:
         if pattern.search(clean):
@@ -545,7 +621,8 @@ def _long(text: str) -> bool:
     return len(re.findall(r"[\u4e00-\u9fff]", text)) >= 25 or len(text.split()) >= 14
 
 
-_SENTENCES = re.compile(r"(?<=[。！？；!?;])\s*|(?<=[.])\s+(?=[A-Z\"“])|\s+[—–]\s+")
+# a sentence may open with a number: "… a board in the shed. 9 a day in autumn, 3 in January."
+_SENTENCES = re.compile(r"(?<=[。！？；!?;])\s*|(?<=[a-z)][.])\s+(?=[A-Z0-9\"“])|(?<=[.])\s+(?=[A-Z\"“])|\s+[—–]\s+")
 
 
 # An option picked at the opening of a longer answer: "Mostly B, …", "B: the time until…", 「算是C吧，…」.
@@ -659,8 +736,57 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 def _with_before(before: str, said: str) -> str:
     """A short rival that points back, with the sentence it points to before it (without a pushback)."""
-    before = _PUSHBACK.sub("", before)
+    before = _HANDOVER.sub("", _PUSHBACK.sub("", before), count=1)  # "Hmm, one thing:" hands over, says nothing
     return before + said if _CJK.search(said) else f"{before[:1].upper()}{before[1:]} {said}"
+
+
+_GOAL = re.compile(
+    r"^(?:the |my |our )?(?:main |real |whole )?(?:goal|aim|purpose) (?:is|was)(?: to)?\s+(?P<en>[^,.;:!?]{2,40})|"
+    r"^(?:我们?的)?(?:目标|目的)(?:就|主要)?是(?:为了)?(?P<zh>[^，,。；;：:！!？?]{1,20})",
+    re.I,
+)
+
+
+def goal_of(text: str) -> str | None:
+    """The goal a plan is judged by, as the person names it ("The goal is saving money" → "saving
+    money", 「目标是省钱：…」 → 「省钱」): the measure a clarifying answer gives."""
+    found = _GOAL.match(" ".join(text.strip().split()))
+    return (found.group("en") or found.group("zh")).strip() if found else None
+
+
+_WORRY_FRAME = re.compile(
+    r"^(?:(?:my|the|our) (?:main |biggest |only |one )?(?:worry|concern|fear) (?:is|would be|was)(?: that)?|"
+    r"i'?m (?:a bit |a little |quite |really |also )?(?:worried|concerned|afraid) (?:that|about)|"
+    r"(?:我|我们)?(?:最|比较|有点|还是)?(?:担心|害怕|顾虑)(?:的是)?)\s*[:：，,]?\s*",
+    re.I,
+)
+
+
+def worry_of(text: str) -> str:
+    """What a worry fears, without "My worry is" / 「我担心的是」 before it: quoted as what to watch."""
+    rest = _WORRY_FRAME.sub("", text.strip(), count=1)
+    return rest if len(rest) > 3 else text.strip()
+
+
+# A guess at a question's answer, said as one: "it's a claim: I think typing fast frees them to …",
+# "My guess is …", 「我猜是…」「我觉得是因为…」.
+_GUESS = re.compile(
+    r"\b(?:it'?s (?:a|my) (?:claim|guess|hunch)|my (?:best )?(?:guess|hunch|answer) is|"
+    r"i (?:think|suspect|bet|reckon|believe)(?: that)?\b(?! so\b))|我(?:猜|估计|觉得|认为|的猜测是)",
+    re.I,
+)
+
+
+def stated_guess(text: str) -> str | None:
+    """The guess an answer gives to a question-proposition, without what leads up to it ("Actually it's
+    not really a question for me, it's a claim: I think …" → "I think …"), or None. A trial's guess was
+    recorded as "a first wording" and the next two turns asked for the guess again."""
+    clean = " ".join(text.strip().split())
+    found = _GUESS.search(clean)
+    if found is None:
+        return None
+    colon = re.search(r"[:：]\s*", clean[: found.end() + 2])
+    return clean[colon.end() :] if colon and len(clean) - colon.end() > 8 else clean
 
 
 def part_of(parts: list[tuple[AnswerKind, str]], *kinds: str) -> str | None:

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 
+from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.plan_texts import bare_proposition
 from autodidact.debate.proposition import Proposition
 from autodidact.debate.proposition import read as read_proposition
-from autodidact.debate.templates import TurnInputs, excerpt
+from autodidact.debate.templates import TurnInputs, excerpt, fitting
 
 Turn = tuple[str, str, str, str]  # contribution, source, question, why
 
@@ -47,6 +48,20 @@ RIVALS = {
             "日程或时间段本身的差异",
         ),
     },
+    # two times, places or conditions compared ("the Thursday evening rehearsals against Sunday mornings"):
+    # "familiarity" and "the setup" speak of tools, not of times (a trial)
+    "conditions": {
+        "en": (
+            "who is there (the people differ between the two)",
+            "what comes before (tiredness or a warm-up differs)",
+            "the surroundings (the room, the temperature or the light differ)",
+        ),
+        "zh": (
+            "在场的人不同（两边参与的人不一样）",
+            "之前发生的事不同（疲劳程度或热身不一样）",
+            "环境不同（房间、温度或光线不一样）",
+        ),
+    },
     "question": {
         "en": (
             "several causes together rather than one",
@@ -65,6 +80,9 @@ RIVALS = {
 # The period an observation speaks of, so its example counts over that period: "spike every month"
 # was to be counted "once a week for the next four weeks" in a trial.
 _PERIODS = (
+    (r"\b(?:every|each) (?:year|winter|summer|spring|autumn|fall|season)\b|\b(?:yearly|annually)\b|每年|"
+     r"每个?(?:冬天|夏天|春天|秋天|季节)", "接下来几年每年同一季节",
+     "in the same season each year for the next few years"),
     (r"\b(?:every|each) quarter\b|\bquarterly\b|每个?季度", "接下来四个季度每季度",
      "at each of the next four quarters"),
     (r"\b(?:every|each) month\b|\bmonthly\b|每个?月", "接下来四个月每月",
@@ -165,8 +183,8 @@ def _compare_test(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
     t = inp.term
     if zh:
         return (
-            f"可观察预测：如果命题成立，让「{a}」和「{b}」在同样的任务、同样的条件下各跑一次，按你选的标准"
-            f"「{a}」应当领先；如果两者打平，命题需要修改。最小判别设计草案：同一个任务、同样的人或负载，"
+            f"可观察预测：如果命题成立，让「{a}」和「{b}」在同样的任务、同样的条件下各跑一次，按你选的标准，"
+            f"两者在「{t}」上应当像你说的那样拉开差距；如果两者打平，命题需要修改。最小判别设计草案：同一个任务、同样的人或负载，"
             "各记录一次所选标准；规模与时长：待补。",
             "hypothesis",
             "如果这样的对照里两者打平，你会修改命题的哪一部分？",
@@ -289,17 +307,20 @@ def _example_prediction(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
     t = inp.term
     if inp.kind == "comparison":
         if zh:
+            # 「更容易走神」 is no win: "「用电子阅读器看小说」明显更好" and "胜过" read wrong for what the person
+            # wants less of (a trial); the example speaks of the difference the claim names
             text = (
-                f"举个例子：同一个任务，「{a}」和「{b}」各做一遍，按你的标准「{a}」明显更好，命题就站得住；"
-                "两者差不多，命题就要改。"
+                f"举个例子：同一个任务，「{a}」和「{b}」各做一遍，如果在「{t}」上两者的差别像你说的那样明显，"
+                "命题就站得住；两者差不多，命题就要改。"
             )
-            question = f"换成你手头的一个任务，你预期「{a}」会在哪一点上胜过「{b}」？"
+            question = f"换成你手头的一个任务，你预期两者在「{t}」上的差别会在哪里最明显？"
         else:
             text = (
-                f"An example: the same task done once with {a} and once with {b}; if {a} is clearly ahead on your "
-                "criterion, the proposition stands; if they are close, it needs changing."
+                f"An example: the same task done once with {a} and once with {b}; if they clearly differ on "
+                f'"{t}" the way you said, the proposition stands; if they are close, it needs changing.'
             )
-            question = f"On a task you actually have, where would you expect {a} to beat {b}?"
+            question = f'On a task you actually have, where would you expect {a} and {b} to differ most on "{t}"?'
+
     elif inp.kind == "observation":
         seen = read_proposition(bare_proposition(inp.proposition, 400), inp.lang)
         every_zh, every_en = _periods(seen.effect or inp.proposition)  # the pattern's period, not the cause's
@@ -338,8 +359,31 @@ def _example_prediction(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
     return text, "suggestion", question, why
 
 
+_WHEN_OR_WHERE = re.compile(
+    r"\b(?:morning|afternoon|evening|night|day|week|weekend|month|season|summer|winter|spring|autumn|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday|rehearsals?|shifts?|sessions?|hours?)s?\b|早上|早晨|上午|中午|下午|傍晚|晚上|夜里|工作日|周[一二三四五六日末]|"
+    r"星期|夏天|冬天|春天|秋天|白天|班次|时段",
+    re.I,
+)
+
+
+def _pool(inp: TurnInputs, p: Proposition, zh: bool) -> tuple[str, ...]:
+    """The rules' rivals for this proposition: a comparison of two times or conditions gets the
+    rivals of conditions, and a person who counts gets none about memory or counting."""
+    kind = inp.kind
+    times = bool(p.subject and p.baseline and _WHEN_OR_WHERE.search(p.subject) and _WHEN_OR_WHERE.search(p.baseline))
+    if kind == "comparison" and times:
+        kind = "conditions"
+    return fitting(RIVALS[kind]["zh" if zh else "en"], _counted(inp))
+
+
+def _counted(inp: TurnInputs) -> bool:
+    """Whether the person said they count or measure it (a premise of theirs is evidence)."""
+    return any(classify_answer(a) == "evidence" for a in inp.assumptions)
+
+
 def _rival(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
-    pool = RIVALS[inp.kind]["zh" if zh else "en"]
+    pool = _pool(inp, p, zh)
     alt = pool[inp.variant % len(pool)]
     given = excerpt(inp.alternatives[-1], 40) if inp.alternatives else ""
     if zh:
@@ -403,7 +447,7 @@ def _rival_apart(inp: TurnInputs, p: Proposition, zh: bool) -> Turn:
     """How to tell the rival apart, for a claim that names no cause: the person's own rival when they
     gave one, set equal on both sides of a comparison. "Find a period without selective memory" was
     asked of a comparison of car prices (a trial)."""
-    pool = RIVALS[inp.kind]["zh" if zh else "en"]
+    pool = _pool(inp, p, zh)
     given = excerpt(inp.alternatives[-1], 50) if inp.alternatives else ""
     alt = given or pool[inp.variant % len(pool)].split(" (")[0].split("（")[0]
     if inp.kind == "comparison":

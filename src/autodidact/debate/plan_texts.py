@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from autodidact.debate.answer_kinds import classify as classify_answer
+from autodidact.debate.answer_kinds import worry_of
 from autodidact.debate.templates import PLAN_ALTERNATIVES, TurnInputs, excerpt, sharpest
 
 Turn = tuple[str, str, str, str]  # contribution, source, question, why
@@ -33,10 +34,19 @@ _PLAN_FRAME = re.compile(
     r"(?:i'?m|we'?re) (?:going to|planning to)\s+|let'?s\s+|"
     r"(?:i'?m|we'?re|i am|we are) (?:seriously |still )?(?:considering|thinking (?:of|about)|weighing|debating)\s+"
     r"(?:whether (?:to|we should|i should)\s+)?)(?=\w)|"
-    r"^(?:我|我们)(?:(?:正|还|一直)?在)?(?:考虑|琢磨|盘算)?(?:打算|计划|准备|想要|应该|需要|决定)?"
-    r"(?<=[算划备要该要定虑磨])(?=[\u4e00-\u9fffA-Za-z])",
+    r"(?:i'?m|we'?re|i am|we are) (?:still )?(?:wondering|unsure|torn(?: about)?|not sure) whether "
+    r"(?:to|we should|i should)\s+(?=\w)|"
+    # 「我们在犹豫要不要把家里的车卖掉」: a trial's texts quoted the plan with its frame
+    r"^(?:我|我们)(?:(?:正|还|一直)?在)?(?:考虑|琢磨|盘算|犹豫|纠结)?(?:到底)?"
+    r"(?:要不要|该不该|是否要|是否应该|打算|计划|准备|想要|应该|需要|决定)?"
+    r"(?<=[算划备要该要定虑磨豫结])(?=[\u4e00-\u9fffA-Za-z])",
     re.I,
 )
+
+
+def without_frame(text: str) -> str:
+    """A plan without the words that say it is one ("We're considering", 「我们在犹豫要不要」)."""
+    return _PLAN_FRAME.sub("", text.strip(), count=1)
 
 
 def bare_proposition(text: str, limit: int = 60) -> str:
@@ -65,16 +75,18 @@ def _goal(inp: TurnInputs, zh: bool) -> Turn | None:
     if inp.intent == "example":
         if zh:
             return (
-                "两个对照例：甲团队改了之后每周省下一小时，但卡住的问题要等两天才有人发现；乙团队省下同样的时间，"
-                "问题照样当天暴露。只看省下的时间两者一样，看原来做法的作用就完全不同。",
+                # the cases are any plan's, not a team's: a plan to sell the family car was given two teams
+                # saving an hour a week (a trial)
+                "两个对照例：甲改了之后省下了时间或钱，但原来的做法顺带照顾到的一件事从此没人管了；乙省下同样多，"
+                "那件事照样有着落。只看省下的两者一样，看原来做法的作用就完全不同。",
                 "suggestion",
                 "这两个例子里，哪一个更像你担心的情况？",
                 "选中的例子说明你真正要守住的是什么，后面的前提和试行都按它来写。",
             )
         return (
-            "Two contrasting cases: team A saves an hour a week but a stuck problem now waits two days to surface; "
-            "team B saves the same hour and problems still surface the same day. By time saved they are equal; by "
-            "what the old way was for, they are not.",
+            "Two contrasting cases: A saves time or money after the change, but something the old way quietly took "
+            "care of is now left undone; B saves just as much and nothing is left undone. By what is saved they are "
+            "equal; by what the old way was for, they are not.",
             "suggestion",
             "Which of the two cases is closer to what you worry about?",
             "The case you pick says what the plan must protect, and the premises and the trial follow from it.",
@@ -230,6 +242,10 @@ def _trial(inp: TurnInputs, zh: bool) -> Turn | None:
         return _choice_trial(plan, zh)
     basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
     observed = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "evidence"
+    # a worry is what to watch, not what was observed nor a premise assumed (a trial quoted 「以你说的「我担心的是
+    # …」为前提」)
+    worried = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "worry"
+    basis = excerpt(worry_of(inp.assumptions[-1]), 30) if worried else basis
     if inp.intent == "example":
         if zh:
             return (
@@ -249,6 +265,7 @@ def _trial(inp: TurnInputs, zh: bool) -> Turn | None:
         )
     if zh:
         cond = (f"（结合你观察到的「{basis}」）" if observed else f"（以你说的「{basis}」为前提）") if basis else ""
+        cond = f"（盯住你担心的：「{basis}」）" if worried else cond
         return (
             f"可观察预期{cond}：如果「{plan}」可行，试行一段时间后你选的尺度应当变好，而原来做法给你的东西"
             "不应变差；如果尺度没动或出现了损失，打算需要修改。最小试行设计：先按现在的做法记录这个尺度，"
@@ -260,6 +277,7 @@ def _trial(inp: TurnInputs, zh: bool) -> Turn | None:
     # what the person observed or counted backs the prediction; it is not a premise they assumed
     lead = "with what you observed" if observed else "taking your premise"
     cond = f' ({lead}: "{basis}")' if basis and observed else f' ({lead} "{basis}")' if basis else ""
+    cond = f' (watching your worry: "{basis}")' if worried else cond
     return (
         f'Observable expectation{cond}: if "{plan}" works, after a trial period the measure you chose should '
         "improve and what the current way gives you should not get worse; if the measure does not move, or a loss "

@@ -26,13 +26,18 @@ _EN_CAUSAL = re.compile(
     # often intransitive ("Sales increased after …") count only before an object's determiner.
     r"cut|reduced|lowered|raised|boosted|halved|harmed|damaged|prevented|undermined|"
     r"(?:increased|decreased|improved|doubled|slowed(?: down)?|sped up|helped|hurt|killed|drove)"
-    r"(?=\s+(?:the|our|my|their|his|her|its|a|an|how|every|each|all)\b))\s+(?P<rest>.+)$",
+    r"(?=\s+(?:the|our|my|their|his|her|its|a|an|how|every|each|all)\b)|"
+    # "Putting our dog on a fixed feeding schedule stopped him from begging" (a trial read an observation
+    # about "schedule"): verbs that end or fix something, before an object
+    r"(?:stopped|ended|fixed|solved|eliminated|cured|shortened|lengthened|kept)"
+    r"(?=\s+(?:the|our|my|their|his|her|its|a|an|him|them|us|me|it|every|each|all)\b))\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
 # A pronoun is no cause: "I cut sugar and my sleep improved" says what I did, not that "I" cut sugar.
 _EN_PAST_CAUSAL = re.compile(
     r"^(?:cut|reduced|lowered|raised|boosted|halved|harmed|damaged|prevented|undermined|increased|decreased|"
-    r"improved|doubled|slowed(?: down)?|sped up|helped|hurt|killed|drove)$",
+    r"improved|doubled|slowed(?: down)?|sped up|helped|hurt|killed|drove|stopped|ended|fixed|solved|eliminated|"
+    r"cured|shortened|lengthened|kept)$",
     re.I,
 )
 _EN_PRONOUN = frozenset({"i", "we", "you", "they", "he", "she", "it", "someone", "somebody", "people"})
@@ -300,6 +305,11 @@ def what_changed(p: Proposition) -> str:
     if p.kind == "causal":
         verb = re.match(r"^(\S+(?:\s+(?:down|up))?)\s+(.+)$", p.effect)
         if verb and _EN_PAST_CAUSAL.match(verb.group(1)):
+            # "stopped him from begging at the table", "kept the kids from fighting": what stopped is the
+            # begging, not "him from begging"
+            held = re.match(r"^(?:\S+\s+){1,3}?from\s+(.+)$", verb.group(2))
+            if held and verb.group(1).lower() in {"stopped", "kept", "prevented"}:
+                return held.group(1)
             return verb.group(2)
         for past in _ZH_PAST_CHANGE:
             if p.effect.startswith(past) and len(p.effect) > len(past) + 1:
@@ -405,12 +415,24 @@ def _read_en(text: str) -> Proposition:
     since = _EN_SINCE.match(body)
     if since:
         return _cause_first(text, since.group("cause"), since.group("rest"), lead_scope)
+    each = _EN_EACH_TIME.match(body)
+    if each:
+        # "Our hens lay fewer eggs every winter we leave the coop unlit" reads like 「每次X，Y」: Y follows each
+        # time X happens (a trial read "an observation about our hens lay: fewer eggs every winter we …")
+        main = _read_en(each.group("main"))
+        if main.kind == "observation" and main.effect and not main.scope:
+            every = _strip(each.group("every"))
+            scope = every if re.match(r"every (?!time)", every, re.I) else lead_scope
+            return Proposition(text, "causal", subject=_lower_first(main.subject), effect=main.effect,
+                               cause=_strip(each.group("cause")), scope=scope)  # fmt: skip
     m = _EN_CAUSAL.match(body)
     if m and _EN_PAST_CAUSAL.match(m.group("verb")) and m.group("cause").lower() in _EN_PRONOUN:
         m = None
     if m:
         rest, mechanism = _mechanism_en(m.group("rest"))
         rest, scope = _scope_en(rest)
+        if m.group("verb").lower() in {"stopped", "kept", "prevented"} and scope.lower().startswith("from "):
+            rest, scope = f"{rest} {scope}", ""  # "stopped her from peeing": what stopped, not where
         subject, effect = _split_effect_en(rest)
         if effect and _is_comparative(effect.split()[-1]) and _EN_CRITERION.match(" " + scope):
             effect, scope = f"{effect} {scope}", ""  # "better at planning homework": what it is better at
@@ -533,6 +555,8 @@ def _split_effect_en(rest: str) -> tuple[str, str]:
                 start = i - 1
             if start >= 1 and words[start - 1].lower() in _EN_VERBS:
                 start -= 1
+            elif start >= 2 and _verb_after(words[start - 2], words[start - 1]):
+                start -= 1  # "Our hens lay fewer eggs": the verb goes with the effect (a trial's read "hens lay:")
             subject = " ".join(words[:start]) if start > 0 else ""
             effect = " ".join(words[start:])
             hedged = re.search(r"\s+(?:seems?|seemed|appears?|appeared|tends?|tended) to (\w+)$", subject, re.I)
@@ -555,6 +579,22 @@ def _split_effect_en(rest: str) -> tuple[str, str]:
         ):  # fmt: skip
             return _strip(" ".join(words[:i])), _strip(" ".join(words[i:]))
     return _strip(rest), ""
+
+
+def _verb_after(before: str, word: str) -> bool:
+    """Whether ``word`` is the verb of the noun ``before``: a bare word after a plural noun ("hens
+    lay", "plants give") or a word in -s after a singular one ("bread rises")."""
+    if not re.fullmatch(r"[a-z]+", word) or word in _EN_NOT_VERB or before.lower() in _EN_NOT_VERB:
+        return False
+    if re.fullmatch(r"[a-z]+s", before) and not before.endswith(("ss", "us", "is")):
+        return not word.endswith(("ly", "s", "ed"))
+    return (
+        re.fullmatch(r"[A-Za-z]+", before) is not None
+        and len(word) > 3
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is"))
+        and word not in {"does", "has", "was", "goes"}
+    )
 
 
 # Words that follow a plural noun without being its verb ("tickets on Mondays", "kids of friends").
@@ -776,6 +816,14 @@ _EN_WHEN = re.compile(
     r"(?P<cause>.+)$",
     re.I,
 )
+# "Y whenever X", "Y every time X", "Y every winter (that) we X": Y follows each time X happens; X is a
+# clause (a person or a thing doing something), not "every winter" alone.
+_EN_EACH_TIME = re.compile(
+    r"^(?P<main>.+?)\s+(?P<every>whenever|every time|each time|every (?:winter|summer|spring|autumn|fall|year|"
+    r"season|month|week|day|night|morning|evening|weekend))\s+(?:that\s+)?"
+    r"(?P<cause>(?:we|i|they|you|he|she|it|the|our|my|their|his|her|someone|people)\b.{3,})$",
+    re.I,
+)
 # 「每次/每当X（以后），Y」: Y follows each time X happens.
 _ZH_EVERY = re.compile(
     r"^(?:每次|每当|每回|每逢|只要)(?P<cause>[^，,。]{2,30}?)(?:的时候|以后|之后|后|时)?[，,](?P<rest>[^。]{2,})$"
@@ -905,8 +953,10 @@ def plain_reading(p: Proposition, lang: str) -> str:
         first, second = re.split(r"\s+or\s+", p.cause, maxsplit=1)
         return f'How I read it: a question — is "{p.effect}" due to {first} or to {second} (or something else)?'
     if p.kind == "question" and p.cause:
-        who = f"{p.subject} " if p.subject else ""
-        return f"How I read it: a question — whether, and why, {p.cause} leads to {who}{p.effect}."
+        if p.subject:
+            # "Does X make pupils write longer essays?": "X leads to pupils write …" read wrong (a trial)
+            return f"How I read it: a question — whether, and why, {p.cause} makes {p.subject} {p.effect}."
+        return f"How I read it: a question — whether, and why, {p.cause} leads to {p.effect}."
     if p.kind == "question":
         return f"How I read it: a question — {_as_question(p.text)}"
     if not p.subject and p.effect:

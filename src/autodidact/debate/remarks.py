@@ -15,6 +15,7 @@ import re
 # Sentences end at their end mark; a colon keeps its sentence whole ("I already said it: 40 vs 15").
 # "vs." and "e.g." inside a sentence do not end it (a trial's remark was cut at "humidity vs.")
 _SENTENCE = re.compile(r"(?:\b(?:vs|e\.g|i\.e|etc|approx|cf)\.|[^.!?。！？])+(?:[.!?。！？]+|$)", re.I)
+SENTENCE = _SENTENCE
 
 _REMARK = re.compile(
     "|".join(

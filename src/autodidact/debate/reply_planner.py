@@ -10,17 +10,19 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from autodidact.debate import asked_back, cues, gaps, gates, remarks, summaries
+from autodidact.debate import asked_back, cues, gaps, gates, remarks, rephrase, summaries
 from autodidact.debate.answer_kinds import (
     KIND_SIGNAL,
     OPENING_CHOICE,
     answer_parts,
     corrected_term,
+    goal_of,
     offers_choice,
     part_of,
     premise_named,
     revised_wording,
     scope_only,
+    stated_guess,
     unlabelled,
 )
 from autodidact.debate.answer_kinds import classify as classify_answer
@@ -134,6 +136,15 @@ class ReplyPlanner:
         if s.state == "CLOSED":
             raise InputError(f"session {s.session_id} is closed", hint='start a new one: autodidact debate start "..."')
         pending = s.pending_question or {}
+        if pending.get("turn") is not None and pending.get("intent") not in _INTENTS and rephrase.asks_rephrase(text):
+            self._rephrase(txn, text, pending)
+            return
+        if (
+            pending.get("turn") is not None
+            and pending.get("intent") not in _INTENTS
+            and self._case_at_reflection(txn, text, pending)
+        ):
+            return
         command = cues.parse_command(text)
         if command is not None:
             on_command = _COMMANDS.get(command.kind)
@@ -330,6 +341,62 @@ class ReplyPlanner:
             {"turn": None, "label": ROLES["moderator"].name(s.language), "response": text, "trigger": "P0"},
         )  # fmt: skip
 
+    def _case_at_reflection(self, txn: Txn, text: str, pending: JSONMapping) -> bool:
+        """A case told when the reflection asks for a decision ("Last year one girl learned to type over the
+        summer and her essays doubled, but she also got a new teacher") decides nothing: it is kept as a
+        case (and a rival said in it as a rival), said back, and the decision stays open. Two trials took
+        such a case as keeping the idea, with no word about it. Returns whether it handled the reply."""
+        s = txn.s
+        item = s.round_by_turn(pending_turn(pending))
+        if item.question_type != "REFLECTION" or item.trigger == "P5":
+            return False
+        if classify_answer(text) != "example" or cues.states_decision(text):
+            return False
+        if revised_wording(text) is not None or any(re.search(p, text.lower()) for _, p in _DISPOSITIONS):
+            return False
+        txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "CONTINUE"})
+        zh = s.language == "zh"
+        parts = answer_parts(text)
+        case = excerpt(part_of(parts, "example") or unlabelled(text), 60)
+        if case not in s.examples:
+            txn.field("examples", [*s.examples, case])
+        but = re.search(
+            r"(?:,|，)?\s*(?:\bbut\b|\bthough\b|\balthough\b|但是?|不过|可是)\s*(?P<rest>[^.。!！?？]{6,})", text, re.I
+        )
+        rival = part_of(parts, "confounder")
+        if rival is None and but is not None and classify_answer(but.group("rest"), learned=False) == "confounder":
+            rival = but.group("rest").strip()
+        quote = excerpt(unlabelled(text), 45)
+        if rival is not None:
+            self.turns.signal(txn, "ALTERNATIVE_ADDED", None, "a rival told in a case at the reflection")
+            self._revise_idea(txn, "moderator", "CONTINUE", ["ALTERNATIVE_ADDED"], rival)
+            said = (
+                f"记下了你举的实例「{quote}」（记作具体情形），其中的「{excerpt(rival, 30)}」记作另一种可能的解释。"
+                if zh
+                else f'Noted the case "{quote}" (kept as a case), and "{excerpt(rival, 30)}" in it as another '
+                "possible explanation."
+            )
+        else:
+            said = (
+                f"记下了你举的实例「{quote}」（记作具体情形，不算决定）。"
+                if zh
+                else f'Noted the case "{quote}" (kept as a case; it decides nothing yet).'
+            )
+        self._p0_note(txn, said + self._repeat(txn.s))
+        return True
+
+    def _rephrase(self, txn: Txn, text: str, pending: JSONMapping) -> None:
+        """ "Could you ask that another way?" answers nothing: the open question stays open and is
+        asked once more in plainer words (a trial's partner moved on as if it had been answered)."""
+        txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "QUESTION"})
+        s = txn.s
+        item = s.round_by_turn(pending_turn(pending))
+        reading = read_proposition(s.idea().stage_base(s.stage).proposition, s.language)
+        said = rephrase.rephrased(
+            item.question_type, item.trigger == "P5", reading.kind == "plan", reading.key_term, s.language
+        )
+        self._p0_note(txn, said)
+
     def _p0_answer(self, txn: Txn, text: str) -> None:
         txn.emit("USER_INPUT", "user", "USER", {"op": "reply", "text": text, "intent": "QUESTION"})
         s = txn.s
@@ -461,6 +528,11 @@ class ReplyPlanner:
                     signals = [*signals, extra]
         base_kind = read_proposition(s.idea().stage_base(s.stage).proposition, s.language).kind
         guess = base_kind == "question" and classify_answer(text) == "mechanism" and as_command is None
+        said_guess = stated_guess(text) if base_kind == "question" and as_command is None else None
+        if said_guess is not None and classify_answer(text) in {"correction", "other", "definition"}:
+            # "Actually it's not really a question for me, it's a claim: I think typing fast frees them …" gives
+            # the guess the question turns asked for; a trial asked for it twice more
+            guess, text = True, said_guess
         if guess and "DISCRIMINATION_ADDED" not in signals:
             # A guess at the question's answer ("我周一效率最低，是因为周日睡得晚") is the testable form
             # the turn asked for: without the reason, the pattern should not show. Asking for the
@@ -600,7 +672,7 @@ class ReplyPlanner:
                 # 「都不像。我关心的是营业额，按月算的流水」 turns the options down and names the measure: the
                 # reading is that measure, not the whole answer (a trial's plan was quoted with it inside)
                 chosen = excerpt(corrected_term(text) or "", 60)
-            chosen = chosen or quote
+            chosen = chosen or excerpt(goal_of(text) or "", 60) or quote
             payload["proposition"] = f"{base}（衡量方式：{chosen}）" if zh else f"{base} (reading: {chosen})"
         elif "QUESTION_SHARPENED" in signals and classify_answer(text) == "scope":
             # "Really just for the backend team" narrows the proposition: the next version says so,
@@ -641,7 +713,7 @@ class ReplyPlanner:
             named = named_premise(text, contribution)
             # the sentence that gives it, never a hedge before it ("I'm not sure about any of them,
             # really. The only data I have …" became a trial's key premise, hedge and all)
-            given = part_of(parts, "mechanism", "evidence")
+            given = part_of(parts, "mechanism", "evidence", "worry")
             if named or given or not example:
                 # 「更像乙：我没什么感觉，但作业本上…」: the pick of an example is no part of the premise
                 given = _PICKED.sub("", given, count=1) if given else given
@@ -679,6 +751,18 @@ class ReplyPlanner:
                     base = _SCOPE_NOTE.sub("", idea.current.proposition)
                     narrowed = excerpt(new_wording.rstrip("。.!！"), 60)
                     payload["proposition"] = f"{base}（范围：{narrowed}）" if zh else f"{base} (scope: {narrowed})"
+            if disposition == "KEEP" and "proposition" not in payload:
+                # "Keep it, but narrow it to dinners when only the two of us eat", 「保留，不过改成只比较白天
+                # 坐着读的时候」, 「先试行，但把周末租车的钱单独记一栏」: the keep comes with a change, which the
+                # next version records (trials recorded the keep and showed "Revise: none")
+                change = kept_with_change(text)
+                if change is not None:
+                    narrows, changed_to = change
+                    base = _SCOPE_NOTE.sub("", idea.current.proposition)
+                    label = ("范围" if narrows else "改动") if zh else ("scope" if narrows else "change")
+                    payload["proposition"] = (
+                        f"{base}（{label}：{changed_to}）" if zh else f"{base} ({label}: {changed_to})"
+                    )
         if "DECISION_RECORDED" in signals:
             self._record_decision(txn, text)
         if len(payload) > 3:
@@ -801,7 +885,41 @@ _ONLY = re.compile(
     r"(?:只|仅)(?:有|在|算|限于?|针对|看|比较|说)[^。；！？]{2,}",
     re.I,
 )
-_SCOPE_NOTE = re.compile(r"\s*[（(](?:scope|范围)[:：][^()（）]*[)）]\s*$")
+_SCOPE_NOTE = re.compile(r"\s*[（(](?:scope|范围|change|改动)[:：][^()（）]*[)）]\s*$")
+
+# A keep (or a trial) and, after "but", the change that goes with it: "Keep it, but narrow it to …".
+_KEEP_BUT = re.compile(
+    r"^\s*(?:ok(?:ay)?[,，]?\s*|好[,，]?\s*)?(?:i'?ll |we'?ll |let'?s |i'?d |i |we |我们?(?:会|要|决定)?)?(?:先)?"
+    r"(?:keep|try|trial|保留|试行|试一试|试试|试一下|坚持)[^,，;；:：.。!！]{0,20}"
+    r"[,，;；:：]?\s*(?:but|though|except that|only|不过|但是?|只是|可是)\s*(?P<rest>.+)$",
+    re.I,
+)
+_NARROW_TO = re.compile(
+    r"\b(?:narrow(?:ed)?|limit(?:ed)?|restrict(?:ed)?)\s+(?:it\s+|this\s+|the claim\s+|the idea\s+)?(?:down\s+)?to\s+"
+    r"(?P<to>.+)$|(?:缩小到|限于|限定在|改成|改为)?(?P<zh>(?:只|仅)(?:在|看|比较|算|数|针对|限于|说|管)?.+)$",
+    re.I,
+)
+
+
+def kept_with_change(text: str) -> tuple[bool, str] | None:
+    """The change said with a keep or a trial, and whether it only narrows; None when there is none
+    (or when what follows "but" is a test or a rival, which are recorded as such)."""
+    found = _KEEP_BUT.match(" ".join(text.split()))
+    if found is None:
+        return None
+    rest = found.group("rest").strip().rstrip("。.!！")
+    if len(rest) < 4 or classify_answer(rest, learned=False) in {"test", "confounder", "hedge"}:
+        return None
+    narrow = _NARROW_TO.search(rest)
+    if narrow is not None and narrow.start() <= 12:
+        found_to = (narrow.group("to") or narrow.group("zh") or "").strip()
+        return True, excerpt(found_to, 60)
+    bare = re.sub(r"^(?:i'?d |we'?d |let'?s |we'?ll |i'?ll |i want to |我们?(?:要|会|想)?|先)", "", rest, flags=re.I)
+    if re.match(r"^(?:only|just)\b", bare, re.I):
+        return True, excerpt(bare, 60)
+    return False, excerpt(bare, 60)
+
+
 # Where a scope stops: "only for backend services, the frontend bugs are mostly CSS…" narrows to the
 # backend; the rest is the person's reason, not part of the scope.
 _CLAUSE_END = re.compile(

@@ -7,7 +7,7 @@ Every branch returns a contribution that does the role's job and exactly one foc
 
 from __future__ import annotations
 
-from autodidact.debate.answer_kinds import KIND_SIGNAL, answer_parts, corrected_term
+from autodidact.debate.answer_kinds import KIND_SIGNAL, answer_parts, changes_nothing, corrected_term, goal_of, worry_of
 from autodidact.debate.answer_kinds import classify as classify_answer
 from autodidact.debate.kind_texts import kind_turn
 from autodidact.debate.plan_texts import bare_proposition, plan_turn
@@ -16,6 +16,7 @@ from autodidact.debate.templates import (
     TurnInputs,
     TurnOutput,
     excerpt,
+    fitting,
     measure_clause,
     names_result,
     sharpest,
@@ -51,11 +52,21 @@ SIGNAL_NAMES = {
 }
 
 
-def acknowledge(answer: str, signals: list[str], lang: str) -> str:
-    """One sentence that quotes the person's answer and says how it was recorded."""
+def acknowledge(answer: str, signals: list[str], lang: str, plan: bool = False) -> str:
+    """One sentence that quotes the person's answer and says how it was recorded. Beside a plan a
+    rival is another way to its goal, not "another possible explanation" (a trial)."""
     zh = lang == "zh"
     quote = excerpt(answer, 45)  # long enough to hold what the answer turns on, not just its opening
-    names = ("、" if zh else ", ").join(SIGNAL_NAMES["zh" if zh else "en"][s] for s in signals)
+    named = dict(SIGNAL_NAMES["zh" if zh else "en"])
+    if plan:
+        named["ALTERNATIVE_ADDED"] = "另一种做法" if zh else "another way to the same goal"
+    kinds = {k for k, _ in answer_parts(answer)}
+    if "PREMISE_SURFACED" in signals and "evidence" in kinds and not kinds & {"mechanism", "worry"}:
+        # "B, a count: … 9 a day in autumn, 3 a day in January" picks a reading and reports a count: the count
+        # backs a premise, it is no premise assumed (a trial read "a sharper statement, a premise")
+        backing = "你的观察证据（作为关键前提的依据）" if zh else "your own evidence (backing a premise)"
+        named["PREMISE_SURFACED"] = backing
+    names = ("、" if zh else ", ").join(named[s] for s in signals)
     term = corrected_term(answer) if classify_answer(answer) == "correction" else None
     if term is not None:
         # the correction changes what the next questions ask about: say so
@@ -75,6 +86,12 @@ def acknowledge(answer: str, signals: list[str], lang: str) -> str:
             else "an example you saw (kept as a case, not as a premise)"
         )
         names = ("、" if zh else ", ").join([case, *others])
+    elif "QUESTION_SHARPENED" in signals and goal_of(answer):
+        # 「目标是省钱：…」 names the measure the plan is judged by: said so, not "a sharper statement"
+        names = f"衡量方式：{goal_of(answer)}" if zh else f"the measure: {goal_of(answer)}"
+    elif signals == ["PREMISE_SURFACED"] and classify_answer(answer) == "worry":
+        # a worry is what the idea or plan must not break: kept as a premise to check, and said to be so
+        names = "你担心的一点（记作要检验的前提）" if zh else "a worry of yours (kept as a premise to check)"
     elif signals == ["PREMISE_SURFACED"] and classify_answer(answer) == "evidence":
         # what the person observed or counted is kept as their observation, and said to be so
         names = "你的观察证据（作为关键前提的依据）" if zh else "your own evidence (backing a premise)"
@@ -100,7 +117,12 @@ def response_for(inp: TurnInputs) -> str:
             else "Not knowing is fine; here are concrete examples to pick from."
         )
     if inp.answer_signals:
-        return acknowledge(inp.last_answer, inp.answer_signals, inp.lang)
+        return acknowledge(inp.last_answer, inp.answer_signals, inp.lang, plan=inp.kind == "plan")
+    if changes_nothing(inp.last_answer):
+        # "No, the test stays" keeps what was said: "it does not change the wording yet" answered a
+        # question nobody asked (a trial)
+        kept = quote.rstrip("。.!！")
+        return f"记下了：「{kept}」，之前说的保持不变。" if zh else f'Noted: "{kept}"; what you said before stands.'
     if zh:
         return f"记下了你的回答「{quote}」，它还没有改变命题的表述。"
     return f'Noted your answer "{quote}"; it does not change the wording of the proposition yet.'
@@ -224,6 +246,10 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     t, prop = inp.term, bare_proposition(inp.proposition)
     basis = excerpt(inp.assumptions[-1], 30) if inp.assumptions else ""
     observed = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "evidence"
+    # a worry is what to watch, not what was observed nor a premise assumed (a trial quoted 「以你说的「我担心的是
+    # …」为前提」)
+    worried = bool(inp.assumptions) and classify_answer(inp.assumptions[-1]) == "worry"
+    basis = excerpt(worry_of(inp.assumptions[-1]), 30) if worried else basis
     stated = sharpest(inp.predictions) if inp.predictions else ""
     if inp.intent == "discriminate" and inp.review_text and names_result(stated):
         # the person already said which result changes their mind: asking "which of the two outcomes
@@ -292,6 +318,7 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
         )
     if zh:
         cond = (f"（结合你观察到的「{basis}」）" if observed else f"（以你说的「{basis}」为前提）") if basis else ""
+        cond = f"（盯住你担心的：「{basis}」）" if worried else cond
         return (
             f"可观察预测{cond}：如果「{prop}」成立，那么把命题里的原因去掉、其余条件不变时，「{t}」应当明显减弱；"
             f"如果没有减弱，命题需要修改。最小判别设计草案：在有、无该原因的两段相近时期（或两组相近对象）中各记录「{t}」，"
@@ -303,6 +330,7 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
     # what the person observed or counted backs the prediction; it is not a premise they assumed
     lead = "with what you observed" if observed else "taking your premise"
     cond = f' ({lead}: "{basis}")' if basis and observed else f' ({lead} "{basis}")' if basis else ""
+    cond = f' (watching your worry: "{basis}")' if worried else cond
     return (
         f'Observable prediction{cond}: if "{prop}" holds, then removing the named cause while keeping everything '
         f'else the same should clearly weaken "{t}"; if it does not, the proposition needs revising. Minimal '
@@ -315,7 +343,8 @@ def _implication(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
 
 
 def _alternative(inp: TurnInputs, zh: bool) -> tuple[str, str, str, str]:
-    pool = ALTERNATIVES["zh" if zh else "en"]
+    counted = any(classify_answer(a) == "evidence" for a in inp.assumptions)
+    pool = fitting(ALTERNATIVES["zh" if zh else "en"], counted)
     alt = pool[inp.variant % len(pool)]
     t = inp.term
     if inp.intent == "example":

@@ -13,7 +13,7 @@ from typing import NotRequired, TypedDict, TypeVar
 
 from autodidact.debate import cues, gates
 from autodidact.debate.answer_kinds import classify as classify_answer
-from autodidact.debate.plan_texts import bare_proposition
+from autodidact.debate.plan_texts import bare_proposition, without_frame
 from autodidact.debate.proposition import read as read_proposition
 from autodidact.debate.session import Session
 from autodidact.debate.templates import excerpt, sharpest
@@ -48,6 +48,7 @@ def claims_proven(text: str) -> str | None:
 
 
 _SCOPE_NOTE = re.compile(r"[（(](?:scope|范围)[:：]\s*([^()（）]+)[)）]")
+_CHANGE_NOTE = re.compile(r"[（(](?:change|改动)[:：]\s*([^()（）]+)[)）]")
 
 
 _SIGN_OFF = re.compile(r"就这样|先这样|我先去|that'?s it\b|i'?ll go\b|for now, i'?ll\b|let'?s leave it", re.I)
@@ -137,7 +138,10 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     idea = session.idea()
     version = idea.current
     reached = gates.reached_p3(session)
-    kept = excerpt(version.proposition, 80)
+    base = idea.stage_base(session.stage).proposition
+    plan = read_proposition(base, session.language).kind == "plan"
+    # a plan is kept as what it is, without 「我们在犹豫要不要」 before it (a trial's checkpoint kept the frame)
+    kept = excerpt(_CHANGE_NOTE.sub("", without_frame(version.proposition) if plan else version.proposition), 80)
     revisions: list[str] = []
     narrowed = _SCOPE_NOTE.search(version.proposition)
     if narrowed:
@@ -146,7 +150,10 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
             if zh
             else f"narrowed to {_lower_first(excerpt(narrowed.group(1), 40))}"
         )
-    base = idea.stage_base(session.stage).proposition
+    changed = _CHANGE_NOTE.search(version.proposition)
+    if changed:
+        # a change said with a keep ("Keep it, but log the weekend rentals apart") is a revision too
+        revisions.append(excerpt(changed.group(1), 40))
     if not revisions and version.proposition != base and not version.proposition.startswith(base):
         # the person's own rewording is what the idea is now: "Keep: <the original>" next to "Revise:
         # <new wording>" contradicted "I no longer keep the original sentence" (two trials)
@@ -162,7 +169,6 @@ def stage_summary(session: Session, *, stop_reason: str, rule: str, obstacle: st
     test = excerpt(sharpest(version.predictions), 80) if version.predictions else ""
     # a plan's rival is another way to its goal: "no competing explanation" read as the wrong template
     # beside a plan (docs/debate.md, "A ninth trial")
-    plan = read_proposition(base, session.language).kind == "plan"
     none_yet = (
         ("还没有比较过别的做法" if plan else "竞争解释尚未提出")
         if zh

@@ -286,14 +286,25 @@ PLAN_ALTERNATIVES = {
     ),
 }
 
+# Rivals about how cases were remembered or counted: no rival once the person has said they count it
+# (a trial that logged begging on a fridge calendar was offered "selective memory").
+_RECALL = re.compile(r"selective memory|选择性记忆|what is counted|计数方式", re.I)
+
+
+def fitting(pool: tuple[str, ...], counted: bool) -> tuple[str, ...]:
+    """The rules' rivals that fit what the person said: without the recall ones when they counted."""
+    kept = tuple(x for x in pool if not (counted and _RECALL.search(x)))
+    return kept or pool
+
+
 ALTERNATIVES = {
     "zh": (
-        "同期的其他变化（任务难度、工作量或环境在同一时期也变了）",
+        "同期的其他变化（同一时期，人、安排或季节也变了）",
         "选择性记忆（印象深的例子更容易被想起）",
         "预期效应（事先的看法影响了感受）",
     ),
     "en": (
-        "a concurrent change (task difficulty, workload or setting changed in the same period)",
+        "a concurrent change (the people, the routine or the season changed in the same period)",
         "selective memory (vivid cases come to mind more easily)",
         "an expectation effect (what you expected shaped what you felt)",
     ),

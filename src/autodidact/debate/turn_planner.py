@@ -275,21 +275,25 @@ class TurnPlanner:
             # same rival, saying it was not seen contradicts the block above (a later trial)
             rival = excerpt(rivals[-1], 50)
             tests = s.idea().current.predictions
+            # beside a plan the person's rival is another way to the goal, not a "competing explanation"
+            plan = read_proposition(s.idea().stage_base(s.stage).proposition, s.language).kind == "plan"
+            named_zh = "你提出的另一种做法" if plan else "你提出的竞争解释"
+            named_en = "the other way you named" if plan else "your own rival"
             if tests:
                 # the person already proposed the test that tells them apart (a trial's coin-flip design
                 # was answered with "it stands until a test tells the two apart")
                 test = excerpt(tests[-1], 60)
                 text += (
-                    f" 两份评估没有拿到你提出的竞争解释「{rival}」；能区分两者的是你提出的检验「{test}」。"
+                    f" 两份评估没有拿到{named_zh}「{rival}」；能区分两者的是你提出的检验「{test}」。"
                     if zh
-                    else f' The reviews were not given your own rival, "{rival}"; your test, "{test}", is what '
+                    else f' The reviews were not given {named_en}, "{rival}"; your test, "{test}", is what '
                     "tells the two apart."
                 )
             else:
                 text += (
-                    f" 两份评估没有拿到你提出的竞争解释「{rival}」：它仍然成立，要靠检验来区分。"
+                    f" 两份评估没有拿到{named_zh}「{rival}」：它仍然成立，要靠检验来区分。"
                     if zh
-                    else f' The reviews were not given your own rival, "{rival}": it stands until a test tells the '
+                    else f' The reviews were not given {named_en}, "{rival}": it stands until a test tells the '
                     "two apart."
                 )
         return text, not degraded
