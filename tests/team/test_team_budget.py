@@ -68,7 +68,7 @@ time.sleep(3600)
 """
 
 
-def test_two_members_processes_together_stop_at_the_team_cap(tmp_path: Path, pg_url: str, team_env) -> None:
+def test_two_members_processes_together_stop_at_the_team_cap(tmp_path: Path, pg_url: str, team_env, run_cli) -> None:
     cap = 1000
     with FakeLLM(lambda _body: GOOD, usage=PER_CALL, latency=0.05) as fake:
         env = team_env(pg_url, OPENAI_API_KEY="sk-fake-team-budget")
@@ -94,6 +94,10 @@ def test_two_members_processes_together_stop_at_the_team_cap(tmp_path: Path, pg_
     assert team["calls"] == sum(made) == requests
     assert sum(made) >= cap // sum(PER_CALL) - 1  # the cap was used, not refused from the start
     assert PgTeamBudget(pg_url, load_settings(None, {}).budget).spent() == (spent, 0.0)
+    shown = run_cli("usage", "--team", cwd=tmp_path, env=team_env(pg_url, AUTODIDACT_TEAM_MAX_TOKENS=str(cap)))
+    assert shown.returncode == 0, shown.stderr
+    assert f"team budget: {spent} of team_max_tokens {cap} spent" in shown.stderr
+    assert "set [llm] prices" in shown.stderr  # the setting's name is printed, not read as markup
 
 
 def test_a_killed_members_call_in_flight_stops_holding_the_team_budget(pg_url: str, team_env) -> None:
