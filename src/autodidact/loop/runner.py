@@ -313,8 +313,12 @@ async def research(
     corpus: list[Path] | None = None,
     reporter: Reporter | None = None,
     control: Control | None = None,
+    workers: str | None = None,
 ) -> RunResult:
-    """The main job: ``autodidact research``. Holds the knowledge base's writer lock throughout."""
+    """The main job: ``autodidact research``. Holds the knowledge base's writer lock throughout.
+
+    ``workers``: the team backend's server, whose ``autodidact worker`` processes research each
+    round's key questions (docs/team.md, "Research questions")."""
     reporter = reporter or NullReporter()
     control = control or Control(resume_hint=f"resume with: autodidact research --kb {kb.root}")
     with kb.lock(warn=reporter.warning):
@@ -326,7 +330,7 @@ async def research(
             reporter.progress(0, corpus_indexed=len(report.added), corpus_unchanged=len(report.unchanged))
             for skipped in report.skipped[:5]:
                 reporter.warning(f"corpus: skipped {skipped.source}: {skipped.reason}")
-        ctx = RoundContext(kb, state, runtime, settings, reporter, control, kb.language(default="en"))
+        ctx = RoundContext(kb, state, runtime, settings, reporter, control, kb.language(default="en"), workers=workers)
         resumed = state.current_round_progress.round if state.current_round_progress else None
         reporter.run_started(
             topic=state.topic, kb_root=str(kb.root), resumed_round=resumed, max_rounds=state.max_rounds
