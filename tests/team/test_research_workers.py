@@ -78,3 +78,11 @@ def test_research_workers_without_a_server_is_refused_in_one_line(tmp_path: Path
     assert done.returncode == 2
     assert done.stderr.splitlines()[0] == "error: --workers needs the team backend (a PostgreSQL server)"
     assert "Traceback" not in done.stderr and not (tmp_path / "kb").exists()
+
+
+def test_a_question_whose_knowledge_base_a_worker_cannot_reach_fails_with_the_reason(tmp_path: Path) -> None:
+    from autodidact.evidence.delegated import KIND, run_question_job
+
+    error, result = run_question_job({"kind": KIND, "kb_root": str(tmp_path / "elsewhere"), "kq": "kq1"})
+    assert result is None and error is not None
+    assert error.endswith("is not a knowledge base here (is it on a file system shared with this machine?)")

@@ -14,7 +14,7 @@ lease runs out (store/pgqueue.py).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from autodidact.evidence.payload import Payload
 from autodidact.evidence.research import KeptClaim, KQResult
 from autodidact.evidence.search_plan import KQPlan
 from autodidact.jsontypes import JSONObject, JSONValue
+from autodidact.store.pg import mask_url
 from autodidact.store.pgqueue import DONE, QUEUED, RUNNING, Queue
 
 KIND = "research-question"
@@ -101,10 +102,19 @@ def result_from_json(data: Mapping[str, JSONValue]) -> tuple[KQResult, Counters]
     return result, counters
 
 
-def queue_delegate(url: str, batch: str, payload: Payload, kb_root: Path, out: Path, model: str | None) -> Delegate:
+def queue_delegate(
+    url: str,
+    batch: str,
+    payload: Payload,
+    kb_root: Path,
+    out: Path,
+    model: str | None,
+    say: Callable[[str], None] = lambda _line: None,
+) -> Delegate:
     """The delegate :func:`~autodidact.evidence.agent.gather` hands its questions to: one job per
     question in ``batch`` on the server at ``url``, waited for; a question whose job failed comes back
-    None (researched by the caller)."""
+    None (researched by the caller). ``say`` hears that they were queued (nothing moves until a
+    worker runs)."""
     base: JSONObject = {
         "kind": KIND,
         "kb_root": str(kb_root),
@@ -122,6 +132,7 @@ def queue_delegate(url: str, batch: str, payload: Payload, kb_root: Path, out: P
                 job_payload: dict[str, object] = {**base, "kq": kq, "plan": plan.model_dump(mode="json")}
                 await asyncio.to_thread(queue.enqueue, job, batch, job_payload, [])
                 names.append(job)
+            say(f"{len(names)} key question(s) queued for workers on {mask_url(url)}")
             while True:
                 states = {s.job: s for s in await asyncio.to_thread(queue.states, batch)}
                 if all(states[j].state not in (QUEUED, RUNNING) for j in names):
@@ -143,10 +154,13 @@ def queue_delegate(url: str, batch: str, payload: Payload, kb_root: Path, out: P
 def run_question_job(job: Mapping[str, object]) -> tuple[str | None, JSONObject | None]:
     """A worker's half: research one queued question; (None, its result) or (why it failed, None)."""
     from autodidact.config import load_settings
+    from autodidact.kb import is_kb
     from autodidact.llm.registry import build_runtime
 
     try:
         kb_root = Path(str(job["kb_root"]))
+        if not is_kb(kb_root):
+            return f"{kb_root} is not a knowledge base here (is it on a file system shared with this machine?)", None
         settings = load_settings(kb_root, {"llm.model": job.get("model")})
         runtime = build_runtime(settings, kb_root)
         payload = Payload.model_validate(job["payload"])

@@ -131,7 +131,15 @@ async def _gather(ctx: RoundContext, n: int, rq: RoundQuestions, out: Path) -> G
         from autodidact.kb import store_id
 
         batch = f"research:{store_id(ctx.kb.root)}:{out.name}"
-        delegate = queue_delegate(ctx.workers, batch, payload, ctx.kb.root, out, ctx.settings.llm.model)
+        delegate = queue_delegate(
+            ctx.workers,
+            batch,
+            payload,
+            ctx.kb.root,
+            out,
+            ctx.settings.llm.model,
+            say=lambda line: ctx.reporter.progress(n, detail=line),
+        )
     return await gather(
         payload,
         runtime=ctx.runtime,
