@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from autodidact.config import BudgetSettings
-from autodidact.errors import BudgetExceeded
+from autodidact.errors import TeamBudgetExceeded
 from autodidact.llm.base import Completion, Usage
 from autodidact.llm.ledger import Ledger, LedgerEntry, Totals, UsageTotals
 from autodidact.store import pg
@@ -216,7 +216,7 @@ class PgTeamBudget:
         return (int(str(rows[0][0])), float(str(rows[0][1]))) if rows else (0, 0.0)
 
     def reserve(self, tokens: int, cost: float, *, task: str) -> int:
-        """Hold an estimate for one call, or raise :class:`BudgetExceeded` if it would pass a team cap."""
+        """Hold an estimate for one call, or raise :class:`TeamBudgetExceeded` if it would pass a team cap."""
 
         def hold(conn: psycopg.Connection[tuple[object, ...]]) -> int:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg.advisory_key("team-budget"),))
@@ -233,7 +233,7 @@ class PgTeamBudget:
                 else (0, 0.0, 0, 0.0)
             )
             if self.max_tokens is not None and spent_tokens + held_tokens + tokens > self.max_tokens:
-                raise BudgetExceeded(
+                raise TeamBudgetExceeded(
                     f"team budget: the next model call (task {task}, up to ~{tokens} tokens) would pass "
                     f"team_max_tokens {self.max_tokens} ({spent_tokens} spent by the team, {held_tokens} held by "
                     "calls in flight); stopped before it",
@@ -241,7 +241,7 @@ class PgTeamBudget:
                     "shows what the team spent; finished steps are kept",
                 )
             if self.max_cost is not None and spent_cost + held_cost + cost > self.max_cost:
-                raise BudgetExceeded(
+                raise TeamBudgetExceeded(
                     f"team budget: the next model call (task {task}, up to ~${cost:.4f}) would pass "
                     f"team_max_cost {self.max_cost:g} USD (${spent_cost:.4f} spent by the team, ${held_cost:.4f} "
                     "held by calls in flight); stopped before it",

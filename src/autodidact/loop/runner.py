@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from autodidact.config import Settings
-from autodidact.errors import BudgetExceeded, InputError, IntegrityError, KBError
+from autodidact.errors import BudgetExceeded, InputError, IntegrityError, KBError, TeamBudgetExceeded
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.control import Control
 from autodidact.loop.inbox import pending_questions
@@ -338,9 +338,11 @@ async def research(
         try:
             result = await run_rounds(ctx)
         except BudgetExceeded as exc:
-            raise BudgetExceeded(
+            team = isinstance(exc, TeamBudgetExceeded)
+            caps = "[budget] team_max_cost / team_max_tokens" if team else "--max-cost/--max-tokens"
+            raise type(exc)(
                 exc.message,
-                hint=f"the knowledge base is consistent; raise --max-cost/--max-tokens and run "
+                hint=f"the knowledge base is consistent; raise {caps} and run "
                 f"autodidact research --kb {kb.root} to resume",
             ) from None
         except OSError as exc:  # disk full, permissions: every write was atomic, so resume is safe
