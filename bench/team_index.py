@@ -63,11 +63,13 @@ class Side:
         self.facts = 0
         self.build_seconds = 0.0
         self.latencies: list[float] = []
+        self.answers: list[list[tuple[str, int]]] = []  # each query's hits, to compare the backends
 
     def timed_search(self, index: PassageIndex, query: str) -> list[str]:
         t = time.perf_counter()
         hits = index.search(query, TOP)
         self.latencies.append((time.perf_counter() - t) * 1000)
+        self.answers.append([(h.snapshot_ref, h.start) for h in hits])
         return [h.text for h in hits]
 
 
@@ -145,7 +147,9 @@ def main() -> int:
     recall_a, recall_b = sqlite.found / sqlite.facts, postgres.found / postgres.facts
     p95_a, p95_b = pct(sqlite.latencies, 95), pct(postgres.latencies, 95)
     per_mb_a, per_mb_b = sqlite.build_seconds / megabytes, postgres.build_seconds / megabytes
-    print(f"\n{megabytes:.1f} MB of text, {len(sqlite.latencies)} queries per backend")
+    same = sum(a == b for a, b in zip(sqlite.answers, postgres.answers, strict=True))
+    print(f"\n{megabytes:.1f} MB of text, {len(sqlite.latencies)} queries per backend, "
+          f"{same} with the same top {TOP} on both")  # fmt: skip
     print(f"{'':22}{'SQLite FTS5':>14}{'PostgreSQL':>14}{'ratio':>8}")
     print(f"{'gold-fact recall@3':22}{recall_a:>14.3f}{recall_b:>14.3f}{recall_b / max(recall_a, 1e-9):>8.2f}")
     print(f"{'query p50 (ms)':22}{statistics.median(sqlite.latencies):>14.2f}"

@@ -74,11 +74,14 @@ class ModelSettings(BaseModel):
 
 
 class BudgetSettings(BaseModel):
-    """Caps a run stops *before* passing."""
+    """Caps a run stops *before* passing: its own (``max_*``), and the team's on the PostgreSQL
+    backend (``team_max_*``: everything every member recorded on the server, docs/team.md)."""
 
     model_config = ConfigDict(extra="forbid")
     max_cost: float | None = Field(None, ge=0)
     max_tokens: int | None = Field(None, ge=0)
+    team_max_cost: float | None = Field(None, ge=0)
+    team_max_tokens: int | None = Field(None, ge=0)
 
 
 class FetchSettings(BaseModel):
@@ -157,6 +160,8 @@ ENV_MAP: dict[str, tuple[str, ...]] = {
     "AUTODIDACT_LANGUAGE": ("language",),
     "AUTODIDACT_MAX_COST": ("budget", "max_cost"),
     "AUTODIDACT_MAX_TOKENS": ("budget", "max_tokens"),
+    "AUTODIDACT_TEAM_MAX_COST": ("budget", "team_max_cost"),
+    "AUTODIDACT_TEAM_MAX_TOKENS": ("budget", "team_max_tokens"),
     "AUTODIDACT_SEARCH_PROVIDERS": ("search", "providers"),
     "AUTODIDACT_SEARXNG_URL": ("search", "searxng_url"),
     "AUTODIDACT_ALLOW_PRIVATE": ("fetch", "allow_private"),

@@ -126,6 +126,10 @@ class BudgetExceeded(AutodidactError):
     exit_code = 4
 
 
+class TeamBudgetExceeded(BudgetExceeded):
+    """The next model call would take the team past its caps (``[budget] team_max_*``, docs/team.md)."""
+
+
 class ValidationFailed(AutodidactError):
     """An artifact failed its validator."""
 

@@ -18,7 +18,7 @@ from autodidact.cli.common import console, emit_json, json_option, kb_option
 from autodidact.cli.engine_opts import model_option
 
 if TYPE_CHECKING:
-    from autodidact.config import Settings
+    from autodidact.config import BudgetSettings, Settings
     from autodidact.jsontypes import JSONObject
     from autodidact.llm.base import Completion
     from autodidact.llm.ledger import UsageTotals
@@ -370,17 +370,20 @@ def register(app: typer.Typer) -> None:
         from autodidact.errors import InputError
         from autodidact.llm.ledger import read_totals
 
+        team_line = ""
         if team:
             from autodidact.config import database_url, load_settings
             from autodidact.llm.pgcache import team_totals
 
-            url = database_url(load_settings(None))
+            settings = load_settings(None)
+            url = database_url(settings)
             if url is None:
                 raise InputError(
                     "--team needs the team backend (a PostgreSQL server)",
                     hint="set AUTODIDACT_DATABASE_URL=postgresql://user@host/db (docs/team.md)",
                 )
             totals = team_totals(url)
+            team_line = _team_budget_line(url, settings.budget)
         elif report_dir is not None:
             if not report_dir.is_dir():
                 raise InputError(f"{report_dir}: no such report folder", hint="pass the folder report wrote into")
@@ -428,9 +431,30 @@ def register(app: typer.Typer) -> None:
             f"~${totals['cost_usd']:.4f}",
             soft_wrap=True,
         )
+        if team_line:
+            console.print(team_line, soft_wrap=True, markup=False)
         if totals["unpriced_models"]:
             console.print(
                 "[yellow]no price set for[/yellow] "
                 + ", ".join(totals["unpriced_models"])
-                + ": their cost counts as 0; set [llm] prices in autodidact.toml"
+                + ": their cost counts as 0; set \\[llm] prices in autodidact.toml"
             )
+
+
+def _team_budget_line(url: str, budget: BudgetSettings) -> str:
+    """What the team spent against its caps (``[budget] team_max_*``), or "" when none is set."""
+    if budget.team_max_tokens is None and budget.team_max_cost is None:
+        return ""
+    from autodidact.llm.pgcache import PgTeamBudget
+
+    shared = PgTeamBudget(url, budget)
+    try:
+        tokens, cost = shared.spent()
+    finally:
+        shared.close()
+    parts = []
+    if budget.team_max_tokens is not None:
+        parts.append(f"{tokens} of team_max_tokens {budget.team_max_tokens}")
+    if budget.team_max_cost is not None:
+        parts.append(f"${cost:.4f} of team_max_cost ${budget.team_max_cost:g}")
+    return "team budget: " + ", ".join(parts) + " spent"

@@ -248,6 +248,13 @@ def register(app: typer.Typer) -> None:
         no_cache: bool = no_cache_option(),
         max_cost: float | None = max_cost_option(),
         max_tokens: int | None = max_tokens_option(),
+        workers: bool = typer.Option(
+            False,
+            "--workers",
+            help="Hand each round's key questions to `autodidact worker` processes on the team backend "
+            "(a PostgreSQL server) instead of researching them here; the knowledge base must be reachable "
+            "by the workers (a shared file system).",
+        ),
         as_json: bool = json_option(),
     ) -> None:
         """Research a topic in rounds until more rounds stop adding value; resumable at any point.
@@ -279,6 +286,16 @@ def register(app: typer.Typer) -> None:
             raise NotFoundError(f"corpus path {missing[0]} does not exist", hint="check the --corpus paths")
         check_model_first(model)
         root = resolve_root(kb)
+        server: str | None = None
+        if workers:
+            from autodidact.config import database_url, load_settings
+
+            server = database_url(load_settings(root if is_kb(root) else None))
+            if server is None:  # before anything is created: bad input leaves nothing behind
+                raise InputError(
+                    "--workers needs the team backend (a PostgreSQL server)",
+                    hint="set AUTODIDACT_DATABASE_URL=postgresql://user@host/db (docs/team.md), or drop --workers",
+                )
         if not is_kb(root):
             if not topic:
                 open_kb(root)  # raises the clear "not a knowledge base" error
@@ -300,6 +317,7 @@ def register(app: typer.Typer) -> None:
                 background=background,
                 corpus=list(corpus or []),
                 reporter=reporter,
+                workers=server,
             )
         finally:
             reporter.close()

@@ -1,4 +1,4 @@
-"""``autodidact worker``: take report dimensions from the team backend's queue and gather them.
+"""``autodidact worker``: take report dimensions and research questions from the team backend's queue.
 
 Thin on purpose: read the server's URL, call :func:`autodidact.report.workers.work`, print one line
 per job. The design (queue table, leases, what a killed worker leaves) is in docs/team.md.
@@ -30,21 +30,22 @@ def register(app: typer.Typer) -> None:
             "--lease",
             min=2.0,
             metavar="SECONDS",
-            help="How long a claimed dimension stays this worker's without a heartbeat; a killed worker's "
-            "dimension goes to another worker after this long.",
+            help="How long a claimed job stays this worker's without a heartbeat; a killed worker's "
+            "job goes to another worker after this long.",
         ),
         idle_exit: float | None = typer.Option(
             None, "--idle-exit", metavar="SECONDS", help="Stop after this long with nothing to do (default: never)."
         ),
-        max_jobs: int | None = typer.Option(None, "--max-jobs", min=1, help="Stop after this many dimensions."),
+        max_jobs: int | None = typer.Option(None, "--max-jobs", min=1, help="Stop after this many jobs."),
     ) -> None:
-        """Work on report dimensions from the team queue, on this machine, until stopped.
+        """Work on report dimensions and research questions from the team queue, on this machine, until stopped.
 
-        Each claimed dimension's evidence is gathered into its report folder (the folder must be
-        reachable here: a shared file system) with the engine the report was started with; the
-        `report --workers` run that queued it checks the evidence and writes the report. Run as many
-        workers as you like, on as many machines; a worker killed mid-dimension loses nothing: its
-        lease runs out and another worker redoes that dimension.
+        Each claimed dimension's evidence is gathered into its report folder, each research
+        question researched in its knowledge base (the folder must be reachable here: a shared file
+        system), with the engine the run was started with; the `report --workers` or `research
+        --workers` run that queued it checks the result and goes on. Run as many workers as you
+        like, on as many machines; a worker killed mid-job loses nothing: its lease runs out and
+        another worker redoes that job.
 
         Example: AUTODIDACT_DATABASE_URL=postgresql://me@db.example/team autodidact worker --idle-exit 600
         """
@@ -62,7 +63,11 @@ def register(app: typer.Typer) -> None:
         check_url(url)
         # The report folders' indexes live on the same server: the gathering reads them through it.
         os.environ[DATABASE_URL_VAR] = url
-        console.print(f"worker: taking report dimensions from {mask_url(url)}", soft_wrap=True, markup=False)
+        console.print(
+            f"worker: taking report dimensions and research questions from {mask_url(url)}",
+            soft_wrap=True,
+            markup=False,
+        )
         done = work(
             url,
             lease=lease,
@@ -70,4 +75,4 @@ def register(app: typer.Typer) -> None:
             max_jobs=max_jobs,
             say=lambda line: console.print(f"worker: {line}", soft_wrap=True, markup=False),
         )
-        console.print(f"worker: stopped after {done} dimension(s)", markup=False)
+        console.print(f"worker: stopped after {done} job(s)", markup=False)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,6 +62,11 @@ if TYPE_CHECKING:
     from autodidact.sources.search.base import SearchProvider
 
 
+# A delegated gather's other half: each (question id, planned queries) in, each question's result
+# and its collector's counters out (None: research that question here).
+Delegate = Callable[[list[tuple[str, KQPlan]]], Awaitable[list[tuple[KQResult, Counters] | None]]]
+
+
 @dataclass
 class UsedSource:
     """A source the written file cites (the loop writes raw files for the web ones)."""
@@ -106,8 +111,14 @@ async def gather(
     providers: list[SearchProvider] | None = None,
     fetcher: Fetcher | None = None,
     prefer_new_over: Iterable[str] | None = None,
+    delegate: Delegate | None = None,
 ) -> GatherResult:
     """Research one dimension and write its evidence.json (docs/contracts.md §3.4). Raises on invalid output.
+
+    ``delegate``: hands the key questions (each with its planned queries) to other processes and
+    returns each one's result and collector counters, None for a question to research here (the
+    team backend's workers, loop/research_step.py); not used in quick mode, which picks one entry
+    document across questions.
 
     ``prefer_new_over``: URLs read before (earlier rounds); among similarly relevant documents the
     others are read first. None means the payload's ``prefer_new_over`` plus, when the payload
@@ -171,48 +182,11 @@ async def gather(
         quick = mode == "quick"
         need = 1 if quick else DEPTH_NEED[payload.depth]
         lang = payload.language
-
-        quoted = known_quotes(report_dir, kb_root, path)
-        furniture = collector.furniture()
-        subject = subject_terms(payload.query, lang)
-        # The subject's words; when it is one word ("argparse"), candidates must come from pages naming it.
-        frame = decompose(payload.query, "zh" if lang == "zh" else "en")
-        names = subject_names(frame.subject)
-        tools = subject_tools(frame.subject)
-        named_subject = frozenset(terms_of(" ".join(names))) if names else frozenset(terms_of(frame.subject))
-        # What the research asks about beyond its subject: a section's key points that say it come first.
-        asked = frozenset(terms_of(" ".join(t for f in frame.facets for t in f.terms))) - subject
-        facet_terms = _facet_terms(payload, frame, subject)
-        words = subject_words(payload.query, lang)
-        subject_lits = frozenset(x.casefold() for x in literals(frame.subject))
-        homes = await asyncio.to_thread(collector.homes, payload.query, lang) if payload.query.strip() else frozenset()
-
-        async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
-            queries = plans[kq].queries
-            sharp = sharpen(focus(text), subject, words)
-            if cands is None:
-                cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
-            cands = about_subject(cands, named_subject, names=bool(names), tools=tools)
-            if in_topics_words(text, payload.query, frame.subject):
-                cands = in_homes(cands, homes)
-            terms = search_terms(text, queries, lang)
-            return await research_kq(
-                runtime,
-                kq,
-                text,
-                cands,
-                query_terms=terms,
-                language=lang,
-                mode=mode,
-                depth=payload.depth,
-                sharp=sharp,
-                known_quotes=quoted,
-                furniture=furniture,
-                topic_terms=asked,
-                facet_terms=facet_terms.get(kq, frozenset()),
-                subject=subject,
-                subject_literals=subject_lits,
-            )
+        try:
+            one = await _researcher(payload, runtime, collector, plans, known_quotes(report_dir, kb_root, path))
+        except BaseException:
+            await _close_sources(collector, own_fetcher, search_client)
+            raise
 
         try:
             if quick:
@@ -234,9 +208,26 @@ async def gather(
                 progress.advance(answered, len(kqs), KEY_QUESTIONS_LABEL)
                 return result
 
-            results: list[KQResult] = list(
-                await asyncio.gather(*(counted(kq, text, c) for (kq, text), c in zip(kqs, entry_first, strict=True)))
-            )
+            if delegate is not None and not quick:
+                # Each question researched by a worker process (docs/team.md, "Research questions");
+                # one whose job failed is researched here, as it would have been without workers.
+                theirs = await delegate([(kq, plans[kq]) for kq, _ in kqs])
+                results = []
+                for (kq, text), got in zip(kqs, theirs, strict=True):
+                    if got is None:
+                        results.append(await counted(kq, text, None))
+                        continue
+                    result, counters = got
+                    _add_counters(collector.counters, counters)
+                    answered += 1
+                    progress.advance(answered, len(kqs), KEY_QUESTIONS_LABEL)
+                    results.append(result)
+            else:
+                results = list(
+                    await asyncio.gather(
+                        *(counted(kq, text, c) for (kq, text), c in zip(kqs, entry_first, strict=True))
+                    )
+                )
             await collector.flush()
         finally:
             await _close_sources(collector, own_fetcher, search_client)
@@ -299,6 +290,101 @@ async def gather(
             dropped_unverified=sum(r.dropped for r in results), dropped_weak=built.dropped_weak,
         )  # fmt: skip
         return GatherResult(path, evidence, dropped, _used(evidence, built.docs_by_source), stats)
+
+
+async def _researcher(
+    payload: Payload, runtime: Runtime, collector: Collector, plans: dict[str, KQPlan], quoted: frozenset[str]
+) -> Callable[[str, str, list[Candidate] | None], Awaitable[KQResult]]:
+    """What researches one key question of ``payload``, everything it reads beyond the question made
+    once: the same for every question of a run in this process, and in a worker process given the
+    same files and plan (:func:`gather_question`)."""
+    mode = payload.mode
+    quick = mode == "quick"
+    need = 1 if quick else DEPTH_NEED[payload.depth]
+    lang = payload.language
+    furniture = collector.furniture()
+    subject = subject_terms(payload.query, lang)
+    # The subject's words; when it is one word ("argparse"), candidates must come from pages naming it.
+    frame = decompose(payload.query, "zh" if lang == "zh" else "en")
+    names = subject_names(frame.subject)
+    tools = subject_tools(frame.subject)
+    named_subject = frozenset(terms_of(" ".join(names))) if names else frozenset(terms_of(frame.subject))
+    # What the research asks about beyond its subject: a section's key points that say it come first.
+    asked = frozenset(terms_of(" ".join(t for f in frame.facets for t in f.terms))) - subject
+    facet_terms = _facet_terms(payload, frame, subject)
+    words = subject_words(payload.query, lang)
+    subject_lits = frozenset(x.casefold() for x in literals(frame.subject))
+    homes = await asyncio.to_thread(collector.homes, payload.query, lang) if payload.query.strip() else frozenset()
+
+    async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
+        queries = plans[kq].queries
+        sharp = sharpen(focus(text), subject, words)
+        if cands is None:
+            cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
+        cands = about_subject(cands, named_subject, names=bool(names), tools=tools)
+        if in_topics_words(text, payload.query, frame.subject):
+            cands = in_homes(cands, homes)
+        terms = search_terms(text, queries, lang)
+        return await research_kq(
+            runtime,
+            kq,
+            text,
+            cands,
+            query_terms=terms,
+            language=lang,
+            mode=mode,
+            depth=payload.depth,
+            sharp=sharp,
+            known_quotes=quoted,
+            furniture=furniture,
+            topic_terms=asked,
+            facet_terms=facet_terms.get(kq, frozenset()),
+            subject=subject,
+            subject_literals=subject_lits,
+        )
+
+    return one
+
+
+async def gather_question(
+    payload: Payload,
+    kq_id: str,
+    plan: KQPlan,
+    *,
+    runtime: Runtime,
+    settings: Settings,
+    kb_root: Path | None,
+    out: Path | None = None,
+) -> tuple[KQResult, Counters]:
+    """Research one key question of ``payload`` as :func:`gather` researches it, with the queries
+    ``gather``'s plan gave it; nothing is written but the sources read. A worker's half of a
+    delegated gather (docs/team.md, "Research questions")."""
+    with runtime.step(f"{payload.dimension_id} ({payload.name})"):
+        report_dir = payload.report_path()
+        path = output_path(payload, out)
+        known = default_known(payload, report_dir, kb_root)
+        collector, own_fetcher, search_client = await asyncio.to_thread(
+            _open_sources, payload, settings, report_dir, kb_root, None, None, known
+        )
+        try:
+            one = await _researcher(payload, runtime, collector, {kq_id: plan}, known_quotes(report_dir, kb_root, path))
+            text = next((k.text for k in payload.key_questions if k.id == kq_id), None)
+            if text is None:
+                raise InputError(f"{payload.dimension_id} has no key question {kq_id}")
+            result = await one(kq_id, text, None)
+            await collector.flush()
+        finally:
+            await _close_sources(collector, own_fetcher, search_client)
+    return result, collector.counters
+
+
+def _add_counters(into: Counters, more: Counters) -> None:
+    into.fetched += more.fetched
+    into.reused += more.reused
+    into.local += more.local
+    into.searches += more.searches
+    into.cached_searches += more.cached_searches
+    into.failures.extend(more.failures)
 
 
 def _open_sources(

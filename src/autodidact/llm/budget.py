@@ -5,31 +5,45 @@ cost is estimated up front — input tokens from the prompt length, output token
 ``max_tokens`` — and reserved while the call is in flight, so concurrent calls cannot together
 slip past the cap. When the call returns, the reservation is replaced by the server-reported usage.
 The caps cover one run (one ``Runtime``); the exception leaves every finished step on disk, so
-re-running with a higher cap resumes.
+re-running with a higher cap resumes. On the team backend a second guard (``shared``, the team's
+caps over the server's ledger: llm/pgcache.py) reserves the same estimate after the run's own.
 """
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Protocol
 
 from autodidact.config import BudgetSettings
 from autodidact.errors import BudgetExceeded
 
 
+class SharedBudget(Protocol):
+    """Caps shared with other processes: reserve an estimate (or raise BudgetExceeded), release it."""
+
+    def reserve(self, tokens: int, cost: float, *, task: str) -> int: ...
+
+    def release(self, hold: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
 @dataclass
 class Reservation:
-    """What one in-flight call is assumed to spend."""
+    """What one in-flight call is assumed to spend (``hold``: its reservation in the shared budget)."""
 
     tokens: int
     cost: float
+    hold: int | None = None
 
 
 class BudgetGuard:
     """Tracks spent and reserved tokens/cost against ``max_tokens`` and ``max_cost``."""
 
-    def __init__(self, budget: BudgetSettings | None) -> None:
+    def __init__(self, budget: BudgetSettings | None, shared: SharedBudget | None = None) -> None:
         self.budget = budget or BudgetSettings()
+        self.shared = shared
         self.spent_tokens = 0
         self.spent_cost = 0.0
         self._reserved_tokens = 0
@@ -61,12 +75,22 @@ class BudgetGuard:
                 )
             self._reserved_tokens += tokens
             self._reserved_cost += cost
+        if self.shared is None:
             return Reservation(tokens, cost)
+        try:
+            hold = self.shared.reserve(tokens, cost, task=task)
+        except BaseException:
+            self.settle(Reservation(tokens, cost), 0, 0.0)
+            raise
+        return Reservation(tokens, cost, hold)
 
     def settle(self, reservation: Reservation, tokens: int, cost: float) -> None:
-        """Replace a reservation by what the call actually spent (0/0 if it failed)."""
+        """Replace a reservation by what the call actually spent (0/0 if it failed). The caller has
+        recorded the call in the ledger first, so the shared budget never misses it in between."""
         with self._lock:
             self._reserved_tokens -= reservation.tokens
             self._reserved_cost -= reservation.cost
             self.spent_tokens += tokens
             self.spent_cost += cost
+        if reservation.hold is not None and self.shared is not None:
+            self.shared.release(reservation.hold)

@@ -279,8 +279,16 @@ def build_runtime(
     llm = resolved_settings(choice, settings.llm)
     built = build_model(choice, llm)
     team = team_backend(Path(kb_root)) if kb_root is not None else None
-    if team is not None:  # one cache and one ledger for the team (llm/pgcache.py, docs/team.md)
-        from autodidact.llm.pgcache import PgCallCache, PgLedger
+    team_caps = settings.budget.team_max_cost is not None or settings.budget.team_max_tokens is not None
+    if team_caps and team is None:
+        raise ConfigError(
+            "[budget] team_max_cost / team_max_tokens cap what a team spends on its PostgreSQL server, "
+            "and this run has no team backend",
+            hint='set AUTODIDACT_DATABASE_URL or [store] backend = "postgres" (docs/team.md), or use '
+            "--max-cost / --max-tokens for this run alone",
+        )
+    if team is not None:  # one cache, one ledger and one budget for the team (llm/pgcache.py, docs/team.md)
+        from autodidact.llm.pgcache import PgCallCache, PgLedger, PgTeamBudget
 
         return Runtime(
             built,
@@ -290,6 +298,7 @@ def build_runtime(
             no_cache=no_cache,
             call_cache=PgCallCache(team.url),
             ledger=PgLedger(ledger, team.url, team.name),
+            shared_budget=PgTeamBudget(team.url, settings.budget) if team_caps else None,
         )
     return Runtime(
         built,

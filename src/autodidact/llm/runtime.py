@@ -35,7 +35,7 @@ from autodidact.config import BudgetSettings, ModelSettings
 from autodidact.errors import ContextLengthError, ModelOutputInvalid, ModelTimedOut, ModelUnavailable
 from autodidact.jsontypes import JSONObject
 from autodidact.llm.base import Completion, Model, Request, TransientModelError, Usage
-from autodidact.llm.budget import BudgetGuard
+from autodidact.llm.budget import BudgetGuard, SharedBudget
 from autodidact.llm.cache import CallCache, request_key
 from autodidact.llm.guards import bounded_schema, content_problems
 from autodidact.llm.ledger import Ledger, LedgerEntry, UsageTotals, cost_of, price_for
@@ -69,16 +69,18 @@ class Runtime:
         offline_reason: str = "no model configured",
         call_cache: CallCache | PgCallCache | None = None,
         ledger: Ledger | None = None,
+        shared_budget: SharedBudget | None = None,
     ) -> None:
         self.model = model
         self.settings = settings or ModelSettings()
         self.no_cache = no_cache or not self.settings.cache
-        # ``call_cache`` and ``ledger``: the team backend's (llm/pgcache.py) instead of the folder's files
+        # ``call_cache`` and ``ledger``: the team backend's (llm/pgcache.py) instead of the folder's
+        # files; ``shared_budget``: the team's caps over the server's ledger (docs/team.md)
         self.cache: CallCache | PgCallCache | None = None
         if not self.no_cache:
             self.cache = call_cache or (CallCache.shared(cache_db) if cache_db is not None else None)
         self.ledger = ledger if ledger is not None else Ledger(ledger_path)
-        self.budget = BudgetGuard(budget)
+        self.budget = BudgetGuard(budget, shared_budget)
         self.retry_policy = retry_policy or RetryPolicy(
             max_attempts=self.settings.max_retries + 1,
             attempt_timeout=self.settings.timeout,
@@ -139,6 +141,8 @@ class Runtime:
             extras.append(f"max cost ${self.budget.budget.max_cost:g}")
         if self.budget.budget.max_tokens is not None:
             extras.append(f"max tokens {self.budget.budget.max_tokens}")
+        if self.budget.shared is not None:
+            extras.append(str(self.budget.shared))
         return text + (f" ({', '.join(extras)})" if extras else "")
 
     def usage_totals(self) -> UsageTotals:
@@ -421,20 +425,22 @@ class Runtime:
         self._seconds[request.task or "?"] = (calls + 1, total + time.monotonic() - served)
         usage = completion.usage
         cost = cost_of(usage, price)
-        self.budget.settle(reservation, usage.total, cost)
-        self.ledger.record(
-            LedgerEntry(
-                request.task,
-                provider,
-                name,
-                usage.input_tokens,
-                usage.output_tokens,
-                False,
-                round(cost, 9),
-                round(seconds, 4),
-                priced=price is not None,
+        try:  # recorded before the reservation is settled: a shared budget sees the call in one or the other
+            self.ledger.record(
+                LedgerEntry(
+                    request.task,
+                    provider,
+                    name,
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    False,
+                    round(cost, 9),
+                    round(seconds, 4),
+                    priced=price is not None,
+                )
             )
-        )
+        finally:
+            self.budget.settle(reservation, usage.total, cost)
         if self.cache is not None:
             self.cache.put(key, provider, name, request.task, completion)
         return completion
@@ -455,6 +461,8 @@ class Runtime:
             await closer()
         if self.cache is not None:
             self.cache.close()
+        if self.budget.shared is not None:
+            self.budget.shared.close()
         self.ledger.close()
 
 

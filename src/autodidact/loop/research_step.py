@@ -122,15 +122,32 @@ async def step_research(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: 
 
 
 async def _gather(ctx: RoundContext, n: int, rq: RoundQuestions, out: Path) -> GatherResult:
-    from autodidact.evidence.agent import gather
+    from autodidact.evidence.agent import Delegate, gather
 
+    payload = build_payload(ctx, n, rq)
+    delegate: Delegate | None = None
+    if ctx.workers is not None:  # each key question a job for the team's workers (docs/team.md)
+        from autodidact.evidence.delegated import queue_delegate
+        from autodidact.kb import store_id
+
+        batch = f"research:{store_id(ctx.kb.root)}:{out.name}"
+        delegate = queue_delegate(
+            ctx.workers,
+            batch,
+            payload,
+            ctx.kb.root,
+            out,
+            ctx.settings.llm.model,
+            say=lambda line: ctx.reporter.progress(n, detail=line),
+        )
     return await gather(
-        build_payload(ctx, n, rq),
+        payload,
         runtime=ctx.runtime,
         settings=ctx.settings,
         kb_root=ctx.kb.root,
         out=out,
         reporter=_AgentReporter(ctx, n),
+        delegate=delegate,
     )
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from autodidact.config import Settings
-from autodidact.errors import BudgetExceeded, InputError, IntegrityError, KBError
+from autodidact.errors import BudgetExceeded, InputError, IntegrityError, KBError, TeamBudgetExceeded
 from autodidact.kb import KnowledgeBase
 from autodidact.loop.control import Control
 from autodidact.loop.inbox import pending_questions
@@ -313,8 +313,12 @@ async def research(
     corpus: list[Path] | None = None,
     reporter: Reporter | None = None,
     control: Control | None = None,
+    workers: str | None = None,
 ) -> RunResult:
-    """The main job: ``autodidact research``. Holds the knowledge base's writer lock throughout."""
+    """The main job: ``autodidact research``. Holds the knowledge base's writer lock throughout.
+
+    ``workers``: the team backend's server, whose ``autodidact worker`` processes research each
+    round's key questions (docs/team.md, "Research questions")."""
     reporter = reporter or NullReporter()
     control = control or Control(resume_hint=f"resume with: autodidact research --kb {kb.root}")
     with kb.lock(warn=reporter.warning):
@@ -326,7 +330,7 @@ async def research(
             reporter.progress(0, corpus_indexed=len(report.added), corpus_unchanged=len(report.unchanged))
             for skipped in report.skipped[:5]:
                 reporter.warning(f"corpus: skipped {skipped.source}: {skipped.reason}")
-        ctx = RoundContext(kb, state, runtime, settings, reporter, control, kb.language(default="en"))
+        ctx = RoundContext(kb, state, runtime, settings, reporter, control, kb.language(default="en"), workers=workers)
         resumed = state.current_round_progress.round if state.current_round_progress else None
         reporter.run_started(
             topic=state.topic, kb_root=str(kb.root), resumed_round=resumed, max_rounds=state.max_rounds
@@ -334,9 +338,11 @@ async def research(
         try:
             result = await run_rounds(ctx)
         except BudgetExceeded as exc:
-            raise BudgetExceeded(
+            team = isinstance(exc, TeamBudgetExceeded)
+            caps = "[budget] team_max_cost / team_max_tokens" if team else "--max-cost/--max-tokens"
+            raise type(exc)(
                 exc.message,
-                hint=f"the knowledge base is consistent; raise --max-cost/--max-tokens and run "
+                hint=f"the knowledge base is consistent; raise {caps} and run "
                 f"autodidact research --kb {kb.root} to resume",
             ) from None
         except OSError as exc:  # disk full, permissions: every write was atomic, so resume is safe
@@ -362,6 +368,7 @@ def research_sync(
     corpus: list[Path] | None = None,
     reporter: Reporter | None = None,
     control: Control | None = None,
+    workers: str | None = None,
 ) -> RunResult:
     """:func:`research` (the same arguments) with SIGINT/SIGTERM routed to a stop at the next safe point."""
     control = control or Control(resume_hint=f"resume with: autodidact research --kb {kb.root}")
@@ -378,6 +385,7 @@ def research_sync(
                 corpus=corpus,
                 reporter=reporter,
                 control=control,
+                workers=workers,
             )
         )
     finally:

@@ -67,6 +67,9 @@ class RoundContext:
     control: Control
     language: str
     warnings: list[str] = field(default_factory=list)
+    # The team backend's server when a round's key questions go to workers (``research --workers``,
+    # evidence/delegated.py); None: researched in this process
+    workers: str | None = None
 
     def rel(self, path: Path) -> str:
         return path.resolve().relative_to(self.kb.root.resolve()).as_posix()

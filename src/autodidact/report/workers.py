@@ -1,4 +1,5 @@
-"""A report's dimensions through the team backend's queue: ``report --workers`` and ``autodidact worker``.
+"""A report's dimensions through the team backend's queue: ``report --workers`` and ``autodidact worker``
+(which also takes a research round's key questions: evidence/delegated.py).
 
 Why (docs/team.md, "Workers"): a report's dimensions are independent jobs once their upstreams are
 done, so processes on several machines can gather them at once. ``report --workers`` plans as
@@ -168,19 +169,29 @@ def work(
             crash_point("worker-claimed")
             try:
                 with _Heartbeat(url, job, me, lease):
-                    error = run_job(job.payload)
+                    error, result = _run_any(job.payload)
             except BaseException:  # stopped (Ctrl-C) or a bug: the job goes back now, not when its lease ends
                 with contextlib.suppress(AutodidactError):
                     queue.release(job.id, me)
                 raise
             crash_point("worker-gathered")
-            queue.finish(job.id, me, error)
+            queue.finish(job.id, me, error, result)
             say(f"{'done' if error is None else 'failed'}: {job.job}" + (f": {error}" if error else ""))
             settled += 1
             idle_since = time.monotonic()
     finally:
         queue.close()
     return settled
+
+
+def _run_any(payload: Mapping[str, object]) -> tuple[str | None, dict[str, object] | None]:
+    """A report dimension, or a research round's key question (evidence/delegated.py)."""
+    from autodidact.evidence.delegated import KIND, run_question_job
+
+    if payload.get("kind") == KIND:
+        error, result = run_question_job(payload)
+        return error, None if result is None else dict(result)
+    return run_job(payload), None
 
 
 def run_job(payload: Mapping[str, object]) -> str | None:

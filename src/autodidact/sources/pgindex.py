@@ -2,10 +2,10 @@
 
 Why these choices (docs/team.md, "The index"):
 
-- Terms come from the project's own text layer (``autodidact.text.terms``: light stems, numbers,
-  CJK bigrams), written into a ``tsvector`` as already-made lexemes (sources/pgterms.py), so
-  PostgreSQL's parsers and dictionaries never re-cut them: a Chinese run is matched by the same
-  bigrams on both sides, and a code name (``task_done``) stays one term.
+- Terms are the SQLite index's own: its FTS5 tokenizer (``porter unicode61 remove_diacritics 2``)
+  over the same shadow text, CJK runs as bigrams (sources/pgterms.py), written into a ``tsvector``
+  as already-made lexemes, so PostgreSQL's parsers and dictionaries never re-cut them. With the
+  same terms, BM25 and tiers, both backends find the same passages.
 - Each lexeme's positions carry its column as the weight label: A body, B the document's title,
   C the section (and reference-entry name). The GIN index finds the passages holding every term.
 - Ranking is BM25 as SQLite FTS5 computes it (k1 = 1.2, b = 0.75, column weights 1.0/0.4/0.4,
@@ -97,14 +97,20 @@ SCHEMA = [
         passages BIGINT NOT NULL,
         tokens BIGINT NOT NULL
     );
+    ALTER TABLE ad_index_stats ADD COLUMN IF NOT EXISTS terms INTEGER NOT NULL DEFAULT 1;
     """
 ]
+# How the rows' lexemes were cut (sources/pgterms.py): 1 the text layer's terms, 2 the SQLite
+# index's FTS5 tokens. A knowledge base whose rows were cut otherwise is rebuilt on first use.
+TERMS = 2
 
 # BM25 over the candidates the GIN index finds; q holds each query term, whether it is a prefix
-# (a lone CJK character), and its idf.
+# (a lone CJK character), and its idf. A lexeme asked for twice ("expressions expression") counts
+# twice, as two FTS5 phrases do.
 _RANK_SQL = """
 WITH q AS (
-    SELECT * FROM unnest(%(terms)s::text[], %(prefix)s::boolean[], %(idf)s::float8[]) AS q(term, prefix, idf)
+    SELECT * FROM unnest(%(terms)s::text[], %(prefix)s::boolean[], %(idf)s::float8[])
+        WITH ORDINALITY AS q(term, prefix, idf, n)
 ), cand AS (
     SELECT p.id, p.snapshot_ref, p.start, p.ntok, p.tsv FROM ad_passages p
     {kind_join}
@@ -116,11 +122,11 @@ SELECT * FROM (
            c.snapshot_ref, c.start
     FROM cand c
     CROSS JOIN LATERAL (
-        SELECT q.term, q.idf, sum((SELECT sum(CASE w WHEN 'A' THEN {wa} WHEN 'B' THEN {wb} ELSE {wc} END)
-                                   FROM unnest(u.weights) AS w)) AS tf
+        SELECT q.n, q.idf, sum((SELECT sum(CASE w WHEN 'A' THEN {wa} WHEN 'B' THEN {wb} ELSE {wc} END)
+                                FROM unnest(u.weights) AS w)) AS tf
         FROM unnest(c.tsv) AS u
         JOIN q ON CASE WHEN q.prefix THEN starts_with(u.lexeme, q.term) ELSE u.lexeme = q.term END
-        GROUP BY q.term, q.idf
+        GROUP BY q.n, q.idf
     ) t
     GROUP BY c.id, c.snapshot_ref, c.start
 ) r
@@ -165,8 +171,10 @@ class PgIndex:
             with self._guard():
                 empty = self._conn.execute("SELECT 1 FROM ad_documents WHERE kb = %s LIMIT 1", (self.name,))
                 listed = self.manifest_path.is_file() and self.manifest_path.stat().st_size > 0
-                if empty.fetchone() is None and listed and self.store.refs():
-                    # A new server (or a new member's first use) meets documents the manifest lists.
+                cut = self._conn.execute("SELECT terms FROM ad_index_stats WHERE kb = %s", (self.name,)).fetchone()
+                if (empty.fetchone() is None and listed and self.store.refs()) or (cut and cut[0] != TERMS):
+                    # A new server (or a new member's first use) meets documents the manifest lists,
+                    # or the rows were cut into terms as an older version cut them.
                     with self._lock:
                         self.rebuild()
         return self._conn
@@ -319,10 +327,10 @@ class PgIndex:
                      cut.section_end, ntok, tsv)
                 )  # fmt: skip
         conn.execute(
-            "INSERT INTO ad_index_stats (kb, passages, tokens) VALUES (%s, %s, %s) ON CONFLICT (kb) DO UPDATE "
-            "SET passages = ad_index_stats.passages + excluded.passages, "
+            "INSERT INTO ad_index_stats (kb, passages, tokens, terms) VALUES (%s, %s, %s, %s) ON CONFLICT (kb) "
+            "DO UPDATE SET passages = ad_index_stats.passages + excluded.passages, "
             "tokens = ad_index_stats.tokens + excluded.tokens",
-            (kb, len(cuts), tokens),
+            (kb, len(cuts), tokens, TERMS),
         )
 
     def rebuild(self) -> int:
@@ -420,6 +428,12 @@ class PgIndex:
         n, tokens = int(str(rows[0][0])), int(str(rows[0][1]))
         return n, (tokens / n if n else 1.0) or 1.0
 
+    def _tier_frequencies(self, items: list[tuple[str, bool]]) -> list[int]:
+        """Passages holding each term, as LocalIndex counts them for its tiers: a prefix term (a lone
+        ideograph) is taken as common, whatever it matches."""
+        total = self._totals()[0]
+        return [total if prefix else n for (_, prefix), n in zip(items, self._frequencies(items), strict=True)]
+
     def _frequencies(self, items: list[tuple[str, bool]]) -> list[int]:
         """Passages holding each term (the GIN index counts them; remembered until the next write)."""
         missing = [t for t in items if t not in self._df]
@@ -501,7 +515,7 @@ class PgIndex:
             items,
             k,
             lambda ts, every, n: self._ranked(ts, "&" if every else "|", n, kinds),
-            self._frequencies,
+            self._tier_frequencies,
             lambda: self._totals()[0],
         )
         return self._passages(rows, query, full)

@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS ad_queue (
 );
 CREATE INDEX IF NOT EXISTS ad_queue_batch ON ad_queue (batch);
 CREATE INDEX IF NOT EXISTS ad_queue_open ON ad_queue (id) WHERE state IN ('queued', 'running');
+ALTER TABLE ad_queue ADD COLUMN IF NOT EXISTS result JSONB;
 """
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
@@ -107,7 +108,7 @@ class Queue:
         self._run(
             "INSERT INTO ad_queue (job, batch, payload, after) VALUES (%(job)s, %(batch)s, %(payload)s, %(after)s) "
             "ON CONFLICT (job) DO UPDATE SET state = 'queued', payload = excluded.payload, after = excluded.after, "
-            "lease_until = NULL, worker = NULL, error = NULL, updated = now() "
+            "lease_until = NULL, worker = NULL, error = NULL, result = NULL, updated = now() "
             "WHERE ad_queue.state IN ('done', 'failed')",
             {"job": job, "batch": batch, "payload": json.dumps(payload), "after": after},
         )
@@ -130,13 +131,21 @@ class Queue:
         )
         return bool(rows)
 
-    def finish(self, job_id: int, worker: str, error: str | None = None) -> None:
-        """Settle a job as done (``error`` None) or failed; ignored when another worker holds it now."""
+    def finish(
+        self, job_id: int, worker: str, error: str | None = None, result: dict[str, object] | None = None
+    ) -> None:
+        """Settle a job as done (``error`` None) or failed, with what it produced (``result``, for the
+        enqueuer to read); ignored when another worker holds it now."""
         self._run(
-            "UPDATE ad_queue SET state = %s, error = %s, lease_until = NULL, updated = now() "
+            "UPDATE ad_queue SET state = %s, error = %s, result = %s, lease_until = NULL, updated = now() "
             "WHERE id = %s AND worker = %s AND state = 'running'",
-            (DONE if error is None else FAILED, error, job_id, worker),
+            (DONE if error is None else FAILED, error, None if result is None else json.dumps(result), job_id, worker),
         )
+
+    def results(self, batch: str) -> dict[str, object]:
+        """The result each settled job of a batch left, by job name (jobs without one left out)."""
+        rows = self._run("SELECT job, result FROM ad_queue WHERE batch = %s AND result IS NOT NULL", (batch,))
+        return {str(r[0]): r[1] if not isinstance(r[1], str) else json.loads(r[1]) for r in rows}
 
     def release(self, job_id: int, worker: str) -> None:
         """Give a job back unfinished (a worker stopped by the person): claimable again at once."""
