@@ -752,8 +752,6 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
             # only the topic's words the section says rarely: those it says throughout are its subject
             rare = {t for t in ts & inputs.topic_terms if df[t] <= 2}
             shared *= 1.0 + TOPIC_SHARE * min(len(rare), 3)
-        if i in flagged:
-            shared *= NOTE_WEIGHT
         scored.append((-shared / (len(ts) ** 0.5 + 1.0) * (1.0 if prose else 0.5), i))
     scored.sort()
     # The section's opening sentence states what the section is about (a manual's topic sentence:
@@ -822,7 +820,6 @@ def key_point_sentences(inputs: ExtractInputs) -> list[tuple[str, str]]:
     return [(cands[i][1], cands[i][2]) for i in order]
 
 
-NOTE_WEIGHT = 1.0  # a note's weight among key points (2.0 pushed command-table rows out: docs/evidence.md)
 NOTES_KEPT = 2  # notes among a section's key points that displace its ordinary points when the answer is full
 
 
