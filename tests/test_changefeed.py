@@ -165,3 +165,24 @@ def test_a_forked_child_does_not_take_the_parents_events(tmp_path: Path) -> None
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert read_all(memo, tmp_path, ["a.md"]) == ["TWO"]
+
+
+def test_the_wiki_listing_follows_new_removed_and_linked_articles(tmp_path: Path) -> None:
+    from autodidact.wiki.common import articles
+
+    wiki = tmp_path / "wiki"
+    wiki.mkdir()
+    (wiki / "a.md").write_text("# A\n", "utf-8")
+    assert [f.name for f in articles.wiki_files(wiki)] == ["a.md"]
+    scans = articles._LISTINGS.scans
+    assert [f.name for f in articles.wiki_files(wiki)] == ["a.md"] and articles._LISTINGS.scans == scans
+    (wiki / "b.md").write_text("# B\n", "utf-8")
+    assert [f.name for f in articles.wiki_files(wiki)] == ["a.md", "b.md"]
+    (wiki / "a.md").unlink()
+    assert [f.name for f in articles.wiki_files(wiki)] == ["b.md"]
+    (tmp_path / "c").mkdir()
+    (wiki / "c.md").symlink_to(tmp_path / "c")  # a link to a folder: not an article
+    assert [f.name for f in articles.wiki_files(wiki)] == ["b.md"]
+    (tmp_path / "c").rmdir()
+    (tmp_path / "c").write_text("# C\n", "utf-8")  # the link's target turns into a file; wiki/ itself is unchanged
+    assert [f.name for f in articles.wiki_files(wiki)] == ["b.md", "c.md"]
