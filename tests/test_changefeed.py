@@ -186,3 +186,18 @@ def test_the_wiki_listing_follows_new_removed_and_linked_articles(tmp_path: Path
     (tmp_path / "c").rmdir()
     (tmp_path / "c").write_text("# C\n", "utf-8")  # the link's target turns into a file; wiki/ itself is unchanged
     assert [f.name for f in articles.wiki_files(wiki)] == ["b.md", "c.md"]
+
+
+def test_cited_passages_follow_new_and_removed_articles(tmp_path: Path) -> None:
+    from autodidact.questions import coverage
+
+    wiki = tmp_path / "wiki"
+    wiki.mkdir()
+    (wiki / "a.md").write_text("Generators yield values. (source: a.md)\n", "utf-8")
+    assert [p.article for p in coverage.cited_passages(wiki)] == ["a"]
+    scans = coverage._LISTINGS.scans
+    assert [p.article for p in coverage.cited_passages(wiki)] == ["a"] and coverage._LISTINGS.scans == scans
+    (wiki / "b.md").write_text("Coroutines await. (source: b.md)\n", "utf-8")  # within the racy window
+    assert [p.article for p in coverage.cited_passages(wiki)] == ["a", "b"]
+    (wiki / "a.md").unlink()
+    assert [p.article for p in coverage.cited_passages(wiki)] == ["b"]
