@@ -201,3 +201,15 @@ def test_cited_passages_follow_new_and_removed_articles(tmp_path: Path) -> None:
     assert [p.article for p in coverage.cited_passages(wiki)] == ["a", "b"]
     (wiki / "a.md").unlink()
     assert [p.article for p in coverage.cited_passages(wiki)] == ["b"]
+
+
+def test_a_file_read_within_the_racy_window_is_not_read_again_under_a_watch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(filememo, "RACY_NS", 10_000_000_000)  # every file racy: the stat rule re-reads them all
+    (tmp_path / "a.md").write_text("one", "utf-8")
+    memo: FileMemo[str] = FileMemo()
+    assert read_all(memo, tmp_path, ["a.md"]) == ["ONE"]
+    assert read_all(memo, tmp_path, ["a.md"]) == ["ONE"] and memo.reads == 1
+    (tmp_path / "a.md").write_text("two", "utf-8")  # within the same clock tick, for all the stat could tell
+    assert read_all(memo, tmp_path, ["a.md"]) == ["TWO"] and memo.reads == 2

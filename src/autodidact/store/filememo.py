@@ -88,8 +88,10 @@ class FileMemo(Generic[V]):
             if watch is None:
                 return self._get(key, os.stat(name, dir_fd=fd) if fd is not None else os.stat(key), compute)
             hit = self._entries.get(key)
-            if hit is not None and hit.trusted and hit.watched and watch.unchanged(name, hit.checked):
-                return hit.digest, hit.value  # no event for it since its last check: not even a stat
+            if hit is not None and hit.watched and watch.unchanged(name, hit.checked):
+                # No event for it since the drain its last check followed: its content is the one
+                # read then, racy window or not (a change in the same clock tick raises an event too).
+                return hit.digest, hit.value
             lst = os.stat(name, dir_fd=fd, follow_symlinks=False)
             st = os.stat(name, dir_fd=fd) if stat_mod.S_ISLNK(lst.st_mode) else lst
             return self._get(key, st, compute, stamp, changefeed.plain_file(lst))
