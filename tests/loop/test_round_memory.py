@@ -71,3 +71,22 @@ def test_rounds_run_with_the_raised_collector_threshold_and_restore_it(fresh_kb:
         assert gc.get_threshold() == (700, 10, 10)  # the caller's settings once the run ends
     finally:
         gc.set_threshold(*before)
+
+
+def test_the_compile_works_out_the_quote_keys_of_every_article(fresh_kb: Callable[[str], Path]) -> None:
+    """Also of the articles a person's file went into (their sources already say the round touched
+    them): else the next round works them out, for every article a large compile wrote."""
+    from autodidact.config import load_settings
+    from autodidact.kb import open_kb
+    from autodidact.llm.runtime import Runtime
+    from autodidact.loop.runner import research_sync
+    from autodidact.wiki.common.articles import wiki_files
+
+    root = fresh_kb("kb")
+    (root / "raw" / "widget-notes.md").write_text(
+        "# Widget engines\n\nWidget engines convert fuel into motion with gear assemblies.\n", "utf-8"
+    )
+    research_sync(open_kb(root), topic=TOPIC, runtime=Runtime(), settings=load_settings(root), max_rounds=1)
+    files = wiki_files(root / "wiki")
+    assert any("widget-notes.md" in f.article.sources for f in files)
+    assert all("quote keys" in f._derived for f in files)
