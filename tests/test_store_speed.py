@@ -91,7 +91,8 @@ def test_folder_listing_is_kept_until_the_folder_changes(tmp_path: Path, monkeyp
     assert memo.get(tmp_path, scan) == ["c.md"]
 
 
-def test_a_racy_or_uncacheable_listing_is_never_kept(tmp_path: Path) -> None:
+def test_a_racy_or_uncacheable_listing_is_never_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AUTODIDACT_NO_INOTIFY", "1")  # the stat rule alone (tests/test_changefeed.py: with a watch)
     memo: FolderMemo[int] = FolderMemo()
     memo.get(tmp_path, lambda: (1, True))  # the folder was just created: within the racy window
     memo.get(tmp_path, lambda: (1, True))
@@ -127,3 +128,26 @@ def test_raw_listing_follows_added_removed_and_linked_files(tmp_path: Path, monk
     rawfiles.list_raw_names(raw)
     assert rawfiles._LISTINGS.scans == scans + 1  # a folder with a link is listed every time
     assert rawfiles.list_raw_names(tmp_path / "missing") == []
+
+
+def test_a_long_list_of_names_is_encoded_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autodidact.store import jsontext
+
+    calls = [0]
+    real = jsontext.encode_basestring
+
+    def counting(text: str) -> str:
+        calls[0] += 1
+        return real(text)
+
+    monkeypatch.setattr(jsontext, "encode_basestring", counting)
+    monkeypatch.setattr(jsontext, "_NAMES", {})
+    names = [f"2026-12-01_file-{i}.md" for i in range(500)]
+    data = {"all_raw_files_processed": names, "rounds": [{"new_raw_files": names[:3]}]}
+    first = dumps_indented(data)
+    once = calls[0]
+    assert dumps_indented(data) == first == json.dumps(data, ensure_ascii=False, indent=2)
+    assert calls[0] - once < 10  # the keys and the short list only
+    names.append("2026-12-02_new.md")  # the same list object, one name more: encoded again, right
+    assert dumps_indented(data) == json.dumps(data, ensure_ascii=False, indent=2)
+    assert dumps_indented({"x": [names]}) == json.dumps({"x": [names]}, ensure_ascii=False, indent=2)  # deeper

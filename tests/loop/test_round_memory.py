@@ -1,9 +1,11 @@
 """What a round keeps between passes over raw/ follows the files (issue 18): an excerpt key worked
-out once per content is worked out again when the file changes, even in place."""
+out once per content is worked out again when the file changes, even in place. And the collector
+setting rounds run under is the run's only (loop/runner.py, ``ROUND_GC_THRESHOLD``)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -11,6 +13,8 @@ from typing import Any, cast
 from autodidact.kb import init_kb
 from autodidact.loop.research_step import raw_excerpts_by_text
 from autodidact.sources.rawfiles import RawFile, write_raw_file
+
+from .conftest import TOPIC
 
 
 def test_excerpt_keys_follow_an_edited_raw_file(tmp_path: Path) -> None:
@@ -39,3 +43,50 @@ def test_excerpt_keys_follow_an_edited_raw_file(tmp_path: Path) -> None:
     assert raw_excerpts_by_text(ctx) == {
         ("https://docs.invalid/gen", "A generator yields values lazily, one by one."): path.name
     }
+
+
+def test_rounds_run_with_the_raised_collector_threshold_and_restore_it(fresh_kb: Callable[[str], Path]) -> None:
+    import gc
+
+    from autodidact.config import load_settings
+    from autodidact.kb import open_kb
+    from autodidact.llm.runtime import Runtime
+    from autodidact.loop.progress import RecordingReporter
+    from autodidact.loop.runner import ROUND_GC_THRESHOLD, research_sync
+
+    seen: list[tuple[int, int, int]] = []
+
+    class Watching(RecordingReporter):
+        def round_started(self, round_n: int, max_rounds: int) -> None:
+            seen.append(gc.get_threshold())
+            super().round_started(round_n, max_rounds)
+
+    root = fresh_kb("kb")
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        research_sync(open_kb(root), topic=TOPIC, runtime=Runtime(), settings=load_settings(root), reporter=Watching(),
+                      max_rounds=1)  # fmt: skip
+        assert seen == [(ROUND_GC_THRESHOLD, 10, 10)]
+        assert gc.get_threshold() == (700, 10, 10)  # the caller's settings once the run ends
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_the_compile_works_out_the_quote_keys_of_every_article(fresh_kb: Callable[[str], Path]) -> None:
+    """Also of the articles a person's file went into (their sources already say the round touched
+    them): else the next round works them out, for every article a large compile wrote."""
+    from autodidact.config import load_settings
+    from autodidact.kb import open_kb
+    from autodidact.llm.runtime import Runtime
+    from autodidact.loop.runner import research_sync
+    from autodidact.wiki.common.articles import wiki_files
+
+    root = fresh_kb("kb")
+    (root / "raw" / "widget-notes.md").write_text(
+        "# Widget engines\n\nWidget engines convert fuel into motion with gear assemblies.\n", "utf-8"
+    )
+    research_sync(open_kb(root), topic=TOPIC, runtime=Runtime(), settings=load_settings(root), max_rounds=1)
+    files = wiki_files(root / "wiki")
+    assert any("widget-notes.md" in f.article.sources for f in files)
+    assert all("quote keys" in f._derived for f in files)

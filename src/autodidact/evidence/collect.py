@@ -161,6 +161,7 @@ class Collector:
         self.counters = Counters()
         self.known = _normalized(prefer_new_over)  # URLs already read in earlier rounds: tie-break against them
         self._titles: dict[Path, list[tuple[DocumentInfo, list[str]]]] = {}
+        self._title_index: dict[Path, dict[str, list[int]]] = {}
         self.docs: dict[str, Doc] = {}
         self._manifests: dict[Path, dict[str, dict[str, str]]] = {}
         self._pending: dict[str, asyncio.Future[Doc | None]] = {}
@@ -241,8 +242,14 @@ class Collector:
         Reference corpora title their sections by subject; a body search for common words misses them.
         """
         scored: list[tuple[float, str, Path, DocumentInfo]] = []
+        wanted = {t for v in kq_terms for t in v}
         for root, index in self._indexes:
-            for info, words in self._title_terms(root, index):
+            titles = self._title_terms(root, index)
+            # A title sharing no term with the question scores 0 (title_score): only the titles
+            # holding one of its terms are scored, in the index's order (the sort below is stable).
+            by_term = self._title_terms_index(root, titles)
+            for i in sorted({i for t in wanted for i in by_term.get(t, ())}):
+                info, words = titles[i]
                 ts = title_score(words, kq_terms)
                 if ts >= TITLE_MIN:
                     scored.append((ts, info.snapshot_ref, root, info))
@@ -265,6 +272,17 @@ class Collector:
         if root not in self._titles:
             self._titles[root] = [(d, _title_content_terms(d.title)) for d in index.documents() if d.title]
         return self._titles[root]
+
+    def _title_terms_index(self, root: Path, titles: list[tuple[DocumentInfo, list[str]]]) -> dict[str, list[int]]:
+        """Title term → positions in ``titles`` (built once per collector, as ``titles`` is)."""
+        found = self._title_index.get(root)
+        if found is None:
+            found = {}
+            for i, (_info, words) in enumerate(titles):
+                for term in set(words):
+                    found.setdefault(term, []).append(i)
+            self._title_index[root] = found
+        return found
 
     def _local_doc(self, root: Path, passage: Passage | DocumentInfo) -> Doc | None:
         key = f"local:{passage.snapshot_ref}:{passage.url}"

@@ -72,10 +72,13 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
                 answers_left_to_quotes=prose.failed,
             )
     wanted = set(round_files(scratch))
+    # Every article's quote keys are worked out here, also where its sources already tell (no
+    # short-circuit): the round that changed an article pays for them, not the next one, which
+    # would otherwise work them out for every article a large compile just wrote.
     scratch.wiki_topics_updated = sorted(
         f.article.title
         for f in wiki_files(ctx.kb.wiki)
-        if wanted & set(f.article.sources) or keys & f.derived("quote keys", _quote_keys)
+        if bool(keys & f.derived("quote keys", _quote_keys)) | (not wanted.isdisjoint(f.article.sources))
     )
     # What later steps read from each article (its quote keys above, the cited passages the next
     # questioner weighs its candidates against) is remembered per article content, so it is worked

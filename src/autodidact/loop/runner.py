@@ -44,6 +44,14 @@ if TYPE_CHECKING:
     from autodidact.llm.runtime import Runtime
 
 DEFAULT_MAX_ROUNDS = 20
+# The cyclic collector's first threshold while rounds run (the default is 700 container objects).
+# A round at 5,000 articles allocates several times what one at 1,000 does (the compile's copies
+# of every article, each pass's lists), so at 700 it ran about five times as many collections, and
+# each older-generation one walks everything the round still holds: that was a sixth of a round's
+# time at 5,000 articles and grew faster than the wiki (docs/architecture.md, "Incremental rounds").
+# Most of a round's garbage is freed by reference counting anyway; what waits for the collector is
+# at most this many objects.
+ROUND_GC_THRESHOLD = 20_000
 
 
 @dataclass
@@ -322,6 +330,7 @@ async def research(
     reporter = reporter or NullReporter()
     control = control or Control(resume_hint=f"resume with: autodidact research --kb {kb.root}")
     with kb.lock(warn=reporter.warning):
+        threshold = gc.get_threshold()
         state = prepare_state(kb, topic, max_rounds, background, reporter)
         if corpus:
             from autodidact.sources.ingest import index_corpus
@@ -335,6 +344,7 @@ async def research(
         reporter.run_started(
             topic=state.topic, kb_root=str(kb.root), resumed_round=resumed, max_rounds=state.max_rounds
         )
+        gc.set_threshold(max(threshold[0], ROUND_GC_THRESHOLD), *threshold[1:])
         try:
             result = await run_rounds(ctx)
         except BudgetExceeded as exc:
@@ -353,6 +363,7 @@ async def research(
             ) from None
         finally:
             gc.unfreeze()  # run_round froze what was alive at each round's start; the collector may have it back
+            gc.set_threshold(*threshold)
     reporter.run_finished(result)
     return result
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autodidact.questions.similarity import Features, coverage, features
-from autodidact.store.filememo import FileMemo
+from autodidact.store.filememo import FileMemo, FolderMemo
 
 MIN_COVERAGE = 0.85
 MIN_CONTENT = 3
@@ -65,8 +65,9 @@ def cited_passages(wiki_dir: Path) -> list[Passage]:
     a round changes few articles; store/filememo.py)."""
     out: list[Passage] = []
     try:
-        with os.scandir(wiki_dir) as listing:
-            names = sorted(e.name for e in listing if e.name.endswith(".md") and e.name != "INDEX.md")
+        # Names only (no file types), so the listing holds while no name is created, removed or
+        # renamed in the folder (store/filememo.py, FolderMemo).
+        names = _LISTINGS.get(wiki_dir, lambda: (_passage_names(wiki_dir), True))
     except (FileNotFoundError, NotADirectoryError, PermissionError):  # as pathlib.glob did
         return out
     with _PASSAGES.folder(wiki_dir) as get:
@@ -77,6 +78,14 @@ def cited_passages(wiki_dir: Path) -> list[Passage]:
                 continue
             out.extend(passages)
     return out
+
+
+_LISTINGS: FolderMemo[tuple[str, ...]] = FolderMemo()
+
+
+def _passage_names(wiki_dir: Path) -> tuple[str, ...]:
+    with os.scandir(wiki_dir) as listing:
+        return tuple(sorted(e.name for e in listing if e.name.endswith(".md") and e.name != "INDEX.md"))
 
 
 def _file_passages(name: str) -> Callable[[bytes, str], list[Passage]]:

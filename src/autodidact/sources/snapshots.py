@@ -73,8 +73,27 @@ def shown_url(url: str) -> str:
     return re.sub(r"(?<=//)[^/@\s]*@", "***@", url)
 
 
+_NORMALIZED: dict[str, str] = {}  # URL → its normal form (a pure function of the string)
+_NORMALIZED_LIMIT = 200_000  # URLs remembered before the memory starts over
+
+
 def normalize_url(url: str) -> str:
-    """Normalise a URL exactly as docs/contracts.md §3.1 says, or raise :class:`InputError`."""
+    """Normalise a URL exactly as docs/contracts.md §3.1 says, or raise :class:`InputError`.
+
+    The result is remembered per string: every research round normalises the URL of every raw
+    file (the search's "read before" list), and raw/ grows with the knowledge base. A URL that
+    does not normalise is worked out (and raises) again each time."""
+    hit = _NORMALIZED.get(url)
+    if hit is not None:
+        return hit
+    out = _normalize_url(url)
+    if len(_NORMALIZED) >= _NORMALIZED_LIMIT:
+        _NORMALIZED.clear()
+    _NORMALIZED[url] = out
+    return out
+
+
+def _normalize_url(url: str) -> str:
     url = url.strip()
     if not url:
         raise InputError("empty URL")

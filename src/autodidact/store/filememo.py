@@ -12,6 +12,12 @@ could change again within the same clock tick and keep its stat, so such an entr
 against the file's content hash on every use until it is old enough (git's "racily clean" rule).
 ctime cannot be set back by a program, so an edit that restores the old mtime still shows. An
 atomic write (temp file, rename) gives the file a new inode.
+
+A pass over a folder (:meth:`FileMemo.folder`, :meth:`FolderMemo.get`) asks the kernel which names
+changed instead (:mod:`autodidact.store.changefeed`, a Linux inotify watch on the folder): an entry
+whose name had no event since it was checked is not even ``stat``-ed, so a pass costs what changed,
+not what the folder holds. Entries the watch cannot vouch for (links, other file systems, a lost
+event) are ``stat``-ed as above.
 """
 
 from __future__ import annotations
@@ -19,16 +25,20 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat as stat_mod
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from autodidact.store import changefeed
+
 V = TypeVar("V")
 
 RACY_NS = 2_000_000_000  # a change closer than this to the read is re-checked by content
 _LIMIT = 200_000  # files remembered before the memory starts over
+_STAT_DIR_FD = os.stat in os.supports_dir_fd  # a folder's files can be looked up relative to it
 
 
 def content_hash(data: bytes) -> str:
@@ -42,6 +52,8 @@ class _Entry(Generic[V]):
     digest: str
     value: V
     trusted: bool  # the stat alone shows the content (the last change is older than the read)
+    checked: int = 0  # the folder watch's sequence when the stat was taken (0: no watch)
+    watched: bool = False  # a plain file with one link: its folder's watch sees every change of it
 
 
 class FileMemo(Generic[V]):
@@ -63,15 +75,26 @@ class FileMemo(Generic[V]):
         looked up relative to it (a pass over a large folder costs one short ``stat`` per file)."""
         base = os.fspath(path)
         fd: int | None = None
-        if os.stat in os.supports_dir_fd:
+        if _STAT_DIR_FD:
             with contextlib.suppress(OSError):
                 fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
 
         prefix = os.path.join(base, "")
+        watch = changefeed.watch(base, fd) if fd is not None else None
+        stamp = watch.drain() if watch is not None else 0
 
         def get(name: str, compute: Callable[[bytes, str], V]) -> tuple[str, V]:
             key = prefix + name  # os.path.join(base, name) for a plain file name
-            return self._get(key, os.stat(name, dir_fd=fd) if fd is not None else os.stat(key), compute)
+            if watch is None:
+                return self._get(key, os.stat(name, dir_fd=fd) if fd is not None else os.stat(key), compute)
+            hit = self._entries.get(key)
+            if hit is not None and hit.watched and watch.unchanged(name, hit.checked):
+                # No event for it since the drain its last check followed: its content is the one
+                # read then, racy window or not (a change in the same clock tick raises an event too).
+                return hit.digest, hit.value
+            lst = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            st = os.stat(name, dir_fd=fd) if stat_mod.S_ISLNK(lst.st_mode) else lst
+            return self._get(key, st, compute, stamp, changefeed.plain_file(lst))
 
         try:
             yield get
@@ -79,10 +102,13 @@ class FileMemo(Generic[V]):
             if fd is not None:
                 os.close(fd)
 
-    def _get(self, key: str, st: os.stat_result, compute: Callable[[bytes, str], V]) -> tuple[str, V]:
+    def _get(
+        self, key: str, st: os.stat_result, compute: Callable[[bytes, str], V], checked: int = 0, watched: bool = False
+    ) -> tuple[str, V]:
         signature = (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
         hit = self._entries.get(key)
         if hit is not None and hit.trusted and hit.signature == signature:
+            hit.checked, hit.watched = checked, watched
             return hit.digest, hit.value
         with open(key, "rb") as fh:
             data = fh.read()
@@ -97,7 +123,7 @@ class FileMemo(Generic[V]):
         trusted = st.st_mtime_ns < settled and st.st_ctime_ns < settled
         if len(self._entries) >= _LIMIT:
             self._entries.clear()
-        self._entries[key] = _Entry(signature, digest, value, trusted)
+        self._entries[key] = _Entry(signature, digest, value, trusted, checked, watched)
         return digest, value
 
     def forget(self) -> None:
@@ -118,24 +144,41 @@ class FolderMemo(Generic[V]):
     """
 
     def __init__(self) -> None:
-        self._entries: dict[str, tuple[tuple[int, int, int, int], V]] = {}
+        self._entries: dict[str, tuple[tuple[int, int, int, int], V, int]] = {}
         self.scans = 0  # listings made (tests read it)
 
     def get(self, path: Path | str, scan: Callable[[], tuple[V, bool]]) -> V:
-        """The value of ``scan()`` for the folder as it is now. Raises ``OSError`` as ``os.stat`` would."""
+        """The value of ``scan()`` for the folder as it is now. Raises ``OSError`` as ``os.stat`` would.
+
+        Under a folder watch (:mod:`autodidact.store.changefeed`) a kept listing stays valid until a
+        name is created, removed or renamed in the folder, racy window or not: the kernel reports
+        every such change made after the watch's drain, and the listing is made after it."""
         key = os.fspath(path)
-        st = os.stat(key)
+        fd: int | None = None
+        with contextlib.suppress(OSError):
+            fd = os.open(key, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            st = os.fstat(fd) if fd is not None else os.stat(key)
+            watch = changefeed.watch(key, fd) if fd is not None else None
+            stamp = watch.drain() if watch is not None else 0
+        finally:
+            if fd is not None:
+                os.close(fd)
         signature = (st.st_ino, st.st_dev, st.st_mtime_ns, st.st_ctime_ns)
         hit = self._entries.get(key)
-        if hit is not None and hit[0] == signature:
-            return hit[1]
+        if hit is not None:
+            if hit[2]:  # kept under a watch, racy window or not: only the watch may vouch for it
+                if watch is not None and watch.listing_unchanged(hit[2]) and hit[0][:2] == signature[:2]:
+                    return hit[1]
+            elif hit[0] == signature:
+                return hit[1]
         self.scans += 1
         value, cacheable = scan()  # listed after the stat: a change in between shows as a new signature
         settled = time.time_ns() - RACY_NS
-        if cacheable and st.st_mtime_ns < settled and st.st_ctime_ns < settled:
+        if cacheable and (watch is not None or (st.st_mtime_ns < settled and st.st_ctime_ns < settled)):
             if len(self._entries) >= _LIMIT:
                 self._entries.clear()
-            self._entries[key] = (signature, value)
+            self._entries[key] = (signature, value, stamp)
         else:
             self._entries.pop(key, None)
         return value

@@ -56,6 +56,26 @@ def _key(key: object) -> str:
     raise _Unusual
 
 
+_NAMES: dict[tuple[str, tuple[str, ...]], str] = {}  # the last few long lists of names, encoded
+_NAMES_MIN = 64  # shorter lists are encoded each time
+_NAMES_KEPT = 16
+
+
+def _names(value: list[str] | tuple[str, ...], newline: str, inner: str) -> str:
+    """A list of plain strings, encoded; a long one is remembered by its items (a tuple of them,
+    compared for equality), because ``research_state.json`` holds every raw file the research
+    processed and is written several times a round with the same list."""
+    key = (newline, tuple(value)) if len(value) >= _NAMES_MIN else None
+    if key is not None and (hit := _NAMES.get(key)) is not None:
+        return hit
+    text = "[" + inner + ("," + inner).join(map(encode_basestring, value)) + newline + "]"
+    if key is not None:
+        if len(_NAMES) >= _NAMES_KEPT:
+            del _NAMES[next(iter(_NAMES))]
+        _NAMES[key] = text
+    return text
+
+
 def _encode(value: object, out: list[str], newline: str) -> None:
     """Append ``value`` at the indentation ``newline`` ends with (the standard encoder's order of tests)."""
     if isinstance(value, str):
@@ -76,7 +96,7 @@ def _encode(value: object, out: list[str], newline: str) -> None:
             return
         inner = newline + "  "
         if all(type(item) is str for item in value):  # a list of names: one join, no call per item
-            out.append("[" + inner + ("," + inner).join(map(encode_basestring, value)) + newline + "]")
+            out.append(_names(value, newline, inner))
             return
         out.append("[")
         separator = inner

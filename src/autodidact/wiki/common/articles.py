@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar, cast
 
-from autodidact.store.filememo import FileMemo
+from autodidact.store.filememo import FileMemo, FolderMemo
 from autodidact.wiki.common.front_matter import FrontMatter, parse_front_matter, render_front_matter
 from autodidact.wiki.common.markdown import MARKER_RE, normalize_key
 
@@ -237,18 +237,30 @@ WIKI_STATS = WikiStats()
 _FILES: FileMemo[WikiFile] = FileMemo()
 
 
+_LISTINGS: FolderMemo[tuple[str, ...]] = FolderMemo()
+
+
 def _article_names(wiki_dir: Path) -> list[str]:
-    """The article file names of ``wiki/`` (``*.md``; INDEX.md, hidden files and folders excluded), sorted."""
+    """The article file names of ``wiki/`` (``*.md``; INDEX.md, hidden files and folders excluded), sorted.
+
+    The listing is kept while no name in ``wiki/`` was created, removed or renamed
+    (store/filememo.py, :class:`FolderMemo`), never while it holds a symbolic link (whose target
+    may turn from a file into a folder without ``wiki/`` changing)."""
     try:
-        with os.scandir(wiki_dir) as listing:
-            entries = list(listing)
+        return list(_LISTINGS.get(wiki_dir, lambda: _scan_article_names(wiki_dir)))
     except (FileNotFoundError, NotADirectoryError, PermissionError):  # as pathlib.glob did
         return []
-    return sorted(
+
+
+def _scan_article_names(wiki_dir: Path) -> tuple[tuple[str, ...], bool]:
+    with os.scandir(wiki_dir) as listing:
+        entries = list(listing)
+    names = sorted(
         e.name
         for e in entries
         if e.name.endswith(".md") and e.name != "INDEX.md" and not e.name.startswith(".") and e.is_file()
     )
+    return tuple(names), not any(e.is_symlink() for e in entries)
 
 
 def _decode(data: bytes) -> str:
@@ -279,6 +291,7 @@ def wiki_files(wiki_dir: Path) -> list[WikiFile]:
 def forget_wiki_memory() -> None:
     """Forget every parsed article (the next read parses the wiki again, as a new process would)."""
     _FILES.forget()
+    _LISTINGS.forget()
 
 
 def load_wiki(wiki_dir: Path) -> list[Article]:

@@ -31,8 +31,12 @@ _DESCRIPTIONS: ContentMemo[str] = ContentMemo()
 
 
 def describe(art: Article, limit: int = 90) -> str:
-    """:func:`describe_article`, remembered per article while its title, summary and body are unchanged."""
-    key = (art.title, art.summary, limit, tuple((s.heading, tuple(s.blocks)) for s in art.body_sections()))
+    """:func:`describe_article`, remembered per article while its title, summary and sections are unchanged.
+
+    The key holds every section, the related-links one too (which the description does not read):
+    a change there describes the article again for nothing, but telling the body's sections apart
+    for the key cost more, in every round, for every article of the wiki."""
+    key = (art.title, art.summary, limit, tuple([(s.heading, *s.blocks) for s in art.sections]))
     return _DESCRIPTIONS.get(art.stem, key, lambda: describe_article(art, limit))
 
 

@@ -1,0 +1,215 @@
+"""The folder watch that spares a pass its stats (store/changefeed.py) must never hide a change.
+
+Each test changes a file behind the memory's back in a way a watch could miss — in place with the
+old size and mtime put back, through a hard link or a symbolic link, in a folder swapped for
+another, after a lost event — and checks the next pass returns the new content. One test counts
+the stats a pass makes, which is what the watch is for.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from autodidact.store import changefeed, filememo
+from autodidact.store.filememo import FileMemo, FolderMemo
+
+
+def _watchable() -> bool:
+    fd = os.open(Path(__file__).parent, os.O_RDONLY)
+    try:
+        return changefeed.watch(str(Path(__file__).parent), fd) is not None
+    finally:
+        os.close(fd)
+
+
+pytestmark = pytest.mark.skipif(not _watchable(), reason="no inotify watch on this file system")
+
+
+@pytest.fixture(autouse=True)
+def settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every change looks older than the racy window, so only the watch (or a stat) can show it."""
+    monkeypatch.setattr(filememo, "RACY_NS", -10_000_000_000)
+    monkeypatch.delenv("AUTODIDACT_NO_INOTIFY", raising=False)
+
+
+def upper(data: bytes, _digest: str) -> str:
+    return data.decode().upper()
+
+
+def read_all(memo: FileMemo[str], folder: Path, names: list[str]) -> list[str]:
+    with memo.folder(folder) as get:
+        return [get(name, upper)[1] for name in names]
+
+
+def count_stats(monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
+    calls = [0]
+    real = os.stat
+
+    def counting(*args: object, **kwargs: object) -> os.stat_result:
+        calls[0] += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", counting)
+    return lambda: calls[0]
+
+
+def test_a_pass_over_unchanged_files_makes_no_stat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    names = [f"a{i}.md" for i in range(20)]
+    for name in names:
+        (tmp_path / name).write_text(name, "utf-8")
+    memo: FileMemo[str] = FileMemo()
+    read_all(memo, tmp_path, names)
+    stats = count_stats(monkeypatch)
+    assert read_all(memo, tmp_path, names) == [n.upper() for n in names]
+    assert stats() == 0 and memo.reads == len(names)
+    (tmp_path / "a3.md").write_text("changed", "utf-8")
+    assert read_all(memo, tmp_path, names)[3] == "CHANGED"
+    assert stats() == 1 and memo.reads == len(names) + 1  # only the name the kernel reported
+
+
+def test_an_edit_in_place_that_restores_size_and_mtime_is_seen(tmp_path: Path) -> None:
+    path = tmp_path / "a.md"
+    path.write_text("one", "utf-8")
+    memo: FileMemo[str] = FileMemo()
+    assert read_all(memo, tmp_path, ["a.md"]) == ["ONE"]
+    st = path.stat()
+    with open(path, "r+b") as fh:  # same inode, same size
+        fh.write(b"two")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert read_all(memo, tmp_path, ["a.md"]) == ["TWO"]
+
+
+def test_a_file_written_through_a_hard_link_elsewhere_is_seen(tmp_path: Path) -> None:
+    folder, elsewhere = tmp_path / "wiki", tmp_path / "other"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (folder / "a.md").write_text("one", "utf-8")
+    os.link(folder / "a.md", elsewhere / "a.md")  # the folder's watch sees no write made through this name
+    memo: FileMemo[str] = FileMemo()
+    assert read_all(memo, folder, ["a.md"]) == ["ONE"]
+    (elsewhere / "a.md").write_text("two", "utf-8")
+    assert read_all(memo, folder, ["a.md"]) == ["TWO"]
+
+
+def test_the_target_of_a_symbolic_link_is_seen(tmp_path: Path) -> None:
+    folder = tmp_path / "wiki"
+    folder.mkdir()
+    target = tmp_path / "target.md"
+    target.write_text("one", "utf-8")
+    (folder / "a.md").symlink_to(target)
+    memo: FileMemo[str] = FileMemo()
+    assert read_all(memo, folder, ["a.md"]) == ["ONE"]
+    target.write_text("two", "utf-8")
+    assert read_all(memo, folder, ["a.md"]) == ["TWO"]
+
+
+def test_a_folder_swapped_for_another_is_read_again(tmp_path: Path) -> None:
+    folder = tmp_path / "wiki"
+    folder.mkdir()
+    (folder / "a.md").write_text("one", "utf-8")
+    memo: FileMemo[str] = FileMemo()
+    assert read_all(memo, folder, ["a.md"]) == ["ONE"]
+    os.rename(folder, tmp_path / "old")
+    folder.mkdir()
+    (folder / "a.md").write_text("two", "utf-8")
+    assert read_all(memo, folder, ["a.md"]) == ["TWO"]
+
+
+def test_lost_events_fall_back_to_stats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a.md").write_text("one", "utf-8")
+    memo: FileMemo[str] = FileMemo()
+    read_all(memo, tmp_path, ["a.md"])
+    (tmp_path / "a.md").write_text("two", "utf-8")
+    changefeed.reset()  # as after a queue overflow: the events above are gone with the watch
+    stats = count_stats(monkeypatch)
+    assert read_all(memo, tmp_path, ["a.md"]) == ["TWO"] and stats() >= 1
+
+
+def test_a_listing_under_a_watch_is_kept_until_a_name_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filememo, "RACY_NS", 10_000_000_000)  # everything racy: the stat rule keeps nothing
+    memo: FolderMemo[list[str]] = FolderMemo()
+    (tmp_path / "a.md").write_text("a", "utf-8")
+
+    def scan() -> tuple[list[str], bool]:
+        return sorted(os.listdir(tmp_path)), True
+
+    assert memo.get(tmp_path, scan) == ["a.md"]
+    assert memo.get(tmp_path, scan) == ["a.md"] and memo.scans == 1  # kept although the folder is racy
+    (tmp_path / "a.md").write_text("written", "utf-8")  # a file's content: the listing stands
+    assert memo.get(tmp_path, scan) == ["a.md"] and memo.scans == 1
+    (tmp_path / "b.md").write_text("b", "utf-8")  # within the same clock tick as the listing
+    assert memo.get(tmp_path, scan) == ["a.md", "b.md"]
+    os.replace(tmp_path / "b.md", tmp_path / "c.md")
+    assert memo.get(tmp_path, scan) == ["a.md", "c.md"]
+    (tmp_path / "a.md").unlink()
+    assert memo.get(tmp_path, scan) == ["c.md"]
+    changefeed.reset()
+    monkeypatch.setenv("AUTODIDACT_NO_INOTIFY", "1")  # without the watch, a listing it vouched for is not used
+    (tmp_path / "d.md").write_text("d", "utf-8")
+    assert memo.get(tmp_path, scan) == ["c.md", "d.md"]
+
+
+def test_a_forked_child_does_not_take_the_parents_events(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("one", "utf-8")
+    memo: FileMemo[str] = FileMemo()
+    read_all(memo, tmp_path, ["a.md"])
+    (tmp_path / "a.md").write_text("two", "utf-8")  # its event waits in the parent's queue
+    pid = os.fork()
+    if pid == 0:  # a child's pass reads through a feed of its own and leaves the parent's queue alone
+        code = 0 if read_all(memo, tmp_path, ["a.md"]) == ["TWO"] else 1
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert read_all(memo, tmp_path, ["a.md"]) == ["TWO"]
+
+
+def test_the_wiki_listing_follows_new_removed_and_linked_articles(tmp_path: Path) -> None:
+    from autodidact.wiki.common import articles
+
+    wiki = tmp_path / "wiki"
+    wiki.mkdir()
+    (wiki / "a.md").write_text("# A\n", "utf-8")
+    assert [f.name for f in articles.wiki_files(wiki)] == ["a.md"]
+    scans = articles._LISTINGS.scans
+    assert [f.name for f in articles.wiki_files(wiki)] == ["a.md"] and articles._LISTINGS.scans == scans
+    (wiki / "b.md").write_text("# B\n", "utf-8")
+    assert [f.name for f in articles.wiki_files(wiki)] == ["a.md", "b.md"]
+    (wiki / "a.md").unlink()
+    assert [f.name for f in articles.wiki_files(wiki)] == ["b.md"]
+    (tmp_path / "c").mkdir()
+    (wiki / "c.md").symlink_to(tmp_path / "c")  # a link to a folder: not an article
+    assert [f.name for f in articles.wiki_files(wiki)] == ["b.md"]
+    (tmp_path / "c").rmdir()
+    (tmp_path / "c").write_text("# C\n", "utf-8")  # the link's target turns into a file; wiki/ itself is unchanged
+    assert [f.name for f in articles.wiki_files(wiki)] == ["b.md", "c.md"]
+
+
+def test_cited_passages_follow_new_and_removed_articles(tmp_path: Path) -> None:
+    from autodidact.questions import coverage
+
+    wiki = tmp_path / "wiki"
+    wiki.mkdir()
+    (wiki / "a.md").write_text("Generators yield values. (source: a.md)\n", "utf-8")
+    assert [p.article for p in coverage.cited_passages(wiki)] == ["a"]
+    scans = coverage._LISTINGS.scans
+    assert [p.article for p in coverage.cited_passages(wiki)] == ["a"] and coverage._LISTINGS.scans == scans
+    (wiki / "b.md").write_text("Coroutines await. (source: b.md)\n", "utf-8")  # within the racy window
+    assert [p.article for p in coverage.cited_passages(wiki)] == ["a", "b"]
+    (wiki / "a.md").unlink()
+    assert [p.article for p in coverage.cited_passages(wiki)] == ["b"]
+
+
+def test_a_file_read_within_the_racy_window_is_not_read_again_under_a_watch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(filememo, "RACY_NS", 10_000_000_000)  # every file racy: the stat rule re-reads them all
+    (tmp_path / "a.md").write_text("one", "utf-8")
+    memo: FileMemo[str] = FileMemo()
+    assert read_all(memo, tmp_path, ["a.md"]) == ["ONE"]
+    assert read_all(memo, tmp_path, ["a.md"]) == ["ONE"] and memo.reads == 1
+    (tmp_path / "a.md").write_text("two", "utf-8")  # within the same clock tick, for all the stat could tell
+    assert read_all(memo, tmp_path, ["a.md"]) == ["TWO"] and memo.reads == 2
