@@ -564,7 +564,8 @@ def best_spans(
         )
         return base * (1.0 + aspect_bonus(aspect, doc.text[spans[i][0] : spans[i][1]], subject))
 
-    ranked = _distinct(sorted(((score(i), i) for i in range(len(spans))), key=lambda x: (-x[0], x[1])), doc.text, spans)
+    ranked = sorted(((score(i), i) for i in range(len(spans))), key=lambda x: (-x[0], x[1]))
+    ranked = _distinct(ranked, doc.text, spans, limit + RESERVE_SPANS)
     top = [spans[i] for sc, i in ranked[:limit] if sc > 0]
     if reserve is not None:
         reserve += [spans[i] for sc, i in ranked[limit : limit + RESERVE_SPANS] if sc > 0]
@@ -582,8 +583,11 @@ def opening(text: str) -> str:
     return _MARGIN.sub(" ", text).strip()[:ALIKE_CHARS]
 
 
-def _distinct(ranked: list[tuple[float, int]], text: str, spans: list[tuple[int, int]]) -> list[tuple[float, int]]:
-    """``ranked`` without passages that open like a better one, word for word (margins and spacing aside).
+def _distinct(
+    ranked: list[tuple[float, int]], text: str, spans: list[tuple[int, int]], want: int
+) -> list[tuple[float, int]]:
+    """The first ``want`` of ``ranked`` that do not open like a better one, word for word (margins
+    and spacing aside); only those are read, not every passage of a long manual.
 
     Why: a reference page repeats every inherited method under each subclass (pydoc prints
     Thread's ``run()`` and its *target* paragraph again under Timer), so the two best passages
@@ -599,4 +603,6 @@ def _distinct(ranked: list[tuple[float, int]], text: str, spans: list[tuple[int,
             continue
         seen.add(key)
         out.append((sc, i))
+        if len(out) >= want:
+            break
     return out

@@ -670,19 +670,30 @@ def _option_heads(passages: list[PassageIn], cands: list[tuple[str, str, str]]) 
     """
     by_pid = {p.pid: p for p in passages}
     entries = {p.pid: option_entries(p.text) for p in passages}
-    cursor: dict[str, int] = {}
     out: dict[tuple[str, str], str] = {}
-    for pid, sentence, _ in cands:
-        passage = by_pid[pid]
-        at = passage.text.find(sentence, cursor.get(pid, 0))
-        if at < 0:
+    for (pid, sentence, _), at in zip(cands, _offsets(passages, [c[:2] for c in cands]), strict=True):
+        if at is None:
             continue
-        cursor[pid] = at + 1
+        passage = by_pid[pid]
         found = entry_at(entries[pid], at)
         if found is not None:
             out[(pid, sentence)] = found.head
         elif passage.option and not any(e.start <= at for e in entries[pid]):
             out[(pid, sentence)] = passage.option  # the passage starts below its entry's option lines
+    return out
+
+
+def _offsets(passages: list[PassageIn], found: list[tuple[str, str]]) -> list[int | None]:
+    """Where each (passage id, sentence) of ``found`` — sentences in passage order, as
+    :func:`quotable_sentences` gives them — starts in its passage's text (None if it is not there)."""
+    texts = {p.pid: p.text for p in passages}
+    cursor: dict[str, int] = {}
+    out: list[int | None] = []
+    for pid, sentence in found:
+        at = texts[pid].find(sentence, cursor.get(pid, 0))
+        if at >= 0:
+            cursor[pid] = at + 1
+        out.append(at if at >= 0 else None)
     return out
 
 
@@ -826,16 +837,10 @@ NOTES_KEPT = 2  # notes among a section's key points that displace its ordinary 
 def _flagged(passages: list[PassageIn], found: list[tuple[str, str]]) -> set[int]:
     """The indices of ``found`` (sentences in passage order) that lie in a note, warning or tip
     the document marks as such (text/admonitions.py): the author's own word that they matter."""
-    texts = {p.pid: p.text for p in passages}
     spans = {p.pid: admonition_spans(p.text) for p in passages}
-    cursor: dict[str, int] = {}
     notes: set[str] = set()
-    for pid, sentence in found:
-        at = texts[pid].find(sentence, cursor.get(pid, 0))
-        if at < 0:
-            continue
-        cursor[pid] = at + 1
-        if spans[pid] and in_admonition(spans[pid], at, at + len(sentence)):
+    for (pid, sentence), at in zip(found, _offsets(passages, found), strict=True):
+        if at is not None and spans[pid] and in_admonition(spans[pid], at, at + len(sentence)):
             notes.add(" ".join(sentence.split()))
     # Section passages overlap, and the one that holds a note's label may be the second to hold its
     # text: the sentence is a note wherever it is read.
