@@ -41,6 +41,9 @@ def test_the_tools_a_task_is_done_with_are_its_names() -> None:
     assert subject_tools("running external commands in Python with subprocess") == ["subprocess"]
     assert subject_tools("reading CSV files with Python's csv module") == []  # the kind word names it
     assert subject_tools("configuring networks with Debian") == []  # a capitalised name is no page to keep to
+    # 「如何用 gzip 压缩和解压文件」: the subject opens with the tool (a trial's run cited wget's manual)
+    assert subject_tools("gzip 文件压缩和解压") == ["gzip"]
+    assert subject_tools("Debian 软件包管理") == []
 
 
 def test_a_topic_done_with_a_tool_reads_the_tools_own_manual(tmp_path: Path) -> None:

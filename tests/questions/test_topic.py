@@ -632,5 +632,6 @@ def test_a_chinese_topic_that_asks_how_to_use_a_tool_has_the_tool_and_task_as_su
     assert frame.subject == "date 命令 日期时间显示和格式化"
     assert all("如何" not in f.name for f in frame.facets)
     assert decompose("如何用 iconv 转换文本编码：检查编码、换行符？", "zh").subject == "iconv 文本编码转换"
+    assert decompose("如何用 gzip 压缩和解压文件：压缩级别、保留原文件？", "zh").subject == "gzip 文件压缩和解压"
     # where the task is done still leads the subject, as before
     assert decompose("在 Debian 上如何用 SSH 远程访问服务器：配置文件？", "zh").subject == "Debian"

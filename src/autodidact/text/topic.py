@@ -292,7 +292,7 @@ ZH_VERBS = (
     r"(?:配置|管理|安装|使用|部署|实现|处理|升级|构建|编译|调试|优化|设置|维护|安排|查看|选择|编写|运行|创建"
     r"|备份|恢复|监控|启动|保护|加密|调度|排查|迁移|测试|分析|记录|转换|编辑|连接|访问|共享|同步|压缩|挂载|打包"
     r"|更新|删除|修改|检查|转发|登录|切换|显示|打印|合并|比较|修复|卸载|导入|导出|搜索|查找|过滤|读取|写入|解析"
-    r"|格式化|获得|取得|得到)"
+    r"|格式化|解压|获得|取得|得到)"
 )
 # 「如何编写和调试程序」: two verbs joined by 和/与/及/并 share their object (「程序编写和调试」).
 _ZH_TASK = re.compile(rf"{ZH_VERBS}(?:和|与|及|并|、){ZH_VERBS}$")
@@ -640,6 +640,11 @@ def subject_tools(subject: str) -> list[str]:
     "commands"). Only lower-case words count: "with Python" names a language, not a page to keep
     to (docs/evidence.md, "Pages that name the subject").
     """
+    if has_cjk(subject):
+        # 「gzip 文件压缩和解压」, 「date 命令 日期时间显示和格式化」 (a topic asking how to do something
+        # with a tool, docs/questions.md): the lower-case name the subject opens with
+        lead = re.match(r"^([a-z][\w.+-]*)\s", subject)
+        return [lead.group(1)] if lead else []
     found = _WITH_TOOLS.search(subject)
     if found is None:
         return []
