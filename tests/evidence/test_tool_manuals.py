@@ -41,6 +41,8 @@ def test_the_tools_a_task_is_done_with_are_its_names() -> None:
     assert subject_tools("running external commands in Python with subprocess") == ["subprocess"]
     assert subject_tools("reading CSV files with Python's csv module") == []  # the kind word names it
     assert subject_tools("configuring networks with Debian") == []  # a capitalised name is no page to keep to
+    assert subject_tools("displaying dates with the date command") == ["date"]
+    assert subject_tools("working with the filesystem") == []  # "the" names a tool only before "command", "tool" …
     # 「如何用 gzip 压缩和解压文件」: the subject opens with the tool (a trial's run cited wget's manual)
     assert subject_tools("gzip 文件压缩和解压") == ["gzip"]
     assert subject_tools("Debian 软件包管理") == []
@@ -95,3 +97,83 @@ def test_the_outline_of_a_topic_done_with_grep_keeps_to_greps_manual(tmp_path: P
     headings = {e.heading for e in outline}
     assert "Matching Control" in headings and "Context Line Control" in headings
     assert not headings & {"Base Name Patterns", "Invoking locate", "Regexp Addresses", "Concept Index"}
+
+
+COREUTILS = """# coreutils
+
+## 14.3. ‘stat’: Report file or file system status
+
+‘-c FORMAT’
+‘--format=FORMAT’
+     Use FORMAT rather than the default format. The format string is printed with a newline
+     after it, and its conversion specifiers start with a percent sign.
+
+## 21. System context
+
+This section describes commands that print or change system-wide information.
+
+## 21.1. ‘date’: Print or set system date and time
+
+If given an argument that starts with a plus sign, date prints the current date and time in the
+format defined by that argument. Except for conversion specifiers, characters in the format
+string are printed unchanged.
+
+## 21.1.1. Time conversion specifiers
+
+‘%H’
+     hour (00...23); the format string conversion specifier for the hour.
+"""
+
+
+def test_a_manual_of_many_tools_answers_from_the_tools_own_sections(tmp_path: Path) -> None:
+    """coreutils names no tool in its title: "stat"'s --format entry answered date's format strings
+    (docs/evidence.md, "A tool's own sections")."""
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.text.tool_sections import in_families, tool_families
+
+    headings = [line[3:] for line in COREUTILS.splitlines() if line.startswith("## ")]
+    families = tool_families(headings, ["date"])
+    assert families == {"21.1"}
+    assert [h for h in headings if in_families(h, families)] == headings[2:]
+    # a manual that names date only as a word (find's "Date input formats") is not date's own
+    assert tool_families(["6. Date input formats", "6.1. General date syntax"], ["date"]) == set()
+    assert tool_families(["6. Date input formats", "7.1. date invocation"], ["date"]) == {"6", "7.1"}
+    corpus = tmp_path / "manuals"
+    corpus.mkdir()
+    (corpus / "coreutils.md").write_text(COREUTILS, encoding="utf-8")
+    report = tmp_path / "report"
+    index_corpus(report, [corpus], name="manuals")
+    payload = make_payload(
+        report,
+        key_questions=[{"id": "kq1", "text": "How is a format string with conversion specifiers printed?"}],
+        name="date",
+        query="How do I display dates with the date command: format strings and conversion specifiers?",
+    )
+    result = asyncio.run(gather(parse_payload(payload), runtime=Runtime(), settings=Settings()))
+    quotes = [e.snippet for c in result.evidence.claims for e in c.evidence]
+    assert quotes and not any("Use FORMAT rather than the default" in q or "percent sign" in q for q in quotes), quotes
+    assert any("printed unchanged" in q or "hour (00...23)" in q for q in quotes), quotes
+
+
+def test_the_outline_of_the_date_command_keeps_to_dates_sections_of_coreutils(tmp_path: Path) -> None:
+    """Over coreutils' Info manual, 「以 + 开头的格式字符串」 took "String tests", "stat invocation" and
+    "Formatting the file names" as its sections."""
+    import pytest
+
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.sources.outline import facet_outline
+
+    manual = Path("/usr/share/info/coreutils.info.gz")
+    if not manual.is_file():
+        pytest.skip("coreutils' Info manual is not installed")
+    index_corpus(tmp_path, [manual], name="info")
+    topic = "How do I display dates with the date command: format strings, conversion specifiers, UTC?"
+    headings = {e.heading for e in facet_outline(tmp_path, [topic], "en")}
+    assert headings, "no section found"
+    assert not headings & {
+        "String tests",
+        "stat invocation",
+        "Formatting the file names",
+        "‘stat’: Report file or file system status",
+    }
+    assert any("date" in h.lower() or "conversion specifiers" in h.lower() for h in headings), headings

@@ -23,9 +23,38 @@ INFO = (
 )
 
 
+def test_an_info_sections_number_places_it_in_its_chapter() -> None:
+    """coreutils' "Time conversion specifiers" is 21.1.1, under "21.1 ‘date’: …": the number is what
+    tells a section of date's from one of sort's in a manual of many tools."""
+    node = "\x1f\nFile: cu.info,  Node: {name},  Up: {up}\n\n{title}\n{rule}\n\n{body}\n\n"
+    text = readable_plain(
+        "This is cu.info, produced by makeinfo version 6.8 from cu.texi.\n\n"
+        + node.format(
+            name="date invocation",
+            up="System context",
+            title="21.1 ‘date’: Print or set system date",
+            rule="=" * 38,
+            body="The ‘date’ command displays the date and time.",
+        )
+        + node.format(
+            name="Time conversion specifiers",
+            up="date invocation",
+            title="21.1.1 Time conversion specifiers",
+            rule="-" * 33,
+            body="‘%H’ hour (‘00’...‘23’)",
+        )
+        + node.format(name="Top", up="(dir)", title="Not a title", rule="", body="Top text.")
+    )
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings == ["## 21.1. ‘date’: Print or set system date", "## 21.1.1. Time conversion specifiers", "## Top"]
+    assert "Not a title" in text  # no underline below it: a line of the node's text
+
+
 def test_an_info_files_nodes_are_sections_and_its_furniture_goes() -> None:
     text = readable_plain(INFO)
-    assert "## Overview" in text and "## Invoking" in text
+    # a node with a numbered title is headed by it (and the title is not repeated); one without by its name
+    assert "## 1. Overview" in text and "## Invoking" in text
+    assert "**********" not in text and "\n1 Overview" not in text
     assert "The -i option edits files in place." in text and "each ‘*’ replaced by its name" in text
     for furniture in (
         "makeinfo",
@@ -79,5 +108,5 @@ def test_text_without_such_marks_is_unchanged_by_them() -> None:
 def test_seds_own_info_manual_reads_as_sections_of_prose() -> None:
     text = readable_plain(gzip.decompress(Path("/usr/share/info/sed.info.gz").read_bytes()).decode("utf-8"))
     headings = [line for line in text.splitlines() if line.startswith("## ")]
-    assert "## Overview" in headings and len(headings) > 20
+    assert "## 2.1. Overview" in headings and len(headings) > 20
     assert "produced by makeinfo" not in text and "INFO-DIR-SECTION" not in text and "\x1f" not in text

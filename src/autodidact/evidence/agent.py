@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,6 +55,7 @@ from autodidact.sources.fetch import Fetcher  # imported here, not in the worker
 from autodidact.sources.search.registry import build_providers
 from autodidact.sources.snapshots import is_local_url
 from autodidact.text.tokens import glued
+from autodidact.text.tool_sections import in_families, tool_families
 from autodidact.text.topic import TopicFrame, decompose, subject_names, subject_tools, titles_a_tool
 
 if TYPE_CHECKING:
@@ -615,6 +616,10 @@ def about_subject(
         own = [c for c in cands if titles_a_tool(c.doc.title, tools)]
         if own:
             return own
+        # A manual of many tools (coreutils): the passages in the tool's own sections.
+        own = [o for o in (_in_tool_sections(c, tools) for c in cands) if o is not None]
+        if own:
+            return own
     if not names and len(subject) != 1:
         # Only a one-word subject is a name every page about it writes ("argparse", "sqlite"). A
         # phrase ("Python control flow", "Python exceptions") is a category its pages need not
@@ -622,6 +627,25 @@ def about_subject(
         return cands
     named = [c for c in cands if c.doc.names_any(subject)]
     return named or cands
+
+
+def _in_tool_sections(cand: Candidate, tools: list[str]) -> Candidate | None:
+    """``cand`` with only its passages inside the tools' own numbered sections (coreutils' "21.1.
+    ‘date’: …" and the sections under it), or None when it has none there or its document
+    numbers no section for them (docs/evidence.md, "A tool's own sections")."""
+    sections = cand.doc.sections()
+    families = tool_families((s.title for s in sections), tools)
+    if not families:
+        return None
+    own = [s for s in sections if in_families(s.title, families)]
+
+    def inside(span: tuple[int, int]) -> bool:
+        return any(s.start <= span[0] < s.end for s in own)
+
+    spans = [sp for sp in cand.spans if inside(sp)]
+    if not spans:
+        return None
+    return replace(cand, spans=spans, reserve=[sp for sp in cand.reserve if inside(sp)])
 
 
 def in_homes(cands: list[Candidate], homes: frozenset[str]) -> list[Candidate]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from autodidact.evidence.textscore import STOPWORDS, terms
-from autodidact.text.glossary import GLOSSARY, GLOSSARY_RE
+from autodidact.text.glossary import english_of
 from autodidact.text.keypoints import key_points_document, key_points_heading
 from autodidact.text.topic import CATEGORY_HEADS
 
@@ -183,10 +183,9 @@ def english_words(text: str) -> list[str]:
     """Latin words of the text (frame removed) plus glossary translations of its Chinese words."""
     keep = subject_keywords(text)
     latin = [w for w in _surface_words(re.sub(r"[^\x00-\x7f]+", " ", text), keep)]
-    for m in GLOSSARY_RE.finditer(text):
-        for w in GLOSSARY[m.group(0)].split():
-            if w not in latin:
-                latin.append(w)
+    for w in english_of(text):
+        if w not in latin:
+            latin.append(w)
     return latin
 
 

@@ -22,6 +22,7 @@ from autodidact.text.glossary import english_of
 from autodidact.text.sections import SEPARATOR, bare_heading
 from autodidact.text.sentences import sentence_spans
 from autodidact.text.tokens import has_cjk, stem, term_set, terms
+from autodidact.text.tool_sections import in_families, tool_families
 from autodidact.text.topic import decompose, is_action_phrase, key_terms, subject_names, subject_tools, titles_a_tool
 
 _PART = re.compile(r"\s*\(\d+/\d+\)$")  # the part counter of a cut section: "Classes (2/3)"
@@ -144,7 +145,7 @@ def _add_family(
         if facet is None:
             continue
         own = term_set(facet) - subject
-        english = english_of(facet) if has_cjk(facet) else []
+        english = english_of(facet, general=_english_corpus(index)) if has_cjk(facet) else []
         need = _Need.of(facet, english, own | term_set(" ".join(english)), comparison=False)
         titles = {docs[k] for k, b in best.items() if b[2] == facet and _in_family(b[3].number, number)}
         for title in titles:
@@ -236,19 +237,33 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
     # "grep" too, and its "Case-insensitive name matching" was read as grep's facet)
     tools = subject_tools(frame.subject)
     naming = {t for t in naming if titles_a_tool(t, tools)} or naming
+    # In a manual of many tools whose title names none (coreutils for "the date command"), the
+    # tool's own numbered sections and the sections under them (docs/evidence.md, "A tool's own
+    # sections"); {} when a document's title names the tool, or no heading does.
+    families: dict[str, frozenset[str]] = {}
+    if tools and not any(titles_a_tool(t, tools) for t in naming):
+        for title in naming or {h.title for h in index.search(" ".join(tools), k=60) if h.score > 0}:
+            found = tool_families((s for s, _ in index.sections_of(title)), tools)
+            if found:
+                families[title] = found
     out: list[_Ranked] = []
+    english_corpus = _english_corpus(index)
     shared: dict[str, bool] = {}
     furniture = index.furniture()
     common_heads = _heading_words(index)
     for facet, query in queries:
         # A Chinese facet also finds the words a manual keeps in English ("版本固定" → Pin-Priority).
-        english = english_of(query) if has_cjk(query) else []
+        english = english_of(query, general=english_corpus) if has_cjk(query) else []
         # (hit, its share of its own query's best score): two queries' scores are not comparable.
         ranked: list[tuple[Passage, float]] = []
         for text in [query, " ".join(english)] if english else [query]:
             found = index.search(text, k=SEARCH_K)
             if found and found[0].score > 0:
                 ranked += [(h, h.score / found[0].score) for h in found]
+        own_sections = [
+            (h, r) for h, r in ranked if h.title not in families or in_families(h.section, families[h.title])
+        ]
+        ranked = own_sections or ranked  # a facet the tool's sections never speak of reads the rest
         if not ranked:
             continue
         own = ((term_set(query) | term_set(" ".join(english))) - common) or term_set(query)
@@ -305,6 +320,16 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
             )
             out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title, hit.url))
     return out
+
+
+def _english_corpus(index: PassageIndex) -> bool:
+    """Whether the documents are English: fewer than a third of their sections have a Chinese name.
+
+    Why: a Chinese facet reaches an English manual through the glossary's everyday words (「以 UTC
+    显示时间」 → display, time); over a Chinese manual, those English words found every section that
+    quotes a command line, so they are used only here (docs/text.md, "The glossary")."""
+    names = index.section_names()
+    return 3 * sum(1 for n in names if has_cjk(n)) < len(names)
 
 
 def _heading_words(index: PassageIndex) -> set[str]:

@@ -166,6 +166,34 @@ _MAN_RUNNING = re.compile(
 )
 
 
+# The numbered title a Texinfo node prints under its "File:" line, underlined by its level's
+# character: "21.1.1 Time conversion specifiers" over a row of "-".
+_INFO_TITLE = re.compile(r"^(\d+(?:\.\d+)*)\.?[ \t]+(\S.*?)\s*$")
+_INFO_UNDERLINE = re.compile(r"^([*=\-.])\1{2,}\s*$")
+
+
+def _info_title(lines: list[str], node: int) -> tuple[str, int]:
+    """The numbered title of the info node whose "File:" line is ``lines[node]`` ("21.1. ‘date’:
+    Print or set system date and time") and the index of its underline; ("", node) when the node has
+    no numbered title (the Top node, an index, an appendix).
+
+    Why: a node's name says nothing of where it stands ("Time conversion specifiers", "Options for
+    date"); its number does. With it a section's heading places it in its chapter as a numbered
+    HTML manual's does (docs/sections.md, "Numbered sections"), so the sections of one tool in a
+    manual of many ("21.1.x", under "21.1 ‘date’") are known as that tool's own. A chapter's
+    number ("21 System context") gets the dot a numbered heading carries, so it reads as a number.
+    """
+    j = node + 1
+    while j < len(lines) and not lines[j].strip():
+        j += 1
+    if j + 1 >= len(lines) or not _INFO_UNDERLINE.match(lines[j + 1]):
+        return "", node
+    found = _INFO_TITLE.match(lines[j])
+    if found is None:
+        return "", node
+    return f"{found.group(1)}. {found.group(2)}", j + 1
+
+
 def _without_page_furniture(lines: list[str]) -> list[str]:
     """The lines of an info file or a manual page without what every page of it carries: each info
     node's "File: …, Node: …" line becomes the node's ``##`` heading, and the banner, menus and tag
@@ -177,11 +205,15 @@ def _without_page_furniture(lines: list[str]) -> list[str]:
     """
     info = bool(_INFO_MARK.search("\n".join(lines[:400])))
     out: list[str] = []
-    for line in lines:
+    skip = -1
+    for i, line in enumerate(lines):
+        if i <= skip:
+            continue
         if info:
             node = _INFO_NODE.match(line)
             if node is not None:
-                out += ["", f"## {node.group(1).strip()}", ""]
+                title, skip = _info_title(lines, i)
+                out += ["", f"## {title or node.group(1).strip()}", ""]
                 continue
             if _INFO_FURNITURE.match(line):
                 continue

@@ -91,14 +91,85 @@ GLOSSARY = {
     "依赖": "dependency dependencies",
     "优先级": "priority",
 }
+
+# Everyday words of how-to questions and command-line manuals, which a Chinese manual writes in
+# Chinese and an English one in English: 「如何以 UTC 显示时间」 asks what coreutils writes as "display
+# the time in UTC". Used only to reach English documents (:func:`english_of` with ``general``):
+# over a Chinese manual these words would find every section that quotes an English command line
+# (docs/text.md, "The glossary").
+GENERAL = {
+    "显示": "display show print",
+    "打印": "print",
+    "输出": "output print",
+    "输入": "input",
+    "日期": "date",
+    "时间": "time",
+    "时区": "time zone",
+    "格式": "format",
+    "转换": "convert conversion",
+    "说明符": "specifier specifiers",
+    "秒数": "seconds",
+    "指定": "specified specify",
+    "当前": "current",
+    "压缩": "compress compression",
+    "解压": "decompress uncompress",
+    "级别": "level",
+    "排序": "sort sorting",
+    "重复": "duplicate repeated",
+    "去重": "duplicate unique",
+    "字段": "field",
+    "分隔符": "separator delimiter",
+    "反向": "reverse",
+    "逆序": "reverse",
+    "稳定": "stable",
+    "数值": "numeric number",
+    "数字": "number numeric",
+    "计数": "count",
+    "选项": "option",
+    "脚本": "script",
+    "正则表达式": "regular expression regex",
+    "搜索": "search",
+    "查找": "find search",
+    "替换": "replace substitute",
+    "下载": "download",
+    "目录": "directory",
+    "权限": "permission permissions",
+    "用户": "user",
+    "链接": "link",
+    "符号链接": "symbolic link",
+    "环境变量": "environment variable",
+    "退出状态": "exit status",
+    "上下文": "context",
+    "大小写": "case",
+    "补丁": "patch",
+    "差异": "difference differences",
+    "精度": "precision scale",
+    "进制": "base",
+    "默认": "default",
+    "标准输入": "standard input",
+    "标准输出": "standard output",
+    "错误": "error",
+    "备份": "backup",
+    "递归": "recursive recursively",
+}
+_EVERY = {**GENERAL, **GLOSSARY}
 GLOSSARY_RE = re.compile("|".join(re.escape(k) for k in sorted(GLOSSARY, key=len, reverse=True)))
+_EVERY_RE = re.compile("|".join(re.escape(k) for k in sorted(_EVERY, key=len, reverse=True)))
 
 
-def english_of(text: str) -> list[str]:
-    """The English words the glossary gives for the Chinese words of ``text``, in order, once each."""
+def english_of(text: str, *, general: bool = True) -> list[str]:
+    """The English words the glossary gives for the Chinese words of ``text``, in order, once each;
+    without ``general``, only for the technical words a Chinese manual also writes in English
+    (「版本固定」 → Pin-Priority)."""
+    table, pattern = (_EVERY, _EVERY_RE) if general else (GLOSSARY, GLOSSARY_RE)
     out: list[str] = []
-    for match in GLOSSARY_RE.finditer(text):
-        for word in GLOSSARY[match.group(0)].split():
+    for match in pattern.finditer(text):
+        for word in table[match.group(0)].split():
             if word not in out:
                 out.append(word)
     return out
+
+
+def glossary_spans(text: str) -> list[tuple[str, list[str]]]:
+    """Each Chinese word of ``text`` the whole glossary knows, with its English words, in order."""
+    return [(m.group(0), _EVERY[m.group(0)].split()) for m in _EVERY_RE.finditer(text)]

@@ -627,7 +627,12 @@ def subject_names(subject: str) -> list[str]:
 
 # "searching files with grep", "making patches with diff and patch", "running external commands in
 # Python with subprocess": the lower-case names a task is done with, at the subject's end.
-_WITH_TOOLS = re.compile(r"\b(?:with|using|via)\s+([a-z][\w.+-]*(?:(?:\s*,\s*|\s+and\s+|\s+or\s+)[a-z][\w.+-]*)*)\s*$")
+# "with grep", "using diff and patch", "with the date command", "via the rsync and ssh tools"
+# ("the" only before a kind word: "working with the filesystem" names no tool)
+_NAMES = r"([a-z][\w.+-]*(?:(?:\s*,\s*|\s+and\s+|\s+or\s+)[a-z][\w.+-]*)*)"
+_WITH_TOOLS = re.compile(
+    rf"\b(?:with|using|via)\s+(?:{_NAMES}|the\s+{_NAMES}\s+(?:command|tool|utility|program)s?)\s*$"
+)
 
 
 def subject_tools(subject: str) -> list[str]:
@@ -648,7 +653,7 @@ def subject_tools(subject: str) -> list[str]:
     found = _WITH_TOOLS.search(subject)
     if found is None:
         return []
-    names = [w for w in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", found.group(1)) if w]
+    names = [w for w in re.split(r"\s*,\s*|\s+and\s+|\s+or\s+", found.group(1) or found.group(2)) if w]
     return [] if any(w in EN_STOPWORDS for w in names) else list(dict.fromkeys(names))
 
 

@@ -16,6 +16,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from autodidact.text.glossary import glossary_spans
 from autodidact.wiki.common.markdown import has_cjk, nfkc, tokens
 from autodidact.wiki.common.topics import question_subject
 
@@ -247,6 +248,8 @@ def question_terms(question: str) -> list[KeyTerm]:
             # a hyphenated name keeps all its words ("apt-get" is not "apt"); else only the key tokens
             toks = frozenset(all_toks if "-" in part and not has_cjk(part) else (t for t in all_toks if t in wanted))
             part = part.strip(".'’-_")
+            if len(part) == 1 and has_cjk(part) and not glossary_spans(part):
+                continue  # 「以 UTC 显示」: a lone character between names is a function word, not a term
             if toks & wanted and toks not in seen and part:
                 seen.add(toks)
                 out.append(KeyTerm(part, toks))
@@ -270,6 +273,8 @@ def _holds(term: KeyTerm, text: str, roots: set[str]) -> bool:
     run = "".join(ch for ch in term.word if has_cjk(ch))
     if run and run in text:
         return True
+    if run and not has_cjk(text):
+        return _held_in_english(run, roots)
     grams = [t for t in term.tokens if has_cjk(t)]
     latin = [t for t in term.tokens if not has_cjk(t)]
     if latin and not all(_root(t) in roots for t in latin):
@@ -278,6 +283,20 @@ def _holds(term: KeyTerm, text: str, roots: set[str]) -> bool:
         return bool(latin)
     found = sum(1 for g in grams if g in roots)
     return found * 3 >= len(grams) * 2 and found > 0
+
+
+def _held_in_english(run: str, roots: set[str]) -> bool:
+    """Whether an English answer says a Chinese term: the glossary's words for two thirds of the
+    term's characters are in it (「日期时间显示」 by "display … date and time").
+
+    Why: a Chinese question answered from an English manual was never resolved: its 「命令日期时间
+    显示」 was "missing" from every quote, and each round asked the same questions again
+    (docs/text.md, "The glossary")."""
+    said = 0
+    for word, english in glossary_spans(run):
+        if any(all(_root(t) in roots for t in tokens(e)) for e in english):
+            said += len(word)
+    return said > 0 and said * 3 >= len(run) * 2
 
 
 def held_terms(terms: list[KeyTerm], text: str) -> tuple[list[KeyTerm], list[KeyTerm]]:
