@@ -265,6 +265,22 @@ def test_a_finding_shows_a_sentence_its_answer_repeats_once() -> None:
     assert cited == ["wiki/dpkg-vs-apt.md"]
 
 
+def test_a_quote_without_a_full_stop_ends_at_its_citation() -> None:
+    """"date --date='2 days ago'（来源：…）The string …" was shown as one glued sentence, and a glued
+    pair could repeat a sentence already shown (a trial's wget summary said one sentence twice)."""
+    answer = (
+        "To print the date of the day before yesterday: date --date='2 days ago'（来源：[a.md](../raw/a.md)）"
+        "The string 'tomorrow' is worth one day in the future.（来源：[b.md](../raw/b.md)）"
+        "To print the date of the day before yesterday: date --date='2 days ago'（来源：[a.md](../raw/a.md)）"
+    )
+    sentences, cited = _finding("如何显示前天的日期？", answer)
+    assert sentences == [
+        "To print the date of the day before yesterday: date --date='2 days ago'",
+        "The string 'tomorrow' is worth one day in the future.",
+    ]
+    assert cited == ["a.md", "b.md"]
+
+
 def test_a_finding_shows_one_of_sentences_that_say_nearly_the_same() -> None:
     """A reference page repeats a member's docstring in every class that has it."""
     answer = (

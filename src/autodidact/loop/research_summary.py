@@ -24,7 +24,7 @@ from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
 from autodidact.text.keypoints import key_points_heading
 from autodidact.text.sentences import join_sentences
-from autodidact.wiki.common.markdown import citations, render_citation, split_sentences, strip_citations, tokens
+from autodidact.wiki.common.markdown import CITATION_RE, citations, render_citation, split_sentences, tokens
 from autodidact.wiki.compile.answers import QuestionTerms
 
 MAX_FINDINGS = 5
@@ -93,7 +93,11 @@ def _asked(state: ResearchState, audits: list[tuple[int, list[AuditedQuestion] |
 def answer_sentences(answer: str) -> tuple[list[str], list[str]]:
     """An audit answer's own sentences (its "not yet covered" note dropped) and the files it cites."""
     cited = citations(answer)
-    sentences = [s for s in split_sentences(strip_citations(answer)) if not _NOT_COVERED.match(s)]
+    # Each quote ends at its citation: a quote with no closing full stop ("… date --date='2 days
+    # ago'（来源：…）The string …") was glued to the next one, and read as one sentence it could
+    # repeat a sentence already shown without being seen as alike (docs/loop.md, "The closing summary").
+    pieces = CITATION_RE.sub("\x00", answer).split("\x00")
+    sentences = [s for piece in pieces for s in split_sentences(piece.strip()) if not _NOT_COVERED.match(s)]
     return sentences, cited
 
 
