@@ -375,3 +375,27 @@ def test_the_word_all_members_share_titles_no_section(tmp_path: Path) -> None:
     sections = {e.heading for e in facet_outline(kb.root, [topic], "en") if e.facet == "global and nonlocal statements"}
     assert any("global" in h for h in sections), sections
     assert "Assignment statements" not in sections and "Debugger Commands" not in sections, sections
+
+
+def test_a_heading_of_a_facets_own_words_is_its_section(tmp_path: Path) -> None:
+    """Over bc's manual only one of five facets found a section: "5. Functions" names nothing beyond
+    generic words (it was taken for the subject's overview), and "5.1. Math Library Functions" writes
+    "preloaded", never "loaded", so "the math library loaded with -l" met no section."""
+    from autodidact.sources.ingest import index_corpus
+
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "calc.md").write_text(
+        "# calc\n\n## 2.1. Numbers\n\nNumbers in calc have a length and a scale; the scale is the count of"
+        " digits after the point, and every number keeps both of them.\n\n"
+        "## 5. Functions\n\nYou can define your own functions with the define keyword; a function takes"
+        " parameters and may return a value to its caller.\n\n"
+        "## 5.1. Math Library Functions\n\nIf calc is invoked with the -l option, a math library is preloaded,"
+        " and its functions are s for the sine and c for the cosine of a number.\n",
+        encoding="utf-8",
+    )
+    index_corpus(tmp_path, [pages], name="pages")
+    topic = "How do I calculate with calc: the scale of numbers, the math library loaded with -l, defining my own functions?"
+    found = {(e.facet, e.heading) for e in facet_outline(tmp_path, [topic], "en")}
+    assert ("math library loaded with -l", "Math Library Functions") in found, found
+    assert ("defining my own functions", "Functions") in found, found

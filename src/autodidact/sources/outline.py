@@ -290,7 +290,9 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
                 titled = False  # 《Unix 文件基础》 names one of 「DOS 与 Unix」 and nothing of the line endings
             if not heading or (share < SCORE_SHARE and not titled):
                 continue
-            if (named_terms <= subject_terms) != (facet is None):
+            # A heading of nothing but generic words still names a facet that writes them ("5.
+            # Functions" of "defining my own functions"): only one naming nothing is an overview.
+            if (named_terms <= subject_terms and not titled) != (facet is None):
                 continue  # a facet's part, or the subject's own overview: nothing else
             if len(set(terms(_own_text(hit.text, furniture)))) < MIN_TERMS:
                 continue  # only a line and what every page says ("Module reference"): no key points
@@ -300,7 +302,12 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
             # A section named for nothing but the name the facet writes ("12.6.1. make" for 「用 make
             # 构建」) is that thing's own, though it never says the facet's other words (「构建」).
             paged = paged or (facet is not None and bool(need.latin) and set() < term_set(heading) <= need.latin)
-            if not paged and not need.met(term_set(heading + " " + hit.text)):
+            # A heading that names two of the facet's words ("Math Library Functions" of "the math
+            # library loaded with -l") is its section when the text says all but one of the rest
+            # (it writes "preloaded", not "loaded").
+            if not paged and not need.met(
+                term_set(heading + " " + hit.text), slack=int(titled and len(sharing) >= 2 and not need.cjk)
+            ):
                 continue
             # Said once in passing ("from __future__ import generators") is not being about it.
             said = Counter(t for t in terms(hit.text) if t in own)
@@ -420,10 +427,11 @@ class _Need:
         paired = _PAIRED.search(query) is not None
         return cls(frozenset(written - cjk), cjk, frozenset(term_set(" ".join(english)) & own), paired=paired)
 
-    def met(self, said: set[str]) -> bool:
+    def met(self, said: set[str], slack: int = 0) -> bool:
+        """Whether a section saying ``said`` meets the need; ``slack``: Latin words it may miss."""
         if self.either:
             return any(words <= said for words in self.either)
-        missing = len(self.latin - said)
+        missing = max(len(self.latin - said) - slack, 0)
         # A Chinese facet naming two things (「在 DOS 与 Unix 换行符之间转换」) is answered by a section
         # that says one of them and half its own words: the manual's section on line endings writes
         # "MSDOS", never "DOS" alone. A facet naming one thing needs it.
