@@ -177,3 +177,4 @@ def test_the_outline_of_the_date_command_keeps_to_dates_sections_of_coreutils(tm
         "‘stat’: Report file or file system status",
     }
     assert any("date" in h.lower() or "conversion specifiers" in h.lower() for h in headings), headings
+    assert not any(tool in h for h in headings for tool in ("‘printf’", "‘numfmt’", "‘od’", "‘stat’")), headings

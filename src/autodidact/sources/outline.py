@@ -260,10 +260,11 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
             found = index.search(text, k=SEARCH_K)
             if found and found[0].score > 0:
                 ranked += [(h, h.score / found[0].score) for h in found]
-        own_sections = [
-            (h, r) for h, r in ranked if h.title not in families or in_families(h.section, families[h.title])
-        ]
-        ranked = own_sections or ranked  # a facet the tool's sections never speak of reads the rest
+        # Nor another manual's ("Time Directives" of time's for date). A facet none of the tool's
+        # sections answers gets none: the rest of the manual is other tools' ("‘printf’: Format and
+        # print data" for date's format strings), and its framework questions still search.
+        if families:
+            ranked = [(h, r) for h, r in ranked if h.title in families and in_families(h.section, families[h.title])]
         if not ranked:
             continue
         own = ((term_set(query) | term_set(" ".join(english))) - common) or term_set(query)
