@@ -254,6 +254,30 @@ def test_a_facet_whose_sections_were_all_asked_reads_them_again_once() -> None:
     repeat = Candidate(text=further[1], layer="audit", priority="high", source="audit", rationale="partial")
     later = _inputs(OUTLINE, [*first, further[1]]).model_copy(update={"min_questions": 0})  # no top-up re-asks
     assert further[1] not in [q.text for q in select_questions(later, [repeat]).questions]
+    # nor by the top-up: a section read twice has nothing more (the demo asked one a third time
+    # and listed it as an open question, "no answer found")
+    topped = _inputs(OUTLINE, [*first, further[1]]).model_copy(update={"min_questions": 3})
+    assert further[1] not in [q.text for q in select_questions(topped, [repeat]).questions]
+
+
+def test_sections_with_alike_headings_are_different_questions() -> None:
+    """The demo never read "Coroutine functions": its key-points question was taken for a repeat of
+    the one about "Coroutine function definition", round after round."""
+    outline = [
+        OutlineEntry(facet="Python coroutines", heading="Coroutine function definition"),
+        OutlineEntry(facet="Python coroutines", heading="Coroutine functions"),
+    ]
+    inputs = _inputs(outline, ["What are the key points of “Coroutine function definition”?"])
+    inputs = inputs.model_copy(update={"topic": "How do Python generators and coroutines work?"})
+    chosen = [q.text for q in select_questions(inputs, outline_candidates(inputs)).questions]
+    assert "What are the key points of “Coroutine functions”?" in chosen
+    # both new in one round: both asked
+    fresh = _inputs(outline).model_copy(update={"topic": "How do Python generators and coroutines work?"})
+    chosen = [q.text for q in select_questions(fresh, outline_candidates(fresh)).questions]
+    assert {
+        "What are the key points of “Coroutine functions”?",
+        "What are the key points of “Coroutine function definition”?",
+    } <= set(chosen)
 
 
 def test_the_topics_home_chapters_are_where_its_facets_are_headings(tmp_path: Path) -> None:

@@ -187,12 +187,16 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
         limit = inputs.max_questions if cand.priority != "low" else inputs.min_questions
         if len(chosen) >= limit:
             continue
-        if duplicate_of_chosen(feats, sig):
+        # A section's key points are told apart by its heading alone: "Coroutine functions" is not
+        # "Coroutine function definition", though the two questions share every other word (the
+        # demo never read the first: it was a "duplicate" of the second, round after round).
+        sectioned = cand.text in outline
+        if duplicate_of_chosen(feats, sig) and (not sectioned or any(c.text == cand.text for c, _, _ in chosen)):
             continue
         hid, score = _repeats(feats, sig, history)
         # A section asked again repeats its first question's words by design (candidates.py); asked
         # again itself, it is a repeat like any other.
-        again = cand.text in outline and is_further(cand.text) and cand.text not in asked_texts
+        again = sectioned and cand.text not in asked_texts
         if hid is not None and is_duplicate(score) and not again:
             if cand.text not in seen_dedup:
                 deduped.append((cand, hid))
@@ -207,6 +211,8 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
     for cand, hid in list(deduped):
         if len(chosen) >= inputs.min_questions:
             break
+        if is_further(cand.text):
+            continue  # a section read twice has nothing a third reading finds (its quotes are held)
         feats, sig = features(cand.text), signature(cand.text, all_frames)
         if duplicate_of_chosen(feats, sig):
             continue
