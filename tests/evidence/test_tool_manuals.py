@@ -178,3 +178,8 @@ def test_the_outline_of_the_date_command_keeps_to_dates_sections_of_coreutils(tm
     }
     assert any("date" in h.lower() or "conversion specifiers" in h.lower() for h in headings), headings
     assert not any(tool in h for h in headings for tool in ("‘printf’", "‘numfmt’", "‘od’", "‘stat’")), headings
+    # Asked in Chinese: the glossary's words reach date's sections (searched deeper than dd's
+    # "Convert and copy a file"), and a section goes to the facet its heading names most words of.
+    zh = "如何用 date 命令显示日期：常用转换说明符（%Y、%m、%d），以及把日期转换成自 Epoch 以来的秒数？"
+    found = {(e.facet, e.heading) for e in facet_outline(tmp_path, [zh], "zh")}
+    assert ("常用转换说明符(%Y、%m、%d)", "Time conversion specifiers") in found, found

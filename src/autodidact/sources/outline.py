@@ -27,6 +27,7 @@ from autodidact.text.topic import decompose, is_action_phrase, key_terms, subjec
 
 _PART = re.compile(r"\s*\(\d+/\d+\)$")  # the part counter of a cut section: "Classes (2/3)"
 SEARCH_K = 12  # passages read per facet
+FAMILY_DEPTH = 8  # a tool's own sections are looked for among this many times SEARCH_K hits
 PER_FACET = 6  # headings kept per facet (the questioner asks two unasked ones per round)
 FAMILY_EXTRA = 3  # unranked subsections of the facet's own section, asked after those
 FAMILY_ORDER = 1_000_000  # the query order given to them: after every ranked hit
@@ -71,8 +72,9 @@ def facet_outline(root: Path, topics: list[str], language: str) -> list[OutlineE
     with open_index(root) as index:
         for topic in topics:
             # (document, heading) → (its rank for the query, query order, facet): a section several
-            # facets find belongs to the one whose words its heading holds, else the one it ranks
-            # highest for.
+            # facets find belongs to the one whose words its heading holds — most of them: "Time
+            # conversion specifiers" is 「常用转换说明符」's (conversion, specifiers), not 「把日期转换成
+            # 自 Epoch 以来的秒数」's (conversion) — else the one it ranks highest for.
             best: dict[tuple[str, str], tuple[float, int, str | None, OutlineEntry]] = {}
             ranked = _ranked_sections(index, topic, language)
             homes = _homes(index, ranked)
@@ -201,8 +203,8 @@ def topic_homes(index: PassageIndex, topic: str, language: str) -> frozenset[str
 
 def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ranked]:
     """(facet, rank, section, its document's title) of every admissible hit, facet by facet; the
-    rank is the hit's share of the facet's best score, plus one when the heading names the facet;
-    last, the document's address."""
+    rank is the hit's share of the facet's best score, plus the number of the facet's words the
+    heading names when it names the facet; last, the document's address."""
     frame = decompose(topic, language)
     subject_terms = {t.casefold() for t in key_terms(frame.subject)} | {"chapter", "章"}
     # A part is looked for by its own words ("marshal", not "Python's marshal module": every module
@@ -257,14 +259,18 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
         # (hit, its share of its own query's best score): two queries' scores are not comparable.
         ranked: list[tuple[Passage, float]] = []
         for text in [query, " ".join(english)] if english else [query]:
-            found = index.search(text, k=SEARCH_K)
+            # Among the tool's own sections when it has some (below): searched deeper, since dd's
+            # "Convert and copy a file" outranks all of date's "Time conversion specifiers".
+            found = index.search(text, k=SEARCH_K * FAMILY_DEPTH if families else SEARCH_K)
+            if families:
+                # Nor another manual's ("Time Directives" of time's for date). A facet none of the
+                # tool's sections answers gets none: the rest of the manual is other tools'
+                # ("‘printf’: Format and print data" for date's format strings), and its framework
+                # questions still search.
+                found = [h for h in found if h.title in families and in_families(h.section, families[h.title])]
+                found = found[:SEARCH_K]
             if found and found[0].score > 0:
                 ranked += [(h, h.score / found[0].score) for h in found]
-        # Nor another manual's ("Time Directives" of time's for date). A facet none of the tool's
-        # sections answers gets none: the rest of the manual is other tools' ("‘printf’: Format and
-        # print data" for date's format strings), and its framework questions still search.
-        if families:
-            ranked = [(h, r) for h, r in ranked if h.title in families and in_families(h.section, families[h.title])]
         if not ranked:
             continue
         own = ((term_set(query) | term_set(" ".join(english))) - common) or term_set(query)
@@ -291,9 +297,10 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
                 titled = False  # 《Unix 文件基础》 names one of 「DOS 与 Unix」 and nothing of the line endings
             if not heading or (share < SCORE_SHARE and not titled):
                 continue
-            # A heading of nothing but generic words still names a facet that writes them ("5.
+            # A heading of nothing but generic words still names a facet that writes them all ("5.
             # Functions" of "defining my own functions"): only one naming nothing is an overview.
-            if (named_terms <= subject_terms and not titled) != (facet is None):
+            own_words = titled and term_set(heading) <= own
+            if (named_terms <= subject_terms and not own_words) != (facet is None):
                 continue  # a facet's part, or the subject's own overview: nothing else
             if len(set(terms(_own_text(hit.text, furniture)))) < MIN_TERMS:
                 continue  # only a line and what every page says ("Module reference"): no key points
@@ -326,7 +333,7 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
             entry = OutlineEntry(
                 facet, heading, hit.title if shared[raw] else "", numbered.group(1).rstrip(".") if numbered else ""
             )
-            out.append((facet, (1.0 if titled else 0.0) + share, entry, hit.title, hit.url))
+            out.append((facet, (float(len(sharing)) if titled else 0.0) + share, entry, hit.title, hit.url))
     return out
 
 
