@@ -266,7 +266,7 @@ def test_a_finding_shows_a_sentence_its_answer_repeats_once() -> None:
 
 
 def test_a_quote_without_a_full_stop_ends_at_its_citation() -> None:
-    """"date --date='2 days ago'（来源：…）The string …" was shown as one glued sentence, and a glued
+    """ "date --date='2 days ago'（来源：…）The string …" was shown as one glued sentence, and a glued
     pair could repeat a sentence already shown (a trial's wget summary said one sentence twice)."""
     answer = (
         "To print the date of the day before yesterday: date --date='2 days ago'（来源：[a.md](../raw/a.md)）"
@@ -369,3 +369,24 @@ def test_a_question_asked_during_the_last_round_gets_its_round_in_the_same_run(
     assert any(w.startswith("max_rounds raised from 1 to 2: 1 pending user question(s)") for w in warnings(reporter))
     rq = RoundQuestions.model_validate_json((root / "outputs/rounds/round_2_questions.json").read_text("utf-8"))
     assert rq.questions[0].text == HARD_QUESTION and rq.questions[0].source == "user"
+
+
+def test_a_section_read_twice_without_more_is_not_listed_as_unanswered(tmp_path: Path) -> None:
+    """The demo's summary listed "What are the further key points of “The "yield" statement”? (no
+    answer found)": the section had said everything in its first answer, which is no gap."""
+    from autodidact.kb import init_kb
+    from autodidact.loop.audit_answers import AuditedQuestion
+    from autodidact.loop.research_summary import _open_lines
+
+    kb, _ = init_kb(tmp_path / "kb", topic=TOPIC, lang="en")
+    last = [
+        AuditedQuestion(
+            qid="r5q5", status="open", question="What are the further key points of “The yield statement”?"
+        ),
+        AuditedQuestion(qid="r5q1", status="open", question="When should Python generators be used?"),
+    ]
+    lines = _open_lines(kb, last, zh=False)
+    assert lines == [
+        "- r5q5: What are the further key points of “The yield statement”? (the section says nothing its first answer did not)",
+        "- r5q1: When should Python generators be used? (no answer found)",
+    ]

@@ -22,7 +22,7 @@ from autodidact.loop.inbox import read_inbox
 from autodidact.loop.state import ResearchState
 from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
-from autodidact.text.keypoints import key_points_heading
+from autodidact.text.keypoints import is_further, key_points_heading
 from autodidact.text.sentences import join_sentences
 from autodidact.wiki.common.markdown import CITATION_RE, citations, render_citation, split_sentences, tokens
 from autodidact.wiki.compile.answers import QuestionTerms
@@ -181,6 +181,9 @@ def _open_lines(kb: KnowledgeBase, last: list[AuditedQuestion], zh: bool) -> lis
         if item.status == "partial":
             missing = f"；尚缺：{item.gap}" if zh and item.gap else (f"; missing: {item.gap}" if item.gap else "")
             note = f"（部分回答{missing}）" if zh else f" (partly answered{missing})"
+        elif is_further(item.question):
+            # read a second time, the section gave nothing its first answer had not: no gap to fill
+            note = "（该章节没有首次回答之外的要点）" if zh else " (the section says nothing its first answer did not)"
         else:
             note = "（未找到答案）" if zh else " (no answer found)"
         lines.append(head + note)
