@@ -183,3 +183,21 @@ def test_the_outline_of_the_date_command_keeps_to_dates_sections_of_coreutils(tm
     zh = "如何用 date 命令显示日期：常用转换说明符（%Y、%m、%d），以及把日期转换成自 Epoch 以来的秒数？"
     found = {(e.facet, e.heading) for e in facet_outline(tmp_path, [zh], "zh")}
     assert ("常用转换说明符(%Y、%m、%d)", "Time conversion specifiers") in found, found
+
+
+def test_a_word_in_a_list_of_quoted_names_is_not_what_the_sentence_is_about() -> None:
+    """The demo answered "the working mechanism of Python generators" with the __future__ features'
+    list, where "generators" is one of eight quoted names."""
+    future = (
+        'The list includes "absolute_import", "division", "generators", "generator_stop", "unicode_literals",'
+        ' "print_function", "nested_scopes" and "with_statement". They are all redundant because they are'
+        " always enabled, and only kept for backwards compatibility."
+    )
+    yielding = (
+        "When a generator function is called, it returns an iterator known as a generator. That generator"
+        " then controls the execution of the generator function."
+    )
+    question = "What are the core components and the working mechanism of Python generators?"
+    assert not any("absolute_import" in q for q in offline_quotes(question, [("Future statements", future)]))
+    quotes = offline_quotes(question, [("Future statements", future), ("Yield expressions", yielding)])
+    assert any("returns an iterator known as a generator" in q for q in quotes), quotes
