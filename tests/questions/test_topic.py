@@ -635,3 +635,42 @@ def test_a_chinese_topic_that_asks_how_to_use_a_tool_has_the_tool_and_task_as_su
     assert decompose("如何用 gzip 压缩和解压文件：压缩级别、保留原文件？", "zh").subject == "gzip 文件压缩和解压"
     # where the task is done still leads the subject, as before
     assert decompose("在 Debian 上如何用 SSH 远程访问服务器：配置文件？", "zh").subject == "Debian"
+
+
+def test_a_list_of_tasks_done_with_a_tool_is_decomposed_without_a_colon() -> None:
+    """A fresh-eyes trial over GnuPG's manual: with no colon, "How do I generate a GnuPG key pair,
+    export and import public keys, and sign and verify files with gpg?" was one facet and every
+    question pasted it whole ("What is the definition of generating a GnuPG key pair, export …")."""
+    from autodidact.text.topic import decompose, subject_tools
+
+    frame = decompose(
+        "How do I generate a GnuPG key pair, export and import public keys, and sign and verify files with gpg?", "en"
+    )
+    assert frame.subject == "using gpg" and subject_tools(frame.subject) == ["gpg"]
+    assert [f.name for f in frame.facets] == [
+        "generating a GnuPG key pair",
+        "exporting and importing public keys",
+        "signing and verifying files",
+    ]
+    # after a colon, two verbs of one object stay one task
+    listed = decompose("How do I work with gpg: making keys, and signing and verifying files?", "en")
+    assert "signing and verifying files" in [f.name for f in listed.facets]
+    # not a list of tasks: unchanged
+    assert decompose("How do I search files with grep?", "en").subject == "searching files with grep"
+
+
+def test_a_chinese_task_done_with_two_tools_is_one_facet() -> None:
+    """「用 msginit 和 msgmerge 维护 .po 文件」 read 「用 msginit」 and 「msgmerge 维护 .po 文件」, and the
+    subject kept 「如何」 (「如何用 gettext 为 C 程序做国际化的定义是什么？」 was a finding)."""
+    from autodidact.text.topic import decompose, subject_tools
+
+    frame = decompose(
+        "如何用 gettext 为 C 程序做国际化：用 xgettext 提取字符串、用 msginit 和 msgmerge 维护 .po 文件、用 msgfmt 编译 .mo 文件？",
+        "zh",
+    )
+    assert frame.subject == "用 gettext 为 C 程序做国际化" and subject_tools(frame.subject) == ["gettext"]
+    assert [f.name for f in frame.facets] == [
+        "用 xgettext 提取字符串",
+        "用 msginit 和 msgmerge 维护 .po 文件",
+        "用 msgfmt 编译 .mo 文件",
+    ]

@@ -103,3 +103,17 @@ def test_a_star_quoted_as_itself_is_no_emphasis() -> None:
     )
     assert strip_emphasis('匹配 "*" 字符，以及 (*) 和 `*`') == '匹配 "*" 字符，以及 (*) 和 `*`'
     assert strip_emphasis("**UTF-8** stands for *this*") == "UTF-8 stands for this"
+
+
+def test_a_citation_between_english_quotes_of_a_chinese_article_leaves_a_space() -> None:
+    """「…Invocation::).（来源：…）‘PO-Revision-Date’ The value …」 read as one sentence once the
+    citation was dropped, and the summary showed it beside its first half: one sentence twice."""
+    from autodidact.wiki.common.markdown import split_sentences, strip_citations
+
+    text = "It has support (note Invocation::).（来源：[a.md](../raw/a.md)）‘PO-Revision-Date’ The value is taken.（来源：[a.md](../raw/a.md)）"
+    assert split_sentences(strip_citations(text)) == [
+        "It has support (note Invocation::).",
+        "‘PO-Revision-Date’ The value is taken.",
+    ]
+    assert strip_citations("中文句子。（来源：[a.md](../raw/a.md)）下一句。") == "中文句子。下一句。"
+    assert strip_citations("One. (source: [a.md](../raw/a.md)) Two.") == "One. Two."

@@ -408,6 +408,9 @@ def _bare_subject(clause: str) -> str:
         framed = _ZH_HOW_FRAME.match(text)
         if framed and framed.group(1).strip(" ，,、的"):
             text = framed.group(1)
+        # 「如何用 gettext 为 C 程序做国际化」 (no verb the patterns above know): the question word is
+        # no part of the subject (「如何用 gettext 为 C 程序做国际化的定义是什么？」 was asked)
+        text = re.sub(r"^(?:如何|怎样|怎么样|怎么)\s*", "", text.strip())
         text = text.strip(" ，,、的")
     else:
         passive = _EN_PASSIVE.match(text) is not None
@@ -648,7 +651,7 @@ def subject_tools(subject: str) -> list[str]:
     if has_cjk(subject):
         # 「gzip 文件压缩和解压」, 「date 命令 日期时间显示和格式化」 (a topic asking how to do something
         # with a tool, docs/questions.md): the lower-case name the subject opens with
-        lead = re.match(r"^([a-z][\w.+-]*)\s", subject)
+        lead = re.match(r"^(?:用|使用|通过|借助)?\s*([a-z][\w.+-]*)\s", subject)
         return [lead.group(1)] if lead else []
     found = _WITH_TOOLS.search(subject)
     if found is None:
@@ -730,6 +733,9 @@ _ZH_HE_WORDS = (
 _ZH_RECIPROCAL = re.compile(r"(?:和|与).+?(?:之间|互换|互转|相互|互相)")
 
 
+_ZH_BARE_TOOL = re.compile(r"(?:用|使用|通过|借助)\s*[A-Za-z][\w.+-]*")
+
+
 def _zh_list_split(text: str) -> list[str]:
     """Split a Chinese list item on 和 / 与 / 以及 (not inside 和平, 总和 …)."""
     if _ZH_RECIPROCAL.search(text):
@@ -738,11 +744,13 @@ def _zh_list_split(text: str) -> list[str]:
     for i, word in enumerate(_ZH_HE_WORDS):
         guarded = guarded.replace(word, f"\x00{i}\x00")
     pieces = re.split(r"\s*(?:以及|和|与)\s*", guarded)
-    # 「查看和刷新邮件队列」: a bare verb before 和 shares the object after it; the two are one task
+    # 「查看和刷新邮件队列」: a bare verb before 和 shares the object after it; the two are one task.
+    # So does a bare tool: 「用 msginit 和 msgmerge 维护 .po 文件」 is one task done with two tools
+    # (split, it read 「用 msginit」 and 「msgmerge 维护 .po 文件」).
     joined: list[str] = []
     for piece in pieces:
-        if joined and re.fullmatch(ZH_VERBS, joined[-1].strip()):
-            joined[-1] = f"{joined[-1]}和{piece}"
+        if joined and (re.fullmatch(ZH_VERBS, joined[-1].strip()) or _ZH_BARE_TOOL.fullmatch(joined[-1].strip())):
+            joined[-1] = _zh_glue(_zh_glue(joined[-1], "和"), piece)
         else:
             joined.append(piece)
     pieces = joined
@@ -889,6 +897,35 @@ _ZH_WH = r"(?:如何|怎样|怎么|为什么|为何|有哪些|有什么|是否|�
 _ZH_CLAUSE = re.compile(rf"\s*[？?；;]\s*|\s*[，,]\s*(?={_ZH_WH})|\s*[，,]?\s*(?=(?:各自|分别)[^，,？?]*?{_ZH_WH})")
 _EN_AUX = r"(?:is|are|was|were|can|could|should|would|will|may|might|must|does|do|did)"
 _EN_PRONOUN = re.compile(r"\b(?:it|they|them|this|these)\b", re.I)
+
+
+def _task_list(subject: str) -> tuple[str, list[str]] | None:
+    """("using gpg", ["generating a GnuPG key pair", "exporting and importing public keys", "signing and
+    verifying files"]) of "generating a GnuPG key pair, export and import public keys, and sign and
+    verify files with gpg"; None unless the subject is such a list of tasks done with named tools.
+
+    Why: with no colon the whole list was the subject, one facet, and every question pasted it
+    whole ("What is the definition of generating a GnuPG key pair, export and import public keys,
+    and sign and verify files with gpg?"; a fresh-eyes trial's one article, docs/questions.md).
+    """
+    if not _ACTION_PHRASE.match(subject):
+        return None
+    tools = _WITH_TOOLS.search(subject)
+    if tools is None:
+        return None
+    items = [p.strip() for p in re.split(r"\s*,\s*(?:and\s+|or\s+)?", subject[: tools.start()].strip()) if p.strip()]
+    if len(items) < 2:
+        return None
+    out = [items[0]]
+    for item in items[1:]:
+        # "export and import public keys": each verb of the task as its gerund
+        verbs = re.match(r"^([a-z]+)(?:\s+(and|or)\s+([a-z]+))?\s+(\S.*)$", item)
+        if verbs is None or verbs.group(1) in EN_STOPWORDS or verbs.group(1).endswith("ing"):
+            return None
+        first, joiner, second, rest = verbs.groups()
+        both = f"{_gerund(first)} {joiner} {_gerund(second)}" if second else _gerund(first)
+        out.append(f"{both} {rest}")
+    return f"using {tools.group(1) or tools.group(2)}", out
 
 
 def _split_items(text: str) -> list[str]:
@@ -1267,9 +1304,19 @@ def _list_facets(tail: str, subject: str, zh: bool) -> list[Facet]:
     items = [p for p in (s.strip() for s in re.split(r"\s*[;,]\s*", masked)) if p]
     items = [re.sub(r"^(?:and|or|as well as)\s+", "", p, flags=re.I) for p in items]
     items, enumerated = _inner_lists(items)
-    if items and not enumerated and not _en_comparison(items[-1]) and not re.match(rf"{_WH}\b", items[-1], re.I):
+    last = items[-1] if items else ""
+    # "signing and verifying files": two verbs of one object are one task (split, it read "signing"
+    # and "verifying files")
+    shared_object = re.match(r"^\w+ing\s+and\s+\w+ing\s+\S", last, re.I) is not None
+    if (
+        items
+        and not enumerated
+        and not shared_object
+        and not _en_comparison(last)
+        and not re.match(rf"{_WH}\b", last, re.I)
+    ):
         # "A and B" alone, or the last of "A, B and C" (a list without the serial comma)
-        items = items[:-1] + [p for p in re.split(r"\s+and\s+", items[-1]) if p.strip()]
+        items = items[:-1] + [p for p in re.split(r"\s+and\s+", last) if p.strip()]
     items = [_unmasked(p, groups) for p in items]
     items = [part for item in items for part in _wh_and_its(item)]
     previous = ""
@@ -1567,7 +1614,14 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
     else:
         subject = _bare_subject(first)
         own = _zh_main_question(first) if zh else _en_main_question(first)
-        if own is not None:
+        tasks = None if zh or tail or len(clauses) > 1 else _task_list(subject)
+        if tasks is not None:
+            # "How do I generate a key pair, export and import keys, and sign and verify files with
+            # gpg?": the tasks are the facets and the tool the subject, as after a colon
+            subject, items = tasks
+            facets += [_make(item, "aspect", members=aspect_members(item)) for item in items]
+            own = None
+        elif own is not None:
             facets.append(own)
     for clause in clauses[1:]:
         facet = (_zh_question_facet if zh else _en_question_facet)(clause, subject)

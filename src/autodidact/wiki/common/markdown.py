@@ -184,8 +184,23 @@ def citation_links(text: str) -> list[tuple[str, str]]:
 
 
 def strip_citations(text: str) -> str:
-    """The statement without its citation parentheses."""
-    return re.sub(r"\s{2,}", " ", CITATION_RE.sub("", text)).strip()
+    """The statement without its citation parentheses.
+
+    A citation between two English sentences of a Chinese article (「…Invocation::).（来源：…）‘PO-
+    Revision-Date’ The value …」) leaves a space: dropped bare, the two read as one sentence, and the
+    audit's answer and the summary showed the glued pair beside the first one, the same sentence
+    twice (docs/wiki.md, "Article layout")."""
+
+    def gap(match: re.Match[str]) -> str:
+        before = text[match.start() - 1 : match.start()]
+        after = text[match.end() : match.end() + 1]
+        latin = before and after and not before.isspace() and not after.isspace()
+        return " " if latin and not has_cjk(before + after) and before not in _FULL_WIDTH_STOPS else ""
+
+    return re.sub(r"\s{2,}", " ", CITATION_RE.sub(gap, text)).strip()
+
+
+_FULL_WIDTH_STOPS = "。！？；：，、）」』"
 
 
 # Characters a link target may not hold bare (CommonMark) or that Obsidian reads as a heading or block
