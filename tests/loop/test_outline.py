@@ -419,7 +419,10 @@ def test_a_heading_of_a_facets_own_words_is_its_section(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     index_corpus(tmp_path, [pages], name="pages")
-    topic = "How do I calculate with calc: the scale of numbers, the math library loaded with -l, defining my own functions?"
+    topic = (
+        "How do I calculate with calc: the scale of numbers, the math library loaded with -l,"
+        " defining my own functions?"
+    )
     found = {(e.facet, e.heading) for e in facet_outline(tmp_path, [topic], "en")}
     assert ("math library loaded with -l", "Math Library Functions") in found, found
     assert ("defining my own functions", "Functions") in found, found

@@ -387,6 +387,7 @@ def test_a_section_read_twice_without_more_is_not_listed_as_unanswered(tmp_path:
     ]
     lines = _open_lines(kb, last, zh=False)
     assert lines == [
-        "- r5q5: What are the further key points of “The yield statement”? (the section says nothing its first answer did not)",
+        "- r5q5: What are the further key points of “The yield statement”?"
+        " (the section says nothing its first answer did not)",
         "- r5q1: When should Python generators be used? (no answer found)",
     ]

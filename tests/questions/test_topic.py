@@ -665,7 +665,8 @@ def test_a_chinese_task_done_with_two_tools_is_one_facet() -> None:
     from autodidact.text.topic import decompose, subject_tools
 
     frame = decompose(
-        "如何用 gettext 为 C 程序做国际化：用 xgettext 提取字符串、用 msginit 和 msgmerge 维护 .po 文件、用 msgfmt 编译 .mo 文件？",
+        "如何用 gettext 为 C 程序做国际化：用 xgettext 提取字符串、用 msginit 和 msgmerge 维护 .po 文件、"
+        "用 msgfmt 编译 .mo 文件？",
         "zh",
     )
     assert frame.subject == "用 gettext 为 C 程序做国际化" and subject_tools(frame.subject) == ["gettext"]

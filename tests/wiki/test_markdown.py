@@ -110,7 +110,8 @@ def test_a_citation_between_english_quotes_of_a_chinese_article_leaves_a_space()
     citation was dropped, and the summary showed it beside its first half: one sentence twice."""
     from autodidact.wiki.common.markdown import split_sentences, strip_citations
 
-    text = "It has support (note Invocation::).（来源：[a.md](../raw/a.md)）‘PO-Revision-Date’ The value is taken.（来源：[a.md](../raw/a.md)）"
+    cite = "（来源：[a.md](../raw/a.md)）"
+    text = f"It has support (note Invocation::).{cite}‘PO-Revision-Date’ The value is taken.{cite}"
     assert split_sentences(strip_citations(text)) == [
         "It has support (note Invocation::).",
         "‘PO-Revision-Date’ The value is taken.",

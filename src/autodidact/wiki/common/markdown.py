@@ -36,7 +36,7 @@ _TOKEN_RE = re.compile(rf"[a-z0-9]+(?:['’][a-z]+)?|[{_CJK}]+")
 _CJK_RE = re.compile(rf"[{_CJK}]")
 _SENTENCE_END = re.compile(
     r"(?<=[。！？；])|(?<=[!?])(?=\s)"  # "(not the keys!)" goes on
-    r"|(?<=[.])(?=\s+\**[A-Z\"“(\[`]|\s*$|\s+[a-z_][\w.]*\()|(?<=[.])\s+(?=[" + _CJK + r"])"
+    r"|(?<=[.])(?=\s+\**[A-Z\"“‘(\[`]|\s*$|\s+[a-z_][\w.]*\()|(?<=[.])\s+(?=[" + _CJK + r"])"
     r"|(?<=[.!?][’”\"')])(?=\s+\**[A-Z\"“‘(\[`])"
 )
 _NUMBER_RE = re.compile(
