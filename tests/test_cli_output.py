@@ -140,3 +140,33 @@ def test_off_a_terminal_nothing_is_drawn() -> None:
     status.start()
     assert not status.shown and status.live is None
     status.stop()
+
+
+def test_researchs_result_is_on_stdout_and_its_progress_on_stderr(tmp_path: Path) -> None:
+    """A fresh-eyes trial found stdout empty after `research`: its result block went to stderr,
+    though the README says a command's result goes to stdout."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "generators.md").write_text(DOC, "utf-8")
+    root = tmp_path / "kb"
+    result = _run(
+        "research", "How do Python generators work?", "--kb", str(root), "--corpus", str(docs), "--max-rounds", "1"
+    )
+    assert result.exit_code == 0, result.output
+    assert "status:" in result.stdout and f"- summary: {root.resolve()}" in result.stdout
+    assert "step 1" in result.stderr or "→" in result.stderr  # progress stays on stderr
+    assert "→" not in result.stdout
+    as_json = _only_json(
+        _run(
+            "research",
+            "How do Python generators work?",
+            "--kb",
+            str(tmp_path / "kb2"),
+            "--corpus",
+            str(docs),
+            "--max-rounds",
+            "1",
+            "--json",
+        )
+    )
+    assert as_json["rounds"] == 1

@@ -207,6 +207,8 @@ def _result_json(result: RunResult) -> JSONObject:
 
 
 def _final_block(result: RunResult) -> None:
+    """How the run ended and where to read it: the command's result, so on stdout (the README's
+    "Output"); the rule above it is progress, on stderr."""
     root = result.kb_root
     if real_console(console).is_terminal:
         console.rule("done")
@@ -214,13 +216,13 @@ def _final_block(result: RunResult) -> None:
         console.print("── done ──")
     if result.status == "already_complete":
         console.print("This research had already finished; nothing new arrived (ask a question to re-open it).")
-    console.print(f"## {result.rounds} round(s) · status: {result.status} · {result.reason}")
-    console.print(f"- wiki:    {root / 'wiki'}  (start at wiki/INDEX.md)")
+    out.print(f"## {result.rounds} round(s) · status: {result.status} · {result.reason}", markup=False)
+    out.print(f"- wiki:    {root / 'wiki'}  (start at wiki/INDEX.md)", markup=False)
     if result.summary:
-        console.print(f"- summary: {root / result.summary}")
-    console.print(f"- rounds:  {root / 'outputs' / 'rounds'}")
-    console.print(f"- state:   {root / 'outputs' / 'research_state.json'}")
-    console.print(f"- status:  autodidact status --kb {root}")
+        out.print(f"- summary: {root / result.summary}", markup=False)
+    out.print(f"- rounds:  {root / 'outputs' / 'rounds'}", markup=False)
+    out.print(f"- state:   {root / 'outputs' / 'research_state.json'}", markup=False)
+    out.print(f"- status:  autodidact status --kb {root}", markup=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -321,9 +323,10 @@ def register(app: typer.Typer) -> None:
             )
         finally:
             reporter.close()
-        _final_block(result)
         if as_json:
-            emit_json(_result_json(result))
+            emit_json(_result_json(result))  # stdout holds the JSON and nothing else
+        else:
+            _final_block(result)
 
     @app.command("ask")
     def ask_cmd(
