@@ -391,3 +391,15 @@ def test_a_section_read_twice_without_more_is_not_listed_as_unanswered(tmp_path:
         " (the section says nothing its first answer did not)",
         "- r5q1: When should Python generators be used? (no answer found)",
     ]
+
+
+def test_a_not_covered_note_with_a_semicolon_is_no_finding() -> None:
+    """「尚缺：程序做国际化；用 gettext 为 C 程序做国际化的组成与工作原理。」 split at its 「；」, and its second
+    half was shown as the answer of a core finding."""
+    answer = (
+        "The ‘xgettext’ program is used to find and extract all translatable strings."
+        "尚缺：程序做国际化；用 gettext 为 C 程序做国际化的组成与工作原理。（来源：wiki/xgettext.md）"
+    )
+    sentences, cited = _finding("用 gettext 为 C 程序做国际化的核心组成部分和工作原理是什么？", answer)
+    assert sentences == ["The ‘xgettext’ program is used to find and extract all translatable strings."]
+    assert cited == ["wiki/xgettext.md"]

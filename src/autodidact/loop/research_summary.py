@@ -34,6 +34,7 @@ ALIKE = 0.6  # two sentences sharing more than this share of their words say the
 STATUS_RANK = {"resolved": 0, "partial": 1}
 _LINK = re.compile(r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\]")
 _NOT_COVERED = re.compile(r"^(?:Not yet covered|Still missing|尚缺|仍缺)\s*[:：]", re.I)
+_NOT_COVERED_TAIL = re.compile(r"(?:Not yet covered|Still missing|尚缺|仍缺)\s*[:：].*$", re.I | re.S)
 _SETTLED = re.compile(r"^~~(.+?)~~\s*\[r(\d+),\s*(partial|open)\]\s*$")
 
 
@@ -97,6 +98,9 @@ def answer_sentences(answer: str) -> tuple[list[str], list[str]]:
     # ago'（来源：…）The string …") was glued to the next one, and read as one sentence it could
     # repeat a sentence already shown without being seen as alike (docs/loop.md, "The closing summary").
     pieces = CITATION_RE.sub("\x00", answer).split("\x00")
+    # The "not yet covered" note ends its answer, and may hold a 「；」 that would split it: 「尚缺：程序做
+    # 国际化；用 gettext 为 C 程序做国际化的组成与工作原理。」 left its second half as a "finding".
+    pieces = [_NOT_COVERED_TAIL.sub("", piece) for piece in pieces]
     sentences = [s for piece in pieces for s in split_sentences(piece.strip()) if not _NOT_COVERED.match(s)]
     return sentences, cited
 

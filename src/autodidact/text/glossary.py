@@ -151,6 +151,21 @@ GENERAL = {
     "错误": "error",
     "备份": "backup",
     "递归": "recursive recursively",
+    "程序": "program programs",
+    "国际化": "internationalization i18n",
+    "本地化": "localization l10n",
+    "翻译": "translation translate translated",
+    "提取": "extract extracts",
+    "维护": "maintain maintaining",
+    "合并": "merge merges",
+    "创建": "create creates",
+    "生成": "generate generates",
+    "签名": "sign signature",
+    "验证": "verify verification",
+    "导出": "export",
+    "密钥": "key keys",
+    "加密": "encrypt encryption",
+    "解密": "decrypt decryption",
 }
 _EVERY = {**GENERAL, **GLOSSARY}
 GLOSSARY_RE = re.compile("|".join(re.escape(k) for k in sorted(GLOSSARY, key=len, reverse=True)))
