@@ -201,3 +201,20 @@ def test_a_word_in_a_list_of_quoted_names_is_not_what_the_sentence_is_about() ->
     assert not any("absolute_import" in q for q in offline_quotes(question, [("Future statements", future)]))
     quotes = offline_quotes(question, [("Future statements", future), ("Yield expressions", yielding)])
     assert any("returns an iterator known as a generator" in q for q in quotes), quotes
+
+
+def test_the_entry_of_the_option_named_by_the_question_answers_it() -> None:
+    """Over GnuPG's manual "How do I export and import public keys?" quoted '--export-ssh-key' and
+    '--export-secret-keys', never '--export' itself: every entry there says "export" and "keys"."""
+    import gzip
+
+    import pytest
+
+    manual = Path("/usr/share/info/gnupg.info-1.gz")
+    text = gzip.decompress(manual.read_bytes()).decode("utf-8") if manual.is_file() else ""
+    at = text.find("\n'--export'\n")
+    if at < 0:
+        pytest.skip("GnuPG's Info manual (with its '--export' entry) is not installed")
+    commands = text[max(0, at - 6000) : at + 3000]
+    quotes = offline_quotes("How do I export and import public keys?", [("Commands", commands)])
+    assert any("mail those keys" in q or "exported keys are written" in q for q in quotes), quotes

@@ -306,6 +306,8 @@ class ExtractClaimsTask:
                 if bonus:
                     shows.add(i)
                 own = OWN_SECTION_WEIGHT if pid in dedicated else 1.0
+                if _names_the_task(options.get((pid, sentence), ""), variants[0]):
+                    own *= OPTION_NAMED_WEIGHT
                 scored.append((-best * (1.0 + bonus) * own, i, pid, sentence, key))
         wanted = inputs.heads or variants[0]
         lifts: dict[int, tuple[float, int, str, str, str]] = {}
@@ -386,6 +388,7 @@ _PART_SPLIT = re.compile(r"[-./_]+")
 
 
 OWN_SECTION_WEIGHT = 2.0  # a sentence in the section named for what is asked, against one elsewhere
+OPTION_NAMED_WEIGHT = 1.5  # a sentence of the option entry whose long name is the question's words
 
 
 def _in_own_section(inputs: ExtractInputs, keep: frozenset[str]) -> set[str]:
@@ -706,6 +709,24 @@ def _offsets(passages: list[PassageIn], found: list[tuple[str, str]]) -> list[in
             cursor[pid] = at + 1
         out.append(at if at >= 0 else None)
     return out
+
+
+def _names_the_task(head: str, asked: list[str]) -> bool:
+    """Whether an option entry's long name is made of the question's own words: ‘--export’ for "How
+    do I export and import public keys?", ‘--ignore-case’ for ignoring case.
+
+    Why: a manual's other entries say those words too ("--export-ssh-key … exports the latest valid
+    subkey", "--delete-secret-and-public-key"), and a passage that mentions exporting in passing
+    ("you want to export the secret key to another machine") outranked the entry of the command
+    that does it (a fresh-eyes trial over GnuPG's manual; docs/evidence.md, "Option entries")."""
+    if not head:
+        return False
+    wanted = set(asked)
+    for name in option_names(head):
+        said = set(terms(name.lstrip("-")))
+        if name.startswith("--") and said and said <= wanted:
+            return True
+    return False
 
 
 def _heads_option(head: str, literal: str) -> bool:
