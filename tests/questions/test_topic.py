@@ -675,3 +675,17 @@ def test_a_chinese_task_done_with_two_tools_is_one_facet() -> None:
         "用 msginit 和 msgmerge 维护 .po 文件",
         "用 msgfmt 编译 .mo 文件",
     ]
+
+
+def test_a_task_and_what_is_done_after_it_are_one_subject() -> None:
+    """ "How do I make a detached signature with gpg and verify it?" gave two articles, "how I make a
+    detached signature with gpg and verify it" and "making a detached signature with gpg and verify
+    it", linking each other (a fresh-eyes trial)."""
+    from autodidact.text.topic import decompose
+
+    frame = decompose("How do I make a detached signature with gpg and verify it?", "en")
+    assert frame.subject == "making a detached signature with gpg and verifying it"
+    assert [f.name for f in frame.facets] == ["making a detached signature with gpg and verifying it"]
+    assert not any(f.kind == "question" for f in decompose("How do I safely create temporary files?", "en").facets)
+    # a question about a thing, not about "I", keeps its own facet
+    assert any(f.kind == "question" for f in decompose("How does a Debian system start up under systemd?", "en").facets)

@@ -455,6 +455,9 @@ def _bare_subject(clause: str) -> str:
             if both is not None:  # "read and write CSV files": both verbs become gerunds
                 rest = " ".join(p for p in (both.group("join"), _gerund(both.group("verb")), both.group("rest")) if p)
             if rest is not None:
+                # "make a detached signature with gpg and verify it": the second task's verb is a
+                # gerund too ("… and verifying it", never "… and verify it")
+                rest = _LATER_VERB.sub(lambda m: f"and {_gerund(m.group(1))} {m.group(2)}", rest)
                 text = " ".join(p for p in (_gerund(task.group("verb")), rest) if p)
         verb = _EN_DOES_VERB.match(text) if does and task is None else None
         if verb is not None and verb.group("s").lower() not in {"i", "we", "you", "they", "one", "people"}:
@@ -483,6 +486,7 @@ def _bare_subject(clause: str) -> str:
 
 
 _ACTION_PHRASE = re.compile(r"^[A-Za-z]+ing\s+\S", re.I)
+_LATER_VERB = re.compile(r"\band\s+([a-z]+)\s+(it|them|this|these|that)$")
 
 
 # Words ending in "ing" that are no verb's form: "string handling" is about strings.
@@ -1100,7 +1104,12 @@ def _en_main_question(clause: str) -> Facet | None:
         return _make(name, "question", question=text[:1].upper() + text[1:] + "?")
     found = _EN_MAIN.match(text)
     verb = _EN_DOES_VERB.match(found.group("rest")) if found else None
-    if found is None or verb is None or verb.group("s").lower() in {"i", "we", "you", "they", "one", "people"}:
+    # "How do I sign a file and verify it?" is a task (the subject), not a question about "I …"
+    if (
+        found is None
+        or verb is None
+        or verb.group("s").split()[0].lower() in {"i", "we", "you", "they", "one", "people"}
+    ):
         return None
     thing = verb.group("s")
     action = found.group("rest")[len(thing) :].strip()
