@@ -50,6 +50,7 @@ CHECK_KEYS = {
     "new_claims",
     "new_sources",
     "unread_sections",
+    "waiting_questions",
 }
 
 
@@ -134,6 +135,8 @@ def test_offline_rounds_produce_valid_artifacts(fresh_kb: Callable[[str], Path])
             new_claims=tc["new_claims"],
             new_sources=tc["new_sources"],
             previous_empty=previous_empty,
+            unread_sections=tc.get("unread_sections") or 0,
+            waiting_questions=tc.get("waiting_questions") or 0,
         )
         assert tc["decision"] == ("terminate" if cond.terminate else "continue")
         assert tc.get("stopped_by") == cond.stopped_by

@@ -157,3 +157,35 @@ def test_unread_on_topic_sections_are_new_material_the_rules_wait_for() -> None:
     assert waiting.decision == "continue" and waiting.unread_sections == 3
     assert "3 on-topic sections not read yet" in waiting.reason
     assert "章节未读" in decide(**common, language="zh", unread_sections=3).reason
+
+
+def test_a_round_of_re_asks_has_not_run_out_while_new_questions_wait() -> None:
+    """The overlap was high because the round re-asked partly answered questions, while the
+    questions of what a facet's examples are waited for room: three runs stopped "by the rules"
+    before asking them (grep's -r entry was never read)."""
+    waiting = decide(**ALL_MET, language="en", waiting_questions=4)
+    assert waiting.decision == "continue" and waiting.waiting_questions == 4
+    assert "0.80 is above 0.7, but 4 new questions wait to be asked" in waiting.reason
+    assert "个新问题未问" in decide(**ALL_MET, language="zh", waiting_questions=4).reason
+    assert decide(**ALL_MET, language="en", waiting_questions=0).decision == "terminate"
+    # the cap and a stall still end the run
+    assert decide(**{**ALL_MET, "round_n": 20}, language="en", waiting_questions=4).decision == "terminate"
+
+
+def test_the_questioner_counts_the_new_questions_a_round_had_no_room_for() -> None:
+    from autodidact.questions.generate import select_questions
+    from autodidact.questions.models import Candidate, QuestionerInputs
+
+    inputs = QuestionerInputs(
+        topic="How do Python generators and coroutines work?", round=2, language="en", min_questions=2, max_questions=2
+    )
+    texts = [
+        "What does a typical example of Python generators look like?",
+        "What are the limitations of Python coroutines?",
+        "What problems are solved by Python generators?",
+        "When should Python coroutines be used, and when not?",
+    ]
+    cands = [Candidate(text=t, layer="L2-mechanism", priority="low", source="framework", rationale="") for t in texts]
+    out = select_questions(inputs, cands)
+    assert len(out.questions) == 2 and out.waiting_questions == 2
+    assert select_questions(inputs, cands[:2]).waiting_questions == 0

@@ -206,9 +206,11 @@ def _result_json(result: RunResult) -> JSONObject:
     }
 
 
-def _final_block(result: RunResult) -> None:
+def _final_block(result: RunResult, *, as_json: bool) -> None:
     """How the run ended and where to read it: the command's result, so on stdout (the README's
-    "Output"); the rule above it is progress, on stderr."""
+    "Output"); the rule above it is progress, on stderr. With ``--json`` stdout holds the JSON
+    alone, and the block goes to stderr with the progress."""
+    shown = console if as_json else out
     root = result.kb_root
     if real_console(console).is_terminal:
         console.rule("done")
@@ -216,13 +218,13 @@ def _final_block(result: RunResult) -> None:
         console.print("── done ──")
     if result.status == "already_complete":
         console.print("This research had already finished; nothing new arrived (ask a question to re-open it).")
-    out.print(f"## {result.rounds} round(s) · status: {result.status} · {result.reason}", markup=False)
-    out.print(f"- wiki:    {root / 'wiki'}  (start at wiki/INDEX.md)", markup=False)
+    shown.print(f"## {result.rounds} round(s) · status: {result.status} · {result.reason}", markup=False)
+    shown.print(f"- wiki:    {root / 'wiki'}  (start at wiki/INDEX.md)", markup=False)
     if result.summary:
-        out.print(f"- summary: {root / result.summary}", markup=False)
-    out.print(f"- rounds:  {root / 'outputs' / 'rounds'}", markup=False)
-    out.print(f"- state:   {root / 'outputs' / 'research_state.json'}", markup=False)
-    out.print(f"- status:  autodidact status --kb {root}", markup=False)
+        shown.print(f"- summary: {root / result.summary}", markup=False)
+    shown.print(f"- rounds:  {root / 'outputs' / 'rounds'}", markup=False)
+    shown.print(f"- state:   {root / 'outputs' / 'research_state.json'}", markup=False)
+    shown.print(f"- status:  autodidact status --kb {root}", markup=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -323,10 +325,9 @@ def register(app: typer.Typer) -> None:
             )
         finally:
             reporter.close()
+        _final_block(result, as_json=as_json)
         if as_json:
-            emit_json(_result_json(result))  # stdout holds the JSON and nothing else
-        else:
-            _final_block(result)
+            emit_json(_result_json(result))
 
     @app.command("ask")
     def ask_cmd(

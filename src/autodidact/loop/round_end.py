@@ -164,6 +164,7 @@ def step_state(ctx: RoundContext, n: int, rq: RoundQuestions, scratch: RoundScra
         unread_sections=unread_sections(
             ctx, [*(h.text for h in state.all_questions_ever), *(q.text for q in rq.questions)]
         ),
+        waiting_questions=rq.waiting_questions,
     )
     record = RoundRecord(
         round=n,

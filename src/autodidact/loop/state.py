@@ -31,7 +31,7 @@ from autodidact.store import atomic
 StopKind = Literal["rules", "stalled", "max_rounds"]
 STEP_FLAGS = ("step1_done", "step2_done", "step3_done", "step4_done")
 LAST_GOOD = "research_state.last-good.json"
-OPTIONAL_CHECK_KEYS = ("new_claims", "new_sources", "stopped_by", "unread_sections")
+OPTIONAL_CHECK_KEYS = ("new_claims", "new_sources", "stopped_by", "unread_sections", "waiting_questions")
 
 
 class _Strict(BaseModel):
@@ -72,6 +72,7 @@ class TerminationCheck(_Strict):
     new_sources: int | None = Field(default=None, ge=0)
     stopped_by: StopKind | None = None
     unread_sections: int | None = Field(default=None, ge=0)  # on-topic sections never asked (docs/loop.md)
+    waiting_questions: int | None = Field(default=None, ge=0)  # new questions a round had no room for
 
 
 class RoundRecord(_Strict):

@@ -110,13 +110,18 @@ def evaluate(
     new_sources: int | None = None,
     previous_empty: bool = False,
     unread_sections: int = 0,
+    waiting_questions: int = 0,
 ) -> Conditions:
-    """Every clause for this round (``previous_empty``: the round before added no claim and no source)."""
+    """Every clause for this round (``previous_empty``: the round before added no claim and no source).
+
+    A high overlap says the questions ran out only when no new question waited for room
+    (``waiting_questions``): a round of re-asked partial questions had stopped three research runs
+    before they asked what a facet's examples are (docs/loop.md, "When the loop stops")."""
     return Conditions(
         diminishing=diminishing(round_n, issues, previous_issues),
         no_pending_questions=pending_user_questions == 0,
         no_new_raw_files=new_raw_files == 0 and unread_sections == 0,
-        overlap_high=overlap_high(overlap),
+        overlap_high=overlap_high(overlap) and waiting_questions == 0,
         max_rounds_reached=round_n >= max_rounds,
         stalled=stalled(
             new_claims=new_claims,
@@ -142,6 +147,7 @@ def conditions_of(check: TerminationCheck, round_n: int, max_rounds: int, previo
         new_claims=check.new_claims,
         new_sources=check.new_sources,
         unread_sections=check.unread_sections or 0,
+        waiting_questions=check.waiting_questions or 0,
     )
 
 
@@ -159,6 +165,7 @@ def decide(
     language: str = "zh",
     previous_empty: bool = False,
     unread_sections: int = 0,
+    waiting_questions: int = 0,
 ) -> TerminationCheck:
     """The ``termination_check`` record: the numbers, the decision, and the reason in words."""
     cond = evaluate(
@@ -173,9 +180,18 @@ def decide(
         new_sources=new_sources,
         previous_empty=previous_empty,
         unread_sections=unread_sections,
+        waiting_questions=waiting_questions,
     )
     numbers = _Numbers(
-        round_n, max_rounds, issues, previous_issues, pending_user_questions, new_raw_files, overlap, unread_sections
+        round_n,
+        max_rounds,
+        issues,
+        previous_issues,
+        pending_user_questions,
+        new_raw_files,
+        overlap,
+        unread_sections,
+        waiting_questions,
     )
     return TerminationCheck(
         audit_issues_count=issues,
@@ -188,6 +204,7 @@ def decide(
         new_sources=new_sources,
         stopped_by=cond.stopped_by,
         unread_sections=unread_sections,
+        waiting_questions=waiting_questions,
     )
 
 
@@ -201,6 +218,7 @@ class _Numbers:
     new_raw: int
     overlap: float | None
     unread: int = 0
+    waiting: int = 0
 
     @property
     def ov(self) -> str:
@@ -276,6 +294,12 @@ def _unmet(cond: Conditions, n: _Numbers, zh: bool) -> list[str]:
         unmet.append(
             f"文档中还有 {n.unread} 个与主题相关的章节未读" if zh else f"{n.unread} on-topic sections not read yet"
         )
-    if not cond.overlap_high:
+    if not cond.overlap_high and n.waiting and overlap_high(n.overlap):
+        unmet.append(
+            f"问题重叠率 {n.ov} 超过 0.7，但还有 {n.waiting} 个新问题未问"
+            if zh
+            else f"question overlap {n.ov} is above 0.7, but {n.waiting} new questions wait to be asked"
+        )
+    elif not cond.overlap_high:
         unmet.append(f"问题重叠率 {n.ov} 未超过 0.7" if zh else f"question overlap {n.ov} is not above 0.7")
     return unmet

@@ -178,6 +178,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
         others = [(str(i), f, s) for i, (_, f, s) in enumerate(chosen)]
         return is_duplicate(_repeats(feats, sig, others)[1])
 
+    cut: list[tuple[Candidate, Features, frozenset[str]]] = []  # left out by the round's size alone
     for cand in ordered:
         feats, sig = features(cand.text), signature(cand.text, all_frames)
         if cand.source == "user":
@@ -186,6 +187,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
             continue
         limit = inputs.max_questions if cand.priority != "low" else inputs.min_questions
         if len(chosen) >= limit:
+            cut.append((cand, feats, sig))
             continue
         # A section's key points are told apart by its heading alone: "Coroutine functions" is not
         # "Coroutine function definition", though the two questions share every other word (the
@@ -220,6 +222,17 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
         chosen.append((cand.model_copy(update={"rationale": cand.rationale + note}), feats, sig))
         reasked.add(cand.text)
 
+    # New questions the round had no room for: while some wait, a round of re-asks has not run out
+    # of questions (the termination rule's overlap; docs/loop.md, "When the loop stops").
+    waiting = {
+        cand.text
+        for cand, feats, sig in cut
+        if cand.text not in asked_texts
+        and not duplicate_of_chosen(feats, sig)
+        and not is_duplicate(_repeats(feats, sig, history)[1])
+        and not is_further(cand.text)
+        and (cand.source not in {"framework", "raw"} or cand.text in outline or covered_by(feats, passages) is None)
+    }
     questions = _number(inputs.round, [c for c, _, _ in chosen], {h.id for h in inputs.history})
     overlap: float | None = None
     if inputs.round > 1 and questions:
@@ -235,6 +248,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
         ],
         incorporated_user_questions=[c.text for c, _, _ in chosen if c.source == "user"],
         off_topic_questions=off_topic,
+        waiting_questions=len(waiting),
     )
 
 

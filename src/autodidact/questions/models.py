@@ -61,6 +61,11 @@ class RoundQuestions(BaseModel):
         description="candidates dropped because they share no key term with the topic, its facets or a user "
         "question (an off-topic concept from a raw file, a model's drift)",
     )
+    waiting_questions: int = Field(
+        default=0,
+        ge=0,
+        description="new questions (never asked, not covered by the wiki) the round had no room for",
+    )
 
 
 class HistoryItem(BaseModel):
