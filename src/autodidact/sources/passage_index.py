@@ -24,6 +24,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -33,7 +34,7 @@ from autodidact.errors import InputError
 from autodidact.jsontypes import JSONObject
 from autodidact.sources.analysis_cache import Analysis, analysis_key, analysis_version, decode, encode
 from autodidact.sources.passage_cuts import cut_spans, cuts_from
-from autodidact.sources.passages import fts_term, highlight, query_terms, segment
+from autodidact.sources.passages import CJK_RUN, fts_term, highlight, query_terms, segment
 from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
@@ -98,6 +99,7 @@ SCHEMA = [
     ) WITHOUT ROWID;
     """
 ]
+_WRITE_CACHE_KIB = -65536  # a rebuild's page cache: 64 MiB (negative: KiB, SQLite's convention)
 _PASSAGES_BY_REF = "CREATE INDEX IF NOT EXISTS src_passages_ref ON src_passages(snapshot_ref)"
 # The row of src_common that says its counts cover every indexed document (an index written
 # before the table existed lacks it and is rebuilt).
@@ -377,7 +379,7 @@ class LocalIndex:
             if record:
                 conn.execute("PRAGMA synchronous=FULL")
             try:
-                with conn:
+                with _bulk_writes(conn), conn:
                     rows = _Rows(conn)
                     for snapshot, text, title, kind, raw_file in prepared:
                         entry: dict[str, object] = {
@@ -433,11 +435,7 @@ class LocalIndex:
         count = 0
         with self._lock:
             conn = self.conn
-            # Freed pages are not zeroed (the Debian build's default does, which wrote the whole old
-            # index to the log once more): they are reused at once by the new rows, and the text they
-            # held stays in the snapshots anyway (docs/architecture.md, "Rebuilding the index").
-            conn.execute("PRAGMA secure_delete=FAST")
-            with conn:
+            with _bulk_writes(conn), conn:
                 # one by one inside the transaction (executescript would commit after each part)
                 if conn.in_transaction:  # left open by an earlier statement: ended, as executescript would
                     conn.commit()
@@ -689,6 +687,26 @@ class LocalIndex:
             return self._passages(rows, query, full)
 
 
+@contextmanager
+def _bulk_writes(conn: sqlite3.Connection) -> Iterator[None]:
+    """The connection set for one large transaction, and set back after it.
+
+    A page cache that holds the transaction's pages (64 MiB), so none is spilled to the log and
+    written there again; and freed pages not zeroed (``secure_delete`` is on in Debian's SQLite,
+    which made a rebuild's DROP write the whole old index to the log once more): they are reused
+    at once by the new rows, and the text they held is in the snapshots anyway
+    (docs/architecture.md, "Rebuilding the index")."""
+    secure = int(conn.execute("PRAGMA secure_delete").fetchone()[0])
+    cache = int(conn.execute("PRAGMA cache_size").fetchone()[0])
+    conn.execute("PRAGMA secure_delete=FAST")
+    conn.execute(f"PRAGMA cache_size={_WRITE_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA secure_delete={secure}")
+        conn.execute(f"PRAGMA cache_size={cache}")
+
+
 class _Rows:
     """The rows of documents being indexed, written to the tables a few hundred documents at a time.
 
@@ -728,6 +746,9 @@ class _Rows:
         for key, weight in weights.items():
             common[key] = common.get(key, 0) + weight
         title_seg = segment(title)
+        # No CJK run in the text: no passage body (pieces of the text) has one, and segment() would
+        # give each back as it is (one scan of the document instead of one per passage).
+        plain = CJK_RUN.search(text) is None
         next_id = self.next_id
         passages, fts = self.passages, self.fts
         for cut in cuts_from(text, openers, spans):
@@ -735,7 +756,8 @@ class _Rows:
                 (next_id, ref, cut.start, cut.end, text[cut.start : cut.end], cut.section, cut.section_start,
                  cut.section_end)
             )  # fmt: skip
-            fts.append((next_id, segment(cut.body), title_seg, segment(cut.section_terms)))
+            body = cut.body if plain else segment(cut.body)
+            fts.append((next_id, body, title_seg, segment(cut.section_terms)))
             next_id += 1
         self.next_id = next_id
         if len(self.documents) >= self.FLUSH_DOCUMENTS:
