@@ -16,9 +16,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from autodidact.sources import analysis_cache
 from autodidact.sources.passage_index import LocalIndex, manifest_entries
+from autodidact.sources.passages import CJK_RUN, may_have_cjk, segment
 
 QUERIES = [
     "yield expression",
@@ -172,3 +175,16 @@ def test_an_index_written_before_stored_analyses_keeps_working(kb: Path) -> None
     assert _stored(kb) == []
     assert _rebuild(kb) == _rebuild(kb, fresh=True)
     assert len(_stored(kb)) == len({(Path(str(d[0])).name, d[2]) for d in before["documents"]})  # type: ignore[attr-defined]
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x2FFFF), max_size=40))
+def test_a_text_said_to_have_no_cjk_has_no_cjk_run(text: str) -> None:
+    """The fast test that lets a document's passages skip segment() never misses a CJK run."""
+    if not may_have_cjk(text):
+        assert CJK_RUN.search(text) is None
+        assert segment(text) == text
+
+
+def test_cjk_and_text_beside_it_are_told_apart() -> None:
+    assert not may_have_cjk("plain — “quoted” naïve café ‘x’ \u2fff")
+    assert all(may_have_cjk(t) for t in ("生成器", "x かな", "한국어", "\U00020000", "\u3000"))

@@ -34,7 +34,7 @@ from autodidact.errors import InputError
 from autodidact.jsontypes import JSONObject
 from autodidact.sources.analysis_cache import Analysis, analysis_key, analysis_version, decode, encode
 from autodidact.sources.passage_cuts import cut_spans, cuts_from
-from autodidact.sources.passages import CJK_RUN, fts_term, highlight, query_terms, segment
+from autodidact.sources.passages import fts_term, highlight, may_have_cjk, query_terms, segment
 from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
@@ -748,7 +748,7 @@ class _Rows:
         title_seg = segment(title)
         # No CJK run in the text: no passage body (pieces of the text) has one, and segment() would
         # give each back as it is (one scan of the document instead of one per passage).
-        plain = CJK_RUN.search(text) is None
+        plain = not may_have_cjk(text)
         next_id = self.next_id
         passages, fts = self.passages, self.fts
         for cut in cuts_from(text, openers, spans):
