@@ -726,7 +726,6 @@ class _Rows:
     def __init__(self, conn: sqlite3.Connection, *, reuse: bool = False) -> None:
         self.conn = conn
         self.reuse = reuse
-        self.reused = 0
         self.version = analysis_version()
         row = conn.execute("SELECT max(id) FROM src_passages").fetchone()
         self.next_id = int(row[0] or 0) + 1
@@ -770,8 +769,11 @@ class _Rows:
             row = self.conn.execute("SELECT key, version, data FROM src_analysis WHERE id=?", (row_id,)).fetchone()
             found = decode(str(row[2])) if row is not None and row[0] == key and row[1] == self.version else None
             size = len(text)
-            if found is not None and all(0 <= s[0] <= s[1] <= size for s in found[2]):
-                self.reused += 1
+            if (
+                found is not None
+                and all(0 <= s[0] <= s[1] <= size for s in found[2])
+                and all(0 <= s <= e <= size for s, e in found[1])
+            ):
                 return found
         openers, spans = cut_spans(text, title)
         analysis = (sentence_weights(text), openers, spans)
