@@ -74,7 +74,9 @@ def decode(data: str) -> Analysis | None:
     """The analysis stored as ``data``, or None when it is not in the stored form."""
     try:
         obj = json.loads(data)
-        weights = {key: int(w) for w, keys in obj["w"].items() for key in str(keys).split()}
+        weights: dict[str, int] = {}
+        for w, keys in obj["w"].items():
+            weights.update(dict.fromkeys(str(keys).split(), int(w)))
         openers = [(int(s), int(e)) for s, e in obj["o"]]
         spans: list[CutSpan] = [
             (int(a), int(b), str(name), int(c), int(d), str(terms)) for a, b, name, c, d, terms in obj["p"]

@@ -4,7 +4,7 @@ Why a module of its own: the cut is a pure function of a document's text and tit
 SQLite index keeps each document's cut beside its rows so that ``index rebuild`` need not work
 it out again (sources/analysis_cache.py, docs/architecture.md "Rebuilding the index"). The cut
 is split in two for that: :func:`cut_spans` (the costly part: sections, reference entries,
-options, chunk boundaries, heading lines) and :func:`cuts_from` (the searched bodies, sliced
+options, chunk boundaries, heading lines) and :func:`bodies` (the searched bodies, sliced
 from the text by those spans). :func:`cut_passages` is both, as every caller had it.
 """
 
@@ -70,12 +70,18 @@ def cut_spans(text: str, title: str) -> tuple[Openers, list[CutSpan]]:
 
 def cuts_from(text: str, openers: Openers, spans: list[CutSpan]) -> list[PassageCut]:
     """The passages of ``text`` at ``spans``, each body without the heading lines inside it."""
+    return [
+        PassageCut(*span[:5], body, span[5]) for span, body in zip(spans, bodies(text, openers, spans), strict=True)
+    ]
+
+
+def bodies(text: str, openers: Openers, spans: list[CutSpan]) -> list[str]:
+    """The searched body of each passage at ``spans``: its text without the heading lines inside it
+    (what the index's rows need, without a PassageCut per passage)."""
     opener_ends = [e for _, e in openers]
-    out = []
-    for start, end, name, sec_start, sec_end, terms in spans:
-        first = bisect.bisect_right(opener_ends, start)  # the heading lines before it end before it
-        out.append(PassageCut(start, end, name, sec_start, sec_end, _without(text, start, end, openers, first), terms))
-    return out
+    bisect_right = bisect.bisect_right
+    # the heading lines before a passage end before it
+    return [_without(text, s[0], s[1], openers, bisect_right(opener_ends, s[0])) for s in spans]
 
 
 def cut_passages(text: str, title: str) -> list[PassageCut]:

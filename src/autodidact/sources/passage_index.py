@@ -33,7 +33,7 @@ from urllib.parse import unquote, urlsplit
 from autodidact.errors import InputError
 from autodidact.jsontypes import JSONObject
 from autodidact.sources.analysis_cache import Analysis, analysis_key, analysis_version, decode, encode
-from autodidact.sources.passage_cuts import cut_spans, cuts_from
+from autodidact.sources.passage_cuts import bodies, cut_spans
 from autodidact.sources.passages import fts_term, highlight, may_have_cjk, query_terms, segment
 from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
@@ -750,13 +750,11 @@ class _Rows:
         plain = not may_have_cjk(text)
         next_id = self.next_id
         passages, fts = self.passages, self.fts
-        for cut in cuts_from(text, openers, spans):
-            passages.append(
-                (next_id, ref, cut.start, cut.end, text[cut.start : cut.end], cut.section, cut.section_start,
-                 cut.section_end)
-            )  # fmt: skip
-            body = cut.body if plain else segment(cut.body)
-            fts.append((next_id, body, title_seg, segment(cut.section_terms)))
+        for (start, end, section, sec_start, sec_end, terms), body in zip(
+            spans, bodies(text, openers, spans), strict=True
+        ):
+            passages.append((next_id, ref, start, end, text[start:end], section, sec_start, sec_end))
+            fts.append((next_id, body if plain else segment(body), title_seg, segment(terms)))
             next_id += 1
         self.next_id = next_id
         if len(self.documents) >= self.FLUSH_DOCUMENTS:
