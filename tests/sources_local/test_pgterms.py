@@ -10,7 +10,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from autodidact.sources.passage_index import LocalIndex, cut_passages
+from autodidact.sources.passage_cuts import cut_passages
+from autodidact.sources.passage_index import LocalIndex
 from autodidact.sources.passages import segment
 from autodidact.sources.pgterms import query_lexemes, tokens
 

@@ -18,13 +18,13 @@ ref, offset), never by insertion order, so a rebuilt index answers exactly as th
 
 from __future__ import annotations
 
-import bisect
 import json
 import logging
 import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -32,8 +32,9 @@ from urllib.parse import unquote, urlsplit
 
 from autodidact.errors import InputError
 from autodidact.jsontypes import JSONObject
-from autodidact.sources.options import entry_at, option_entries
-from autodidact.sources.passages import chunk_spans, entry_heads, fts_term, highlight, query_terms, segment
+from autodidact.sources.analysis_cache import Analysis, analysis_key, analysis_version, decode, encode
+from autodidact.sources.passage_cuts import bodies, cut_spans
+from autodidact.sources.passages import fts_term, highlight, may_have_cjk, query_terms, segment
 from autodidact.sources.rawfiles import document_part, list_raw_files, parse_raw_file
 from autodidact.sources.snapshots import Snapshot, SnapshotStore, is_local_url
 from autodidact.store import jsonl
@@ -42,7 +43,7 @@ from autodidact.store.derived_db import INDEX_DIRNAME, connect_derived, index_pa
 from autodidact.store.filememo import FileMemo
 from autodidact.store.hashing import sha256_text
 from autodidact.text.furniture import FURNITURE_DOCS, sentence_weights
-from autodidact.text.sections import boundary_lines, label, split_sections
+from autodidact.text.sections import label
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,12 @@ SCHEMA = [
         section_end INTEGER NOT NULL
     );
     CREATE INDEX IF NOT EXISTS src_passages_ref ON src_passages(snapshot_ref);
+    CREATE TABLE IF NOT EXISTS src_analysis (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL,
+        version TEXT NOT NULL,
+        data TEXT NOT NULL
+    );
     CREATE VIRTUAL TABLE IF NOT EXISTS src_fts USING fts5(
         body, title, section, content='', tokenize='porter unicode61 remove_diacritics 2'
     );
@@ -92,6 +99,8 @@ SCHEMA = [
     ) WITHOUT ROWID;
     """
 ]
+_WRITE_CACHE_KIB = -65536  # a rebuild's page cache: 64 MiB (negative: KiB, SQLite's convention)
+_PASSAGES_BY_REF = "CREATE INDEX IF NOT EXISTS src_passages_ref ON src_passages(snapshot_ref)"
 # The row of src_common that says its counts cover every indexed document (an index written
 # before the table existed lacks it and is rebuilt).
 _COUNTED = "counted"
@@ -370,7 +379,7 @@ class LocalIndex:
             if record:
                 conn.execute("PRAGMA synchronous=FULL")
             try:
-                with conn:
+                with _bulk_writes(conn), conn:
                     rows = _Rows(conn)
                     for snapshot, text, title, kind, raw_file in prepared:
                         entry: dict[str, object] = {
@@ -385,7 +394,15 @@ class LocalIndex:
                             if mend and record and ref not in new and not self._listed(ref):
                                 added.append(entry)  # indexed by a run killed before its manifest lines
                             continue
-                        rows.add(snapshot.snapshot_ref, snapshot.normalized_url, text, title, kind, raw_file)
+                        rows.add(
+                            snapshot.snapshot_ref,
+                            snapshot.normalized_url,
+                            text,
+                            title,
+                            kind,
+                            raw_file,
+                            snapshot.content_hash,
+                        )
                         new.add(snapshot.snapshot_ref)
                         added.append(entry)
                     rows.flush()
@@ -407,21 +424,37 @@ class LocalIndex:
             }
         return ref in self._manifest_refs
 
-    def rebuild(self) -> int:
-        """Recreate the index from the snapshots, raw/ headers and the manifest; returns documents indexed."""
+    def rebuild(self, *, fresh: bool = False) -> int:
+        """Recreate the index from the snapshots, raw/ headers and the manifest; returns documents indexed.
+
+        One transaction: a rebuild killed half way leaves the index it started from. A document's
+        stored analysis is reused when its text, title and the analysis code are the same
+        (sources/analysis_cache.py); ``fresh`` analyses every document again. The passages' index
+        by snapshot is made after they are all in, in one sorted pass (docs/architecture.md,
+        "Rebuilding the index")."""
         count = 0
         with self._lock:
             conn = self.conn
-            with conn:
-                conn.executescript(_DROP)
-                for ddl in SCHEMA:
-                    conn.executescript(ddl)
-            with conn:
-                rows = _Rows(conn)
+            with _bulk_writes(conn), conn:
+                # one by one inside the transaction (executescript would commit after each part)
+                if conn.in_transaction:  # left open by an earlier statement: ended, as executescript would
+                    conn.commit()
+                conn.execute("BEGIN")
+                for statement in [*_DROP.split(";"), *SCHEMA[0].split(";")]:
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute("DROP INDEX src_passages_ref")
+                if fresh:
+                    conn.execute("DELETE FROM src_analysis")
+                else:  # analyses made by other code will never be reused: their rows go
+                    conn.execute("DELETE FROM src_analysis WHERE version != ?", (analysis_version(),))
+                rows = _Rows(conn, reuse=not fresh)
                 for snap, text, title, kind, raw_file in rebuild_inputs(self.root, self.store, self.manifest_path):
                     count += 1
-                    rows.add(snap.snapshot_ref, snap.normalized_url, text, title, kind, raw_file)
+                    rows.add(snap.snapshot_ref, snap.normalized_url, text, title, kind, raw_file, snap.content_hash)
                 rows.flush()
+                conn.execute(_PASSAGES_BY_REF)
+                crash_point("rebuilt")
         return count
 
     # -- reading -----------------------------------------------------------------------------
@@ -654,6 +687,26 @@ class LocalIndex:
             return self._passages(rows, query, full)
 
 
+@contextmanager
+def _bulk_writes(conn: sqlite3.Connection) -> Iterator[None]:
+    """The connection set for one large transaction, and set back after it.
+
+    A page cache that holds the transaction's pages (64 MiB), so none is spilled to the log and
+    written there again; and freed pages not zeroed (``secure_delete`` is on in Debian's SQLite,
+    which made a rebuild's DROP write the whole old index to the log once more): they are reused
+    at once by the new rows, and the text they held is in the snapshots anyway
+    (docs/architecture.md, "Rebuilding the index")."""
+    secure = int(conn.execute("PRAGMA secure_delete").fetchone()[0])
+    cache = int(conn.execute("PRAGMA cache_size").fetchone()[0])
+    conn.execute("PRAGMA secure_delete=FAST")
+    conn.execute(f"PRAGMA cache_size={_WRITE_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA secure_delete={secure}")
+        conn.execute(f"PRAGMA cache_size={cache}")
+
+
 class _Rows:
     """The rows of documents being indexed, written to the tables a few hundred documents at a time.
 
@@ -662,38 +715,68 @@ class _Rows:
     and every sentence key one upsert, in key order, with its counts summed first (issue 18,
     docs/architecture.md "Adding many documents"). The rows are exactly what one document at a time
     wrote: the same passage ids, in document order, and the same counts.
+
+    Each document's analysis (its passages' spans and sentence keys) is stored beside its rows;
+    with ``reuse`` (a rebuild), a stored analysis of the same text, title and code is taken instead
+    of analysing the text again (sources/analysis_cache.py).
     """
 
     FLUSH_DOCUMENTS = 256
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, reuse: bool = False) -> None:
         self.conn = conn
+        self.reuse = reuse
+        self.version = analysis_version()
         row = conn.execute("SELECT max(id) FROM src_passages").fetchone()
         self.next_id = int(row[0] or 0) + 1
         self.documents: list[tuple[str, str, str, str, str | None]] = []
         self.passages: list[tuple[int, str, int, int, str, str, int, int]] = []
         self.fts: list[tuple[int, str, str, str]] = []
         self.common: dict[str, int] = {}
+        self.analyses: list[tuple[int, str, str, str]] = []
 
-    def add(self, ref: str, url: str, text: str, title: str, kind: str, raw_file: str | None) -> None:
+    def add(
+        self, ref: str, url: str, text: str, title: str, kind: str, raw_file: str | None, content_hash: str
+    ) -> None:
         """One document's rows: its line, its passages (each with its section) and its sentences."""
         self.documents.append((ref, url, title, kind, raw_file))
+        weights, openers, spans = self._analysis(text, title, content_hash)
         common = self.common
-        for key, weight in sentence_weights(text).items():
+        for key, weight in weights.items():
             common[key] = common.get(key, 0) + weight
         title_seg = segment(title)
+        # No CJK run in the text: no passage body (pieces of the text) has one, and segment() would
+        # give each back as it is (one scan of the document instead of one per passage).
+        plain = not may_have_cjk(text)
         next_id = self.next_id
         passages, fts = self.passages, self.fts
-        for cut in cut_passages(text, title):
-            passages.append(
-                (next_id, ref, cut.start, cut.end, text[cut.start : cut.end], cut.section, cut.section_start,
-                 cut.section_end)
-            )  # fmt: skip
-            fts.append((next_id, segment(cut.body), title_seg, segment(cut.section_terms)))
+        for (start, end, section, sec_start, sec_end, terms), body in zip(
+            spans, bodies(text, openers, spans), strict=True
+        ):
+            passages.append((next_id, ref, start, end, text[start:end], section, sec_start, sec_end))
+            fts.append((next_id, body if plain else segment(body), title_seg, segment(terms)))
             next_id += 1
         self.next_id = next_id
         if len(self.documents) >= self.FLUSH_DOCUMENTS:
             self.flush()
+
+    def _analysis(self, text: str, title: str, content_hash: str) -> Analysis:
+        """The document's stored analysis when it is reusable, else a fresh one (then stored)."""
+        row_id, key = analysis_key(content_hash, title)
+        if self.reuse:
+            row = self.conn.execute("SELECT key, version, data FROM src_analysis WHERE id=?", (row_id,)).fetchone()
+            found = decode(str(row[2])) if row is not None and row[0] == key and row[1] == self.version else None
+            size = len(text)
+            if (
+                found is not None
+                and all(0 <= s[0] <= s[1] <= size for s in found[2])
+                and all(0 <= s <= e <= size for s, e in found[1])
+            ):
+                return found
+        openers, spans = cut_spans(text, title)
+        analysis = (sentence_weights(text), openers, spans)
+        self.analyses.append((row_id, key, self.version, encode(analysis)))
+        return analysis
 
     def flush(self) -> None:
         """Write the gathered rows (inside the caller's transaction)."""
@@ -716,62 +799,8 @@ class _Rows:
             self.passages,
         )
         conn.executemany("INSERT INTO src_fts(rowid, body, title, section) VALUES (?,?,?,?)", self.fts)
-        self.documents, self.passages, self.fts, self.common = [], [], [], {}
-
-
-@dataclass(frozen=True)
-class PassageCut:
-    """One passage of a document as every index backend stores it (docs/sections.md).
-
-    ``body`` is the searched text (the passage without its section's heading lines);
-    ``section_terms`` the searched section column (the section's title, and the name of the
-    reference entry the passage stands in when its text does not say it)."""
-
-    start: int
-    end: int
-    section: str
-    section_start: int
-    section_end: int
-    body: str
-    section_terms: str
-
-
-def cut_passages(text: str, title: str) -> list[PassageCut]:
-    """The passages of one document, in order: never across a section, ~300–800 characters.
-
-    The entry a passage stands in and the heading lines before it are found by bisection, not by a
-    scan of the document's (issue 18, docs/architecture.md "Adding many documents")."""
-    openers = boundary_lines(text)
-    opener_ends = [e for _, e in openers]
-    out: list[PassageCut] = []
-    for sec in split_sections(text, title):
-        name = sec.title if sec.title != title else ""  # the document's title is its own column
-        body = text[sec.start : sec.end]
-        heads = entry_heads(body)
-        head_starts = [at for at, _ in heads]
-        options = option_entries(body)
-        for s, e in chunk_spans(body):
-            start, end = sec.start + s, sec.start + e
-            # a passage inside a reference entry, below its signature, is searchable by its name
-            k = bisect.bisect_left(head_starts, s)
-            entry = heads[k - 1][1] if k and heads[k - 1][1] not in text[start:end] else ""
-            # and one inside an option's description by the option line ("‘--in-place[=SUFFIX]’")
-            option = entry_at(options, s)
-            if option is not None and option.start < s and not entry:
-                entry = " ".join(option.head.split())
-            first = bisect.bisect_right(opener_ends, start)  # the heading lines before it end before it
-            out.append(
-                PassageCut(
-                    start=start,
-                    end=end,
-                    section=name,
-                    section_start=sec.start,
-                    section_end=sec.end,
-                    body=_without(text, start, end, openers, first),
-                    section_terms=f"{name} {entry}" if entry else name,
-                )
-            )
-    return out
+        conn.executemany("INSERT OR REPLACE INTO src_analysis(id, key, version, data) VALUES (?,?,?,?)", self.analyses)
+        self.documents, self.passages, self.fts, self.common, self.analyses = [], [], [], {}, []
 
 
 def rebuild_inputs(root: Path, store: SnapshotStore, manifest_path: Path) -> Iterator[DocumentInput]:
@@ -784,17 +813,13 @@ def rebuild_inputs(root: Path, store: SnapshotStore, manifest_path: Path) -> Ite
             ref = entry.get("snapshot_ref")
             if isinstance(ref, str):
                 manifest[ref] = entry
-    raw_by_ref: dict[str, tuple[str, str, bool]] = {}  # ref → (file, title, title names a section)
-    for path in list_raw_files(Path(root) / "raw"):
-        try:
-            rf = parse_raw_file(path)
-        except Exception:  # an unreadable raw file cannot name a snapshot; skip it
-            continue
-        if rf.snapshot_ref:
-            raw_by_ref.setdefault(rf.snapshot_ref, (rf.filename, rf.title, rf.excerpt is not None))
+    # ref → (file, title, title names a section); read only if a snapshot is missing from the manifest
+    raw_by_ref: dict[str, tuple[str, str, bool]] | None = None
     for snap, text in store.iter_texts():  # one read of each file, verified
         meta = manifest.get(snap.snapshot_ref)
-        raw = raw_by_ref.get(snap.snapshot_ref)
+        if meta is None and raw_by_ref is None:
+            raw_by_ref = _raw_titles(root)
+        raw = raw_by_ref.get(snap.snapshot_ref) if raw_by_ref is not None else None
         raw_file: str | None
         if meta is not None:
             title = str(meta.get("title") or "")
@@ -809,6 +834,19 @@ def rebuild_inputs(root: Path, store: SnapshotStore, manifest_path: Path) -> Ite
             raw_file, title, kind = None, "", kind_for_url(snap.normalized_url)
         title = " ".join(title.split()) or title_from_text(text, snap.normalized_url)
         yield snap, text, title, kind, raw_file
+
+
+def _raw_titles(root: Path) -> dict[str, tuple[str, str, bool]]:
+    """(raw file, title, whether the title names a section) by snapshot ref, from raw/ headers."""
+    found: dict[str, tuple[str, str, bool]] = {}
+    for path in list_raw_files(Path(root) / "raw"):
+        try:
+            rf = parse_raw_file(path)
+        except Exception:  # an unreadable raw file cannot name a snapshot; skip it
+            continue
+        if rf.snapshot_ref:
+            found.setdefault(rf.snapshot_ref, (rf.filename, rf.title, rf.excerpt is not None))
+    return found
 
 
 Row = tuple[int, float, str, int]  # (passage id, score, snapshot ref, start): a ranked passage
@@ -847,23 +885,6 @@ def tiered_search(
         extra = [r for r in ranked(rare, False, k + len(rows)) if r[0] not in seen]
         rows += extra[: k - len(rows)]
     return rows, full
-
-
-def _without(text: str, start: int, end: int, spans: list[tuple[int, int]], first: int = 0) -> str:
-    """``text[start:end]`` with the given spans (section heading lines, in order, not overlapping)
-    left out; ``first``: the index of the first span that ends after ``start``, when known."""
-    parts: list[str] = []
-    pos = start
-    for i in range(first, len(spans)):  # not spans[first:]: a copy per passage
-        s, e = spans[i]
-        if s >= end:
-            break
-        if e <= pos:
-            continue
-        parts.append(text[pos:s])
-        pos = max(pos, e)
-    parts.append(text[pos:end])
-    return " ".join(parts)
 
 
 _MANIFEST_META: FileMemo[dict[str, dict[str, str]]] = FileMemo()

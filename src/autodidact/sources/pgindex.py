@@ -29,13 +29,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from autodidact.errors import InputError
+from autodidact.sources.passage_cuts import cut_passages
 from autodidact.sources.passage_index import (
     KINDS,
     MANIFEST_NAME,
     DocumentInfo,
     DocumentInput,
     Passage,
-    cut_passages,
     rebuild_inputs,
     tiered_search,
     title_from_text,
