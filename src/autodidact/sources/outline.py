@@ -261,16 +261,16 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
         for text in [query, " ".join(english)] if english else [query]:
             # Among the tool's own sections when it has some (below): searched deeper, since dd's
             # "Convert and copy a file" outranks all of date's "Time conversion specifiers".
-            found = index.search(text, k=SEARCH_K * FAMILY_DEPTH if families else SEARCH_K)
+            hits = index.search(text, k=SEARCH_K * FAMILY_DEPTH if families else SEARCH_K)
             if families:
                 # Nor another manual's ("Time Directives" of time's for date). A facet none of the
                 # tool's sections answers gets none: the rest of the manual is other tools'
                 # ("‘printf’: Format and print data" for date's format strings), and its framework
                 # questions still search.
-                found = [h for h in found if h.title in families and in_families(h.section, families[h.title])]
-                found = found[:SEARCH_K]
-            if found and found[0].score > 0:
-                ranked += [(h, h.score / found[0].score) for h in found]
+                hits = [h for h in hits if h.title in families and in_families(h.section, families[h.title])]
+                hits = hits[:SEARCH_K]
+            if hits and hits[0].score > 0:
+                ranked += [(h, h.score / hits[0].score) for h in hits]
         if not ranked:
             continue
         own = ((term_set(query) | term_set(" ".join(english))) - common) or term_set(query)
