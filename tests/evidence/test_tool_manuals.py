@@ -48,23 +48,29 @@ def test_the_tools_a_task_is_done_with_are_its_names() -> None:
     assert subject_tools("Debian 软件包管理") == []
 
 
-def test_a_topic_done_with_a_tool_reads_the_tools_own_manual(tmp_path: Path) -> None:
+def _gathered(tmp_path: Path, manuals: dict[str, str], question: str, name: str, query: str) -> list[str]:
+    """The quotes the offline research agent gathers for ``question`` over the ``manuals`` corpus."""
     from autodidact.sources.ingest import index_corpus
 
     corpus = tmp_path / "manuals"
     corpus.mkdir()
-    (corpus / "grep.md").write_text(GREP, encoding="utf-8")
-    (corpus / "find.md").write_text(FIND, encoding="utf-8")  # it writes "grep" too
+    for file, text in manuals.items():
+        (corpus / file).write_text(text, encoding="utf-8")
     report = tmp_path / "report"
     index_corpus(report, [corpus], name="manuals")
-    payload = make_payload(
-        report,
-        key_questions=[{"id": "kq1", "text": "How do I ignore case distinctions when matching?"}],
-        name="grep",
-        query="How do I search files with grep: case-insensitive matching?",
-    )
+    payload = make_payload(report, key_questions=[{"id": "kq1", "text": question}], name=name, query=query)
     result = asyncio.run(gather(parse_payload(payload), runtime=Runtime(), settings=Settings()))
-    quotes = [e.snippet for c in result.evidence.claims for e in c.evidence]
+    return [e.snippet for c in result.evidence.claims for e in c.evidence]
+
+
+def test_a_topic_done_with_a_tool_reads_the_tools_own_manual(tmp_path: Path) -> None:
+    quotes = _gathered(
+        tmp_path,
+        {"grep.md": GREP, "find.md": FIND},  # find's manual writes "grep" too
+        "How do I ignore case distinctions when matching?",
+        "grep",
+        "How do I search files with grep: case-insensitive matching?",
+    )
     assert quotes and all("-iname" not in q and "Like -name" not in q for q in quotes), quotes
     assert any("Ignore case distinctions in patterns" in q for q in quotes)
 
@@ -128,7 +134,6 @@ string are printed unchanged.
 def test_a_manual_of_many_tools_answers_from_the_tools_own_sections(tmp_path: Path) -> None:
     """coreutils names no tool in its title: "stat"'s --format entry answered date's format strings
     (docs/evidence.md, "A tool's own sections")."""
-    from autodidact.sources.ingest import index_corpus
     from autodidact.text.tool_sections import in_families, tool_families
 
     headings = [line[3:] for line in COREUTILS.splitlines() if line.startswith("## ")]
@@ -138,19 +143,13 @@ def test_a_manual_of_many_tools_answers_from_the_tools_own_sections(tmp_path: Pa
     # a manual that names date only as a word (find's "Date input formats") is not date's own
     assert tool_families(["6. Date input formats", "6.1. General date syntax"], ["date"]) == set()
     assert tool_families(["6. Date input formats", "7.1. date invocation"], ["date"]) == {"6", "7.1"}
-    corpus = tmp_path / "manuals"
-    corpus.mkdir()
-    (corpus / "coreutils.md").write_text(COREUTILS, encoding="utf-8")
-    report = tmp_path / "report"
-    index_corpus(report, [corpus], name="manuals")
-    payload = make_payload(
-        report,
-        key_questions=[{"id": "kq1", "text": "How is a format string with conversion specifiers printed?"}],
-        name="date",
-        query="How do I display dates with the date command: format strings and conversion specifiers?",
+    quotes = _gathered(
+        tmp_path,
+        {"coreutils.md": COREUTILS},
+        "How is a format string with conversion specifiers printed?",
+        "date",
+        "How do I display dates with the date command: format strings and conversion specifiers?",
     )
-    result = asyncio.run(gather(parse_payload(payload), runtime=Runtime(), settings=Settings()))
-    quotes = [e.snippet for c in result.evidence.claims for e in c.evidence]
     assert quotes and not any("Use FORMAT rather than the default" in q or "percent sign" in q for q in quotes), quotes
     assert any("printed unchanged" in q or "hour (00...23)" in q for q in quotes), quotes
 
