@@ -268,7 +268,7 @@ def register(app: typer.Typer) -> None:
         while the model is thinking; piped or logged, progress is plain lines on stderr.
 
         When it stops, checked after every round (docs/loop.md):
-        - all four rules: audit issues ≤ 60% of last round's (or < 3 twice), nothing of yours pending, overlap > 0.7;
+        - all four rules: audit issues ≤ 60% of last round's (or < 3 twice), nothing pending or unread, overlap > 0.7;
         - stalled: no new claim or source, nothing of yours waiting, overlap ≥ 0.9 or the round before added nothing;
         - max rounds: --max-rounds reached.
         Your questions are never ignored: with one pending, research runs one more round (raising max rounds).
