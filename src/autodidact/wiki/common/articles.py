@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -271,9 +272,32 @@ def _decode(data: bytes) -> str:
 def _parse_file(name: str) -> Callable[[bytes, str], WikiFile]:
     def parse(data: bytes, digest: str) -> WikiFile:
         WIKI_STATS.parsed += 1
-        return WikiFile(name, digest, parse_article(_decode(data), name[: -len(".md")]))
+        made = WikiFile(name, digest, parse_article(_decode(data), name[: -len(".md")]))
+        _ORIGINALS[id(made.article)] = made
+        return made
 
     return parse
+
+
+# The parsed form of each article file read, by the identity of its Article: what
+# :func:`derived_of` keeps values with. Weak, so a file parsed again lets the old entry go.
+_ORIGINALS: weakref.WeakValueDictionary[int, WikiFile] = weakref.WeakValueDictionary()
+
+
+def derived_of(art: Article, name: str, compute: Callable[[Article], T]) -> T:
+    """``compute(art)``, kept with the parsed file when ``art`` is the shared parsed form of an
+    article file (:attr:`WikiFile.article`), worked out afresh for any other article (a copy being
+    edited, one made in memory).
+
+    Why: the compile hands the articles it does not edit to its whole-wiki steps (the topic map,
+    the placer's headings, relink's name tables, INDEX.md's lines) as parsed, without copying them
+    (docs/architecture.md, "Incremental rounds"), so what those steps take from one article is
+    worked out once per content instead of once per round. Safe because a parsed article is never
+    edited (its readers edit copies), and ``compute`` must depend on the article only."""
+    owner = _ORIGINALS.get(id(art))
+    if owner is not None and owner.article is art:
+        return owner.derived(name, compute)
+    return compute(art)
 
 
 def wiki_files(wiki_dir: Path) -> list[WikiFile]:
@@ -302,10 +326,14 @@ def load_wiki(wiki_dir: Path) -> list[Article]:
 def resolver(articles: dict[str, Article]) -> dict[str, str]:
     """Normalised name (stem, title, alias) → stem."""
     out: dict[str, str] = {}
-    for stem in sorted(articles):
+    ordered = sorted(articles)
+    for stem in ordered:
         out.setdefault(normalize_key(stem), stem)
-    for stem in sorted(articles):
-        art = articles[stem]
-        for name in [art.title, *art.aliases]:
-            out.setdefault(normalize_key(name), stem)
+    for stem in ordered:
+        for key in derived_of(articles[stem], "resolver keys", _title_keys):
+            out.setdefault(key, stem)
     return out
+
+
+def _title_keys(art: Article) -> tuple[str, ...]:
+    return tuple(normalize_key(name) for name in [art.title, *art.aliases])
