@@ -273,15 +273,23 @@ def _parse_file(name: str) -> Callable[[bytes, str], WikiFile]:
     def parse(data: bytes, digest: str) -> WikiFile:
         WIKI_STATS.parsed += 1
         made = WikiFile(name, digest, parse_article(_decode(data), name[: -len(".md")]))
-        _ORIGINALS[id(made.article)] = made
+        key = id(made.article)
+        _ORIGINALS[key] = weakref.ref(made, lambda ref: _forget_original(key, ref))
         return made
 
     return parse
 
 
 # The parsed form of each article file read, by the identity of its Article: what
-# :func:`derived_of` keeps values with. Weak, so a file parsed again lets the old entry go.
-_ORIGINALS: weakref.WeakValueDictionary[int, WikiFile] = weakref.WeakValueDictionary()
+# :func:`derived_of` keeps values with. Weak, so a file parsed again lets the old entry go (the
+# article outlives its entry, so its id is not reused while the entry stands).
+_ORIGINALS: dict[int, weakref.ref[WikiFile]] = {}
+_MISSING = object()
+
+
+def _forget_original(key: int, ref: weakref.ref[WikiFile]) -> None:
+    if _ORIGINALS.get(key) is ref:
+        del _ORIGINALS[key]
 
 
 def derived_of(art: Article, name: str, compute: Callable[[Article], T]) -> T:
@@ -294,10 +302,14 @@ def derived_of(art: Article, name: str, compute: Callable[[Article], T]) -> T:
     (docs/architecture.md, "Incremental rounds"), so what those steps take from one article is
     worked out once per content instead of once per round. Safe because a parsed article is never
     edited (its readers edit copies), and ``compute`` must depend on the article only."""
-    owner = _ORIGINALS.get(id(art))
-    if owner is not None and owner.article is art:
-        return owner.derived(name, compute)
-    return compute(art)
+    ref = _ORIGINALS.get(id(art))
+    owner = ref() if ref is not None else None
+    if owner is None or owner.article is not art:
+        return compute(art)
+    kept = owner._derived.get(name, _MISSING)  # WikiFile.derived, without its call (once per article and pass)
+    if kept is _MISSING:
+        kept = owner._derived[name] = compute(art)
+    return cast("T", kept)
 
 
 def wiki_files(wiki_dir: Path) -> list[WikiFile]:
