@@ -17,6 +17,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
 from autodidact.questions.similarity import Features, features
@@ -70,13 +71,10 @@ def cited_passages(wiki_dir: Path) -> list[Passage]:
         names = _LISTINGS.get(wiki_dir, lambda: (_passage_names(wiki_dir), True))
     except (FileNotFoundError, NotADirectoryError, PermissionError):  # as pathlib.glob did
         return out
-    with _PASSAGES.folder(wiki_dir) as get:
-        for name in names:
-            try:
-                _, passages = get(name, _file_passages(name))
-            except (OSError, UnicodeDecodeError):
-                continue
-            out.extend(passages)
+    # Only the files changed since the last pass are looked at (store/filememo.py, pass_over); a
+    # file that cannot be read or decoded is left out.
+    kept = _PASSAGES.pass_over(wiki_dir, names, _file_passages, skip=(OSError, UnicodeDecodeError))
+    out.extend(chain.from_iterable(kept))
     return out
 
 

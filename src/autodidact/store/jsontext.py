@@ -95,6 +95,9 @@ def _encode(value: object, out: list[str], newline: str) -> None:
             out.append("[]")
             return
         inner = newline + "  "
+        if len(value) >= _NAMES_MIN and (hit := _NAMES.get((newline, tuple(value)))) is not None:
+            out.append(hit)  # a long list of names met before (items equal to strings are strings)
+            return
         if all(type(item) is str for item in value):  # a list of names: one join, no call per item
             out.append(_names(value, newline, inner))
             return

@@ -320,8 +320,7 @@ def wiki_files(wiki_dir: Path) -> list[WikiFile]:
     when its content changed (store/filememo.py says how an unchanged file is told without reading
     it); each :class:`WikiFile` carries its content hash, which the audit's cache is keyed by.
     """
-    with _FILES.folder(wiki_dir) as get:
-        return [get(name, _parse_file(name))[1] for name in _article_names(wiki_dir)]
+    return _FILES.pass_over(wiki_dir, _article_names(wiki_dir), _parse_file)  # only what changed is looked at
 
 
 def forget_wiki_memory() -> None:
