@@ -341,10 +341,11 @@ def resolver(articles: dict[str, Article]) -> dict[str, str]:
     for stem in ordered:
         out.setdefault(normalize_key(stem), stem)
     for stem in ordered:
-        for key in derived_of(articles[stem], "resolver keys", _title_keys):
+        for key in derived_of(articles[stem], "resolver keys", title_keys):
             out.setdefault(key, stem)
     return out
 
 
-def _title_keys(art: Article) -> tuple[str, ...]:
+def title_keys(art: Article) -> tuple[str, ...]:
+    """The normalised title and aliases, in order (what :func:`resolver` files an article under)."""
     return tuple(normalize_key(name) for name in [art.title, *art.aliases])

@@ -191,7 +191,7 @@ def best_article(question: str, articles: dict[str, Article]) -> str | None:
     wanted = set(key_terms(question))
     best: tuple[tuple[int, float], str] | None = None
     for stem in sorted(articles):
-        for words in derived_of(articles[stem], "name words", _name_words):
+        for words in derived_of(articles[stem], "name words", name_words):
             hit = sum(1 for w in words if term_in(w, wanted))
             if hit == 0 or hit * 2 < len(words):
                 continue
@@ -201,12 +201,13 @@ def best_article(question: str, articles: dict[str, Article]) -> str | None:
     return best[1] if best else None
 
 
-def _name_words(art: Article) -> tuple[list[str], ...]:
+def name_words(art: Article) -> tuple[list[str], ...]:
     """The distinct tokens of each name (title, then aliases) that has any."""
     return tuple(words for name in [art.title, *art.aliases] if (words := list(dict.fromkeys(tokens(name)))))
 
 
-def _heading_keys(art: Article) -> tuple[str, ...]:
+def heading_keys(art: Article) -> tuple[str, ...]:
+    """The normalised headings of the article's body sections (which question blocks it holds)."""
     return tuple(normalize_key(sec.heading) for sec in art.body_sections())
 
 
@@ -230,7 +231,7 @@ class Placer:
         self.created: set[str] = set()
         self.blocks: dict[str, str] = {}
         for stem in sorted(articles):
-            for key in derived_of(articles[stem], "heading keys", _heading_keys):
+            for key in derived_of(articles[stem], "heading keys", heading_keys):
                 self.blocks.setdefault(key, stem)
 
     def _article(self, title: str) -> str:

@@ -28,7 +28,7 @@ from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import QUALITY_LINE, RawFile, list_raw_files, parse_raw_file, quality_of
 from autodidact.store import atomic
 from autodidact.wiki.common.aio import run_blocking
-from autodidact.wiki.common.articles import Article, Section, derived_of, render_article, wiki_files
+from autodidact.wiki.common.articles import Article, Section, derived_of, render_article, title_keys, wiki_files
 from autodidact.wiki.common.markdown import (
     article_stem,
     citations,
@@ -51,11 +51,13 @@ from autodidact.wiki.compile.answers import RawLocator, round_answers
 from autodidact.wiki.compile.answers_blocks import (
     Placer,
     answer_summary,
+    heading_keys,
     is_generated_summary,
     is_question_heading,
     link_siblings,
     mark_summary,
     merge_answers,
+    name_words,
     parse_block,
     quote_key,
     valid_phrasing,
@@ -69,8 +71,8 @@ from autodidact.wiki.compile.compile_task import (
     make_summary,
 )
 from autodidact.wiki.compile.edits import WikiEdits
-from autodidact.wiki.compile.index_page import render_index
-from autodidact.wiki.compile.linking import relink
+from autodidact.wiki.compile.index_page import index_row, render_index
+from autodidact.wiki.compile.linking import mention_names, relink
 from autodidact.wiki.compile.selection import select_statements
 
 if TYPE_CHECKING:
@@ -226,6 +228,18 @@ async def compile_wiki_async(
     result.compiled = sorted(rf.filename for members in groups.values() for rf, _ in members)
     write_back(kb, edits, set(groups), lang, day, result)
     return result
+
+
+def article_tables(art: Article) -> None:
+    """Work out now what a compile's whole-wiki steps take from one parsed article (its topic keys,
+    headings, names, INDEX.md line), kept with the parse (``derived_of``): the round that wrote the
+    article pays for them, not the next compile, which reads every article of the wiki."""
+    derived_of(art, "topic keys", name_keys)
+    derived_of(art, "heading keys", heading_keys)
+    derived_of(art, "name words", name_words)
+    derived_of(art, "resolver keys", title_keys)
+    derived_of(art, "mention names", mention_names)
+    derived_of(art, "index row", index_row)
 
 
 def topic_map(articles: dict[str, Article]) -> TopicMap:

@@ -54,7 +54,7 @@ def _name_tokens(name: str) -> frozenset[str]:
     return _NAME_TOKENS.get(name, name, lambda: frozenset(tokens(name)))
 
 
-def _mention_names(art: Article) -> tuple[tuple[str, frozenset[str]], ...]:
+def mention_names(art: Article) -> tuple[tuple[str, frozenset[str]], ...]:
     """The article's distinct names (title, then aliases) long enough to look for, with their tokens."""
     return tuple(
         (name, toks)
@@ -86,7 +86,7 @@ def mentions(articles: dict[str, Article], touched: set[str], new: set[str]) -> 
     every: list[tuple[str, frozenset[str]]] | None = None
     posted = touched_postings.keys()
     for target in sorted(articles):
-        for name, toks in derived_of(articles[target], "mention names", _mention_names):
+        for name, toks in derived_of(articles[target], "mention names", mention_names):
             if target in new:
                 if every is None:
                     every = [(stem, _token_set(stem, text_of(stem))) for stem in articles]
