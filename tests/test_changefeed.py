@@ -292,3 +292,39 @@ def test_a_kept_pass_is_a_full_recomputation_after_any_change(tmp_path: Path, mo
         listed = sorted(p.name for p in folder.iterdir())
         got = memo.pass_over(folder, listed, lambda _name: strict, skip=(OSError, UnicodeDecodeError))
         assert got == expected(listed), f"step {step}, action {action} on {name}"
+
+
+def test_raw_files_read_what_the_raw_reader_reads(tmp_path: Path) -> None:
+    """sources/rawfiles.raw_files (a kept pass over raw/) against the raw reader, file by file, as
+    files are added, edited, made unreadable and removed."""
+    from autodidact.errors import AutodidactError
+    from autodidact.sources.rawfiles import RawFile, list_raw_names, raw_files, raw_reader, write_raw_file
+
+    raw = tmp_path / "raw"
+    raw.mkdir()
+
+    def by_reader() -> list[RawFile]:
+        out = []
+        with raw_reader(raw) as read:
+            for name in list_raw_names(raw):
+                try:
+                    out.append(read(name))
+                except AutodidactError:
+                    continue
+        return out
+
+    def add(title: str) -> str:
+        rf = RawFile(
+            filename="", title=title, url=f"https://example.org/{title}", fetched_date="2026-12-01", body="x\n"
+        )
+        return write_raw_file(raw, rf)[0].name
+
+    names = [add(f"page {i}") for i in range(5)]
+    assert raw_files(raw, list_raw_names(raw)) == by_reader() and len(by_reader()) == 5
+    (raw / names[1]).write_text((raw / names[1]).read_text("utf-8").replace("x\n", "edited\n"), "utf-8")
+    (raw / names[2]).write_bytes(b"\x00binary")  # no longer parses: left out by both
+    (raw / names[3]).unlink()
+    add("page 9")
+    got = raw_files(raw, list_raw_names(raw))
+    assert got == by_reader() and len(got) == 4 and any(rf.body.strip() == "edited" for rf in got)
+    assert [rf.filename for rf in got] == [n for n in list_raw_names(raw) if n != names[2]]

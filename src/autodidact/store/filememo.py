@@ -61,7 +61,7 @@ class FileMemo(Generic[V]):
 
     def __init__(self) -> None:
         self._entries: dict[str, _Entry[V]] = {}
-        self._passes: dict[str, _Pass] = {}  # folder → its last :meth:`pass_over`
+        self._passes: dict[tuple[str, str], _Pass] = {}  # (folder, tag) → its last :meth:`pass_over`
         self.reads = 0  # files read (tests read these counters)
         self.computed = 0
 
@@ -83,6 +83,7 @@ class FileMemo(Generic[V]):
         names: Sequence[str],
         compute_for: Callable[[str], Callable[[bytes, str], V]],
         skip: tuple[type[Exception], ...] = (),
+        tag: str = "",
     ) -> list[V]:
         """``[get(name, compute_for(name))[1] for name in names]`` in one :meth:`folder` pass, leaving
         out the names whose ``get`` raised one of ``skip`` (any other error propagates).
@@ -92,11 +93,12 @@ class FileMemo(Generic[V]):
         (:mod:`autodidact.store.changefeed`) only the names the kernel reported since that pass
         began, and those the watch cannot vouch for (links, names that failed), are looked at
         again — each exactly as :meth:`folder`'s ``get`` looks at it — and the others keep the value
-        they had, which ``get`` would return unchanged too (no event: no ``stat``, no read)."""
+        they had, which ``get`` would return unchanged too (no event: no ``stat``, no read). Callers
+        that pass over different names of one folder keep their passes apart by ``tag``."""
         key = os.fspath(path)
         listed = tuple(names)
         with self._folder(key) as (get, watch, stamp):
-            last = self._passes.get(key)
+            last = self._passes.get((key, tag))
             changed = (
                 watch.changed_since(last.stamp)
                 if watch is not None and last is not None and last.watch is watch and last.names == listed
@@ -120,9 +122,9 @@ class FileMemo(Generic[V]):
                 if slots[i] is _FAILED or not self._watched(prefix + name):
                     recheck.add(i)
             if watch is not None:
-                self._passes[key] = _Pass(listed, index, slots, watch, stamp, recheck)
+                self._passes[(key, tag)] = _Pass(listed, index, slots, watch, stamp, recheck)
             else:
-                self._passes.pop(key, None)
+                self._passes.pop((key, tag), None)
         if any(slots[i] is _FAILED for i in recheck):  # every failed name is rechecked
             return [cast(V, v) for v in slots if v is not _FAILED]
         return cast(list[V], list(slots))
