@@ -151,3 +151,21 @@ def test_a_long_list_of_names_is_encoded_once(monkeypatch: pytest.MonkeyPatch) -
     names.append("2026-12-02_new.md")  # the same list object, one name more: encoded again, right
     assert dumps_indented(data) == json.dumps(data, ensure_ascii=False, indent=2)
     assert dumps_indented({"x": [names]}) == json.dumps({"x": [names]}, ensure_ascii=False, indent=2)  # deeper
+
+
+def test_long_lists_of_anything_encode_as_json_dumps_does_twice_over() -> None:
+    """A long list is looked up among the name lists met before only if it can be a key: lists of
+    objects, of names with an object among them, and of numbers encode as ``json.dumps`` does, the
+    second time too (when a list of names of the same items was met in between)."""
+    names = [f"2026-12-01_n{i}.md" for i in range(100)]
+    cases: list[object] = [
+        {"files": names},
+        {"files": [{"name": n} for n in names]},
+        {"files": [*names[:50], {"name": "x"}, *names[50:]]},
+        {"files": [*names[:50], ["nested"], *names[50:]]},
+        {"files": list(range(100))},
+        {"files": tuple(names)},
+    ]
+    for _ in range(2):
+        for data in cases:
+            assert dumps_indented(data) == json.dumps(data, ensure_ascii=False, indent=2)

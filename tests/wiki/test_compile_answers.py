@@ -487,3 +487,53 @@ def test_a_quote_another_block_of_the_article_shows_is_not_shown_again(en_kb: Kn
     assert generators.section(q6) is None  # its one answer stands under Q1 already
     assert first in " ".join(generators.text().split())
     assert_quotes_hold(en_kb)
+
+
+def _compile_rounds(kb: KnowledgeBase, pydoc: Path, forget: bool) -> dict[str, bytes]:
+    """Round 1, a hand edit, round 2 and a person's own file compiled, with the process's memory of
+    the parsed wiki kept (as in a research run) or forgotten before each compile (as a new process)."""
+    from autodidact.wiki.common.articles import forget_wiki_memory, wiki_files
+
+    def compile_step(run: Any) -> None:
+        if forget:
+            forget_wiki_memory()
+        parsed = {f.name: (f.article, render_article(f.article)) for f in wiki_files(kb.wiki)}
+        run()
+        for name, (art, text) in parsed.items():  # the compile edits copies, never the shared parse
+            assert render_article(art) == text, name
+
+    round_one(kb, pydoc)
+    compile_step(lambda: compile_evidence(kb, 1, None, today="2026-12-02"))
+    generators = kb.wiki / "generators.md"
+    text = generators.read_text("utf-8")
+    assert 'title: "Generators"' in text or "title: Generators" in text
+    generators.write_text(
+        text.replace("title: Generators", "title: Generator functions").replace(
+            'title: "Generators"', 'title: "Generator functions"'
+        )
+    )
+    genfn, coro = "types--generator-functions.md", "async--coroutine-function-definition.md"
+    questions = [{"id": "r2q1", "text": Q1, "facet": "Generators"}, {"id": "r2q2", "text": Q2, "facet": "Awaiting"}]
+    claims = [
+        (1, url(genfn), sentence(pydoc, genfn, "StopIteration")),
+        (2, url(coro), sentence(pydoc, coro, "even if")),
+    ]
+    write_round(kb, 2, questions, claims)
+    compile_step(lambda: compile_evidence(kb, 2, None, today="2026-12-03"))
+    own = add_raw(kb, "Coroutines in practice", "Coroutines are awaited by the event loop.\n\nA Generator yields.")
+    compile_step(lambda: compile_wiki(kb, [own], None, today="2026-12-04"))
+    compile_step(lambda: compile_evidence(kb, 2, None, today="2026-12-05"))
+    return snapshot(kb.wiki)
+
+
+def test_what_a_compile_keeps_per_parsed_article_writes_what_a_fresh_parse_writes(
+    tmp_path: Path, pydoc_dir: Path
+) -> None:
+    """The compile reads the articles it does not edit as parsed and keeps what its whole-wiki steps
+    take from each (topic keys, headings, names, INDEX.md lines) with the parse: the wiki it writes
+    is the one a compile that parses everything afresh writes, through new articles, a hand edit
+    of a title, and a person's own file."""
+    from autodidact.kb import init_kb
+
+    kept, fresh = (init_kb(tmp_path / name, topic="Python generators", lang="en")[0] for name in ("kept", "fresh"))
+    assert _compile_rounds(kept, pydoc_dir, forget=False) == _compile_rounds(fresh, pydoc_dir, forget=True)

@@ -19,7 +19,13 @@ from autodidact.kb import KnowledgeBase
 from autodidact.store import filememo
 from autodidact.store.filememo import FileMemo
 from autodidact.wiki.audit import findings_cache
-from autodidact.wiki.audit.article_findings import all_findings, link_facts, names_of
+from autodidact.wiki.audit.article_findings import (
+    all_findings,
+    citation_findings,
+    link_facts,
+    names_of,
+    structure_findings,
+)
 from autodidact.wiki.audit.check import check_wiki, render_report
 from autodidact.wiki.audit.findings_cache import CACHE_NAME
 from autodidact.wiki.audit.retrieval import WikiIndex, article_units, keep_index, wiki_index
@@ -146,6 +152,41 @@ def test_the_cached_audit_writes_the_uncached_report(wiki: tuple[KnowledgeBase, 
     assert "Event Loop" in first and "disagree" in first and "to verify" in first
     second = audit(kb, 1)
     assert second == first
+
+
+def test_findings_kept_with_the_facts_follow_raw_files_and_links(wiki: tuple[KnowledgeBase, str]) -> None:
+    """What the audit keeps with each article's facts (the files it cites and its uncited findings,
+    its orphan finding) is used only while it holds: a cited file that appears or disappears in
+    raw/, a new link to an orphan and a renamed article give the report a fresh audit gives."""
+    kb, raw = wiki
+
+    def same_as_from_the_articles() -> None:  # the articles' own path, with no facts kept anywhere
+        files = wiki_files(kb.wiki)
+        articles = [f.article for f in files]
+        facts = findings_cache.cached_facts(kb.internal, files, "en", TOPIC)
+        raw_names = {p.name for p in kb.raw.iterdir()}
+        assert citation_findings(articles, raw_names, False, facts) == citation_findings(articles, raw_names, False)
+        index = (kb.wiki / "INDEX.md").read_text("utf-8")
+        assert structure_findings(articles, index, False, facts) == structure_findings(articles, index, False)
+
+    first = audit(kb, 1)
+    assert "cites 2026-12-05_b.md, which is not in raw/" in first and f"cites {raw}," not in first
+    assert "- orphan article: no other article links to wiki/coroutines.md\n" in first
+    same_as_from_the_articles()
+    (kb.raw / "2026-12-05_b.md").write_text((kb.raw / raw).read_text("utf-8"), "utf-8")  # was missing
+    (kb.raw / raw).unlink()  # was there
+    second = audit(kb, 2)
+    assert second == uncached_report(kb, 2)
+    assert "cites 2026-12-05_b.md, which" not in second and f"cites {raw}, which is not in raw/" in second
+    same_as_from_the_articles()
+    text = (kb.wiki / "iterators.md").read_text("utf-8")
+    (kb.wiki / "iterators.md").write_text(text.replace("- [[generators]]", "- [[generators]]\n- [[coroutines]]"))
+    os.rename(kb.wiki / "generators.md", kb.wiki / "generator-functions.md")
+    report = audit(kb, 3)
+    assert report == uncached_report(kb, 3)
+    assert "orphan article: no other article links to wiki/coroutines.md" not in report
+    assert "wiki/generators.md" not in report and "wiki/generator-functions.md" in report
+    same_as_from_the_articles()
 
 
 def _wiki_reads() -> int:

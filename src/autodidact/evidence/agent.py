@@ -440,19 +440,17 @@ def default_known(payload: Payload, report_dir: Path, kb_root: Path | None) -> l
     known = list(payload.prefer_new_over)
     if kb_root is None or Path(kb_root).resolve() != report_dir.resolve():
         return known
-    from autodidact.sources.rawfiles import list_raw_names, raw_reader
+    from autodidact.sources.rawfiles import list_raw_names, raw_files
 
     seen = set(known)
     raw = Path(kb_root) / "raw"
-    with raw_reader(raw) as read:  # parsed once per content: raw/ grows with the knowledge base
-        for name in list_raw_names(raw):
-            try:
-                url = read(name).url
-            except (AutodidactError, OSError, UnicodeDecodeError):
-                continue
-            if url and url not in seen:
-                known.append(url)
-                seen.add(url)
+    # Parsed once per content, and only what changed since the last pass is looked at (raw/ grows
+    # with the knowledge base); a file that cannot be read or parsed is left out.
+    for rf in raw_files(raw, list_raw_names(raw), (AutodidactError, OSError, UnicodeDecodeError)):
+        url = rf.url
+        if url and url not in seen:
+            known.append(url)
+            seen.add(url)
     return known
 
 

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autodidact.errors import AutodidactError, BudgetExceeded, ModelAuthError, ModelError, SourceError
+from autodidact.errors import BudgetExceeded, ModelAuthError, ModelError, SourceError
 from autodidact.evidence.models import EvidenceFile
 from autodidact.loop.steps import RoundContext, RoundScratch, read_round_evidence
 from autodidact.progress import NullProgress
@@ -26,7 +26,7 @@ from autodidact.sources.rawfiles import (
     document_part,
     excerpts_for_quotes,
     list_raw_names,
-    raw_reader,
+    raw_files,
     write_raw_file,
 )
 from autodidact.sources.snapshots import SnapshotStore, is_local_url
@@ -253,25 +253,23 @@ def raw_excerpts_by_text(ctx: RoundContext) -> dict[tuple[str, str], str]:
     Each file's key is worked out once per content (collapsing a body's whitespace is what cost
     time, for every file of raw/ in every round)."""
     out: dict[tuple[str, str], str] = {}
-    folder = os.fspath(ctx.kb.raw)
-    with raw_reader(ctx.kb.raw) as read:  # parsed once per content: raw/ grows with the knowledge base
-        for name in list_raw_names(ctx.kb.raw):
-            if os.path.splitext(name)[1].lower() not in {".md", ".txt", ".markdown"}:
-                continue
-            try:
-                rf = read(name)
-            except AutodidactError:
-                continue
-            path = os.path.join(folder, name)
-            hit = _EXCERPT_KEYS.get(path)
-            if hit is not None and hit[0] is rf:
-                key = hit[1]
-            else:
-                key = (rf.url, " ".join(rf.body.split()))
-                if len(_EXCERPT_KEYS) >= _EXCERPT_LIMIT:
-                    _EXCERPT_KEYS.clear()
-                _EXCERPT_KEYS[path] = (rf, key)
-            out.setdefault(key, name)
+    folder = os.path.join(os.fspath(ctx.kb.raw), "")
+    # List names never start with "." (rawfiles.list_raw_names), so the suffix is what splitext gives.
+    names = [n for n in list_raw_names(ctx.kb.raw) if n.lower().endswith((".md", ".txt", ".markdown"))]
+    # Parsed once per content, and only what changed since the last pass is looked at: raw/ grows
+    # with the knowledge base. A file that cannot be read or parsed is left out.
+    for rf in raw_files(ctx.kb.raw, names, tag="excerpt keys"):
+        name = rf.filename
+        path = folder + name
+        hit = _EXCERPT_KEYS.get(path)
+        if hit is not None and hit[0] is rf:
+            key = hit[1]
+        else:
+            key = (rf.url, " ".join(rf.body.split()))
+            if len(_EXCERPT_KEYS) >= _EXCERPT_LIMIT:
+                _EXCERPT_KEYS.clear()
+            _EXCERPT_KEYS[path] = (rf, key)
+        out.setdefault(key, name)
     return out
 
 

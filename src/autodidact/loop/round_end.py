@@ -47,7 +47,7 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
     from the articles — those holding one of this round's quotes or citing this round's files — so a
     compile repeated after an interruption reports what a clean run reports.
     """
-    from autodidact.questions.coverage import cited_passages
+    from autodidact.questions.coverage import cited_groups
     from autodidact.wiki.common.articles import wiki_files
     from autodidact.wiki.compile.compiler import compile_evidence_async, compile_wiki_async
 
@@ -83,15 +83,21 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
     # What later steps read from each article (its quote keys above, the cited passages the next
     # questioner weighs its candidates against) is remembered per article content, so it is worked
     # out here, in the round that changed the articles: a round pays for what it changed.
-    cited_passages(ctx.kb.wiki)
+    cited_groups(ctx.kb.wiki)
     ctx.save_scratch(scratch)
     return scratch
 
 
 def _quote_keys(article: Article) -> frozenset[str]:
-    """The duplicate keys of an article's body blocks (which of this round's quotes it holds)."""
-    from autodidact.wiki.compile.answers_blocks import quote_key
+    """The duplicate keys of an article's body blocks (which of this round's quotes it holds).
 
+    Worked out once per article content, so this is also where what the next compile's whole-wiki
+    steps take from the article is worked out (``compiler.article_tables``): the round that wrote
+    the article pays for it."""
+    from autodidact.wiki.compile.answers_blocks import quote_key
+    from autodidact.wiki.compile.compiler import article_tables
+
+    article_tables(article)
     return frozenset(quote_key(b) for s in article.body_sections() for b in s.blocks)
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 
-from autodidact.questions.similarity import Features, coverage, features
+from autodidact.questions.similarity import Features, features
 from autodidact.store.filememo import FileMemo, FolderMemo
 
 MIN_COVERAGE = 0.85
@@ -46,7 +47,16 @@ class Passage:
     content: frozenset[str]
 
 
-_PASSAGES: FileMemo[list[Passage]] = FileMemo()  # article file → its cited passages
+@dataclass(frozen=True)
+class FilePassages:
+    """One article's cited passages, with every content feature any of them has: a question that
+    shares none with the article skips all of its passages at once (:func:`covered_in`)."""
+
+    passages: tuple[Passage, ...]
+    features: frozenset[str]
+
+
+_PASSAGES: FileMemo[FilePassages] = FileMemo()  # article file → its cited passages
 
 
 def passages_of(stem: str, text: str) -> list[Passage]:
@@ -63,21 +73,20 @@ def cited_passages(wiki_dir: Path) -> list[Passage]:
 
     A file whose content did not change keeps its passages (their features are the costly part, and
     a round changes few articles; store/filememo.py)."""
-    out: list[Passage] = []
+    return list(chain.from_iterable(group.passages for group in cited_groups(wiki_dir)))
+
+
+def cited_groups(wiki_dir: Path) -> list[FilePassages]:
+    """:func:`cited_passages` by article file, in the same order."""
     try:
         # Names only (no file types), so the listing holds while no name is created, removed or
         # renamed in the folder (store/filememo.py, FolderMemo).
         names = _LISTINGS.get(wiki_dir, lambda: (_passage_names(wiki_dir), True))
     except (FileNotFoundError, NotADirectoryError, PermissionError):  # as pathlib.glob did
-        return out
-    with _PASSAGES.folder(wiki_dir) as get:
-        for name in names:
-            try:
-                _, passages = get(name, _file_passages(name))
-            except (OSError, UnicodeDecodeError):
-                continue
-            out.extend(passages)
-    return out
+        return []
+    # Only the files changed since the last pass are looked at (store/filememo.py, pass_over); a
+    # file that cannot be read or decoded is left out.
+    return _PASSAGES.pass_over(wiki_dir, names, _file_passages, skip=(OSError, UnicodeDecodeError))
 
 
 _LISTINGS: FolderMemo[tuple[str, ...]] = FolderMemo()
@@ -88,8 +97,12 @@ def _passage_names(wiki_dir: Path) -> tuple[str, ...]:
         return tuple(sorted(e.name for e in listing if e.name.endswith(".md") and e.name != "INDEX.md"))
 
 
-def _file_passages(name: str) -> Callable[[bytes, str], list[Passage]]:
-    return lambda data, _digest: passages_of(Path(name).stem, _text(data))
+def _file_passages(name: str) -> Callable[[bytes, str], FilePassages]:
+    def read(data: bytes, _digest: str) -> FilePassages:
+        passages = tuple(passages_of(Path(name).stem, _text(data)))
+        return FilePassages(passages, frozenset(chain.from_iterable(p.content for p in passages)))
+
+    return read
 
 
 def _text(data: bytes) -> str:
@@ -97,13 +110,29 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def covered_by(question: str | Features, passages: list[Passage]) -> Passage | None:
+def covered_in(question: str | Features, groups: list[FilePassages]) -> Passage | None:
+    """:func:`covered_by` over the passages of ``groups`` in order, skipping each article whose
+    passages share no content feature with the question (such a passage covers none of it)."""
+    feats = question if isinstance(question, Features) else features(question)
+    if len(feats.content) < MIN_CONTENT:
+        return None
+    content = feats.content
+    for group in groups:
+        if not content.isdisjoint(group.features) and (found := covered_by(feats, group.passages)) is not None:
+            return found
+    return None
+
+
+def covered_by(question: str | Features, passages: Iterable[Passage]) -> Passage | None:
     """The cited paragraph that answers ``question`` well, if any."""
     feats = question if isinstance(question, Features) else features(question)
     if len(feats.content) < MIN_CONTENT:
         return None
+    content, size = feats.content, len(feats.content)
     for passage in passages:
-        if coverage(feats, passage.content) < MIN_COVERAGE:
+        # similarity.coverage, inlined with the same arithmetic: this loop runs over every cited
+        # passage of the wiki for every candidate question, and most share no feature with it.
+        if content.isdisjoint(passage.content) or len(content & passage.content) / size < MIN_COVERAGE:
             continue
         if all(_INTENT_CUES[i].search(passage.text) for i in feats.intents if i in _INTENT_CUES):
             return passage

@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from autodidact.questions.coverage import cited_passages, covered_by
+from autodidact.questions.coverage import cited_groups, covered_in
 from autodidact.questions.facets import asked_facets, facet_names, facet_of, frames, on_topic, signature
 from autodidact.questions.framework import tidy
 from autodidact.questions.models import (
@@ -169,7 +169,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
 
     history: list[Indexed] = [(h.id, features(h.text), signature(h.text, all_frames)) for h in inputs.history]
     asked_texts = {h.text for h in inputs.history}
-    passages = cited_passages(Path(inputs.wiki_dir)) if inputs.wiki_dir and not inputs.cold_start else []
+    passages = cited_groups(Path(inputs.wiki_dir)) if inputs.wiki_dir and not inputs.cold_start else []
     chosen: list[tuple[Candidate, Features, frozenset[str]]] = []
     deduped: list[tuple[Candidate, str]] = []
     seen_dedup: set[str] = set()
@@ -204,7 +204,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
                 deduped.append((cand, hid))
                 seen_dedup.add(cand.text)
             continue
-        if cand.source in {"framework", "raw"} and cand.text not in outline and covered_by(feats, passages) is not None:
+        if cand.source in {"framework", "raw"} and cand.text not in outline and covered_in(feats, passages) is not None:
             continue
         chosen.append((cand, feats, sig))
 

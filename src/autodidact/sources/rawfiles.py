@@ -18,12 +18,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date as date_cls
 from pathlib import Path
 
-from autodidact.errors import InputError, SourceError
+from autodidact.errors import AutodidactError, InputError, SourceError
 from autodidact.sources.snapshots import CACHE_DIRNAME, is_local_url, local_url, normalize_url
 from autodidact.store.atomic import create_exclusive
 from autodidact.store.filememo import FileMemo, FolderMemo
@@ -246,6 +246,22 @@ def raw_reader(raw_dir: Path) -> Iterator[Callable[[str], RawFile]]:
                 raise InputError(f"cannot read raw file {name}: {exc.strerror}") from None
 
         yield read
+
+
+def raw_files(
+    raw_dir: Path, names: Sequence[str], skip: tuple[type[Exception], ...] = (OSError, AutodidactError), tag: str = ""
+) -> list[RawFile]:
+    """The files of ``names`` in ``raw_dir`` that read and parse (as :func:`raw_reader` reads them;
+    a file raising one of ``skip`` is left out), in order; each file's ``filename`` is its name.
+
+    Only the files changed since the last pass over the same names (``tag`` tells callers' passes
+    apart) are looked at (store/filememo.py, ``pass_over``): raw/ grows with the knowledge base,
+    and a round reads all of it several times. Shared with other readers: read, never edit."""
+
+    def parser(name: str) -> Callable[[bytes, str], RawFile]:
+        return lambda data, _digest: parse_raw_bytes(Path(raw_dir) / name, data)
+
+    return _PARSED.pass_over(raw_dir, names, parser, skip=skip, tag=tag)
 
 
 def parse_raw_bytes(path: Path, data: bytes) -> RawFile:

@@ -91,6 +91,7 @@ _LOCAL_FS = frozenset(
         0x3153464A,  # jfs
     }
 )
+_LOG_LIMIT = 100_000  # events logged per folder before the log starts over
 _NAMES_LIMIT = 100_000  # names remembered per folder before the watch starts over (temp files come and go)
 
 
@@ -111,6 +112,8 @@ class Watch:
     names: dict[str, int] = field(default_factory=dict)
     listing: int = 0  # the last sequence at which a name was created, removed or renamed
     alive: bool = True
+    log: list[tuple[int, str]] = field(default_factory=list)  # (sequence, name) of each event, in order
+    log_floor: int = 0  # the log holds every event with a sequence above any ``s >= log_floor``
 
     def drain(self) -> int:
         """Take in the events queued so far; the sequence an entry checked from now on is stamped with."""
@@ -119,6 +122,19 @@ class Watch:
     def unchanged(self, name: str, checked: int) -> bool:
         """Whether ``name`` had no event since it was checked at sequence ``checked`` (under this watch)."""
         return self.alive and checked >= self.since and self.names.get(name, -1) <= checked
+
+    def changed_since(self, checked: int) -> set[str] | None:
+        """The names with an event since sequence ``checked`` (under this watch); None when the watch
+        cannot tell (dropped, made later, or its log was cut since), and every name must be checked."""
+        if not self.alive or checked < self.since or checked < self.log_floor:
+            return None
+        out: set[str] = set()
+        with self.feed.lock:
+            for seq, name in reversed(self.log):
+                if seq <= checked:
+                    break
+                out.add(name)
+        return out
 
     def listing_unchanged(self, checked: int) -> bool:
         """Whether no name was created, removed or renamed since the listing made at ``checked``."""
@@ -182,6 +198,10 @@ class _Feed:
                 continue  # the folder's own attributes: no file of it changed
             key = os.fsdecode(name)
             w.names[key] = self.seq
+            if len(w.log) >= _LOG_LIMIT:  # events before now can no longer be told apart
+                w.log.clear()
+                w.log_floor = self.seq
+            w.log.append((self.seq, key))
             if mask & _LISTING:
                 w.listing = self.seq
             if len(w.names) > _NAMES_LIMIT:
@@ -222,7 +242,7 @@ class _Feed:
             if old is not None:
                 return old if old.alive and old.ident == ident else None
             self._advance()
-            w = Watch(self, wd, ident, self.seq)
+            w = Watch(self, wd, ident, self.seq, log_floor=self.seq)
             self.by_wd[wd] = w
             self.by_ident[ident] = w
             return w

@@ -27,10 +27,10 @@ import hashlib
 import os
 import stat as stat_mod
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from autodidact.store import changefeed
 
@@ -61,6 +61,7 @@ class FileMemo(Generic[V]):
 
     def __init__(self) -> None:
         self._entries: dict[str, _Entry[V]] = {}
+        self._passes: dict[tuple[str, str], _Pass] = {}  # (folder, tag) → its last :meth:`pass_over`
         self.reads = 0  # files read (tests read these counters)
         self.computed = 0
 
@@ -73,6 +74,69 @@ class FileMemo(Generic[V]):
     def folder(self, path: Path | str) -> Iterator[Callable[[str, Callable[[bytes, str], V]], tuple[str, V]]]:
         """``get`` for the files of one folder, by name: the folder is opened once and each file is
         looked up relative to it (a pass over a large folder costs one short ``stat`` per file)."""
+        with self._folder(path) as (get, _watch, _stamp):
+            yield get
+
+    def pass_over(
+        self,
+        path: Path | str,
+        names: Sequence[str],
+        compute_for: Callable[[str], Callable[[bytes, str], V]],
+        skip: tuple[type[Exception], ...] = (),
+        tag: str = "",
+    ) -> list[V]:
+        """``[get(name, compute_for(name))[1] for name in names]`` in one :meth:`folder` pass, leaving
+        out the names whose ``get`` raised one of ``skip`` (any other error propagates).
+
+        Why: several passes a round go over every article of ``wiki/``, and even a lookup per file
+        grows with the wiki. The last pass over the same names is kept; under the folder watch
+        (:mod:`autodidact.store.changefeed`) only the names the kernel reported since that pass
+        began, and those the watch cannot vouch for (links, names that failed), are looked at
+        again — each exactly as :meth:`folder`'s ``get`` looks at it — and the others keep the value
+        they had, which ``get`` would return unchanged too (no event: no ``stat``, no read). Callers
+        that pass over different names of one folder keep their passes apart by ``tag``."""
+        key = os.fspath(path)
+        listed = tuple(names)
+        with self._folder(key) as (get, watch, stamp):
+            last = self._passes.get((key, tag))
+            changed = (
+                watch.changed_since(last.stamp)
+                if watch is not None and last is not None and last.watch is watch and last.names == listed
+                else None
+            )
+            if last is None or changed is None:
+                slots: list[object] = [_FAILED] * len(names)
+                todo: Iterable[int] = range(len(names))
+                index = {name: i for i, name in enumerate(names)}
+            else:
+                slots, index = list(last.slots), last.index
+                todo = sorted({index[n] for n in changed if n in index} | last.recheck)
+            prefix = os.path.join(key, "")
+            recheck: set[int] = set()
+            for i in todo:
+                name = listed[i]
+                try:
+                    slots[i] = get(name, compute_for(name))[1]
+                except skip:
+                    slots[i] = _FAILED
+                if slots[i] is _FAILED or not self._watched(prefix + name):
+                    recheck.add(i)
+            if watch is not None:
+                self._passes[(key, tag)] = _Pass(listed, index, slots, watch, stamp, recheck)
+            else:
+                self._passes.pop((key, tag), None)
+        if any(slots[i] is _FAILED for i in recheck):  # every failed name is rechecked
+            return [cast(V, v) for v in slots if v is not _FAILED]
+        return cast(list[V], list(slots))
+
+    def _watched(self, key: str) -> bool:
+        hit = self._entries.get(key)
+        return hit is not None and hit.watched
+
+    @contextlib.contextmanager
+    def _folder(
+        self, path: Path | str
+    ) -> Iterator[tuple[Callable[[str, Callable[[bytes, str], V]], tuple[str, V]], changefeed.Watch | None, int]]:
         base = os.fspath(path)
         fd: int | None = None
         if _STAT_DIR_FD:
@@ -97,7 +161,7 @@ class FileMemo(Generic[V]):
             return self._get(key, st, compute, stamp, changefeed.plain_file(lst))
 
         try:
-            yield get
+            yield get, watch, stamp
         finally:
             if fd is not None:
                 os.close(fd)
@@ -129,6 +193,22 @@ class FileMemo(Generic[V]):
     def forget(self) -> None:
         """Drop every entry (the next :meth:`get` of each file reads it, as a new process would)."""
         self._entries.clear()
+        self._passes.clear()
+
+
+_FAILED = object()  # a name whose get raised an error the caller skips
+
+
+@dataclass
+class _Pass:
+    """One :meth:`FileMemo.pass_over`: its names, each one's value, and what the next pass must redo."""
+
+    names: tuple[str, ...]
+    index: dict[str, int]
+    slots: list[object]  # each name's value, or _FAILED
+    watch: changefeed.Watch
+    stamp: int  # the watch's sequence the pass's checks were made after
+    recheck: set[int]  # names the watch cannot vouch for (a link, a failure): looked at every pass
 
 
 class FolderMemo(Generic[V]):

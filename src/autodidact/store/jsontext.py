@@ -76,6 +76,15 @@ def _names(value: list[str] | tuple[str, ...], newline: str, inner: str) -> str:
     return text
 
 
+def _known_names(value: list[object] | tuple[object, ...], newline: str) -> str | None:
+    """The text of a long list of names encoded before, found by its items; None when it is not
+    one (or holds an item that cannot be a key, such as an object)."""
+    try:
+        return _NAMES.get((newline, tuple(value)))  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def _encode(value: object, out: list[str], newline: str) -> None:
     """Append ``value`` at the indentation ``newline`` ends with (the standard encoder's order of tests)."""
     if isinstance(value, str):
@@ -95,6 +104,9 @@ def _encode(value: object, out: list[str], newline: str) -> None:
             out.append("[]")
             return
         inner = newline + "  "
+        if len(value) >= _NAMES_MIN and type(value[0]) is str and (hit := _known_names(value, newline)) is not None:
+            out.append(hit)  # a long list of names met before (items equal to strings are strings)
+            return
         if all(type(item) is str for item in value):  # a list of names: one join, no call per item
             out.append(_names(value, newline, inner))
             return

@@ -124,6 +124,26 @@ class ArticleFacts:
     shown: list[str] = field(default_factory=list)  # aspects its lines about the subject show
     units: list[CitedUnit] = field(default_factory=list)
     contradictions: list[Finding] = field(default_factory=list)
+    # Worked out on first use and kept with the facts (never written: to_json lists the fields above).
+    _citing: tuple[frozenset[str], list[Finding]] | None = field(default=None, init=False, repr=False, compare=False)
+    _orphan: tuple[str, bool, Finding] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def citing(self) -> tuple[frozenset[str], list[Finding]]:
+        """Every file the article's units cite, and their uncited-sentence findings in order: while
+        every cited file is in raw/, these are all its citation findings (:func:`citation_findings`)."""
+        if self._citing is None:
+            self._citing = (
+                frozenset(n for u in self.units for n in u.cites),
+                [f for u in self.units for f in u.uncited],
+            )
+        return self._citing
+
+    def orphan(self, loc: str, zh: bool) -> Finding:
+        """The article's orphan finding (:func:`structure_findings`), made once per place and language."""
+        if self._orphan is None or self._orphan[:2] != (loc, zh):
+            text = f"孤立文章：没有其他文章链接到 {loc}" if zh else f"orphan article: no other article links to {loc}"
+            self._orphan = (loc, zh, Finding(STRUCTURE, "orphan", text))
+        return self._orphan[2]
 
     def to_json(self) -> JSONObject:
         return {
@@ -396,11 +416,20 @@ def citation_findings(
 ) -> list[Finding]:
     """Uncited statements, sentence by sentence (unsupported conclusions are gaps), and citations of
     files not in raw/. Which citation covers which sentence: :func:`markdown.cited_statements`."""
-    if facts is not None:
-        units = [u for f in facts for u in f.units]
-    else:
-        units = [u for a in articles for u in _cited_units(a, zh)]
     out: list[Finding] = []
+    if facts is None:
+        _unit_findings([u for a in articles for u in _cited_units(a, zh)], raw_names, zh, out)
+        return out
+    for fact in facts:
+        cited, uncited = fact.citing()
+        if cited <= raw_names:  # no "not in raw/" finding: only the uncited sentences' (kept)
+            out.extend(uncited)
+        else:
+            _unit_findings(fact.units, raw_names, zh, out)
+    return out
+
+
+def _unit_findings(units: list[CitedUnit], raw_names: set[str], zh: bool, out: list[Finding]) -> None:
     for unit in units:
         out.extend(unit.uncited)
         absent = [n for n in unit.cites if n not in raw_names]
@@ -413,7 +442,6 @@ def citation_findings(
             )
             direction = f"为“{unit.short}”找到来源" if zh else f"Find a source for “{unit.short}”"
             out.append(Finding(MISSING, "missing-raw", text, direction, priority=7))
-    return out
 
 
 def _article_contradictions(art: Article, zh: bool) -> list[Finding]:
@@ -520,14 +548,9 @@ def structure_findings(
                 stem = names.get(key)
                 if stem and stem != art.stem:
                     inbound.add(stem)
-        for art in articles:
+        for art, fact in zip(articles, facts, strict=True):
             if art.stem not in inbound:
-                text = (
-                    f"孤立文章：没有其他文章链接到 {_loc(art)}"
-                    if zh
-                    else f"orphan article: no other article links to {_loc(art)}"
-                )
-                out.append(Finding(STRUCTURE, "orphan", text))
+                out.append(fact.orphan(_loc(art), zh))
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -271,9 +272,44 @@ def _decode(data: bytes) -> str:
 def _parse_file(name: str) -> Callable[[bytes, str], WikiFile]:
     def parse(data: bytes, digest: str) -> WikiFile:
         WIKI_STATS.parsed += 1
-        return WikiFile(name, digest, parse_article(_decode(data), name[: -len(".md")]))
+        made = WikiFile(name, digest, parse_article(_decode(data), name[: -len(".md")]))
+        key = id(made.article)
+        _ORIGINALS[key] = weakref.ref(made, lambda ref: _forget_original(key, ref))
+        return made
 
     return parse
+
+
+# The parsed form of each article file read, by the identity of its Article: what
+# :func:`derived_of` keeps values with. Weak, so a file parsed again lets the old entry go (the
+# article outlives its entry, so its id is not reused while the entry stands).
+_ORIGINALS: dict[int, weakref.ref[WikiFile]] = {}
+_MISSING = object()
+
+
+def _forget_original(key: int, ref: weakref.ref[WikiFile]) -> None:
+    if _ORIGINALS.get(key) is ref:
+        del _ORIGINALS[key]
+
+
+def derived_of(art: Article, name: str, compute: Callable[[Article], T]) -> T:
+    """``compute(art)``, kept with the parsed file when ``art`` is the shared parsed form of an
+    article file (:attr:`WikiFile.article`), worked out afresh for any other article (a copy being
+    edited, one made in memory).
+
+    Why: the compile hands the articles it does not edit to its whole-wiki steps (the topic map,
+    the placer's headings, relink's name tables, INDEX.md's lines) as parsed, without copying them
+    (docs/architecture.md, "Incremental rounds"), so what those steps take from one article is
+    worked out once per content instead of once per round. Safe because a parsed article is never
+    edited (its readers edit copies), and ``compute`` must depend on the article only."""
+    ref = _ORIGINALS.get(id(art))
+    owner = ref() if ref is not None else None
+    if owner is None or owner.article is not art:
+        return compute(art)
+    kept = owner._derived.get(name, _MISSING)  # WikiFile.derived, without its call (once per article and pass)
+    if kept is _MISSING:
+        kept = owner._derived[name] = compute(art)
+    return cast("T", kept)
 
 
 def wiki_files(wiki_dir: Path) -> list[WikiFile]:
@@ -284,8 +320,7 @@ def wiki_files(wiki_dir: Path) -> list[WikiFile]:
     when its content changed (store/filememo.py says how an unchanged file is told without reading
     it); each :class:`WikiFile` carries its content hash, which the audit's cache is keyed by.
     """
-    with _FILES.folder(wiki_dir) as get:
-        return [get(name, _parse_file(name))[1] for name in _article_names(wiki_dir)]
+    return _FILES.pass_over(wiki_dir, _article_names(wiki_dir), _parse_file)  # only what changed is looked at
 
 
 def forget_wiki_memory() -> None:
@@ -302,10 +337,15 @@ def load_wiki(wiki_dir: Path) -> list[Article]:
 def resolver(articles: dict[str, Article]) -> dict[str, str]:
     """Normalised name (stem, title, alias) → stem."""
     out: dict[str, str] = {}
-    for stem in sorted(articles):
+    ordered = sorted(articles)
+    for stem in ordered:
         out.setdefault(normalize_key(stem), stem)
-    for stem in sorted(articles):
-        art = articles[stem]
-        for name in [art.title, *art.aliases]:
-            out.setdefault(normalize_key(name), stem)
+    for stem in ordered:
+        for key in derived_of(articles[stem], "resolver keys", title_keys):
+            out.setdefault(key, stem)
     return out
+
+
+def title_keys(art: Article) -> tuple[str, ...]:
+    """The normalised title and aliases, in order (what :func:`resolver` files an article under)."""
+    return tuple(normalize_key(name) for name in [art.title, *art.aliases])

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from autodidact.text.topic import decompose
+from autodidact.wiki.common.articles import Article
 from autodidact.wiki.common.markdown import normalize_key
 
 _ZH_PREFIX = re.compile(
@@ -242,6 +244,11 @@ def topic_for(
     return re.sub(r"[-_]+", " ", stem).strip() or Path(filename).stem, texts
 
 
+def name_keys(art: Article) -> tuple[str, ...]:
+    """The normalised names (title, aliases, stem) a :class:`TopicMap` files an article under."""
+    return tuple(normalize_key(name) for name in art.names())
+
+
 class TopicMap:
     """Name → article stem resolution over titles and aliases (case, space and punctuation blind)."""
 
@@ -251,10 +258,13 @@ class TopicMap:
         self._folded: set[str] = {"index"}
 
     def add(self, stem: str, names: list[str]) -> None:
+        self.add_keys(stem, [normalize_key(name) for name in names])
+
+    def add_keys(self, stem: str, keys: Sequence[str]) -> None:
+        """:meth:`add` with the names already normalised (:func:`name_keys`)."""
         self._stems.add(stem)
         self._folded.add(stem.casefold())
-        for name in names:
-            key = normalize_key(name)
+        for key in keys:
             if key and key not in self._by_key:
                 self._by_key[key] = stem
 

@@ -48,8 +48,8 @@ MAX_QUOTE_CHARS = 500
 QUALITY_BONUS = {"高": 0.1, "中": 0.05, "待评估": 0.05, "低": 0.0}
 
 _TEXT_SUFFIXES = {".md", ".txt", ".markdown"}
-_HEADER_URLS: FileMemo[tuple[str, str]] = FileMemo()  # raw file → (URL its header names, lookup key)
-_HeaderGet = Callable[[str, Callable[[bytes, str], tuple[str, str]]], tuple[str, tuple[str, str]]]
+# raw file → (its name, (URL its header names, lookup key))
+_HEADER_URLS: FileMemo[tuple[str, tuple[str, str]]] = FileMemo()
 
 
 @dataclass(frozen=True)
@@ -264,6 +264,25 @@ def _url_key(url: str) -> str:
         return url.strip()
 
 
+def _header_url(name: str) -> Callable[[bytes, str], tuple[str, tuple[str, str]]]:
+    """The URL a text raw file's header names (its own ``local`` URL without one) and its lookup
+    key, with the file's name; remembered per file content."""
+
+    def read(data: bytes, _digest: str) -> tuple[str, tuple[str, str]]:
+        head = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")[:4096]
+        found = SOURCE_LINE.search(head)
+        url = found.group(1) if found else local_url("raw", name)
+        return name, (url, _url_key(url))
+
+    return read
+
+
+def _local_url(name: str) -> tuple[str, str]:
+    """A file without a readable header: its own ``local`` URL and that URL's key."""
+    url = local_url("raw", name)
+    return url, _url_key(url)
+
+
 class RawLocator:
     """Finds the raw file that holds a quote from a source URL (CONTRACT: URL equal, body contains it).
 
@@ -275,29 +294,14 @@ class RawLocator:
         self.raw_dir = raw_dir
         self._by_url: dict[str, list[tuple[str, str]]] = {}
         self._files: dict[str, tuple[RawFile | None, str]] = {}
-        with _HEADER_URLS.folder(raw_dir) as get:
-            for name in list_raw_names(raw_dir):
-                url, key = self._url(get, name)
-                self._by_url.setdefault(key, []).append((name, url))
-
-    @staticmethod
-    def _url(get: _HeaderGet, name: str) -> tuple[str, str]:
-        """The URL a raw file's header names (its own ``local`` URL without one) and its lookup key;
-        remembered per file content, as raw/ grows with the knowledge base."""
-
-        def read(data: bytes, _digest: str) -> tuple[str, str]:
-            head = data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")[:4096]
-            found = SOURCE_LINE.search(head)
-            url = found.group(1) if found else local_url("raw", name)
-            return url, _url_key(url)
-
-        if os.path.splitext(name)[1].lower() in _TEXT_SUFFIXES:
-            try:
-                return get(name, read)[1]
-            except OSError:
-                pass
-        url = local_url("raw", name)
-        return url, _url_key(url)
+        names = list_raw_names(raw_dir)
+        # The headers of the text files, read once per content; only the files changed since the
+        # last pass are looked at (store/filememo.py, pass_over): raw/ grows with the knowledge base.
+        text = [n for n in names if os.path.splitext(n)[1].lower() in _TEXT_SUFFIXES]
+        headers = {n: found for n, found in _HEADER_URLS.pass_over(raw_dir, text, _header_url, skip=(OSError,))}
+        for name in names:
+            url, key = headers.get(name) or _local_url(name)
+            self._by_url.setdefault(key, []).append((name, url))
 
     def _load(self, name: str) -> tuple[RawFile | None, str]:
         if name not in self._files:

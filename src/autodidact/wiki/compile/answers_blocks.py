@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from autodidact.text.support import supported
-from autodidact.wiki.common.articles import RELATED_HEADINGS, Article, Section
+from autodidact.wiki.common.articles import RELATED_HEADINGS, Article, Section, derived_of
 from autodidact.wiki.common.markdown import (
     CITATION_RE,
     MARKER_PREFIX,
@@ -191,11 +191,7 @@ def best_article(question: str, articles: dict[str, Article]) -> str | None:
     wanted = set(key_terms(question))
     best: tuple[tuple[int, float], str] | None = None
     for stem in sorted(articles):
-        art = articles[stem]
-        for name in [art.title, *art.aliases]:
-            words = list(dict.fromkeys(tokens(name)))
-            if not words:
-                continue
+        for words in derived_of(articles[stem], "name words", name_words):
             hit = sum(1 for w in words if term_in(w, wanted))
             if hit == 0 or hit * 2 < len(words):
                 continue
@@ -205,19 +201,38 @@ def best_article(question: str, articles: dict[str, Article]) -> str | None:
     return best[1] if best else None
 
 
+def name_words(art: Article) -> tuple[list[str], ...]:
+    """The distinct tokens of each name (title, then aliases) that has any."""
+    return tuple(words for name in [art.title, *art.aliases] if (words := list(dict.fromkeys(tokens(name)))))
+
+
+def heading_keys(art: Article) -> tuple[str, ...]:
+    """The normalised headings of the article's body sections (which question blocks it holds)."""
+    return tuple(normalize_key(sec.heading) for sec in art.body_sections())
+
+
 class Placer:
     """Decides the article of each question and creates articles as needed (see the module docstring)."""
 
-    def __init__(self, articles: dict[str, Article], topics: TopicMap, topic: str | None, lang: str) -> None:
+    def __init__(
+        self,
+        articles: dict[str, Article],
+        topics: TopicMap,
+        topic: str | None,
+        lang: str,
+        edit: Callable[[str], Article] | None = None,
+    ) -> None:
+        """``edit(stem)`` gives the article to edit (wiki/compile/edits.py); without it, ``articles[stem]``."""
         self.articles = articles
         self.topics = topics
         self.topic = topic
         self.lang = lang
+        self.edit = edit or articles.__getitem__
         self.created: set[str] = set()
         self.blocks: dict[str, str] = {}
         for stem in sorted(articles):
-            for sec in articles[stem].body_sections():
-                self.blocks.setdefault(normalize_key(sec.heading), stem)
+            for key in derived_of(articles[stem], "heading keys", heading_keys):
+                self.blocks.setdefault(key, stem)
 
     def _article(self, title: str) -> str:
         stem = self.topics.find(title)
@@ -243,7 +258,7 @@ class Placer:
             else:
                 stem = best_article(question.text, self.articles) or self._article(self.subject_title(question))
             self.blocks[key] = stem
-        art = self.articles[stem]
+        art = self.edit(stem)
         section = art.section(question.text)
         if section is None:
             section = Section(question.text, [])

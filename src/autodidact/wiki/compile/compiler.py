@@ -28,7 +28,7 @@ from autodidact.kb import KnowledgeBase
 from autodidact.sources.rawfiles import QUALITY_LINE, RawFile, list_raw_files, parse_raw_file, quality_of
 from autodidact.store import atomic
 from autodidact.wiki.common.aio import run_blocking
-from autodidact.wiki.common.articles import Article, Section, clone_article, render_article, wiki_files
+from autodidact.wiki.common.articles import Article, Section, derived_of, render_article, title_keys, wiki_files
 from autodidact.wiki.common.markdown import (
     article_stem,
     citations,
@@ -41,6 +41,7 @@ from autodidact.wiki.common.topics import (
     TopicMap,
     clean_title,
     load_question_texts,
+    name_keys,
     research_topic,
     topic_for,
     topic_subject,
@@ -50,11 +51,13 @@ from autodidact.wiki.compile.answers import RawLocator, round_answers
 from autodidact.wiki.compile.answers_blocks import (
     Placer,
     answer_summary,
+    heading_keys,
     is_generated_summary,
     is_question_heading,
     link_siblings,
     mark_summary,
     merge_answers,
+    name_words,
     parse_block,
     quote_key,
     valid_phrasing,
@@ -67,8 +70,9 @@ from autodidact.wiki.compile.compile_task import (
     SourceMeta,
     make_summary,
 )
-from autodidact.wiki.compile.index_page import render_index
-from autodidact.wiki.compile.linking import relink
+from autodidact.wiki.compile.edits import WikiEdits
+from autodidact.wiki.compile.index_page import index_row, render_index
+from autodidact.wiki.compile.linking import mention_names, relink
 from autodidact.wiki.compile.selection import select_statements
 
 if TYPE_CHECKING:
@@ -157,13 +161,11 @@ async def compile_wiki_async(
     lang = kb.language()
     day = today or dt.datetime.now(dt.UTC).date().isoformat()
     result = CompileResult()
-    on_disk = wiki_files(kb.wiki)  # parsed once per content; the copies are edited
-    articles = {f.stem: clone_article(f.article) for f in on_disk}
-    before = {f.stem: f.rendered() for f in on_disk}
-    topics = TopicMap()
+    edits = WikiEdits(wiki_files(kb.wiki))  # parsed once per content; what is edited is copied first
+    articles = edits.articles
+    topics = topic_map(articles)
     compiled_sources: set[str] = set()
     for art in articles.values():
-        topics.add(art.stem, art.names())
         compiled_sources.update(art.sources)
     questions = load_question_texts(kb.root)
     research = topic or research_topic(kb.root)
@@ -194,7 +196,7 @@ async def compile_wiki_async(
             stem = topics.free_stem(article_stem(topic))
             articles[stem] = Article(stem=stem, title=topic)
             topics.add(stem, [topic])
-        art = articles[stem]
+        art = edits.edit(stem)
         fresh = cleaned and normalize_key(cleaned) not in {normalize_key(n) for n in art.names()}
         if fresh and len(art.aliases) < MAX_ALIASES and len(cleaned) <= 60:
             art.aliases.append(cleaned)
@@ -205,7 +207,7 @@ async def compile_wiki_async(
     known = topics.keys()
 
     async def update(stem: str) -> None:
-        art = articles[stem]
+        art = edits.edit(stem)
         material: list[Material] = []
         meta: dict[str, SourceMeta] = {}
         for rf, selected in groups[stem]:
@@ -224,30 +226,50 @@ async def compile_wiki_async(
     # Articles are independent: update them concurrently (the runtime bounds model concurrency).
     await asyncio.gather(*(update(stem) for stem in sorted(groups)))
     result.compiled = sorted(rf.filename for members in groups.values() for rf, _ in members)
-    write_back(kb, articles, before, set(groups), lang, day, result)
+    write_back(kb, edits, set(groups), lang, day, result)
     return result
+
+
+def article_tables(art: Article) -> None:
+    """Work out now what a compile's whole-wiki steps take from one parsed article (its topic keys,
+    headings, names, INDEX.md line), kept with the parse (``derived_of``): the round that wrote the
+    article pays for them, not the next compile, which reads every article of the wiki."""
+    derived_of(art, "topic keys", name_keys)
+    derived_of(art, "heading keys", heading_keys)
+    derived_of(art, "name words", name_words)
+    derived_of(art, "resolver keys", title_keys)
+    derived_of(art, "mention names", mention_names)
+    derived_of(art, "index row", index_row)
+
+
+def topic_map(articles: dict[str, Article]) -> TopicMap:
+    """Every article's names, in the order of ``articles`` (the first article to claim a name keeps it)."""
+    topics = TopicMap()
+    for art in articles.values():
+        topics.add_keys(art.stem, derived_of(art, "topic keys", name_keys))
+    return topics
 
 
 def write_back(
     kb: KnowledgeBase,
-    articles: dict[str, Article],
-    before: dict[str, str],
+    edits: WikiEdits,
     touched: set[str],
     lang: str,
     day: str,
     result: CompileResult,
 ) -> None:
     """Relink, then write the articles whose text changed (``updated`` moves only then) and INDEX.md."""
-    changed_stems = relink(articles, touched, {s for s in touched if s not in before}, lang)
+    articles = edits.articles
+    changed_stems = relink(articles, touched, {s for s in touched if s not in edits.before}, lang, edits.edit)
     for stem in sorted(changed_stems | touched):
-        art = articles[stem]
-        text = render_article(art)
-        if before.get(stem) == text:
+        text = render_article(articles[stem])
+        if edits.rendered_before(stem) == text:
             continue
+        art = edits.edit(stem)  # a parsed article renders as it was read: this one is a copy already
         art.updated = day
         atomic.write_text(kb.wiki / art.filename, render_article(art))
         result.paths[art.title] = kb.wiki / art.filename
-        (result.updated if stem in before else result.new).append(art.title)
+        (result.updated if stem in edits.before else result.new).append(art.title)
     index_text = render_index(list(articles.values()), lang)
     index_path = kb.wiki / "INDEX.md"
     current = index_path.read_text("utf-8") if index_path.is_file() else None
@@ -295,21 +317,21 @@ async def compile_evidence_async(
     result.unmatched_claims = found.unmatched_claims
     result.off_topic = found.off_topic_quotes
     result.fragments = found.fragments
-    on_disk = wiki_files(kb.wiki)  # parsed once per content; the copies are edited
-    articles = {f.stem: clone_article(f.article) for f in on_disk}
-    before = {f.stem: f.rendered() for f in on_disk}
-    topics = TopicMap()
-    for art in articles.values():
-        topics.add(art.stem, art.names())
-    placer = Placer(articles, topics, research, lang)
+    on_disk = wiki_files(kb.wiki)  # parsed once per content; what is edited is copied first
+    edits = WikiEdits(on_disk)
+    articles = edits.articles
+    topics = topic_map(articles)
+    placer = Placer(articles, topics, research, lang, edits.edit)
     touched, result.duplicates = merge_answers(found.answers, placer, research, locator.quality, lang)
     result.answered = [a.question.id for a in found.answers if a.quotes]
     result.answer_keys = {quote_key(q.text) for a in found.answers for q in a.quotes}
     result.compiled = sorted({n for a in found.answers for q in a.quotes for n in q.sources})
     hub = topics.find(topic_subject(research)) if research else None
     siblings = touched | ({hub} if hub and touched else set())
-    link_siblings(articles, siblings, lang)
     touched |= siblings
+    for stem in sorted(touched):
+        edits.edit(stem)  # everything below edits the touched articles only
+    link_siblings(articles, siblings, lang)
     known = topics.keys()
     if runtime.writes_prose:
         # Each touched block's quotes before this merge, read from the articles as parsed (unedited).
@@ -330,7 +352,7 @@ async def compile_evidence_async(
     for art, summary in zip(summarised, phrased, strict=True):
         art.summary = summary
         mark_summary(art)
-    write_back(kb, articles, before, touched, lang, day, result)
+    write_back(kb, edits, touched, lang, day, result)
     return result
 
 

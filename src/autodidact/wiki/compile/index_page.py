@@ -8,7 +8,9 @@ so a compile describes only the articles it changed.
 
 from __future__ import annotations
 
-from autodidact.wiki.common.articles import Article
+from operator import itemgetter
+
+from autodidact.wiki.common.articles import Article, derived_of
 from autodidact.wiki.common.markdown import (
     MARKER_RE,
     is_auto_summary,
@@ -65,9 +67,14 @@ def describe_article(art: Article, limit: int = 90) -> str:
 def render_index(articles: list[Article], lang: str) -> str:
     """The index text, articles sorted by title."""
     lines = [f"# {INDEX_TITLES[lang]}", ""]
-    ordered = sorted(articles, key=lambda a: (normalize_key(a.title), a.stem))
-    if not ordered:
+    rows = sorted((derived_of(art, "index row", index_row) for art in articles), key=itemgetter(0))
+    if not rows:
         lines.append(EMPTY[lang])
-    for art in ordered:
-        lines.append(f"- {render_link(art.stem, art.title)} — {describe(art)}")
+    lines.extend(line for _, line in rows)
     return "\n".join(lines) + "\n"
+
+
+def index_row(art: Article) -> tuple[tuple[str, str], str]:
+    """An article's place in the index (its title's key, then its stem) and its line; kept with the
+    parsed file for an article the compile did not edit (wiki/common/articles.derived_of)."""
+    return (normalize_key(art.title), art.stem), f"- {render_link(art.stem, art.title)} — {describe(art)}"

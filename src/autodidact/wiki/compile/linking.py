@@ -10,8 +10,9 @@ articles, so adding a file changes just the articles it touches (and those that 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from autodidact.wiki.common.articles import RELATED_HEADINGS, Article, Section, resolver
+from autodidact.wiki.common.articles import RELATED_HEADINGS, Article, Section, derived_of, resolver
 from autodidact.wiki.common.markdown import has_cjk, normalize_key, render_link, tokens, wikilinks
 from autodidact.wiki.common.memo import ContentMemo
 
@@ -53,6 +54,15 @@ def _name_tokens(name: str) -> frozenset[str]:
     return _NAME_TOKENS.get(name, name, lambda: frozenset(tokens(name)))
 
 
+def mention_names(art: Article) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The article's distinct names (title, then aliases) long enough to look for, with their tokens."""
+    return tuple(
+        (name, toks)
+        for name in dict.fromkeys([art.title, *art.aliases])
+        if _mentionable(name) and (toks := _name_tokens(name))
+    )
+
+
 def mentions(articles: dict[str, Article], touched: set[str], new: set[str]) -> dict[str, set[str]]:
     """``source → targets``: the articles whose title or an alias ``source``'s body mentions.
 
@@ -74,17 +84,16 @@ def mentions(articles: dict[str, Article], touched: set[str], new: set[str]) -> 
             for tok in _token_set(stem, text_of(stem)):
                 touched_postings.setdefault(tok, set()).add(stem)
     every: list[tuple[str, frozenset[str]]] | None = None
+    posted = touched_postings.keys()
     for target in sorted(articles):
-        art = articles[target]
-        for name in dict.fromkeys([art.title, *art.aliases]):
-            toks = _name_tokens(name)
-            if not _mentionable(name) or not toks:
-                continue
+        for name, toks in derived_of(articles[target], "mention names", mention_names):
             if target in new:
                 if every is None:
                     every = [(stem, _token_set(stem, text_of(stem))) for stem in articles]
                 cands = {stem for stem, have in every if toks <= have}
             else:
+                if not posted >= toks:  # a token no touched article has: no touched article mentions it
+                    continue
                 sets = sorted((touched_postings.get(t, set()) for t in toks), key=len)
                 cands = set.intersection(*sets)
             cands.discard(target)
@@ -98,16 +107,27 @@ def mentions(articles: dict[str, Article], touched: set[str], new: set[str]) -> 
     return links
 
 
-def relink(articles: dict[str, Article], touched: set[str], new: set[str], lang: str) -> set[str]:
-    """Update Related sections; returns the stems whose Related section changed."""
+def relink(
+    articles: dict[str, Article],
+    touched: set[str],
+    new: set[str],
+    lang: str,
+    edit: Callable[[str], Article] | None = None,
+) -> set[str]:
+    """Update Related sections; returns the stems whose Related section changed.
+
+    ``edit(stem)`` gives the article to change (wiki/compile/edits.py: the parsed article is read,
+    a copy is edited); without it, ``articles[stem]`` is edited in place."""
     if not touched and not new:
         return set()
+    edit = edit or articles.__getitem__
     names = resolver(articles)
     links = mentions(articles, touched, new)
     changed: set[str] = set()
-    for stem, art in articles.items():
+    for stem in articles:
         if stem not in touched and not links[stem]:
             continue
+        art = articles[stem]
         related = next((s for s in art.sections if s.is_related), None)
         targets = [t for b in (related.blocks if related else []) for t in wikilinks(b)]
         existing = {names.get(normalize_key(t), "") for t in targets}
@@ -118,9 +138,10 @@ def relink(articles: dict[str, Article], touched: set[str], new: set[str], lang:
         ordered = sorted(wanted, key=lambda s: (normalize_key(articles[s].title), s))
         blocks = [f"- {render_link(s, articles[s].title)}" for s in ordered]
         if related is None:
-            art.sections.append(Section(RELATED_HEADINGS[lang], blocks))
+            edit(stem).sections.append(Section(RELATED_HEADINGS[lang], blocks))
             changed.add(stem)
         elif related.blocks != blocks:
-            related.blocks = blocks
+            copy = edit(stem)
+            next(s for s in copy.sections if s.is_related).blocks = blocks
             changed.add(stem)
     return changed
