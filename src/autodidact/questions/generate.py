@@ -231,7 +231,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
         and not duplicate_of_chosen(feats, sig)
         and not is_duplicate(_repeats(feats, sig, history)[1])
         and not is_further(cand.text)
-        and (cand.source not in {"framework", "raw"} or cand.text in outline or covered_by(feats, passages) is None)
+        and (cand.source not in {"framework", "raw"} or cand.text in outline or covered_in(feats, passages) is None)
     }
     questions = _number(inputs.round, [c for c, _, _ in chosen], {h.id for h in inputs.history})
     overlap: float | None = None
