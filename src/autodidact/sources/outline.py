@@ -143,11 +143,12 @@ def _add_family(
     says one of the facet's own words ("12.1.3. Shell 条件语句" for 「编写可移植的 shell 脚本」):
     a section that is mostly a list of tests and never repeats 「脚本」 is still the manual's part
     of the facet."""
+    english_corpus = _english_corpus(index) if any(f is not None and has_cjk(f) for f in family) else False
     for facet, number in family.items():
         if facet is None:
             continue
         own = term_set(facet) - subject
-        english = english_of(facet, general=_english_corpus(index)) if has_cjk(facet) else []
+        english = english_of(facet, general=english_corpus) if has_cjk(facet) else []
         need = _Need.of(facet, english, own | term_set(" ".join(english)), comparison=False)
         titles = {docs[k] for k, b in best.items() if b[2] == facet and _in_family(b[3].number, number)}
         for title in titles:
@@ -249,7 +250,7 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
             if found:
                 families[title] = found
     out: list[_Ranked] = []
-    english_corpus = _english_corpus(index)
+    english_corpus = _english_corpus(index) if has_cjk(topic) else False  # only a Chinese facet asks
     shared: dict[str, bool] = {}
     furniture = index.furniture()
     common_heads = _heading_words(index)
