@@ -188,3 +188,19 @@ def test_a_text_said_to_have_no_cjk_has_no_cjk_run(text: str) -> None:
 def test_cjk_and_text_beside_it_are_told_apart() -> None:
     assert not may_have_cjk("plain — “quoted” naïve café ‘x’ \u2fff")
     assert all(may_have_cjk(t) for t in ("生成器", "x かな", "한국어", "\U00020000", "\u3000"))
+
+
+def test_index_rebuild_fresh_on_the_command_line_takes_nothing_stored(kb: Path) -> None:
+    """`autodidact index rebuild --fresh`: what a person runs when they suspect the stored analyses."""
+    from typer.testing import CliRunner
+
+    from autodidact.cli import app
+
+    fresh = _rebuild(kb, fresh=True)
+    _tamper(kb, _one_passage(10))
+    ran = CliRunner().invoke(app, ["index", "rebuild", "--kb", str(kb), "--fresh", "--json"])
+    assert ran.exit_code == 0, ran.output
+    assert _rows(kb) == fresh  # the tampered analysis was not taken
+    _tamper(kb, _one_passage(10))
+    assert CliRunner().invoke(app, ["index", "rebuild", "--kb", str(kb)]).exit_code == 0
+    assert _rows(kb) != fresh  # without --fresh the stored one is (ten characters a document)

@@ -286,8 +286,19 @@ def register(app: typer.Typer) -> None:
     app.add_typer(index_app, name="index")
 
     @index_app.command("rebuild")
-    def rebuild_cmd(kb: Path | None = kb_option(), as_json: bool = json_option()) -> None:
+    def rebuild_cmd(
+        kb: Path | None = kb_option(),
+        fresh: bool = typer.Option(
+            False,
+            "--fresh",
+            help="Analyse every document again (sections, passages) instead of reusing what was stored when "
+            "it was added; slower, and only needed if you suspect the stored analyses.",
+        ),
+        as_json: bool = json_option(),
+    ) -> None:
         """Index files dropped into raw/, then recreate the whole index from the files alone.
+
+        Sections and passages stored when a document was added are reused while it is unchanged; --fresh redoes them.
 
         Example: autodidact index rebuild --kb my-kb
         """
@@ -299,7 +310,7 @@ def register(app: typer.Typer) -> None:
         with knowledge_base.lock(warn=lambda m: console.print(f"[yellow]warning:[/yellow] {m}")):
             scanned = scan_raw(knowledge_base)
             with open_index(knowledge_base.root) as index:
-                count = index.rebuild()
+                count = index.rebuild(fresh=fresh)
                 stats = index.stats()
         if as_json:
             skipped = [{"source": f"raw/{s.source}", "reason": s.reason} for s in scanned.skipped]

@@ -333,8 +333,9 @@ class PgIndex:
             (kb, len(cuts), tokens, TERMS),
         )
 
-    def rebuild(self) -> int:
-        """Recreate this folder's rows from the snapshots, raw/ headers and the manifest."""
+    def rebuild(self, *, fresh: bool = False) -> int:
+        """Recreate this folder's rows from the snapshots, raw/ headers and the manifest. Every
+        document is analysed again whatever ``fresh`` says: this backend keeps no stored analyses."""
         count = 0
         with self._lock, self._guard():
             conn = self.conn if self._conn is not None else pg.connect(self.url, schema=SCHEMA)
