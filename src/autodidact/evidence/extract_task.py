@@ -430,7 +430,7 @@ _XREF = re.compile(
 )
 
 
-_QUOTED = r"[\"“`'][^\"”`'\s]{1,40}[\"”`']"
+_QUOTED = r"[\"“`'][^\"”`'\s]{1,40}[\"”`']"  # one quoted name ("generators", `-i`)
 # Four or more quoted names in a row, commas between them ("absolute_import", "division",
 # "generators", … and "with_statement"): a list of what exists, not a word about any one of them.
 _NAME_LIST = re.compile(rf"{_QUOTED}(?:\s*,\s*{_QUOTED}){{2,}}(?:\s*,?\s*(?:and|or)\s+{_QUOTED}|\s*,\s*{_QUOTED})")
@@ -1077,7 +1077,7 @@ def with_antecedents(text: str, spans: list[tuple[int, int]]) -> list[tuple[int,
 _RECORD_FIELD = re.compile(r"(?:^|\s)[A-Z][A-Za-z-]{1,30}:\s")
 # "# apt-get update # apt-get dist-upgrade $ cd foo": a shell transcript flattened into one line.
 _PROMPT = re.compile(r"(?:^|\s)\\?[#$]\s+[a-z]")
-_QUOTED_ITEM = re.compile(r"[\"“`'][^\"”`'\s]{1,40}[\"”`']")
+_QUOTED_ITEM = re.compile(_QUOTED)
 _END_PUNCT = tuple('.。!?！？:;；)"”')
 
 

@@ -33,8 +33,8 @@ MAX_FINDING_SENTENCES = 3
 ALIKE = 0.6  # two sentences sharing more than this share of their words say the same thing
 STATUS_RANK = {"resolved": 0, "partial": 1}
 _LINK = re.compile(r"\[\[([^\]|#]+)(?:[|#][^\]]*)?\]\]")
-_NOT_COVERED = re.compile(r"^(?:Not yet covered|Still missing|尚缺|仍缺)\s*[:：]", re.I)
-_NOT_COVERED_TAIL = re.compile(r"(?:Not yet covered|Still missing|尚缺|仍缺)\s*[:：].*$", re.I | re.S)
+# The audit's "not yet covered" note, from its lead to the end of the answer it closes.
+_NOT_COVERED = re.compile(r"(?:Not yet covered|Still missing|尚缺|仍缺)\s*[:：].*$", re.I | re.S)
 _SETTLED = re.compile(r"^~~(.+?)~~\s*\[r(\d+),\s*(partial|open)\]\s*$")
 
 
@@ -100,8 +100,8 @@ def answer_sentences(answer: str) -> tuple[list[str], list[str]]:
     pieces = CITATION_RE.sub("\x00", answer).split("\x00")
     # The "not yet covered" note ends its answer, and may hold a 「；」 that would split it: 「尚缺：程序做
     # 国际化；用 gettext 为 C 程序做国际化的组成与工作原理。」 left its second half as a "finding".
-    pieces = [_NOT_COVERED_TAIL.sub("", piece) for piece in pieces]
-    sentences = [s for piece in pieces for s in split_sentences(piece.strip()) if not _NOT_COVERED.match(s)]
+    pieces = [_NOT_COVERED.sub("", piece) for piece in pieces]
+    sentences = [s for piece in pieces for s in split_sentences(piece.strip())]
     return sentences, cited
 
 

@@ -112,7 +112,7 @@ def split_sentences(text: str, min_chars: int = 1) -> list[str]:
     return [" ".join(text[s:e].split()) for s, e in sentence_spans(text, min_chars=min_chars)]
 
 
-_FULL_WIDTH = "。！？；：，、）」』"
+FULL_WIDTH_STOPS = "。！？；：，、）」』"  # Chinese punctuation after which no space is written
 
 
 def join_sentences(sentences: list[str], zh: bool) -> str:
@@ -125,7 +125,9 @@ def join_sentences(sentences: list[str], zh: bool) -> str:
     for sentence in (s.strip() for s in sentences):
         if not sentence:
             continue
-        chinese_edge = _cjk_count(out, len(out) - 1, len(out)) or out[-1:] in _FULL_WIDTH or _cjk_count(sentence, 0, 1)
+        chinese_edge = (
+            _cjk_count(out, len(out) - 1, len(out)) or out[-1:] in FULL_WIDTH_STOPS or _cjk_count(sentence, 0, 1)
+        )
         if out and (not zh or not chinese_edge):
             out += " "
         out += sentence

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from urllib.parse import unquote
 
 from autodidact.store.paths import slugify
-from autodidact.text.sentences import abbreviation_at, mask_code
+from autodidact.text.sentences import FULL_WIDTH_STOPS, abbreviation_at, mask_code
 
 # One cited name as a markdown link: ``[a.md](../raw/a.md)`` or ``[a b.md](<../raw/a b.md>)``.
 _CITE_LINK = r"\[[^\[\]\n]+\]\((?:<[^<>\n]+>|[^()<>\s]+)\)"
@@ -195,12 +195,9 @@ def strip_citations(text: str) -> str:
         before = text[match.start() - 1 : match.start()]
         after = text[match.end() : match.end() + 1]
         latin = before and after and not before.isspace() and not after.isspace()
-        return " " if latin and not has_cjk(before + after) and before not in _FULL_WIDTH_STOPS else ""
+        return " " if latin and not has_cjk(before + after) and before not in FULL_WIDTH_STOPS else ""
 
     return re.sub(r"\s{2,}", " ", CITATION_RE.sub(gap, text)).strip()
-
-
-_FULL_WIDTH_STOPS = "。！？；：，、）」』"
 
 
 # Characters a link target may not hold bare (CommonMark) or that Obsidian reads as a heading or block
