@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from autodidact.text.sentences import sentence_spans, split_sentences
-from autodidact.text.tokens import has_cjk, stem, term_set, terms
+from autodidact.text.tokens import has_cjk, shared_cjk_bigrams, stem, term_set, terms
 
 
 def test_plural_and_tense_forms_share_a_stem() -> None:
@@ -121,3 +121,13 @@ def test_a_noun_in_ation_meets_its_verb_in_ate() -> None:
     for noun, verb in [("propagation", "propagate"), ("validations", "validated"), ("creation", "creating")]:
         assert stem(noun) == stem(verb), (noun, verb)
     assert stem("station") != stem("state") and stem("nation") == "nation"  # short words keep theirs
+
+
+def test_shared_chinese_words_leave_out_the_bigram_across_a_word_edge() -> None:
+    # 「文本编」 is common to both; 「编」 begins 「编码」 in one and 「编辑」 in the other
+    assert shared_cjk_bigrams("检查文本编码", "1.4.6 文本编辑器") == {"文本"}
+    assert shared_cjk_bigrams("检查文本编码", "用 iconv 检查文件是不是 UTF-8 编码") == {"检查", "编码"}
+    # an even run sits on whole words: every bigram of it is shared
+    assert shared_cjk_bigrams("检查文本编码格式", "转换文本编码工具") == {"文本", "本编", "编码"}
+    assert shared_cjk_bigrams("文本数据", "文本编辑器") == {"文本"}
+    assert shared_cjk_bigrams("apt pinning", "文本") == set()

@@ -21,7 +21,7 @@ from autodidact.text.furniture import is_furniture
 from autodidact.text.glossary import english_of
 from autodidact.text.sections import SEPARATOR, bare_heading
 from autodidact.text.sentences import sentence_spans
-from autodidact.text.tokens import has_cjk, stem, term_set, terms
+from autodidact.text.tokens import has_cjk, shared_cjk_bigrams, stem, term_set, terms
 from autodidact.text.tool_sections import in_families, tool_families
 from autodidact.text.topic import decompose, is_action_phrase, key_terms, subject_names, subject_tools, titles_a_tool
 
@@ -289,8 +289,13 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
             # A word many headings say (「文件」 of 「转换旧系统文件名的编码」 in 《在文件上使用 GnuPG》)
             # names no facet's section by itself; two of them together do (「网络」「配置」 in
             # 《没有图像界面的现代网络配置》 for 「网络接口配置」).
-            sharing = _as_written((own - subject_terms) & term_set(heading), heading, topic)
-            with_subject = (own & term_set(heading)) - {"chapter", "章"}
+            # Bigrams across a word's edge are not shared words (「本编」 of 「检查文本编码」 and 「文本编辑器」).
+            in_heading = term_set(heading)
+            if has_cjk(heading) and has_cjk(query):
+                words = shared_cjk_bigrams(query, heading)
+                in_heading = {t for t in in_heading if not has_cjk(t) or t in words}
+            sharing = _as_written((own - subject_terms) & in_heading, heading, topic)
+            with_subject = (own & in_heading) - {"chapter", "章"}
             titled = bool(sharing) and bool(sharing - common_heads or len(with_subject) >= 2) and facet is not None
             if sharing and sharing <= kind_words.get(facet or "", set()):
                 titled = False
