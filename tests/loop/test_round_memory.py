@@ -84,7 +84,7 @@ def test_the_compile_works_out_the_quote_keys_of_every_article(fresh_kb: Callabl
 
     root = fresh_kb("kb")
     (root / "raw" / "widget-notes.md").write_text(
-        "# Widget engines\n\nWidget engines convert fuel into motion with gear assemblies.\n", "utf-8"
+        "# Generator notes\n\nA generator pauses at each yield and resumes where it left off.\n", "utf-8"
     )
     research_sync(open_kb(root), topic=TOPIC, runtime=Runtime(), settings=load_settings(root), max_rounds=1)
     files = wiki_files(root / "wiki")

@@ -397,7 +397,13 @@ def register(app: typer.Typer) -> None:
         from autodidact.loop.control import Control
         from autodidact.loop.progress import NullReporter
         from autodidact.loop.state import load_state
-        from autodidact.loop.steps import RoundContext, RoundScratch, previous_check_report, questioner_inputs
+        from autodidact.loop.steps import (
+            RoundContext,
+            RoundScratch,
+            material_files,
+            previous_check_report,
+            questioner_inputs,
+        )
         from autodidact.loop.steps import unprocessed_raw_files as unprocessed
         from autodidact.questions.generate import generate_questions
         from autodidact.questions.question_list import render_summary
@@ -411,6 +417,7 @@ def register(app: typer.Typer) -> None:
         ctx = RoundContext(knowledge, state, runtime, settings, NullReporter(), Control(), knowledge.language())
         n = state.next_round
         scratch = RoundScratch(round=n, date="1970-01-01", user_contributed_raw_files=unprocessed(ctx))
+        scratch.material_raw_files = material_files(ctx, scratch)
         scratch.check_report_used, scratch.check_report_warning = previous_check_report(ctx, n)
         rq = asyncio.run(generate_questions(questioner_inputs(ctx, n, scratch), runtime))
         console.print(

@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING
 from autodidact.loop.inbox import pending_questions, settle_questions
 from autodidact.loop.novelty import RoundNovelty, round_novelty
 from autodidact.loop.state import HistoryQuestion, RoundQuestion, RoundRecord, TerminationCheck, save_state
-from autodidact.loop.steps import RoundContext, RoundScratch, read_round_evidence, unprocessed_raw_files
+from autodidact.loop.steps import (
+    RoundContext,
+    RoundScratch,
+    about_topic_files,
+    read_round_evidence,
+    unprocessed_raw_files,
+)
 from autodidact.loop.termination import decide
 from autodidact.loop.user_answers import key_question_ids, user_question_outcomes
 from autodidact.questions.models import RoundQuestions
@@ -51,7 +57,7 @@ async def step_compile(ctx: RoundContext, n: int, scratch: RoundScratch) -> Roun
     from autodidact.wiki.common.articles import wiki_files
     from autodidact.wiki.compile.compiler import compile_evidence_async, compile_wiki_async
 
-    user_files = list(scratch.user_contributed_raw_files)
+    user_files = about_topic_files(scratch)
     if user_files:
         result = await compile_wiki_async(ctx.kb, user_files, ctx.runtime, today=scratch.date, topic=ctx.state.topic)
         if result.pending_quality:

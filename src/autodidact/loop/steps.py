@@ -45,6 +45,9 @@ class RoundScratch(BaseModel):
     round: int
     date: str = Field(description="YYYY-MM-DD of the round's start; raw files and articles use it")
     user_contributed_raw_files: list[str] = Field(default_factory=list)
+    # The user's files the topic is not about: searched like a corpus, never compiled whole or
+    # asked about (sources/topic_files.py; docs/loop.md, "A person's documents").
+    material_raw_files: list[str] = Field(default_factory=list)
     check_report_used: str | None = None
     check_report_warning: str | None = None
     extension_topics: list[str] = Field(default_factory=list)
@@ -171,6 +174,9 @@ async def step_questions(ctx: RoundContext, n: int) -> RoundQuestions:
             from autodidact.sources.ingest import scan_raw
 
             scan_raw(ctx.kb)  # snapshot and index what a person dropped into raw/
+            scratch.material_raw_files = material_files(ctx, scratch)
+            if scratch.material_raw_files:
+                ctx.reporter.message(_material_note(len(scratch.material_raw_files), ctx.language))
         scratch.check_report_used, scratch.check_report_warning = previous_check_report(ctx, n)
         scratch.extension_topics = [e.topic for e in ctx.state.topic_extensions if e.round == n]
         inputs = questioner_inputs(ctx, n, scratch)
@@ -186,6 +192,34 @@ async def step_questions(ctx: RoundContext, n: int) -> RoundQuestions:
     return rq
 
 
+def material_files(ctx: RoundContext, scratch: RoundScratch) -> list[str]:
+    """The user's new files that the research's topics are not about (sources/topic_files.py)."""
+    from autodidact.sources.topic_files import files_about
+
+    names = scratch.user_contributed_raw_files
+    topics = [ctx.state.topic, *(e.topic for e in ctx.state.topic_extensions)]
+    about = set(files_about(ctx.kb.root, ctx.kb.raw, names, topics, "zh" if ctx.language == "zh" else "en"))
+    return [name for name in names if name not in about]
+
+
+def _material_note(count: int, language: str) -> str:
+    if language == "zh":
+        return (
+            f"raw/ 中有 {count} 个新文件与主题无关：只用于检索答案，不单独编成文章"
+            "（需要时用 autodidact wiki compile --files 文件名）。"
+        )
+    return (
+        f"{count} new file(s) in raw/ are not about the topic: searched for answers, not compiled into"
+        " articles of their own (autodidact wiki compile --files NAME makes one)."
+    )
+
+
+def about_topic_files(scratch: RoundScratch) -> list[str]:
+    """The user's new files compiled whole and asked about: those the topic is about."""
+    material = set(scratch.material_raw_files)
+    return [name for name in scratch.user_contributed_raw_files if name not in material]
+
+
 def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> QuestionerInputs:
     """Seed 001 step 1's context for the questioner, as plain data."""
     directions: list[str] = []
@@ -197,7 +231,7 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
         text = (ctx.kb.root / scratch.check_report_used).read_text("utf-8")
         report = parse_check_report(text, source=scratch.check_report_used)
         directions, gaps, missing = list(report.directions), list(report.gaps), list(report.missing_sources)
-    digests = [d for d in (_digest(ctx, name) for name in scratch.user_contributed_raw_files) if d is not None]
+    digests = [d for d in (_digest(ctx, name) for name in about_topic_files(scratch)) if d is not None]
     quoted = ctx.state.rounds[-1].new_raw_files if ctx.state.rounds else []
     excerpts = [d for d in (_digest(ctx, name) for name in quoted[:QUOTED_EXCERPTS]) if d is not None]
     language = "zh" if ctx.language == "zh" else "en"

@@ -202,6 +202,11 @@ def topic_homes(index: PassageIndex, topic: str, language: str) -> frozenset[str
     return frozenset(url for _f, _s, _e, doc, url in ranked if doc in titles)
 
 
+def outline_documents(index: PassageIndex, topic: str, language: str) -> set[str]:
+    """The titles of the documents in which the outline finds a section of the topic."""
+    return {doc for _facet, _share, _entry, doc, _url in _ranked_sections(index, topic, language)}
+
+
 def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ranked]:
     """(facet, rank, section, its document's title) of every admissible hit, facet by facet; the
     rank is the hit's share of the facet's best score, plus the number of the facet's words the

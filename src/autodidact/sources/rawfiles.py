@@ -88,6 +88,18 @@ def quality_of(value: str) -> str:
 
 _RANGE = re.compile(r"(\d+)\s*(?:-|–|—|~|～|\.\.|to|至|到)\s*(\d+)")
 _DATE_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2})_")
+
+
+def file_title(filename: str) -> str:
+    """The title of a file that names none: its name without the date ``add`` put before it and
+    its extension ("2026-12-07_unittest.txt" → "unittest").
+
+    Why: the title is what questions, articles and search results show; "What are the key points
+    of “2026-12-07_unittest”?" names the day of copying, not the document."""
+    stem = Path(filename).stem
+    return _DATE_PREFIX.sub("", stem) or stem
+
+
 _MAX_COLLISIONS = 1000
 
 
@@ -192,7 +204,7 @@ def parse_raw_text(text: str, filename: str) -> RawFile:
         body = text.strip("\n")
         return RawFile(
             filename=filename,
-            title=title or Path(filename).stem,
+            title=title or file_title(filename),
             url=url,
             fetched_date=date_match.group(1) if date_match else "",
             snapshot_ref=local_snapshot_ref(url, body) if body.strip() and "\x00" not in body else "",
@@ -274,7 +286,7 @@ def parse_raw_bytes(path: Path, data: bytes) -> RawFile:
         date_match = _DATE_PREFIX.match(path.name)
         return RawFile(
             filename=path.name,
-            title=extracted.title or path.stem,
+            title=extracted.title or file_title(path.name),
             url=url,
             fetched_date=date_match.group(1) if date_match else "",
             snapshot_ref=local_snapshot_ref(url, extracted.text),

@@ -329,7 +329,9 @@ class RawLocator:
         found = re.search(r"\s+".join(re.escape(w) for w in words[:12]), rf.body)
         if found is None:
             return ""
-        heads = entry_heads(rf.body[: found.start()])
+        # up to the quote's first character: an entry's head is a signature line followed by its
+        # indented body, and the quote is where that body begins ("setUp(self)" / "Hook method …")
+        heads = entry_heads(rf.body[: found.start() + 1])
         return heads[-1][1] if heads else ""
 
     def quality(self, name: str) -> str:
