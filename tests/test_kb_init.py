@@ -66,3 +66,31 @@ def test_an_english_knowledge_base_has_an_english_inbox_that_still_works(tmp_pat
     assert mark_incorporated(kb, ["What is a generator?"], 1) == ["What is a generator?"]
     text = kb.user_questions.read_text("utf-8")
     assert "待处理" not in text and text.index("## Done") < text.index("~~What is a generator?~~")
+
+
+def test_a_knowledge_base_made_without_a_language_takes_its_first_topics(tmp_path: Path, cli) -> None:
+    """`init kb` then a Chinese topic ran as an English knowledge base (a fresh-eyes trial)."""
+    from autodidact.config import load_settings
+    from autodidact.kb import open_kb
+
+    cli("init", str(tmp_path / "kb"))
+    root = tmp_path / "kb"
+    assert load_settings(root).language is None  # the settings still load: the line is a comment
+    (root / "CLAUDE.md").write_text("# my own rules\n", "utf-8")  # a person's edit is kept
+    kb = open_kb(root)
+    assert kb.language(default="en") == "en"
+    assert kb.settle_language("如何用 find 查找文件？") == "zh"
+    assert kb.language() == "zh" and load_settings(root).language == "zh"
+    assert "## 待处理" in kb.user_questions.read_text("utf-8")
+    assert (root / "wiki/INDEX.md").read_text("utf-8").startswith("# 知识库索引")
+    assert (root / "CLAUDE.md").read_text("utf-8") == "# my own rules\n"
+    assert kb.settle_language("How do I find files?") == "zh"  # settled once, for good
+
+
+def test_a_language_given_to_init_is_never_changed_by_a_topic(tmp_path: Path, cli) -> None:
+    from autodidact.kb import open_kb
+
+    cli("init", str(tmp_path / "kb"), "--lang", "en")
+    kb = open_kb(tmp_path / "kb")
+    assert kb.settle_language("如何用 find 查找文件？") == "en"
+    assert "## Pending" in kb.user_questions.read_text("utf-8")

@@ -52,7 +52,7 @@ SETTINGS_TEMPLATE = """# autodidact settings for this knowledge base.
 # (or $XDG_CONFIG_HOME/autodidact/config.toml).
 # Secrets (API keys) are never read from files: set ANTHROPIC_API_KEY, OPENAI_API_KEY, ... instead.
 
-language = "{lang}"
+{language_line}
 
 [llm]
 # model = "openai:gpt-4o-mini"      # provider:name; unset = the offline engine
@@ -83,6 +83,9 @@ USER_QUESTIONS_TEMPLATE_EN = "# User questions\n\n## Pending\n\n## Done\n"
 
 INDEX_TEMPLATE_ZH = "# 知识库索引\n\n（尚无文章）\n"
 INDEX_TEMPLATE_EN = "# Index\n\n(no articles yet)\n"
+UNSETTLED_LANGUAGE = '# language = "en"   # unset: the first research topic\'s language (zh or en) is written here'
+_LANGUAGE_LINE = re.compile(r'^language\s*=\s*"(zh|en)"', re.M)
+_UNSETTLED_LINE = re.compile(r"^# language = .*unset.*$", re.M)
 
 
 def detect_language(text: str) -> str:
@@ -173,10 +176,37 @@ class KnowledgeBase:
         """The language recorded in ``autodidact.toml`` (``zh``/``en``)."""
         settings = self.root / KB_SETTINGS_FILE
         if settings.is_file():
-            match = re.search(r'^language\s*=\s*"(zh|en)"', settings.read_text("utf-8"), re.M)
+            match = _LANGUAGE_LINE.search(settings.read_text("utf-8"))
             if match:
                 return match.group(1)
         return default
+
+    def settle_language(self, topic: str) -> str:
+        """The knowledge base's language; when ``init`` was given neither a topic nor ``--lang``, the
+        language of ``topic`` (the first research's), written into ``autodidact.toml``.
+
+        Why: `autodidact init kb` then `autodidact research "如何用 find …"` ran as an English
+        knowledge base — English questions and summary with Chinese fragments. The files ``init``
+        wrote from its English templates and nobody changed (CLAUDE.md, INDEX.md, the question
+        inbox) are written again in the topic's language; a changed one is kept."""
+        settings = self.root / KB_SETTINGS_FILE
+        text = settings.read_text("utf-8") if settings.is_file() else ""
+        match = _LANGUAGE_LINE.search(text)
+        if match:
+            return match.group(1)
+        language = detect_language(topic)
+        line = f'language = "{language}"'
+        text = _UNSETTLED_LINE.sub(line, text, count=1) if _UNSETTLED_LINE.search(text) else f"{line}\n{text}"
+        if language == "zh":
+            for path, old, new in (
+                (self.root / "CLAUDE.md", CLAUDE_MD_EN, CLAUDE_MD_ZH),
+                (self.wiki / "INDEX.md", INDEX_TEMPLATE_EN, INDEX_TEMPLATE_ZH),
+                (self.user_questions, USER_QUESTIONS_TEMPLATE_EN, USER_QUESTIONS_TEMPLATE),
+            ):
+                if path.is_file() and path.read_text("utf-8") == old:
+                    atomic.write_text(path, new)
+        atomic.write_text(settings, text)  # last: an interrupted settling is done again
+        return language
 
 
 STORE_ID_FILE = "store-id"
@@ -270,6 +300,9 @@ def init_kb(root: Path | str, topic: str | None = None, lang: str | None = None)
     if root.exists() and not root.is_dir():
         raise KBError(f"{root} exists and is not a folder", hint="choose another path", exit_code=2)
     language = lang or (detect_language(topic) if topic else "en")
+    # Neither a topic nor --lang: the first research topic decides (KnowledgeBase.settle_language);
+    # `init my-kb` and then a Chinese topic used to run as an English knowledge base.
+    language_line = f'language = "{language}"' if lang or topic else UNSETTLED_LANGUAGE
     if language not in {"zh", "en"}:
         raise KBError(f"unknown language {language!r}", hint="use zh or en", exit_code=2)
     root.mkdir(parents=True, exist_ok=True)
@@ -281,7 +314,7 @@ def init_kb(root: Path | str, topic: str | None = None, lang: str | None = None)
             created.append(str(folder.relative_to(kb.root)) + "/")
     files = {
         kb.root / "CLAUDE.md": CLAUDE_MD_ZH if language == "zh" else CLAUDE_MD_EN,
-        kb.root / KB_SETTINGS_FILE: SETTINGS_TEMPLATE.format(lang=language),
+        kb.root / KB_SETTINGS_FILE: SETTINGS_TEMPLATE.format(language_line=language_line),
         kb.wiki / "INDEX.md": INDEX_TEMPLATE_ZH if language == "zh" else INDEX_TEMPLATE_EN,
         kb.user_questions: USER_QUESTIONS_TEMPLATE if language == "zh" else USER_QUESTIONS_TEMPLATE_EN,
         kb.internal / ".gitignore": "*\n",

@@ -16,7 +16,11 @@ def register(app: typer.Typer) -> None:
     def init_cmd(
         directory: Path = typer.Argument(Path("."), help="Folder to create or complete (default: here)."),
         topic: str | None = typer.Option(None, "--topic", help="Research topic; picks the default --lang."),
-        lang: str | None = typer.Option(None, "--lang", help="zh or en: language of CLAUDE.md and outputs."),
+        lang: str | None = typer.Option(
+            None,
+            "--lang",
+            help="zh or en: language of outputs (default: the topic's, else the first research's).",
+        ),
         as_json: bool = json_option(),
     ) -> None:
         """Create the knowledge-base layout (CLAUDE.md, raw/, wiki/, outputs/...). Keeps existing files.

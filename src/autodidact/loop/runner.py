@@ -339,7 +339,8 @@ async def research(
             reporter.progress(0, corpus_indexed=len(report.added), corpus_unchanged=len(report.unchanged))
             for skipped in report.skipped[:5]:
                 reporter.warning(f"corpus: skipped {skipped.source}: {skipped.reason}")
-        ctx = RoundContext(kb, state, runtime, settings, reporter, control, kb.language(default="en"), workers=workers)
+        language = kb.settle_language(state.topic) if state.topic else kb.language(default="en")
+        ctx = RoundContext(kb, state, runtime, settings, reporter, control, language, workers=workers)
         resumed = state.current_round_progress.round if state.current_round_progress else None
         reporter.run_started(
             topic=state.topic, kb_root=str(kb.root), resumed_round=resumed, max_rounds=state.max_rounds
