@@ -105,6 +105,26 @@ def test_a_star_quoted_as_itself_is_no_emphasis() -> None:
     assert strip_emphasis("**UTF-8** stands for *this*") == "UTF-8 stands for this"
 
 
+def test_only_paired_stars_are_emphasis() -> None:
+    """Every star hugging a word was dropped, so quotes changed what they said: pydoc's
+    ``**kwargs`` and unittest's ``pattern='test*.py'`` (a fresh-eyes trial; verify failed it)."""
+    from autodidact.wiki.common.markdown import strip_emphasis
+
+    assert (
+        strip_emphasis("ABCMeta(name, bases, namespace, /, **kwargs)") == "ABCMeta(name, bases, namespace, /, **kwargs)"
+    )
+    assert (
+        strip_emphasis("discover(self, start_dir, pattern='test*.py')")
+        == "discover(self, start_dir, pattern='test*.py')"
+    )
+    assert strip_emphasis("*args and **kwargs are passed on") == "*args and **kwargs are passed on"
+    assert strip_emphasis("files like test*") == "files like test*"
+    assert strip_emphasis("用 **apt** 安装，**词**很好") == "用 apt 安装，词很好"  # Chinese glues words to markers
+    assert strip_emphasis("***both*** and *f(x)*") == "both and f(x)"
+    # halves a sentence split cut off a pair
+    assert strip_emphasis("**Note.") == "Note." and strip_emphasis("the rest in bold.**") == "the rest in bold."
+
+
 def test_a_citation_between_english_quotes_of_a_chinese_article_leaves_a_space() -> None:
     """「…Invocation::).（来源：…）‘PO-Revision-Date’ The value …」 read as one sentence once the
     citation was dropped, and the summary showed it beside its first half: one sentence twice."""

@@ -354,7 +354,6 @@ def numeric_conflict(a: str, b: str, threshold: float = SAME_SUBJECT) -> tuple[s
     return clash(na, nb)
 
 
-_STARS_RE = re.compile(r"\*+")
 _BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|\d+[.)]\s+|\d+、\s*)")
 _VERSION_NOTE = re.compile(
     r"^(?:(?:changed|new|added|removed|deprecated)\s+in\s+version|deprecated\s+since\s+version|"
@@ -366,24 +365,33 @@ _GOOD_START = re.compile(rf"^(?:[\"“‘'`(（「《][A-Za-z0-9_{_CJK}]|[A-Z0-9
 _TERMINAL = re.compile(r"[.!?。！？…][\"”’')）」》]*$")
 
 
-def _emphasis_or_keep(match: re.Match[str]) -> str:
-    text, start, end = match.string, match.start(), match.end()
-    before = text[start - 1] if start else " "
-    after = text[end] if end < len(text) else " "
-    if before.isspace() and after.isspace():  # " * ": multiplication or a lone star
-        return match.group()
-    if before.isascii() and before.isalnum() and after.isascii() and after.isalnum():  # a*b
-        return match.group()
-    if not (before.isspace() or before.isalnum()) and not (after.isspace() or after.isalnum()):
-        # ‘*’, "(*)", `*`: a star quoted as itself hugs no word. Dropped, "if the extension doesn't
-        # contain a ‘*’" became "… contain a ‘’" in a research summary and meant the opposite.
-        return match.group()
-    return ""
+# A pair of emphasis markers: a run of one to three stars that opens before a non-space and is not
+# glued to a word before it, the same run closing after a non-space and not glued to a word after.
+# Its text starts and ends with a word, a bracket or a quote that opens and closes it: "*" and (*),
+# a star quoted as itself, are no pair. Chinese glues words, so only a Latin letter or digit is a
+# word a marker may not touch.
+_OPENS = rf"[\w{_CJK}(（「《“‘`]"
+_CLOSES = rf"[\w{_CJK})）」》”’`.!?。！？:：]"
+_PAIRED_STARS = re.compile(rf"(?<![A-Za-z0-9_*])(\*{{1,3}})(?={_OPENS})([^\n]*?{_CLOSES})\1(?![A-Za-z0-9_*])")
+# Half a pair cut off by a sentence split: "**Note." ends a sentence that "…bold.**" goes on.
+# Only where it opens a capital or a Chinese word ("**Note.", "**注意"), or closes after a sentence's
+# end ("…bold.**"): "**kwargs", "*args" and "test*" are the text's own.
+_HALF_AT_START = re.compile(rf"^(\s*)\*{{1,3}}(?=[A-Z{_CJK}])(?![^*]*\*)")
+_HALF_AT_END = re.compile(rf"(?<=[{_CJK}.!?。！？])(?<![^*]\*\S)\*{{1,3}}(\s*)$")
 
 
 def strip_emphasis(text: str) -> str:
-    """Prose without markdown emphasis markers (``*word*``, ``**词**``, and halves cut by a split)."""
-    return _STARS_RE.sub(_emphasis_or_keep, text)
+    """Prose without markdown emphasis (``*word*``, ``**词**``, and halves cut by a split).
+
+    Only pairs go: a star that pairs with nothing is the text's own. Before, every star hugging a
+    word was dropped, so quotes changed what they said — pydoc's ``ABCMeta(name, bases, namespace,
+    /, **kwargs)`` lost its stars and unittest's ``pattern='test*.py'`` became ``'test.py'`` (a
+    fresh-eyes trial; ``verify`` then failed the article). A star quoted as itself (‘*’, "(*)")
+    stays too: dropped, "doesn't contain a ‘*’" read "doesn't contain a ‘’"."""
+    previous = None
+    while previous != text:  # "***a* b**": inner pairs first
+        previous, text = text, _PAIRED_STARS.sub(r"\2", text)
+    return _HALF_AT_END.sub(r"\1", _HALF_AT_START.sub(r"\1", text))
 
 
 def strip_bullet(text: str) -> str:
