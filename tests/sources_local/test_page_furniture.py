@@ -110,3 +110,35 @@ def test_seds_own_info_manual_reads_as_sections_of_prose() -> None:
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert "## 2.1. Overview" in headings and len(headings) > 20
     assert "produced by makeinfo" not in text and "INFO-DIR-SECTION" not in text and "\x1f" not in text
+
+
+def test_a_split_manuals_parts_read_through_extraction() -> None:
+    """Read the way `add` reads them (cleaned of control characters first): the first file of a
+    split manual was its tag table ("Node: Security Summary273712", the \\x7f gone), cited as a
+    document; the part holding the index was refused as binary data for its NUL-marked entries."""
+    from autodidact.sources.extract import extract_bytes
+
+    first = (
+        INFO.split("\x1f\nFile:")[0] + "\x1f\nIndirect:\ndemo.info-1: 1201\n" + INFO[INFO.index("\x1f\nTag Table") :]
+    )
+    first = first.replace("\n\nINFO-DIR", "\n\nThis manual documents demo 1.0.\n\nINFO-DIR", 1)
+    first += "\x1f\nLocal Variables:\ncoding: utf-8\nEnd:\n"
+    text = extract_bytes(gzip.compress(first.encode("utf-8")), filename="demo.info.gz").text
+    assert "Node:" not in text and "Tag Table" not in text and "coding: utf-8" not in text
+    index = (
+        "\x1f\nFile: demo.info,  Node: Index,  Prev: Invoking,  Up: Top\n\nIndex\n*****\n\n\x00\x08[index\x00\x08]\n"
+    )
+    index += "* Menu:\n\n* -i option:                             Overview.             (line 6)\n"
+    part = INFO.split("\x1f\nFile:")[0] + index
+    text = extract_bytes(part.encode("utf-8"), filename="demo.info-2").text
+    assert "## Index" in text and "\x00" not in text and "(line 6)" not in text
+
+
+@pytest.mark.skipif(not Path("/usr/share/info/find.info.gz").is_file(), reason="find's info manual is not installed")
+def test_finds_split_manual_is_read_part_by_part() -> None:
+    from autodidact.sources.extract import extract_bytes
+
+    pointer = extract_bytes(Path("/usr/share/info/find.info.gz").read_bytes(), filename="find.info.gz").text
+    assert "Node:" not in pointer and len(pointer) < 2000
+    for part in sorted(Path("/usr/share/info").glob("find.info-*.gz")):
+        assert extract_bytes(part.read_bytes(), filename=part.name).text  # none refused

@@ -125,6 +125,11 @@ def _codec(label: str | None) -> str | None:
     return info.name
 
 
+# "\x00\x08[index\x00\x08]": how makeinfo marks an index entry in a node's text (find.info-2.gz);
+# a manual's part that holds its index was refused as binary data.
+_INFO_MARKS = re.compile(rb"\x00\x08[\[\]]")
+
+
 def sniff(data: bytes, declared: str, filename: str | None) -> str:
     """The media type the bytes really are: PDF, HTML, markdown or plain text ('' if binary)."""
     head = data[:4096]
@@ -137,7 +142,7 @@ def sniff(data: bytes, declared: str, filename: str | None) -> str:
                 stripped = head[len(bom) :].decode(enc, "ignore").encode("utf-8", "ignore")
                 break
         head = stripped
-    elif b"\x00" in head:
+    elif b"\x00" in _INFO_MARKS.sub(b"", head):  # an Info manual's index entries are marked by NULs
         return ""
     if _HTML_SNIFF.match(head):
         return MEDIA_HTML

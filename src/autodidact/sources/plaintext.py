@@ -159,6 +159,10 @@ _INFO_FURNITURE = re.compile(
     # its marker; any line a menu or index opens with "* " at the margin ("* NAME: NODE.")
     r"\s+\(line\s+\d+\)\s*|[\x00\x08]*\[index[\x00\x08]*\]\s*|\* [^\n]+?:\s+\S.*)$"
 )
+# A split manual's first file is little more than its tag table: "Tag Table:" (or "Indirect:"),
+# "Node: NAME\x7fOFFSET" lines, "End Tag Table", then "Local Variables: … End:".
+_INFO_TABLE = re.compile(r"^(?:Tag Table:|Local Variables:)\s*$")
+_INFO_TABLE_END = re.compile(r"^(?:End Tag Table|End:)\s*$")
 # A manual page's running header and footer: "FIND(1)  General Commands Manual  FIND(1)".
 _MAN_RUNNING = re.compile(
     r"^\s*([A-Z][A-Z0-9_.-]*)\((\d\w*)\)\s.*\s\1\(\2\)\s*$"  # the header: the name at both margins
@@ -208,6 +212,12 @@ def _without_page_furniture(lines: list[str]) -> list[str]:
     skip = -1
     for i, line in enumerate(lines):
         if i <= skip:
+            continue
+        if info and _INFO_TABLE.match(line):
+            # the tag table to its end, and Emacs's trailer: by now the cleaning took out the \x7f
+            # between a node's name and its offset ("Node: Security Summary273712")
+            end = next((j for j in range(i + 1, len(lines)) if _INFO_TABLE_END.match(lines[j])), len(lines) - 1)
+            skip = end
             continue
         if info:
             node = _INFO_NODE.match(line)
