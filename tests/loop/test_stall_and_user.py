@@ -385,7 +385,7 @@ def test_a_section_read_twice_without_more_is_not_listed_as_unanswered(tmp_path:
         ),
         AuditedQuestion(qid="r5q1", status="open", question="When should Python generators be used?"),
     ]
-    lines = _open_lines(kb, last, zh=False)
+    lines = _open_lines(kb, last, False, [])
     assert lines == [
         "- r5q5: What are the further key points of “The yield statement”?"
         " (the section says nothing its first answer did not)",
@@ -403,3 +403,25 @@ def test_a_not_covered_note_with_a_semicolon_is_no_finding() -> None:
     sentences, cited = _finding("用 gettext 为 C 程序做国际化的核心组成部分和工作原理是什么？", answer)
     assert sentences == ["The ‘xgettext’ program is used to find and extract all translatable strings."]
     assert cited == ["wiki/xgettext.md"]
+
+
+def test_an_earlier_rounds_unanswered_question_stays_in_the_open_list(tmp_path: Path) -> None:
+    """Each audit judges its own round's questions: round 1's unanswered one vanished from the
+    summary once round 7 asked others (a fresh-eyes trial over unittest's page)."""
+    from autodidact.kb import init_kb
+    from autodidact.loop.audit_answers import AuditedQuestion
+    from autodidact.loop.research_summary import _Asked, _open_lines
+
+    kb, _ = init_kb(tmp_path / "kb", lang="en")
+    last = [AuditedQuestion(qid="r7q1", status="partial", question="When should skipping be used?", answer="", gap="")]
+    earlier = [
+        _Asked(last[0], 7, 0, False),
+        _Asked(AuditedQuestion(qid="r1q3", status="open", question="What are assertions?", answer=""), 1, 2, False),
+        _Asked(AuditedQuestion(qid="r1q4", status="partial", question="What does setUp do?", answer=""), 1, 3, False),
+        _Asked(AuditedQuestion(qid="r1q5", status="resolved", question="How do I skip tests?", answer=""), 1, 4, False),
+    ]
+    lines = _open_lines(kb, last, False, earlier)
+    assert lines[0].startswith("- r7q1: When should skipping be used? (partly answered")
+    assert "- r1q3: What are assertions? (round 1: no answer found)" in lines
+    assert not any("setUp" in line or "skip tests" in line for line in lines)
+    assert lines[-1].startswith("- 1 more question(s) of earlier rounds were partly answered")

@@ -172,8 +172,15 @@ def _why_stopped(state: ResearchState, zh: bool) -> str:
     return check.reason
 
 
-def _open_lines(kb: KnowledgeBase, last: list[AuditedQuestion], zh: bool) -> list[str]:
-    """Every partial/open question of the last audit, then the user's not fully answered ones."""
+def _open_lines(kb: KnowledgeBase, last: list[AuditedQuestion], zh: bool, earlier: list[_Asked]) -> list[str]:
+    """Every partial/open question of the last audit, then the earlier rounds' questions no answer
+    was found for, then the user's not fully answered ones.
+
+    Why the earlier ones: each round's audit judges that round's questions, so a question of round 1
+    nothing answered ("What is the definition of assertions in unittest?") vanished from the list
+    once a later round asked others — the run's largest gap hidden behind its last round's
+    partly answered template questions (a fresh-eyes trial). ``earlier``: every question once, as
+    its newest audit judged it."""
     sep = "：" if zh else ": "
     lines: list[str] = []
     listed: set[str] = set()
@@ -191,6 +198,25 @@ def _open_lines(kb: KnowledgeBase, last: list[AuditedQuestion], zh: bool) -> lis
         else:
             note = "（未找到答案）" if zh else " (no answer found)"
         lines.append(head + note)
+    partly = 0
+    for entry in earlier:
+        item = entry.item
+        if _key(item.question) in listed or entry.by_user or item.status not in {"partial", "open"}:
+            continue
+        if item.status == "partial" or is_further(item.question):
+            partly += 1
+            continue
+        listed.add(_key(item.question))
+        head = f"- {item.qid}{sep}{item.question}" if item.qid else f"- {item.question}"
+        lines.append(
+            head + (f"（第 {entry.round} 轮：未找到答案）" if zh else f" (round {entry.round}: no answer found)")
+        )
+    if partly:
+        lines.append(
+            f"- 更早各轮还有 {partly} 个部分回答的问题（outputs/rounds/round_N_check.md）"
+            if zh
+            else f"- {partly} more question(s) of earlier rounds were partly answered (outputs/rounds/round_N_check.md)"
+        )
     view = read_inbox(kb.user_questions)
     for text in view.pending:
         if _key(text) not in listed:
@@ -267,7 +293,8 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
     audits = _audits(kb, state)
     last = _last_audit(state, audits[0][1] if audits else None)
     lines += ["", "## 核心发现" if zh else "## Core findings", ""]
-    found = findings(_asked(state, audits), state.topic)
+    asked = _asked(state, audits)
+    found = findings(asked, state.topic)
     if not found:
         lines.append("（尚无问题得到有出处的回答）" if zh else "(no question has a cited answer yet)")
     for i, (entry, sentences, cited) in enumerate(found, start=1):
@@ -280,7 +307,7 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
         lines.append("")
         lines.append("（有出处的回答较少，核心发现不足 3 条）" if zh else "(few questions have cited answers yet)")
     lines += ["", "## 未解决问题" if zh else "## Open questions", ""]
-    lines += _open_lines(kb, last, zh) or ["- 无" if zh else "- none"]
+    lines += _open_lines(kb, last, zh, asked) or ["- 无" if zh else "- none"]
     lines += ["", "## 知识图谱" if zh else "## Topic graph", ""]
     titles = {a.stem: a.title for a in articles}
     stems = {a.title: a.stem for a in articles}
