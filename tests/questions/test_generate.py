@@ -98,6 +98,15 @@ def test_new_raw_file_concepts_become_raw_questions() -> None:
     assert rq.off_topic_questions == ["What is aiter?"]
 
 
+def test_a_quoted_sentence_is_no_concept_of_a_raw_file() -> None:
+    """doctest's page says the last line of output is "Test failed."; the round asked "What is Test failed.?"."""
+    from autodidact.questions.candidates import raw_questions
+
+    body = 'When a test fails, the last line of output is "Test failed.". Use `coroutine.send` to resume.'
+    raw = RawDigest(filename="2026-01-01_doctest.txt", title="doctest", body=body)
+    assert raw_questions(raw, "en") == ["What is coroutine.send?"]
+
+
 def test_exhausted_candidates_are_reasked_and_raise_overlap() -> None:
     first = gen(QuestionerInputs(topic=TOPIC, round=1, language="en"))
     history = [HistoryItem(id=q.id, text=q.text) for q in first.questions]

@@ -112,7 +112,8 @@ def _terms(raw: RawDigest) -> list[str]:
             found[heading.group(1).strip()] += 2
     for match in _CONCEPT.finditer(raw.body):
         value = next(g for g in match.groups() if g).strip()
-        if 2 <= len(value) <= 60:
+        # a quoted sentence ("Test failed.", a message in a code example) is no concept to ask about
+        if 2 <= len(value) <= 60 and not value.endswith((".", "!", "?", "。", "！", "？", ",", "，")):
             found[value] += 1
     return [term for term, _ in sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))][:3]
 
