@@ -69,3 +69,21 @@ def test_batch_size_changes_nothing_but_the_progress_lines(
     # one per batch, and the run's last line (a batch of 1 was full before skip.bin was looked at)
     assert len(lines) == {1: 8, 3: 3, 256: 1}[size], lines
     assert lines[-1] == "8/8 files: 7 added, 0 already present, 1 skipped"
+
+
+def test_a_pydoc_page_saved_as_text_is_added_as_the_sections_it_reads_as(tmp_path: Path) -> None:
+    """`add`'s copy of `python -m pydoc selectors > selectors.txt` was quoted with pydoc's margin
+    bars ("… | Select-based selector. | | Method resolution order: …"); `--corpus` read it as
+    sections. A plain note stays the person's file, byte for byte."""
+    import pydoc
+    import selectors
+
+    page = _write(tmp_path / "docs" / "selectors.txt", pydoc.render_doc(selectors, renderer=pydoc.plaintext))
+    note = _write(tmp_path / "docs" / "notes.txt", "My notes\n\nA selector waits for readiness events.\n")
+    kb, _ = init_kb(tmp_path / "kb", lang="en")
+    report = add_paths(kb, [page, note], date=DAY)
+    assert [x.raw_file for x in report.added] == [f"{DAY}_selectors.md", f"{DAY}_notes.txt"]
+    body = (kb.raw / f"{DAY}_selectors.md").read_text("utf-8")
+    assert "### class SelectSelector" in body and "Method resolution order" not in body
+    assert not any(line.lstrip().startswith("|") for line in body.splitlines())
+    assert (kb.raw / f"{DAY}_notes.txt").read_bytes() == note.read_bytes()

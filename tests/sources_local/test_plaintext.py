@@ -124,3 +124,16 @@ def test_a_pydoc_pages_module_reference_notice_is_left_out() -> None:
     assert "## Description" in text and "ZIP files hold members." in text and "## Name" in text
     plain = "MODULE REFERENCE\n    Our own manual's section keeps its words.\n"  # not a pydoc page
     assert "keeps its words" in readable_plain(plain)
+
+
+def test_a_bar_inside_a_pydoc_line_does_not_end_its_run_of_margin_bars() -> None:
+    """selectors' "events -- … EVENT_READ|EVENT_WRITE" line was read as a table row, and the rest of
+    the entry kept its margin bars in every quote."""
+    import pydoc
+    import selectors
+
+    text = readable_plain(pydoc.render_doc(selectors, renderer=pydoc.plaintext))
+    assert "EVENT_READ|EVENT_WRITE" in text
+    assert not any(line.lstrip().startswith("|") for line in text.splitlines())
+    table = "| option | meaning |\n|---|---|\n| -a | all |\n| -b | brief |\n"
+    assert readable_plain(table).strip() == table.strip()  # a table keeps its bars

@@ -18,7 +18,7 @@ from typing import TypedDict
 from autodidact.errors import AutodidactError
 from autodidact.kb import KnowledgeBase
 from autodidact.progress import NullProgress, Progress
-from autodidact.sources.extract import Extracted, decode_text, extract_bytes, norm_date
+from autodidact.sources.extract import Extracted, clean_text, decode_text, extract_bytes, norm_date
 from autodidact.sources.ingest_batch import IngestBatch, snapshot_text
 from autodidact.sources.passage_index import PassageIndex, kind_for_url, open_index
 from autodidact.sources.rawfiles import (
@@ -186,6 +186,18 @@ def _same_body(text: str) -> Callable[[Path, bytes], bool]:
     return same
 
 
+def _restructured(suffix: str, data: bytes, extracted: Extracted) -> bool:
+    """Whether a ``.txt`` file is a page the plain-text reader restructures — a pydoc page, a
+    manual page, an Info manual — rather than prose it leaves as it is.
+
+    Why: such a page is copied into raw/ as the markdown the reader makes of it (its sections as
+    headings, pydoc's margin bars and "Method resolution order" blocks gone), as an HTML page is;
+    copied unchanged, `add`'s copy of `python -m pydoc selectors > selectors.txt` was quoted bars
+    and all ("class SelectSelector(_BaseSelectorImpl) | Select-based selector. | | Method
+    resolution order: …"), while `--corpus` read the same file as sections (docs/sections.md)."""
+    return suffix == ".txt" and extracted.text != clean_text(decode_text(data))
+
+
 def _stage_added(batch: IngestBatch, raw_dir: Path, path: Path, day: str) -> tuple[str, str]:
     """Stage one outside file: its raw copy (a text file unchanged, html/pdf as extracted text with
     a header) and its snapshot. Returns (raw file name, snapshot ref)."""
@@ -193,7 +205,11 @@ def _stage_added(batch: IngestBatch, raw_dir: Path, path: Path, day: str) -> tup
     extracted = extract_bytes(data, filename=path.name)
     stem = f"{day}_{slugify(path.stem)}"
     suffix = path.suffix.lower()
-    if suffix in _TEXT_SUFFIXES and extracted.media_type != "application/pdf":
+    if (
+        suffix in _TEXT_SUFFIXES
+        and extracted.media_type != "application/pdf"
+        and not _restructured(suffix, data, extracted)
+    ):
         text = decode_text(data).replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
         if "\x00" in text:
             raise AutodidactError(f"{path.name} contains NUL bytes", hint="add text files only")

@@ -47,8 +47,18 @@ def _hash_runs(lines: list[str]) -> set[int]:
 
 
 def _bar_runs(lines: list[str]) -> set[int]:
-    """Lines in runs of at least three margin-bar lines that are not table rows (one bar only)."""
-    return _runs(lines, lambda line: _BAR.match(line) is not None and line.count("|") == 1)
+    """Lines in runs of at least three margin-bar lines that are not table rows.
+
+    A table row ends with its bar ("| a | b |"), or starts at the margin with several; a margin bar
+    is followed by text that may hold a bar of its own ("     |      events -- bitwise mask of
+    EVENT_READ|EVENT_WRITE"): counted as a table row, such a line broke pydoc's run of bars, and the
+    rest of the entry kept its bars in every quote."""
+    return _runs(lines, lambda line: _BAR.match(line) is not None and not _table_row(line))
+
+
+def _table_row(line: str) -> bool:
+    bars = line.count("|")
+    return bars >= 2 and (line.rstrip().endswith("|") or (bars >= 3 and line.startswith("|")))
 
 
 def _runs(lines: list[str], marked: Callable[[str], bool]) -> set[int]:
