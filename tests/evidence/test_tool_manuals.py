@@ -11,7 +11,7 @@ from autodidact.config import Settings
 from autodidact.evidence.agent import gather
 from autodidact.evidence.payload import parse_payload
 from autodidact.llm.runtime import Runtime
-from autodidact.text.topic import subject_tools
+from autodidact.text.topic import subject_names, subject_tools
 
 from .conftest import make_payload, offline_quotes
 
@@ -46,6 +46,10 @@ def test_the_tools_a_task_is_done_with_are_its_names() -> None:
     # 「如何用 gzip 压缩和解压文件」: the subject opens with the tool (a trial's run cited wget's manual)
     assert subject_tools("gzip 文件压缩和解压") == ["gzip"]
     assert subject_tools("Debian 软件包管理") == []
+    # 「如何用 find …，并用 sed …」: the subject lists both tools, and both name its pages
+    assert subject_tools("find 和 sed") == ["find", "sed"]
+    assert subject_names("find 和 sed") == ["find", "sed"]
+    assert subject_names("Debian 软件包管理") == ["Debian"]
 
 
 def _gathered(tmp_path: Path, manuals: dict[str, str], question: str, name: str, query: str) -> list[str]:
@@ -217,3 +221,24 @@ def test_the_entry_of_the_option_named_by_the_question_answers_it() -> None:
     commands = text[max(0, at - 6000) : at + 3000]
     quotes = offline_quotes("How do I export and import public keys?", [("Commands", commands)])
     assert any("mail those keys" in q or "exported keys are written" in q for q in quotes), quotes
+
+
+def test_a_chinese_chain_of_tool_tasks_finds_each_tools_own_sections(tmp_path: Path) -> None:
+    """「如何用 find 按名称和修改时间查找文件，并用 sed 批量替换文本？」 over GNU manuals found none of sed's
+    sections: "find sed" searched together gave sixty hits of sed's manual and none of find's, the
+    glossary's English words without "sed" found ed's "Substitute command", and 「修改」's three
+    English words outweighed the rest of the facet (a fresh-eyes trial)."""
+    import pytest
+
+    from autodidact.sources.ingest import index_corpus
+    from autodidact.sources.outline import facet_outline
+
+    manuals = [Path("/usr/share/info") / n for n in ("sed.info.gz", "find.info.gz", "find.info-1.gz", "ed.info.gz")]
+    if not all(m.is_file() for m in manuals):
+        pytest.skip("sed's, find's and ed's Info manuals are not installed")
+    index_corpus(tmp_path, manuals, name="info")
+    topic = "如何用 find 按名称和修改时间查找文件，并用 sed 批量替换文本？"
+    found = [(e.facet, e.heading) for e in facet_outline(tmp_path, [topic], "zh")]
+    assert ("用 sed 批量替换文本", "The ‘s’ Command") in found, found
+    assert any(f == "用 find 按名称和修改时间查找文件" and "Name" in h for f, h in found), found
+    assert not any("Substitute command" in h for _f, h in found)  # ed's

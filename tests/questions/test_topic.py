@@ -689,3 +689,26 @@ def test_a_task_and_what_is_done_after_it_are_one_subject() -> None:
     assert not any(f.kind == "question" for f in decompose("How do I safely create temporary files?", "en").facets)
     # a question about a thing, not about "I", keeps its own facet
     assert any(f.kind == "question" for f in decompose("How does a Debian system start up under systemd?", "en").facets)
+
+
+def test_a_chinese_chain_of_tasks_each_with_its_tool_is_one_facet_per_task() -> None:
+    """「如何用 find 按名称和修改时间查找文件，并用 sed 批量替换文本？」 was read as one question: its 和
+    split 「按名称和修改时间」 and moved the verb to the end, and every question pasted 「时间查找文件,并用 sed
+    批量替换文本修改」 (a fresh-eyes trial)."""
+    from autodidact.text.topic import decompose
+
+    frame = decompose("如何用 find 按名称和修改时间查找文件，并用 sed 批量替换文本？", "zh")
+    assert frame.subject == "find 和 sed"
+    assert [f.name for f in frame.facets] == ["用 find 按名称和修改时间查找文件", "用 sed 批量替换文本"]
+    # two criteria of one task: each is looked for on its own
+    assert frame.facets[0].members == ["用 find 按名称查找文件", "用 find 按修改时间查找文件"]
+    assert frame.facets[1].members == []
+    assert [f.name for f in decompose("如何用 tar 打包目录，再用 gzip 压缩？", "zh").facets] == [
+        "用 tar 打包目录",
+        "用 gzip 压缩",
+    ]
+    # one tool, or a colon's list: as before
+    assert decompose("如何用 find 查找文件？", "zh").subject != "find"
+    assert decompose("如何用 gettext 做国际化：用 xgettext 提取字符串、用 msgfmt 编译 .mo 文件？", "zh").subject == (
+        "用 gettext 做国际化"
+    )

@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from autodidact.sources.passage_index import Passage, PassageIndex, has_index, open_index
 from autodidact.text.furniture import is_furniture
-from autodidact.text.glossary import english_of
+from autodidact.text.glossary import english_groups, english_of
 from autodidact.text.sections import SEPARATOR, bare_heading
 from autodidact.text.sentences import sentence_spans
 from autodidact.text.tokens import has_cjk, shared_cjk_bigrams, stem, term_set, terms
@@ -240,7 +240,8 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
     # "Python's csv module": only the pages that write "csv" are about it; the marshal page's
     # "Functions" repeat "read", "write" and "file" without being the csv module's part.
     names = subject_names(frame.subject)
-    naming = {h.title for h in index.search(" ".join(names), k=60) if h.score > 0} if names else set()
+    # each name on its own: searched together, sed's manual filled all sixty hits of "find sed"
+    naming = {h.title for name in names for h in index.search(name, k=60) if h.score > 0}
     # "searching files with grep": grep's own manual, when the corpus has it (find's manual writes
     # "grep" too, and its "Case-insensitive name matching" was read as grep's facet)
     tools = subject_tools(frame.subject)
@@ -264,7 +265,10 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
         english = english_of(query, general=english_corpus) if has_cjk(query) else []
         # (hit, its share of its own query's best score): two queries' scores are not comparable.
         ranked: list[tuple[Passage, float]] = []
-        for text in [query, " ".join(english)] if english else [query]:
+        # with the names the facet writes in Latin letters: "replace substitute text" finds ed's
+        # "Substitute command" first; "sed replace substitute text" finds sed's "The ‘s’ Command"
+        latin = re.findall(r"[A-Za-z][\w.+-]+", query) if english else []
+        for text in [query, " ".join([*latin, *english])] if english else [query]:
             # Among the tool's own sections when it has some (below): searched deeper, since dd's
             # "Convert and copy a file" outranks all of date's "Time conversion specifiers".
             hits = index.search(text, k=SEARCH_K * FAMILY_DEPTH if families else SEARCH_K)
@@ -281,6 +285,11 @@ def _ranked_sections(index: PassageIndex, topic: str, language: str) -> list[_Ra
             continue
         own = ((term_set(query) | term_set(" ".join(english))) - common) or term_set(query)
         need = _Need.of(query, english, own, comparison=kinds.get(facet or "") == "comparison")
+        if has_cjk(query) and english:
+            # one Chinese word, one English word to say: 「修改」 is "modify", "modified" or
+            # "modification"; counted word by word, the glossary's synonyms outweighed the rest
+            groups = [frozenset(term_set(" ".join(g)) & own) for g in english_groups(query, general=english_corpus)]
+            need = replace(need, groups=tuple(g for g in groups if g))
         for hit, share in ranked:
             if naming and hit.title not in naming:
                 continue
@@ -427,6 +436,8 @@ class _Need:
     either: tuple[frozenset[str], ...] = ()
     # A Chinese facet that names two things side by side (「DOS 与 Unix」): one of them may go unsaid.
     paired: bool = False
+    # The English words of each Chinese word the glossary knows: half of them must be said.
+    groups: tuple[frozenset[str], ...] = ()
 
     @classmethod
     def of(cls, query: str, english: list[str], own: set[str], *, comparison: bool) -> _Need:
@@ -461,7 +472,11 @@ class _Need:
         # A facet that writes a Latin name ("gdb" of 「用 gdb 调试并获取栈帧」) is told apart by it: one
         # of its bigrams besides is enough, since half of them straddle its words (「试并」「并获」).
         half = 1 if self.latin and not missing else (len(self.cjk) + 1) // 2
-        return len(self.cjk & said) >= half or 2 * len(self.english & said) >= max(len(self.english), 1)
+        if self.groups:
+            english_said = 2 * sum(1 for g in self.groups if g & said) >= len(self.groups)
+        else:
+            english_said = 2 * len(self.english & said) >= max(len(self.english), 1)
+        return len(self.cjk & said) >= half or english_said
 
 
 def _own_text(text: str, furniture: frozenset[str]) -> str:

@@ -166,6 +166,26 @@ GENERAL = {
     "密钥": "key keys",
     "加密": "encrypt encryption",
     "解密": "decrypt decryption",
+    "名称": "name",
+    "文件名": "file name",
+    "修改": "modify modified modification",
+    "访问": "access accessed",
+    "文本": "text",
+    "编辑": "edit editing",
+    "就地": "in-place",
+    "原地": "in-place",
+    "匹配": "match matches",
+    "模式": "pattern",
+    "执行": "execute",
+    "命令": "command",
+    "删除": "delete remove",
+    "大小": "size",
+    "类型": "type",
+    "全局": "global",
+    "打包": "archive",
+    "编译": "compile",
+    "安装": "install",
+    "参数": "argument parameter",
 }
 _EVERY = {**GENERAL, **GLOSSARY}
 GLOSSARY_RE = re.compile("|".join(re.escape(k) for k in sorted(GLOSSARY, key=len, reverse=True)))
@@ -183,6 +203,14 @@ def english_of(text: str, *, general: bool = True) -> list[str]:
             if word not in out:
                 out.append(word)
     return out
+
+
+def english_groups(text: str, *, general: bool = True) -> list[list[str]]:
+    """:func:`english_of`, word by word: 「按名称和修改时间查找」 → [name], [modify, modified,
+    modification], [time], [find, search]. A section says the Chinese word when it says one of its
+    English words (sources/outline.py)."""
+    table, pattern = (_EVERY, _EVERY_RE) if general else (GLOSSARY, GLOSSARY_RE)
+    return [table[m.group(0)].split() for m in pattern.finditer(text)]
 
 
 def glossary_spans(text: str) -> list[tuple[str, list[str]]]:

@@ -597,6 +597,9 @@ _KIND_WORD = re.compile(r"^(?:" + "|".join(sorted(_NAMING_KINDS, key=len, revers
 _ZH_NAMED = re.compile(r"([A-Za-z][\w.+-]*)\s*(?:" + "|".join(_ZH_KIND_WORDS) + ")")
 
 
+_ZH_TOOL_LIST = re.compile(r"[a-z][\w.+-]*(?:\s*(?:和|与|及|、)\s*[a-z][\w.+-]*)+")
+
+
 def subject_names(subject: str) -> list[str]:
     """The names a subject is about: "sqlite3" of "Python's sqlite3 module", "pickle", "marshal" and
     "shelve" of "the pickle, marshal and shelve modules", 「csv」 of 「Python 的 csv 模块」, or a
@@ -605,7 +608,9 @@ def subject_names(subject: str) -> list[str]:
     Why: a page about a module writes its name; a page that never does is about something else,
     however many of the subject's common words ("files", "Python") it shares."""
     if has_cjk(subject):
-        return list(dict.fromkeys(m.group(1) for m in _ZH_NAMED.finditer(subject)))
+        named = list(dict.fromkeys(m.group(1) for m in _ZH_NAMED.finditer(subject)))
+        # 「find 和 sed」: the tools it lists are what its pages name
+        return named or (subject_tools(subject) if _ZH_TOOL_LIST.fullmatch(subject.strip()) else [])
     tools = subject_tools(subject)
     if tools:
         return tools
@@ -655,6 +660,10 @@ def subject_tools(subject: str) -> list[str]:
     if has_cjk(subject):
         # 「gzip 文件压缩和解压」, 「date 命令 日期时间显示和格式化」 (a topic asking how to do something
         # with a tool, docs/questions.md): the lower-case name the subject opens with
+        # 「find 和 sed」 (the subject of two tasks done each with its tool): every name it lists
+        listed = re.split(r"\s*(?:和|与|及|、)\s*", subject.strip())
+        if len(listed) >= 2 and all(re.fullmatch(r"[a-z][\w.+-]*", name) for name in listed):
+            return list(dict.fromkeys(listed))
         lead = re.match(r"^(?:用|使用|通过|借助)?\s*([a-z][\w.+-]*)\s", subject)
         return [lead.group(1)] if lead else []
     found = _WITH_TOOLS.search(subject)
@@ -1590,6 +1599,49 @@ def _distinguish(facets: list[Facet], subject: str) -> list[Facet]:
     return out
 
 
+# 「…，并用 sed …」「…，再用 …」: a clause that goes on with another tool.
+_ZH_NEXT_TOOL = re.compile(r"\s*[，,；;]\s*(?:并且|并|再|然后|同时|最后)?\s*(?=(?:用|使用|利用)\s*[A-Za-z])")
+_ZH_TOOL_CLAUSE = re.compile(r"^(?:如何|怎样|怎么)?\s*(?:用|使用|利用)\s*([A-Za-z][\w.+-]*)\s*(\S.*)$")
+
+
+def _zh_tool_tasks(head: str) -> tuple[list[str], list[str]] | None:
+    """(tools, tasks) of a Chinese topic that is a chain of tasks each done with its own tool:
+    「如何用 find 按名称和修改时间查找文件，并用 sed 批量替换文本」 → (find, sed), (「用 find 按名称和修改
+    时间查找文件」, 「用 sed 批量替换文本」). None for anything else.
+
+    Why: read as one question, the topic's 和 split 「按名称和修改时间」 in two and moved its verb to
+    the end: a facet 「时间查找文件,并用 sed 批量替换文本修改」, and every question pasted it
+    (a fresh-eyes trial; docs/questions.md)."""
+    clauses = [c.strip(" ？?。.") for c in _ZH_NEXT_TOOL.split(head.strip(_END_PUNCT)) if c.strip(" ？?。.")]
+    if len(clauses) < 2:
+        return None
+    matches = [_ZH_TOOL_CLAUSE.match(c) for c in clauses]
+    if not all(m is not None and has_cjk(m.group(2)) for m in matches):
+        return None
+    tools = [m.group(1) for m in matches if m is not None]
+    tasks = [f"用 {m.group(1)} {m.group(2)}" for m in matches if m is not None]
+    return list(dict.fromkeys(tools)), tasks
+
+
+_ZH_BY_TWO = re.compile(r"^(用\s*[A-Za-z][\w.+-]*\s*)(按|以|根据|通过)(.+?)(?:和|与|及|或)(.+)$")
+_ZH_LAST_VERB = re.compile(rf"{ZH_VERBS}(?!.*{ZH_VERBS})")
+
+
+def _zh_task_members(task: str) -> list[str]:
+    """「用 find 按名称和修改时间查找文件」 → 「用 find 按名称查找文件」, 「用 find 按修改时间查找文件」: a
+    task done by two criteria is two tasks, each looked for on its own (a manual gives each its
+    section: "Base Name Patterns", "Age Ranges"); [] for any other task."""
+    found = _ZH_BY_TWO.match(task)
+    if found is None:
+        return []
+    lead, prep, first, rest = found.groups()
+    verb = _ZH_LAST_VERB.search(rest)
+    if verb is None or verb.start() == 0:
+        return []
+    second, tail = rest[: verb.start()], rest[verb.start() :]
+    return [f"{lead}{prep}{first}{tail}", f"{lead}{prep}{second}{tail}"]
+
+
 def decompose(topic: str, lang: str | None = None) -> TopicFrame:
     """Split ``topic`` into its subject and facets (module docstring; docs/questions.md)."""
     text = _clean(topic)
@@ -1609,6 +1661,19 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
     colon = re.search(r"\s*(?:：|:(?=\s)|(?<!\d):(?![\d/]))\s*|\s*—\s*|\s+-\s+", text)
     if colon and colon.start() > 0 and colon.end() < len(text):
         head, tail = text[: colon.start()], text[colon.end() :]
+    tool_tasks = _zh_tool_tasks(head) if zh and not tail else None
+    if tool_tasks is not None:
+        # 「如何用 find 按名称查找文件，并用 sed 批量替换文本？」: one task per tool, as after a colon
+        tools, task_names = tool_tasks
+        return TopicFrame(
+            topic=topic,
+            language=language,
+            subject=_join(tools, zh),
+            topic_type=kind,
+            type_sure=sure,
+            # each task keeps its tool: it is what tells the tasks apart, though the subject names both
+            facets=[_make(t, "aspect", members=_zh_task_members(t)) for t in task_names][:MAX_FACETS],
+        )
     clauses = [c for c in (_ZH_CLAUSE if zh else _EN_CLAUSE).split(head) if c and c.strip(" ,，")]
     first = clauses[0] if clauses else head
     compare = _zh_comparison if zh else _en_comparison
