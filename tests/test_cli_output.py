@@ -170,3 +170,32 @@ def test_researchs_result_is_on_stdout_and_its_progress_on_stderr(tmp_path: Path
         )
     )
     assert as_json["rounds"] == 1
+
+
+def test_search_into_a_pipe_prints_plain_lines(tmp_path: Path) -> None:
+    """A box table drawn for a 300-column "terminal" was what `search … | less` got (a fresh-eyes trial)."""
+    root = tmp_path / "kb"
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "generators.md").write_text(DOC, "utf-8")
+    assert _run("add", str(docs), "--kb", str(root)).exit_code == 0
+    found = _run("search", "yield expression", "--kb", str(root))
+    lines = found.stdout.splitlines()
+    assert lines[0].startswith("1. ") and "(raw/" in lines[0] and "Generators" in lines[0]
+    assert lines[1].startswith("   ") and "yield expression" in lines[1]
+    assert not any(ch in found.stdout for ch in "┏│━")
+
+
+def test_add_makes_a_new_knowledge_base_folder_but_never_adopts_another(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "generators.md").write_text(DOC, "utf-8")
+    made = _run("add", str(docs), "--kb", str(tmp_path / "new-kb"))
+    assert made.exit_code == 0 and "initialised knowledge base" in made.stderr
+    assert (tmp_path / "new-kb" / "raw").is_dir()
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    refused = _run("add", str(docs), "--kb", str(plain))  # a folder that exists and is no knowledge base
+    assert refused.exit_code != 0 and not (plain / "raw").exists()
+    missing = _run("add", str(tmp_path / "nowhere"), "--kb", str(tmp_path / "other-kb"))
+    assert missing.exit_code != 0 and not (tmp_path / "other-kb").exists()  # bad input leaves nothing behind

@@ -194,18 +194,27 @@ def register(app: typer.Typer) -> None:
         On a terminal a bar shows files done/total and the time left; piped, one line per file.
         Unsupported or unreadable files are listed and skipped; the exit code is 1 if any were.
         The knowledge base's own files (wiki/, outputs/, CLAUDE.md …) are never taken as sources.
+        A --kb folder that does not exist yet is created as a knowledge base first.
 
         Example: autodidact add notes.md papers/ --kb my-kb
         """
         from dataclasses import asdict
 
         from autodidact.errors import InputError
-        from autodidact.kb import open_kb
+        from autodidact.kb import init_kb, open_kb, resolve_root
         from autodidact.sources.ingest import add_paths
 
         if any(not p.strip() for p in paths):
             raise InputError("add: an empty path was given", hint="name the files or folders to add")
-        knowledge_base = open_kb(kb)
+        root = resolve_root(kb)
+        if not root.exists():
+            # a new folder, as `research` makes one; an existing folder that is no knowledge base
+            # still gets the clear error (a mistyped --kb must not turn a folder into one)
+            if not any(Path(p).exists() for p in paths):
+                raise InputError(f"add: {paths[0]} does not exist", hint="check the paths to add")
+            init_kb(root)
+            console.print(f"initialised knowledge base at {root.resolve()}")
+        knowledge_base = open_kb(root)
         with knowledge_base.lock(warn=lambda m: console.print(f"[yellow]warning:[/yellow] {m}")):
             from autodidact.config import load_settings
 
@@ -271,11 +280,20 @@ def register(app: typer.Typer) -> None:
                 # a Chinese question over English documents matches nothing: search compares words
                 console.print("hint: search matches the documents' own words; for English documents, search in English")
             return
+        from autodidact.sources.snapshots import location
+
+        if not out.is_terminal:
+            # piped or redirected: one hit per block of plain lines, for grep and a reader alike (a
+            # box table drawn for a 300-column "terminal" was what a pipe got)
+            for n, p in enumerate(hits, 1):
+                source = f"raw/{p.raw_file}" if p.raw_file else location(p.url)
+                some = "" if p.all_terms else " (some words)"
+                print(f"{n}. {p.score:.2f}{some}  {p.label}  ({source})")
+                print(f"   {' '.join(p.text.split())}")
+            return
         table = Table(show_lines=True)
         for col in ("#", "score", "source", "passage"):
             table.add_column(col, overflow="fold")
-        from autodidact.sources.snapshots import location
-
         for n, p in enumerate(hits, 1):
             source = f"raw/{p.raw_file}" if p.raw_file else location(p.url)
             score = f"{p.score:.2f}" if p.all_terms else f"{p.score:.2f}\n(some words)"
