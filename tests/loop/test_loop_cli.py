@@ -113,3 +113,16 @@ def test_research_json_is_all_that_reaches_stdout(fresh_kb: Callable[[str], Path
     assert Path(outcome["summary"]).is_file() and Path(outcome["wiki"]).is_dir()
     assert "## research: How do Python generators" in done.stderr and "── done ──" in done.stderr
     assert "key questions" not in done.stderr  # the live line is drawn on terminals only
+
+
+def test_the_files_a_person_added_are_not_read_as_a_sum_gone_wrong() -> None:
+    """Round 1 after `add` of 23 files read "2 sources (23 new)" (a fresh-eyes trial)."""
+    from autodidact.cli.cmd_loop import _done_zh, _research_line_en
+    from autodidact.loop.progress import StepInfo
+
+    info: StepInfo = {"sources": 2, "new_sources": 23, "claims": 9, "new_claims": 9, "raw_files": 0, "dropped": 0}
+    line = _research_line_en(info)
+    assert line.startswith("2 sources quoted, 23 new counting the files you added, 9 claims (9 new)")
+    assert _done_zh("research", info).startswith("引用 2 个来源，连同你加入的文件共新增 23 个")
+    usual: StepInfo = {**info, "new_sources": 1}
+    assert _research_line_en(usual).startswith("2 sources (1 new), 9 claims")

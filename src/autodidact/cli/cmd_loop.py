@@ -154,8 +154,15 @@ def _research_line_en(info: StepInfo) -> str:
         text = _plural(int(count or 0), word)
         return text if new is None else f"{text} ({new} new)"
 
+    sources, new_sources = int(info.get("sources") or 0), info.get("new_sources")
+    if new_sources is not None and new_sources > sources:
+        # the files a person added are new sources before any is quoted: "2 sources (23 new)" read
+        # as a sum gone wrong (a fresh-eyes trial)
+        first = f"{_plural(sources, 'source')} quoted, {new_sources} new counting the files you added"
+    else:
+        first = counted(sources, new_sources, "source")
     return (
-        f"{counted(info.get('sources'), info.get('new_sources'), 'source')}, "
+        f"{first}, "
         f"{counted(info.get('claims'), info.get('new_claims'), 'claim')}, "
         f"{_plural(int(info.get('raw_files', 0) or 0), 'new raw file')}, "
         f"{_plural(int(info.get('dropped', 0) or 0), 'claim')} dropped"
@@ -172,8 +179,13 @@ def _done_zh(step: str, info: StepInfo) -> str:
         text = f"{info.get('questions', 0)} 个问题"
         return text + (f"，与历史问题重叠 {info['overlap']:.0%}" if info.get("overlap") is not None else "")
     if step == "research":
+        sources, new_sources = int(info.get("sources") or 0), info.get("new_sources")
+        if new_sources is not None and new_sources > sources:
+            first = f"引用 {sources} 个来源，连同你加入的文件共新增 {new_sources} 个"
+        else:
+            first = f"{sources} 个来源{_new_zh(new_sources)}"
         text = (
-            f"{info.get('sources', 0)} 个来源{_new_zh(info.get('new_sources'))}，"
+            f"{first}，"
             f"{info.get('claims', 0)} 条论据{_new_zh(info.get('new_claims'))}，"
             f"{info.get('raw_files', 0)} 个新 raw 文件，丢弃 {info.get('dropped', 0)} 条论据"
         )
