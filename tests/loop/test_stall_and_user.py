@@ -425,3 +425,13 @@ def test_an_earlier_rounds_unanswered_question_stays_in_the_open_list(tmp_path: 
     assert "- r1q3: What are assertions? (round 1: no answer found)" in lines
     assert not any("setUp" in line or "skip tests" in line for line in lines)
     assert lines[-1].startswith("- 1 more question(s) of earlier rounds were partly answered")
+
+
+def test_a_sentence_holding_a_shown_one_whole_is_not_shown_again() -> None:
+    """pydoc's "… or TestSuite instance. __main__ _log async_case …" has no capital after its stop,
+    so it read as one sentence beginning with the one just shown: the finding said it twice."""
+    first = "The name may resolve either to a module, a test case class, or a callable object."
+    glued = "__main__ _log async_case loader main mock result runner signals suite util loadTestsFromNames(self)"
+    answer = f"{first} {first} {glued} Return a suite of all test cases. For use, create an instance of TestSuite."
+    sentences, _ = _finding("What is the definition of test cases?", answer)
+    assert sentences == [first, "For use, create an instance of TestSuite."]

@@ -151,6 +151,9 @@ def findings(asked: list[_Asked], topic: str | None = None) -> list[tuple[_Asked
             # "setLevel(self, level) Set the logging level of this logger." and "… of this handler.":
             # one of them says it (a reference page repeats a member's docstring per class).
             alike = any(len(words & other) > ALIKE * len(words | other) for other in said if words | other)
+            # one that holds a shown one whole is the splitter's miss ("… TestSuite instance. __main__
+            # _log async_case …": no capital after the stop), and showed that sentence twice in a row
+            alike = alike or any(len(seen) > 40 and seen in _key(sentence) for seen in shown)
             if _key(sentence) not in shown and not alike and len(fresh) < MAX_FINDING_SENTENCES:
                 fresh.append(sentence)
                 said.append(words)
