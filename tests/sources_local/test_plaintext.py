@@ -137,3 +137,19 @@ def test_a_bar_inside_a_pydoc_line_does_not_end_its_run_of_margin_bars() -> None
     assert not any(line.lstrip().startswith("|") for line in text.splitlines())
     table = "| option | meaning |\n|---|---|\n| -a | all |\n| -b | brief |\n"
     assert readable_plain(table).strip() == table.strip()  # a table keeps its bars
+
+
+def test_a_passage_is_searchable_by_the_words_of_its_entries_camel_case_names() -> None:
+    """ "assertions" never met unittest's assertEqual, assertRaises … (one token each to every
+    tokenizer): the section column also holds "assert Equal" (sources/passage_cuts.py)."""
+    import pydoc
+    import unittest
+
+    from autodidact.sources.passage_cuts import cut_spans
+
+    text = readable_plain(pydoc.render_doc(unittest, renderer=pydoc.plaintext))
+    _, spans = cut_spans(text, "unittest")
+    holding = [span for span in spans if "assertEqual(self, first, second" in text[span[0] : span[1]]]
+    assert holding and all("assert Equal" in span[5] for span in holding)
+    plain = [span for span in spans if "Hook method for setting up" in text[span[0] : span[1]]]
+    assert plain and not any("Hook" in span[5] for span in plain)  # prose is not split into words

@@ -11,6 +11,7 @@ from the text by those spans). :func:`cut_passages` is both, as every caller had
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 from autodidact.sources.options import entry_at, option_entries
@@ -64,8 +65,21 @@ def cut_spans(text: str, title: str) -> tuple[Openers, list[CutSpan]]:
             option = entry_at(options, s)
             if option is not None and option.start < s and not entry:
                 entry = " ".join(option.head.split())
-            out.append((start, end, name, sec.start, sec.end, f"{name} {entry}" if entry else name))
+            # the words of the camelCase names of the entries it holds: "assertEqual" is searched as
+            # "assert Equal" too, so "assertions" (stem "assert") finds unittest's assert methods
+            inside = heads[k : bisect.bisect_left(head_starts, e)]
+            parts = " ".join(_camel_words(n) for n in {entry, *(n for _, n in inside)} if n and _CAMEL.search(n))
+            terms = f"{name} {entry}" if entry else name
+            out.append((start, end, name, sec.start, sec.end, f"{terms} {parts}" if parts else terms))
     return openers, out
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _camel_words(name: str) -> str:
+    """ "assertEqual" → "assert Equal"; "getLogger" → "get Logger"."""
+    return _CAMEL.sub(" ", name)
 
 
 def cuts_from(text: str, openers: Openers, spans: list[CutSpan]) -> list[PassageCut]:
