@@ -74,3 +74,20 @@ def _quoted(root: Path) -> set[str]:
     """The raw files the round's evidence quoted: a searched page may answer a question."""
     evidence = json.loads((root / "outputs/rounds/round_1_evidence.json").read_text("utf-8"))
     return {Path(s["url"]).name for s in evidence["sources"]}
+
+
+def test_a_topic_naming_its_module_is_not_about_pages_that_share_only_its_common_words(tmp_path: Path) -> None:
+    """ "parsing files and strings" made urllib.parse's and html.parser's pages articles of a topic on
+    xml.etree.ElementTree (a second fresh-eyes trial)."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    names = []
+    for module in ["xml.etree.ElementTree", "html.parser", "urllib.parse", "email.message", "unicodedata", "io"]:
+        name = f"2026-12-07_{module}.txt"
+        (raw / name).write_text(pydoc.render_doc(module, renderer=pydoc.plaintext), "utf-8")
+        names.append(name)
+    topic = (
+        "How do I parse, search and modify XML with xml.etree.ElementTree: parsing files and strings, "
+        "finding elements with XPath, reading attributes, and writing the tree back?"
+    )
+    assert files_about(tmp_path, raw, names, [topic], "en") == ["2026-12-07_xml.etree.ElementTree.txt"]

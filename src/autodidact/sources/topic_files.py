@@ -18,6 +18,7 @@ from autodidact.sources.rawfiles import parse_raw_file
 from autodidact.text.glossary import english_of
 from autodidact.text.sections import bare_heading, split_sections
 from autodidact.text.tokens import has_cjk, term_set
+from autodidact.text.topic import decompose, subject_names
 
 COMMON_SHARE = 1 / 3
 MAX_HEADINGS = 400  # sections read per file: a manual's table of contents, not every entry
@@ -45,8 +46,13 @@ def files_about(root: Path, raw: Path, names: list[str], topics: list[str], lang
         heads = " ".join(bare_heading(sec.title) for sec in split_sections(rf.body, rf.title)[:MAX_HEADINGS])
         words[name] = {t for t in term_set(f"{rf.title} {heads}") if not t.isdigit()}
     wanted: set[str] = set()
+    named: set[str] = set()  # the words of the modules, tools or things the topics name
+    facets: list[set[str]] = []  # each facet's words
     for topic in topics:
         wanted |= term_set(topic)
+        frame = decompose(topic, language)
+        named |= term_set(" ".join(subject_names(frame.subject)))
+        facets += [term_set(f.name) for f in frame.facets if term_set(f.name)]
         if has_cjk(topic):
             wanted |= term_set(" ".join(english_of(topic, general=False)))
     found: set[str] = set()
@@ -58,4 +64,16 @@ def files_about(root: Path, raw: Path, names: list[str], topics: list[str], lang
     # "chapter") tells what kind of document a file is, not what it is about
     counts = Counter(t for name in names for t in words[name])
     common = {t for t, n in counts.items() if len(names) > 3 and n > COMMON_SHARE * len(names)}
-    return [name for name in names if (words[name] - common) & wanted or titles[name] in found]
+    # A topic that names its module or tool is about the files that name it: by its other words,
+    # "parsing files and strings" made urllib.parse's and html.parser's pages articles of a topic on
+    # xml.etree.ElementTree. One that names nothing a file's title does not say them all is about
+    # the files its words name.
+    # A heading that says all of a facet's words ("## Skipping tests") is about it either way.
+    named -= common
+    if named:
+        wanted = named
+    return [
+        name
+        for name in names
+        if (words[name] - common) & wanted or titles[name] in found or any(f <= words[name] for f in facets)
+    ]
