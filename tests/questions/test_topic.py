@@ -707,6 +707,17 @@ def test_a_chinese_chain_of_tasks_each_with_its_tool_is_one_facet_per_task() -> 
         "用 tar 打包目录",
         "用 gzip 压缩",
     ]
+    # 「，并设置压缩方式」: a clause without a tool is done with the one before it; a list of verbs of
+    # one object is one member per verb (a second fresh-eyes trial read 「zipfile 和解压 ZIP 压缩包,
+    # 并设置压缩方式创建、读取」 as the subject)
+    zip_frame = decompose("如何用 zipfile 创建、读取和解压 ZIP 压缩包，并设置压缩方式？", "zh")
+    assert zip_frame.subject == "zipfile"
+    assert [f.name for f in zip_frame.facets] == ["用 zipfile 创建、读取和解压 ZIP 压缩包", "用 zipfile 设置压缩方式"]
+    assert zip_frame.facets[0].members == [
+        "用 zipfile 创建 ZIP 压缩包",
+        "用 zipfile 读取 ZIP 压缩包",
+        "用 zipfile 解压 ZIP 压缩包",
+    ]
     # one tool, or a colon's list: as before
     assert decompose("如何用 find 查找文件？", "zh").subject != "find"
     assert decompose("如何用 gettext 做国际化：用 xgettext 提取字符串、用 msgfmt 编译 .mo 文件？", "zh").subject == (

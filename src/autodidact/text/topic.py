@@ -1600,7 +1600,9 @@ def _distinguish(facets: list[Facet], subject: str) -> list[Facet]:
 
 
 # 「…，并用 sed …」「…，再用 …」: a clause that goes on with another tool.
-_ZH_NEXT_TOOL = re.compile(r"\s*[，,；;]\s*(?:并且|并|再|然后|同时|最后)?\s*(?=(?:用|使用|利用)\s*[A-Za-z])")
+_ZH_NEXT_TOOL = re.compile(
+    r"\s*[，,；;]\s*(?:(?:并且|并|再|然后|同时|最后)?\s*(?=(?:用|使用|利用)\s*[A-Za-z])|(?:并且|并|再|然后|同时|最后)\s*)"
+)
 _ZH_TOOL_CLAUSE = re.compile(r"^(?:如何|怎样|怎么)?\s*(?:用|使用|利用)\s*([A-Za-z][\w.+-]*)\s*(\S.*)$")
 
 
@@ -1615,15 +1617,25 @@ def _zh_tool_tasks(head: str) -> tuple[list[str], list[str]] | None:
     clauses = [c.strip(" ？?。.") for c in _ZH_NEXT_TOOL.split(head.strip(_END_PUNCT)) if c.strip(" ？?。.")]
     if len(clauses) < 2:
         return None
-    matches = [_ZH_TOOL_CLAUSE.match(c) for c in clauses]
-    if not all(m is not None and has_cjk(m.group(2)) for m in matches):
+    first = _ZH_TOOL_CLAUSE.match(clauses[0])
+    if first is None or not has_cjk(first.group(2)):
         return None
-    tools = [m.group(1) for m in matches if m is not None]
-    tasks = [f"用 {m.group(1)} {m.group(2)}" for m in matches if m is not None]
+    tools: list[str] = []
+    tasks: list[str] = []
+    tool = first.group(1)
+    for clause in clauses:
+        found = _ZH_TOOL_CLAUSE.match(clause)
+        # 「…，并设置压缩方式」: a clause without a tool is done with the one before it
+        tool, task = (found.group(1), found.group(2)) if found else (tool, clause)
+        if not has_cjk(task):
+            return None
+        tools.append(tool)
+        tasks.append(f"用 {tool} {task}")
     return list(dict.fromkeys(tools)), tasks
 
 
 _ZH_BY_TWO = re.compile(r"^(用\s*[A-Za-z][\w.+-]*\s*)(按|以|根据|通过)(.+?)(?:和|与|及|或)(.+)$")
+_ZH_VERB_LIST = re.compile(rf"^(用\s*[A-Za-z][\w.+-]*\s*)({ZH_VERBS}(?:、{ZH_VERBS})*(?:和|与|及|、){ZH_VERBS})(.+)$")
 _ZH_LAST_VERB = re.compile(rf"{ZH_VERBS}(?!.*{ZH_VERBS})")
 
 
@@ -1631,6 +1643,11 @@ def _zh_task_members(task: str) -> list[str]:
     """「用 find 按名称和修改时间查找文件」 → 「用 find 按名称查找文件」, 「用 find 按修改时间查找文件」: a
     task done by two criteria is two tasks, each looked for on its own (a manual gives each its
     section: "Base Name Patterns", "Age Ranges"); [] for any other task."""
+    verbs = _ZH_VERB_LIST.match(task)
+    if verbs is not None:
+        # 「用 zipfile 创建、读取和解压 ZIP 压缩包」: each verb of the object, on its own
+        lead, listed, obj = verbs.groups()
+        return [f"{lead}{verb}{obj}" for verb in re.split(r"、|和|与|及", listed) if verb]
     found = _ZH_BY_TWO.match(task)
     if found is None:
         return []
