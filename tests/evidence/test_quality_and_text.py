@@ -145,6 +145,11 @@ def test_a_chinese_summary_of_english_quotes_keeps_the_spaces_between_them() -> 
     )
     assert join_sentences(["甲是乙。", "丙是丁。"], True) == "甲是乙。丙是丁。"
     assert join_sentences(["甲是乙。", "C is d."], True) == "甲是乙。C is d."
+    # a citation's bracket is no full stop to glue an English quote to (a Chinese article's lead
+    # read 「…（来源：a.md）class PyZipFile …」)
+    assert join_sentences(["要点。（来源：a.md）", "class PyZipFile creates archives."], True) == (
+        "要点。（来源：a.md） class PyZipFile creates archives."
+    )
 
 
 def test_a_question_in_the_topics_words_reads_its_home_chapters_when_they_have_candidates() -> None:

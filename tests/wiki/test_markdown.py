@@ -119,6 +119,8 @@ def test_only_paired_stars_are_emphasis() -> None:
     )
     assert strip_emphasis("*args and **kwargs are passed on") == "*args and **kwargs are passed on"
     assert strip_emphasis("files like test*") == "files like test*"
+    cross_reference = "*Note Recursive Download::, for more details."  # an Info manual's, not half a pair
+    assert strip_emphasis(cross_reference) == cross_reference
     assert strip_emphasis("用 **apt** 安装，**词**很好") == "用 apt 安装，词很好"  # Chinese glues words to markers
     assert strip_emphasis("***both*** and *f(x)*") == "both and f(x)"
     # halves a sentence split cut off a pair
@@ -138,3 +140,12 @@ def test_a_citation_between_english_quotes_of_a_chinese_article_leaves_a_space()
     ]
     assert strip_citations("中文句子。（来源：[a.md](../raw/a.md)）下一句。") == "中文句子。下一句。"
     assert strip_citations("One. (source: [a.md](../raw/a.md)) Two.") == "One. Two."
+
+
+def test_an_info_cross_reference_is_no_summary_sentence() -> None:
+    """"Note Recursive Download::, for more details." led wget's article on recursive downloads."""
+    from autodidact.wiki.common.markdown import summary_worthy
+
+    assert not summary_worthy("*Note Recursive Download::, for more details.")
+    assert not summary_worthy("Note Recursive Download::, for more details.")
+    assert summary_worthy("Note that recursive downloads follow links up to five levels deep.")

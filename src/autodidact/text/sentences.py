@@ -128,6 +128,9 @@ def join_sentences(sentences: list[str], zh: bool) -> str:
         chinese_edge = (
             _cjk_count(out, len(out) - 1, len(out)) or out[-1:] in FULL_WIDTH_STOPS or _cjk_count(sentence, 0, 1)
         )
+        # 「…（来源：a.md）class PyZipFile …」: a citation's bracket glued to the English quote after it
+        if out.endswith("）") and sentence[:1].isascii() and sentence[:1].isalnum():
+            chinese_edge = False
         if out and (not zh or not chinese_edge):
             out += " "
         out += sentence

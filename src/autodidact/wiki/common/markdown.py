@@ -376,8 +376,10 @@ _PAIRED_STARS = re.compile(rf"(?<![A-Za-z0-9_*])(\*{{1,3}})(?={_OPENS})([^\n]*?{
 # Half a pair cut off by a sentence split: "**Note." ends a sentence that "…bold.**" goes on.
 # Only where it opens a capital or a Chinese word ("**Note.", "**注意"), or closes after a sentence's
 # end ("…bold.**"): "**kwargs", "*args" and "test*" are the text's own.
-_HALF_AT_START = re.compile(rf"^(\s*)\*{{1,3}}(?=[A-Z{_CJK}])(?![^*]*\*)")
-_HALF_AT_END = re.compile(rf"(?<=[{_CJK}.!?。！？])(?<![^*]\*\S)\*{{1,3}}(\s*)$")
+# Bold halves only: a single star before a capital is an Info manual's cross-reference ("*Note
+# Recursive Download::"), the text's own.
+_HALF_AT_START = re.compile(rf"^(\s*)\*{{2,3}}(?=[A-Z{_CJK}])(?![^*]*\*)")
+_HALF_AT_END = re.compile(rf"(?<=[{_CJK}.!?。！？])(?<![^*]\*\S)\*{{2,3}}(\s*)$")
 
 
 def strip_emphasis(text: str) -> str:
@@ -410,9 +412,19 @@ def is_complete_sentence(sentence: str) -> bool:
     return bool(_GOOD_START.match(text)) and bool(_TERMINAL.search(text))
 
 
+# "*Note Recursive Download::, for more details.": an Info manual's pointer to another node
+_CROSS_REFERENCE = re.compile(r"^\W*\*?(?:[Nn]ote|[Ss]ee)\s+[^:]+::")
+
+
 def summary_worthy(sentence: str) -> bool:
-    """A sentence fit to stand alone in a summary or index line."""
-    return is_complete_sentence(sentence) and not is_version_note(sentence) and len(tokens(sentence)) >= 3
+    """A sentence fit to stand alone in a summary or index line (not a pointer to another node,
+    which led wget's article on recursive downloads and its INDEX line)."""
+    return (
+        is_complete_sentence(sentence)
+        and not is_version_note(sentence)
+        and len(tokens(sentence)) >= 3
+        and not _CROSS_REFERENCE.match(sentence)
+    )
 
 
 # -- statements and the citations that cover them (the audit's 来源缺失, docs/audit.md) ---------------

@@ -16,6 +16,7 @@ import re
 from pydantic import BaseModel, Field
 
 from autodidact.llm.tasks import Message, data_block
+from autodidact.text.sentences import join_sentences
 from autodidact.wiki.common.articles import DEFAULT_SECTION
 from autodidact.wiki.common.markdown import (
     MARKER_PREFIX,
@@ -217,7 +218,7 @@ def make_summary(title: str, sections: list[SectionText], meta: dict[str, Source
     for blk, _ in best:
         sentence = picked.get(blk) or (split_sentences(strip_citations(strip_bullet(blk))) or [""])[0]
         parts.append(cite(sentence or strip_citations(strip_bullet(blk)), citations(blk), lang))
-    return ("" if lang == "zh" else " ").join(parts)
+    return join_sentences(parts, lang == "zh")
 
 
 _RULES_ZH = """你在维护知识库的一篇文章。规则：
