@@ -110,3 +110,22 @@ def test_the_research_subject_that_placed_a_facet_is_not_its_gap() -> None:
     whole = "What are the limitations of coordinating asyncio coroutines?"
     verdict = offline_answer(QuestionInputs(qid="q", question=whole, lang="en", passages=[own], subject=subject))
     assert verdict.status != "resolved"
+
+
+def test_a_capitalised_sentence_opening_or_a_list_of_abbreviations_is_not_a_missing_concept() -> None:
+    """ "Thus Wget" was reported in wget's wiki as a term with no article and asked "What is Thus
+    Wget?" every round; "HTTP and FTP" too (a fresh-eyes trial)."""
+    from autodidact.wiki.audit.article_findings import term_findings
+    from autodidact.wiki.common.articles import Article, parse_article
+
+    def art(stem: str, title: str) -> Article:
+        body = (
+            f"# {title}\n\n## Notes\n\n- Thus Wget retries a download. (source: a.md)\n"
+            "- HTTP and FTP downloads resume with the same option. (source: a.md)\n"
+            "- The Network Time Protocol keeps clocks in step. (source: a.md)\n"
+        )
+        return parse_article(body, stem)
+
+    found = "\n".join(f.text for f in term_findings([art("a", "Retries"), art("b", "Downloads")], zh=False))
+    assert "Thus" not in found and "HTTP and FTP" not in found
+    assert "Network Time Protocol" in found  # a real term still is one

@@ -143,7 +143,7 @@ def test_a_citation_between_english_quotes_of_a_chinese_article_leaves_a_space()
 
 
 def test_an_info_cross_reference_is_no_summary_sentence() -> None:
-    """"Note Recursive Download::, for more details." led wget's article on recursive downloads."""
+    """ "Note Recursive Download::, for more details." led wget's article on recursive downloads."""
     from autodidact.wiki.common.markdown import summary_worthy
 
     assert not summary_worthy("*Note Recursive Download::, for more details.")

@@ -67,7 +67,15 @@ _QUOTED = re.compile(r"「([^「」\n]{2,40})」|“([^“”\n]{2,40})”|\*\*(
 _CAPS = re.compile(
     r"\b((?:[A-Z][a-z0-9]+|[A-Z]{2,})(?:[ -](?:(?:of|and|for|de|the)[ -])?(?:[A-Z][a-z0-9]+|[A-Z]{2,})){1,4})\b"
 )
-_LEADING = re.compile(r"^(?:The|A|An|This|That|These|Those|In|On|At|For|If|When|While|It|Its|As|By|With) ")
+# Words a sentence opens with, capitalised for that reason: "Thus Wget" was reported as a term
+# with no article, and asked as "What is Thus Wget?" every round (a fresh-eyes trial over wget's manual).
+_LEADING = re.compile(
+    r"^(?:The|A|An|This|That|These|Those|In|On|At|For|If|When|While|It|Its|As|By|With|Thus|However|Also|"
+    r"Then|Therefore|Hence|Otherwise|So|But|And|Or|Note|See|Use|Since|Because|After|Before|Once|Each|Every|"
+    r"All|Some|Both|Here|There|Now|Instead|Finally|First|Unlike|Like|Only|Even|Although|Though|Unless) "
+)
+# "HTTP and FTP": a list of abbreviations, not one term
+_ABBREVIATIONS = re.compile(r"^[A-Z]{2,}(?:(?:,\s*|\s+and\s+|\s+or\s+)[A-Z]{2,})+$")
 
 
 @dataclass
@@ -247,7 +255,7 @@ def _term_candidates(art: Article) -> list[tuple[str, str, str, bool]]:
     for match in _CAPS.finditer(text):
         phrase = match.group(1)
         term = _LEADING.sub("", phrase).strip()
-        if len(term.split()) >= 2:  # shorter ones are never a term, whatever names exist
+        if len(term.split()) >= 2 and not _ABBREVIATIONS.match(term):  # shorter ones are never a term
             out.append((normalize_key(term), term, normalize_key(phrase), is_action_phrase(term)))
     return out
 
