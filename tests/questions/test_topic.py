@@ -723,3 +723,13 @@ def test_a_chinese_chain_of_tasks_each_with_its_tool_is_one_facet_per_task() -> 
     assert decompose("如何用 gettext 做国际化：用 xgettext 提取字符串、用 msgfmt 编译 .mo 文件？", "zh").subject == (
         "用 gettext 做国际化"
     )
+
+
+def test_every_verb_of_a_listed_task_becomes_a_gerund() -> None:
+    """ "How do I parse, search and modify XML …" read "parsing , search and modify XML", and every
+    question pasted it (a second fresh-eyes trial)."""
+    from autodidact.text.topic import decompose
+
+    topic = "How do I parse, search and modify XML with xml.etree.ElementTree: parsing files, finding elements?"
+    assert decompose(topic, "en").subject == "parsing, searching and modifying XML with xml.etree.ElementTree"
+    assert decompose("How do I read and write CSV files?", "en").subject == "reading and writing CSV files"

@@ -452,13 +452,24 @@ def _bare_subject(clause: str) -> str:
                 if rest is None
                 else re.match(r"^(?P<join>and|or)\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", rest, re.I)
             )
+            listed = (
+                None
+                if rest is None
+                else re.match(r"^((?:,\s*[a-z]+\s*)+),?\s*(and|or)\s+([a-z]+)\b\s*(.*)$", rest, re.I)
+            )
             if both is not None:  # "read and write CSV files": both verbs become gerunds
                 rest = " ".join(p for p in (both.group("join"), _gerund(both.group("verb")), both.group("rest")) if p)
+            elif listed is not None:
+                # "parse, search and modify XML": every verb of the list ("parsing, searching and
+                # modifying XML", never "parsing , search and modify XML")
+                verbs = [v.strip() for v in listed.group(1).split(",") if v.strip()]
+                rest = "".join(f", {_gerund(v)}" for v in verbs) + f" {listed.group(2)} {_gerund(listed.group(3))}"
+                rest += f" {listed.group(4)}" if listed.group(4) else ""
             if rest is not None:
                 # "make a detached signature with gpg and verify it": the second task's verb is a
                 # gerund too ("… and verifying it", never "… and verify it")
                 rest = _LATER_VERB.sub(lambda m: f"and {_gerund(m.group(1))} {m.group(2)}", rest)
-                text = " ".join(p for p in (_gerund(task.group("verb")), rest) if p)
+                text = " ".join(p for p in (_gerund(task.group("verb")), rest) if p).replace(" , ", ", ")
         verb = _EN_DOES_VERB.match(text) if does and task is None else None
         if verb is not None and verb.group("s").lower() not in {"i", "we", "you", "they", "one", "people"}:
             done = text[len(verb.group("s")) :].split()
