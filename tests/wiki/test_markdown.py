@@ -149,3 +149,16 @@ def test_an_info_cross_reference_is_no_summary_sentence() -> None:
     assert not summary_worthy("*Note Recursive Download::, for more details.")
     assert not summary_worthy("Note Recursive Download::, for more details.")
     assert summary_worthy("Note that recursive downloads follow links up to five levels deep.")
+
+
+def test_an_option_entry_with_its_description_is_a_complete_sentence() -> None:
+    """wget's "‘-c’ ‘--continue’ Continue getting a partially-downloaded file." answers "How do I
+    resume partial downloads?"; ranked below prose for not starting like a sentence, the summary
+    left it out (a fresh-eyes trial)."""
+    from autodidact.wiki.common.markdown import is_complete_sentence, summary_worthy
+
+    assert summary_worthy("‘-c’ ‘--continue’ Continue getting a partially-downloaded file.")
+    assert summary_worthy("-c, --continue Continue getting a partially-downloaded file.")
+    assert summary_worthy("`--limit-rate=AMOUNT` Limit the download speed to AMOUNT bytes per second.")
+    assert not is_complete_sentence("-- and then it goes on.")
+    assert not is_complete_sentence("‘-c’ ‘--continue’ continue getting")

@@ -406,10 +406,17 @@ def is_version_note(sentence: str) -> bool:
     return bool(_VERSION_NOTE.match(sentence.strip()))
 
 
+# A manual's option entry, its description on the same line: "‘-c’ ‘--continue’ Continue getting a
+# partially-downloaded file." — the answer to "How do I resume downloads?", which a summary left out
+# for not starting like a sentence.
+_OPTION_ENTRY = re.compile(r"^(?:[‘'\"`]?-{1,2}[A-Za-z0-9][\w=\[\]-]*[’'\"`]?,?\s+)+[A-Z]")
+
+
 def is_complete_sentence(sentence: str) -> bool:
-    """Starts like a sentence (capital, digit, CJK, or a quoted word) and ends with terminal punctuation."""
+    """Starts like a sentence (capital, digit, CJK, a quoted word, or an option entry's names before
+    its description) and ends with terminal punctuation."""
     text = sentence.strip()
-    return bool(_GOOD_START.match(text)) and bool(_TERMINAL.search(text))
+    return bool(_GOOD_START.match(text) or _OPTION_ENTRY.match(text)) and bool(_TERMINAL.search(text))
 
 
 # "*Note Recursive Download::, for more details.": an Info manual's pointer to another node
