@@ -435,3 +435,23 @@ def test_a_sentence_holding_a_shown_one_whole_is_not_shown_again() -> None:
     answer = f"{first} {first} {glued} Return a suite of all test cases. For use, create an instance of TestSuite."
     sentences, _ = _finding("What is the definition of test cases?", answer)
     assert sentences == [first, "For use, create an instance of TestSuite."]
+
+
+def test_a_finding_cites_the_articles_that_hold_what_it_shows() -> None:
+    """An audit answer cites every article it read; "How do I find elements with XPath?" cited
+    reading-attributes.md, which held neither of the sentences shown (a fresh-eyes trial)."""
+    from autodidact.loop.research_summary import _holding, _plain
+
+    texts = {
+        "wiki/xpath.md": _plain(
+            "- findtext(self, path) Find first **matching** element by tag name or path. (source: a.md)"
+        ),
+        "wiki/attributes.md": _plain("- 'attrib' - a dictionary storing the element's attributes. (source: a.md)"),
+    }
+    shown = ["findtext(self, path) Find first matching element by tag name or path."]
+    assert _holding(["wiki/xpath.md", "wiki/attributes.md"], shown, texts) == ["wiki/xpath.md"]
+    # a sentence no article is seen to hold: every article stays cited
+    assert _holding(["wiki/xpath.md", "wiki/attributes.md"], [*shown, "Something else."], texts) == [
+        "wiki/xpath.md",
+        "wiki/attributes.md",
+    ]

@@ -731,5 +731,7 @@ def test_every_verb_of_a_listed_task_becomes_a_gerund() -> None:
     from autodidact.text.topic import decompose
 
     topic = "How do I parse, search and modify XML with xml.etree.ElementTree: parsing files, finding elements?"
-    assert decompose(topic, "en").subject == "parsing, searching and modifying XML with xml.etree.ElementTree"
+    frame = decompose(topic, "en")
+    assert frame.subject == "parsing, searching and modifying XML with xml.etree.ElementTree"
+    assert [f.name for f in frame.facets] == ["parsing files", "finding elements"]  # the verbs are no parts
     assert decompose("How do I read and write CSV files?", "en").subject == "reading and writing CSV files"

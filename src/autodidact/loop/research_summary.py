@@ -24,7 +24,15 @@ from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
 from autodidact.text.keypoints import is_further, key_points_heading
 from autodidact.text.sentences import join_sentences
-from autodidact.wiki.common.markdown import CITATION_RE, citations, render_citation, split_sentences, tokens
+from autodidact.wiki.common.markdown import (
+    CITATION_RE,
+    citations,
+    render_citation,
+    split_sentences,
+    strip_citations,
+    strip_emphasis,
+    tokens,
+)
 from autodidact.wiki.compile.answers import QuestionTerms
 
 MAX_FINDINGS = 5
@@ -166,6 +174,22 @@ def findings(asked: list[_Asked], topic: str | None = None) -> list[tuple[_Asked
     return out
 
 
+def _plain(text: str) -> str:
+    return " ".join(strip_emphasis(strip_citations(text)).replace("`", "").split()).casefold()
+
+
+def _holding(cited: list[str], sentences: list[str], texts: dict[str, str]) -> list[str]:
+    """The cited articles that hold one of the sentences shown: an audit answer cites every article
+    it read, and a finding showing two of its sentences cited an article holding neither (a
+    fresh-eyes trial: "How do I find elements with XPath?" cited reading-attributes.md). All of
+    them when none can be told (an article not in wiki/ any more)."""
+    shown = [_plain(s) for s in sentences]
+    holding = [name for name in cited if name in texts and any(s in texts[name] for s in shown)]
+    if not all(any(s in texts.get(name, "") for name in holding) for s in shown):
+        return cited  # a sentence no article is seen to hold: every article the answer read stays
+    return holding
+
+
 def _why_stopped(state: ResearchState, zh: bool) -> str:
     if not state.rounds:
         return "尚未完成任何一轮" if zh else "no round yet"
@@ -300,7 +324,9 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
     found = findings(asked, state.topic)
     if not found:
         lines.append("（尚无问题得到有出处的回答）" if zh else "(no question has a cited answer yet)")
+    texts = {f"wiki/{a.filename}": _plain(a.text()) for a in articles}
     for i, (entry, sentences, cited) in enumerate(found, start=1):
+        cited = _holding(cited, sentences, texts)
         body = join_sentences(list(sentences), zh)
         if entry.item.status == "partial":
             body += "（部分回答）" if zh else " (partly answered)"

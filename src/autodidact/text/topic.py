@@ -496,7 +496,7 @@ def _bare_subject(clause: str) -> str:
     return text or _clean(clause)
 
 
-_ACTION_PHRASE = re.compile(r"^[A-Za-z]+ing\s+\S", re.I)
+_ACTION_PHRASE = re.compile(r"^[A-Za-z]+ing,?\s+\S", re.I)  # "parsing, searching and modifying XML" too
 _LATER_VERB = re.compile(r"\band\s+([a-z]+)\s+(it|them|this|these|that)$")
 
 
@@ -513,7 +513,8 @@ def is_action_phrase(term: str) -> bool:
     concepts and the audit's missing concepts)."""
     # "safely creating temporary files": an adverb before the gerund does not make it a thing
     term = re.sub(r"^[a-z]+ly\s+(?=\w+ing\b)", "", term.strip(), flags=re.I)
-    return bool(term) and _ACTION_PHRASE.match(term) is not None and term.split()[0].casefold() not in _NOT_GERUND
+    first = term.split()[0].rstrip(",").casefold() if term else ""
+    return bool(term) and _ACTION_PHRASE.match(term) is not None and first not in _NOT_GERUND
 
 
 _DOUBLED_KEEP = frozenset("aeiouslfzw")
