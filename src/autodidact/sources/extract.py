@@ -240,9 +240,11 @@ def clean_text(text: str) -> str:
     """NFC, ``\\n`` line ends, no control characters or NUL, no trailing spaces, no blank runs."""
     text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
     text = _CONTROL.sub("", text)
-    text = "\n".join(line.rstrip() for line in text.split("\n"))
-    if "\n\n\n" in text:  # the scan costs more than the test (issue 18: every added file is cleaned)
-        text = re.sub(r"\n{3,}", "\n\n", text)
+    text = "\n".join([line.rstrip() for line in text.split("\n")])
+    # runs of blank lines cut to one: what re.sub(r"\n{3,}", "\n\n") gives, a few times faster
+    # (each pass at C speed shortens every run of three or more; issue 18: every added file is cleaned)
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
     return text.strip()
 
 
