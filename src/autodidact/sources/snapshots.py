@@ -288,8 +288,8 @@ class SnapshotStore:
         """Recompute both hashes of ``ref``; raise :class:`IntegrityError` on any mismatch."""
         return self._verified(ref, url)[0]
 
-    def _verified(self, ref: str, url: str | None = None) -> tuple[Snapshot, bytes]:
-        """:meth:`verify`, with the text's bytes it read (so a reader reads them once)."""
+    def _verified(self, ref: str, url: str | None = None) -> tuple[Snapshot, str]:
+        """:meth:`verify`, with the text it read (so a reader reads and decodes it once)."""
         uhash, chash = parse_ref(ref)
         md_path, meta_path = self._paths(uhash, chash)
         if md_path.is_symlink() or meta_path.is_symlink():
@@ -304,7 +304,7 @@ class SnapshotStore:
         if hashlib.sha256(data).hexdigest() != chash:
             raise IntegrityError(f"snapshot {ref}: content does not match its hash (tampered?)")
         try:
-            data.decode("utf-8")
+            text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise IntegrityError(f"snapshot {ref} is not UTF-8") from None
         try:
@@ -317,11 +317,11 @@ class SnapshotStore:
             raise IntegrityError(f"snapshot {ref}: metadata does not match the snapshot (tampered?)")
         if url is not None and url_hash(url) != uhash:
             raise IntegrityError(f"snapshot {ref} belongs to {norm}, not to {normalize_url(url)}")
-        return expected, data
+        return expected, text
 
     def read(self, ref: str, url: str | None = None) -> str:
         """The verified text of a snapshot (read once: the bytes verified are the bytes returned)."""
-        return self._verified(ref, url)[1].decode("utf-8")
+        return self._verified(ref, url)[1]
 
     def lookup(self, url: str, content_hash: str | None = None) -> list[Snapshot]:
         """Every verified snapshot of ``url`` sorted by content hash; ``[]`` if none."""
@@ -356,8 +356,7 @@ class SnapshotStore:
         root = self._check_root(create=False)
         for meta_path in sorted(root.glob("*/*.meta.json")):
             ref = f"{CACHE_DIRNAME}/{meta_path.parent.name}/{meta_path.name.removesuffix('.meta.json')}.md"
-            snap, data = self._verified(ref)
-            yield snap, data.decode("utf-8")
+            yield self._verified(ref)
 
     def iter_all(self) -> list[Snapshot]:
         """Every snapshot in the store (verified), for index rebuilds."""
