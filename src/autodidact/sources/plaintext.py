@@ -226,7 +226,8 @@ def _without_page_furniture(lines: list[str]) -> list[str]:
         if info and _INFO_TABLE.match(line):
             # the tag table to its end, and Emacs's trailer: by now the cleaning took out the \x7f
             # between a node's name and its offset ("Node: Security Summary273712")
-            end = next((j for j in range(i + 1, len(lines)) if _INFO_TABLE_END.match(lines[j])), len(lines) - 1)
+            # (no end line: only the opening line goes, never the rest of the manual)
+            end = next((j for j in range(i + 1, len(lines)) if _INFO_TABLE_END.match(lines[j])), i)
             skip = end
             continue
         if info:
