@@ -735,3 +735,20 @@ def test_every_verb_of_a_listed_task_becomes_a_gerund() -> None:
     assert frame.subject == "parsing, searching and modifying XML with xml.etree.ElementTree"
     assert [f.name for f in frame.facets] == ["parsing files", "finding elements"]  # the verbs are no parts
     assert decompose("How do I read and write CSV files?", "en").subject == "reading and writing CSV files"
+
+
+def test_a_chinese_chain_of_tasks_without_tools_is_one_facet_per_task() -> None:
+    """「如何配置网络，并检查连接？」 moved the first verb behind the whole chain: the subject
+    「网络,并检查连接配置」 was pasted into every question."""
+    from autodidact.text.topic import decompose
+
+    frame = decompose("如何配置网络，并检查连接？", "zh")
+    assert [f.name for f in frame.facets] == ["配置网络", "检查连接"] and "并" not in frame.subject
+    # a bare verb, or a pronoun, is about the first task's object
+    assert [f.name for f in decompose("如何备份数据，然后恢复？", "zh").facets] == ["备份数据", "恢复数据"]
+    assert [f.name for f in decompose("如何编写 shell 脚本，并调试它？", "zh").facets] == [
+        "编写 shell 脚本",
+        "调试 shell 脚本",
+    ]
+    # no chain: as before
+    assert len(decompose("如何配置网络？", "zh").facets) >= 1 and "，" not in decompose("如何配置网络？", "zh").subject

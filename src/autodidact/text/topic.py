@@ -1671,6 +1671,34 @@ def _zh_task_members(task: str) -> list[str]:
     return [f"{lead}{prep}{first}{tail}", f"{lead}{prep}{second}{tail}"]
 
 
+_ZH_NEXT_TASK = re.compile(r"\s*[，,；;]\s*(?:并且|并|再|然后|同时|最后)\s*")
+_ZH_PRONOUN = re.compile(r"(?:它们|它|其)$")
+
+
+def _zh_chained_tasks(head: str) -> list[str] | None:
+    """The tasks of 「如何配置网络，并检查连接」 (「配置网络」, 「检查连接」); None unless the topic is a
+    chain of clauses joined by 「，并」「，再」「，然后」 whose first opens with 如何 and a verb.
+
+    Why: read as one question, the verb of the first clause moved behind the whole chain — the
+    subject 「网络,并检查连接配置」, pasted into every question. A later clause that is a bare verb
+    (「然后恢复」) or ends in a pronoun (「并调试它」) is about the first clause's object."""
+    clauses = [c.strip(" ？?。.") for c in _ZH_NEXT_TASK.split(head.strip(_END_PUNCT)) if c.strip(" ？?。.")]
+    if len(clauses) < 2:
+        return None
+    first = re.match(rf"^(?:如何|怎样|怎么)\s*(.*?)({ZH_VERBS})\s*(.+)$", clauses[0])
+    if first is None or not all(has_cjk(c) for c in clauses):
+        return None
+    where, verb, obj = first.groups()
+    tasks = [_zh_glue(f"{where}{verb}", obj)]
+    for clause in clauses[1:]:
+        if re.fullmatch(ZH_VERBS, clause):
+            clause = _zh_glue(clause, obj)
+        elif _ZH_PRONOUN.search(clause):
+            clause = _zh_glue(_ZH_PRONOUN.sub("", clause), obj)
+        tasks.append(clause)
+    return tasks
+
+
 def decompose(topic: str, lang: str | None = None) -> TopicFrame:
     """Split ``topic`` into its subject and facets (module docstring; docs/questions.md)."""
     text = _clean(topic)
@@ -1691,6 +1719,18 @@ def decompose(topic: str, lang: str | None = None) -> TopicFrame:
     if colon and colon.start() > 0 and colon.end() < len(text):
         head, tail = text[: colon.start()], text[colon.end() :]
     tool_tasks = _zh_tool_tasks(head) if zh and not tail else None
+    chained = _zh_chained_tasks(head) if zh and not tail and tool_tasks is None else None
+    if chained is not None:
+        # 「如何配置网络，并检查连接？」: the first task's subject, one facet per task
+        first_frame = decompose(chained[0], lang)
+        return TopicFrame(
+            topic=topic,
+            language=language,
+            subject=first_frame.subject,
+            topic_type=kind,
+            type_sure=sure,
+            facets=[_make(t, "aspect") for t in chained][:MAX_FACETS],
+        )
     if tool_tasks is not None:
         # 「如何用 find 按名称查找文件，并用 sed 批量替换文本？」: one task per tool, as after a colon
         tools, task_names = tool_tasks
