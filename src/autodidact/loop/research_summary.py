@@ -324,7 +324,10 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
     found = findings(asked, state.topic)
     if not found:
         lines.append("（尚无问题得到有出处的回答）" if zh else "(no question has a cited answer yet)")
-    texts = {f"wiki/{a.filename}": _plain(a.text()) for a in articles}
+    # only the articles the findings cite: the summary is written every round, and the whole wiki's
+    # plain text each time would grow the round with the wiki (issue 18)
+    wanted = {name for _entry, _sentences, cited in found for name in cited}
+    texts = {f"wiki/{a.filename}": _plain(a.text()) for a in articles if f"wiki/{a.filename}" in wanted}
     for i, (entry, sentences, cited) in enumerate(found, start=1):
         cited = _holding(cited, sentences, texts)
         body = join_sentences(list(sentences), zh)
