@@ -752,3 +752,30 @@ def test_a_chinese_chain_of_tasks_without_tools_is_one_facet_per_task() -> None:
     ]
     # no chain: as before
     assert len(decompose("如何配置网络？", "zh").facets) >= 1 and "，" not in decompose("如何配置网络？", "zh").subject
+
+
+def test_a_comparison_in_parentheses_compares_kinds_of_its_head() -> None:
+    """ "regular expression syntax (basic vs extended)" was split at the vs: "What is the role of
+    extended) in searching files with grep?" (a fresh-eyes trial)."""
+    from autodidact.text.topic import decompose
+
+    topic = "How do I search files with grep: regular expression syntax (basic vs extended), recursive search?"
+    facet = decompose(topic, "en").facets[0]
+    assert facet.kind == "comparison"
+    assert facet.candidates == ["basic regular expression syntax", "extended regular expression syntax"]
+
+
+def test_a_chinese_list_item_after_its_conjunction_is_a_question() -> None:
+    """「，以及如何把日志写到文件」 was the aspect 「以及如何把日志写到文件」, and 「处理器」 (a verb made a
+    noun) was asked 「如何处理器？」 (a fresh-eyes trial)."""
+    from autodidact.questions.framework import framework_questions
+    from autodidact.text.topic import decompose
+
+    frame = decompose("如何用 logging 模块记录日志：日志级别、处理器和格式化器，以及如何把日志写到文件？", "zh")
+    kinds = {f.name: f.kind for f in frame.facets}
+    assert kinds["处理器"] == "aspect" and kinds["格式化器"] == "aspect"
+    assert not any("以及" in name for name in kinds)
+    assert any(kind == "question" and "如何把日志写到文件" in name for name, kind in kinds.items())
+    texts = [q.text for q in framework_questions(frame, "zh", frame.topic_type, (1, 2))]
+    assert "如何处理器？" not in texts and "如何格式化器？" not in texts
+    assert not any("以及" in t for t in texts)

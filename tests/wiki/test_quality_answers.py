@@ -89,6 +89,18 @@ def test_key_terms_leave_out_the_question_frame(question: str, content: list[str
     assert key_terms(question) == content
 
 
+def test_a_frame_word_the_question_asks_about_is_content() -> None:
+    """argparse's "choices" and grep's "basic" are frame words of some templates; where a template
+    puts its subject they are what is asked, and the answer "choices -- A container of values that
+    should be allowed." was judged off the question (a fresh-eyes trial: evidence found, no answer)."""
+    assert key_terms("What is the definition of choices in argparse?") == ["choice", "argparse"]
+    assert "basic" in key_terms("What is the role of basic regular expression syntax in grep?")
+    # the template's own words stay frame: before "of", or a run of them
+    assert key_terms("What are the limitations of skipping tests?") == ["skipping", "test"]
+    assert key_terms("What distinguishes apt from closely related concepts?") == ["apt"]
+    assert key_terms("In which scenarios is apt the right choice?") == ["apt"]
+
+
 def _passage(text: str, lang: str = "en") -> PassageIn:
     return PassageIn(title="T", file="wiki/t.md", text=text)
 

@@ -28,7 +28,9 @@ from autodidact.loop.steps import (
 )
 from autodidact.loop.termination import decide
 from autodidact.loop.user_answers import key_question_ids, user_question_outcomes
+from autodidact.questions.candidates import entry_question
 from autodidact.questions.models import RoundQuestions
+from autodidact.sources.entry_outline import facet_entries
 from autodidact.sources.outline import facet_outline
 from autodidact.text.keypoints import key_points_question
 
@@ -218,8 +220,12 @@ def unread_sections(ctx: RoundContext, asked: list[str]) -> int:
     seen = {" ".join(t.split()).casefold() for t in asked}
     language = "zh" if ctx.language == "zh" else "en"
     topics = [ctx.state.topic, *[e.topic for e in ctx.state.topic_extensions]]
-    return sum(
+    sections = sum(
         1
         for e in facet_outline(ctx.kb.root, topics, language)
         if key_points_question(e.heading, language, e.document).casefold() not in seen
     )
+    # an entry found for a facet and never asked is unread too (sources/entry_outline.py)
+    found = facet_entries(ctx.kb.root, topics, language)
+    entries = sum(1 for e in found if entry_question(e.name, language).casefold() not in seen)
+    return sections + entries

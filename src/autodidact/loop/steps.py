@@ -27,8 +27,16 @@ from autodidact.loop.inbox import pending_questions
 from autodidact.loop.progress import Reporter
 from autodidact.loop.state import ResearchState, RoundProgress, save_state
 from autodidact.questions.generate import generate_questions
-from autodidact.questions.models import HistoryItem, OutlineEntry, QuestionerInputs, RawDigest, RoundQuestions
+from autodidact.questions.models import (
+    EntryRef,
+    HistoryItem,
+    OutlineEntry,
+    QuestionerInputs,
+    RawDigest,
+    RoundQuestions,
+)
 from autodidact.questions.question_list import render_summary
+from autodidact.sources.entry_outline import facet_entries
 from autodidact.sources.outline import facet_outline
 from autodidact.sources.rawfiles import list_raw_names, parse_raw_file
 from autodidact.store import atomic
@@ -252,6 +260,10 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
         outline=[
             OutlineEntry(facet=e.facet, heading=e.heading, document=e.document)
             for e in facet_outline(ctx.kb.root, [ctx.state.topic, *scratch.extension_topics], language)
+        ],
+        entries=[
+            EntryRef(facet=e.facet, name=e.name)
+            for e in facet_entries(ctx.kb.root, [ctx.state.topic, *scratch.extension_topics], language)
         ],
         history=[HistoryItem(id=h.id, text=h.text) for h in ctx.state.all_questions_ever],
         wiki_dir=str(ctx.kb.wiki),

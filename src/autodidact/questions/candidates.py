@@ -18,7 +18,7 @@ import re
 from collections import Counter
 
 from autodidact.questions.facets import asked_facets, frame_of, frames
-from autodidact.questions.framework import TOPIC_TYPE_EN, framework_questions
+from autodidact.questions.framework import MEMBER_TEMPLATES, TOPIC_TYPE_EN, framework_questions
 from autodidact.questions.models import Candidate, QuestionerInputs, RawDigest
 from autodidact.text.keypoints import further_key_points_question, is_further, key_points_question
 from autodidact.text.topic import is_action_phrase, subject_of
@@ -199,7 +199,48 @@ def offline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
         why = "上一轮引用的章节中标出的概念" if zh else "a term marked in a section the last round quoted"
         out.append(Candidate(text=q, layer=_raw_layer(lang), priority="medium", source="raw", rationale=why))
     out.extend(outline_candidates(inputs))
+    out.extend(entry_candidates(inputs))
     out.extend(framework_candidates(inputs))
+    return out
+
+
+ENTRIES_PER_FACET = 2  # entry questions per facet per round: the rest wait for later rounds
+
+
+def entry_question(name: str, language: str) -> str:
+    """What a reference entry is asked: "What does assertRaises do?", 「--mirror 是什么？」."""
+    return MEMBER_TEMPLATES["zh" if language == "zh" else "en"][0].format(m=name)
+
+
+def entry_candidates(inputs: QuestionerInputs) -> list[Candidate]:
+    """The reference entries the documents give each facet, not yet asked, in turn across facets.
+
+    Why: a facet such as "assertions" or "mirroring a site" is answered by entries (assertRaises,
+    ‘--mirror’) that no template names and no section's key points reach (docs/questions.md,
+    "Entry questions")."""
+    zh = inputs.language == "zh"
+    asked = {" ".join(h.text.split()).casefold() for h in inputs.history}
+    per_facet: dict[str, list[str]] = {}
+    for entry in inputs.entries:
+        q = entry_question(entry.name, inputs.language)
+        queue = per_facet.setdefault(entry.facet, [])
+        if q.casefold() not in asked and q not in queue and len(queue) < ENTRIES_PER_FACET:
+            queue.append(q)
+    out: list[Candidate] = []
+    for depth in range(ENTRIES_PER_FACET):
+        for facet, queue in per_facet.items():
+            if depth < len(queue):
+                why = f"文档为方面「{facet}」列出的条目" if zh else f"an entry the documents list for “{facet}”"
+                out.append(
+                    Candidate(
+                        text=queue[depth],
+                        layer=_raw_layer(inputs.language),
+                        priority="medium",
+                        source="raw",
+                        rationale=why,
+                        facet=facet,
+                    )
+                )
     return out
 
 

@@ -311,7 +311,9 @@ def _task_question(name: str, subject: str, lang: str) -> str | None:
     is: "What is the definition of opening connections?" finds no sentence that says how to open one.
     The subject is named unless it is itself a task ("reading and writing CSV files …")."""
     if lang == "zh" or has_cjk(name):
-        return f"如何{name}？" if _ZH_TASK_LEAD.search(name) else None
+        # 「处理器」「格式化器」: a verb made a noun by its suffix names a thing, not a task (「如何处理器？」)
+        agent = re.fullmatch(ZH_VERBS + r"\s*(?:器|者|机|程序|工具)", name.strip())
+        return f"如何{name}？" if _ZH_TASK_LEAD.search(name) and agent is None else None
     task = task_question(name)
     if task is None:
         return None

@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from autodidact.questions.candidates import entry_question
 from autodidact.questions.coverage import cited_groups, covered_in
 from autodidact.questions.facets import asked_facets, facet_names, facet_of, frames, on_topic, signature
 from autodidact.questions.framework import tidy
@@ -156,6 +157,8 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
     # found, and a wiki that mentions their words has not yet said what they say.
     outline = {key_points_question(e.heading, inputs.language, e.document) for e in inputs.outline}
     outline |= {further_key_points_question(e.heading, inputs.language, e.document) for e in inputs.outline}
+    # so are the entries found for a facet ("What does assertRaises do?" names no word of the topic)
+    outline |= {entry_question(e.name, inputs.language) for e in inputs.entries}
     expanded: list[Candidate] = []
     off_topic: list[str] = []
     for piece in (p for cand in candidates for p in split_or_drop(cand)):

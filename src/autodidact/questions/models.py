@@ -92,6 +92,13 @@ class OutlineEntry(BaseModel):
     document: str = Field("", description="its document's title when other documents share the heading")
 
 
+class EntryRef(BaseModel):
+    """A reference entry (a function, method or option) the documents give a facet (sources/entry_outline.py)."""
+
+    facet: str = Field(description="the facet it was found for")
+    name: str = Field(min_length=1, description="the entry's name as the documents write it: assertRaises, --mirror")
+
+
 class QuestionerInputs(BaseModel):
     """Everything one round's question generation depends on (seed 001 step 1, docs/seeds.md context)."""
 
@@ -114,6 +121,8 @@ class QuestionerInputs(BaseModel):
     quoted_excerpts: list[RawDigest] = Field(default_factory=list)
     # The documents' own sections per facet: each heading becomes a "key points of" question.
     outline: list[OutlineEntry] = Field(default_factory=list)
+    # The reference entries the documents give each facet: each becomes a "What does X do?" question.
+    entries: list[EntryRef] = Field(default_factory=list)
     history: list[HistoryItem] = Field(default_factory=list, description="all_questions_ever")
     wiki_dir: str | None = Field(None, description="wiki/ folder, read to drop questions already covered well")
     min_questions: int = 5

@@ -885,6 +885,7 @@ class TopicFrame(BaseModel):
 
 # English: "dpkg vs apt", "apt versus aptitude", "the difference between apt and apt-get".
 _EN_VS = re.compile(r"\s+(?:vs\.?|versus|compared\s+(?:with|to))\s+", re.I)
+_EN_INNER_VS = re.compile(r"^(?P<head>[^()]+?)\s*\((?P<inner>[^()]+?\s(?:vs\.?|versus)\s[^()]+)\)\s*$", re.I)
 _EN_DIFF = re.compile(
     r"^(?:(?:what\s+(?:is|are)\s+)?(?:the\s+)?(?:differences?|relationship|relation|trade-?offs?)\s+between\s+)"
     r"(?P<items>.+)$",
@@ -963,6 +964,12 @@ def _strip_article(text: str) -> str:
 
 def _en_comparison(text: str) -> tuple[list[str], str | None] | None:
     """``(candidates, context)`` when ``text`` compares things, else None."""
+    inner = _EN_INNER_VS.match(text)
+    if inner:
+        # "regular expression syntax (basic vs extended)": each side is a kind of the head ("basic
+        # regular expression syntax"); split at the vs, it read "regular expression syntax (basic"
+        sides = [_strip_article(p) for p in _EN_VS.split(inner.group("inner")) if p.strip()]
+        return ([f"{side} {inner.group('head')}" for side in sides], None) if len(sides) >= 2 else None
     for pattern in (_EN_COMPARE, _EN_DIFF, _EN_CHOOSE):
         found = pattern.match(text)
         if found:
@@ -1305,6 +1312,8 @@ def _zh_list(tail: str) -> list[str]:
 def _zh_list_items(tail: str) -> list[str]:
     items: list[str] = []
     for piece in re.split(r"\s*[、，,；;]\s*", tail):
+        # 「，以及如何把日志写到文件」: the conjunction joins the item to the list, it is not its first word
+        piece = re.sub(rf"^(?:以及|并且|还有|或者)\s*|^(?:并|和|与|及|或)\s*(?={_ZH_WH})", "", piece.strip())
         piece = piece.strip(" 的")
         if not piece:
             continue

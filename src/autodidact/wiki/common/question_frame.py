@@ -156,10 +156,39 @@ ASPECTS = [
 
 
 def key_terms(question: str) -> list[str]:
-    """The question's content tokens: question words, frame vocabulary and particles removed."""
+    """The question's content tokens: question words, frame vocabulary and particles removed.
+
+    A frame word that is what the question asks about stays: the object of a preposition not
+    followed by "of" ("the definition of *choices* in argparse", "the role of *basic* regular
+    expression syntax"), where a template places its subject. The template's own head nouns come
+    before "of" ("the definition of", "the limitations of") or stand apart ("What problems are
+    solved by"). Before, argparse's "choices" and grep's "basic" were dropped, and the answer
+    "choices -- A container of values that should be allowed." was judged off the question.
+    """
     text = _ZH_FRAME_RE.sub(" ", question) if has_cjk(question) else question
     text = _HOW_ADJECTIVE.sub(" ", text)
-    return [t for t in dict.fromkeys(tokens(text)) if t not in _EN_FRAME]
+    asked = _asked_frame_words(text)
+    return [t for t in dict.fromkeys(tokens(text)) if t not in _EN_FRAME or t in asked]
+
+
+_PREPOSITIONS = frozenset(["of", "in", "about", "for", "between", "on", "with", "by", "to", "from"])
+_RAW_WORD = re.compile(r"[A-Za-z][\w'’+#-]*")
+
+
+def _asked_frame_words(text: str) -> set[str]:
+    """The frame words of ``text`` that stand where a template puts its subject (see key_terms)."""
+    words = _RAW_WORD.findall(text)
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        toks = tokens(word)
+        if not toks or not set(toks) & _EN_FRAME:
+            continue
+        before = words[i - 1].casefold() if i else ""
+        after = words[i + 1].casefold() if i + 1 < len(words) else ""
+        # "from closely related concepts": a run of frame words is the template's own phrase
+        if before in _PREPOSITIONS and after != "of" and not set(tokens(after)) & _EN_FRAME:
+            out.update(toks)
+    return out
 
 
 def aspect_of(question: str) -> Aspect | None:
