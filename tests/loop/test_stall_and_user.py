@@ -18,6 +18,7 @@ from autodidact.kb import open_kb
 from autodidact.llm.runtime import Runtime
 from autodidact.loop.inbox import add_question, read_inbox
 from autodidact.loop.progress import RecordingReporter
+from autodidact.loop.research_summary import finding_label
 from autodidact.loop.runner import RunResult, research_sync
 from autodidact.loop.state import load_state
 from autodidact.loop.status import status_report
@@ -163,13 +164,16 @@ def test_summary_findings_are_the_answers_to_questions(stalled_kb: Path) -> None
     summary = (root / "outputs/research_summary.md").read_text("utf-8")
     findings = section(summary, "Core findings")
     answers = audit_answers(root)
+    # a key-points question's finding is headed by the section it read (finding_label)
+    labels = {finding_label(q): q for q in answers}
     numbered = [line for line in findings if re.match(r"^\d+\. ", line)]
     assert 3 <= len(numbered) <= 5
     shown: list[str] = []
     for line in numbered:
         match = re.match(r"^\d+\. \*\*(.+?)\*\* (.+) (\(source: \[wiki/.+\))$", line)
         assert match, line
-        question, body, citation = match.groups()
+        label, body, citation = match.groups()
+        question = labels.get(label, label)
         cited = ",".join(citations(citation))
         assert all(target == f"../{name}" for name, target in citation_links(citation))
         assert question in answers, f"{question!r} is not a question any audit answered"
@@ -184,9 +188,13 @@ def test_summary_findings_are_the_answers_to_questions(stalled_kb: Path) -> None
     state = json.loads((root / "outputs/research_state.json").read_text("utf-8"))
     asked_in = {q["text"]: int(q["id"][1 : q["id"].index("q")]) for q in state["all_questions_ever"]}
     first = re.match(r"^\d+\. \*\*(.+?)\*\*", numbered[0])
-    assert first and asked_in[first.group(1)] == 1
+    assert first and asked_in[labels.get(first.group(1), first.group(1))] == 1
     resolved = [line for line in numbered if not line.split(" (source:")[0].endswith("(partly answered)")]
-    rounds = [asked_in[m.group(1)] for line in resolved if (m := re.match(r"^\d+\. \*\*(.+?)\*\*", line))]
+    rounds = [
+        asked_in[labels.get(m.group(1), m.group(1))]
+        for line in resolved
+        if (m := re.match(r"^\d+\. \*\*(.+?)\*\*", line))
+    ]
     assert rounds == sorted(rounds)  # among fully answered ones, earlier questions first
 
 
@@ -455,3 +463,11 @@ def test_a_finding_cites_the_articles_that_hold_what_it_shows() -> None:
         "wiki/xpath.md",
         "wiki/attributes.md",
     ]
+
+
+def test_a_key_points_finding_is_headed_by_its_section() -> None:
+    """A summary whose findings were headed "《class Formatter》的要点是什么？" read as a list of
+    questions (a fresh-eyes trial); the section read is what the finding is about."""
+    assert finding_label("《logging》中《class Formatter》的要点是什么？") == "class Formatter (logging)"
+    assert finding_label("What are the further key points of “System wide upgrade”?") == "System wide upgrade"
+    assert finding_label("What does skipIf do?") == "What does skipIf do?"

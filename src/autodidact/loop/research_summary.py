@@ -22,7 +22,7 @@ from autodidact.loop.inbox import read_inbox
 from autodidact.loop.state import ResearchState
 from autodidact.sources.rawfiles import list_raw_files
 from autodidact.store import atomic
-from autodidact.text.keypoints import is_further, key_points_heading
+from autodidact.text.keypoints import is_further, key_points_document, key_points_heading
 from autodidact.text.sentences import join_sentences
 from autodidact.wiki.common.markdown import (
     CITATION_RE,
@@ -334,7 +334,7 @@ def render_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> st
         if entry.item.status == "partial":
             body += "（部分回答）" if zh else " (partly answered)"
         cite = render_citation(cited, "zh" if zh else "en") if cited else ""
-        lines.append(f"{i}. **{entry.item.question}** {body}{'' if zh else ' '}{cite}".rstrip())
+        lines.append(f"{i}. **{finding_label(entry.item.question)}** {body}{'' if zh else ' '}{cite}".rstrip())
     if 0 < len(found) < MIN_FINDINGS:
         lines.append("")
         lines.append("（有出处的回答较少，核心发现不足 3 条）" if zh else "(few questions have cited answers yet)")
@@ -369,3 +369,14 @@ def write_summary(kb: KnowledgeBase, state: ResearchState, language: str) -> str
     """Write the summary atomically; returns its path relative to the knowledge base."""
     atomic.write_text(kb.summary_file, render_summary(kb, state, language))
     return "outputs/research_summary.md"
+
+
+def finding_label(question: str) -> str:
+    """What a finding is headed by: the question, or the section a key-points question read
+    ("class Formatter (logging)", not "What are the key points of “class Formatter” in “logging”?"):
+    a list of findings headed "What are the key points of …?" reads as questions, not answers."""
+    heading = key_points_heading(question)
+    if not heading:
+        return question
+    document = key_points_document(question)
+    return f"{heading} ({document})" if document else heading
