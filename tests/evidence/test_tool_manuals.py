@@ -242,3 +242,32 @@ def test_a_chinese_chain_of_tool_tasks_finds_each_tools_own_sections(tmp_path: P
     assert ("用 sed 批量替换文本", "The ‘s’ Command") in found, found
     assert any(f == "用 find 按名称和修改时间查找文件" and "Name" in h for f, h in found), found
     assert not any("Substitute command" in h for _f, h in found)  # ed's
+
+
+WGET_ENTRY = """‘-m’
+‘--mirror’
+     Turn on options suitable for mirroring.  This option turns on
+     recursion and time-stamping, sets infinite recursion depth and
+     keeps FTP directory listings.
+
+‘-p’
+‘--page-requisites’
+     This option causes Wget to download all the files that are
+     necessary to properly display a given HTML page.
+"""
+
+WGET_TIP = """• If you wish Wget to keep a mirror of a page (or FTP subdirectories), use
+     ‘--mirror’ (‘-m’), which is the shorthand for ‘-r -l inf -N’.  You can put Wget
+     in the crontab file asking it to recheck a site each Sunday.
+"""
+
+
+def test_the_asked_options_own_entry_defines_it() -> None:
+    """Asked "What does --mirror do?", the extractor quoted only a usage tip naming the option: the
+    entry's first sentence opens with its option lines, and was tied to no entry (a fresh-eyes
+    trial over wget's manual; docs/evidence.md, "Option entries")."""
+    from .conftest import offline_quotes
+
+    quotes = offline_quotes("What does --mirror do?", [("Advanced Usage", WGET_TIP), ("Recursive Options", WGET_ENTRY)])
+    assert quotes and quotes[0].startswith("‘-m’ ‘--mirror’ Turn on options suitable for mirroring.")
+    assert not any("page-requisites" in q for q in quotes)

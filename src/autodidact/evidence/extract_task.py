@@ -303,6 +303,14 @@ class ExtractClaimsTask:
                 ):
                     bonus = max(bonus, DEFINITION_BONUS)
                     defined.add(i)
+                elif inputs.aspect == "definition" and any(
+                    _heads_option(options.get((pid, sentence), ""), x) for x in lits
+                ):
+                    # a sentence of the asked option's own entry ("‘-m’ ‘--mirror’ Turn on options suitable
+                    # for mirroring.") defines it; a usage tip elsewhere that names it ("use ‘--mirror’,
+                    # which is the shorthand for …") does not
+                    bonus = max(bonus, DEFINITION_BONUS)
+                    defined.add(i)
                 if bonus:
                     shows.add(i)
                 own = OWN_SECTION_WEIGHT if pid in dedicated else 1.0
@@ -690,6 +698,10 @@ def _option_heads(passages: list[PassageIn], cands: list[tuple[str, str, str]]) 
             continue
         passage = by_pid[pid]
         found = entry_at(entries[pid], at)
+        if found is None:
+            # a sentence that opens with its entry's option lines ("‘-m’ ‘--mirror’ Turn on options
+            # suitable for mirroring.") is that entry's first sentence
+            found = next((e for e in entries[pid] if e.start <= at < e.body_start), None)
         if found is not None:
             out[(pid, sentence)] = found.head
         elif passage.option and not any(e.start <= at for e in entries[pid]):
