@@ -271,3 +271,39 @@ def test_the_asked_options_own_entry_defines_it() -> None:
     quotes = offline_quotes("What does --mirror do?", [("Advanced Usage", WGET_TIP), ("Recursive Options", WGET_ENTRY)])
     assert quotes and quotes[0].startswith("‘-m’ ‘--mirror’ Turn on options suitable for mirroring.")
     assert not any("page-requisites" in q for q in quotes)
+
+
+WGET_MANUAL = (
+    "# wget\n\n## Very Advanced Usage\n\n"
+    + WGET_TIP
+    + "\n   Mirroring such a site requires Wget to send the same cookies your\n"
+    "browser sends when mirroring; when mirroring a remote site, mirror it weekly.\n\n"
+    "## Time-Stamping\n\nOne of the most important aspects of mirroring information from the Internet\n"
+    "is updating your archives; a mirror is kept current by time-stamping.\n\n"
+    + "".join(
+        f"## Mirroring Notes {n}\n\nA mirror of a site made by Wget in mirroring mode keeps the mirror's pages\n"
+        f"as the mirrored site has them; mirroring {n} such sites, check each mirror weekly, since a\n"
+        "mirror that is not refreshed stops being a mirror of the site it mirrors.\n\n"
+        for n in range(1, 7)
+    )
+    + "## Recursive Retrieval Options\n\n"
+    "‘-r’\n‘--recursive’\n     Turn on recursive retrieving.\n\n"
+    "‘-l DEPTH’\n‘--level=DEPTH’\n     Set the maximum number of subdirectories that Wget will recurse into\n"
+    "     to DEPTH.\n\n"
+    "‘--delete-after’\n     This option tells Wget to delete every single file it downloads,\n"
+    "     after having done so.\n\n" + WGET_ENTRY
+)
+
+
+def test_a_question_naming_an_option_reads_that_options_entry(tmp_path: Path) -> None:
+    """Search ranks the passages that say "mirror" most above the entry of ‘--mirror’, whose
+    description says it once; the agent read only those and quoted a usage tip (docs/evidence.md,
+    "Reference entries")."""
+    quotes = _gathered(
+        tmp_path,
+        {"wget.md": WGET_MANUAL},
+        "What does --mirror do?",
+        "wget",
+        "How do I download files with wget: mirroring a site?",
+    )
+    assert any(q.startswith("‘-m’ ‘--mirror’ Turn on options suitable for mirroring.") for q in quotes), quotes

@@ -97,7 +97,7 @@ def test_entry_questions_take_turns_across_facets_and_skip_what_was_asked() -> N
         ("skipping tests", "What does skipIf do?"),
     ]
     assert sum(1 for f, _ in got if f == "assertions") == ENTRIES_PER_FACET
-    assert entry_question("--mirror", "zh") == "--mirror是什么？"
+    assert entry_question("--mirror", "zh") == "--mirror 是什么？"  # as the round writes it (tidy)
 
 
 def test_entry_questions_survive_the_filters_though_they_name_no_word_of_the_topic() -> None:
@@ -108,3 +108,14 @@ def test_entry_questions_survive_the_filters_though_they_name_no_word_of_the_top
     assert not chosen.off_topic_questions
     facets = {q.text: q.facet for q in chosen.questions}
     assert facets["What does skipIf do?"] == "skipping tests"
+
+
+def test_a_chinese_rounds_entry_questions_are_not_dropped_as_off_topic() -> None:
+    """A Chinese round writes 「setLevel 是什么？」 (tidy), and the untidied 「setLevel是什么？」 no longer
+    matched the entries found, so every entry question of a Chinese topic was dropped as off topic."""
+    topic = "如何用 logging 模块记录日志：日志级别、处理器和格式化器？"
+    entries = [EntryRef(facet="日志级别", name="setLevel"), EntryRef(facet="处理器", name="FileHandler")]
+    inputs = QuestionerInputs(topic=topic, round=2, language="zh", entries=entries)
+    chosen = select_questions(inputs, entry_candidates(inputs))
+    assert {q.text for q in chosen.questions} >= {"setLevel 是什么？", "FileHandler 是什么？"}
+    assert not chosen.off_topic_questions

@@ -30,6 +30,7 @@ from autodidact.evidence.quality import RANK, refine
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.search_plan import PlannedQuery
 from autodidact.evidence.sharpen import Sharpened
+from autodidact.sources.options import option_entries
 from autodidact.sources.passages import BOUND_METHOD_TAIL, definition_items, entry_heads
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 from autodidact.text.furniture import is_furniture
@@ -267,6 +268,12 @@ def _entry_spans(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
                 continue
             said.add(body)
             out.append((at, min(end, at + PASSAGE_CHARS)))
+    # an option's entry whose long name is the asked name ("‘-m’ ‘--mirror’ Turn on options suitable
+    # for mirroring.": asked "What does --mirror do?", search ranked five passages that mention
+    # mirroring above it, and the extractor read a usage tip instead)
+    for entry in option_entries(doc.text):
+        if len(out) < 2 and any(n.startswith("--") and _one_asked_name(n.lstrip("-"), heads) for n in entry.names):
+            out.append((entry.start, min(entry.end, entry.start + PASSAGE_CHARS)))
     # a definition list's item for the name ("- choices -- A container of values …") is its entry too
     for start, end, name in definition_items(doc.text):
         if len(out) < 2 and _one_asked_name(name, heads):

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 
 from autodidact.questions.facets import asked_facets, frame_of, frames
-from autodidact.questions.framework import MEMBER_TEMPLATES, TOPIC_TYPE_EN, framework_questions
+from autodidact.questions.framework import MEMBER_TEMPLATES, TOPIC_TYPE_EN, framework_questions, tidy
 from autodidact.questions.models import Candidate, QuestionerInputs, RawDigest
 from autodidact.text.keypoints import further_key_points_question, is_further, key_points_question
 from autodidact.text.topic import is_action_phrase, subject_of
@@ -209,7 +209,9 @@ ENTRIES_PER_FACET = 2  # entry questions per facet per round: the rest wait for 
 
 def entry_question(name: str, language: str) -> str:
     """What a reference entry is asked: "What does assertRaises do?", 「--mirror 是什么？」."""
-    return MEMBER_TEMPLATES["zh" if language == "zh" else "en"][0].format(m=name)
+    if language == "zh":
+        return tidy(MEMBER_TEMPLATES["zh"][0].format(m=name), "zh")  # as the round writes it: 「--mirror 是什么？」
+    return MEMBER_TEMPLATES["en"][0].format(m=name)
 
 
 def entry_candidates(inputs: QuestionerInputs) -> list[Candidate]:

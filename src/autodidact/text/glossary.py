@@ -186,6 +186,18 @@ GENERAL = {
     "编译": "compile",
     "安装": "install",
     "参数": "argument parameter",
+    "日志": "log logging",
+    "记录器": "logger",
+    "处理器": "handler handlers",
+    "格式化器": "formatter formatters",
+    "读取": "read reading",
+    "写入": "write writing",
+    "写到": "write",
+    "解析": "parse parsing",
+    "压缩包": "archive",
+    "连接": "connection connect",
+    "断言": "assert assertion",
+    "测试": "test tests",
 }
 _EVERY = {**GENERAL, **GLOSSARY}
 GLOSSARY_RE = re.compile("|".join(re.escape(k) for k in sorted(GLOSSARY, key=len, reverse=True)))
