@@ -91,3 +91,21 @@ def test_a_topic_naming_its_module_is_not_about_pages_that_share_only_its_common
         "finding elements with XPath, reading attributes, and writing the tree back?"
     )
     assert files_about(tmp_path, raw, names, [topic], "en") == ["2026-12-07_xml.etree.ElementTree.txt"]
+
+
+def test_a_facets_words_must_stand_in_one_heading(tmp_path: Path) -> None:
+    """A manual of a hundred headings says "show", "context" and "lines" somewhere among them;
+    diffutils' manual became an article of a topic on grep's "showing context lines" (a fresh-eyes
+    trial: 15 of 136 citations quoted diff's bug-report section)."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    body = "The comparison of two files is described here at some length, line by line. " * 8
+    (raw / "diff.md").write_text(
+        f"# diffutils\n\n## Showing Differences Side by Side\n\n{body}\n\n## Context Format\n\n{body}\n\n"
+        f"## Incomplete Lines\n\n{body}\n",
+        "utf-8",
+    )
+    (raw / "grep.md").write_text("# grep\n\n## Context Line Control\n\nText.\n", "utf-8")
+    (raw / "notes.md").write_text("# My notes\n\n## Showing context lines\n\nText.\n", "utf-8")
+    topic = "How do I search files with grep: case-insensitive matching and showing context lines?"
+    assert files_about(tmp_path, raw, ["diff.md", "grep.md", "notes.md"], [topic], "en") == ["grep.md", "notes.md"]

@@ -36,15 +36,17 @@ def files_about(root: Path, raw: Path, names: list[str], topics: list[str], lang
         return list(names)
     titles: dict[str, str] = {}
     words: dict[str, set[str]] = {}  # a file's title and heading words
+    headings: dict[str, list[set[str]]] = {}  # each heading's words
     for name in names:
         try:
             rf = parse_raw_file(raw / name)
         except Exception:  # unreadable: compiling it reports why, as it always did
-            titles[name], words[name] = "", set()
+            titles[name], words[name], headings[name] = "", set(), []
             continue
         titles[name] = rf.title
-        heads = " ".join(bare_heading(sec.title) for sec in split_sections(rf.body, rf.title)[:MAX_HEADINGS])
-        words[name] = {t for t in term_set(f"{rf.title} {heads}") if not t.isdigit()}
+        heads = [bare_heading(sec.title) for sec in split_sections(rf.body, rf.title)[:MAX_HEADINGS]]
+        headings[name] = [term_set(h) for h in [rf.title, *heads]]
+        words[name] = {t for t in term_set(" ".join([rf.title, *heads])) if not t.isdigit()}
     wanted: set[str] = set()
     named: set[str] = set()  # the words of the modules, tools or things the topics name
     facets: list[set[str]] = []  # each facet's words
@@ -68,12 +70,16 @@ def files_about(root: Path, raw: Path, names: list[str], topics: list[str], lang
     # "parsing files and strings" made urllib.parse's and html.parser's pages articles of a topic on
     # xml.etree.ElementTree. One that names nothing a file's title does not say them all is about
     # the files its words name.
-    # A heading that says all of a facet's words ("## Skipping tests") is about it either way.
+    # A heading that says all of a facet's words ("## Skipping tests") is about it either way — one
+    # heading: diffutils' manual has "show", "context" and "lines" among its hundred headings, and
+    # became an article of a topic on grep's "showing context lines".
     named -= common
     if named:
         wanted = named
     return [
         name
         for name in names
-        if (words[name] - common) & wanted or titles[name] in found or any(f <= words[name] for f in facets)
+        if (words[name] - common) & wanted
+        or titles[name] in found
+        or any(f <= heading for f in facets for heading in headings[name])
     ]
