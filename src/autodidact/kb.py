@@ -88,6 +88,15 @@ _LANGUAGE_LINE = re.compile(r'^language\s*=\s*"(zh|en)"', re.M)
 _UNSETTLED_LINE = re.compile(r"^# language = .*unset.*$", re.M)
 
 
+def language_unsettled(root: Path) -> bool:
+    """Whether the knowledge base at ``root`` leaves its language to its first research topic."""
+    settings = root / KB_SETTINGS_FILE
+    if not settings.is_file():
+        return False
+    text = settings.read_text("utf-8")
+    return _LANGUAGE_LINE.search(text) is None and _UNSETTLED_LINE.search(text) is not None
+
+
 def detect_language(text: str) -> str:
     """``zh`` when the text has CJK ideographs, else ``en``."""
     return "zh" if re.search(r"[\u4e00-\u9fff]", text or "") else "en"

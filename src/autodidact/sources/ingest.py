@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from autodidact.errors import AutodidactError
-from autodidact.kb import KnowledgeBase
+from autodidact.kb import KnowledgeBase, detect_language
 from autodidact.progress import NullProgress, Progress
 from autodidact.sources.extract import Extracted, clean_text, decode_text, extract_bytes, norm_date
 from autodidact.sources.ingest_batch import IngestBatch, snapshot_text
@@ -228,7 +228,7 @@ def _stage_added(batch: IngestBatch, raw_dir: Path, path: Path, day: str) -> tup
             snapshot_ref=local_snapshot_ref(url, extracted.text),
             body=extracted.text,
             user_contributed=True,
-            language=batch.language,
+            language=batch.language or detect_language(extracted.text[:4000]),
         )
         raw_bytes = rf.render().encode("utf-8")
     raw_path = raw_dir / name

@@ -72,10 +72,14 @@ QUALITY_LINE = re.compile(r"^>\s*(?:质量评分|quality)\s*[:：]\s*(\S+)", re.
 
 def header_language(root: Path) -> str:
     """The language raw files of the folder ``root`` are written in: its knowledge base's (a report
-    folder, without settings, keeps the seed's Chinese labels)."""
-    from autodidact.kb import KnowledgeBase
+    folder, without settings, keeps the seed's Chinese labels); "" while a knowledge base's language
+    waits for its first research topic (``init`` with neither a topic nor ``--lang``), when each
+    file's own text decides: an English page added before an English research had Chinese labels.
+    """
+    from autodidact.kb import KnowledgeBase, language_unsettled
 
-    return KnowledgeBase(Path(root)).language(default="zh")
+    kb = KnowledgeBase(Path(root))
+    return "" if language_unsettled(kb.root) else kb.language(default="zh")
 
 
 def quality_of(value: str) -> str:
