@@ -30,8 +30,12 @@ def unittest_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_each_facet_gets_the_entries_its_words_name(unittest_kb: Path) -> None:
     found: dict[str, list[str]] = {}
+    qualified: set[str] = set()
     for entry in facet_entries(unittest_kb, [UNITTEST], "en"):
-        found.setdefault(entry.facet, []).append(entry.name)
+        found.setdefault(entry.facet, []).append(entry.name.rsplit(".", 1)[-1])
+        qualified.add(entry.name)
+    # each is asked with its owner: "expand" alone was answered from textwrap's page, not re's
+    assert {"TestCase.assertRaises", "unittest.skipIf"} <= qualified
     # "assertions" is answered by the assert methods, "skipping tests" by skip() and skipIf()
     assert {"assertEqual", "assertRaises"} <= set(found["assertions"])
     assert {"skip", "skipIf"} <= set(found["skipping tests"])
@@ -119,3 +123,46 @@ def test_a_chinese_rounds_entry_questions_are_not_dropped_as_off_topic() -> None
     chosen = select_questions(inputs, entry_candidates(inputs))
     assert {q.text for q in chosen.questions} >= {"setLevel 是什么？", "FileHandler 是什么？"}
     assert not chosen.off_topic_questions
+
+
+MANUAL = """# coreutils
+
+## 5.3. ‘split’: Split a file into pieces
+
+‘split’ creates output files containing consecutive or interleaved sections of INPUT.
+
+‘-l LINES’
+‘--lines=LINES’
+     Put LINES lines of INPUT into each output file.  The lines are counted as they are read.
+
+‘-a LENGTH’
+‘--suffix-length=LENGTH’
+     Use suffixes of length LENGTH.  The suffix names each output file.
+
+## 6.1. ‘wc’: Print newline, word, and byte counts
+
+‘wc’ counts the lines, words and bytes of each file.
+
+‘-L’
+‘--max-line-length’
+     Print only the maximum display widths of the lines.  Tabs count to the next stop.
+
+‘-l’
+‘--lines’
+     Print only the newline counts of the lines of each file.
+"""
+
+
+def test_options_in_a_manual_of_many_tools_are_the_asked_tools_own(tmp_path: Path) -> None:
+    """Over coreutils, a topic on split asked about ls's --quote-name and wc's --max-line-length, and
+    the answer quoted split's --suffix-length for wc's option (a fresh-eyes trial). An option is
+    asked with its tool, and only from the tool's own sections."""
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    (corpus / "coreutils.md").write_text(MANUAL, "utf-8")
+    topic = "How do I split a file into pieces with split: splitting by lines, naming the output files?"
+    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="en")
+    index_corpus(kb.root, [corpus], name="docs")
+    names = {e.name for e in facet_entries(kb.root, [topic], "en")}
+    assert "split --lines" in names
+    assert not any("max-line-length" in n or n == "--lines" or n.startswith("wc") for n in names)

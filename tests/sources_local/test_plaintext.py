@@ -65,6 +65,21 @@ def test_each_pydoc_class_is_a_section_of_its_own() -> None:
     assert "notify" in condition.text_of(text) and "class Event" not in condition.text_of(text)
 
 
+def test_a_pydoc_class_alias_is_that_classs_section() -> None:
+    """pydoc writes socket's own class as "SocketType = class socket(builtins.object)": read as no
+    heading, socket's bind(), listen() and accept() were filed under the class above, SocketKind."""
+    import pydoc
+    import socket
+
+    from autodidact.text.sections import split_sections
+
+    text = extract_bytes(pydoc.render_doc(socket, renderer=pydoc.plaintext).encode(), filename="socket.txt").text
+    sections = split_sections(text, "socket")
+    kind = " ".join(s.text_of(text) for s in sections if s.title.startswith("class SocketKind"))
+    own = " ".join(s.text_of(text) for s in sections if s.title.startswith("class socket"))
+    assert "listen(" in own and "listen(" not in kind
+
+
 def test_pydoc_inherited_members_are_documented_once() -> None:
     """Every handler class repeated Handler's docstrings ("Otherwise, use the default formatter for
     the module."), which then answered every question about formatters: inherited blocks and the

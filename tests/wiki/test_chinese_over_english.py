@@ -48,3 +48,17 @@ def test_a_chinese_facet_finds_an_english_manuals_section(tmp_path: Path) -> Non
     index_corpus(tmp_path, [corpus], name="manual")
     outline = facet_outline(tmp_path, ["如何用 clock 命令以 UTC 显示时间和设置闹钟？"], "zh")
     assert "Showing the time in UTC" in {e.heading for e in outline}
+
+
+def test_an_english_quote_answers_a_chinese_question_by_the_glossarys_words() -> None:
+    """The evidence for 「如何读取和写入文件？」 quoted pathlib's write_text(), and the compile step
+    dropped it as off the question: no Chinese word can stand in an English quote (a fresh-eyes
+    trial). It is judged by the question's words as the glossary writes them in English."""
+    from autodidact.wiki.compile.answers import QuestionTerms
+
+    topic = "如何用 pathlib 处理文件路径：拼接路径、读取和写入文件、遍历目录？"
+    terms = QuestionTerms.of("如何读取和写入文件？", "读取和写入文件", topic)
+    assert terms.admits("write_text(data) Open the file in text mode, write to it, and close the file.")
+    assert not terms.admits("rmdir(self) Remove this directory. The directory must be empty.")
+    # a Chinese quote is judged by the Chinese words, as before
+    assert terms.admits("读取文件时先打开它。") and not terms.admits("删除目录。")

@@ -24,7 +24,9 @@ from autodidact.sources.options import option_entries
 from autodidact.sources.passage_index import PassageIndex, has_index, open_index
 from autodidact.sources.passages import entry_heads
 from autodidact.text.glossary import english_of
+from autodidact.text.sections import SEPARATOR, bare_heading
 from autodidact.text.tokens import has_cjk, stem, term_set
+from autodidact.text.tool_sections import in_families, tool_families
 from autodidact.text.topic import decompose, key_terms, subject_names, subject_tools
 
 SEARCH_K = 16  # passages read per facet query
@@ -55,6 +57,7 @@ class _Found:
     name: str
     words: frozenset[str]  # the name's words, lower case ("assert", "raises")
     description: str
+    option: bool = False  # a command-line option (Info, man page, Texinfo), not a signature
 
 
 def name_words(name: str) -> frozenset[str]:
@@ -91,7 +94,7 @@ def section_entries(text: str) -> list[_Found]:
         name = long[0] if long else entry.names[0] if entry.names else ""
         if name:
             words = frozenset(w for n in entry.names for w in name_words(n))
-            found.append((entry.start, _Found(name, words, _plain(text[entry.body_start : entry.end]))))
+            found.append((entry.start, _Found(name, words, _plain(text[entry.body_start : entry.end]), True)))
     for match in _TEXINFO_DEF.finditer(text):
         rest = match.group("rest")
         c_name = _C_NAME.search(rest)
@@ -100,7 +103,7 @@ def section_entries(text: str) -> list[_Found]:
         body_start = start.end() if start else match.end()  # past the lines defining its siblings
         body_end = text.find("\n\n", body_start)
         body = text[body_start : body_end if body_end != -1 else len(text)]
-        found.append((match.start(), _Found(name, name_words(name), _plain(body))))
+        found.append((match.start(), _Found(name, name_words(name), _plain(body), name.startswith("-"))))
     return [f for _, f in sorted(found, key=lambda x: x[0])]
 
 
@@ -139,6 +142,7 @@ def _topic_entries(index: PassageIndex, topic: str, language: str) -> list[Facet
     written = [_own(f.name) for f in frame.facets]
     facet_words = [set(w) for w in written]
     common = set.intersection(*facet_words) if len(facet_words) > 1 else set()
+    families: dict[str, dict[str, frozenset[str]]] = {}  # per document, each tool's own sections
     out: list[FacetEntry] = []
     for facet, words, as_written in zip(frame.facets, facet_words, written, strict=True):
         # A task's verb stays its own though the subject lists it ("parsing" of "parsing files and
@@ -169,12 +173,15 @@ def _topic_entries(index: PassageIndex, topic: str, language: str) -> list[Facet
                 place = (hit.snapshot_ref, hit.section, hit.title)
                 if place not in sections:
                     sections.append(place)
-            texts = [(index.section_text(ref, section), title) for ref, section, title in sections[:SECTIONS]]
-            everything = "\n".join(text for text, _ in texts)
-            for text, title in texts:
+            texts = [(index.section_text(ref, sec), title, sec) for ref, sec, title in sections[:SECTIONS]]
+            everything = "\n".join(text for text, _, _ in texts)
+            for text, title, section in texts:
+                tool = _tool_of(index, title, section, tools, families)
                 for found in section_entries(text):
                     if found.name.startswith("_") or found.name.casefold() in tools or len(found.name) < 2:
                         continue
+                    if found.option and tool is None and families.get(title):
+                        continue  # another program's option in a manual of many (ls's --quote-name in coreutils)
                     by_name = _said(found.words, own)
                     by_text = _said(term_set(found.description), own) if not by_name else set()
                     if not by_name and len(by_text) < min(2, len(own)):
@@ -183,11 +190,46 @@ def _topic_entries(index: PassageIndex, topic: str, language: str) -> list[Facet
                     # the subject's own page before a page that names it in passing
                     home = 0 if _home(title, tools) else 1
                     rank = (0 if by_name else 1, home, -len(by_name or by_text), -mentions, len(ranked))
+                    name = _qualified(found, title, section, tool)
+                    # one entry per name: pydoc prints an inherited setUp() again under each subclass
                     key = found.name.casefold()
                     if key not in ranked or rank < ranked[key][:5]:
-                        ranked[key] = (*rank, FacetEntry(facet.name, found.name, title))
+                        ranked[key] = (*rank, FacetEntry(facet.name, name, title))
         out.extend(r[5] for r in sorted(ranked.values(), key=lambda r: r[:5])[:PER_FACET])
     return out
+
+
+def _tool_of(
+    index: PassageIndex, title: str, section: str, tools: set[str], families: dict[str, dict[str, frozenset[str]]]
+) -> str | None:
+    """The subject's tool a section documents: the tool whose page it is ("wget.info"), or whose own
+    numbered sections it stands in within a manual of many ("5.3. ‘split’: …" of coreutils)."""
+    home = next((t for t in sorted(tools) if _home(title, {t})), None)
+    if home is not None:
+        return home
+    if title not in families:
+        headings = [s for s, _ in index.sections_of(title)]
+        families[title] = {t: f for t in sorted(tools) if (f := tool_families(headings, [t]))}
+    return next((t for t, f in families[title].items() if in_families(section, f)), None)
+
+
+_CLASS_HEADING = re.compile(r"^class\s+(?P<owner>[A-Za-z_]\w*)")
+
+
+def _qualified(found: _Found, title: str, section: str, tool: str | None) -> str:
+    """The entry's name as a question writes it to say whose it is: "Match.expand" (a method of the
+    class its section documents), "re.sub" (a function of the module page), "split --suffix-length"
+    (an option of the tool). Asked bare, "What does expand do?" was answered from textwrap's page
+    and "What does --max-line-length do?" from wc's options (a fresh-eyes trial)."""
+    if found.option:
+        return f"{tool} {found.name}" if tool else found.name
+    owner = _CLASS_HEADING.match(bare_heading(section.split(SEPARATOR.strip())[-1]).strip()) if section else None
+    if owner is not None:
+        return found.name if owner.group("owner") == found.name else f"{owner.group('owner')}.{found.name}"
+    module = _SUFFIX.sub("", title.strip())
+    if re.fullmatch(r"[A-Za-z_][\w.]*", module) and module.casefold() != found.name.casefold():
+        return f"{module}.{found.name}"
+    return found.name
 
 
 def _english(query: str) -> str:

@@ -77,7 +77,9 @@ def _runs(lines: list[str], marked: Callable[[str], bool]) -> set[int]:
 # pydoc's entry for one class inside CLASSES: "    class Condition(builtins.object)" followed by
 # its margin-barred body. Each becomes a section of its own ("### class Condition"), so a question
 # about Condition reads Condition's documentation, not the first part of a 60-class listing.
-_CLASS_ENTRY = re.compile(r"^ {4}class (?P<name>[A-Za-z_]\w*)\b[^|]*$")
+# An alias names the class it stands for: "    SocketType = class socket(builtins.object)" is class
+# socket's entry (before, socket's methods were filed under the class listed above it, SocketKind).
+_CLASS_ENTRY = re.compile(r"^ {4}(?:[A-Za-z_]\w* = )?class (?P<name>[A-Za-z_]\w*)\b[^|]*$")
 
 
 # pydoc repeats, in every subclass, the documentation of each member it inherits ("Methods

@@ -36,6 +36,7 @@ from autodidact.sources.passages import entry_heads
 from autodidact.sources.rawfiles import SOURCE_LINE, RawFile, list_raw_names, parse_raw_file
 from autodidact.sources.snapshots import local_url, normalize_text, normalize_url
 from autodidact.store.filememo import FileMemo
+from autodidact.text.glossary import english_of
 from autodidact.text.keypoints import key_points_heading
 from autodidact.text.sections import bare_heading
 from autodidact.text.tokens import glued
@@ -168,18 +169,27 @@ class QuestionTerms:
     facet: list[str]
     topic: list[str]
     text: str = ""
+    # A Chinese question's words as an English manual says them (the glossary's English and the
+    # Latin names it writes), beyond the subject's: what an English quote is judged by.
+    english: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, question: str, facet: str | None, topic: str | None) -> QuestionTerms:
         q = key_terms(question)
         named = topic_subject(topic) if topic else ""
         subject = set(key_terms(named)) | set(key_terms(glued(named)))  # seams: "工作站邮件" → "站邮"
+        english: list[str] = []
+        if has_cjk(question):
+            said = [*english_of(question), *re.findall(r"[A-Za-z][\w.+-]*", question)]
+            named_en = set(key_terms(" ".join([*english_of(named), *re.findall(r"[A-Za-z][\w.+-]*", named)])))
+            english = [t for t in key_terms(" ".join(said)) if t not in named_en] or key_terms(" ".join(said))
         return cls(
             question=q,
             distinct=[t for t in q if t not in subject],
             facet=_beyond(facet, key_terms(facet), subject, topic) if facet else [],
             topic=key_terms(topic) if topic else [],
             text=question,
+            english=english,
         )
 
     def admits(self, quote: str) -> bool:
@@ -197,6 +207,10 @@ class QuestionTerms:
             # Across languages (a Chinese topic, an English manual) no word can be shared, and the
             # quote came from the named section all the same: it is admitted.
             return _covered(self.question + self.facet + self.topic, toks) > 0 or _other_language(quote, self.text)
+        if self.english and _other_language(quote, self.text):
+            # 「如何读取和写入文件？」 answered by "write_text(…) Open the file in text mode, write to it,
+            # and close the file.": no Chinese word can be shared; the glossary's English can
+            return _covered(self.english, toks) > 0
         if self.distinct:
             return _covered(self.distinct, toks) > 0 or (bool(self.facet) and _covered(self.facet, toks) > 0)
         if self.question:
@@ -206,7 +220,7 @@ class QuestionTerms:
     def score(self, quote: str, quality: str = "中") -> float:
         """How well the quote answers: question terms covered, the facet named, the aspect asked shown."""
         toks = set(tokens(quote))
-        wanted = self.distinct or self.question
+        wanted = self.english if self.english and _other_language(quote, self.text) else self.distinct or self.question
         value = _covered(wanted, toks) / len(wanted) if wanted else 0.0
         if self.distinct and self.question:
             value += 0.25 * _covered(self.question, toks) / len(self.question)
