@@ -307,3 +307,48 @@ def test_a_question_naming_an_option_reads_that_options_entry(tmp_path: Path) ->
         "How do I download files with wget: mirroring a site?",
     )
     assert any(q.startswith("‘-m’ ‘--mirror’ Turn on options suitable for mirroring.") for q in quotes), quotes
+
+
+def test_a_tools_own_manual_is_searched_by_name_when_another_outranks_it(tmp_path: Path) -> None:
+    """Over grep's and diff's manuals, "How do I show context lines?" found only diff's passages
+    (its context format says the question's words throughout) and the grep study quoted diff. The
+    question is searched again with the tool's name, and grep's own manual answers."""
+    diff = "# diffutils\n\n" + "".join(
+        f"## Context Format {n}\n\nThe context output format shows context lines around the lines that "
+        f"differ; to show {n} context lines, give the number of context lines to show.\n\n"
+        for n in range(1, 13)
+    )
+    grep = (
+        "# grep\n\n## Context Line Control\n\n“Context lines” are non-matching lines that are near a matching"
+        " line.\n\n‘-A NUM’\n‘--after-context=NUM’\n     Print NUM lines of trailing context after matching"
+        " lines.\n\n## Usage\n\nThe grep command searches files for lines that match a pattern. grep prints"
+        " each matching line.\n"
+    )
+    quotes = _gathered(
+        tmp_path,
+        {"diffutils.md": diff, "grep.md": grep},
+        "How do I show context lines?",
+        "grep",
+        "How do I search files with grep: showing context lines?",
+    )
+    assert quotes and not any("differ" in q for q in quotes), quotes
+    assert any("trailing context" in q or "near a matching line" in q for q in quotes)
+
+
+def test_an_option_of_two_words_is_read_from_its_entry(tmp_path: Path) -> None:
+    """ "What does grep --after-context do?" has one head ("context"): the entry's long name has two
+    words, and the entry was not read until the question's literal named it."""
+    grep = "# grep\n\n" + "".join(
+        f"## Notes {n}\n\nWhen grep stops after NUM selected lines, it outputs any trailing context lines; "
+        f"context lines after a match are shown {n} times.\n\n"
+        for n in range(1, 8)
+    )
+    grep += (
+        "## Context Line Control\n\n‘-A NUM’\n‘--after-context=NUM’\n     Print NUM lines of trailing context"
+        " after matching lines.\n\n‘-B NUM’\n‘--before-context=NUM’\n     Print NUM lines of leading context"
+        " before matching lines.\n"
+    )
+    quotes = _gathered(
+        tmp_path, {"grep.md": grep}, "What does grep --after-context do?", "grep", "How do I search files with grep?"
+    )
+    assert quotes and quotes[0].startswith("‘-A NUM’ ‘--after-context=NUM’ Print NUM lines of trailing context")

@@ -322,6 +322,15 @@ async def _researcher(
         sharp = sharpen(focus(text), subject, words)
         if cands is None:
             cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
+        if tools and not any(titles_a_tool(c.doc.title, tools) for c in cands):
+            # "How do I show context lines?" over grep's and diff's manuals found only diff's, whose
+            # context format says the question's words more often: searched again with the tool's
+            # name, the tool's own manual answers (a fresh-eyes trial quoted diff in a grep study)
+            tool = " ".join(tools)
+            named_queries = [q.model_copy(update={"text": f"{tool} {q.text}"[:200]}) for q in queries]
+            again = await find_candidates(collector, f"{tool} {text}", named_queries, need, quick, lang, sharp)
+            if any(titles_a_tool(c.doc.title, tools) for c in again):
+                cands = again
         cands = about_subject(cands, named_subject, names=bool(names), tools=tools)
         if in_topics_words(text, payload.query, frame.subject):
             cands = in_homes(cands, homes)

@@ -141,7 +141,9 @@ async def find_candidates(
     weights = {t: MODIFIER_WEIGHT for v in qterms for t in v if heads and t not in heads}
     for cand in merged.values():
         _rescore(cand, qterms, aspect, weights)
-        own = _entry_spans(cand.doc, heads) or (_own_section_opening(cand.doc, heads) if aspect == "definition" else [])
+        own = _entry_spans(cand.doc, heads, frozenset(fx.literals)) or (
+            _own_section_opening(cand.doc, heads) if aspect == "definition" else []
+        )
         if own:
             # a question that names a documented entry reads that entry right after the index's best
             # passage (docs/evidence.md, "Reference entries"): asked "What is meant by mkstemp …?",
@@ -248,10 +250,10 @@ def _rescore(cand: Candidate, qterms: list[list[str]], aspect: str, weights: dic
     cand.score = max(cand.score, score) * boost * (1.0 + aspect_bonus(aspect, first, subject))
 
 
-def _entry_spans(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
+def _entry_spans(doc: Doc, heads: set[str], literals: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     """The reference entries of ``doc`` whose name is one of the question's heads ("mkstemp(…)"
     for the head "mkstemp"), each from its signature line; at most two."""
-    if not heads:
+    if not heads and not literals:
         return []
     found = entry_heads(doc.text)
     out: list[tuple[int, int]] = []
@@ -272,7 +274,7 @@ def _entry_spans(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
     # for mirroring.": asked "What does --mirror do?", search ranked five passages that mention
     # mirroring above it, and the extractor read a usage tip instead)
     for entry in option_entries(doc.text):
-        if len(out) < 2 and any(n.startswith("--") and _one_asked_name(n.lstrip("-"), heads) for n in entry.names):
+        if len(out) < 2 and any(n.startswith("--") and (n in literals or _names_only(n, heads)) for n in entry.names):
             out.append((entry.start, min(entry.end, entry.start + PASSAGE_CHARS)))
     # a definition list's item for the name ("- choices -- A container of values …") is its entry too
     for start, end, name in definition_items(doc.text):
@@ -303,6 +305,13 @@ def _own_section_opening(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
         if named and named <= heads and section.end > section.start:
             return [(section.start, min(section.end, section.start + PASSAGE_CHARS))]
     return []
+
+
+def _names_only(option: str, heads: set[str]) -> bool:
+    """An option's long name made of the question's heads alone ("--after-context" of "What does grep
+    --after-context do?"; "--mirror")."""
+    named = set(terms(option.lstrip("-")))
+    return bool(named) and named <= heads
 
 
 def _one_asked_name(name: str, heads: set[str]) -> bool:
