@@ -48,5 +48,27 @@ def test_a_query_may_start_with_a_dash_and_a_chinese_query_that_matches_nothing_
     kb = _kb_with_a_copy(cli, tmp_path)
     result = cli("search", "-Pin-Priority", "--kb", str(kb), "--json")
     assert result.exit_code == 0 and json.loads(result.output), result.output
-    empty = cli("search", "按修改时间查找文件", "--kb", str(kb))
+    empty = cli("search", "量子纠缠的原理", "--kb", str(kb))  # no glossary word either
     assert empty.exit_code == 0 and "search in English" in " ".join(empty.output.split())
+
+
+def test_a_chinese_query_over_english_documents_is_searched_in_the_glossarys_english(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """「默认优先级是多少？」 shares no word with an English manual; a Chinese user got nothing."""
+    kb = _kb_with_a_copy(cli, tmp_path)
+    result = cli("search", "默认优先级是多少？", "--kb", str(kb))
+    said = " ".join(result.output.split())
+    assert result.exit_code == 0 and "searched in English" in said and "Pin-Priority" in said, said
+
+
+def test_the_same_text_twice_in_one_document_is_shown_once(tmp_path: Path) -> None:
+    """pydoc prints an inherited method again under each subclass: pathlib's with_suffix() filled a
+    search's top three from PurePath, PurePosixPath and PureWindowsPath."""
+    from autodidact.sources.distinct import distinct_passages
+    from autodidact.sources.passage_index import Passage
+
+    def hit(section: str, text: str) -> Passage:
+        return Passage("ref", "u", "pathlib", text, 0, len(text), 1.0, "p.md", "raw", "", section=section)
+
+    same = "with_suffix(self, suffix) Return a new path with the file suffix changed."
+    hits = [hit("class PurePath", same), hit("class PurePosixPath", same), hit("class Path", "iterdir(self)")]
+    assert [h.section for h in distinct_passages(lambda n: hits[:n], 3)] == ["class PurePath", "class Path"]

@@ -266,16 +266,26 @@ def register(app: typer.Typer) -> None:
 
         from autodidact.sources.distinct import distinct_passages
         from autodidact.sources.passage_index import open_index
+        from autodidact.text.tokens import has_cjk
 
+        translated = ""
         with open_index(_search_root(kb)) as index:
             hits = distinct_passages(lambda n: index.search(query, n), k)
+            if not hits and has_cjk(query):
+                # A Chinese question over English documents shares no word with them: searched again
+                # in the glossary's English and the Latin names it writes (docs/text.md, "The glossary")
+                from autodidact.text.glossary import english_of
+
+                translated = " ".join([*re.findall(r"[A-Za-z][\w.+-]*", query), *english_of(query)])
+                if translated.strip():
+                    hits = distinct_passages(lambda n: index.search(translated, n), k)
         if as_json:
             emit_json([{**asdict(p), "label": p.label} for p in hits])
             return
+        if translated and hits:
+            console.print(f"no passages match {query!r}; searched in English: {translated!r}")
         if not hits:
             console.print(f"no passages match {query!r}")
-            from autodidact.text.tokens import has_cjk
-
             if has_cjk(query):
                 # a Chinese question over English documents matches nothing: search compares words
                 console.print("hint: search matches the documents' own words; for English documents, search in English")

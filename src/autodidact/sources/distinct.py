@@ -20,12 +20,14 @@ FOLD_HEADROOM = 2
 def distinct_passages(search: Callable[[int], list[Passage]], k: int) -> list[Passage]:
     """The ``k`` best passages of ``search(n)``, each passage once: where two hits quote the same text
     of the same document and section, the one in a raw file (citable as ``raw/…``) takes the place
-    of the better-ranked one."""
+    of the better-ranked one. The same text twice in one document is one passage too: pydoc prints a
+    method a subclass inherits again under the subclass (pathlib's with_suffix() under PurePath,
+    PurePosixPath and PureWindowsPath filled a search's top three)."""
     hits = search(k * FOLD_HEADROOM)
     out: list[Passage] = []
-    at: dict[tuple[str, str, str], int] = {}
+    at: dict[tuple[str, str], int] = {}
     for hit in hits:
-        key = (hit.title, hit.section, " ".join(hit.text.split()))
+        key = (hit.title, " ".join(hit.text.split()))
         if key not in at:
             at[key] = len(out)
             out.append(hit)

@@ -198,6 +198,17 @@ GENERAL = {
     "连接": "connection connect",
     "断言": "assert assertion",
     "测试": "test tests",
+    "后缀": "suffix extension",
+    "扩展名": "extension suffix",
+    "拼接": "join joining",
+    "遍历": "iterate walk traverse",
+    "路径": "path paths",
+    "父目录": "parent directory",
+    "绝对路径": "absolute path",
+    "相对路径": "relative path",
+    "分割": "split",
+    "行数": "lines",
+    "字节": "bytes",
 }
 _EVERY = {**GENERAL, **GLOSSARY}
 GLOSSARY_RE = re.compile("|".join(re.escape(k) for k in sorted(GLOSSARY, key=len, reverse=True)))
