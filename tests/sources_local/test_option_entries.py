@@ -115,3 +115,40 @@ def test_a_question_naming_an_option_as_code_is_answered_from_its_description() 
     long_entry = ENTRIES.replace("     The extension,", filler + "     The extension,")
     quotes = offline_quotes("What does sed --in-place do with the extension?", [("sed", long_entry)])
     assert quotes == ["The extension, if supplied, is used to make a backup copy of the old file."]
+
+
+FIND_TESTS = """ -- Test: -name pattern
+ -- Test: -iname pattern
+     True if the base of the file name (the path with the leading
+     directories removed) matches shell pattern PATTERN.  For '-iname',
+     the match is case-insensitive.
+
+     As an example, to find Texinfo source files in '/usr/local/doc':
+
+          find /usr/local/doc -name '*.texi'
+
+ -- Test: -mtime n
+     True if the file's data was last modified N*24 hours ago.
+"""
+
+
+def test_a_texinfo_definition_of_an_option_is_an_option_entry() -> None:
+    """find's manual defines its tests as " -- Test: -name pattern" with the body below: read as no
+    entry, "find -name 是什么？" was answered with find's examples, never with what -name is."""
+    from autodidact.sources.options import option_entries
+
+    entries = option_entries(FIND_TESTS)
+    assert [e.names for e in entries] == [("-name", "-iname"), ("-mtime",)]
+    assert FIND_TESTS[entries[0].body_start :].lstrip().startswith("True if the base of the file name")
+    assert "find /usr/local/doc" in FIND_TESTS[entries[0].body_start : entries[0].end]
+
+
+def test_an_options_first_sentence_answers_what_it_is_before_its_examples() -> None:
+    from autodidact.evidence.focus import literals
+
+    from ..evidence.conftest import offline_quotes
+
+    assert literals("find -name 是什么？") == ["-name"] and literals("What does wget -np do?") == ["-np"]
+    assert literals("What is a well-known re-entrant lock?") == ["re-entrant"]  # no option
+    quotes = offline_quotes("What does find -name do?", [("Base Name Patterns", FIND_TESTS)])
+    assert quotes and "True if the base of the file name" in quotes[0], quotes

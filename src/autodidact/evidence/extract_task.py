@@ -209,6 +209,8 @@ class ExtractClaimsTask:
         if not cands:
             return ExtractOutput()
         options = _option_heads(inputs.passages, cands)
+        openings = _option_openings(inputs.passages, cands)
+        what_option = _WHAT_OPTION.match(inputs.kq_text.strip()) is not None
         named_class = _CLASS_QUESTION.match(inputs.kq_text.strip())
         if named_class:
             # "What does Event do?" asks about the class Event: a passage that never writes the name
@@ -271,6 +273,7 @@ class ExtractClaimsTask:
         texts = {p.pid: p.text for p in inputs.passages}
         shows: set[int] = set()
         defined: set[int] = set()  # sentences opening the asked name's reference entry
+        option_defined: set[int] = set()  # of them, the first sentences of the asked option's entries
         for i, (pid, sentence, key) in enumerate(cands):
             if not _sentence_like(sentence) and not _first_under_signature(texts.get(pid, ""), sentence):
                 continue
@@ -303,20 +306,27 @@ class ExtractClaimsTask:
                 ):
                     bonus = max(bonus, DEFINITION_BONUS)
                     defined.add(i)
-                elif inputs.aspect == "definition" and any(
-                    _heads_option(options.get((pid, sentence), ""), x) for x in lits
+                elif (
+                    what_option
+                    and (pid, sentence) in openings
+                    and any(_heads_option(options.get((pid, sentence), ""), x) for x in lits)
                 ):
-                    # a sentence of the asked option's own entry ("‘-m’ ‘--mirror’ Turn on options suitable
-                    # for mirroring.") defines it; a usage tip elsewhere that names it ("use ‘--mirror’,
-                    # which is the shorthand for …") does not
+                    # the first sentence of the asked option's own entry ("‘-m’ ‘--mirror’ Turn on options
+                    # suitable for mirroring.") defines it; a usage tip elsewhere that names it ("use
+                    # ‘--mirror’, which is the shorthand for …") does not, nor do the entry's examples,
+                    # which say the tool's name and the option and outscored it ("find /tmp -name \*bar")
                     bonus = max(bonus, DEFINITION_BONUS)
                     defined.add(i)
+                    option_defined.add(i)
                 if bonus:
                     shows.add(i)
                 own = OWN_SECTION_WEIGHT if pid in dedicated else 1.0
                 if _names_the_task(options.get((pid, sentence), ""), variants[0]):
                     own *= OPTION_NAMED_WEIGHT
                 scored.append((-best * (1.0 + bonus) * own, i, pid, sentence, key))
+        if option_defined and scored:
+            top = min(x[0] for x in scored)  # scores are negated
+            scored = [(top * 1.01, *x[1:]) if x[1] in option_defined else x for x in scored]
         wanted = inputs.heads or variants[0]
         lifts: dict[int, tuple[float, int, str, str, str]] = {}
         under = _under_signature(inputs.passages, cands, scored, wanted)
@@ -706,6 +716,32 @@ def _option_heads(passages: list[PassageIn], cands: list[tuple[str, str, str]]) 
             out[(pid, sentence)] = found.head
         elif passage.option and not any(e.start <= at for e in entries[pid]):
             out[(pid, sentence)] = passage.option  # the passage starts below its entry's option lines
+    return out
+
+
+# "What does find -name do?", 「wget --mirror 是什么？」: a question asking only what an option is or does
+_WHAT_OPTION = re.compile(
+    r"^what\s+(?:does|is)\s+(?:the\s+)?(?:[\w.+]+\s+)?-{1,2}[A-Za-z][\w-]*(?:\s+option)?(?:\s+do)?\s*\?$"
+    r"|^(?:[\w.+]+\s+)?-{1,2}[A-Za-z][\w-]*\s*(?:选项)?\s*(?:是什么|有什么作用|的作用是什么)[？?]$",
+    re.I,
+)
+
+
+def _option_openings(passages: list[PassageIn], cands: list[tuple[str, str, str]]) -> set[tuple[str, str]]:
+    """The first sentence of each option entry in the passages, by (passage id, sentence): what the
+    entry says the option is ("True if the base of the file name … matches shell pattern PATTERN."),
+    where its later sentences give examples ("find /usr/local/doc -name '*.texi'")."""
+    entries = {p.pid: option_entries(p.text) for p in passages}
+    out: set[tuple[str, str]] = set()
+    opened: set[tuple[str, int]] = set()
+    for (pid, sentence, _), at in zip(cands, _offsets(passages, [c[:2] for c in cands]), strict=True):
+        if at is None:
+            continue
+        for e in entries[pid]:
+            if e.start <= at < e.end and (pid, e.start) not in opened:
+                opened.add((pid, e.start))
+                out.add((pid, sentence))
+                break
     return out
 
 

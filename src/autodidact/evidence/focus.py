@@ -321,6 +321,8 @@ def head_terms(text: str, keep: set[str]) -> list[str]:
 # "__next__", "os.path" — letters joined by "-", ".", "/" or "_" (or a leading "/" or "--").
 _LITERAL = re.compile(
     r"(?<![\w./-])(?:--?|/)?[A-Za-z0-9]+(?:[-./_]+[A-Za-z0-9]+)+|(?<![\w-])--[A-Za-z][\w-]*|(?<!\w)_{1,2}[A-Za-z]\w*"
+    # a single-dash option of two letters or more, as find writes its tests ("-name", "-mtime", "-np")
+    r"|(?<![\w-])-[A-Za-z][A-Za-z0-9]+\b(?![-./])"
 )
 _NOT_LITERAL = frozenset({"e.g", "i.e", "etc", "vs", "a.k.a", "cf"})
 # An English compound ("low-level", "read-only", "built-in", "non-blocking", "multi-threaded") is

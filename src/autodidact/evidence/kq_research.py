@@ -274,7 +274,7 @@ def _entry_spans(doc: Doc, heads: set[str], literals: frozenset[str] = frozenset
     # for mirroring.": asked "What does --mirror do?", search ranked five passages that mention
     # mirroring above it, and the extractor read a usage tip instead)
     for entry in option_entries(doc.text):
-        if len(out) < 2 and any(n.startswith("--") and (n in literals or _names_only(n, heads)) for n in entry.names):
+        if len(out) < 2 and any(n in literals or (n.startswith("--") and _names_only(n, heads)) for n in entry.names):
             out.append((entry.start, min(entry.end, entry.start + PASSAGE_CHARS)))
     # a definition list's item for the name ("- choices -- A container of values …") is its entry too
     for start, end, name in definition_items(doc.text):

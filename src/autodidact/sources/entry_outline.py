@@ -99,6 +99,8 @@ def section_entries(text: str) -> list[_Found]:
         rest = match.group("rest")
         c_name = _C_NAME.search(rest)
         name = c_name.group("name") if c_name else rest.split()[0]
+        if name.startswith("-"):
+            continue  # an option's definition ("-- Test: -name pattern"): an option entry above
         start = _MORE_DEFS.match(text, match.end())
         body_start = start.end() if start else match.end()  # past the lines defining its siblings
         body_end = text.find("\n\n", body_start)

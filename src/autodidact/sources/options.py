@@ -29,7 +29,10 @@ _QUOTED = rf"[‘'`]{_OPTION}[’'`]"
 _INFO_HEAD = re.compile(rf"(?P<indent>[ \t]*){_QUOTED}(?:,[ \t]*{_QUOTED})*[ \t]*")
 # a man page's head line: "-i, --ignore-case", "--color[=WHEN]", "-A NUM, --after-context=NUM"
 _MAN_HEAD = re.compile(rf"(?P<indent>[ \t]*){_OPTION}(?:,[ \t]*{_OPTION})*[ \t]*")
-_ANY_HEAD = re.compile(r"^[ \t]*[‘'`]?-{1,2}[A-Za-z0-9?]", re.M)
+# a Texinfo definition of an option-like name, as find's manual writes its tests and actions:
+# " -- Test: -name pattern", " -- Action: -exec command ;" (the body is indented below)
+_TEXINFO_HEAD = re.compile(rf"(?P<indent> )-- [A-Z][A-Za-z ]*: {_OPTION}(?:[ \t][^\n]*)?")
+_ANY_HEAD = re.compile(r"^[ \t]*[‘'`]?-{1,2}[A-Za-z0-9?]|^ -- [A-Z][A-Za-z ]*: -", re.M)
 _NAME = re.compile(r"(?<![\w-])-{1,2}[A-Za-z0-9?][\w.+-]*")  # not "-FILE" of "SCRIPT-FILE"
 
 
@@ -82,7 +85,7 @@ def option_names(head: str) -> tuple[str, ...]:
 def _head_indent(line: str) -> int | None:
     """The indentation of an option head line, or None when the line is no head."""
     text = line.rstrip("\r\n")
-    found = _INFO_HEAD.fullmatch(text) or _MAN_HEAD.fullmatch(text)
+    found = _INFO_HEAD.fullmatch(text) or _MAN_HEAD.fullmatch(text) or _TEXINFO_HEAD.fullmatch(text)
     return len(found.group("indent").expandtabs()) if found else None
 
 
