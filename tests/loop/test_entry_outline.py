@@ -33,9 +33,10 @@ def test_each_facet_gets_the_entries_its_words_name(unittest_kb: Path) -> None:
     qualified: set[str] = set()
     for entry in facet_entries(unittest_kb, [UNITTEST], "en"):
         found.setdefault(entry.facet, []).append(entry.name.rsplit(".", 1)[-1])
-        qualified.add(entry.name)
-    # each is asked with its owner: "expand" alone was answered from textwrap's page, not re's
-    assert {"TestCase.assertRaises", "unittest.skipIf"} <= qualified
+        qualified.add(f"{entry.place}:{entry.name}")
+    # each is asked with its owner: "expand" alone was answered from textwrap's page, not re's; a
+    # module's function with its module as a place
+    assert {":TestCase.assertRaises", "unittest:skipIf"} <= qualified
     # "assertions" is answered by the assert methods, "skipping tests" by skip() and skipIf()
     assert {"assertEqual", "assertRaises"} <= set(found["assertions"])
     assert {"skip", "skipIf"} <= set(found["skipping tests"])
@@ -102,6 +103,8 @@ def test_entry_questions_take_turns_across_facets_and_skip_what_was_asked() -> N
     ]
     assert sum(1 for f, _ in got if f == "assertions") == ENTRIES_PER_FACET
     assert entry_question("--mirror", "zh") == "--mirror 是什么？"  # as the round writes it (tidy)
+    assert entry_question("wait", "en", "concurrent.futures") == "What does wait do in concurrent.futures?"
+    assert entry_question("sub", "zh", "re") == "re 中的 sub 是什么？"
 
 
 def test_entry_questions_survive_the_filters_though_they_name_no_word_of_the_topic() -> None:

@@ -227,5 +227,5 @@ def unread_sections(ctx: RoundContext, asked: list[str]) -> int:
     )
     # an entry found for a facet and never asked is unread too (sources/entry_outline.py)
     found = facet_entries(ctx.kb.root, topics, language)
-    entries = sum(1 for e in found if entry_question(e.name, language).casefold() not in seen)
+    entries = sum(1 for e in found if entry_question(e.name, language, e.place).casefold() not in seen)
     return sections + entries

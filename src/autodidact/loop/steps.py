@@ -262,7 +262,7 @@ def questioner_inputs(ctx: RoundContext, n: int, scratch: RoundScratch) -> Quest
             for e in facet_outline(ctx.kb.root, [ctx.state.topic, *scratch.extension_topics], language)
         ],
         entries=[
-            EntryRef(facet=e.facet, name=e.name)
+            EntryRef(facet=e.facet, name=e.name, place=e.place)
             for e in facet_entries(ctx.kb.root, [ctx.state.topic, *scratch.extension_topics], language)
         ],
         history=[HistoryItem(id=h.id, text=h.text) for h in ctx.state.all_questions_ever],

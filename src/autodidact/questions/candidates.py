@@ -207,11 +207,14 @@ def offline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
 ENTRIES_PER_FACET = 2  # entry questions per facet per round: the rest wait for later rounds
 
 
-def entry_question(name: str, language: str) -> str:
-    """What a reference entry is asked: "What does assertRaises do?", 「--mirror 是什么？」."""
+def entry_question(name: str, language: str, place: str = "") -> str:
+    """What a reference entry is asked: "What does TestCase.assertRaises do?", "What does sub do in
+    re?", 「wget --mirror 是什么？」."""
     if language == "zh":
-        return tidy(MEMBER_TEMPLATES["zh"][0].format(m=name), "zh")  # as the round writes it: 「--mirror 是什么？」
-    return MEMBER_TEMPLATES["en"][0].format(m=name)
+        # as the round writes it (tidy): 「--mirror 是什么？」, 「re 中的 sub 是什么？」
+        return tidy(MEMBER_TEMPLATES["zh"][0].format(m=f"{place} 中的 {name}" if place else name), "zh")
+    question = MEMBER_TEMPLATES["en"][0].format(m=name)
+    return f"{question[:-1]} in {place}?" if place else question
 
 
 def entry_candidates(inputs: QuestionerInputs) -> list[Candidate]:
@@ -224,7 +227,7 @@ def entry_candidates(inputs: QuestionerInputs) -> list[Candidate]:
     asked = {" ".join(h.text.split()).casefold() for h in inputs.history}
     per_facet: dict[str, list[str]] = {}
     for entry in inputs.entries:
-        q = entry_question(entry.name, inputs.language)
+        q = entry_question(entry.name, inputs.language, entry.place)
         queue = per_facet.setdefault(entry.facet, [])
         if q.casefold() not in asked and q not in queue and len(queue) < ENTRIES_PER_FACET:
             queue.append(q)

@@ -158,7 +158,7 @@ def select_questions(inputs: QuestionerInputs, proposed: list[Candidate]) -> Rou
     outline = {key_points_question(e.heading, inputs.language, e.document) for e in inputs.outline}
     outline |= {further_key_points_question(e.heading, inputs.language, e.document) for e in inputs.outline}
     # so are the entries found for a facet ("What does assertRaises do?" names no word of the topic)
-    outline |= {entry_question(e.name, inputs.language) for e in inputs.entries}
+    outline |= {entry_question(e.name, inputs.language, e.place) for e in inputs.entries}
     expanded: list[Candidate] = []
     off_topic: list[str] = []
     for piece in (p for cand in candidates for p in split_or_drop(cand)):

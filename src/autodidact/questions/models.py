@@ -97,6 +97,7 @@ class EntryRef(BaseModel):
 
     facet: str = Field(description="the facet it was found for")
     name: str = Field(min_length=1, description="the entry's name as the documents write it: assertRaises, --mirror")
+    place: str = Field("", description="the module a function entry belongs to (asked 'What does sub do in re?')")
 
 
 class QuestionerInputs(BaseModel):

@@ -50,6 +50,9 @@ class FacetEntry:
     facet: str
     name: str
     document: str
+    # the module a function belongs to, asked as a place ("What does sub do in re?"): written as
+    # one dotted name ("concurrent.futures.wait"), a page that writes "wait(" alone never named it
+    place: str = ""
 
 
 @dataclass(frozen=True)
@@ -196,7 +199,7 @@ def _topic_entries(index: PassageIndex, topic: str, language: str) -> list[Facet
                     # one entry per name: pydoc prints an inherited setUp() again under each subclass
                     key = found.name.casefold()
                     if key not in ranked or rank < ranked[key][:5]:
-                        ranked[key] = (*rank, FacetEntry(facet.name, name, title))
+                        ranked[key] = (*rank, FacetEntry(facet.name, name, title, _module_of(found, title, section)))
         out.extend(r[5] for r in sorted(ranked.values(), key=lambda r: r[:5])[:PER_FACET])
     return out
 
@@ -220,18 +223,25 @@ _CLASS_HEADING = re.compile(r"^class\s+(?P<owner>[A-Za-z_]\w*)")
 
 def _qualified(found: _Found, title: str, section: str, tool: str | None) -> str:
     """The entry's name as a question writes it to say whose it is: "Match.expand" (a method of the
-    class its section documents), "re.sub" (a function of the module page), "split --suffix-length"
-    (an option of the tool). Asked bare, "What does expand do?" was answered from textwrap's page
-    and "What does --max-line-length do?" from wc's options (a fresh-eyes trial)."""
+    class its section documents), "split --suffix-length" (an option of the tool); a module's
+    function is asked with its module as a place (:func:`_module_of`). Asked bare, "What does expand
+    do?" was answered from textwrap's page and "What does --max-line-length do?" from wc's options
+    (a fresh-eyes trial)."""
     if found.option:
         return f"{tool} {found.name}" if tool else found.name
     owner = _CLASS_HEADING.match(bare_heading(section.split(SEPARATOR.strip())[-1]).strip()) if section else None
     if owner is not None:
         return found.name if owner.group("owner") == found.name else f"{owner.group('owner')}.{found.name}"
-    module = _SUFFIX.sub("", title.strip())
-    if re.fullmatch(r"[A-Za-z_][\w.]*", module) and module.casefold() != found.name.casefold():
-        return f"{module}.{found.name}"
     return found.name
+
+
+def _module_of(found: _Found, title: str, section: str) -> str:
+    """The module page a function entry stands on ("re" for sub() in re's "Functions"); "" for a
+    method, an option or a page that is no module's."""
+    if found.option or (section and _CLASS_HEADING.match(bare_heading(section.split(SEPARATOR.strip())[-1]).strip())):
+        return ""
+    module = _SUFFIX.sub("", title.strip())
+    return module if re.fullmatch(r"[A-Za-z_][\w.]*", module) and module.casefold() != found.name.casefold() else ""
 
 
 def _english(query: str) -> str:
