@@ -225,8 +225,12 @@ def entry_candidates(inputs: QuestionerInputs) -> list[Candidate]:
     "Entry questions")."""
     zh = inputs.language == "zh"
     asked = {" ".join(h.text.split()).casefold() for h in inputs.history}
+    # a member the topic names is asked by the framework already ("What does setUp do?")
+    members = {m.casefold() for frame in frames(inputs) for f in frame.facets for m in f.members}
     per_facet: dict[str, list[str]] = {}
     for entry in inputs.entries:
+        if entry.name.rsplit(".", 1)[-1].casefold() in members:
+            continue
         q = entry_question(entry.name, inputs.language, entry.place)
         queue = per_facet.setdefault(entry.facet, [])
         if q.casefold() not in asked and q not in queue and len(queue) < ENTRIES_PER_FACET:

@@ -104,7 +104,12 @@ def _order(inputs: QuestionerInputs, candidates: list[Candidate], asked: set[str
             return 2
         return 0 if pos in firsts else 1
 
-    def key(item: tuple[int, Candidate]) -> tuple[int, int, int, int, float, int]:
+    # A reference entry's question comes after the other new material (a person's file, a section's
+    # key points): "What does skip do in unittest?" says the topic's words, and by them it had taken
+    # the slot of the key points of the unittest page a person added.
+    entries = {entry_question(e.name, inputs.language, e.place) for e in inputs.entries}
+
+    def key(item: tuple[int, Candidate]) -> tuple[int, int, int, int, int, float, int]:
         pos, cand = item
         keeps_order = cand.source in {"user", "framework"} or (cand.source == "audit" and cand.priority == "high")
         relevance = 0.0 if keeps_order else -len(features(cand.text).content & topic_feats)
@@ -112,6 +117,7 @@ def _order(inputs: QuestionerInputs, candidates: list[Candidate], asked: set[str
         return (
             PRIORITY_RANK[cand.priority],
             SOURCE_RANK[cand.source],
+            int(cand.text in entries),
             coverage_rank(pos, cand),
             layer_rank,
             relevance,
