@@ -42,6 +42,7 @@ def test_the_tools_a_task_is_done_with_are_its_names() -> None:
     assert subject_tools("reading CSV files with Python's csv module") == []  # the kind word names it
     assert subject_tools("configuring networks with Debian") == []  # a capitalised name is no page to keep to
     assert subject_tools("displaying dates with the date command") == ["date"]
+    assert subject_tools("editing a file with the ed line editor") == ["ed"]
     assert subject_tools("working with the filesystem") == []  # "the" names a tool only before "command", "tool" …
     # 「如何用 gzip 压缩和解压文件」: the subject opens with the tool (a trial's run cited wget's manual)
     assert subject_tools("gzip 文件压缩和解压") == ["gzip"]

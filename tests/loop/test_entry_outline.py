@@ -169,3 +169,11 @@ def test_options_in_a_manual_of_many_tools_are_the_asked_tools_own(tmp_path: Pat
     names = {e.name for e in facet_entries(kb.root, [topic], "en")}
     assert "split --lines" in names
     assert not any("max-line-length" in n or n == "--lines" or n.startswith("wc") for n in names)
+
+
+def test_a_subject_that_names_nothing_keeps_to_the_outlines_documents(unittest_kb: Path) -> None:
+    """A Chinese topic on datetime named no module (its tool was not counted as a name) and every
+    page's entries were read: 「typing 中的 create_model 是什么？」 was asked (a fresh-eyes trial)."""
+    topic = "How do I write unit tests: assertions and skipping tests?"
+    documents = {e.document for e in facet_entries(unittest_kb, [topic], "en")}
+    assert documents and documents <= {"unittest", "unittest.mock", "doctest"}, documents

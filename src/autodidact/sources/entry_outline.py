@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autodidact.sources.options import option_entries
+from autodidact.sources.outline import outline_documents
 from autodidact.sources.passage_index import PassageIndex, has_index, open_index
 from autodidact.sources.passages import entry_heads
 from autodidact.text.glossary import english_of
@@ -142,8 +143,11 @@ def _topic_entries(index: PassageIndex, topic: str, language: str) -> list[Facet
     subject_words = term_set(frame.subject) | tools
     # Only the subject's own pages when it has some ("socket" and "selectors", not asyncio's, which
     # names sockets throughout), else the pages that name it (sources/outline.py does the same).
-    naming = {h.title for name in names for h in index.search(name, k=60) if h.score > 0}
-    allowed = {t for t in naming if _home(t, tools)} or naming
+    naming = {h.title for name in sorted(tools) for h in index.search(name, k=60) if h.score > 0}
+    # A subject that names nothing ("editing a file with the ed line editor"): the documents whose
+    # sections the outline gives the facets. Before, any page was read, and a Chinese topic on
+    # datetime asked 「typing 中的 create_model 是什么？」 (a fresh-eyes trial).
+    allowed = {t for t in naming if _home(t, tools)} or naming or outline_documents(index, topic, language)
     written = [_own(f.name) for f in frame.facets]
     facet_words = [set(w) for w in written]
     common = set.intersection(*facet_words) if len(facet_words) > 1 else set()

@@ -209,6 +209,8 @@ GENERAL = {
     "分割": "split",
     "行数": "lines",
     "字节": "bytes",
+    "时间差": "time difference",
+    "计算": "compute calculate",
 }
 _EVERY = {**GENERAL, **GLOSSARY}
 GLOSSARY_RE = re.compile("|".join(re.escape(k) for k in sorted(GLOSSARY, key=len, reverse=True)))

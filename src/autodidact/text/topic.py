@@ -651,11 +651,11 @@ def subject_names(subject: str) -> list[str]:
 
 # "searching files with grep", "making patches with diff and patch", "running external commands in
 # Python with subprocess": the lower-case names a task is done with, at the subject's end.
-# "with grep", "using diff and patch", "with the date command", "via the rsync and ssh tools"
-# ("the" only before a kind word: "working with the filesystem" names no tool)
+# "with grep", "using diff and patch", "with the date command", "via the rsync and ssh tools",
+# "with the ed line editor" ("the" only before a kind word: "working with the filesystem" names no tool)
 _NAMES = r"([a-z][\w.+-]*(?:(?:\s*,\s*|\s+and\s+|\s+or\s+)[a-z][\w.+-]*)*)"
 _WITH_TOOLS = re.compile(
-    rf"\b(?:with|using|via)\s+(?:{_NAMES}|the\s+{_NAMES}\s+(?:command|tool|utility|program)s?)\s*$"
+    rf"\b(?:with|using|via)\s+(?:{_NAMES}|the\s+{_NAMES}\s+(?:(?:line\s+|text\s+|stream\s+)?editor|command|tool|utility|program)s?)\s*$"
 )
 
 
