@@ -171,9 +171,14 @@ def test_options_in_a_manual_of_many_tools_are_the_asked_tools_own(tmp_path: Pat
     assert not any("max-line-length" in n or n == "--lines" or n.startswith("wc") for n in names)
 
 
-def test_a_subject_that_names_nothing_keeps_to_the_outlines_documents(unittest_kb: Path) -> None:
-    """A Chinese topic on datetime named no module (its tool was not counted as a name) and every
-    page's entries were read: 「typing 中的 create_model 是什么？」 was asked (a fresh-eyes trial)."""
-    topic = "How do I write unit tests: assertions and skipping tests?"
-    documents = {e.document for e in facet_entries(unittest_kb, [topic], "en")}
-    assert documents and documents <= {"unittest", "unittest.mock", "doctest"}, documents
+def test_a_chinese_subject_done_with_a_tool_keeps_to_its_pages(tmp_path: Path) -> None:
+    """「如何用 datetime 处理日期和时间」 names no module but is done with one (its tool): before, every
+    page's entries were read, and 「typing 中的 create_model 是什么？」 was asked (a fresh-eyes trial)."""
+    corpus = tmp_path / "modules"
+    corpus.mkdir()
+    write_pydoc_module_corpus(corpus, ["datetime", "typing", "weakref", "string"])
+    topic = "如何用 datetime 处理日期和时间：创建日期对象、格式化和解析日期字符串？"
+    kb, _ = init_kb(tmp_path / "kb", topic=topic, lang="zh")
+    index_corpus(kb.root, [corpus], name="modules")
+    documents = {e.document for e in facet_entries(kb.root, [topic], "zh")}
+    assert documents == {"datetime"}, documents
