@@ -51,6 +51,8 @@ def test_the_tools_a_task_is_done_with_are_its_names() -> None:
     assert subject_tools("find 和 sed") == ["find", "sed"]
     assert subject_names("find 和 sed") == ["find", "sed"]
     assert subject_names("Debian 软件包管理") == ["Debian"]
+    # the tool a Chinese task is done with is what its pages name (a study of datetime read typing's)
+    assert subject_names("datetime 日期和时间处理") == ["datetime"]
 
 
 def _gathered(tmp_path: Path, manuals: dict[str, str], question: str, name: str, query: str) -> list[str]:

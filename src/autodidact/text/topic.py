@@ -609,9 +609,6 @@ _KIND_WORD = re.compile(r"^(?:" + "|".join(sorted(_NAMING_KINDS, key=len, revers
 _ZH_NAMED = re.compile(r"([A-Za-z][\w.+-]*)\s*(?:" + "|".join(_ZH_KIND_WORDS) + ")")
 
 
-_ZH_TOOL_LIST = re.compile(r"[a-z][\w.+-]*(?:\s*(?:和|与|及|、)\s*[a-z][\w.+-]*)+")
-
-
 def subject_names(subject: str) -> list[str]:
     """The names a subject is about: "sqlite3" of "Python's sqlite3 module", "pickle", "marshal" and
     "shelve" of "the pickle, marshal and shelve modules", 「csv」 of 「Python 的 csv 模块」, or a
@@ -621,8 +618,10 @@ def subject_names(subject: str) -> list[str]:
     however many of the subject's common words ("files", "Python") it shares."""
     if has_cjk(subject):
         named = list(dict.fromkeys(m.group(1) for m in _ZH_NAMED.finditer(subject)))
-        # 「find 和 sed」: the tools it lists are what its pages name
-        return named or (subject_tools(subject) if _ZH_TOOL_LIST.fullmatch(subject.strip()) else [])
+        # 「find 和 sed」: the tools it lists are what its pages name; so is the tool a task is done
+        # with (「datetime 日期和时间处理」 of 「如何用 datetime 处理日期和时间」): named by nothing, the
+        # study read typing's and calendar's pages as its own (a fresh-eyes trial: on-topic 0.47)
+        return named or subject_tools(subject)
     tools = subject_tools(subject)
     if tools:
         return tools
