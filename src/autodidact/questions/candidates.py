@@ -240,17 +240,13 @@ def entry_candidates(inputs: QuestionerInputs) -> list[Candidate]:
         for facet, queue in per_facet.items():
             if depth < len(queue):
                 why = f"文档为方面「{facet}」列出的条目" if zh else f"an entry the documents list for “{facet}”"
-                out.append(
-                    Candidate(
-                        text=queue[depth],
-                        layer=_raw_layer(inputs.language),
-                        priority="medium",
-                        source="raw",
-                        rationale=why,
-                        facet=facet,
-                    )
-                )
+                out.append(_from_documents(queue[depth], inputs.language, why, facet))
     return out
+
+
+def _from_documents(text: str, language: str, why: str, facet: str | None) -> Candidate:
+    """A question the documents themselves suggest for a facet (a section's key points, an entry)."""
+    return Candidate(text=text, layer=_raw_layer(language), priority="medium", source="raw", rationale=why, facet=facet)
 
 
 OUTLINE_PER_FACET = 2  # outline questions per facet per round: the rest wait for later rounds
@@ -301,16 +297,7 @@ def outline_candidates(inputs: QuestionerInputs) -> list[Candidate]:
                     if zh
                     else " (re-asked: read again, one answer holds fewer points than the section makes)"
                 )
-            out.append(
-                Candidate(
-                    text=queue[depth],
-                    layer=_raw_layer(inputs.language),
-                    priority="medium",
-                    source="raw",
-                    rationale=why,
-                    facet=facet,
-                )
-            )
+            out.append(_from_documents(queue[depth], inputs.language, why, facet))
     return out
 
 
