@@ -317,12 +317,14 @@ async def _researcher(
     subject_lits = frozenset(x.casefold() for x in literals(frame.subject))
     homes = await asyncio.to_thread(collector.homes, payload.query, lang) if payload.query.strip() else frozenset()
 
+    tool_pages = [True]  # emptied once a search by the tool's name finds none of its pages
+
     async def one(kq: str, text: str, cands: list[Candidate] | None) -> KQResult:
         queries = plans[kq].queries
         sharp = sharpen(focus(text), subject, words)
         if cands is None:
             cands = await find_candidates(collector, text, queries, need, quick, lang, sharp)
-        if tools and not any(titles_a_tool(c.doc.title, tools) for c in cands):
+        if tools and tool_pages and not any(titles_a_tool(c.doc.title, tools) for c in cands):
             # "How do I show context lines?" over grep's and diff's manuals found only diff's, whose
             # context format says the question's words more often: searched again with the tool's
             # name, the tool's own manual answers (a fresh-eyes trial quoted diff in a grep study)
@@ -331,6 +333,8 @@ async def _researcher(
             again = await find_candidates(collector, f"{tool} {text}", named_queries, need, quick, lang, sharp)
             if any(titles_a_tool(c.doc.title, tools) for c in again):
                 cands = again
+            else:
+                tool_pages.clear()  # no page is the tool's (coreutils for date): not searched again
         cands = about_subject(cands, named_subject, names=bool(names), tools=tools)
         if in_topics_words(text, payload.query, frame.subject):
             cands = in_homes(cands, homes)
