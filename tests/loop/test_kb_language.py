@@ -49,3 +49,22 @@ def test_a_file_added_before_the_language_is_settled_is_labelled_in_its_own(tmp_
     assert "> Source:" in english and "质量评分" not in english
     assert "> 来源:" in chinese
     assert all(parse_raw_file(p).url for p in kb.raw.iterdir())  # both read back
+
+
+def test_status_reads_in_the_knowledge_bases_language(fresh_kb: Callable[[str], Path], cli) -> None:  # type: ignore[no-untyped-def]
+    """A Chinese knowledge base's `status` was English but for its topic and reasons (a fresh-eyes
+    trial); the JSON report keeps its English keys for scripts."""
+    import json
+
+    root = fresh_kb("kb")
+    settings = root / "autodidact.toml"
+    text = settings.read_text("utf-8")
+    settings.write_text(re.sub(r'^language = "en"$', UNSETTLED_LANGUAGE, text, flags=re.M), "utf-8")
+    research_sync(
+        open_kb(root), topic="Python 生成器如何工作？", runtime=Runtime(), settings=load_settings(root), max_rounds=1
+    )
+    plain = cli("status", "--kb", str(root)).stdout
+    assert "状态：" in plain and "终止条件" in plain and "轮次" in plain, plain
+    assert "termination (all four" not in plain and "questions asked" not in plain
+    report = json.loads(cli("status", "--kb", str(root), "--json").stdout)
+    assert report["rounds_completed"] == 1 and "termination" in report

@@ -440,28 +440,101 @@ def register(app: typer.Typer) -> None:
             emit_json(rq.model_dump(mode="json"))
 
 
+# What `status` prints, in the knowledge base's language: a Chinese knowledge base reads in Chinese
+# (its rounds, its summary); the JSON report's keys stay English for scripts.
+_STATUS_COLUMNS = {
+    "en": ("round", "questions", "new raw", "new claims", "new sources", "audit issues", "overlap", "decision"),
+    "zh": ("轮次", "问题", "新原始文件", "新论据", "新来源", "审计问题", "重叠率", "决定"),
+}
+_STATUS_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "none": "(no research yet)",
+        "line": "status: {status} · rounds {done}/{cap} · raw files {raw} · wiki articles {wiki} · "
+        "questions asked {asked} · pending user questions {pending}",
+        "progress": "round {n} in progress; done: {done}",
+        "nothing": "nothing yet",
+        "decision": "round {n} decision: {decision} — {reason}",
+        "rules": "termination (all four conditions, or a stall, or max rounds):",
+        "diminishing_gaps": "1 audit issues ≤ 60% of last round (or both < 3)",
+        "no_pending_user_questions": "2 no pending user questions",
+        "no_new_raw_files": "3 no new raw files from the user",
+        "overlap_above_0_7": "4 question overlap > 0.7",
+        "met": "met",
+        "not met": "not met",
+        "yes": "yes",
+        "no": "no",
+        "unmeasured": "not measured for this round",
+        "stall": "last round: {claims} new claims, {sources} new sources, overlap {overlap}; needs 0, 0 and "
+        "nothing pending from the user, at overlap ≥ {limit} or for the second round running",
+        "stalled": "stalled",
+        "max": "max rounds reached",
+        "waiting": "something from the user is waiting: the next `autodidact research` runs one more round",
+        "cost": "cost so far: {calls} model calls, {tokens} tokens, ${usd:.4f}",
+        "summary": "summary",
+        "sep": ": ",
+    },
+    "zh": {
+        "none": "（尚未开始研究）",
+        "line": "状态：{status} · 轮次 {done}/{cap} · 原始文件 {raw} · 知识文章 {wiki} · 已提问题 {asked} · "
+        "待处理用户问题 {pending}",
+        "progress": "第 {n} 轮进行中；已完成：{done}",
+        "nothing": "尚无",
+        "decision": "第 {n} 轮决定：{decision} — {reason}",
+        "rules": "终止条件（四条全部满足，或停滞，或达到最大轮次）：",
+        "diminishing_gaps": "1 审计问题不超过上轮的 60%（或两轮都少于 3 个）",
+        "no_pending_user_questions": "2 没有待处理的用户问题",
+        "no_new_raw_files": "3 没有用户新加入的原始文件",
+        "overlap_above_0_7": "4 问题重叠率 > 0.7",
+        "met": "满足",
+        "not met": "未满足",
+        "yes": "是",
+        "no": "否",
+        "unmeasured": "本轮未测量",
+        "stall": "上一轮：新论据 {claims} 条、新来源 {sources} 个、重叠率 {overlap}；"
+        "停滞需要 0、0 且用户没有待处理的内容，重叠率 ≥ {limit} 或连续两轮如此",
+        "stalled": "停滞",
+        "max": "达到最大轮次",
+        "waiting": "用户有待处理的内容：下一次 `autodidact research` 会再运行一轮",
+        "cost": "目前费用：模型调用 {calls} 次，{tokens} 个词元，${usd:.4f}",
+        "summary": "摘要",
+        "sep": "：",
+    },
+}
+
+
 def _print_status(report: StatusReport) -> None:
     from rich import box
     from rich.table import Table
 
-    out.print(f"[bold]{report['topic'] or '(no research yet)'}[/bold] — {report['kb']}")
+    from autodidact.kb import KnowledgeBase
+
+    lang = "zh" if KnowledgeBase(Path(report["kb"])).language() == "zh" else "en"
+    t = _STATUS_TEXT[lang]
+    out.print(f"[bold]{report['topic'] or t['none']}[/bold] — {report['kb']}")
     counts = report["counts"]
     out.print(
-        f"status: {report['status']} · rounds {report['rounds_completed']}/{report['max_rounds'] or '-'} · "
-        f"raw files {counts['raw_files']} · wiki articles {counts['wiki_articles']} · "
-        f"questions asked {counts['questions_asked']} · pending user questions {counts['pending_user_questions']}"
+        t["line"].format(
+            status=report["status"],
+            done=report["rounds_completed"],
+            cap=report["max_rounds"] or "-",
+            raw=counts["raw_files"],
+            wiki=counts["wiki_articles"],
+            asked=counts["questions_asked"],
+            pending=counts["pending_user_questions"],
+        )
     )
     if report["current_round_progress"]:
         p = report["current_round_progress"]
         done = [k for k in ("step1_done", "step2_done", "step3_done", "step4_done") if p.get(k)]
-        out.print(f"round {p['round']} in progress; done: {', '.join(done) or 'nothing yet'}")
+        out.print(t["progress"].format(n=p["round"], done=", ".join(done) or t["nothing"]))
     if report["rounds"]:
         # Headers wrap at their spaces; the words that cannot wrap keep their width, so an 80-column
         # terminal shows "questions" and "terminate" whole rather than "questi…".
         table = Table(box=box.SIMPLE_HEAVY)
-        for name in ("round", "questions", "new raw", "new claims", "new sources", "audit issues", "overlap"):
+        *columns, decision = _STATUS_COLUMNS[lang]
+        for name in columns:
             table.add_column(name, no_wrap=" " not in name)
-        table.add_column("decision", no_wrap=True)
+        table.add_column(decision, no_wrap=True)
         for r in report["rounds"]:
             overlap = "null" if r["overlap_ratio"] is None else f"{r['overlap_ratio']:.2f}"
             table.add_row(
@@ -476,39 +549,30 @@ def _print_status(report: StatusReport) -> None:
             )
         out.print(table)
         last = report["rounds"][-1]
-        out.print(f"round {last['round']} decision: {last['decision']} — {last['reason']}")
+        out.print(t["decision"].format(n=last["round"], decision=last["decision"], reason=last["reason"]))
     term = report["termination"]
     if term:
-        out.print("termination (all four conditions, or a stall, or max rounds):")
-        labels = [
-            ("diminishing_gaps", "1 audit issues ≤ 60% of last round (or both < 3)"),
-            ("no_pending_user_questions", "2 no pending user questions"),
-            ("no_new_raw_files", "3 no new raw files from the user"),
-            ("overlap_above_0_7", "4 question overlap > 0.7"),
-        ]
-        for key, label in labels:
-            mark = "[green]met[/green]" if term.get(key) else "[red]not met[/red]"
-            out.print(f"  {label}: {mark}")
+        out.print(t["rules"])
+        for key in ("diminishing_gaps", "no_pending_user_questions", "no_new_raw_files", "overlap_above_0_7"):
+            mark = f"[green]{t['met']}[/green]" if term.get(key) else f"[red]{t['not met']}[/red]"
+            out.print(f"  {t[key]}{t['sep']}{mark}")
         stall = term["stall"]
         if stall["new_claims"] is None:
-            numbers = "not measured for this round"
+            numbers = t["unmeasured"]
         else:
             overlap = "null" if stall["overlap_ratio"] is None else f"{stall['overlap_ratio']:.2f}"
-            numbers = (
-                f"last round: {stall['new_claims']} new claims, {stall['new_sources']} new sources, "
-                f"overlap {overlap}; needs 0, 0 and nothing pending from the user, at overlap ≥ "
-                f"{stall['overlap_limit']} or for the second round running"
+            numbers = t["stall"].format(
+                claims=stall["new_claims"], sources=stall["new_sources"], overlap=overlap, limit=stall["overlap_limit"]
             )
-        mark = "[green]yes[/green]" if term["stalled"] else "[red]no[/red]"
-        out.print(f"  stalled: {mark} ({numbers})")
-        mark = "[green]met[/green]" if term["max_rounds_reached"] else "[red]not met[/red]"
-        out.print(f"  max rounds reached: {mark}")
+        mark = f"[green]{t['yes']}[/green]" if term["stalled"] else f"[red]{t['no']}[/red]"
+        out.print(f"  {t['stalled']}{t['sep']}{mark} ({numbers})")
+        mark = f"[green]{t['met']}[/green]" if term["max_rounds_reached"] else f"[red]{t['not met']}[/red]"
+        out.print(f"  {t['max']}{t['sep']}{mark}")
         if term["user_waiting_extends_max_rounds"]:
-            out.print("  something from the user is waiting: the next `autodidact research` runs one more round")
+            out.print(f"  {t['waiting']}")
     cost = report["cost"]
     out.print(
-        f"cost so far: {cost['calls']} model calls, {cost['input_tokens'] + cost['output_tokens']} tokens, "
-        f"${cost['cost_usd']:.4f}"
+        t["cost"].format(calls=cost["calls"], tokens=cost["input_tokens"] + cost["output_tokens"], usd=cost["cost_usd"])
     )
     if report["summary"]:
-        out.print(f"summary: {Path(report['kb']) / report['summary']}")
+        out.print(f"{t['summary']}{t['sep']}{Path(report['kb']) / report['summary']}")
