@@ -208,8 +208,7 @@ class ExtractClaimsTask:
         ]
         if not cands:
             return ExtractOutput()
-        options = _option_heads(inputs.passages, cands)
-        openings = _option_openings(inputs.passages, cands)
+        options, openings = _option_heads(inputs.passages, cands)
         what_option = _WHAT_OPTION.match(inputs.kq_text.strip()) is not None
         named_class = _CLASS_QUESTION.match(inputs.kq_text.strip())
         if named_class:
@@ -692,9 +691,13 @@ def _names_a_part(sentence: str, parts: list[str]) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", low) for p in parts)
 
 
-def _option_heads(passages: list[PassageIn], cands: list[tuple[str, str, str]]) -> dict[tuple[str, str], str]:
+def _option_heads(
+    passages: list[PassageIn], cands: list[tuple[str, str, str]]
+) -> tuple[dict[tuple[str, str], str], set[tuple[str, str]]]:
     """The option lines above each candidate sentence that lies in a command-line option's
-    description ("‘-i[SUFFIX]’ ‘--in-place[=SUFFIX]’"), by (passage id, sentence).
+    description ("‘-i[SUFFIX]’ ‘--in-place[=SUFFIX]’"), by (passage id, sentence); and the first
+    sentence of each entry, what the entry says the option is ("True if the base of the file name …
+    matches shell pattern PATTERN."), where its later sentences give examples.
 
     Why: the sentence is about that option though it never names it ("If no extension is supplied,
     the original file is overwritten without making a backup."): the option lines' words count as
@@ -703,9 +706,15 @@ def _option_heads(passages: list[PassageIn], cands: list[tuple[str, str, str]]) 
     by_pid = {p.pid: p for p in passages}
     entries = {p.pid: option_entries(p.text) for p in passages}
     out: dict[tuple[str, str], str] = {}
+    openings: set[tuple[str, str]] = set()
+    opened: set[tuple[str, int]] = set()
     for (pid, sentence, _), at in zip(cands, _offsets(passages, [c[:2] for c in cands]), strict=True):
         if at is None:
             continue
+        holding = next((e for e in entries[pid] if e.start <= at < e.end), None)
+        if holding is not None and (pid, holding.start) not in opened:
+            opened.add((pid, holding.start))
+            openings.add((pid, sentence))
         passage = by_pid[pid]
         found = entry_at(entries[pid], at)
         if found is None:
@@ -716,7 +725,7 @@ def _option_heads(passages: list[PassageIn], cands: list[tuple[str, str, str]]) 
             out[(pid, sentence)] = found.head
         elif passage.option and not any(e.start <= at for e in entries[pid]):
             out[(pid, sentence)] = passage.option  # the passage starts below its entry's option lines
-    return out
+    return out, openings
 
 
 # "What does find -name do?", 「wget --mirror 是什么？」: a question asking only what an option is or does
@@ -725,24 +734,6 @@ _WHAT_OPTION = re.compile(
     r"|^(?:[\w.+]+\s+)?-{1,2}[A-Za-z][\w-]*\s*(?:选项)?\s*(?:是什么|有什么作用|的作用是什么)[？?]$",
     re.I,
 )
-
-
-def _option_openings(passages: list[PassageIn], cands: list[tuple[str, str, str]]) -> set[tuple[str, str]]:
-    """The first sentence of each option entry in the passages, by (passage id, sentence): what the
-    entry says the option is ("True if the base of the file name … matches shell pattern PATTERN."),
-    where its later sentences give examples ("find /usr/local/doc -name '*.texi'")."""
-    entries = {p.pid: option_entries(p.text) for p in passages}
-    out: set[tuple[str, str]] = set()
-    opened: set[tuple[str, int]] = set()
-    for (pid, sentence, _), at in zip(cands, _offsets(passages, [c[:2] for c in cands]), strict=True):
-        if at is None:
-            continue
-        for e in entries[pid]:
-            if e.start <= at < e.end and (pid, e.start) not in opened:
-                opened.add((pid, e.start))
-                out.add((pid, sentence))
-                break
-    return out
 
 
 def _offsets(passages: list[PassageIn], found: list[tuple[str, str]]) -> list[int | None]:

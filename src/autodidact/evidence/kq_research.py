@@ -10,6 +10,7 @@ verify is re-extracted once (with a model) or dropped, and counted.
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ from autodidact.evidence.quality import RANK, refine
 from autodidact.evidence.relevance import aspect_bonus
 from autodidact.evidence.search_plan import PlannedQuery
 from autodidact.evidence.sharpen import Sharpened
-from autodidact.sources.options import option_entries
+from autodidact.sources.options import OptionEntry, option_entries
 from autodidact.sources.passages import BOUND_METHOD_TAIL, definition_items, entry_heads
 from autodidact.sources.snapshots import normalize_url, quote_in_text
 from autodidact.text.furniture import is_furniture
@@ -273,7 +274,7 @@ def _entry_spans(doc: Doc, heads: set[str], literals: frozenset[str] = frozenset
     # an option's entry whose long name is the asked name ("‘-m’ ‘--mirror’ Turn on options suitable
     # for mirroring.": asked "What does --mirror do?", search ranked five passages that mention
     # mirroring above it, and the extractor read a usage tip instead)
-    for entry in option_entries(doc.text):
+    for entry in _options_of(doc.text):
         if len(out) < 2 and any(n in literals or (n.startswith("--") and _names_only(n, heads)) for n in entry.names):
             out.append((entry.start, min(entry.end, entry.start + PASSAGE_CHARS)))
     # a definition list's item for the name ("- choices -- A container of values …") is its entry too
@@ -305,6 +306,13 @@ def _own_section_opening(doc: Doc, heads: set[str]) -> list[tuple[int, int]]:
         if named and named <= heads and section.end > section.start:
             return [(section.start, min(section.end, section.start + PASSAGE_CHARS))]
     return []
+
+
+@functools.lru_cache(maxsize=16)
+def _options_of(text: str) -> list[OptionEntry]:
+    """A document's option entries, parsed once: every question of a round reads the same manuals,
+    and a manual of options (wget's, 200 KB) was cut into lines again for each."""
+    return option_entries(text)
 
 
 def _names_only(option: str, heads: set[str]) -> bool:
